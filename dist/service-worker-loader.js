@@ -1,0 +1,1 @@
+import './assets/index.ts-DMUFFBpr.js';

@@ -1,0 +1,2 @@
+import { render } from 'preact';
+render(<div>MCP panel</div>, document.getElementById('app')!);

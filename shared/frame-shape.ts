@@ -1,0 +1,90 @@
+// Shape checks for frames that arrive from untrusted places: page scripts can forge anything the hook sends, and a trace
+// file can hold anything. Returns a precise problem description instead of throwing. Never trusts, never coerces.
+import { FRAME_KINDS, type FrameKind, type PageFrame, type Frame } from './frames.ts';
+
+type Check = (v: unknown) => boolean;
+const str: Check = (v) => typeof v === 'string';
+const num: Check = (v) => typeof v === 'number' && Number.isFinite(v);
+const bool: Check = (v) => typeof v === 'boolean';
+const int: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
+const opt =
+  (c: Check): Check =>
+  (v) =>
+    v === undefined || c(v);
+const headers: Check = (v) =>
+  isObject(v) && Object.values(v as Record<string, unknown>).every((x) => typeof x === 'string');
+const strings: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const payload: Check = (v) => {
+  if (!isObject(v)) return false;
+  const p = v as Record<string, unknown>;
+  if (!str(p.text) || !opt(bool)(p.opaque)) return false;
+  if (p.truncated === undefined) return true;
+  return isObject(p.truncated) && int((p.truncated as Record<string, unknown>).bytes) && str((p.truncated as Record<string, unknown>).hash);
+};
+const errorInfo: Check = (v) => isObject(v) && str((v as Record<string, unknown>).name) && str((v as Record<string, unknown>).message);
+const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    typeof v === 'string' && values.includes(v);
+
+const FIELDS: Record<FrameKind, Record<string, Check>> = {
+  'page-start': { url: str, top: bool },
+  'page-end': { url: str, persisted: bool },
+  'http-request': { conn: str, method: str, url: str, headers, body: opt(payload) },
+  'http-response': { conn: str, status: int, statusText: str, url: str, redirected: bool, headers },
+  'http-body': { conn: str, body: payload },
+  'sse-event': { conn: str, id: opt(str), event: opt(str), data: payload, retry: opt(int) },
+  'sse-comment': { conn: str, text: str },
+  'http-end': {
+    conn: str,
+    outcome: oneOf('complete', 'aborted', 'failed'),
+    phase: oneOf('request', 'body'),
+    error: opt(errorInfo),
+    bytes: int,
+  },
+  'es-connect': { conn: str, url: str, withCredentials: bool },
+  'es-open': { conn: str },
+  'es-error': { conn: str, readyState: int },
+  'es-close': { conn: str },
+  'ws-connect': { conn: str, url: str, protocols: strings },
+  'ws-open': { conn: str, protocol: str },
+  'ws-message': { conn: str, dir: oneOf('out', 'in'), data: payload },
+  'ws-close': { conn: str, code: int, reason: str, wasClean: bool },
+  'ws-error': { conn: str },
+  'capture-error': { where: str, message: str, conn: opt(str) },
+};
+
+const COMMON: Record<string, Check> = { doc: str, n: int, t: num };
+const STAMP: Record<string, Check> = { seq: int, frameId: int, segment: int };
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function checkFields(o: Record<string, unknown>, fields: Record<string, Check>): string | null {
+  for (const [name, check] of Object.entries(fields)) {
+    if (!check(o[name])) return `field "${name}" is ${o[name] === undefined ? 'missing' : 'malformed'}`;
+  }
+  return null;
+}
+
+/** Why `v` is not a valid PageFrame, or null when it is. */
+export function pageFrameProblem(v: unknown): string | null {
+  if (!isObject(v)) return 'not an object';
+  const kind = v.kind;
+  if (typeof kind !== 'string' || !(FRAME_KINDS as readonly string[]).includes(kind)) return `unknown kind ${JSON.stringify(kind)}`;
+  return checkFields(v, COMMON) ?? checkFields(v, FIELDS[kind as FrameKind]);
+}
+
+/** Why `v` is not a valid stamped Frame (as stored and exported), or null when it is. */
+export function frameProblem(v: unknown): string | null {
+  return pageFrameProblem(v) ?? checkFields(v as Record<string, unknown>, STAMP);
+}
+
+export function isPageFrame(v: unknown): v is PageFrame {
+  return pageFrameProblem(v) === null;
+}
+
+export function isFrame(v: unknown): v is Frame {
+  return frameProblem(v) === null;
+}

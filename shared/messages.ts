@@ -1,0 +1,68 @@
+// The typed message protocol between the runtime contexts, defined once. Hook → relay travels as a JSON string in a
+// CustomEvent on the page's document (a name page scripts do not listen to, so the page never sees a stray `message`
+// event); relay → background and panel ↔ background travel on long-lived runtime ports.
+import type { Frame, PageFrame } from './frames.ts';
+
+/** Protocol tag carried by every hook → relay message; the relay drops anything without it. */
+export const PAGE_TAG = 'mcp-devtools/1';
+/** CustomEvent type the hook dispatches on `document` with a JSON string detail (HookToRelay). */
+export const HOOK_EVENT = 'mcp-devtools:hook';
+/** CustomEvent type the relay dispatches on `document` when it is listening (detail: PAGE_TAG). */
+export const RELAY_READY_EVENT = 'mcp-devtools:relay-ready';
+
+export interface HookToRelay {
+  tag: typeof PAGE_TAG;
+  frames: PageFrame[];
+}
+
+export const RELAY_PORT = 'mcp-devtools/relay';
+export const PANEL_PORT = 'mcp-devtools/panel';
+
+/** Relay → background: a batch of page frames. `batch` counts up per relay so the background can acknowledge it. */
+export interface RelayBatch {
+  type: 'frames';
+  batch: number;
+  frames: PageFrame[];
+  /** Messages the relay dropped since its last batch (wrong source, tag or shape), for the tab's counters. */
+  rejected: number;
+  /** First problem seen among the rejected ones, for the panel's status line. */
+  rejectedWhy?: string;
+}
+
+/** Background → relay: every frame of `batch` (and all before it) is persisted; the relay may forget them. */
+export interface RelayAck {
+  type: 'ack';
+  batch: number;
+}
+
+/** Counters shown in the panel's status line; never silent loss. */
+export interface TabStats {
+  tabId: number;
+  /** Frames currently in the log. */
+  frames: number;
+  /** Bytes (approximate, JSON length) currently in the log. */
+  bytes: number;
+  /** Frames removed because the log hit its cap (oldest first). */
+  dropped: number;
+  /** Messages from the page the relay or the background refused (forged / malformed). */
+  rejected: number;
+  rejectedWhy?: string;
+  /** The last sequence number handed out. */
+  lastSeq: number;
+  /** The current page segment. */
+  segment: number;
+  /** Open error-level findings (also on the badge). */
+  errors: number;
+}
+
+/** Panel → background. `since` = the last seq the panel already has (0 for none): the backlog starts after it. */
+export type PanelToBackground =
+  | { type: 'hello'; tabId: number; since: number }
+  | { type: 'clear' };
+
+/** Background → panel. The backlog arrives in chunks; `done` marks the last one, after which live frames follow. */
+export type BackgroundToPanel =
+  | { type: 'backlog'; frames: Frame[]; done: boolean }
+  | { type: 'frames'; frames: Frame[] }
+  | { type: 'stats'; stats: TabStats }
+  | { type: 'cleared'; stats: TabStats };
