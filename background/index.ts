@@ -1,1 +1,27 @@
-console.log('bg');
+// The service worker: owns every tab's frame log (persisted, capped), accepts relay batches, serves panels. All
+// listeners are registered synchronously at the top level so a worker woken by an event finds them (MV3).
+import browser from 'webextension-polyfill';
+import { PANEL_PORT, RELAY_PORT } from '../shared/messages.ts';
+import { PanelHub } from './panel-ports.ts';
+import { onRelayPort } from './relay-ports.ts';
+import { Tabs } from './tabs.ts';
+
+const tabs = new Tabs();
+const panels = new PanelHub(tabs);
+
+browser.runtime.onConnect.addListener((port) => {
+  if (port.name === RELAY_PORT) onRelayPort(port, tabs, panels, () => undefined);
+  else if (port.name === PANEL_PORT) panels.onPort(port);
+});
+
+browser.tabs.onRemoved.addListener((tabId) => {
+  void tabs.remove(tabId);
+});
+
+// A new browser session reuses tab ids: logs of the previous session are not this session's tabs.
+browser.runtime.onStartup.addListener(() => {
+  void tabs.store.allTabIds().then((ids) => Promise.all(ids.map((id) => tabs.remove(id))));
+});
+
+// For tests and debugging from the service worker console.
+Object.assign(globalThis, { mcpDevtools: { tabs, panels } });

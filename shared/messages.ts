@@ -7,6 +7,8 @@ import type { Frame, PageFrame } from './frames.ts';
 export const PAGE_TAG = 'mcp-devtools/1';
 /** CustomEvent type the hook dispatches on `document` with a JSON string detail (HookToRelay). */
 export const HOOK_EVENT = 'mcp-devtools:hook';
+/** CustomEvent type the hook dispatches when it installs, so a relay that started first answers with RELAY_READY_EVENT. */
+export const HOOK_HELLO_EVENT = 'mcp-devtools:hook-hello';
 /** CustomEvent type the relay dispatches on `document` when it is listening (detail: PAGE_TAG). */
 export const RELAY_READY_EVENT = 'mcp-devtools:relay-ready';
 
@@ -21,6 +23,8 @@ export const PANEL_PORT = 'mcp-devtools/panel';
 /** Relay → background: a batch of page frames. `batch` counts up per relay so the background can acknowledge it. */
 export interface RelayBatch {
   type: 'frames';
+  /** Random id of the relay instance (isolated world: the page cannot forge it); with `batch` it makes re-sends idempotent. */
+  relay: string;
   batch: number;
   frames: PageFrame[];
   /** Messages the relay dropped since its last batch (wrong source, tag or shape), for the tab's counters. */

@@ -1,0 +1,66 @@
+// Serves panels: on hello, the tab's backlog after the panel's last seq (in chunks), then live frames and stats. A panel
+// that reconnects after a worker restart says where it was, so it gets neither gaps nor duplicates.
+import type browser from 'webextension-polyfill';
+import type { Frame } from '../shared/frames.ts';
+import type { BackgroundToPanel, PanelToBackground, TabStats } from '../shared/messages.ts';
+import type { Tabs } from './tabs.ts';
+
+const BACKLOG_CHUNK = 2000;
+
+export class PanelHub {
+  private readonly live = new Map<number, Set<browser.Runtime.Port>>();
+
+  constructor(private readonly tabs: Tabs) {}
+
+  onPort(port: browser.Runtime.Port): void {
+    let tabId: number | undefined;
+    port.onMessage.addListener((m: unknown) => {
+      const msg = m as PanelToBackground;
+      if (msg?.type === 'hello' && Number.isSafeInteger(msg.tabId) && Number.isSafeInteger(msg.since)) {
+        if (tabId !== undefined) return;
+        tabId = msg.tabId;
+        void this.serve(port, msg.tabId, msg.since);
+      } else if (msg?.type === 'clear' && tabId !== undefined) {
+        const id = tabId;
+        void this.tabs
+          .get(id)
+          .clear()
+          .then((stats) => this.broadcast(id, { type: 'cleared', stats }));
+      }
+    });
+    port.onDisconnect.addListener(() => {
+      if (tabId !== undefined) this.live.get(tabId)?.delete(port);
+    });
+  }
+
+  private async serve(port: browser.Runtime.Port, tabId: number, since: number): Promise<void> {
+    const log = this.tabs.get(tabId);
+    const stats = await log.ensureLoaded();
+    send(port, { type: 'stats', stats });
+    await log.backlog(since, BACKLOG_CHUNK, (frames, done) => {
+      send(port, { type: 'backlog', frames, done });
+      if (done) {
+        let set = this.live.get(tabId);
+        if (!set) this.live.set(tabId, (set = new Set()));
+        set.add(port);
+      }
+    });
+  }
+
+  publish(tabId: number, frames: Frame[], stats: TabStats): void {
+    if (frames.length > 0) this.broadcast(tabId, { type: 'frames', frames });
+    this.broadcast(tabId, { type: 'stats', stats });
+  }
+
+  broadcast(tabId: number, message: BackgroundToPanel): void {
+    for (const port of this.live.get(tabId) ?? []) send(port, message);
+  }
+}
+
+function send(port: browser.Runtime.Port, message: BackgroundToPanel): void {
+  try {
+    port.postMessage(message);
+  } catch {
+    // Disconnected; onDisconnect cleans up.
+  }
+}

@@ -1,0 +1,58 @@
+// Accepts relay ports from content scripts. The tab and frame come from the runtime sender, never from the message.
+// A batch is acknowledged only after it is persisted, then fanned out to the tab's live panels.
+import type browser from 'webextension-polyfill';
+import { pageFrameProblem } from '../shared/frame-shape.ts';
+import type { PageFrame } from '../shared/frames.ts';
+import type { RelayAck, RelayBatch } from '../shared/messages.ts';
+import type { PanelHub } from './panel-ports.ts';
+import type { Tabs } from './tabs.ts';
+
+function isBatch(m: unknown): m is RelayBatch {
+  const b = m as RelayBatch;
+  return (
+    typeof b === 'object' &&
+    b !== null &&
+    b.type === 'frames' &&
+    typeof b.relay === 'string' &&
+    Number.isSafeInteger(b.batch) &&
+    Array.isArray(b.frames) &&
+    Number.isSafeInteger(b.rejected)
+  );
+}
+
+export function onRelayPort(port: browser.Runtime.Port, tabs: Tabs, panels: PanelHub, onFrames: (tabId: number) => void): void {
+  const tabId = port.sender?.tab?.id;
+  const frameId = port.sender?.frameId ?? 0;
+  if (tabId === undefined || tabId < 0) {
+    port.disconnect();
+    return;
+  }
+  port.onMessage.addListener((m: unknown) => {
+    if (!isBatch(m)) return;
+    // The relay validated already; a compromised or outdated content script still must not poison the log.
+    const frames: PageFrame[] = [];
+    let rejected = m.rejected;
+    let why = m.rejectedWhy;
+    for (const f of m.frames) {
+      const problem = pageFrameProblem(f);
+      if (problem) {
+        rejected++;
+        why ??= `bad frame: ${problem}`;
+      } else frames.push(f as PageFrame);
+    }
+    tabs
+      .get(tabId)
+      .accept(m.relay, m.batch, frames, frameId, rejected, why)
+      .then(({ frames: accepted, stats }) => {
+        const ack: RelayAck = { type: 'ack', batch: m.batch };
+        try {
+          port.postMessage(ack);
+        } catch {
+          // The page went away; its frames are stored regardless.
+        }
+        panels.publish(tabId, accepted, stats);
+        if (accepted.length > 0) onFrames(tabId);
+      })
+      .catch((e: unknown) => console.error('mcp-devtools: could not store frames', e));
+  });
+}

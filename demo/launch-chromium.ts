@@ -1,0 +1,98 @@
+// Starts a real Chromium (Debian's /usr/bin/chromium, or CHROME_PATH, or a usual install path) with the built extension
+// loaded, in a fresh persistent profile, through playwright-core. Used by `npm start` and by the end-to-end tests.
+// Never lets a tool download a browser of its own.
+import { chromium, type BrowserContext, type Worker } from 'playwright-core';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/opt/google/chrome/chrome',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+];
+
+/** The browser binary to use, or undefined when none is installed. */
+export function findChromium(): string | undefined {
+  const fromEnv = process.env.CHROME_PATH;
+  if (fromEnv && existsSync(fromEnv)) return fromEnv;
+  return CANDIDATES.find((p) => existsSync(p));
+}
+
+export interface LaunchOptions {
+  /** Path of the unpacked extension (default: dist/). Pass null to launch without it (for baselines). */
+  extensionDir?: string | null;
+  headless?: boolean;
+  /** Open devtools for every tab (only takes effect headed). */
+  devtools?: boolean;
+  /** Extra Chromium flags. */
+  args?: string[];
+  /** X display for headed runs (e.g. from startXvfb). */
+  display?: string;
+}
+
+export interface LaunchedChromium {
+  context: BrowserContext;
+  /** The extension's id (undefined without extension). */
+  extensionId?: string;
+  /** The extension's service worker as playwright sees it right now (it may be replaced after a restart). */
+  serviceWorker(): Promise<Worker>;
+  close(): Promise<void>;
+}
+
+export const BASE_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-features=Translate,MediaRouter,OptimizationHints',
+  '--password-store=basic',
+];
+
+export async function launchChromium(opts: LaunchOptions = {}): Promise<LaunchedChromium> {
+  const executablePath = findChromium();
+  if (!executablePath) throw new Error('No Chromium found: install it (apt-get install -y chromium) or set CHROME_PATH.');
+  const extensionDir = opts.extensionDir === undefined ? resolve('dist') : opts.extensionDir;
+  if (extensionDir && !existsSync(join(extensionDir, 'manifest.json'))) {
+    throw new Error(`No built extension at ${extensionDir}: run \`npm run build\` first.`);
+  }
+  const userDataDir = mkdtempSync(join(tmpdir(), 'mcp-devtools-profile-'));
+  const args = [...BASE_FLAGS, ...(opts.args ?? [])];
+  if (extensionDir) args.push(`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`);
+  if (opts.devtools) args.push('--auto-open-devtools-for-tabs');
+  const headless = opts.headless ?? true;
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath,
+    headless,
+    args,
+    // playwright adds --disable-extensions by default; the extension is the point.
+    ignoreDefaultArgs: ['--disable-extensions'],
+    viewport: null,
+    env: opts.display ? { ...process.env, DISPLAY: opts.display } : process.env,
+  });
+
+  const serviceWorker = async (): Promise<Worker> => {
+    const live = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
+    return live ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
+  };
+  let extensionId: string | undefined;
+  if (extensionDir) extensionId = new URL((await serviceWorker()).url()).host;
+
+  return {
+    context,
+    extensionId,
+    serviceWorker,
+    async close() {
+      await context.close().catch(() => undefined);
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,78 @@
+// Stamps frames (doc, n, t) and hands them to the relay in batches, as a JSON string in a CustomEvent on `document`.
+// Frames wait in a queue until the relay has said it listens (handshake), so the page's first requests are never lost.
+// Never throws into the page; never changes what the page sees.
+import type { FrameDraft, PageFrame } from '../../shared/frames.ts';
+import { HOOK_EVENT, HOOK_HELLO_EVENT, PAGE_TAG, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
+import { natives, now, randomId } from './natives.ts';
+
+const FLUSH_DELAY_MS = 15;
+const MAX_BATCH = 500;
+/** Frames kept while no relay answers (e.g. the extension is reloading); beyond it the oldest go, and we say so. */
+const MAX_WAITING = 20_000;
+
+export class Emitter {
+  readonly doc = randomId();
+  private n = 0;
+  private conns = 0;
+  private queue: PageFrame[] = [];
+  private relayReady = false;
+  private timer: number | undefined;
+  private lostWhileWaiting = 0;
+
+  constructor() {
+    natives.addEventListener.call(document, RELAY_READY_EVENT, (e: Event) => {
+      if ((e as CustomEvent).detail !== PAGE_TAG) return;
+      this.relayReady = true;
+      this.flush();
+    });
+    this.dispatch(HOOK_HELLO_EVENT, PAGE_TAG);
+  }
+
+  newConn(): string {
+    return `${this.doc}.${++this.conns}`;
+  }
+
+  emit(draft: FrameDraft): void {
+    const frame = { ...draft, doc: this.doc, n: ++this.n, t: now() } as PageFrame;
+    this.queue.push(frame);
+    if (!this.relayReady && this.queue.length > MAX_WAITING) {
+      this.queue.shift();
+      this.lostWhileWaiting++;
+    }
+    if (this.queue.length >= MAX_BATCH) this.flush();
+    else if (this.timer === undefined) this.timer = natives.setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+  }
+
+  /** A tap failed: say so in the log, never in the page. */
+  captureError(where: string, error: unknown, conn?: string): void {
+    try {
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      this.emit({ kind: 'capture-error', where, message, ...(conn ? { conn } : {}) });
+    } catch {
+      // Nothing left to report with.
+    }
+  }
+
+  /** Sends everything queued now (also called on pagehide, when no timer will run). */
+  flush(): void {
+    if (this.timer !== undefined) {
+      natives.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (!this.relayReady || this.queue.length === 0) return;
+    if (this.lostWhileWaiting > 0) {
+      const lost = this.lostWhileWaiting;
+      this.lostWhileWaiting = 0;
+      this.captureError('emitter', new Error(`${lost} frames dropped while no relay was listening`));
+    }
+    while (this.queue.length > 0) {
+      const frames = this.queue.splice(0, MAX_BATCH);
+      const message: HookToRelay = { tag: PAGE_TAG, frames };
+      this.dispatch(HOOK_EVENT, natives.stringify(message));
+    }
+  }
+
+  private dispatch(type: string, detail: string): void {
+    natives.dispatchEvent.call(document, new natives.CustomEvent(type, { detail }));
+  }
+}

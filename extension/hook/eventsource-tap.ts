@@ -1,0 +1,116 @@
+// Taps the native EventSource (hand-written legacy HTTP+SSE clients; the SDK's own SSE client goes through fetch).
+// A Proxy on the constructor keeps name, statics, prototype and instanceof intact. Our listeners are registered first on
+// each instance, so they see every event even if a page listener stops propagation. Named event types (`endpoint`) are
+// only dispatched to listeners of that type, so we add ours when the page adds one.
+import { isMcpSseEvent } from '../../shared/mcp-detect.ts';
+import { makePayload } from '../../shared/payload.ts';
+import { redactUrl } from '../../shared/redact.ts';
+import type { Emitter } from './emitter.ts';
+import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
+import { natives } from './natives.ts';
+import type { TapConfig } from './fetch-tap.ts';
+
+interface Tapped {
+  conn: string;
+  url: string;
+  /** undefined until the first event decides; frames wait in `held` meanwhile. */
+  mcp: boolean | undefined;
+  held: Parameters<Emitter['emit']>[0][];
+  watched: Set<string>;
+}
+
+export function installEventSourceTap(emitter: Emitter, config: TapConfig): void {
+  const NativeEventSource = window.EventSource;
+  if (typeof NativeEventSource !== 'function') return;
+  const taps = new WeakMap<EventSource, Tapped>();
+
+  const emit = (tap: Tapped, draft: Parameters<Emitter['emit']>[0]) => {
+    if (tap.mcp === true) emitter.emit(draft);
+    else if (tap.mcp === undefined) tap.held.push(draft);
+  };
+
+  const onEvent = (tap: Tapped, ev: MessageEvent) => {
+    try {
+      const data = typeof ev.data === 'string' ? ev.data : String(ev.data);
+      if (tap.mcp === undefined) {
+        tap.mcp = isMcpSseEvent(ev.type === 'message' ? undefined : ev.type, data);
+        if (!tap.mcp) {
+          tap.held = [];
+          return;
+        }
+        rememberEndpoint(tap.url);
+        for (const d of tap.held) emitter.emit(d);
+        tap.held = [];
+      }
+      if (ev.type === 'endpoint') rememberEndpoint(data, tap.url);
+      emit(tap, {
+        kind: 'sse-event',
+        conn: tap.conn,
+        ...(ev.lastEventId ? { id: ev.lastEventId } : {}),
+        ...(ev.type !== 'message' ? { event: ev.type } : {}),
+        data: makePayload(data, config.capBytes),
+      });
+    } catch (e) {
+      emitter.captureError('eventsource:event', e, tap.conn);
+    }
+  };
+
+  const watch = (es: EventSource, tap: Tapped, type: string) => {
+    if (tap.watched.has(type)) return;
+    tap.watched.add(type);
+    natives.addEventListener.call(es, type, (ev: Event) => onEvent(tap, ev as MessageEvent));
+  };
+
+  window.EventSource = new Proxy(NativeEventSource, {
+    construct(target, args: unknown[], newTarget) {
+      const es = Reflect.construct(target, args, newTarget) as EventSource;
+      try {
+        const url = es.url;
+        const tap: Tapped = {
+          conn: emitter.newConn(),
+          url,
+          mcp: isKnownEndpoint(url) ? true : undefined,
+          held: [],
+          watched: new Set(),
+        };
+        taps.set(es, tap);
+        emit(tap, { kind: 'es-connect', conn: tap.conn, url: redactUrl(url), withCredentials: es.withCredentials });
+        natives.addEventListener.call(es, 'open', () => emit(tap, { kind: 'es-open', conn: tap.conn }));
+        natives.addEventListener.call(es, 'error', () =>
+          emit(tap, { kind: 'es-error', conn: tap.conn, readyState: es.readyState }),
+        );
+        watch(es, tap, 'message');
+      } catch (e) {
+        emitter.captureError('eventsource', e);
+      }
+      return es;
+    },
+  });
+
+  const proto = NativeEventSource.prototype;
+  const nativeClose = proto.close;
+  Object.defineProperty(proto, 'close', {
+    configurable: true,
+    writable: true,
+    value: function close(this: EventSource) {
+      const tap = taps.get(this);
+      if (tap && this.readyState !== 2) emit(tap, { kind: 'es-close', conn: tap.conn });
+      return nativeClose.call(this);
+    },
+  });
+  Object.defineProperty(proto, 'addEventListener', {
+    configurable: true,
+    writable: true,
+    value: function addEventListener(this: EventSource, type: string, ...rest: unknown[]) {
+      const tap = taps.get(this);
+      if (tap && typeof type === 'string' && type !== 'open' && type !== 'error') {
+        try {
+          watch(this, tap, type);
+        } catch (e) {
+          emitter.captureError('eventsource:listen', e, tap.conn);
+        }
+      }
+      return (natives.addEventListener as (...a: unknown[]) => void).call(this, type, ...rest);
+    },
+  });
+}

@@ -1,0 +1,185 @@
+// Taps window.fetch with a Proxy (same name, length, toString as the native). For MCP traffic it reports the request,
+// the response head, the body (read from a clone) and the end; for anything else it calls the native fetch and does
+// nothing more. The page gets the very Response object and the very error the native fetch produced.
+import type { FrameDraft } from '../../shared/frames.ts';
+import { classifyRequest, isMcpSseEvent, isReadableMcpContentType, type RequestVerdict } from '../../shared/mcp-detect.ts';
+import { redactHeaders, redactUrl } from '../../shared/redact.ts';
+import { readBody, type BodyKind } from './body-reader.ts';
+import type { Emitter } from './emitter.ts';
+import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
+import { bodyPayload, headersToMap, requestFacts, type RequestFacts } from './request-facts.ts';
+import { linkCancel } from './link-cancel.ts';
+
+export interface TapConfig {
+  capBytes: number;
+}
+
+/** Holds an undecided exchange's frames until its first SSE event says it is MCP. */
+class Exchange {
+  private held: FrameDraft[] | undefined;
+  constructor(
+    private readonly emitter: Emitter,
+    hold: boolean,
+  ) {
+    this.held = hold ? [] : undefined;
+  }
+  emit = (draft: FrameDraft): void => {
+    if (this.held) this.held.push(draft);
+    else this.emitter.emit(draft);
+  };
+  release(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const d of held) this.emitter.emit(d);
+  }
+}
+
+function verdictFor(facts: RequestFacts, bodyText: string | undefined): RequestVerdict {
+  return classifyRequest({
+    method: facts.method,
+    headers: facts.headers,
+    ...(bodyText !== undefined ? { bodyText } : {}),
+    knownEndpoint: isKnownEndpoint(facts.url),
+  });
+}
+
+function bodyKind(contentType: string | null, status: number): BodyKind {
+  const kind = isReadableMcpContentType(contentType ?? undefined);
+  if (kind === 'sse') return 'sse';
+  if (kind === 'other' && contentType && status !== 204) return 'binary';
+  return 'text';
+}
+
+export function installFetchTap(emitter: Emitter, config: TapConfig): void {
+  const nativeFetch = window.fetch;
+  if (typeof nativeFetch !== 'function') return;
+
+  const observe = (facts: RequestFacts, syncVerdict: RequestVerdict, promise: Promise<Response>): Promise<Response> => {
+    const conn = emitter.newConn();
+    const exchange = new Exchange(emitter, syncVerdict === 'candidate');
+    // The request frame may need an async body read (Blob, Request); everything else for this exchange waits for it.
+    const requestDone: Promise<RequestVerdict> = (facts.bodyLater ?? Promise.resolve(facts.bodyText)).then(
+      (text) => {
+        const verdict = syncVerdict === 'no' ? verdictFor(facts, text) : syncVerdict;
+        if (verdict === 'no') return verdict;
+        if (verdict === 'mcp') rememberEndpoint(facts.url);
+        const body = bodyPayload(facts, text, config.capBytes);
+        exchange.emit({
+          kind: 'http-request',
+          conn,
+          method: facts.method,
+          url: redactUrl(facts.url),
+          headers: redactHeaders(facts.headers),
+          ...(body ? { body } : {}),
+        });
+        return verdict;
+      },
+      () => syncVerdict,
+    );
+
+    return promise.then(
+      (response) => {
+        try {
+          onResponse(conn, facts, response, requestDone, exchange);
+        } catch (e) {
+          emitter.captureError('fetch:response', e, conn);
+        }
+        return response;
+      },
+      (error: unknown) => {
+        requestDone
+          .then((verdict) => {
+            if (verdict === 'no') return;
+            exchange.release();
+            const name = error && typeof error === 'object' && 'name' in error ? String(error.name) : 'Error';
+            const message = error instanceof Error ? error.message : String(error);
+            emitter.emit({
+              kind: 'http-end',
+              conn,
+              outcome: name === 'AbortError' ? 'aborted' : 'failed',
+              phase: 'request',
+              error: { name, message },
+              bytes: 0,
+            });
+          })
+          .catch((e: unknown) => emitter.captureError('fetch:error', e, conn));
+        throw error;
+      },
+    );
+  };
+
+  const onResponse = (
+    conn: string,
+    facts: RequestFacts,
+    response: Response,
+    requestDone: Promise<RequestVerdict>,
+    exchange: Exchange,
+  ): void => {
+    const contentType = response.headers.get('content-type');
+    const kind = bodyKind(contentType, response.status);
+    // Clone now, synchronously, before the page can touch the body.
+    const clone = response.body !== null && !response.bodyUsed ? response.clone() : undefined;
+    const reader = clone?.body?.getReader();
+    if (reader && kind === 'sse') linkCancel(response, reader);
+    const head: FrameDraft = {
+      kind: 'http-response',
+      conn,
+      status: response.status,
+      statusText: response.statusText,
+      url: redactUrl(response.url),
+      redirected: response.redirected,
+      headers: redactHeaders(headersToMap(response.headers)),
+    };
+    void requestDone.then(async (verdict) => {
+      if (verdict === 'no' || (verdict === 'candidate' && kind !== 'sse')) {
+        await reader?.cancel().catch(() => undefined);
+        return;
+      }
+      exchange.emit(head);
+      if (!reader) {
+        exchange.release();
+        emitter.emit({ kind: 'http-end', conn, outcome: 'complete', phase: 'body', bytes: 0 });
+        return;
+      }
+      await readBody(conn, reader, kind, {
+        emit: exchange.emit,
+        capBytes: config.capBytes,
+        ...(verdict === 'candidate'
+          ? {
+              decideOnFirstEvent: (event: string | undefined, data: string) => {
+                if (!isMcpSseEvent(event, data)) return false;
+                rememberEndpoint(facts.url);
+                if (event === 'endpoint') rememberEndpoint(data, facts.url);
+                exchange.release();
+                return true;
+              },
+            }
+          : {}),
+      });
+    }).catch((e: unknown) => emitter.captureError('fetch:body', e, conn));
+  };
+
+  const tapped = new Proxy(nativeFetch, {
+    apply(target, thisArg, args: unknown[]) {
+      let facts: RequestFacts | undefined;
+      let verdict: RequestVerdict = 'no';
+      try {
+        facts = requestFacts(args[0], args[1] as RequestInit | undefined);
+        verdict = verdictFor(facts, facts.bodyText);
+        // Not MCP by headers/URL and no async body to look at: leave it completely alone.
+        if (verdict === 'no' && !facts.bodyLater) facts = undefined;
+      } catch {
+        facts = undefined; // Invalid arguments: the native fetch reports them exactly as usual.
+      }
+      const result = Reflect.apply(target, thisArg, args) as Promise<Response>;
+      if (!facts) return result;
+      try {
+        return observe(facts, verdict, result);
+      } catch (e) {
+        emitter.captureError('fetch', e);
+        return result;
+      }
+    },
+  });
+  window.fetch = tapped;
+}

@@ -1,0 +1,22 @@
+// Natives captured at document_start, before any page script runs, so a page that later patches JSON, timers or
+// dispatchEvent neither breaks nor observes the hook.
+export const natives = {
+  stringify: JSON.stringify,
+  setTimeout: window.setTimeout.bind(window),
+  clearTimeout: window.clearTimeout.bind(window),
+  dispatchEvent: EventTarget.prototype.dispatchEvent,
+  addEventListener: EventTarget.prototype.addEventListener,
+  CustomEvent: window.CustomEvent,
+  TextDecoder: window.TextDecoder,
+  performanceNow: performance.now.bind(performance),
+  timeOrigin: performance.timeOrigin,
+  random: Math.random,
+};
+
+export function now(): number {
+  return natives.timeOrigin + natives.performanceNow();
+}
+
+export function randomId(): string {
+  return (natives.random().toString(36).slice(2, 10) + natives.random().toString(36).slice(2, 6)).padEnd(12, '0');
+}

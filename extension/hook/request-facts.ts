@@ -1,0 +1,54 @@
+// Reads what a fetch() call is about to send (method, absolute URL, headers, body text) without consuming anything the
+// page still needs: a Request's body is read from a clone, taken before the native fetch uses the original.
+import type { HeaderMap, Payload } from '../../shared/frames.ts';
+import { makePayload, opaquePayload } from '../../shared/payload.ts';
+import { natives } from './natives.ts';
+
+export interface RequestFacts {
+  method: string;
+  url: string;
+  headers: HeaderMap;
+  /** Body text known synchronously (string, URLSearchParams, buffers). */
+  bodyText?: string;
+  /** Body that must be read asynchronously (Blob, a Request's body). */
+  bodyLater?: Promise<string>;
+  /** Body we do not read (FormData, a ReadableStream). */
+  bodyOpaque?: string;
+}
+
+export function headersToMap(h: Headers): HeaderMap {
+  const out: HeaderMap = {};
+  h.forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
+}
+
+function bodyFacts(body: unknown, facts: RequestFacts): void {
+  if (body === undefined || body === null) return;
+  if (typeof body === 'string') facts.bodyText = body;
+  else if (body instanceof URLSearchParams) facts.bodyText = body.toString();
+  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) facts.bodyText = new natives.TextDecoder().decode(body);
+  else if (body instanceof Blob) facts.bodyLater = body.text();
+  else if (body instanceof FormData) facts.bodyOpaque = '[FormData body]';
+  else if (body instanceof ReadableStream) facts.bodyOpaque = '[ReadableStream body]';
+  else facts.bodyText = String(body);
+}
+
+/** Throws when the arguments are not a valid fetch() call; the caller then lets the native fetch report it. */
+export function requestFacts(input: unknown, init: RequestInit | undefined): RequestFacts {
+  const isRequest = input instanceof Request;
+  const url = isRequest ? input.url : new URL(String(input), document.baseURI).href;
+  const method = (init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
+  const headers = headersToMap(new Headers(init?.headers ?? (isRequest ? input.headers : undefined)));
+  const facts: RequestFacts = { method, url, headers };
+  if (init && 'body' in init && init.body !== undefined) bodyFacts(init.body, facts);
+  else if (isRequest && input.body !== null && !input.bodyUsed) facts.bodyLater = input.clone().text();
+  return facts;
+}
+
+export function bodyPayload(facts: RequestFacts, text: string | undefined, capBytes: number): Payload | undefined {
+  if (text !== undefined) return makePayload(text, capBytes);
+  if (facts.bodyOpaque) return opaquePayload(facts.bodyOpaque);
+  return undefined;
+}

@@ -1,0 +1,107 @@
+// Taps the native WebSocket (SDK v1 WebSocketClientTransport and hand-written clients). MCP when the subprotocol is
+// `mcp` or the first messages are JSON-RPC; other sockets are left alone after a few messages. Our listeners come first
+// on each instance; outgoing messages are seen in a wrapper around the prototype's send().
+import type { FrameDraft, Payload } from '../../shared/frames.ts';
+import { isJsonRpcText } from '../../shared/mcp-detect.ts';
+import { makePayload, opaquePayload } from '../../shared/payload.ts';
+import { redactUrl } from '../../shared/redact.ts';
+import type { Emitter } from './emitter.ts';
+import { natives } from './natives.ts';
+import type { TapConfig } from './fetch-tap.ts';
+
+/** Messages looked at before a socket without the `mcp` subprotocol is declared not MCP. */
+const SNIFF_MESSAGES = 3;
+
+interface Tapped {
+  conn: string;
+  mcp: boolean | undefined;
+  sniffed: number;
+  held: FrameDraft[];
+}
+
+function toPayload(data: unknown, capBytes: number): { payload: Payload; text?: string } {
+  if (typeof data === 'string') return { payload: makePayload(data, capBytes), text: data };
+  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
+    const text = new natives.TextDecoder().decode(data);
+    return { payload: makePayload(text, capBytes), text };
+  }
+  if (data instanceof Blob) return { payload: opaquePayload(`[Blob message, ${data.size} bytes]`) };
+  return { payload: opaquePayload('[unknown message type]') };
+}
+
+export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
+  const NativeWebSocket = window.WebSocket;
+  if (typeof NativeWebSocket !== 'function') return;
+  const taps = new WeakMap<WebSocket, Tapped>();
+
+  const decide = (tap: Tapped, mcp: boolean) => {
+    tap.mcp = mcp;
+    if (mcp) for (const d of tap.held) emitter.emit(d);
+    tap.held = [];
+  };
+  const emit = (tap: Tapped, draft: FrameDraft) => {
+    if (tap.mcp === true) emitter.emit(draft);
+    else if (tap.mcp === undefined) tap.held.push(draft);
+  };
+  const onMessage = (tap: Tapped, dir: 'in' | 'out', data: unknown) => {
+    if (tap.mcp === false) return;
+    const { payload, text } = toPayload(data, config.capBytes);
+    if (tap.mcp === undefined) {
+      tap.sniffed++;
+      if (text !== undefined && isJsonRpcText(text)) decide(tap, true);
+      else if (tap.sniffed >= SNIFF_MESSAGES) return decide(tap, false);
+    }
+    emit(tap, { kind: 'ws-message', conn: tap.conn, dir, data: payload });
+  };
+
+  window.WebSocket = new Proxy(NativeWebSocket, {
+    construct(target, args: unknown[], newTarget) {
+      const ws = Reflect.construct(target, args, newTarget) as WebSocket;
+      try {
+        const requested = args[1] === undefined ? [] : Array.isArray(args[1]) ? args[1].map(String) : [String(args[1])];
+        const tap: Tapped = { conn: emitter.newConn(), mcp: requested.includes('mcp') ? true : undefined, sniffed: 0, held: [] };
+        taps.set(ws, tap);
+        emit(tap, { kind: 'ws-connect', conn: tap.conn, url: redactUrl(ws.url), protocols: requested });
+        natives.addEventListener.call(ws, 'open', () => {
+          if (ws.protocol === 'mcp' && tap.mcp === undefined) decide(tap, true);
+          emit(tap, { kind: 'ws-open', conn: tap.conn, protocol: ws.protocol });
+        });
+        natives.addEventListener.call(ws, 'message', (ev: Event) => {
+          try {
+            onMessage(tap, 'in', (ev as MessageEvent).data);
+          } catch (e) {
+            emitter.captureError('websocket:message', e, tap.conn);
+          }
+        });
+        natives.addEventListener.call(ws, 'error', () => emit(tap, { kind: 'ws-error', conn: tap.conn }));
+        natives.addEventListener.call(ws, 'close', (ev: Event) => {
+          const c = ev as CloseEvent;
+          emit(tap, { kind: 'ws-close', conn: tap.conn, code: c.code, reason: c.reason, wasClean: c.wasClean });
+        });
+      } catch (e) {
+        emitter.captureError('websocket', e);
+      }
+      return ws;
+    },
+  });
+
+  const proto = NativeWebSocket.prototype;
+  const nativeSend = proto.send;
+  Object.defineProperty(proto, 'send', {
+    configurable: true,
+    writable: true,
+    value: function send(this: WebSocket, data: unknown) {
+      // The native send first: it throws InvalidStateError on a CONNECTING socket, and then nothing was sent.
+      const result = nativeSend.call(this, data as string);
+      const tap = taps.get(this);
+      if (tap) {
+        try {
+          onMessage(tap, 'out', data);
+        } catch (e) {
+          emitter.captureError('websocket:send', e, tap.conn);
+        }
+      }
+      return result;
+    },
+  });
+}

@@ -1,0 +1,63 @@
+// The panel's long-lived port to the background, keyed by the inspected tab. It reconnects with backoff when the
+// service worker restarts and says which seq it already has, so the backlog resumes without gaps or duplicates.
+import browser from 'webextension-polyfill';
+import { Backoff } from '../shared/backoff.ts';
+import { PANEL_PORT, type BackgroundToPanel, type PanelToBackground } from '../shared/messages.ts';
+
+export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting';
+
+export interface PanelConnection {
+  clear(): void;
+  close(): void;
+}
+
+export function connectToTab(
+  tabId: number,
+  lastSeq: () => number,
+  onMessage: (m: BackgroundToPanel) => void,
+  onStatus: (s: ConnectionStatus) => void,
+): PanelConnection {
+  const backoff = new Backoff(100, 3000);
+  let port: browser.Runtime.Port | undefined;
+  let closed = false;
+
+  const open = () => {
+    if (closed) return;
+    try {
+      port = browser.runtime.connect({ name: PANEL_PORT });
+    } catch {
+      onStatus('reconnecting');
+      setTimeout(open, backoff.next());
+      return;
+    }
+    port.onMessage.addListener((m: unknown) => {
+      const msg = m as BackgroundToPanel;
+      if (msg.type === 'backlog' && msg.done) {
+        backoff.reset();
+        onStatus('live');
+      }
+      onMessage(msg);
+    });
+    port.onDisconnect.addListener(() => {
+      port = undefined;
+      if (closed) return;
+      onStatus('reconnecting');
+      setTimeout(open, backoff.next());
+    });
+    const hello: PanelToBackground = { type: 'hello', tabId, since: lastSeq() };
+    port.postMessage(hello);
+  };
+  onStatus('connecting');
+  open();
+
+  return {
+    clear() {
+      const msg: PanelToBackground = { type: 'clear' };
+      port?.postMessage(msg);
+    },
+    close() {
+      closed = true;
+      port?.disconnect();
+    },
+  };
+}

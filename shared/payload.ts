@@ -1,0 +1,42 @@
+// Turns captured text into a Payload, applying the body-size cap: above the cap only a prefix is kept, with the full size
+// and a hash so the engine can still tell "same content" from "changed". Pure.
+import { hashText } from './hash.ts';
+import type { Payload } from './frames.ts';
+
+/** Default cap on a single body or message: 256 KiB. */
+export const DEFAULT_BODY_CAP_BYTES = 256 * 1024;
+
+/** UTF-8 byte length without allocating. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+export function makePayload(text: string, capBytes = DEFAULT_BODY_CAP_BYTES): Payload {
+  // Fast path: a string of n UTF-16 units has at most 3n UTF-8 bytes.
+  if (text.length * 3 <= capBytes) return { text };
+  const bytes = utf8Length(text);
+  if (bytes <= capBytes) return { text };
+  // Keep a prefix of at most capBytes bytes (measured in units as an upper bound of bytes/1).
+  let prefix = text.slice(0, capBytes);
+  while (utf8Length(prefix) > capBytes) prefix = prefix.slice(0, Math.floor(prefix.length * 0.9));
+  return { text: prefix, truncated: { bytes, hash: hashText(text) } };
+}
+
+export function opaquePayload(description: string): Payload {
+  return { text: description, opaque: true };
+}
+
+/** The content identity of a payload: the hash of the full text, also when only a prefix was kept. */
+export function payloadHash(p: Payload): string {
+  return p.truncated ? p.truncated.hash : hashText(p.text);
+}

@@ -1,0 +1,65 @@
+// Redaction at the source of storage: secrets in headers and in URL query strings are replaced by a marker and a short
+// hash before a frame leaves the page, so a trace can be shared. The hash lets two requests be compared ("same token?")
+// without revealing the value. Pure; no browser API.
+import { hashText } from './hash.ts';
+import type { HeaderMap } from './frames.ts';
+
+export const REDACTED_PREFIX = '[redacted:';
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
+// Auth-like custom headers: X-Foo-Auth, X-Auth-Token, X-Access-Token, X-Amz-Security-Token, X-Client-Secret, …
+const SECRET_HEADER_PATTERN = /(^x-.*auth|token|secret|api[-_]?key|password|passwd|credential|signature)/i;
+// Token-like query parameters. `sessionId` is deliberately not here: it identifies the MCP session (legacy SSE) and is
+// what the engine keys on; it is a routing id, not a credential.
+const SECRET_QUERY_PATTERN =
+  /^(access[-_]?token|refresh[-_]?token|id[-_]?token|token|auth|authorization|api[-_]?key|apikey|key|secret|client[-_]?secret|password|passwd|pwd|sig|signature|code|jwt|bearer|x-amz-signature|x-amz-security-token|x-goog-signature)$/i;
+
+export function redactValue(value: string): string {
+  return `${REDACTED_PREFIX}${hashText(value).slice(0, 8)}]`;
+}
+
+export function isSecretHeader(name: string): boolean {
+  const n = name.toLowerCase();
+  return SECRET_HEADERS.has(n) || SECRET_HEADER_PATTERN.test(n);
+}
+
+export function isSecretQueryParam(name: string): boolean {
+  return SECRET_QUERY_PATTERN.test(name);
+}
+
+/** Lower-cases names and redacts secret values. Returns a new map. */
+export function redactHeaders(headers: HeaderMap): HeaderMap {
+  const out: HeaderMap = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const n = name.toLowerCase();
+    out[n] = isSecretHeader(n) ? redactValue(value) : value;
+  }
+  return out;
+}
+
+/** Redacts token-like query parameters (and URL userinfo) of an absolute or relative URL; leaves anything unparsable as is. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  const at = url.indexOf('@');
+  if (q < 0 && at < 0) return url;
+  let u: URL;
+  try {
+    u = new URL(url, 'http://relative.invalid');
+  } catch {
+    return url;
+  }
+  let changed = false;
+  if (u.password) {
+    u.password = redactValue(u.password);
+    changed = true;
+  }
+  for (const [name, value] of [...u.searchParams]) {
+    if (isSecretQueryParam(name) && !value.startsWith(REDACTED_PREFIX)) {
+      u.searchParams.set(name, redactValue(value));
+      changed = true;
+    }
+  }
+  if (!changed) return url;
+  const s = u.toString();
+  return u.origin === 'http://relative.invalid' && !url.startsWith('http://relative.invalid') ? s.slice(u.origin.length) : s;
+}

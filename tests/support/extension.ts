@@ -1,0 +1,92 @@
+// Helpers for end-to-end tests with the built extension: a browser with dist/ loaded, the tab id of a page, the frames
+// the background persisted for it, and the panel opened as a tab.
+import type { BrowserContext, Page, Worker } from 'playwright-core';
+import { launchChromium, type LaunchedChromium } from '../../demo/launch-chromium.ts';
+import type { Frame } from '../../shared/frames.ts';
+import type { TabStats } from '../../shared/messages.ts';
+
+export type Browser = LaunchedChromium;
+
+export async function startBrowser(opts: Parameters<typeof launchChromium>[0] = {}): Promise<Browser> {
+  return launchChromium(opts);
+}
+
+/** The extension's tab id for a page (matched by its current URL). */
+export async function tabIdOf(browser: Browser, page: Page): Promise<number> {
+  const sw = await browser.serviceWorker();
+  const url = page.url();
+  for (let i = 0; i < 50; i++) {
+    // Without the "tabs" permission tabs.query hides URLs; the log knows each tab's pages from its page-start frames.
+    const id = await sw.evaluate(async (u) => {
+      const g = globalThis as unknown as { mcpDevtools: { tabs: { store: { allTabIds(): Promise<number[]>; readAfter(t: number, a: number, l: number): Promise<Array<{ frame: Frame }>> } } } };
+      const store = g.mcpDevtools.tabs.store;
+      let found: number | undefined;
+      for (const tab of await store.allTabIds()) {
+        const rows = await store.readAfter(tab, 0, 10_000_000);
+        if (rows.some((r) => r.frame.kind === 'page-start' && r.frame.frameId === 0 && r.frame.url === u)) found = tab;
+      }
+      return found;
+    }, url);
+    if (id !== undefined) return id;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no tab found for ${url}`);
+}
+
+/** Every frame the background has persisted for the tab, read straight from its IndexedDB store. */
+export async function loggedFrames(browser: Browser, tabId: number): Promise<Frame[]> {
+  const sw = await browser.serviceWorker();
+  return sw.evaluate(async (id) => {
+    const g = globalThis as unknown as { mcpDevtools: { tabs: { store: { readAfter(t: number, a: number, l: number): Promise<Array<{ frame: Frame }>> } } } };
+    const rows = await g.mcpDevtools.tabs.store.readAfter(id, 0, 10_000_000);
+    return rows.map((r) => r.frame);
+  }, tabId);
+}
+
+export async function tabStats(browser: Browser, tabId: number): Promise<TabStats> {
+  const sw = await browser.serviceWorker();
+  return sw.evaluate(async (id) => {
+    const g = globalThis as unknown as { mcpDevtools: { tabs: { get(t: number): { ensureLoaded(): Promise<TabStats> } } } };
+    return g.mcpDevtools.tabs.get(id).ensureLoaded();
+  }, tabId);
+}
+
+/** Polls until `check` returns a value that is not undefined/false (or throws after timeoutMs). */
+export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Frames of the tab whose JSON-RPC `method` (in request/SSE/ws bodies) matches. */
+export function framesWithMethod(frames: Frame[], method: string): Frame[] {
+  return frames.filter((f) => {
+    const text =
+      f.kind === 'http-request' ? f.body?.text : f.kind === 'sse-event' ? f.data.text : f.kind === 'ws-message' ? f.data.text : f.kind === 'http-body' ? f.body.text : undefined;
+    return text !== undefined && text.includes(`"method":"${method}"`);
+  });
+}
+
+export async function openPanel(context: BrowserContext, extensionId: string, tabId: number): Promise<Page> {
+  const panel = await context.newPage();
+  await panel.goto(`chrome-extension://${extensionId}/panel.html?tab=${tabId}`);
+  return panel;
+}
+
+export async function stopServiceWorkers(context: BrowserContext, page: Page): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await cdp.detach();
+}
+
+export type { Worker };

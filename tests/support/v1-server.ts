@@ -1,0 +1,196 @@
+// A small resource server on SDK v1 for the capture tests: Streamable HTTP (/mcp, stateful sessions), the legacy
+// HTTP+SSE transport (/sse + /message) and a WebSocket endpoint (/ws, subprotocol "mcp"), all on one loopback port,
+// with CORS as a real cross-origin deployment needs it. `edit(uri)` changes a document and notifies subscribers.
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import {
+  ListResourcesRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+export interface V1Server {
+  url: string;
+  port: number;
+  docs: Map<string, string>;
+  /** Changes a document and sends notifications/resources/updated to every session subscribed to it. */
+  edit(uri: string, text?: string): Promise<number>;
+  sessions(): string[];
+  close(): Promise<void>;
+}
+
+const INITIAL_DOCS: Array<[string, string]> = [
+  ['file:///docs/policy.md', '# Policy\nversion 1\n'],
+  ['file:///docs/faq.md', '# FAQ\nversion 1\n'],
+];
+
+function cors(res: ServerResponse): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+  res.setHeader('Access-Control-Allow-Headers', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'mcp-session-id, mcp-protocol-version, last-event-id');
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** A server-side Transport over one WebSocket (SDK v1 has the client side only). */
+class WebSocketServerTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (e: Error) => void;
+  onmessage?: (m: JSONRPCMessage) => void;
+  constructor(private readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      try {
+        this.onmessage?.(JSON.parse(String(data)) as JSONRPCMessage);
+      } catch (e) {
+        this.onerror?.(e as Error);
+      }
+    });
+    ws.on('close', () => this.onclose?.());
+  }
+  async start(): Promise<void> {}
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.ws.send(JSON.stringify(message));
+  }
+  async close(): Promise<void> {
+    this.ws.close();
+  }
+}
+
+export async function startV1Server(): Promise<V1Server> {
+  const docs = new Map(INITIAL_DOCS);
+  const versions = new Map<string, number>(INITIAL_DOCS.map(([u]) => [u, 1]));
+  const subscribers = new Map<string, { server: Server; uris: Set<string> }>();
+  const streamable = new Map<string, StreamableHTTPServerTransport>();
+  const legacy = new Map<string, SSEServerTransport>();
+
+  const makeServer = (key: () => string) => {
+    const server = new Server({ name: 'capture-test-kb', version: '1.0.0' }, { capabilities: { resources: { subscribe: true } } });
+    const entry = { server, uris: new Set<string>() };
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+      resources: [...docs.keys()].map((uri) => ({ uri, name: uri.split('/').pop()!, mimeType: 'text/markdown' })),
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+      const text = docs.get(req.params.uri);
+      if (text === undefined) throw new Error(`Resource ${req.params.uri} not found`);
+      return { contents: [{ uri: req.params.uri, mimeType: 'text/markdown', text }] };
+    });
+    server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+      entry.uris.add(req.params.uri);
+      subscribers.set(key(), entry);
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+      entry.uris.delete(req.params.uri);
+      return {};
+    });
+    return { server, entry };
+  };
+
+  const http: HttpServer = createServer(async (req, res) => {
+    cors(res);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    try {
+      if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+      if (url.pathname === '/mcp') {
+        const sid = req.headers['mcp-session-id'] as string | undefined;
+        if (sid) {
+          const t = streamable.get(sid);
+          if (!t) return void res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+          const body = req.method === 'POST' ? await readJson(req) : undefined;
+          return void (await t.handleRequest(req, res, body));
+        }
+        if (req.method !== 'POST') return void res.writeHead(400).end('missing session');
+        const body = await readJson(req);
+        let transport!: StreamableHTTPServerTransport;
+        const { server } = makeServer(() => transport.sessionId!);
+        transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (id) => void streamable.set(id, transport),
+        });
+        transport.onclose = () => {
+          if (transport.sessionId) {
+            streamable.delete(transport.sessionId);
+            subscribers.delete(transport.sessionId);
+          }
+        };
+        await server.connect(transport);
+        return void (await transport.handleRequest(req, res, body));
+      }
+      if (url.pathname === '/sse' && req.method === 'GET') {
+        const transport = new SSEServerTransport('/message', res);
+        const { server } = makeServer(() => transport.sessionId);
+        legacy.set(transport.sessionId, transport);
+        res.on('close', () => {
+          legacy.delete(transport.sessionId);
+          subscribers.delete(transport.sessionId);
+        });
+        return void (await server.connect(transport));
+      }
+      if (url.pathname === '/message' && req.method === 'POST') {
+        const t = legacy.get(url.searchParams.get('sessionId') ?? '');
+        if (!t) return void res.writeHead(404).end('no such session');
+        return void (await t.handlePostMessage(req, res, await readJson(req)));
+      }
+      res.writeHead(404).end('not found');
+    } catch (e) {
+      if (!res.headersSent) res.writeHead(500).end(String(e));
+    }
+  });
+
+  const wss = new WebSocketServer({ server: http, path: '/ws', handleProtocols: (p) => (p.has('mcp') ? 'mcp' : false) });
+  wss.on('connection', (ws) => {
+    const id = `ws-${randomUUID()}`;
+    const { server } = makeServer(() => id);
+    const transport = new WebSocketServerTransport(ws);
+    ws.on('close', () => subscribers.delete(id));
+    void server.connect(transport);
+  });
+
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  const port = (http.address() as AddressInfo).port;
+  const sockets = new Set<import('node:net').Socket>();
+  http.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    docs,
+    async edit(uri, text) {
+      const v = (versions.get(uri) ?? 0) + 1;
+      versions.set(uri, v);
+      docs.set(uri, text ?? (docs.get(uri) ?? '').replace(/version \d+/, `version ${v}`));
+      let sent = 0;
+      for (const { server, uris } of subscribers.values()) {
+        if (!uris.has(uri)) continue;
+        await server.sendResourceUpdated({ uri }).catch(() => undefined);
+        sent++;
+      }
+      return sent;
+    },
+    sessions: () => [...streamable.keys(), ...legacy.keys()],
+    async close() {
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+      for (const t of streamable.values()) await t.close().catch(() => undefined);
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => http.close(() => r()));
+    },
+  };
+}
