@@ -1,0 +1,122 @@
+// The legacy HTTP+SSE transport (SDK SSEClientTransport: fetch-based GET /sse, `endpoint` event, POST /message) and
+// a WebSocket transport (SDK v1 WebSocketClientTransport, subprotocol "mcp") are captured, with a native EventSource
+// client for the legacy stream too.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Frame } from '../../shared/frames.ts';
+import { bundleClient } from '../support/bundle.ts';
+import { loggedFrames, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
+import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
+import { startV1Server, type V1Server } from '../support/v1-server.ts';
+
+let browser: Browser;
+let mcp: V1Server;
+let site: StaticServer;
+
+beforeAll(async () => {
+  [browser, mcp, site] = await Promise.all([startBrowser(), startV1Server(), startStaticServer()]);
+  site.routes.set('/client.js', js(await bundleClient('tests/e2e/clients/v1-client.ts')));
+  site.routes.set('/', html('<h1>v1 client</h1><script src="/client.js"></script>'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await mcp?.close();
+  await site?.close();
+});
+
+const rpcMethods = (frames: Frame[], kind: Frame['kind']) =>
+  frames
+    .filter((f) => f.kind === kind)
+    .map((f) => {
+      const text = f.kind === 'sse-event' ? f.data.text : f.kind === 'ws-message' ? f.data.text : f.kind === 'http-request' ? f.body?.text : '';
+      try {
+        const m = JSON.parse(text ?? '') as { method?: string; result?: unknown };
+        return m.method ?? (m.result ? 'result' : '?');
+      } catch {
+        return f.kind === 'sse-event' ? `event:${f.event}` : '?';
+      }
+    });
+
+describe('legacy and WebSocket transports', () => {
+  it('captures the SDK legacy SSE transport: endpoint event, POSTs to /message, responses on the stream', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(site.url + '/');
+    await page.evaluate((u) => (window as any).mcp.connect('sse', u), `${mcp.url}/sse`);
+    await page.evaluate(() => (window as any).mcp.subscribe('file:///docs/faq.md'));
+    expect(await mcp.edit('file:///docs/faq.md')).toBe(1);
+    await waitFor(() => page.evaluate(() => (window as any).mcp.updates.length > 0), 5000, 'update in page');
+    const tabId = await tabIdOf(browser, page);
+    const frames = await waitFor(async () => {
+      const fs = await loggedFrames(browser, tabId);
+      return rpcMethods(fs, 'sse-event').includes('notifications/resources/updated') ? fs : undefined;
+    });
+    const endpoint = frames.find((f) => f.kind === 'sse-event' && f.event === 'endpoint');
+    expect(endpoint && endpoint.kind === 'sse-event' && endpoint.data.text).toMatch(/^\/message\?sessionId=/);
+    const sseConn = endpoint && 'conn' in endpoint ? endpoint.conn : '';
+    const get = frames.find((f) => f.kind === 'http-request' && f.conn === sseConn);
+    expect(get && get.kind === 'http-request' && get.url).toBe(`${mcp.url}/sse`);
+    const posts = frames.filter((f) => f.kind === 'http-request' && f.method === 'POST');
+    expect(posts.every((p) => p.kind === 'http-request' && p.url.startsWith(`${mcp.url}/message?sessionId=`))).toBe(true);
+    expect(rpcMethods(posts, 'http-request')).toEqual(['initialize', 'notifications/initialized', 'resources/subscribe']);
+    // Responses arrive on the GET stream as `event: message`.
+    const onStream = frames.filter((f) => f.kind === 'sse-event' && f.conn === sseConn);
+    expect(rpcMethods(onStream, 'sse-event')).toEqual(['event:endpoint', 'result', 'result', 'notifications/resources/updated']);
+    await page.evaluate(() => (window as any).mcp.close());
+    await page.close();
+  });
+
+  it('captures a native EventSource on the legacy endpoint', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(site.url + '/');
+    await page.evaluate((u) => {
+      const es = new EventSource(u);
+      (window as any).endpoint = new Promise((ok) => es.addEventListener('endpoint', (e) => ok((e as MessageEvent).data)));
+      (window as any).es = es;
+    }, `${mcp.url}/sse`);
+    const endpointPath: string = await page.evaluate(() => (window as any).endpoint);
+    expect(endpointPath).toMatch(/^\/message\?sessionId=/);
+    await page.evaluate(() => (window as any).es.close());
+    const tabId = await tabIdOf(browser, page);
+    const frames = await waitFor(async () => {
+      const fs = await loggedFrames(browser, tabId);
+      return fs.some((f) => f.kind === 'es-close') ? fs : undefined;
+    });
+    expect(frames.map((f) => f.kind).filter((k) => k.startsWith('es-') || k === 'sse-event')).toEqual(['es-connect', 'es-open', 'sse-event', 'es-close']);
+    const ev = frames.find((f) => f.kind === 'sse-event');
+    expect(ev && ev.kind === 'sse-event' && [ev.event, ev.data.text]).toEqual(['endpoint', endpointPath]);
+    await page.close();
+  });
+
+  it('captures the SDK WebSocket transport in both directions', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(site.url + '/');
+    await page.evaluate((u) => (window as any).mcp.connect('ws', u), `${mcp.url.replace('http', 'ws')}/ws`);
+    expect(await page.evaluate(() => (window as any).mcp.read('file:///docs/policy.md'))).toContain('# Policy');
+    await page.evaluate(() => (window as any).mcp.subscribe('file:///docs/policy.md'));
+    expect(await mcp.edit('file:///docs/policy.md')).toBe(1);
+    await waitFor(() => page.evaluate(() => (window as any).mcp.updates.length > 0), 5000, 'update in page');
+    const tabId = await tabIdOf(browser, page);
+    const frames = await waitFor(async () => {
+      const fs = await loggedFrames(browser, tabId);
+      return fs.filter((f) => f.kind === 'ws-message').length >= 7 ? fs : undefined;
+    });
+    const connect = frames.find((f) => f.kind === 'ws-connect');
+    expect(connect && connect.kind === 'ws-connect' && connect.protocols).toEqual(['mcp']);
+    const open = frames.find((f) => f.kind === 'ws-open');
+    expect(open && open.kind === 'ws-open' && open.protocol).toBe('mcp');
+    const messages = frames.filter((f) => f.kind === 'ws-message');
+    const dirs = messages.map((m) => (m.kind === 'ws-message' ? `${m.dir}:${rpcMethods([m], 'ws-message')[0]}` : ''));
+    expect(dirs).toEqual([
+      'out:initialize',
+      'in:result',
+      'out:notifications/initialized',
+      'out:resources/read',
+      'in:result',
+      'out:resources/subscribe',
+      'in:result',
+      'in:notifications/resources/updated',
+    ]);
+    await page.evaluate(() => (window as any).mcp.close());
+    await waitFor(async () => (await loggedFrames(browser, tabId)).some((f) => f.kind === 'ws-close'), 5000, 'ws-close');
+    await page.close();
+  });
+});
