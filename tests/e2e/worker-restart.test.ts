@@ -1,0 +1,88 @@
+// MV3 termination: the service worker is stopped (CDP ServiceWorker.stopAllWorkers) several times while the page keeps
+// talking MCP. Afterwards the log has every frame, in order, none duplicated, and the open panel has reconnected and
+// shows them all.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Frame } from '../../shared/frames.ts';
+import { bundleClient } from '../support/bundle.ts';
+import { loggedFrames, openPanel, startBrowser, stopServiceWorkers, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
+import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
+import { startV1Server, type V1Server } from '../support/v1-server.ts';
+
+let browser: Browser;
+let mcp: V1Server;
+let site: StaticServer;
+
+beforeAll(async () => {
+  [browser, mcp, site] = await Promise.all([startBrowser(), startV1Server(), startStaticServer()]);
+  site.routes.set('/client.js', js(await bundleClient('tests/e2e/clients/v1-client.ts')));
+  site.routes.set('/', html('<h1>v1 client</h1><script src="/client.js"></script>'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await mcp?.close();
+  await site?.close();
+});
+
+it('loses nothing and duplicates nothing across service-worker restarts', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(site.url + '/');
+  await page.evaluate((u) => (window as any).mcp.connect('streamable', u), `${mcp.url}/mcp`);
+  const tabId = await tabIdOf(browser, page);
+  const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+  await panel.waitForSelector('.status-bar[data-status="live"]');
+
+  // Traffic runs continuously in the page while the worker is stopped three times.
+  await page.evaluate(() => {
+    const w = window as any;
+    w.reads = 0;
+    w.running = true;
+    w.loop = (async () => {
+      while (w.running) {
+        await w.mcp.read('file:///docs/policy.md');
+        w.reads++;
+      }
+    })();
+  });
+  let sawReconnecting = false;
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setTimeout(r, 400));
+    await stopServiceWorkers(browser.context, page);
+    sawReconnecting ||= await panel
+      .waitForSelector('.status-bar[data-status="reconnecting"]', { timeout: 2000 })
+      .then(() => true)
+      .catch(() => false);
+  }
+  await new Promise((r) => setTimeout(r, 400));
+  const reads: number = await page.evaluate(async () => {
+    const w = window as any;
+    w.running = false;
+    await w.loop;
+    return w.reads;
+  });
+  expect(reads).toBeGreaterThan(20);
+  expect(sawReconnecting).toBe(true);
+
+  const readRequests = (fs: Frame[]) => fs.filter((f) => f.kind === 'http-request' && f.body?.text.includes('"resources/read"'));
+  const frames = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tabId);
+    // Every read the page completed has its request and its end in the log.
+    const ends = fs.filter((f) => f.kind === 'http-end').length;
+    return readRequests(fs).length === reads && ends >= reads ? fs : undefined;
+  }, 15_000, 'all reads logged');
+
+  // In order and without duplicates: seq is 1..n; per document, n is 1..m without gaps.
+  expect(frames.map((f) => f.seq)).toEqual(frames.map((_, i) => i + 1));
+  const docs = new Map<string, number[]>();
+  for (const f of frames) docs.set(f.doc, [...(docs.get(f.doc) ?? []), f.n]);
+  for (const ns of docs.values()) expect(ns).toEqual(ns.map((_, i) => i + 1));
+
+  // The panel reconnected and shows exactly the log.
+  await panel.waitForSelector('.status-bar[data-status="live"]');
+  const panelSeqs = await waitFor(async () => {
+    const seqs: number[] = await panel.evaluate(() => (globalThis as any).mcpPanel.frames.map((f: Frame) => f.seq));
+    return seqs.length === frames.length ? seqs : undefined;
+  }, 10_000, 'panel caught up');
+  expect(panelSeqs).toEqual(frames.map((f) => f.seq));
+  await panel.close();
+  await page.close();
+});
