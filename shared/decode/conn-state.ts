@@ -1,0 +1,58 @@
+// What the decoder remembers about one open HTTP exchange, EventSource or WebSocket while its frames keep coming.
+// Dropped when the exchange ends, so memory follows open connections, not history.
+import type { HeaderMap } from '../frames.ts';
+import type { PendingEntry } from './pairing.ts';
+import type { ConnInfo, StreamKind } from './types.ts';
+
+export interface Conn {
+  info: ConnInfo;
+  source: 'fetch' | 'es' | 'ws';
+  url: string;
+  reqHeaders: HeaderMap;
+  /** Requests sent in this exchange still waiting for their response. */
+  pending: PendingEntry[];
+  /** Protocol version claimed by the exchange (header or `_meta`). */
+  version: string | undefined;
+  status: number;
+  sse: boolean;
+  /** Set once the response head (or es-open / ws-open) made it a stream. */
+  stream: string | undefined;
+  streamKind: StreamKind;
+  streamOpen: boolean;
+  /** An EventSource reconnects on its own: each open is a new stream (and, for legacy SSE, a new session). */
+  opens: number;
+  lastSseId: string | undefined;
+  /** A GET stream without a session header that may turn out to be the legacy HTTP+SSE transport. */
+  legacyCandidate: boolean;
+  /** A non-2xx head arrived; its body explains it. */
+  errorStatus: boolean;
+}
+
+export function newConn(info: ConnInfo, source: Conn['source'], url: string, reqHeaders: HeaderMap): Conn {
+  return {
+    info,
+    source,
+    url,
+    reqHeaders,
+    pending: [],
+    version: undefined,
+    status: 0,
+    sse: false,
+    stream: undefined,
+    streamKind: 'post',
+    streamOpen: false,
+    opens: 0,
+    lastSseId: undefined,
+    legacyCandidate: false,
+    errorStatus: false,
+  };
+}
+
+/** Per-session transport memory: the negotiated version and the ended streams a GET could resume. */
+export interface SessionTrack {
+  version: string | undefined;
+  /** Most recent first, capped: ended streams that carried SSE ids. */
+  ended: { stream: string; lastId: string; endedSeq: number }[];
+}
+
+export const MAX_ENDED_STREAMS = 8;

@@ -1,0 +1,391 @@
+// Frames → decoded MCP messages and transport events, for every transport the hook sees: Streamable HTTP (POST with a
+// JSON or SSE answer, the GET stream, DELETE, sessions by Mcp-Session-Id), 2026-07-28 (no sessions, listen streams,
+// version claims in `_meta`), legacy HTTP+SSE (`endpoint` event, POSTs by `sessionId`) and WebSocket.
+// It knows transports, not meaning: what a session *is* and when it ends is the engine's call. Never throws.
+import type {
+  EsConnectFrame,
+  Frame,
+  FrameStamp,
+  HttpBodyFrame,
+  HttpEndFrame,
+  HttpRequestFrame,
+  HttpResponseFrame,
+  SseEventFrame,
+  WsConnectFrame,
+  WsMessageFrame,
+} from '../frames.ts';
+import { MAX_ENDED_STREAMS, newConn, type Conn, type SessionTrack } from './conn-state.ts';
+import { MessageReader, peekCalls, preparePayload, type PayloadContext, type PreparedPayload } from './message-reader.ts';
+import { RequestPairing } from './pairing.ts';
+import { isModernVersion, M, MODERN_ONLY_METHODS } from './protocol.ts';
+import type { ConnInfo, DecodedMessage, DecodeSink, Direction, ExchangeRole, RequestId, StreamKind, Transport } from './types.ts';
+import { endpointOf, queryParam, resolveAgainst } from './url-parts.ts';
+
+/** A page frame as the engine receives it: stamped with seq. */
+type S<F> = F & FrameStamp;
+
+export class Decoder {
+  private conns = new Map<string, Conn>();
+  private sessions = new Map<string, SessionTrack>();
+  /** Legacy HTTP+SSE sessions by their `sessionId`, announced by an `endpoint` event. */
+  private legacy = new Map<string, { endpoint: string }>();
+  private pairing = new RequestPairing();
+  private reader: MessageReader;
+
+  constructor(private sink: DecodeSink) {
+    this.reader = new MessageReader(this.pairing, (m, v) => this.deliver(m, v));
+  }
+
+  get messageCount(): number {
+    return this.reader.messageCount;
+  }
+
+  push(f: Frame): void {
+    switch (f.kind) {
+      case 'http-request':
+        return this.onRequest(f);
+      case 'http-response':
+        return this.onResponse(f);
+      case 'http-body':
+        return this.onBody(f);
+      case 'sse-event':
+        return this.onSseEvent(f);
+      case 'http-end':
+        return this.onEnd(f);
+      case 'es-connect':
+        return this.onEsConnect(f);
+      case 'es-open': {
+        const c = this.conns.get(f.conn);
+        if (!c) return;
+        c.opens++;
+        c.stream = `sse:${f.conn}#${c.opens}`;
+        c.streamKind = 'sse';
+        c.legacyCandidate = true;
+        return;
+      }
+      case 'es-error': {
+        const c = this.conns.get(f.conn);
+        if (!c) return;
+        this.closeStream(c, f, 'failed', f.readyState !== 2);
+        // A reconnected legacy stream announces a new endpoint (a new session); forget the old one.
+        c.info = { ...c.info, session: undefined };
+        if (f.readyState === 2) this.conns.delete(f.conn);
+        return;
+      }
+      case 'es-close': {
+        const c = this.conns.get(f.conn);
+        if (!c) return;
+        this.closeStream(c, f, 'aborted');
+        this.conns.delete(f.conn);
+        return;
+      }
+      case 'ws-connect':
+        return this.onWsConnect(f);
+      case 'ws-open': {
+        const c = this.conns.get(f.conn);
+        if (!c) return;
+        c.streamOpen = true;
+        this.sink.wire({ type: 'stream-open', info: c.info, stream: c.stream!, kind: 'ws' }, f.seq, f.t);
+        return;
+      }
+      case 'ws-message':
+        return this.onWsMessage(f);
+      case 'ws-close': {
+        const c = this.conns.get(f.conn);
+        if (!c) return;
+        this.closeStream(c, f, f.wasClean ? 'complete' : 'failed');
+        this.conns.delete(f.conn);
+        return;
+      }
+      case 'ws-error': {
+        const c = this.conns.get(f.conn);
+        if (c) this.closeStream(c, f, 'failed');
+        return;
+      }
+      case 'page-start':
+        this.sink.wire({ type: 'page-start', doc: f.doc, url: f.url, top: f.top }, f.seq, f.t);
+        return;
+      case 'page-end':
+        for (const [id, c] of this.conns) {
+          if (c.info.doc !== f.doc) continue;
+          this.closeStream(c, f, 'aborted');
+          this.conns.delete(id);
+        }
+        this.sink.wire({ type: 'page-end', doc: f.doc, persisted: f.persisted }, f.seq, f.t);
+        return;
+      case 'sse-comment':
+      case 'capture-error':
+        return;
+      default: {
+        const never: never = f;
+        void never;
+      }
+    }
+  }
+
+  private deliver(m: DecodedMessage, value: unknown): void {
+    // The negotiated version belongs to the session; learn it from the initialize answer.
+    if (m.kind === 'result' && m.method === M.initialize && m.session !== undefined && value && typeof value === 'object') {
+      const result = (value as { result?: { protocolVersion?: unknown } }).result;
+      if (typeof result?.protocolVersion === 'string') {
+        this.track(m.session).version = result.protocolVersion;
+        m.version = result.protocolVersion;
+      }
+    }
+    this.sink.message(m, value);
+  }
+
+  private track(session: string): SessionTrack {
+    let s = this.sessions.get(session);
+    if (!s) this.sessions.set(session, (s = { version: undefined, ended: [] }));
+    return s;
+  }
+
+  private versionFor(c: Conn): string | undefined {
+    if (c.info.generation === '2026') return c.version;
+    const s = c.info.session;
+    return (s !== undefined ? this.sessions.get(s)?.version : undefined) ?? c.version;
+  }
+
+  private ctx(c: Conn, f: Frame, dir: Direction, stream: string, streamKind: StreamKind, sseId?: string): PayloadContext {
+    return {
+      seq: f.seq,
+      t: f.t,
+      doc: f.doc,
+      conn: c.info.conn,
+      dir,
+      transport: c.info.transport,
+      generation: c.info.generation,
+      version: this.versionFor(c),
+      endpoint: c.info.endpoint,
+      session: c.info.session,
+      stream,
+      streamKind,
+      sseId,
+      own: c.pending,
+      sessionScoped: c.info.transport !== 'websocket',
+    };
+  }
+
+  /** A frame for a connection we never saw the start of (the log was trimmed): decode it with what we know. */
+  private stub(f: Frame & { conn: string }): Conn {
+    const info: ConnInfo = {
+      conn: f.conn,
+      doc: f.doc,
+      endpoint: '(unknown endpoint)',
+      transport: 'streamable-http',
+      generation: '2025',
+      role: 'other',
+    };
+    const c = newConn(info, 'fetch', '', {});
+    this.conns.set(f.conn, c);
+    return c;
+  }
+
+  private onRequest(f: S<HttpRequestFrame>): void {
+    const h = f.headers;
+    const verb = f.method.toUpperCase();
+    const role: ExchangeRole = verb === 'POST' ? 'post' : verb === 'GET' ? 'get' : verb === 'DELETE' ? 'delete' : 'other';
+    let endpoint = endpointOf(f.url);
+    let transport: Transport = 'streamable-http';
+    let session = h['mcp-session-id'];
+    if (session === undefined && f.url.includes('?')) {
+      const sid = queryParam(f.url, 'sessionId');
+      const leg = sid !== undefined ? this.legacy.get(sid) : undefined;
+      if (sid !== undefined && leg) {
+        transport = 'http-sse';
+        session = sid;
+        endpoint = leg.endpoint;
+      }
+    }
+    const body: PreparedPayload | undefined = f.body && f.body.text.length > 0 ? preparePayload(f.body) : undefined;
+    const { methods, metaVersion } = body ? peekCalls(body) : { methods: [] as string[], metaVersion: undefined };
+    const headerVersion = h['mcp-protocol-version'];
+    const modern =
+      transport === 'streamable-http' &&
+      ((headerVersion !== undefined && isModernVersion(headerVersion)) ||
+        (metaVersion !== undefined && isModernVersion(metaVersion)) ||
+        methods.some((m) => MODERN_ONLY_METHODS.has(m)));
+    const info: ConnInfo = { conn: f.conn, doc: f.doc, endpoint, transport, generation: modern ? '2026' : '2025', role };
+    if (session !== undefined) info.session = session;
+    if (body && !body.truncated && body.ok && methods.includes(M.listen)) {
+      const listen = body.values.find((v) => (v as { method?: unknown }).method === M.listen) as { id?: RequestId } | undefined;
+      if (listen?.id !== undefined) info.listenId = listen.id;
+    }
+    const c = newConn(info, 'fetch', f.url, h);
+    c.version = modern ? (metaVersion ?? headerVersion) : headerVersion;
+    c.legacyCandidate = role === 'get' && session === undefined && headerVersion === undefined;
+    this.conns.set(f.conn, c);
+    const head: Extract<Parameters<DecodeSink['wire']>[0], { type: 'request-head' }> = {
+      type: 'request-head',
+      info,
+      method: verb,
+      headers: h,
+      requestMethods: methods,
+    };
+    if (metaVersion !== undefined) head.metaVersion = metaVersion;
+    this.sink.wire(head, f.seq, f.t);
+    if (role === 'get' && session !== undefined) {
+      const ended = this.sessions.get(session)?.ended ?? [];
+      const lastEventId = h['last-event-id'];
+      const e: Extract<Parameters<DecodeSink['wire']>[0], { type: 'get-request' }> = {
+        type: 'get-request',
+        info,
+        matchesKnownId: lastEventId !== undefined && ended.some((x) => x.lastId === lastEventId),
+      };
+      if (lastEventId !== undefined) e.lastEventId = lastEventId;
+      if (ended[0]) e.previous = ended[0];
+      this.sink.wire(e, f.seq, f.t);
+    }
+    if (body) this.reader.read(body, this.ctx(c, f, 'out', `post:${f.conn}`, 'post'));
+  }
+
+  private onResponse(f: S<HttpResponseFrame>): void {
+    const c = this.conns.get(f.conn) ?? this.stub(f);
+    c.status = f.status;
+    const contentType = f.headers['content-type'] ?? '';
+    c.sse = contentType.includes('text/event-stream');
+    const sid = f.headers['mcp-session-id'];
+    if (c.info.session === undefined && sid !== undefined && c.info.transport === 'streamable-http' && c.info.generation === '2025') {
+      c.info.session = sid;
+    }
+    const ok = f.status >= 200 && f.status < 300;
+    if (!ok) c.errorStatus = true;
+    this.sink.wire(
+      { type: 'response-head', info: c.info, status: f.status, contentType, sse: c.sse, headers: f.headers },
+      f.seq,
+      f.t,
+    );
+    if (!ok) return;
+    if (!c.sse) {
+      c.stream = `post:${f.conn}`;
+      c.streamKind = 'post';
+      return;
+    }
+    const kind: StreamKind = c.info.role === 'get' ? 'get' : c.info.listenId !== undefined ? 'listen' : 'post-sse';
+    c.stream = `${kind}:${f.conn}`;
+    c.streamKind = kind;
+    // A GET without a session may be the legacy transport: its `endpoint` event decides (see onSseEvent).
+    if (kind === 'get' && c.legacyCandidate) return;
+    c.streamOpen = true;
+    this.sink.wire({ type: 'stream-open', info: c.info, stream: c.stream, kind }, f.seq, f.t);
+  }
+
+  private onBody(f: S<HttpBodyFrame>): void {
+    const c = this.conns.get(f.conn) ?? this.stub(f);
+    if (c.errorStatus) this.sink.wire({ type: 'http-error-body', info: c.info, status: c.status, text: f.body.text }, f.seq, f.t);
+    const text = f.body.text;
+    let i = 0;
+    while (i < text.length && (text.charCodeAt(i) <= 32)) i++;
+    if (i === text.length) return;
+    const first = text[i];
+    // Only JSON is MCP; an HTML error page is not a message.
+    if (first !== '{' && first !== '[') return;
+    this.reader.read(preparePayload(f.body), this.ctx(c, f, 'in', `post:${f.conn}`, 'post'));
+  }
+
+  private onSseEvent(f: S<SseEventFrame>): void {
+    const c = this.conns.get(f.conn) ?? this.stub(f);
+    if (f.id !== undefined) c.lastSseId = f.id;
+    if (f.event === 'endpoint') return this.onLegacyEndpoint(c, f);
+    if (f.event !== undefined && f.event !== 'message') return;
+    if (f.data.text.length === 0 && !f.data.truncated) return; // priming event or empty keep-alive
+    if (!c.streamOpen && c.stream !== undefined && c.legacyCandidate) {
+      // No endpoint event came: a plain SSE stream after all.
+      c.legacyCandidate = false;
+      c.streamOpen = true;
+      this.sink.wire({ type: 'stream-open', info: c.info, stream: c.stream, kind: c.streamKind }, f.seq, f.t);
+    }
+    const stream = c.stream ?? `sse:${f.conn}`;
+    this.reader.read(preparePayload(f.data), this.ctx(c, f, 'in', stream, c.stream ? c.streamKind : 'sse', f.id));
+  }
+
+  private onLegacyEndpoint(c: Conn, f: S<SseEventFrame>): void {
+    const postUrl = resolveAgainst(c.url, f.data.text);
+    const sid = queryParam(postUrl, 'sessionId') ?? postUrl;
+    c.info = { ...c.info, transport: 'http-sse', generation: '2025', session: sid, role: 'get' };
+    c.legacyCandidate = false;
+    c.stream = c.source === 'es' ? `sse:${f.conn}#${c.opens}` : `sse:${f.conn}`;
+    c.streamKind = 'sse';
+    c.streamOpen = true;
+    this.legacy.set(sid, { endpoint: c.info.endpoint });
+    this.sink.wire({ type: 'legacy-endpoint', info: c.info, stream: c.stream, postUrl }, f.seq, f.t);
+    this.sink.wire({ type: 'stream-open', info: c.info, stream: c.stream, kind: 'sse' }, f.seq, f.t);
+  }
+
+  private onEnd(f: S<HttpEndFrame>): void {
+    const c = this.conns.get(f.conn);
+    if (!c) return;
+    this.closeStream(c, f, f.outcome);
+    const unanswered = c.pending.filter((e) => e.msg.dir === 'out');
+    const legacyAccepted = c.info.transport === 'http-sse' && c.status >= 200 && c.status < 300;
+    // A stream that carried event ids can be resumed with GET + Last-Event-ID: its answers may still come.
+    const resumable = c.lastSseId !== undefined && !c.errorStatus && f.phase === 'body';
+    if (unanswered.length > 0 && !legacyAccepted && !resumable) {
+      this.pairing.forget(unanswered);
+      const e: Extract<Parameters<DecodeSink['wire']>[0], { type: 'exchange-failed' }> = {
+        type: 'exchange-failed',
+        info: c.info,
+        requests: unanswered.map((x) => x.msg),
+      };
+      if (c.status) e.status = c.status;
+      this.sink.wire(e, f.seq, f.t);
+    }
+    this.conns.delete(f.conn);
+  }
+
+  private closeStream(c: Conn, f: Frame, outcome: 'complete' | 'aborted' | 'failed', reconnecting = false): void {
+    if (!c.streamOpen || c.stream === undefined) return;
+    c.streamOpen = false;
+    const e: Extract<Parameters<DecodeSink['wire']>[0], { type: 'stream-close' }> = {
+      type: 'stream-close',
+      info: c.info,
+      stream: c.stream,
+      kind: c.streamKind,
+      outcome,
+    };
+    if (reconnecting) e.reconnecting = true;
+    this.sink.wire(e, f.seq, f.t);
+    const session = c.info.session;
+    if (c.lastSseId !== undefined && session !== undefined) {
+      const ended = this.track(session).ended;
+      ended.unshift({ stream: c.stream, lastId: c.lastSseId, endedSeq: f.seq });
+      if (ended.length > MAX_ENDED_STREAMS) ended.length = MAX_ENDED_STREAMS;
+    }
+  }
+
+  private onEsConnect(f: S<EsConnectFrame>): void {
+    const info: ConnInfo = { conn: f.conn, doc: f.doc, endpoint: endpointOf(f.url), transport: 'http-sse', generation: '2025', role: 'get' };
+    const c = newConn(info, 'es', f.url, {});
+    c.legacyCandidate = true;
+    this.conns.set(f.conn, c);
+  }
+
+  private onWsConnect(f: S<WsConnectFrame>): void {
+    const info: ConnInfo = {
+      conn: f.conn,
+      doc: f.doc,
+      endpoint: endpointOf(f.url),
+      transport: 'websocket',
+      generation: '2025',
+      role: 'other',
+      session: `ws:${f.conn}`,
+    };
+    const c = newConn(info, 'ws', f.url, {});
+    c.stream = `ws:${f.conn}`;
+    c.streamKind = 'ws';
+    this.conns.set(f.conn, c);
+  }
+
+  private onWsMessage(f: S<WsMessageFrame>): void {
+    let c = this.conns.get(f.conn);
+    if (!c) {
+      c = this.stub(f);
+      c.info = { ...c.info, transport: 'websocket', session: `ws:${f.conn}` };
+      c.stream = `ws:${f.conn}`;
+      c.streamKind = 'ws';
+    }
+    if (f.data.opaque) return;
+    this.reader.read(preparePayload(f.data), this.ctx(c, f, f.dir, c.stream!, 'ws'));
+  }
+}

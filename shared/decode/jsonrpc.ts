@@ -1,0 +1,89 @@
+// JSON-RPC 2.0 envelope classification, by hand: it runs on every message, so it must cost next to nothing beyond
+// JSON.parse. Never throws; a bad envelope is described, not rejected.
+import type { MessageKind, RequestId } from './types.ts';
+
+export interface Envelope {
+  kind: MessageKind;
+  id?: RequestId | null;
+  method?: string;
+  problem?: string;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isId(v: unknown): v is RequestId {
+  return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+/** Classify one parsed value as a JSON-RPC message. */
+export function classifyEnvelope(v: unknown): Envelope {
+  if (!isObject(v)) return { kind: 'invalid', problem: 'not a JSON object' };
+  if (v.jsonrpc !== '2.0') return { kind: 'invalid', problem: 'jsonrpc is not "2.0"' };
+  const method = v.method;
+  if (method !== undefined) {
+    if (typeof method !== 'string') return { kind: 'invalid', problem: 'method is not a string' };
+    const params = v.params;
+    const badParams = params !== undefined && (typeof params !== 'object' || params === null);
+    if (v.id === undefined) {
+      return badParams ? { kind: 'notification', method, problem: 'params is not an object' } : { kind: 'notification', method };
+    }
+    if (!isId(v.id)) return { kind: 'invalid', method, problem: 'request id is neither a string nor a number' };
+    return badParams ? { kind: 'request', id: v.id, method, problem: 'params is not an object' } : { kind: 'request', id: v.id, method };
+  }
+  if ('result' in v) {
+    if (!isId(v.id)) return { kind: 'invalid', problem: 'response id is neither a string nor a number' };
+    return { kind: 'result', id: v.id };
+  }
+  if ('error' in v) {
+    const id = v.id;
+    if (id !== null && !isId(id)) return { kind: 'invalid', problem: 'error response id is not a string, number or null' };
+    const e = v.error;
+    if (!isObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') {
+      return { kind: 'error', id, problem: 'error is not {code: integer, message: string}' };
+    }
+    return { kind: 'error', id };
+  }
+  return { kind: 'invalid', problem: 'neither a request, a notification nor a response' };
+}
+
+/** Result of parsing one payload: either values (a batch gives several) or the reason it is not JSON. */
+export type ParsedPayload = { ok: true; values: unknown[]; batch: boolean } | { ok: false; problem: string };
+
+/** Parse a payload text. A JSON-RPC batch (2025-03-26) yields one value per element. */
+export function parsePayload(text: string): ParsedPayload {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, problem: `not JSON: ${(e as Error).message}` };
+  }
+  if (Array.isArray(v)) {
+    if (v.length === 0) return { ok: false, problem: 'empty JSON-RPC batch' };
+    return { ok: true, values: v, batch: true };
+  }
+  return { ok: true, values: [v], batch: false };
+}
+
+/** Stable map key for a request id: 1 and "1" are different ids. */
+export function idKey(id: RequestId): string {
+  return typeof id === 'number' ? `n${id}` : `s${id}`;
+}
+
+/**
+ * For a truncated payload (only a prefix was captured): what the prefix says about the message, without parsing it.
+ * SDK serializers put `method` early for requests and notifications; response ids often come last, so responses are
+ * matched through their exchange instead (see decoder).
+ */
+export function sniffTruncated(prefix: string): { method?: string; id?: RequestId; isResponse: boolean } {
+  const head = prefix.length > 4096 ? prefix.slice(0, 4096) : prefix;
+  const method = /"method"\s*:\s*"([^"\\]{1,200})"/.exec(head)?.[1];
+  const idMatch = /"id"\s*:\s*(?:(-?\d{1,15})\b|"([^"\\]{0,200})")/.exec(head);
+  const id = idMatch ? (idMatch[1] !== undefined ? Number(idMatch[1]) : idMatch[2]) : undefined;
+  const isResponse = method === undefined && /"(result|error)"\s*:/.test(head);
+  const out: { method?: string; id?: RequestId; isResponse: boolean } = { isResponse };
+  if (method !== undefined) out.method = method;
+  if (id !== undefined) out.id = id;
+  return out;
+}

@@ -1,0 +1,182 @@
+// Turns one captured payload (a request body, a JSON response body, an SSE event's data, a WebSocket message) into
+// DecodedMessages: parse, classify the envelope, check the method's shape, pair responses with requests.
+// Never throws: a payload that is not JSON, not JSON-RPC or cut at the capture cap becomes a visible message too.
+import type { Payload } from '../frames.ts';
+import { classifyEnvelope, parsePayload, sniffTruncated, type ParsedPayload } from './jsonrpc.ts';
+import type { RequestPairing, PendingEntry } from './pairing.ts';
+import { M } from './protocol.ts';
+import type { DecodedMessage, Direction, MessageKind, StreamKind } from './types.ts';
+import { checkCall, checkResult } from './validate.ts';
+
+/** Everything about where a payload was seen that its messages inherit. */
+export interface PayloadContext {
+  seq: number;
+  t: number;
+  doc: string;
+  conn: string;
+  dir: Direction;
+  transport: DecodedMessage['transport'];
+  generation: DecodedMessage['generation'];
+  version: string | undefined;
+  endpoint: string;
+  session: string | undefined;
+  stream: string;
+  streamKind: StreamKind;
+  sseId: string | undefined;
+  /** The exchange's pending requests (responses are looked up here first, requests registered here). */
+  own: PendingEntry[];
+  /** Register requests in the session scope too (not on WebSocket, where the connection is the scope). */
+  sessionScoped: boolean;
+}
+
+export type PreparedPayload = { truncated: true; payload: Payload } | ({ truncated: false; payload: Payload } & ParsedPayload);
+
+export function preparePayload(payload: Payload): PreparedPayload {
+  if (payload.truncated) return { truncated: true, payload };
+  return { truncated: false, payload, ...parsePayload(payload.text) };
+}
+
+/** Methods of the requests in a prepared payload, and a modern `_meta` protocol-version claim if one is present. */
+export function peekCalls(p: PreparedPayload): { methods: string[]; metaVersion: string | undefined } {
+  const methods: string[] = [];
+  let metaVersion: string | undefined;
+  if (p.truncated) {
+    const s = sniffTruncated(p.payload.text);
+    if (s.method !== undefined) methods.push(s.method);
+    return { methods, metaVersion };
+  }
+  if (!p.ok) return { methods, metaVersion };
+  for (const v of p.values) {
+    if (typeof v !== 'object' || v === null) continue;
+    const o = v as Record<string, unknown>;
+    if (typeof o.method === 'string' && o.id !== undefined) methods.push(o.method);
+    const params = o.params as Record<string, unknown> | undefined;
+    const meta = params && typeof params === 'object' ? (params._meta as Record<string, unknown> | undefined) : undefined;
+    const claim = meta && typeof meta === 'object' ? meta['io.modelcontextprotocol/protocolVersion'] : undefined;
+    if (typeof claim === 'string') metaVersion ??= claim;
+  }
+  return { methods, metaVersion };
+}
+
+function uriParam(v: Record<string, unknown>): string | undefined {
+  const p = v.params as Record<string, unknown> | undefined;
+  const uri = p && typeof p === 'object' ? p.uri : undefined;
+  return typeof uri === 'string' ? uri : undefined;
+}
+
+const URI_METHODS: ReadonlySet<string> = new Set([M.read, M.subscribe, M.unsubscribe, M.updated]);
+
+export class MessageReader {
+  private count = 0;
+
+  constructor(
+    private pairing: RequestPairing,
+    private deliver: (m: DecodedMessage, value: unknown) => void,
+  ) {}
+
+  get messageCount(): number {
+    return this.count;
+  }
+
+  private base(ctx: PayloadContext, raw: string, kind: MessageKind): DecodedMessage {
+    const m: DecodedMessage = {
+      index: this.count++,
+      seq: ctx.seq,
+      t: ctx.t,
+      doc: ctx.doc,
+      conn: ctx.conn,
+      dir: ctx.dir,
+      transport: ctx.transport,
+      generation: ctx.generation,
+      endpoint: ctx.endpoint,
+      stream: ctx.stream,
+      streamKind: ctx.streamKind,
+      kind,
+      known: true,
+      raw,
+    };
+    if (ctx.version !== undefined) m.version = ctx.version;
+    if (ctx.session !== undefined) m.session = ctx.session;
+    if (ctx.sseId !== undefined) m.sseId = ctx.sseId;
+    return m;
+  }
+
+  /** Emit the messages of a payload; returns them (requests among them are what the exchange waits for). */
+  read(p: PreparedPayload, ctx: PayloadContext): void {
+    const text = p.payload.text;
+    if (p.truncated) return this.readTruncated(p.payload, ctx);
+    if (!p.ok) {
+      const m = this.base(ctx, text, 'invalid');
+      m.known = false;
+      m.problem = p.problem;
+      this.deliver(m, undefined);
+      return;
+    }
+    for (let i = 0; i < p.values.length; i++) {
+      const v = p.values[i];
+      const env = classifyEnvelope(v);
+      const m = this.base(ctx, text, env.kind);
+      if (p.batch) m.batch = i;
+      if (env.method !== undefined) m.method = env.method;
+      if (env.id !== undefined) m.id = env.id;
+      if (env.problem !== undefined) m.problem = env.problem;
+      const o = v as Record<string, unknown>;
+      if (env.kind === 'request' || env.kind === 'notification') {
+        const verdict = checkCall(env.kind, env.method!, o);
+        m.known = verdict.known;
+        if (verdict.problem !== undefined) m.problem ??= verdict.problem;
+        if (URI_METHODS.has(env.method!)) {
+          const uri = uriParam(o);
+          if (uri !== undefined) m.uri = uri;
+        }
+        if (env.kind === 'request') this.pairing.register(m, ctx.own, ctx.sessionScoped ? ctx.session : undefined);
+      } else if (env.kind === 'result' || env.kind === 'error') {
+        const req = this.pairing.take(ctx.dir, env.id, ctx.own, ctx.session);
+        if (req) {
+          m.pair = req.index;
+          req.pair = m.index;
+          if (req.method !== undefined) m.method = req.method;
+          if (req.uri !== undefined) m.uri = req.uri;
+        }
+        if (env.kind === 'result') {
+          const verdict = checkResult(m.method, o);
+          m.known = verdict.known;
+          if (verdict.problem !== undefined) m.problem ??= verdict.problem;
+        }
+      } else {
+        m.known = false;
+      }
+      this.deliver(m, v);
+    }
+  }
+
+  private readTruncated(payload: Payload, ctx: PayloadContext): void {
+    const s = sniffTruncated(payload.text);
+    const kind: MessageKind =
+      s.method !== undefined ? (s.id !== undefined ? 'request' : 'notification') : s.isResponse || ctx.dir === 'in' ? 'result' : 'invalid';
+    const m = this.base(ctx, payload.text, kind);
+    m.truncated = true;
+    m.hash = payload.truncated!.hash;
+    m.bytes = payload.truncated!.bytes;
+    m.problem = `truncated at capture: ${payload.truncated!.bytes} bytes, only a prefix was kept`;
+    if (s.method !== undefined) m.method = s.method;
+    if (s.id !== undefined) m.id = s.id;
+    if (kind === 'request') {
+      this.pairing.register(m, ctx.own, ctx.sessionScoped ? ctx.session : undefined);
+    } else if (kind === 'result') {
+      // The id of a cut response is usually past the cut; inside one exchange, a single waiting request is its match.
+      const req = this.pairing.take(ctx.dir, s.id ?? null, ctx.own, ctx.session);
+      if (req) {
+        m.pair = req.index;
+        req.pair = m.index;
+        if (req.method !== undefined) m.method = req.method;
+        if (req.uri !== undefined) m.uri = req.uri;
+        if (req.id !== undefined) m.id = req.id;
+      } else if (!s.isResponse) {
+        m.kind = 'invalid';
+        m.known = false;
+      }
+    }
+    this.deliver(m, undefined);
+  }
+}

@@ -1,0 +1,36 @@
+// MCP protocol constants the decoder and engine depend on, in one place. Values checked against
+// @modelcontextprotocol/core 2.4 (src/constants.ts) and the 2026-07-28 listen router in @modelcontextprotocol/server.
+
+export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+export const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
+
+/** The first protocol revision of the session-less generation. Revisions are ISO dates, so they compare as strings. */
+export const FIRST_MODERN_VERSION = '2026-07-28';
+/** From this revision on, HTTP requests after initialization must carry MCP-Protocol-Version. */
+export const HEADER_REQUIRED_FROM = '2025-06-18';
+
+export function isModernVersion(v: string): boolean {
+  return v >= FIRST_MODERN_VERSION;
+}
+
+/** Methods whose semantics the engine tracks; their shapes are checked by hand (validate.ts) because they are hot. */
+export const M = {
+  initialize: 'initialize',
+  initialized: 'notifications/initialized',
+  discover: 'server/discover',
+  read: 'resources/read',
+  list: 'resources/list',
+  subscribe: 'resources/subscribe',
+  unsubscribe: 'resources/unsubscribe',
+  updated: 'notifications/resources/updated',
+  listChanged: 'notifications/resources/list_changed',
+  listen: 'subscriptions/listen',
+  acknowledged: 'notifications/subscriptions/acknowledged',
+  cancelled: 'notifications/cancelled',
+} as const;
+
+/** Methods that exist only in the 2026 generation: seeing one marks the exchange as 2026. */
+export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([M.discover, M.listen, M.acknowledged]);
+
+/** JSON-RPC error codes we name in explanations. */
+export const METHOD_NOT_FOUND = -32601;
