@@ -1,7 +1,7 @@
 // Taps the native EventSource (hand-written legacy HTTP+SSE clients; the SDK's own SSE client goes through fetch).
 // A Proxy on the constructor keeps name, statics, prototype and instanceof intact. Our listeners are registered first on
 // each instance, so they see every event even if a page listener stops propagation. Named event types (`endpoint`) are
-// only dispatched to listeners of that type, so we add ours when the page adds one.
+// only dispatched to listeners of that type, so we add ours when the page adds one (through EventTarget's method).
 import { isMcpSseEvent } from '../../shared/mcp-detect.ts';
 import { makePayload } from '../../shared/payload.ts';
 import { redactUrl } from '../../shared/redact.ts';
@@ -9,6 +9,7 @@ import type { Emitter } from './emitter.ts';
 import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
 import { natives } from './natives.ts';
 import type { TapConfig } from './fetch-tap.ts';
+import { disguise } from './disguise.ts';
 
 interface Tapped {
   conn: string;
@@ -61,7 +62,7 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
     natives.addEventListener.call(es, type, (ev: Event) => onEvent(tap, ev as MessageEvent));
   };
 
-  window.EventSource = new Proxy(NativeEventSource, {
+  window.EventSource = disguise(new Proxy(NativeEventSource, {
     construct(target, args: unknown[], newTarget) {
       const es = Reflect.construct(target, args, newTarget) as EventSource;
       try {
@@ -85,32 +86,35 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
       }
       return es;
     },
-  });
+  }), NativeEventSource);
 
   const proto = NativeEventSource.prototype;
   const nativeClose = proto.close;
   Object.defineProperty(proto, 'close', {
     configurable: true,
     writable: true,
-    value: function close(this: EventSource) {
+    value: disguise(function close(this: EventSource) {
       const tap = taps.get(this);
       if (tap && this.readyState !== 2) emit(tap, { kind: 'es-close', conn: tap.conn });
       return nativeClose.call(this);
-    },
+    }, nativeClose),
   });
-  Object.defineProperty(proto, 'addEventListener', {
+  // Replacing the existing EventTarget method (not adding one to EventSource.prototype) keeps the prototypes' own
+  // property lists unchanged. For anything but a tapped EventSource it is a WeakMap miss and the native call.
+  const nativeAdd = EventTarget.prototype.addEventListener;
+  Object.defineProperty(EventTarget.prototype, 'addEventListener', {
     configurable: true,
     writable: true,
-    value: function addEventListener(this: EventSource, type: string, ...rest: unknown[]) {
-      const tap = taps.get(this);
+    value: disguise(function addEventListener(this: EventTarget, type: string, ...rest: unknown[]) {
+      const tap = taps.get(this as EventSource);
       if (tap && typeof type === 'string' && type !== 'open' && type !== 'error') {
         try {
-          watch(this, tap, type);
+          watch(this as EventSource, tap, type);
         } catch (e) {
           emitter.captureError('eventsource:listen', e, tap.conn);
         }
       }
-      return (natives.addEventListener as (...a: unknown[]) => void).call(this, type, ...rest);
-    },
+      return (nativeAdd as (...a: unknown[]) => void).call(this, type, ...rest);
+    }, nativeAdd),
   });
 }

@@ -9,6 +9,7 @@ import type { Emitter } from './emitter.ts';
 import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
 import { bodyPayload, headersToMap, requestFacts, type RequestFacts } from './request-facts.ts';
 import { linkCancel } from './link-cancel.ts';
+import { disguise } from './disguise.ts';
 
 export interface TapConfig {
   capBytes: number;
@@ -181,5 +182,5 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       }
     },
   });
-  window.fetch = tapped;
+  window.fetch = disguise(tapped, nativeFetch);
 }

@@ -8,6 +8,7 @@ import { redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
 import { natives } from './natives.ts';
 import type { TapConfig } from './fetch-tap.ts';
+import { disguise } from './disguise.ts';
 
 /** Messages looked at before a socket without the `mcp` subprotocol is declared not MCP. */
 const SNIFF_MESSAGES = 3;
@@ -54,7 +55,7 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
     emit(tap, { kind: 'ws-message', conn: tap.conn, dir, data: payload });
   };
 
-  window.WebSocket = new Proxy(NativeWebSocket, {
+  window.WebSocket = disguise(new Proxy(NativeWebSocket, {
     construct(target, args: unknown[], newTarget) {
       const ws = Reflect.construct(target, args, newTarget) as WebSocket;
       try {
@@ -83,14 +84,14 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
       }
       return ws;
     },
-  });
+  }), NativeWebSocket);
 
   const proto = NativeWebSocket.prototype;
   const nativeSend = proto.send;
   Object.defineProperty(proto, 'send', {
     configurable: true,
     writable: true,
-    value: function send(this: WebSocket, data: unknown) {
+    value: disguise(function send(this: WebSocket, data: unknown) {
       // The native send first: it throws InvalidStateError on a CONNECTING socket, and then nothing was sent.
       const result = nativeSend.call(this, data as string);
       const tap = taps.get(this);
@@ -102,6 +103,6 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
         }
       }
       return result;
-    },
+    }, nativeSend),
   });
 }

@@ -1,5 +1,5 @@
 // Serves test pages from memory on a loopback port. Routes may be functions, for pages that stream or misbehave.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export type Route =
@@ -13,6 +13,7 @@ export interface StaticServer {
   /** http://localhost:port — another origin on the same server, for cross-origin frames. */
   altUrl: string;
   routes: Map<string, Route>;
+  http: Server;
   close(): Promise<void>;
 }
 
@@ -41,6 +42,7 @@ export async function startStaticServer(routes: Record<string, Route> = {}): Pro
     url: `http://127.0.0.1:${port}`,
     altUrl: `http://localhost:${port}`,
     routes: table,
+    http: server,
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));

@@ -1,0 +1,191 @@
+// Non-interference probes: what a page observes from fetch, EventSource and WebSocket, reduced to comparable values
+// (timings are reduced to booleans against generous bounds). Run once with and once without the extension.
+const rpc = (id: number, method = 'resources/read') =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, params: { uri: 'file:///docs/policy.md' } });
+const post = (body: string, extra: RequestInit = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer secret-token' },
+  body,
+  ...extra,
+});
+
+async function digest(buf: ArrayBuffer): Promise<string> {
+  const h = await crypto.subtle.digest('SHA-256', buf);
+  return [...new Uint8Array(h)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function describeResponse(r: Response) {
+  const headers: Record<string, string> = {};
+  r.headers.forEach((v, k) => (headers[k] = v));
+  delete headers['date'];
+  delete headers['keep-alive'];
+  const buf = await r.arrayBuffer();
+  return { status: r.status, statusText: r.statusText, ok: r.ok, url: r.url, redirected: r.redirected, type: r.type, headers, bytes: buf.byteLength, sha256: await digest(buf), bodyUsed: r.bodyUsed };
+}
+
+async function errorOf(p: Promise<unknown>) {
+  try {
+    await p;
+    return { threw: false };
+  } catch (e) {
+    return { threw: true, name: (e as Error).name, message: (e as Error).message, isTypeError: e instanceof TypeError, isDOMException: e instanceof DOMException };
+  }
+}
+
+async function streaming(base: string) {
+  const started = performance.now();
+  const r = await fetch(`${base}/rpc-sse`, post(rpc(2)));
+  const reader = r.body!.getReader();
+  const first = await reader.read();
+  const firstAt = performance.now() - started;
+  let rest = '';
+  const dec = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    rest += dec.decode(value, { stream: true });
+  }
+  // The server waits 400 ms between its two events: the first must arrive well before the second is sent.
+  return { firstBeforeSecond: firstAt < 350, first: dec.decode(first.value), rest, contentType: r.headers.get('content-type') };
+}
+
+async function neverReadBodies(base: string) {
+  // Several MCP responses (SSE and a 1 MB JSON) whose bodies the page never reads must not block later requests.
+  const unread = await Promise.all([fetch(`${base}/rpc-sse`, post(rpc(3))), fetch(`${base}/rpc-sse`, post(rpc(4))), fetch(`${base}/big?mb=1`, post(rpc(5)))]);
+  const t0 = performance.now();
+  const next = await fetch(`${base}/rpc`, post(rpc(6)));
+  await next.text();
+  return { statuses: unread.map((r) => r.status), nextOk: next.ok, fast: performance.now() - t0 < 1000 };
+}
+
+async function abortBeforeResponse(base: string) {
+  const c = new AbortController();
+  const p = fetch(`${base}/slow`, post(rpc(7), { signal: c.signal }));
+  setTimeout(() => c.abort(), 50);
+  return errorOf(p);
+}
+
+async function abortDuringBody(base: string) {
+  const c = new AbortController();
+  const r = await fetch(`${base}/slow-body`, post(rpc(8), { signal: c.signal }));
+  const reader = r.body!.getReader();
+  const first = await reader.read();
+  c.abort();
+  const err = await errorOf(reader.read());
+  return { firstBytes: first.value?.byteLength, ...err };
+}
+
+async function abortWithReason(base: string) {
+  const c = new AbortController();
+  const p = fetch(`${base}/slow`, post(rpc(9), { signal: c.signal }));
+  c.abort(new RangeError('custom reason'));
+  return errorOf(p);
+}
+
+async function sseCancelClosesConnection(base: string) {
+  // The page cancels its SSE body: the server must see the disconnect (a tee must not keep it open).
+  const before = await (await fetch(`${base}/forever-state`)).json();
+  const r = await fetch(`${base}/rpc-sse-forever`, post(rpc(10)));
+  const reader = r.body!.getReader();
+  await reader.read();
+  await reader.cancel();
+  await new Promise((ok) => setTimeout(ok, 300));
+  const after = await (await fetch(`${base}/forever-state`)).json();
+  return { opened: after.opened - before.opened, closed: after.closed - before.closed };
+}
+
+async function webSocketEcho(wsUrl: string) {
+  return new Promise((ok) => {
+    const ws = new WebSocket(wsUrl);
+    const got: string[] = [];
+    ws.onopen = () => {
+      ws.send('hello');
+      ws.send(rpc(11));
+    };
+    ws.onmessage = (e) => {
+      got.push(String(e.data));
+      if (got.length === 2) ws.close(1000, 'done');
+    };
+    ws.onclose = (e) => ok({ got, code: e.code, reason: e.reason, wasClean: e.wasClean, protocol: ws.protocol });
+  });
+}
+
+async function eventSource(base: string) {
+  return new Promise((ok) => {
+    const es = new EventSource(`${base}/es`);
+    const got: Array<[string, string, string]> = [];
+    const record = (e: MessageEvent) => {
+      got.push([e.type, e.data, e.lastEventId]);
+      if (got.length === 3) {
+        es.close();
+        ok({ got, readyState: es.readyState });
+      }
+    };
+    es.onmessage = record;
+    es.addEventListener('endpoint', record as EventListener);
+  });
+}
+
+export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
+  const out: Record<string, unknown> = {};
+  const probe = async (name: string, f: () => Promise<unknown>) => {
+    try {
+      out[name] = await f();
+    } catch (e) {
+      out[name] = { probeFailed: String(e) };
+    }
+  };
+  await probe('mcpJson', async () => describeResponse(await fetch(`${base}/rpc`, post(rpc(1)))));
+  await probe('mcpJsonViaRequest', async () => describeResponse(await fetch(new Request(`${base}/rpc`, post(rpc(1))))));
+  await probe('mcpBatch', async () => describeResponse(await fetch(`${base}/rpc`, post(`[${rpc(1)},${rpc(2)}]`))));
+  await probe('mcpRedirect', async () => describeResponse(await fetch(`${base}/redirect`, post(rpc(1)))));
+  await probe('mcpStatus404', async () => describeResponse(await fetch(`${base}/rpc-404`, post(rpc(1)))));
+  await probe('mcpBinary', async () => describeResponse(await fetch(`${base}/binary`, post(rpc(1)))));
+  await probe('mcpHead', async () => describeResponse(await fetch(`${base}/rpc`, { method: 'HEAD', headers: { 'mcp-session-id': 'abc' } })));
+  await probe('mcpDelete', async () => describeResponse(await fetch(`${base}/rpc`, { method: 'DELETE', headers: { 'mcp-session-id': 'abc' } })));
+  await probe('nonMcpGet', async () => describeResponse(await fetch(`${base}/plain`)));
+  await probe('nonMcpPost', async () => describeResponse(await fetch(`${base}/rpc`, { method: 'POST', body: 'hello=1' })));
+  await probe('streaming', () => streaming(base));
+  await probe('neverReadBodies', () => neverReadBodies(base));
+  await probe('abortBeforeResponse', () => abortBeforeResponse(base));
+  await probe('abortDuringBody', () => abortDuringBody(base));
+  await probe('abortWithReason', () => abortWithReason(base));
+  await probe('networkFailureMcp', () => errorOf(fetch(deadUrl, post(rpc(1)))));
+  await probe('networkFailurePlain', () => errorOf(fetch(deadUrl)));
+  await probe('badUrl', () => errorOf(fetch('http://[::1', post(rpc(1)))));
+  await probe('badHeaders', () => errorOf(fetch(`${base}/rpc`, { method: 'POST', headers: { 'bad header': 'x' }, body: rpc(1) })));
+  await probe('usedRequest', async () => {
+    const req = new Request(`${base}/rpc`, post(rpc(1)));
+    await req.text();
+    return errorOf(fetch(req));
+  });
+  await probe('throwingCloneInPage', async () => {
+    // A page that breaks Response.prototype.clone: our tap fails inside, the page must still get its response.
+    const orig = Response.prototype.clone;
+    Response.prototype.clone = () => {
+      throw new Error('page broke clone');
+    };
+    try {
+      return describeResponse(await fetch(`${base}/rpc`, post(rpc(12))));
+    } finally {
+      Response.prototype.clone = orig;
+    }
+  });
+  await probe('sseCancelClosesConnection', () => sseCancelClosesConnection(base));
+  await probe('webSocketEcho', () => webSocketEcho(wsUrl));
+  await probe('eventSource', () => eventSource(base));
+  await probe('identity', async () => ({
+    fetchName: fetch.name,
+    fetchLength: fetch.length,
+    fetchToString: Function.prototype.toString.call(fetch),
+    toStrings: [fetch, EventSource, WebSocket, EventSource.prototype.close, EventSource.prototype.addEventListener, WebSocket.prototype.send, Function.prototype.toString].map((f) => String(f)),
+    ownProps: [Object.getOwnPropertyNames(EventSource.prototype).sort(), Object.getOwnPropertyNames(WebSocket.prototype).sort()],
+    esName: EventSource.name,
+    esConstants: [EventSource.CONNECTING, EventSource.OPEN, EventSource.CLOSED],
+    wsName: WebSocket.name,
+    wsInstanceOf: new WebSocket(wsUrl) instanceof WebSocket,
+    ownKeysOfWindowWithMcp: Object.keys(window).filter((k) => /mcp/i.test(k)),
+  }));
+  return out;
+}
+Object.assign(window, { runProbes });

@@ -1,0 +1,82 @@
+// The page must never notice us: the same probes run in a browser with the extension and in one without, and every
+// observable (status, headers, url, body bytes, streaming, abort and network errors, identity of the patched globals)
+// is identical. The traffic the probes make is captured, including a capture-error frame for the page that breaks
+// Response.prototype.clone — without the page seeing any error.
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bundleClient } from '../support/bundle.ts';
+import { loggedFrames, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
+import { installProbeRoutes } from '../support/probe-routes.ts';
+import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
+
+let withExt: Browser;
+let without: Browser;
+let site: StaticServer;
+let deadUrl: string;
+
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+beforeAll(async () => {
+  [withExt, without, site] = await Promise.all([startBrowser(), startBrowser({ extensionDir: null }), startStaticServer()]);
+  installProbeRoutes(site);
+  site.routes.set('/probes.js', js(await bundleClient('tests/e2e/clients/probes.ts')));
+  site.routes.set('/', html('<h1>probes</h1><script src="/probes.js"></script>'));
+  deadUrl = `http://127.0.0.1:${await closedPort()}/mcp`;
+});
+afterAll(async () => {
+  await withExt?.close();
+  await without?.close();
+  await site?.close();
+});
+
+async function run(b: Browser) {
+  const page = await b.context.newPage();
+  await page.goto(site.url + '/');
+  const results = await page.evaluate(
+    ([base, dead, ws]) => (window as any).runProbes(base, dead, ws),
+    [site.url, deadUrl, site.url.replace('http', 'ws') + '/echo'],
+  );
+  return { page, results: results as Record<string, any> };
+}
+
+it('gives the page exactly the same observations with and without the extension', async () => {
+  const baseline = await run(without);
+  const tapped = await run(withExt);
+  for (const [name, value] of Object.entries(baseline.results)) {
+    expect(tapped.results[name], name).toEqual(value);
+  }
+  // The probes themselves must have worked (a probe that failed identically on both sides proves nothing).
+  const r = baseline.results;
+  expect(Object.entries(r).filter(([, v]) => v && typeof v === 'object' && 'probeFailed' in v)).toEqual([]);
+  expect(r.streaming.firstBeforeSecond).toBe(true);
+  expect(r.neverReadBodies).toEqual({ statuses: [200, 200, 200], nextOk: true, fast: true });
+  expect(r.abortBeforeResponse).toMatchObject({ threw: true, name: 'AbortError' });
+  expect(r.abortDuringBody).toMatchObject({ threw: true, name: 'AbortError' });
+  expect(r.abortWithReason).toMatchObject({ threw: true, name: 'RangeError', message: 'custom reason' });
+  expect(r.networkFailureMcp).toMatchObject({ threw: true, name: 'TypeError', isTypeError: true });
+  expect(r.mcpRedirect).toMatchObject({ redirected: true, url: `${site.url}/rpc` });
+  expect(r.sseCancelClosesConnection).toEqual({ opened: 1, closed: 1 });
+  expect(r.throwingCloneInPage.status).toBe(200);
+
+  // And the extension did capture the MCP traffic of the tapped run, reporting its own failure as a frame.
+  const tabId = await tabIdOf(withExt, tapped.page);
+  const frames = await waitFor(async () => {
+    const fs = await loggedFrames(withExt, tabId);
+    return fs.some((f) => f.kind === 'capture-error') && fs.filter((f) => f.kind === 'http-request').length >= 15 ? fs : undefined;
+  }, 10_000, 'captured probes');
+  const captureError = frames.find((f) => f.kind === 'capture-error');
+  expect(captureError && captureError.kind === 'capture-error' && captureError.message).toContain('page broke clone');
+  // Non-MCP requests are not captured.
+  const urls = frames.filter((f) => f.kind === 'http-request').map((f) => (f.kind === 'http-request' ? f.url : ''));
+  expect(urls.some((u) => u.endsWith('/plain'))).toBe(false);
+  // Secrets are redacted before storage.
+  const withAuth = frames.find((f) => f.kind === 'http-request' && f.headers.authorization !== undefined);
+  expect(withAuth && withAuth.kind === 'http-request' && withAuth.headers.authorization).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
+  expect(JSON.stringify(frames)).not.toContain('secret-token');
+});
