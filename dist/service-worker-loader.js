@@ -1,1 +1,0 @@
-import './assets/index.ts-DMUFFBpr.js';
