@@ -37,6 +37,8 @@ export interface LaunchOptions {
 
 export interface LaunchedChromium {
   context: BrowserContext;
+  /** The fresh profile directory (removed on close). */
+  userDataDir: string;
   /** The extension's id (undefined without extension). */
   extensionId?: string;
   /** The extension's service worker as playwright sees it right now (it may be replaced after a restart). */
@@ -88,6 +90,7 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
 
   return {
     context,
+    userDataDir,
     extensionId,
     serviceWorker,
     async close() {

@@ -1,0 +1,89 @@
+// The real devtools window (headed, under a private Xvfb, --auto-open-devtools-for-tabs) lists the "MCP" panel;
+// selecting it loads our panel inside devtools, which connects to the inspected tab and shows its MCP traffic.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { bundleClient } from '../support/bundle.ts';
+import { debuggingPort, evaluateIn, listTargets, type CdpTarget } from '../support/cdp.ts';
+import { startBrowser, waitFor, type Browser } from '../support/extension.ts';
+import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
+import { startV1Server, type V1Server } from '../support/v1-server.ts';
+import { startXvfb, type Display } from '../support/xvfb.ts';
+
+let x: Display;
+let browser: Browser;
+let mcp: V1Server;
+let site: StaticServer;
+
+beforeAll(async () => {
+  x = await startXvfb();
+  [browser, mcp, site] = await Promise.all([
+    startBrowser({ headless: false, devtools: true, display: x.display, args: ['--remote-debugging-port=0', '--window-size=1400,900'] }),
+    startV1Server(),
+    startStaticServer(),
+  ]);
+  site.routes.set('/client.js', js(await bundleClient('tests/e2e/clients/v1-client.ts')));
+  site.routes.set('/', html('<h1>inspected page</h1><script src="/client.js"></script>'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await x?.close();
+  await mcp?.close();
+  await site?.close();
+});
+
+it('shows an "MCP" panel in the real devtools window, live on the inspected tab', async () => {
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  await page.goto(site.url + '/');
+  await page.evaluate((u) => (window as any).mcp.connect('streamable', u), `${mcp.url}/mcp`);
+  await page.evaluate(() => (window as any).mcp.read('file:///docs/policy.md'));
+
+  const port = debuggingPort(browser.userDataDir);
+  const devtools = await waitFor(async () => (await listTargets(port)).find((t) => t.url.startsWith('devtools://devtools/')), 15_000, 'devtools window');
+  const panelId = `chrome-extension://${browser.extensionId}MCP`;
+  // The panel is registered by our devtools page (it may sit in the overflow menu, so ask devtools, not the tab strip).
+  const ids = await waitFor(async () => {
+    const tabIds = (await evaluateIn(devtools, `(async () => {
+      const UI = await import('./ui/legacy/legacy.js');
+      return UI.InspectorView.InspectorView.instance().tabbedPane.tabIds();
+    })()`)) as string[];
+    return tabIds.includes(panelId) ? tabIds : undefined;
+  }, 15_000, 'MCP panel registered');
+  expect(ids).toContain(panelId);
+  await evaluateIn(devtools, `(async () => {
+    const UI = await import('./ui/legacy/legacy.js');
+    await UI.InspectorView.InspectorView.instance().showPanel(${JSON.stringify(panelId)});
+  })()`);
+  // The selected tab in the tab strip, as the user sees it (tabs live in shadow roots; the strip re-renders async).
+  const selected = await waitFor(async () => {
+    const tab = (await evaluateIn(devtools, `(() => {
+      const tabs = [];
+      const walk = (root) => {
+        for (const el of root.querySelectorAll('*')) {
+          if (el.getAttribute('role') === 'tab') tabs.push(el);
+          if (el.shadowRoot) walk(el.shadowRoot);
+        }
+      };
+      walk(document);
+      const tab = tabs.find((t) => t.id === 'tab-' + ${JSON.stringify(panelId)});
+      return tab ? { label: tab.textContent, ariaSelected: tab.getAttribute('aria-selected') } : undefined;
+    })()`)) as { label: string; ariaSelected: string } | undefined;
+    return tab?.ariaSelected === 'true' ? tab : undefined;
+  }, 10_000, 'MCP tab selected');
+  expect(selected.label).toBe('MCP');
+
+  // Our panel page now runs inside devtools: find its frame and read what it shows.
+  const panelTarget: CdpTarget = await waitFor(
+    async () => (await listTargets(port)).find((t) => t.url.startsWith(`chrome-extension://${browser.extensionId}/panel.html`)),
+    15_000,
+    'panel frame',
+  );
+  const shown = await waitFor(async () => {
+    const v = (await evaluateIn(panelTarget, `({
+      status: document.querySelector('.status-bar')?.getAttribute('data-status'),
+      methods: [...document.querySelectorAll('.frame-row[data-method]')].map((r) => r.getAttribute('data-method')),
+      inDevtools: typeof chrome.devtools?.inspectedWindow?.tabId === 'number',
+    })`)) as { status: string; methods: string[]; inDevtools: boolean };
+    return v.status === 'live' && v.methods.includes('resources/read') ? v : undefined;
+  }, 15_000, 'panel live with traffic');
+  expect(shown.inDevtools).toBe(true);
+  expect(shown.methods).toContain('initialize');
+});
