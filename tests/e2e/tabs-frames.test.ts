@@ -1,0 +1,87 @@
+// Two tabs, and a cross-origin iframe, each running a client: every frame lands in the right tab's log, tagged with
+// its browser frame; a navigation starts a new page segment.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Frame } from '../../shared/frames.ts';
+import { bundleClient } from '../support/bundle.ts';
+import { loggedFrames, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
+import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
+import { startV1Server, type V1Server } from '../support/v1-server.ts';
+
+let browser: Browser;
+let mcp: V1Server;
+let site: StaticServer;
+
+beforeAll(async () => {
+  [browser, mcp, site] = await Promise.all([startBrowser(), startV1Server(), startStaticServer()]);
+  site.routes.set('/client.js', js(await bundleClient('tests/e2e/clients/v1-client.ts')));
+  site.routes.set('/inner', html('<p>inner</p><script src="/client.js"></script>'));
+  site.routes.set('/', html(`<h1>outer</h1><script src="/client.js"></script><iframe src="${site.altUrl}/inner"></iframe>`));
+  site.routes.set('/other', html('<h1>other tab</h1><script src="/client.js"></script>'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await mcp?.close();
+  await site?.close();
+});
+
+const sessionsOf = (frames: Frame[]) =>
+  new Set(frames.flatMap((f) => (f.kind === 'http-response' && f.headers['mcp-session-id'] ? [f.headers['mcp-session-id']] : [])));
+
+it('keeps tabs apart, tags iframe frames, and segments navigations', async () => {
+  const a = await browser.context.newPage();
+  await a.goto(site.url + '/');
+  const inner = await waitFor(async () => a.frames().find((f) => f.url() === `${site.altUrl}/inner`), 5000, 'iframe');
+  await inner.waitForFunction(() => (window as any).mcp);
+  const b = await browser.context.newPage();
+  await b.goto(site.url + '/other');
+
+  const endpoint = `${mcp.url}/mcp`;
+  const [sa, si, sb] = await Promise.all([
+    a.evaluate((u) => (window as any).mcp.connect('streamable', u), endpoint),
+    inner.evaluate((u) => (window as any).mcp.connect('streamable', u), endpoint),
+    b.evaluate((u) => (window as any).mcp.connect('streamable', u), endpoint),
+  ]);
+  await Promise.all([a, inner, b].map((ctx) => ctx.evaluate(() => (window as any).mcp.read('file:///docs/policy.md'))));
+
+  const tabA = await tabIdOf(browser, a);
+  const tabB = await tabIdOf(browser, b);
+  expect(tabA).not.toBe(tabB);
+  const logA = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tabA);
+    return sessionsOf(fs).size === 2 && fs.filter((f) => f.kind === 'http-end').length >= 6 ? fs : undefined;
+  }, 10_000, 'tab A traffic');
+  const logB = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tabB);
+    return sessionsOf(fs).size === 1 && fs.filter((f) => f.kind === 'http-end').length >= 3 ? fs : undefined;
+  }, 10_000, 'tab B traffic');
+
+  expect(sessionsOf(logA)).toEqual(new Set([sa, si]));
+  expect(sessionsOf(logB)).toEqual(new Set([sb]));
+  // The iframe's frames carry its own browser frame id and document, announced by its own page-start.
+  const innerStart = logA.find((f) => f.kind === 'page-start' && f.url === `${site.altUrl}/inner`);
+  expect(innerStart && innerStart.kind === 'page-start' && innerStart.top).toBe(false);
+  expect(innerStart!.frameId).toBeGreaterThan(0);
+  const innerFrames = logA.filter((f) => f.doc === innerStart!.doc);
+  expect(innerFrames.every((f) => f.frameId === innerStart!.frameId)).toBe(true);
+  const innerSession = innerFrames.find((f) => f.kind === 'http-response' && f.headers['mcp-session-id']);
+  expect(innerSession && innerSession.kind === 'http-response' && innerSession.headers['mcp-session-id']).toBe(si);
+  const topFrames = logA.filter((f) => f.frameId === 0);
+  expect(topFrames.some((f) => f.kind === 'http-response' && f.headers['mcp-session-id'] === sa)).toBe(true);
+  // Each tab's sequence is its own.
+  expect(logA.map((f) => f.seq)).toEqual(logA.map((_, i) => i + 1));
+  expect(logB.map((f) => f.seq)).toEqual(logB.map((_, i) => i + 1));
+  expect(logA.every((f) => f.segment === 1)).toBe(true);
+
+  // A reload of tab A starts page segment 2; the iframe's new document belongs to it as well.
+  const before = logA.length;
+  await a.reload();
+  const after = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tabA);
+    return fs.filter((f) => f.kind === 'page-start').length >= 4 ? fs : undefined;
+  }, 10_000, 'reload logged');
+  const newFrames = after.slice(before);
+  expect(newFrames.filter((f) => f.kind === 'page-end').map((f) => f.segment)).toContain(1);
+  const newStarts = newFrames.filter((f) => f.kind === 'page-start');
+  expect(newStarts.map((f) => f.segment)).toEqual([2, 2]);
+  expect(after.slice(0, before).every((f) => f.segment === 1)).toBe(true);
+});
