@@ -1,0 +1,400 @@
+// The seed's scenarios as data: for each, the protocol generation, the client switches (which client bug), the server
+// faults, a scripted sequence of steps, what the client must be seen doing (`expect` steps), and the findings the
+// devtools engine is expected to produce. Played by the demo page itself (?scenario=<name>), listed by `npm start -- --list`,
+// and looped over by the tests. Pure data and types; no DOM, no Node.
+import type { FaultsPatch } from './server/faults.ts';
+import type { ClientSwitches, ConnectionSettings } from './client/switches.ts';
+
+/** Stable finding ids of the engine (DESIGN §6). Kept here until shared/ exports the engine's own type. */
+export const FINDING_IDS = [
+  'cached-not-subscribed',
+  'phantom-subscription',
+  'no-delivery-channel',
+  'notified-not-reread',
+  'stale-overwrite',
+  'cache-age-exceeded',
+  'missed-update',
+  'resume-gap',
+  'session-expired-not-reinitialized',
+  'subscribe-unsupported',
+  'unsolicited-update',
+  'protocol-header-missing',
+  'version-regression',
+] as const;
+export type FindingId = (typeof FINDING_IDS)[number];
+
+export const POLICY = 'file:///docs/policy.md';
+export const ONBOARDING = 'file:///docs/onboarding.md';
+export const SCHEMA = 'postgres://kb/articles/schema';
+export const ARTICLE_101 = 'postgres://kb/articles/101';
+
+export type ScenarioStep =
+  /** Read into the cache and subscribe (to the URI or its parent, per the switches). */
+  | { do: 'open'; uri: string }
+  /** Read through the cache (an unexpired entry is served without a request). `fromCache` is checked when given. */
+  | { do: 'show'; uri: string; fromCache?: boolean }
+  /** A forced resources/read (the seed's low-frequency fallback check). */
+  | { do: 'refresh'; uri: string }
+  /** Admin: edit a resource `times` times, `gapMs` apart (the server notifies subscribers). */
+  | { do: 'edit'; uri: string; times?: number; gapMs?: number }
+  /** The app's reconnect button: end the session, new transport, initialize. */
+  | { do: 'reconnect' }
+  /** Admin: restart the server (every session / listen stream dropped). */
+  | { do: 'restart' }
+  /** Admin: close every GET / listen stream without ending sessions. */
+  | { do: 'drop-streams' }
+  /** Admin: change fault switches mid-scenario. */
+  | { do: 'faults'; set: FaultsPatch }
+  | { do: 'wait'; ms: number }
+  /** Until the client connects again (a re-initialize after the session expired), or timeout. */
+  | { do: 'wait-for-reconnect'; timeoutMs?: number }
+  /** Until no read is in flight and the client was quiet for `quietMs` (default 300). */
+  | { do: 'settle'; quietMs?: number }
+  /** The client's cache for `uri` compared with the server's current content. */
+  | { do: 'expect'; uri: string; cache: 'fresh' | 'stale' };
+
+export interface Scenario {
+  name: string;
+  title: string;
+  /** What goes wrong and where in the seed; shown in the page and by --list. */
+  story: string;
+  connection: ConnectionSettings;
+  client: Partial<ClientSwitches>;
+  faults: FaultsPatch;
+  steps: ScenarioStep[];
+  findings: {
+    /** Each must be produced. */
+    expected: FindingId[];
+    /** May also appear (side effects of the same fault) without failing the scenario. */
+    allowed?: FindingId[];
+  };
+}
+
+const V1: ConnectionSettings = { generation: '2025-11-25', transport: 'streamable-http' };
+const V1_SSE: ConnectionSettings = { generation: '2025-11-25', transport: 'sse' };
+const V2: ConnectionSettings = { generation: '2026-07-28', transport: 'streamable-http' };
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'healthy',
+    title: 'Healthy client (2025-11-25)',
+    story: 'Reads, subscribes to what it caches, re-reads on every notification, resubscribes after a reconnect. Stays fresh.',
+    connection: V1,
+    client: {},
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'open', uri: ARTICLE_101 },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'fresh' },
+      { do: 'reconnect' },
+      { do: 'settle' },
+      { do: 'edit', uri: ARTICLE_101 },
+      { do: 'settle' },
+      { do: 'expect', uri: ARTICLE_101, cache: 'fresh' },
+    ],
+    findings: { expected: [] },
+  },
+  {
+    name: 'healthy-v2',
+    title: 'Healthy client (2026-07-28, subscriptions/listen)',
+    story: 'Same knowledge base on the 2026-07-28 generation: one listen stream, acknowledged, every update re-read.',
+    connection: V2,
+    client: {},
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'open', uri: ARTICLE_101 },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'fresh' },
+      { do: 'reconnect' },
+      { do: 'settle' },
+      { do: 'edit', uri: ARTICLE_101 },
+      { do: 'settle' },
+      { do: 'expect', uri: ARTICLE_101, cache: 'fresh' },
+    ],
+    findings: { expected: [] },
+  },
+  {
+    name: 'healthy-sse',
+    title: 'Healthy client on the legacy HTTP+SSE transport',
+    story: 'The 2024-11-05 transport (GET /sse + POST /message) still delivers updates on the SSE stream.',
+    connection: V1_SSE,
+    client: {},
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'fresh' },
+    ],
+    findings: { expected: [] },
+  },
+  {
+    name: 'reconnect-without-resubscribe',
+    title: 'Reconnect without resubscribe',
+    story: 'Seed §3: after a reconnect the client re-initializes but never re-sends resources/subscribe. It thinks it is subscribed; the new session has no record; edits are never announced.',
+    connection: V1,
+    client: { resubscribeAfterInit: false },
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'reconnect' },
+      { do: 'settle' },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'stale' },
+    ],
+    findings: { expected: ['phantom-subscription', 'cached-not-subscribed'] },
+  },
+  {
+    name: 'out-of-order-reads',
+    title: 'Concurrent reads answer out of order',
+    story: 'Seed §4: two edits in quick succession trigger two reads; the server answers the first one last, and without an ordering guard the older content overwrites the newer.',
+    connection: V1,
+    client: { readOrderGuard: false },
+    faults: { outOfOrderReads: true },
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'edit', uri: POLICY, times: 2, gapMs: 60 },
+      { do: 'settle', quietMs: 600 },
+      { do: 'expect', uri: POLICY, cache: 'stale' },
+    ],
+    findings: { expected: ['stale-overwrite'] },
+  },
+  {
+    name: 'parent-only',
+    title: 'Subscribed to the parent URI only',
+    story: 'Seed §2: the client subscribes to file:///docs/ and expects to hear about every document; the listing never changes when a body does.',
+    connection: V1,
+    client: { subscribeTo: 'parent' },
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'stale' },
+    ],
+    findings: { expected: ['cached-not-subscribed'] },
+  },
+  {
+    name: 'notify-no-reread',
+    title: 'Notification marks dirty, nothing re-reads',
+    story: 'Seed §4: the handler only flags the entry; the read path serves any cached entry and never looks at the flag.',
+    connection: V1,
+    client: { onNotification: 'mark-dirty' },
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'show', uri: POLICY, fromCache: true },
+      { do: 'expect', uri: POLICY, cache: 'stale' },
+    ],
+    findings: { expected: ['notified-not-reread'] },
+  },
+  {
+    name: 'server-restart',
+    title: 'Server restart, client never re-initializes',
+    story: 'Seed §7: a restart drops every session; requests with the old id get 404 and the client keeps using it, serving its old cache.',
+    connection: V1,
+    client: { reinitOnSessionExpired: false },
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'restart' },
+      { do: 'wait', ms: 1500 },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'refresh', uri: POLICY },
+      { do: 'expect', uri: POLICY, cache: 'stale' },
+    ],
+    findings: { expected: ['session-expired-not-reinitialized', 'phantom-subscription'], allowed: ['cached-not-subscribed', 'no-delivery-channel'] },
+  },
+  {
+    name: 'restart-recovered',
+    title: 'Server restart, healthy recovery',
+    story: 'The recommended default: on 404 the client initializes a new session, resubscribes every cached key and re-reads them.',
+    connection: V1,
+    client: {},
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'restart' },
+      { do: 'wait-for-reconnect' },
+      { do: 'settle' },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'fresh' },
+    ],
+    findings: { expected: [], allowed: ['phantom-subscription'] },
+  },
+  {
+    name: 'dropped-notifications',
+    title: 'Server drops notifications',
+    story: 'Seed §1: the update is never sent. Pure subscription cannot tell "unchanged" from "not told"; only the fallback read reveals it.',
+    connection: V1,
+    client: {},
+    faults: { dropNotifications: true },
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'stale' },
+      { do: 'refresh', uri: POLICY },
+      { do: 'expect', uri: POLICY, cache: 'fresh' },
+    ],
+    findings: { expected: ['missed-update'] },
+  },
+  {
+    name: 'no-get-stream',
+    title: 'No GET stream (405)',
+    story: 'The server refuses the standalone SSE stream; the SDK tolerates 405 silently, and every notification is dropped for lack of a channel.',
+    connection: V1,
+    client: {},
+    faults: { refuseGetStream: true },
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'stale' },
+    ],
+    findings: { expected: ['no-delivery-channel'] },
+  },
+  {
+    name: 'resume-gap',
+    title: 'GET stream drops; the update in the gap is lost',
+    story: 'Seed §3: the stream closes, the SDK reconnects after a delay without Last-Event-ID (the server assigns no event ids), and the notification sent in between is gone.',
+    connection: V1,
+    client: {},
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'drop-streams' },
+      { do: 'edit', uri: POLICY },
+      { do: 'wait', ms: 1000 },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'stale' },
+    ],
+    findings: { expected: ['resume-gap'], allowed: ['no-delivery-channel'] },
+  },
+  {
+    name: 'no-subscribe-capability',
+    title: 'Server without resources.subscribe',
+    story: 'Seed §7: the client never checks the capability, subscribes anyway, ignores the -32601 and believes it is subscribed.',
+    connection: V1,
+    client: { honorCapabilities: false },
+    faults: { noSubscribeCapability: true },
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'stale' },
+    ],
+    findings: { expected: ['subscribe-unsupported', 'cached-not-subscribed'] },
+  },
+  {
+    name: 'unsolicited-update',
+    title: 'Updates for URIs nobody subscribed to',
+    story: 'The server notifies every session about every edit; the client gets updated for a document it never cached or subscribed.',
+    connection: V1,
+    client: {},
+    faults: { notifyUnsubscribed: true },
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'edit', uri: ONBOARDING },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'fresh' },
+    ],
+    findings: { expected: ['unsolicited-update'] },
+  },
+  {
+    name: 'protocol-header-missing',
+    title: 'MCP-Protocol-Version header missing',
+    story: 'Seed §7: the client drops the negotiated version header on HTTP; the server silently assumes 2025-03-26.',
+    connection: V1,
+    client: { sendProtocolHeader: false },
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'fresh' },
+    ],
+    findings: { expected: ['protocol-header-missing'] },
+  },
+  {
+    name: 'version-regression',
+    title: 'Protocol version regresses after a restart',
+    story: 'A rolled-back server answers the re-initialize with an older protocol version (2025-03-26) than the first session negotiated.',
+    connection: V1,
+    client: {},
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'faults', set: { downgradeProtocol: '2025-03-26' } },
+      { do: 'restart' },
+      { do: 'wait-for-reconnect' },
+      { do: 'settle' },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'fresh' },
+    ],
+    findings: { expected: ['version-regression'], allowed: ['phantom-subscription'] },
+  },
+  {
+    name: 'listen-refused',
+    title: 'Listen acknowledged without the URIs (2026-07-28)',
+    story: 'The server has no resources.subscribe: the acknowledgement honours none of the requested URIs and the stream ends. The client never reads the ack.',
+    connection: V2,
+    client: { honorCapabilities: false },
+    faults: { noSubscribeCapability: true },
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'stale' },
+    ],
+    findings: { expected: ['cached-not-subscribed'], allowed: ['subscribe-unsupported', 'no-delivery-channel'] },
+  },
+  {
+    name: 'listen-dropped',
+    title: 'Listen stream dropped, never reopened (2026-07-28)',
+    story: 'A restart cuts the listen stream without its final response; the client does not listen again and misses every later update.',
+    connection: V2,
+    client: { relistenOnDrop: false },
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'restart' },
+      { do: 'wait', ms: 300 },
+      { do: 'edit', uri: POLICY },
+      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'stale' },
+    ],
+    findings: { expected: ['no-delivery-channel'], allowed: ['phantom-subscription', 'cached-not-subscribed'] },
+  },
+  {
+    name: 'ttl-expired',
+    title: 'Cache served past ttlMs (2026-07-28)',
+    story: 'The server says the result is good for 1 s (ttlMs); the client keeps serving it from cache long after.',
+    connection: V2,
+    client: { honorTtl: false },
+    faults: { ttlMs: 1000 },
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'wait', ms: 1600 },
+      { do: 'show', uri: POLICY, fromCache: true },
+      { do: 'expect', uri: POLICY, cache: 'fresh' },
+    ],
+    findings: { expected: ['cache-age-exceeded'] },
+  },
+];
+
+export const SCENARIO_NAMES: readonly string[] = SCENARIOS.map((s) => s.name);
+
+export function findScenario(name: string): Scenario | undefined {
+  return SCENARIOS.find((s) => s.name === name);
+}
