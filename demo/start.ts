@@ -1,0 +1,145 @@
+// `npm start`: builds the extension (dist/) and the demo page, starts the knowledge-base MCP server and the page on
+// loopback, prints the URLs, and opens Chromium with the extension and devtools where a display exists (otherwise it
+// explains how to load dist/ unpacked) — then keeps serving until Ctrl+C / SIGTERM, which stops everything it started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LaunchedChromium } from './launch-chromium.ts';
+import { createPageServer, type PageServer } from './page-server.ts';
+import { createKbServer, type KbServer } from './server/http.ts';
+import { findScenario } from './scenarios.ts';
+import { parseStartArgs, scenarioList, USAGE, type StartOptions } from './start-options.ts';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const EXTENSION_DIR = join(REPO, 'dist');
+const PAGE_DIR = join(REPO, 'demo', 'client', 'dist');
+const PAGE_CONFIG = join(REPO, 'demo', 'client', 'vite.config.ts');
+
+const children = new Set<ChildProcess>();
+let kb: KbServer | undefined;
+let page: PageServer | undefined;
+let browser: LaunchedChromium | undefined;
+let stopping = false;
+
+async function stop(reason: string, code = 0): Promise<never> {
+  if (stopping) process.exit(130);
+  stopping = true;
+  console.log(`\n${reason}: stopping…`);
+  const guard = setTimeout(() => {
+    console.error('Shutdown took too long; exiting anyway.');
+    process.exit(1);
+  }, 8000);
+  guard.unref();
+  for (const c of children) c.kill('SIGTERM');
+  await browser?.close().catch(() => undefined);
+  await page?.close().catch(() => undefined);
+  await kb?.close().catch(() => undefined);
+  console.log('Stopped. Ports released.');
+  process.exit(code);
+}
+
+function run(cmd: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'], env: process.env });
+    children.add(child);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      if (code === 0) resolve();
+      else reject(new Error(`${cmd} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`));
+    });
+  });
+}
+
+async function build(o: StartOptions): Promise<void> {
+  if (o.noBuild && existsSync(join(EXTENSION_DIR, 'manifest.json'))) console.log('Extension: using the existing dist/ (--no-build).');
+  else {
+    console.log('Building the extension (npm run build)…');
+    await run('npm', ['run', 'build', '--silent']);
+  }
+  if (o.noBuild && existsSync(join(PAGE_DIR, 'index.html'))) console.log('Demo page: using the existing demo/client/dist/ (--no-build).');
+  else {
+    console.log('Building the demo page…');
+    const { build: viteBuild } = await import('vite');
+    await viteBuild({ configFile: PAGE_CONFIG, logLevel: 'warn' });
+  }
+}
+
+function hasDisplay(): boolean {
+  return process.platform === 'darwin' || process.platform === 'win32' || Boolean(process.env.DISPLAY);
+}
+
+async function listen<T>(what: string, port: number, flag: string, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(`The ${what} port ${port} is already in use (another npm start?). Pass ${flag} <n> (0 = any free port).`);
+      return stop('port in use', 1);
+    }
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const parsed = parseStartArgs(process.argv.slice(2), process.env);
+  if (parsed.kind === 'help') return void console.log(USAGE);
+  if (parsed.kind === 'list') return void console.log(`Scenarios (npm start -- --scenario <name>):\n${scenarioList()}`);
+  if (parsed.kind === 'error') {
+    console.error(parsed.message);
+    process.exit(2);
+  }
+  const o = parsed.options;
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await build(o);
+  kb = await listen('MCP server', o.serverPort, '--port', () => createKbServer({ port: o.serverPort, editIntervalMs: o.editIntervalMs }));
+  const serverUrl = kb.url;
+  page = await listen('demo page', o.pagePort, '--client-port', () => createPageServer({ dir: PAGE_DIR, serverUrl, port: o.pagePort }));
+  const pageUrl = o.scenario ? `${page.url}?scenario=${encodeURIComponent(o.scenario)}` : page.url;
+
+  console.log('');
+  console.log('MCP devtools demo — knowledge base');
+  console.log(`  MCP server, 2025-11-25 Streamable HTTP: ${kb.endpoints.streamableHttp}`);
+  console.log(`  MCP server, legacy HTTP+SSE:            ${kb.endpoints.sse}`);
+  console.log(`  MCP server, 2026-07-28:                 ${kb.endpoints.v2}`);
+  console.log(`  Admin (faults, edits, state):           ${kb.endpoints.admin}state`);
+  console.log(`  Demo page:                              ${pageUrl}`);
+  if (o.scenario) console.log(`  Scenario: ${o.scenario} — ${findScenario(o.scenario)?.title ?? ''}`);
+  console.log(`  Documents are edited every ${o.editIntervalMs ? `${o.editIntervalMs / 1000} s` : 'never (timer off)'}; the page's "Edit on server" button edits on demand.`);
+  console.log('');
+
+  if (hasDisplay() && !o.noBrowser) {
+    try {
+      const { launchChromium } = await import('./launch-chromium.ts');
+      browser = await launchChromium({ extensionDir: EXTENSION_DIR, headless: false, devtools: true, ...(process.env.DISPLAY ? { display: process.env.DISPLAY } : {}) });
+      const tab = browser.context.pages()[0] ?? (await browser.context.newPage());
+      await tab.goto(pageUrl);
+      browser.context.on('close', () => {
+        if (!stopping) console.log('Chromium was closed; still serving (Ctrl+C to stop).');
+      });
+      console.log('Chromium is open on the demo page with the extension loaded and devtools open: pick the "MCP" tab.');
+    } catch (err) {
+      console.error(`Could not open Chromium: ${err instanceof Error ? err.message : String(err)}`);
+      printManualSteps(pageUrl, 'Chromium could not be started');
+    }
+  } else {
+    printManualSteps(pageUrl, o.noBrowser ? '--no-browser' : 'no display (DISPLAY is not set)');
+  }
+  console.log('Serving. Press Ctrl+C to stop.');
+}
+
+function printManualSteps(pageUrl: string, why: string): void {
+  console.log(`No browser opened: ${why}. To watch the demo with the extension:`);
+  console.log('  1. Open chrome://extensions in Chrome or Chromium and turn on Developer mode.');
+  console.log(`  2. Click "Load unpacked" and choose ${EXTENSION_DIR}`);
+  console.log(`  3. Open ${pageUrl} , open devtools (F12) and pick the "MCP" tab.`);
+  console.log('');
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.stack ?? err.message : String(err));
+  void stop('error', 1);
+});
