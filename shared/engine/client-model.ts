@@ -1,0 +1,78 @@
+// The client side per page document and endpoint: what the page's MCP client negotiated, its sessions (2025) or listen
+// streams (2026), its in-flight reads and their send order, and its URI rows. A page reload is a new document and so a
+// new client: caches live in page memory.
+import { idKey } from '../decode/jsonrpc.ts';
+import type { Generation, RequestId, Transport } from '../decode/types.ts';
+import type { SubscriptionLedger } from './ledger.ts';
+import { UriState } from './uri-state.ts';
+
+export interface InflightRead {
+  uri: string;
+  order: number;
+  t: number;
+  seq: number;
+}
+
+export class ClientModel {
+  transport: Transport;
+  generation: Generation;
+  version: string | undefined;
+  /** The highest version negotiated so far (version-regression). */
+  maxVersion: string | undefined;
+  serverSubscribe: boolean | undefined;
+  capsSeen = false;
+  readonly uris = new Map<string, UriState>();
+  /** 2025: the session the client uses now. */
+  current: SubscriptionLedger | undefined;
+  readonly sessions: SubscriptionLedger[] = [];
+  /** 2026: listen streams by request id. */
+  readonly listens = new Map<string, SubscriptionLedger>();
+  private readOrder = 0;
+  readonly inflight = new Map<number, InflightRead>();
+  initSent: { t: number; seq: number } | undefined;
+  /** The current session was ended by the server (404/400) and no initialize followed yet. */
+  expired: { ledger: SubscriptionLedger; t: number; seq: number; evidence: number[] } | undefined;
+  ended = false;
+
+  constructor(
+    readonly key: string,
+    readonly doc: string,
+    readonly endpoint: string,
+    transport: Transport,
+    generation: Generation,
+  ) {
+    this.transport = transport;
+    this.generation = generation;
+  }
+
+  uri(uri: string): UriState {
+    let u = this.uris.get(uri);
+    if (!u) this.uris.set(uri, (u = new UriState(`${this.key} ${uri}`, uri, this)));
+    return u;
+  }
+
+  nextReadOrder(): number {
+    return ++this.readOrder;
+  }
+
+  listen(id: RequestId): SubscriptionLedger | undefined {
+    return this.listens.get(idKey(id));
+  }
+
+  /** The most recently ended session or listen that held `uri` (for explanations). */
+  ledgersEndedWith(uri: string): SubscriptionLedger | undefined {
+    let best: SubscriptionLedger | undefined;
+    const consider = (l: SubscriptionLedger): void => {
+      if (!l.open && l.uris.has(uri) && (!best || (l.endSeq ?? 0) > (best.endSeq ?? 0))) best = l;
+    };
+    for (const l of this.sessions) consider(l);
+    for (const l of this.listens.values()) consider(l);
+    return best;
+  }
+
+  /** Open listens of this client that asked for `uri`, other than `except`. */
+  otherListenAsking(uri: string, except: SubscriptionLedger): SubscriptionLedger | undefined {
+    for (const l of this.listens.values()) if (l !== except && l.open && l.requested?.includes(uri)) return l;
+    return undefined;
+  }
+}

@@ -1,0 +1,255 @@
+// The engine's state and the few operations every rule is written in: find a client / session, hold or release a
+// subscription, end a ledger, change what the client believes, move a URI along the chart, re-check a URI's
+// conditions. Handlers (on-message.ts, on-wire.ts) and finding families (../findings/*) are written against this.
+import type { Generation, Transport } from '../decode/types.ts';
+import { evaluateCoverage, isParentLike } from '../findings/coverage.ts';
+import { ConditionSet, FindingLog } from '../findings/finding-log.ts';
+import type { CoverageReason } from '../findings/types.ts';
+import type { NodeId } from '../flow/chart.ts';
+import { FlowTracker } from '../flow/flow-tracker.ts';
+import { ClientModel } from './client-model.ts';
+import { compileRules, type CompiledRule } from './freshness.ts';
+import { SubscriptionLedger } from './ledger.ts';
+import { MessageStore } from './message-list.ts';
+import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, type EndCause, type EngineOptions, type StreamView } from './types.ts';
+import type { UriState } from './uri-state.ts';
+
+export interface Counters {
+  frames: number;
+  messages: number;
+  invalidMessages: number;
+  unknownMessages: number;
+  captureErrors: number;
+  notifications: number;
+  notificationsForCached: number;
+  notificationsReread: number;
+  listChanged: number;
+  subscribeRequested: number;
+  subscribeSucceeded: number;
+  subscribeFailed: number;
+  initializations: number;
+  reads: number;
+  staleOverwrites: number;
+  updatesDroppedInferred: number;
+  firstT: number | undefined;
+}
+
+/** A re-initialize (2025) or re-listen (2026): which believed URIs still had to be subscribed again. */
+export interface Reconnect {
+  client: ClientModel;
+  t: number;
+  seq: number;
+  believed: number;
+  missing: Set<string>;
+}
+
+export const STREAM_HISTORY = 200;
+
+export class EngineCore {
+  readonly grace: number;
+  readonly defaultMaxAgeMs: number;
+  readonly rules: CompiledRule[];
+  readonly clients = new Map<string, ClientModel>();
+  readonly ledgers: SubscriptionLedger[] = [];
+  readonly sessionsByKey = new Map<string, SubscriptionLedger>();
+  /** Open long-lived streams, and the most recent closed ones. */
+  readonly openStreams = new Map<string, StreamView>();
+  readonly closedStreams: StreamView[] = [];
+  /** Open GET / legacy SSE / WebSocket channels per session key (a channel can open before its session is known). */
+  readonly channelCount = new Map<string, number>();
+  readonly log = new FindingLog();
+  readonly conds: ConditionSet;
+  readonly flow = new FlowTracker();
+  readonly messages = new MessageStore();
+  readonly reconnects: Reconnect[] = [];
+  readonly counters: Counters = {
+    frames: 0,
+    messages: 0,
+    invalidMessages: 0,
+    unknownMessages: 0,
+    captureErrors: 0,
+    notifications: 0,
+    notificationsForCached: 0,
+    notificationsReread: 0,
+    listChanged: 0,
+    subscribeRequested: 0,
+    subscribeSucceeded: 0,
+    subscribeFailed: 0,
+    initializations: 0,
+    reads: 0,
+    staleOverwrites: 0,
+    updatesDroppedInferred: 0,
+    firstT: undefined,
+  };
+  /** Parent-like URIs (`…/`, `…/schema`) held per client, for the parent-only reason. */
+  readonly parentLike = new Map<ClientModel, Map<string, number>>();
+  lastT: number | undefined;
+  lastSeq = 0;
+  /** Bumped on every frame: snapshots are cached per version and `now`. */
+  version = 0;
+
+  constructor(options: EngineOptions = {}) {
+    this.grace = options.graceMs ?? DEFAULT_GRACE_MS;
+    this.defaultMaxAgeMs = options.defaultMaxAgeMs ?? DEFAULT_MAX_AGE_MS;
+    this.rules = compileRules(options.freshnessRules);
+    this.conds = new ConditionSet(this.log, this.grace);
+  }
+
+  client(doc: string, endpoint: string, transport: Transport, generation: Generation): ClientModel {
+    const key = `${doc} ${endpoint}`;
+    let c = this.clients.get(key);
+    if (!c) this.clients.set(key, (c = new ClientModel(key, doc, endpoint, transport, generation)));
+    else {
+      c.transport = transport;
+      c.generation = generation;
+    }
+    return c;
+  }
+
+  /** A new ledger, registered everywhere it must be found. */
+  newLedger(
+    client: ClientModel,
+    key: string,
+    label: string,
+    kind: 'session' | 'listen',
+    t: number,
+    seq: number,
+    observedFromStart: boolean,
+  ): SubscriptionLedger {
+    const l = new SubscriptionLedger(key, label, kind, client, client.transport, client.generation, t, seq, observedFromStart);
+    this.ledgers.push(l);
+    if (kind === 'session') {
+      this.sessionsByKey.set(key, l);
+      client.sessions.push(l);
+      l.channels = this.channelCount.get(key) ?? 0;
+      if (l.channels > 0) l.channelEverOpened = true;
+    }
+    return l;
+  }
+
+  /** The 2025 session a message belongs to; one first seen mid-way (no initialize observed) is created as partial. */
+  session(client: ClientModel, session: string | undefined, t: number, seq: number): SubscriptionLedger | undefined {
+    if (session === undefined) return client.current;
+    const known = this.sessionsByKey.get(session);
+    if (known) return known;
+    const l = this.newLedger(client, session, session, 'session', t, seq, false);
+    if (!client.current || !client.current.open) client.current = l;
+    return l;
+  }
+
+  hold(u: UriState, l: SubscriptionLedger, t: number, seq: number): void {
+    if (!l.open) return;
+    l.uris.add(u.uri);
+    if (u.holders.includes(l)) return;
+    u.holders.push(l);
+    if (u.holders.length === 1) {
+      u.heldSince = t;
+      u.heldSeq = seq;
+    }
+    u.loss = undefined;
+    if (isParentLike(u.uri)) this.countParent(u.client, u.uri, +1);
+  }
+
+  unhold(u: UriState, l: SubscriptionLedger, t: number, seq: number, reason: CoverageReason): void {
+    l.uris.delete(u.uri);
+    const i = u.holders.indexOf(l);
+    if (i < 0) return;
+    u.holders.splice(i, 1);
+    if (u.holders.length === 0) {
+      u.heldSince = undefined;
+      u.loss = { reason, t, seq };
+    }
+    if (isParentLike(u.uri)) this.countParent(u.client, u.uri, -1);
+  }
+
+  private countParent(c: ClientModel, uri: string, d: number): void {
+    let m = this.parentLike.get(c);
+    if (!m) this.parentLike.set(c, (m = new Map()));
+    const n = (m.get(uri) ?? 0) + d;
+    if (n > 0) m.set(uri, n);
+    else m.delete(uri);
+  }
+
+  believe(u: UriState, listen: SubscriptionLedger | undefined, seq: number): void {
+    u.believed = true;
+    u.believedSeq = seq;
+    u.beliefListen = listen;
+  }
+
+  /** The client knows it is not subscribed (it withdrew, or was told no). */
+  disbelieve(u: UriState, reason: CoverageReason, t: number, seq: number): void {
+    u.believed = false;
+    u.beliefListen = undefined;
+    if (!u.held) u.loss = { reason, t, seq };
+  }
+
+  /** A session or listen stream ended: everything it held is gone server-side. */
+  endLedger(l: SubscriptionLedger, cause: EndCause, t: number, seq: number): void {
+    if (!l.open) return;
+    l.open = false;
+    l.endT = t;
+    l.endSeq = seq;
+    l.endCause = cause;
+    const reason: CoverageReason = l.kind === 'session' ? 'lost-on-reinit' : 'lost-with-stream';
+    for (const uri of [...l.uris]) {
+      const u = l.client.uris.get(uri);
+      if (!u) continue;
+      this.touch(u, t);
+      this.unhold(u, l, t, seq, reason);
+      l.uris.add(uri); // keep what it held, for the session view
+      this.step(u, 'N', t, seq);
+      this.reevaluate(u, t, seq);
+    }
+  }
+
+  reevaluate(u: UriState, t: number, seq: number): void {
+    evaluateCoverage(this, u, t, seq);
+  }
+
+  step(u: UriState, node: NodeId, t: number, seq: number, inferred = false): void {
+    this.flow.step(u.flow, node, t, seq, inferred);
+  }
+
+  walk(u: UriState, nodes: readonly NodeId[], t: number, seq: number, inferred: readonly boolean[] = []): void {
+    this.flow.walk(u.flow, nodes, t, seq, inferred);
+  }
+
+  /**
+   * Commit what time has made true for this URI before a new event touches it: a re-read that never came
+   * (I → K → M), a phantom that settled (P → Q → M), a changed read no late notification explained (missed-update).
+   */
+  touch(u: UriState, t: number): void {
+    const p = u.flowPending;
+    if (p && t >= p.deadline) {
+      u.flowPending = undefined;
+      if (p.kind === 'reread' && u.pendingReread) this.walk(u, ['K', 'M'], p.deadline, p.seq, [true, true]);
+      if (p.kind === 'phantom' && u.believed && !u.held) this.walk(u, u.cached ? ['Q', 'M'] : ['Q'], p.deadline, p.seq, [true, true]);
+    }
+    const m = u.pendingMissed;
+    if (m && t - m.t >= this.grace) {
+      u.pendingMissed = undefined;
+      this.log.record({ id: 'missed-update', endpoint: u.client.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}) }, m.t, m.t, m.evidence);
+    }
+  }
+
+  streamOpened(v: StreamView): void {
+    this.openStreams.set(v.stream, v);
+  }
+
+  streamClosed(stream: string, t: number, seq: number, outcome: StreamView['outcome']): StreamView | undefined {
+    const v = this.openStreams.get(stream);
+    if (!v) return undefined;
+    this.openStreams.delete(stream);
+    const closed: StreamView = { ...v, open: false, closeT: t, closeSeq: seq };
+    if (outcome !== undefined) closed.outcome = outcome;
+    this.closedStreams.push(closed);
+    if (this.closedStreams.length > STREAM_HISTORY * 2) this.closedStreams.splice(0, STREAM_HISTORY);
+    return closed;
+  }
+}
+
+/** The session a URI's finding is about: its client's current 2025 session (2026 has none). */
+export function sessionOf(u: UriState): { session?: string } {
+  const cur = u.client.current;
+  return cur ? { session: cur.label } : {};
+}

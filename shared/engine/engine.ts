@@ -1,0 +1,111 @@
+// The reconstruction engine: feed it frames in seq order, ask it what holds at a time `now`. State is a pure function
+// of the frames and `now` (the engine never reads a clock), so the background and the panel agree without syncing,
+// a service-worker restart is a replay, and time travel is a replay up to a point.
+import { Decoder } from '../decode/decoder.ts';
+import { assembleFindings, type TimedFinding } from '../findings/finding-log.ts';
+import { timedLifecycleFindings } from '../findings/lifecycle.ts';
+import { timedRefreshFindings } from '../findings/refresh.ts';
+import type { Finding } from '../findings/types.ts';
+import type { Frame } from '../frames.ts';
+import { EngineCore } from './core.ts';
+import { onMessage } from './on-message.ts';
+import { onWire } from './on-wire.ts';
+import { buildSnapshot } from './snapshot.ts';
+import type { DecodedMessage, EngineOptions, EngineSnapshot } from './types.ts';
+
+export interface ReplayLimit {
+  /** Apply frames with seq ≤ this. */
+  seq?: number;
+  /** Apply frames with t ≤ this. */
+  t?: number;
+}
+
+export class Engine {
+  private core: EngineCore;
+  private decoder: Decoder;
+  private cached: { version: number; now: number; snap: EngineSnapshot } | undefined;
+  private errors = 0;
+  /** The first internal error, for bug reports (the frame that caused it was skipped). */
+  firstError: string | undefined;
+
+  constructor(readonly options: EngineOptions = {}) {
+    this.core = new EngineCore(options);
+    const core = this.core;
+    this.decoder = new Decoder({
+      message: (m, v) => onMessage(core, m, v),
+      wire: (e, seq, t) => onWire(core, e, seq, t),
+    });
+  }
+
+  /** Apply one frame. Frames must come in seq order. Never throws. */
+  apply(frame: Frame): void {
+    const core = this.core;
+    core.version++;
+    core.counters.frames++;
+    core.lastSeq = frame.seq;
+    core.lastT = frame.t;
+    core.counters.firstT ??= frame.t;
+    if (frame.kind === 'capture-error') core.counters.captureErrors++;
+    try {
+      this.decoder.push(frame);
+    } catch (e) {
+      // A bug must not take the background or the panel down with it; it is counted and shown in the metrics.
+      this.errors++;
+      this.firstError ??= `seq ${frame.seq}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`;
+    }
+  }
+
+  applyAll(frames: readonly Frame[]): void {
+    for (const f of frames) this.apply(f);
+  }
+
+  get frameCount(): number {
+    return this.core.counters.frames;
+  }
+
+  get lastSeq(): number {
+    return this.core.lastSeq;
+  }
+
+  get lastT(): number | undefined {
+    return this.core.lastT;
+  }
+
+  /** Internal errors caught so far (expected 0). */
+  get engineErrors(): number {
+    return this.errors;
+  }
+
+  /** A decoded message by index (see DecodedMessage.pair). */
+  message(index: number): DecodedMessage | undefined {
+    return this.core.messages.at(index);
+  }
+
+  findings(now: number): Finding[] {
+    const timed: TimedFinding[] = [];
+    timedRefreshFindings(this.core, now, timed);
+    timedLifecycleFindings(this.core, now, timed);
+    return assembleFindings(this.core.log, this.core.conds, timed, now);
+  }
+
+  /** The view at `now`. Cheap to call repeatedly: cached until the next frame or another `now`. */
+  snapshot(now: number): EngineSnapshot {
+    const c = this.cached;
+    if (c && c.version === this.core.version && c.now === now) return c.snap;
+    const snap = buildSnapshot(this.core, now, this.findings(now), this.errors);
+    this.cached = { version: this.core.version, now, snap };
+    return snap;
+  }
+
+  /** A fresh engine fed `frames` (up to a seq or a time, for time travel). */
+  static replay(frames: readonly Frame[], options: EngineOptions = {}, upTo?: ReplayLimit | number): Engine {
+    const e = new Engine(options);
+    const limit: ReplayLimit = typeof upTo === 'number' ? { seq: upTo } : (upTo ?? {});
+    for (const f of frames) {
+      if (limit.seq !== undefined && f.seq > limit.seq) break;
+      if (limit.t !== undefined && f.t > limit.t) break;
+      e.apply(f);
+    }
+    return e;
+  }
+}

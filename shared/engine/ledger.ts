@@ -1,0 +1,50 @@
+// The reconstructed server side: a SubscriptionLedger per session (2025: Mcp-Session-Id, legacy sessionId, WebSocket)
+// or per 2026 listen stream — what the server holds for it, whether a channel can deliver, and how it ended. The
+// server is never observed directly; everything here is inferred from the answers it gave.
+import type { Generation, RequestId, Transport } from '../decode/types.ts';
+import type { ConditionSlots } from '../findings/finding-log.ts';
+import type { ClientModel } from './client-model.ts';
+import type { EndCause } from './types.ts';
+
+export class SubscriptionLedger {
+  open = true;
+  endT: number | undefined;
+  endSeq: number | undefined;
+  endCause: EndCause | undefined;
+  /** URIs the server acknowledged (subscribe result / listen ack) and still holds. */
+  readonly uris = new Set<string>();
+  /** Open delivery channels (GET streams of a session; the listen stream; the legacy SSE stream; the WebSocket). */
+  channels = 0;
+  channelEverOpened = false;
+  /** HTTP status that refused the GET stream (405), if any. */
+  channelRefused: number | undefined;
+  lastChannelClose: { t: number; seq: number } | undefined;
+  /** Negotiated protocol version. */
+  version: string | undefined;
+  /** Listen only. */
+  listenId: RequestId | undefined;
+  requested: string[] | undefined;
+  acked = false;
+  /** The client re-initialized but this session's GET stream is still open: the server keeps delivering on it. */
+  abandoned = false;
+  /** Per-ledger conditions (no-delivery-channel is per URI and lives on the URI row). */
+  readonly conds: ConditionSlots = {};
+
+  constructor(
+    readonly key: string,
+    /** What the views show: the session id or the listen id. */
+    readonly label: string,
+    readonly kind: 'session' | 'listen',
+    readonly client: ClientModel,
+    readonly transport: Transport,
+    readonly generation: Generation,
+    readonly startT: number,
+    readonly startSeq: number,
+    readonly observedFromStart: boolean,
+  ) {}
+
+  /** Able to hold subscriptions right now (a listen only after its acknowledgement). */
+  get live(): boolean {
+    return this.open && (this.kind === 'session' || this.acked);
+  }
+}

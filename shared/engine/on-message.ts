@@ -1,0 +1,92 @@
+// Dispatch of decoded messages to the rules, by direction, kind and method. Messages the engine has no rule for are
+// still stored (the panel shows every message); only their counters change.
+import { M } from '../decode/protocol.ts';
+import type { DecodedMessage } from '../decode/types.ts';
+import { noteInitializeSent } from '../findings/lifecycle.ts';
+import type { EngineCore } from './core.ts';
+import {
+  onListAnswered,
+  onReadAnswered,
+  onReadSent,
+  onSubscribeAnswered,
+  onSubscribeSent,
+  onUnsubscribeAnswered,
+  onUnsubscribeSent,
+  onUpdated,
+} from './on-resources.ts';
+import { failListen, obj, onAcknowledged, onDiscovered, onInitialized, onListenSent, withdrawListen } from './on-session.ts';
+
+export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown): void {
+  core.messages.push(m);
+  core.counters.messages++;
+  if (m.kind === 'invalid') {
+    core.counters.invalidMessages++;
+    return;
+  }
+  if (!m.known) core.counters.unknownMessages++;
+  const c = core.client(m.doc, m.endpoint, m.transport, m.generation);
+  if (m.dir === 'out') {
+    if (m.kind === 'request') {
+      switch (m.method) {
+        case M.read:
+          return onReadSent(core, c, m);
+        case M.subscribe:
+          return onSubscribeSent(core, c, m);
+        case M.unsubscribe:
+          return onUnsubscribeSent(core, c, m);
+        case M.listen:
+          return onListenSent(core, c, m, value);
+        case M.initialize:
+          c.initSent = { t: m.t, seq: m.seq };
+          return noteInitializeSent(core, c, m.t, m.seq);
+      }
+      return;
+    }
+    if (m.kind === 'notification' && m.method === M.cancelled) {
+      const id = obj(obj(value)?.params)?.requestId;
+      const l = typeof id === 'string' || typeof id === 'number' ? c.listen(id) : undefined;
+      if (l?.open) withdrawListen(core, c, l, m.t, m.seq);
+    }
+    return;
+  }
+  if (m.kind === 'result' || m.kind === 'error') {
+    switch (m.method) {
+      case M.read:
+        return onReadAnswered(core, c, m, value);
+      case M.subscribe:
+        return onSubscribeAnswered(core, c, m, value);
+      case M.unsubscribe:
+        return onUnsubscribeAnswered(core, c, m);
+      case M.list:
+        return m.kind === 'result' ? onListAnswered(core, c, value) : undefined;
+      case M.initialize:
+        return m.kind === 'result' ? onInitialized(core, c, m, value) : undefined;
+      case M.discover:
+        return m.kind === 'result' ? onDiscovered(core, c, m, value) : undefined;
+      case M.listen: {
+        const l = m.id !== undefined && m.id !== null ? c.listen(m.id) : undefined;
+        if (!l) return;
+        if (m.kind === 'result') return core.endLedger(l, 'graceful-close', m.t, m.seq);
+        return failListen(core, c, l.listenId!, m.t, m.seq);
+      }
+    }
+    return;
+  }
+  if (m.kind === 'notification') {
+    switch (m.method) {
+      case M.updated:
+        return onUpdated(core, c, m, value);
+      case M.acknowledged:
+        return onAcknowledged(core, c, m, value);
+      case M.listChanged:
+        core.counters.listChanged++;
+        return;
+      case M.cancelled: {
+        const id = obj(obj(value)?.params)?.requestId;
+        const l = typeof id === 'string' || typeof id === 'number' ? c.listen(id) : undefined;
+        if (l) core.endLedger(l, 'server-cancel', m.t, m.seq);
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,154 @@
+// Rules for resource traffic: resources/read (the cache), resources/list (listed is not cached),
+// resources/subscribe and unsubscribe (2025), notifications/resources/updated. The hot path: every rule is O(1) per
+// message apart from the URI's own small lists.
+import { SUBSCRIPTION_ID_META_KEY } from '../decode/protocol.ts';
+import type { DecodedMessage } from '../decode/types.ts';
+import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
+import { applyReadAnswer, noteNotified, noteReadSent } from '../findings/refresh.ts';
+import type { ClientModel } from './client-model.ts';
+import type { EngineCore } from './core.ts';
+import { obj } from './on-session.ts';
+import type { ContentId } from './uri-state.ts';
+
+export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage): void {
+  if (m.uri === undefined) return;
+  const u = c.uri(m.uri);
+  core.touch(u, m.t);
+  c.inflight.set(m.index, { uri: m.uri, order: c.nextReadOrder(), t: m.t, seq: m.seq });
+  u.lastReadReqT = m.t;
+  u.readsInFlight++;
+  core.counters.reads++;
+  noteReadSent(core, u, m.t, m.seq);
+  core.step(u, 'J', m.t, m.seq);
+}
+
+function contentOf(m: DecodedMessage, result: Record<string, unknown> | undefined): { id: ContentId; first: Record<string, unknown> | undefined } {
+  if (m.truncated) return { id: { text: undefined, hash: m.hash, bytes: m.bytes }, first: undefined };
+  const contents = Array.isArray(result?.contents) ? (result!.contents as unknown[]) : [];
+  const first = obj(contents[0]);
+  if (contents.length === 1 && first) {
+    const text = typeof first.text === 'string' ? first.text : typeof first.blob === 'string' ? first.blob : '';
+    return { id: { text, hash: undefined, bytes: undefined }, first };
+  }
+  // Several parts (rare): their JSON is the identity.
+  return { id: { text: JSON.stringify(contents), hash: undefined, bytes: undefined }, first };
+}
+
+export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
+  const sent = m.pair !== undefined ? c.inflight.get(m.pair) : undefined;
+  if (m.pair !== undefined) c.inflight.delete(m.pair);
+  const uri = m.uri ?? sent?.uri;
+  if (uri === undefined) return;
+  const u = c.uri(uri);
+  core.touch(u, m.t);
+  if (sent) u.readsInFlight = Math.max(0, u.readsInFlight - 1);
+  if (m.kind !== 'result') return;
+  const result = obj(obj(value)?.result);
+  const { id, first } = contentOf(m, result);
+  const annotations = obj(first?.annotations);
+  const meta = obj(first?._meta);
+  const lastModified = typeof annotations?.lastModified === 'string' ? annotations.lastModified : typeof meta?.lastModified === 'string' ? meta.lastModified : undefined;
+  applyReadAnswer(
+    core,
+    u,
+    {
+      order: sent?.order ?? c.nextReadOrder(),
+      reqSeq: sent?.seq ?? m.seq,
+      content: id,
+      lastModified,
+      ttlMs: typeof result?.ttlMs === 'number' ? result.ttlMs : undefined,
+      cacheScope: typeof result?.cacheScope === 'string' ? result.cacheScope : undefined,
+    },
+    m.t,
+    m.seq,
+  );
+  core.reevaluate(u, m.t, m.seq);
+}
+
+/** resources/list: the URIs exist (and may carry lastModified); listing one does not cache it. */
+export function onListAnswered(core: EngineCore, c: ClientModel, value: unknown): void {
+  const resources = obj(obj(value)?.result)?.resources;
+  if (!Array.isArray(resources)) return;
+  for (const r of resources) {
+    const o = obj(r);
+    if (typeof o?.uri !== 'string') continue;
+    const u = c.uri(o.uri);
+    u.listed = true;
+    const lm = obj(o.annotations)?.lastModified;
+    if (typeof lm === 'string') u.listedLastModified = lm;
+  }
+  void core;
+}
+
+export function onSubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMessage): void {
+  if (m.uri === undefined) return;
+  const u = c.uri(m.uri);
+  core.touch(u, m.t);
+  core.believe(u, undefined, m.seq);
+  u.subscribeInFlight++;
+  core.counters.subscribeRequested++;
+  const l = core.session(c, m.session, m.t, m.seq);
+  checkSubscribeCapability(core, c, [m.uri], l?.label, m.t, m.seq);
+  const last = core.reconnects.at(-1);
+  if (last && last.client === c) last.missing.delete(m.uri);
+  core.step(u, 'C', m.t, m.seq);
+  core.reevaluate(u, m.t, m.seq);
+}
+
+export function onSubscribeAnswered(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
+  if (m.uri === undefined) return;
+  const u = c.uri(m.uri);
+  core.touch(u, m.t);
+  u.subscribeInFlight = Math.max(0, u.subscribeInFlight - 1);
+  const l = core.session(c, m.session, m.t, m.seq);
+  if (m.kind === 'result') {
+    if (l?.open) {
+      core.hold(u, l, m.t, m.seq);
+      core.step(u, 'D', m.t, m.seq);
+    }
+    core.counters.subscribeSucceeded++;
+  } else {
+    core.counters.subscribeFailed++;
+    core.disbelieve(u, 'subscribe-failed', m.t, m.seq);
+    const code = obj(obj(value)?.error)?.code;
+    if (typeof code === 'number') checkSubscribeRejected(core, u, code, l?.label, m.t, [m.pair !== undefined ? (core.messages.at(m.pair)?.seq ?? m.seq) : m.seq, m.seq]);
+  }
+  core.reevaluate(u, m.t, m.seq);
+}
+
+export function onUnsubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMessage): void {
+  if (m.uri === undefined) return;
+  const u = c.uri(m.uri);
+  core.touch(u, m.t);
+  core.disbelieve(u, 'unsubscribed', m.t, m.seq);
+  core.reevaluate(u, m.t, m.seq);
+}
+
+export function onUnsubscribeAnswered(core: EngineCore, c: ClientModel, m: DecodedMessage): void {
+  if (m.uri === undefined || m.kind !== 'result') return;
+  const u = c.uri(m.uri);
+  const l = core.session(c, m.session, m.t, m.seq);
+  if (l) core.unhold(u, l, m.t, m.seq, 'unsubscribed');
+  core.reevaluate(u, m.t, m.seq);
+}
+
+export function onUpdated(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
+  if (m.uri === undefined) return;
+  const u = c.uri(m.uri);
+  core.touch(u, m.t);
+  let l;
+  if (m.generation === '2026') {
+    const sid = obj(obj(obj(value)?.params)?._meta)?.[SUBSCRIPTION_ID_META_KEY];
+    l = typeof sid === 'string' || typeof sid === 'number' ? c.listen(sid) : undefined;
+  } else {
+    l = m.session !== undefined ? core.sessionsByKey.get(m.session) : c.current;
+  }
+  checkUnsolicited(core, u, l, m.t, m.seq);
+  u.noteInterval(m.t);
+  u.lastNotifyT = m.t;
+  u.lastNotifySeq = m.seq;
+  u.notifyCount++;
+  core.counters.notifications++;
+  core.walk(u, ['E', 'F', 'G', 'I'], m.t, m.seq, [true, true, false, false]);
+  noteNotified(core, u, m.t, m.seq);
+}

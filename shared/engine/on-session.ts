@@ -1,0 +1,179 @@
+// Rules for how sessions and listen streams begin and end: initialize (2025), server/discover (2026),
+// subscriptions/listen with its acknowledgement, graceful end, cancel and drop; a session the server expired;
+// a page that unloaded. Each rule updates the ledgers and re-checks the URIs they touch.
+import { idKey } from '../decode/jsonrpc.ts';
+import type { DecodedMessage, RequestId } from '../decode/types.ts';
+import { checkSubscribeCapability, checkVersion } from '../findings/protocol-checks.ts';
+import type { ClientModel } from './client-model.ts';
+import type { EngineCore } from './core.ts';
+import type { SubscriptionLedger } from './ledger.ts';
+import type { EndCause } from './types.ts';
+
+type Obj = Record<string, unknown>;
+export const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** A successful initialize: a new session (and, if the client had one, a reconnect). */
+export function onInitialized(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
+  const r = obj(obj(value)?.result);
+  if (!r) return;
+  core.counters.initializations++;
+  const key = m.session ?? `${c.key}#init${m.seq}`;
+  const label = m.session ?? `(no session id, init at seq ${m.seq})`;
+  const old = c.current;
+  const existing = core.sessionsByKey.get(key);
+  const l = existing && existing.open ? existing : core.newLedger(c, key, label, 'session', m.t, m.seq, true);
+  l.version = typeof r.protocolVersion === 'string' ? r.protocolVersion : undefined;
+  c.capsSeen = true;
+  c.serverSubscribe = obj(obj(r.capabilities)?.resources)?.subscribe === true;
+  if (old && old !== l) {
+    const believed = [...c.uris.values()].filter((u) => u.believed);
+    core.reconnects.push({ client: c, t: m.t, seq: m.seq, believed: believed.length, missing: new Set(believed.map((u) => u.uri)) });
+    if (old.open) {
+      // A client that re-initializes but leaves the old GET stream open still receives on the old session.
+      if (old.channels > 0) old.abandoned = true;
+      else core.endLedger(old, 're-initialize', m.t, m.seq);
+    }
+    for (const u of believed) {
+      core.touch(u, m.t);
+      core.walk(u, ['N', 'O', 'P'], m.t, m.seq, [false, false, true]);
+    }
+  }
+  c.current = l;
+  c.expired = undefined;
+  if (l.version !== undefined) checkVersion(core, c, l.version, l.label, m.t, m.seq);
+  for (const u of c.uris.values()) core.reevaluate(u, m.t, m.seq);
+}
+
+/** server/discover answered (2026): capabilities and version, no session. */
+export function onDiscovered(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
+  const r = obj(obj(value)?.result);
+  if (!r) return;
+  c.capsSeen = true;
+  c.serverSubscribe = obj(obj(r.capabilities)?.resources)?.subscribe === true;
+  const version = m.version ?? strings(r.supportedVersions)[0];
+  if (version !== undefined) checkVersion(core, c, version, undefined, m.t, m.seq);
+}
+
+/** subscriptions/listen sent: a new listen ledger; what the client now believes; URIs a re-listen left out. */
+export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
+  if (m.id === undefined || m.id === null) return;
+  const filter = obj(obj(obj(value)?.params)?.notifications);
+  const requested = strings(filter?.resourceSubscriptions);
+  const l = core.newLedger(c, `${c.key}|${idKey(m.id)}`, String(m.id), 'listen', m.t, m.seq, true);
+  l.listenId = m.id;
+  l.requested = requested;
+  l.version = m.version;
+  const endedBefore = [...c.listens.values()].some((x) => !x.open);
+  c.listens.set(idKey(m.id), l);
+  // A client that opens a new listen after one ended is re-establishing: what it leaves out, it dropped.
+  const fromEnded = [...c.uris.values()].filter((u) => u.believed && u.beliefListen && !u.beliefListen.open);
+  if (endedBefore) {
+    core.reconnects.push({ client: c, t: m.t, seq: m.seq, believed: fromEnded.length, missing: new Set(fromEnded.map((u) => u.uri).filter((x) => !requested.includes(x))) });
+  }
+  for (const u of fromEnded) {
+    if (requested.includes(u.uri)) continue;
+    core.touch(u, m.t);
+    core.disbelieve(u, 'dropped-on-relisten', m.t, m.seq);
+    core.reevaluate(u, m.t, m.seq);
+  }
+  core.counters.subscribeRequested += requested.length;
+  checkSubscribeCapability(core, c, requested, undefined, m.t, m.seq);
+  for (const uri of requested) {
+    const u = c.uri(uri);
+    core.touch(u, m.t);
+    core.believe(u, l, m.seq);
+    if (u.flow.node === 'N') core.walk(u, ['O', 'P'], m.t, m.seq, [false, true]);
+    core.step(u, 'C', m.t, m.seq);
+    core.reevaluate(u, m.t, m.seq);
+  }
+}
+
+/** notifications/subscriptions/acknowledged: the server holds the accepted subset; the rest was refused. */
+export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
+  const p = obj(obj(value)?.params);
+  const sid = obj(p?._meta)?.['io.modelcontextprotocol/subscriptionId'];
+  if (typeof sid !== 'string' && typeof sid !== 'number') return;
+  const l = c.listen(sid);
+  if (!l || !l.open) return;
+  const accepted = strings(obj(p?.notifications)?.resourceSubscriptions);
+  l.acked = true;
+  for (const uri of accepted) {
+    const u = c.uri(uri);
+    core.touch(u, m.t);
+    core.hold(u, l, m.t, m.seq);
+    core.counters.subscribeSucceeded++;
+    core.step(u, 'D', m.t, m.seq);
+    core.reevaluate(u, m.t, m.seq);
+  }
+  for (const uri of l.requested ?? []) {
+    if (accepted.includes(uri)) continue;
+    const u = c.uri(uri);
+    core.touch(u, m.t);
+    core.counters.subscribeFailed++;
+    // The client was told: the honoured filter came back without it.
+    if (u.beliefListen === l) core.disbelieve(u, 'refused-in-ack', m.t, m.seq);
+    else if (!u.held) u.loss = { reason: 'refused-in-ack', t: m.t, seq: m.seq };
+    core.reevaluate(u, m.t, m.seq);
+  }
+}
+
+/** The client withdrew a listen (aborted it or cancelled it): its beliefs go, unless another open listen asks too. */
+export function withdrawListen(core: EngineCore, c: ClientModel, l: SubscriptionLedger, t: number, seq: number): void {
+  core.endLedger(l, 'client-close', t, seq);
+  for (const uri of l.requested ?? []) {
+    const u = c.uris.get(uri);
+    if (!u || u.beliefListen !== l) continue;
+    const other = c.otherListenAsking(uri, l);
+    if (other) u.beliefListen = other;
+    else core.disbelieve(u, 'unsubscribed', t, seq);
+    core.reevaluate(u, t, seq);
+  }
+}
+
+/** A listen that failed before it was acknowledged (error answer, HTTP error, network): nothing was subscribed. */
+export function failListen(core: EngineCore, c: ClientModel, id: RequestId, t: number, seq: number): void {
+  const l = c.listen(id);
+  if (!l || !l.open) return;
+  const acked = l.acked;
+  core.endLedger(l, 'listen-error', t, seq);
+  if (acked) return;
+  for (const uri of l.requested ?? []) {
+    const u = c.uri(uri);
+    core.counters.subscribeFailed++;
+    if (u.beliefListen === l) core.disbelieve(u, 'subscribe-failed', t, seq);
+    core.reevaluate(u, t, seq);
+  }
+}
+
+/** The server ended a 2025 session (404 / 400 on its id): the client must re-initialize. */
+export function sessionGone(core: EngineCore, c: ClientModel, l: SubscriptionLedger, cause: EndCause, t: number, seq: number): void {
+  const wasCurrent = c.current === l && l.open;
+  core.endLedger(l, cause, t, seq);
+  if (wasCurrent) c.expired = { ledger: l, t, seq, evidence: [seq] };
+}
+
+/** The page unloaded: its client, cache and sessions are gone. */
+export function pageGone(core: EngineCore, doc: string, t: number, seq: number): void {
+  for (const c of core.clients.values()) {
+    if (c.doc !== doc || c.ended) continue;
+    for (const l of c.sessions) core.endLedger(l, 'unload', t, seq);
+    for (const l of c.listens.values()) core.endLedger(l, 'unload', t, seq);
+    c.ended = true;
+    c.expired = undefined;
+    for (const u of c.uris.values()) {
+      core.touch(u, t);
+      const p = u.pendingReread;
+      if (p && t - p.t >= core.grace) {
+        core.log.record({ id: 'notified-not-reread', endpoint: c.endpoint, uri: u.uri, detail: 'never re-read before the page unloaded' }, p.t, t, [p.seq, seq]);
+      }
+      u.pendingReread = undefined;
+      u.pendingMissed = undefined;
+      u.flowPending = undefined;
+      core.reevaluate(u, t, seq);
+    }
+  }
+}

@@ -1,0 +1,135 @@
+// Rules for transport facts: HTTP status on a session (404/400 = the server forgot it, DELETE ends it, 405 refuses
+// the GET stream), delivery channels opening and closing, GET resumption, exchanges that failed, page unload.
+import type { ConnInfo, WireEvent } from '../decode/types.ts';
+import { checkResume, noteDeadSessionUse } from '../findings/lifecycle.ts';
+import { checkRequestHeaders } from '../findings/protocol-checks.ts';
+import type { ClientModel } from './client-model.ts';
+import type { EngineCore } from './core.ts';
+import type { SubscriptionLedger } from './ledger.ts';
+import { failListen, pageGone, sessionGone, withdrawListen } from './on-session.ts';
+
+/** server-everything answers a stale session with 400 "No valid session ID provided"; the SDK says "Server not initialized". */
+const SESSION_GONE_400 = /session|not initialized/i;
+
+function recheckHeld(core: EngineCore, l: SubscriptionLedger, t: number, seq: number): void {
+  for (const uri of l.uris) {
+    const u = l.client.uris.get(uri);
+    if (u) core.reevaluate(u, t, seq);
+  }
+}
+
+function clientOf(core: EngineCore, e: { info: ConnInfo }): ClientModel {
+  return core.client(e.info.doc, e.info.endpoint, e.info.transport, e.info.generation);
+}
+
+export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): void {
+  switch (e.type) {
+    case 'request-head': {
+      if (e.info.transport !== 'streamable-http') return;
+      const c = clientOf(core, e);
+      const session = e.info.session;
+      const l = e.info.generation === '2025' && session !== undefined ? core.sessionsByKey.get(session) : undefined;
+      noteDeadSessionUse(c, session, seq);
+      const modern = e.info.generation === '2026' ? { requestMethods: e.requestMethods, metaVersion: e.metaVersion } : undefined;
+      checkRequestHeaders(core, c, e.headers, l, modern, t, seq);
+      return;
+    }
+    case 'response-head': {
+      const c = clientOf(core, e);
+      const ok = e.status >= 200 && e.status < 300;
+      if (e.info.listenId !== undefined && !ok) return failListen(core, c, e.info.listenId, t, seq);
+      const session = e.info.session;
+      if (e.info.transport !== 'streamable-http' || session === undefined) return;
+      const l = core.sessionsByKey.get(session);
+      if (!l) return;
+      if (e.status === 404) return sessionGone(core, c, l, 'http-404', t, seq);
+      if (e.info.role === 'get' && (e.status === 405 || e.status === 404)) {
+        l.channelRefused = e.status;
+        return recheckHeld(core, l, t, seq);
+      }
+      if (e.info.role === 'delete' && ok) core.endLedger(l, 'delete', t, seq);
+      return;
+    }
+    case 'http-error-body': {
+      const session = e.info.session;
+      if (e.status !== 400 || session === undefined || !SESSION_GONE_400.test(e.text)) return;
+      const l = core.sessionsByKey.get(session);
+      if (l?.open) sessionGone(core, clientOf(core, e), l, 'http-400', t, seq);
+      return;
+    }
+    case 'stream-open': {
+      if (e.kind === 'post-sse' || e.kind === 'post') return;
+      core.streamOpened({ stream: e.stream, kind: e.kind, endpoint: e.info.endpoint, ...(e.info.session !== undefined ? { session: e.info.session } : {}), openT: t, openSeq: seq, open: true });
+      if (e.kind === 'listen') {
+        const l = e.info.listenId !== undefined ? clientOf(core, e).listen(e.info.listenId) : undefined;
+        if (l) {
+          l.channels = 1;
+          l.channelEverOpened = true;
+        }
+        return;
+      }
+      const key = e.info.session;
+      if (key === undefined) return;
+      core.channelCount.set(key, (core.channelCount.get(key) ?? 0) + 1);
+      const l = core.sessionsByKey.get(key);
+      if (!l) return;
+      l.channels++;
+      l.channelEverOpened = true;
+      l.channelRefused = undefined;
+      return recheckHeld(core, l, t, seq);
+    }
+    case 'stream-close': {
+      if (e.kind === 'post-sse' || e.kind === 'post') return;
+      core.streamClosed(e.stream, t, seq, e.outcome);
+      if (e.kind === 'listen') {
+        const c = clientOf(core, e);
+        const l = e.info.listenId !== undefined ? c.listen(e.info.listenId) : undefined;
+        if (!l) return;
+        l.channels = 0;
+        l.lastChannelClose = { t, seq };
+        if (!l.open) return;
+        // Without the graceful `resultType: complete` answer first, a closed listen stream is an abrupt drop.
+        if (e.outcome === 'aborted') return withdrawListen(core, c, l, t, seq);
+        return core.endLedger(l, 'dropped', t, seq);
+      }
+      const key = e.info.session;
+      if (key === undefined) return;
+      core.channelCount.set(key, Math.max(0, (core.channelCount.get(key) ?? 0) - 1));
+      const l = core.sessionsByKey.get(key);
+      if (!l) return;
+      l.channels = Math.max(0, l.channels - 1);
+      l.lastChannelClose = { t, seq };
+      // On legacy HTTP+SSE and WebSocket the stream *is* the session.
+      if (e.kind === 'sse' || e.kind === 'ws') return core.endLedger(l, 'transport-closed', t, seq);
+      if (l.abandoned && l.channels === 0) return core.endLedger(l, 're-initialize', t, seq);
+      return recheckHeld(core, l, t, seq);
+    }
+    case 'get-request':
+      return checkResume(core, clientOf(core, e), e, t, seq);
+    case 'exchange-failed': {
+      const c = clientOf(core, e);
+      for (const r of e.requests) {
+        if (r.method === 'resources/read') {
+          c.inflight.delete(r.index);
+          const u = r.uri !== undefined ? c.uris.get(r.uri) : undefined;
+          if (u) u.readsInFlight = Math.max(0, u.readsInFlight - 1);
+        } else if (r.method === 'resources/subscribe' && r.uri !== undefined) {
+          const u = c.uri(r.uri);
+          u.subscribeInFlight = Math.max(0, u.subscribeInFlight - 1);
+          core.counters.subscribeFailed++;
+          core.disbelieve(u, 'subscribe-failed', t, seq);
+          core.reevaluate(u, t, seq);
+        } else if (r.method === 'subscriptions/listen' && r.id !== undefined && r.id !== null) {
+          failListen(core, c, r.id, t, seq);
+        }
+      }
+      return;
+    }
+    case 'page-end':
+      if (!e.persisted) pageGone(core, e.doc, t, seq);
+      return;
+    case 'legacy-endpoint':
+    case 'page-start':
+      return;
+  }
+}

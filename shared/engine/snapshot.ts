@@ -1,0 +1,152 @@
+// Builds the immutable view of the engine at `now`: plain objects the panel and the CLI render. Linear in what is
+// shown (URIs, sessions, recent streams), never in the frame count; messages are shared chunks, not copies.
+import type { Finding, FindingId } from '../findings/types.ts';
+import { SEVERITY_RANK } from '../findings/types.ts';
+import { EDGES, type NodeId } from '../flow/chart.ts';
+import { projectSteps } from '../flow/flow-tracker.ts';
+import { computeMetrics } from '../metrics.ts';
+import type { EngineCore } from './core.ts';
+import { STREAM_HISTORY } from './core.ts';
+import { expectedFreshness } from './freshness.ts';
+import type { ClientView, EngineSnapshot, FlowSnapshot, SessionView, UriRow } from './types.ts';
+import type { UriState } from './uri-state.ts';
+
+function projected(core: EngineCore, u: UriState, now: number): NodeId[] {
+  const p = u.flowPending;
+  if (!p || now < p.deadline) return [];
+  if (p.kind === 'reread' && u.pendingReread) return ['K', 'M'];
+  if (p.kind === 'phantom' && u.believed && !u.held) return u.cached ? ['Q', 'M'] : ['Q'];
+  void core;
+  return [];
+}
+
+function flowSnapshot(core: EngineCore, now: number, rows: UriState[]): FlowSnapshot {
+  const edgeCounts = Array.from(core.flow.counts);
+  const perUri: FlowSnapshot['perUri'] = {};
+  for (const u of rows) {
+    const counts = u.flow.counts ? Array.from(u.flow.counts) : new Array<number>(EDGES.length).fill(0);
+    const extra = projected(core, u, now);
+    let path = u.flow.path.slice();
+    let node = u.flow.node;
+    if (extra.length) {
+      const p = projectSteps(u.flow, extra, u.flowPending!.deadline, u.flowPending!.seq);
+      path = p.path;
+      node = p.node;
+      for (const e of p.edges) {
+        counts[e]!++;
+        edgeCounts[e]!++;
+      }
+    }
+    perUri[u.key] = node !== undefined ? { node, edgeCounts: counts, path } : { edgeCounts: counts, path };
+  }
+  return { edgeCounts, perUri };
+}
+
+function row(core: EngineCore, u: UriState, now: number, ids: FindingId[], worst: Finding['severity'] | undefined, node: NodeId | undefined): UriRow {
+  const f = expectedFreshness(u.uri, core.rules, u.ttlMs, u.notifyCount, u.intervals, core.defaultMaxAgeMs);
+  const r: UriRow = {
+    key: u.key,
+    uri: u.uri,
+    endpoint: u.client.endpoint,
+    doc: u.client.doc,
+    cached: u.cached,
+    listed: u.listed,
+    clientBelievesSubscribed: u.believed,
+    serverHasSubscription: u.held,
+    deliveryChannelOpen: u.held && u.channelOpen,
+    heldBy: u.holders.map((l) => l.label),
+    readsInFlight: u.readsInFlight,
+    notifications: u.notifyCount,
+    expectedMaxAgeMs: f.maxAgeMs,
+    expectedMaxAgeSource: f.source,
+    findings: ids,
+    status: worst ?? 'ok',
+  };
+  if (u.cached) {
+    r.cacheReadAt = u.readAt;
+    r.cacheAgeMs = Math.max(0, now - u.readAt);
+    const h = u.contentHash;
+    if (h !== undefined) r.contentHash = h;
+    const size = u.size;
+    if (size !== undefined) r.size = size;
+    if (u.lastModified !== undefined) r.lastModified = u.lastModified;
+    if (u.ttlMs !== undefined) r.ttlMs = u.ttlMs;
+    if (u.cacheScope !== undefined) r.cacheScope = u.cacheScope;
+  } else if (u.listedLastModified !== undefined) r.lastModified = u.listedLastModified;
+  if (u.lastNotifyT !== undefined) r.lastNotifyT = u.lastNotifyT;
+  if (u.lastReadReqT !== undefined) r.lastReadT = u.lastReadReqT;
+  if (node !== undefined) r.flowNode = node;
+  return r;
+}
+
+export function buildSnapshot(core: EngineCore, now: number, findings: Finding[], engineErrors: number): EngineSnapshot {
+  const live: UriState[] = [];
+  for (const c of core.clients.values()) if (!c.ended) for (const u of c.uris.values()) live.push(u);
+  const flow = flowSnapshot(core, now, live);
+
+  // Open findings mark their row; the worst decides its status.
+  const byRow = new Map<string, { ids: FindingId[]; worst: Finding['severity'] }>();
+  for (const f of findings) {
+    if (!f.open || f.uri === undefined) continue;
+    const k = `${f.endpoint ?? ''} ${f.uri}`;
+    const e = byRow.get(k);
+    if (!e) byRow.set(k, { ids: [f.id], worst: f.severity });
+    else {
+      if (!e.ids.includes(f.id)) e.ids.push(f.id);
+      if (SEVERITY_RANK[f.severity] > SEVERITY_RANK[e.worst]) e.worst = f.severity;
+    }
+  }
+  const uris = live.map((u) => {
+    const e = byRow.get(`${u.client.endpoint} ${u.uri}`);
+    return row(core, u, now, e?.ids ?? [], e?.worst, flow.perUri[u.key]?.node);
+  });
+  const rank = (s: UriRow['status']): number => (s === 'ok' ? 0 : SEVERITY_RANK[s]);
+  uris.sort((a, b) => rank(b.status) - rank(a.status) || (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : a.key < b.key ? -1 : 1));
+
+  const clients: ClientView[] = [...core.clients.values()].map((c) => {
+    const v: ClientView = { key: c.key, doc: c.doc, endpoint: c.endpoint, transport: c.transport, generation: c.generation, ended: c.ended };
+    if (c.version !== undefined) v.version = c.version;
+    if (c.serverSubscribe !== undefined) v.serverSubscribe = c.serverSubscribe;
+    if (c.current) v.currentSession = c.current.label;
+    return v;
+  });
+
+  const sessions: SessionView[] = core.ledgers.map((l) => {
+    const v: SessionView = {
+      key: l.key,
+      kind: l.kind,
+      endpoint: l.client.endpoint,
+      doc: l.client.doc,
+      transport: l.transport,
+      generation: l.generation,
+      startT: l.startT,
+      startSeq: l.startSeq,
+      open: l.open,
+      subscriptions: [...l.uris],
+      deliveryChannelOpen: l.open && l.channels > 0,
+      observedFromStart: l.observedFromStart,
+    };
+    if (l.version !== undefined) v.version = l.version;
+    if (l.endT !== undefined) v.endT = l.endT;
+    if (l.endSeq !== undefined) v.endSeq = l.endSeq;
+    if (l.endCause !== undefined) v.endCause = l.endCause;
+    if (l.requested !== undefined) v.requested = [...l.requested];
+    return v;
+  });
+
+  const snap: EngineSnapshot = {
+    now,
+    frames: core.counters.frames,
+    lastSeq: core.lastSeq,
+    clients,
+    sessions,
+    streams: [...core.closedStreams.slice(-STREAM_HISTORY), ...core.openStreams.values()],
+    uris,
+    findings,
+    flow,
+    metrics: computeMetrics(core, now, engineErrors),
+    messages: core.messages.view(),
+  };
+  if (core.lastT !== undefined) snap.lastT = core.lastT;
+  return snap;
+}

@@ -1,0 +1,153 @@
+// The engine's public shapes: options, and the snapshot the views render (plain, immutable data). Internal model
+// classes live in client-model.ts, uri-state.ts and ledger.ts.
+import type { DecodedMessage, Generation, Transport } from '../decode/types.ts';
+import type { Finding, FindingId, Severity } from '../findings/types.ts';
+import type { FlowStep, NodeId } from '../flow/index.ts';
+import type { Metrics } from '../metrics.ts';
+import type { MessageList } from './message-list.ts';
+
+export interface FreshnessRule {
+  /** Glob over the URI: `*` matches within a path segment, `**` across segments, `?` one character. */
+  pattern: string;
+  maxAgeMs: number;
+}
+
+export interface EngineOptions {
+  freshnessRules?: FreshnessRule[];
+  /** Expected freshness when nothing else says (default 10 minutes). */
+  defaultMaxAgeMs?: number;
+  /**
+   * Grace before timing-dependent findings fire: a notification not followed by a read, an expired session not
+   * re-initialized, a condition (cached but not subscribed…) that might still be fixed by the next message. Default 2 s.
+   */
+  graceMs?: number;
+}
+
+export const DEFAULT_MAX_AGE_MS = 10 * 60_000;
+export const DEFAULT_GRACE_MS = 2_000;
+
+export type FreshnessSource = 'rule' | 'ttl' | 'learned' | 'default';
+
+/** Why a session or listen stream ended. */
+export type EndCause =
+  | 're-initialize'
+  | 'http-404'
+  | 'http-400'
+  | 'delete'
+  | 'unload'
+  | 'transport-closed'
+  | 'graceful-close'
+  | 'dropped'
+  | 'client-close'
+  | 'server-cancel'
+  | 'listen-error';
+
+export interface UriRow {
+  /** Stable row key: client + URI. */
+  key: string;
+  uri: string;
+  endpoint: string;
+  doc: string;
+  cached: boolean;
+  cacheReadAt?: number;
+  cacheAgeMs?: number;
+  contentHash?: string;
+  /** UTF-8 bytes of the cached content. */
+  size?: number;
+  lastModified?: string;
+  ttlMs?: number;
+  cacheScope?: string;
+  /** Seen in a resources/list answer (that alone does not make it cached). */
+  listed: boolean;
+  clientBelievesSubscribed: boolean;
+  serverHasSubscription: boolean;
+  deliveryChannelOpen: boolean;
+  /** Session ids / listen ids that hold the subscription now. */
+  heldBy: string[];
+  lastNotifyT?: number;
+  /** When the last resources/read for it was sent. */
+  lastReadT?: number;
+  readsInFlight: number;
+  notifications: number;
+  expectedMaxAgeMs: number;
+  expectedMaxAgeSource: FreshnessSource;
+  findings: FindingId[];
+  /** Worst severity among its findings, or 'ok'. */
+  status: Severity | 'ok';
+  flowNode?: NodeId;
+}
+
+/** A session (2025: Mcp-Session-Id, legacy sessionId, WebSocket) or a 2026 listen stream: one server-side subscription set. */
+export interface SessionView {
+  key: string;
+  kind: 'session' | 'listen';
+  endpoint: string;
+  doc: string;
+  transport: Transport;
+  generation: Generation;
+  version?: string;
+  startT: number;
+  startSeq: number;
+  open: boolean;
+  endT?: number;
+  endSeq?: number;
+  endCause?: EndCause;
+  /** URIs the server holds for it (acknowledged subscriptions). */
+  subscriptions: string[];
+  /** Listen only: what the client asked for. */
+  requested?: string[];
+  deliveryChannelOpen: boolean;
+  /** Seen from its start (initialize / listen request) rather than picked up mid-way. */
+  observedFromStart: boolean;
+}
+
+/** A long-lived delivery channel: a session's GET stream, a listen stream, a legacy SSE stream, a WebSocket. */
+export interface StreamView {
+  stream: string;
+  kind: 'get' | 'listen' | 'sse' | 'ws';
+  endpoint: string;
+  session?: string;
+  openT: number;
+  openSeq: number;
+  open: boolean;
+  closeT?: number;
+  closeSeq?: number;
+  outcome?: 'complete' | 'aborted' | 'failed';
+}
+
+export interface ClientView {
+  key: string;
+  doc: string;
+  endpoint: string;
+  transport: Transport;
+  generation: Generation;
+  version?: string;
+  /** Server capability resources.subscribe, when the server said. */
+  serverSubscribe?: boolean;
+  currentSession?: string;
+  /** The page that ran it unloaded. */
+  ended: boolean;
+}
+
+export interface FlowSnapshot {
+  /** Count per edge index (see EDGES), all URIs together. */
+  edgeCounts: number[];
+  perUri: Record<string, { node?: NodeId; edgeCounts: number[]; path: FlowStep[] }>;
+}
+
+export interface EngineSnapshot {
+  now: number;
+  frames: number;
+  lastSeq: number;
+  lastT?: number;
+  clients: ClientView[];
+  sessions: SessionView[];
+  streams: StreamView[];
+  uris: UriRow[];
+  findings: Finding[];
+  flow: FlowSnapshot;
+  metrics: Metrics;
+  messages: MessageList;
+}
+
+export type { DecodedMessage };

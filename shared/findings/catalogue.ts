@@ -1,0 +1,214 @@
+// The finding catalogue: id → title, default severity, explanation and fix, in plain words drawn from the seed
+// (DESIGN §1). docs/findings.md is checked against this table by a unit test, so the two cannot drift.
+import type { CoverageReason, FindingId, Severity } from './types.ts';
+
+export interface CatalogueEntry {
+  id: FindingId;
+  title: string;
+  severity: Severity;
+  /** The seed chart node this finding reaches or sits at (see shared/flow/chart.ts). */
+  node?: string;
+  explanation: string;
+  fix: string;
+}
+
+export interface ReasonEntry {
+  label: string;
+  severity: Severity;
+  explanation: string;
+}
+
+export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
+  'cached-not-subscribed': {
+    id: 'cached-not-subscribed',
+    title: 'Cached, but nobody is subscribed',
+    severity: 'warning',
+    explanation:
+      'The client holds this resource in its cache, but no live session or listen stream on the server subscribes to it. ' +
+      'When the resource changes, the server finds no subscriber and sends nothing; the client keeps serving the old content ' +
+      'without any signal. The subscription set must equal the cache-key set.',
+    fix:
+      'Subscribe to every URI you cache, in the current session: after every initialize (or re-listen), resubscribe the whole ' +
+      'cache-key set. Subscribe to the concrete URI, not a parent. Keep a slow fallback read of key resources.',
+  },
+  'phantom-subscription': {
+    id: 'phantom-subscription',
+    title: 'Client believes it is subscribed; the server has no record',
+    severity: 'error',
+    node: 'Q',
+    explanation:
+      'The client subscribed in an earlier session or listen stream and never unsubscribed, so it thinks notifications will come. ' +
+      'That session is gone (re-initialize, HTTP 404, server restart, a dropped listen stream) and subscriptions are not restored ' +
+      'automatically. No error appears anywhere; the cache just goes stale after the reconnect.',
+    fix:
+      'Treat every new session as empty: after initialize (2025) or when a listen stream ends (2026), send resources/subscribe ' +
+      '(or a new subscriptions/listen) for every URI you still cache.',
+  },
+  'no-delivery-channel': {
+    id: 'no-delivery-channel',
+    title: 'Subscribed, but no channel can deliver the notification',
+    severity: 'error',
+    node: 'K',
+    explanation:
+      'The server holds the subscription, but the session has no open stream for messages that are not answers to a request: ' +
+      'the standalone GET stream was never opened, was refused (405), or dropped and the client gave up reconnecting. ' +
+      'The server drops (or only stores) notifications it cannot deliver, so updates are lost silently.',
+    fix:
+      'Keep the GET stream open for the life of the session and reconnect it without a retry limit (the SDK stops after ' +
+      'maxRetries, default 2). If the server refuses GET, poll the resources you cache instead of relying on notifications.',
+  },
+  'notified-not-reread': {
+    id: 'notified-not-reread',
+    title: 'Notified, but the client never re-read',
+    severity: 'warning',
+    node: 'K',
+    explanation:
+      'notifications/resources/updated only says "read again"; it carries no content and no version. The client received it ' +
+      'for a cached URI but sent no resources/read afterwards (within the grace period), so the cache still holds the old ' +
+      'content. Typical cause: the handler only marks the entry dirty and the read path prefers cached values.',
+    fix: 'On every updated notification for a cached URI, call resources/read for it and replace the cached value.',
+  },
+  'stale-overwrite': {
+    id: 'stale-overwrite',
+    title: 'An older read overwrote a newer one',
+    severity: 'error',
+    node: 'M',
+    explanation:
+      'Two reads of the same URI were in flight (for example after two quick notifications) and their responses arrived out ' +
+      'of order: the read sent first answered last, with different content. A client that writes responses in arrival order ' +
+      'ends on the older version.',
+    fix:
+      'Number reads per URI and ignore a response older than the one already cached, or compare annotations.lastModified ' +
+      '(coarse: server clock) before overwriting; or serialize reads per URI.',
+  },
+  'cache-age-exceeded': {
+    id: 'cache-age-exceeded',
+    title: 'Cache older than expected',
+    severity: 'warning',
+    explanation:
+      'Cache age is the most direct signal of a stale read: this entry is older than its expected freshness (a rule you set, ' +
+      'the server\'s ttlMs, or the learned update cadence of this URI). Either it really did not change, or the notification ' +
+      'chain broke.',
+    fix:
+      'Re-read it now to check. If it changed, follow the other findings for this URI to see where the chain broke; respect ' +
+      'ttlMs; keep a low-frequency full check of key resources.',
+  },
+  'missed-update': {
+    id: 'missed-update',
+    title: 'The content changed, but no notification came',
+    severity: 'warning',
+    node: 'K',
+    explanation:
+      'While the URI was subscribed, a later read returned different content, and no notifications/resources/updated for it ' +
+      'arrived in between. The notification was never sent or was lost on the way (notifications are one-way and ' +
+      'unacknowledged; one sent while a connection dies is gone).',
+    fix:
+      'Check that the server notifies every change and that the delivery stream stayed up; keep a periodic version check ' +
+      '(lastModified) so lost notifications are detected.',
+  },
+  'resume-gap': {
+    id: 'resume-gap',
+    title: 'Stream reconnected without resuming',
+    severity: 'warning',
+    explanation:
+      'An SSE stream that carried event ids ended and the client opened a new one without Last-Event-ID (or with an id it ' +
+      'never received). Events the server sent in between are not replayed, so notifications in that window are lost.',
+    fix: 'Reconnect with the Last-Event-ID of the last event received on that stream (the SDK does this via resumptionToken).',
+  },
+  'session-expired-not-reinitialized': {
+    id: 'session-expired-not-reinitialized',
+    title: 'Session expired and the client did not re-initialize',
+    severity: 'error',
+    explanation:
+      'The server answered HTTP 404 (server-everything: 400) for this session id: the session is gone, for example after a ' +
+      'server restart. The client must start a new session with initialize, without the old id; it did not, so every request ' +
+      'fails and nothing is subscribed.',
+    fix:
+      'On 404 for a session id, drop the id, run initialize again and resubscribe every cached URI (the SDK does not do this ' +
+      'automatically).',
+  },
+  'subscribe-unsupported': {
+    id: 'subscribe-unsupported',
+    title: 'Subscribe without the server\'s capability',
+    severity: 'warning',
+    explanation:
+      'The client sent resources/subscribe (or a listen with resourceSubscriptions) although the server did not advertise ' +
+      'resources.subscribe, or the server rejected the method. No notification will ever come for these URIs.',
+    fix: 'Check capabilities.resources.subscribe at initialize (or server/discover) and poll instead when it is absent.',
+  },
+  'unsolicited-update': {
+    id: 'unsolicited-update',
+    title: 'Update for a URI this session did not subscribe to',
+    severity: 'info',
+    explanation:
+      'The server sent notifications/resources/updated for a URI that, as far as the observed traffic shows, this session or ' +
+      'listen stream does not subscribe to. Either the server keeps state the client does not know about, or the client and ' +
+      'server disagree about the subscription set.',
+    fix: 'Compare the server\'s subscription set for the session with what the client sent; unsubscribe cleanly.',
+  },
+  'protocol-header-missing': {
+    id: 'protocol-header-missing',
+    title: 'MCP-Protocol-Version header missing or wrong',
+    severity: 'warning',
+    explanation:
+      'On HTTP, every request after initialization must carry the negotiated MCP-Protocol-Version (2025-06-18 and later; on ' +
+      '2026-07-28 also Mcp-Method). Without it the server assumes 2025-03-26, and behaviour can differ from what was negotiated.',
+    fix: 'Send the negotiated version in MCP-Protocol-Version on every request (and Mcp-Method on 2026-07-28).',
+  },
+  'version-regression': {
+    id: 'version-regression',
+    title: 'Protocol version went down on reconnect',
+    severity: 'warning',
+    explanation:
+      'A later session on the same endpoint negotiated an older protocol version than an earlier one. Features of the newer ' +
+      'revision (and their subscription semantics) silently disappear after the reconnect.',
+    fix: 'Pin the protocol version you depend on and make reconnects negotiate the same one; check which server answered.',
+  },
+};
+
+/** The sub-cases of cached-not-subscribed, each with its own severity. */
+export const COVERAGE_REASONS: Record<CoverageReason, ReasonEntry> = {
+  'never-subscribed': {
+    label: 'never subscribed',
+    severity: 'warning',
+    explanation: 'The client read this URI but never sent resources/subscribe (or a listen) for it.',
+  },
+  'lost-on-reinit': {
+    label: 'lost on re-initialize',
+    severity: 'error',
+    explanation: 'It was subscribed in a session that ended (re-initialize, 404, DELETE, unload); the new session never subscribed it.',
+  },
+  'lost-with-stream': {
+    label: 'lost with the listen stream',
+    severity: 'error',
+    explanation: 'It was subscribed on a listen stream that ended; no new listen covers it.',
+  },
+  unsubscribed: {
+    label: 'unsubscribed',
+    severity: 'warning',
+    explanation: 'The client unsubscribed (or closed its listen stream) but kept the cached content.',
+  },
+  'dropped-on-relisten': {
+    label: 'dropped on re-listen',
+    severity: 'warning',
+    explanation: 'After its listen stream ended the client opened a new listen without this URI.',
+  },
+  'subscribe-failed': {
+    label: 'subscribe failed',
+    severity: 'warning',
+    explanation: 'The subscribe request failed (error response or transport failure) and was not retried.',
+  },
+  'parent-only': {
+    label: 'only a parent URI subscribed',
+    severity: 'warning',
+    explanation:
+      'A directory-like or schema URI near it is subscribed, but subscriptions are per concrete URI: the parent only covers its own listing.',
+  },
+  'refused-in-ack': {
+    label: 'refused in the listen acknowledgement',
+    severity: 'warning',
+    explanation: 'The client asked for it in subscriptions/listen, but notifications/subscriptions/acknowledged left it out.',
+  },
+};
+
+export const FINDING_IDS = Object.keys(CATALOGUE) as FindingId[];

@@ -1,0 +1,78 @@
+// Finding family "coverage": does a server-side subscription with a working channel stand behind every cached URI and
+// every subscription the client believes in? cached-not-subscribed, phantom-subscription, no-delivery-channel. These
+// are conditions (they hold over time), re-checked whenever something about the URI changes.
+import type { EngineCore } from '../engine/core.ts';
+import type { UriState } from '../engine/uri-state.ts';
+import type { FindingSpec } from './finding-log.ts';
+import type { CoverageReason } from './types.ts';
+
+/** Directory-like (`file:///docs/`) or schema-like (`postgres://kb/articles/schema`) URIs people subscribe to as "the parent". */
+export function isParentLike(uri: string): boolean {
+  return uri.endsWith('/') || uri.endsWith('/schema');
+}
+
+/** Would a naive client think subscribing `parent` covers `uri`? (It does not: subscriptions are per concrete URI.) */
+export function coversAsParent(parent: string, uri: string): boolean {
+  if (parent === uri) return false;
+  const dir = parent.endsWith('/') ? parent : parent.slice(0, parent.lastIndexOf('/') + 1);
+  return dir.length > 0 && uri.startsWith(dir);
+}
+
+function parentHeld(core: EngineCore, u: UriState): string | undefined {
+  const held = core.parentLike.get(u.client);
+  if (!held) return undefined;
+  for (const p of held.keys()) if (coversAsParent(p, u.uri)) return p;
+  return undefined;
+}
+
+function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason; detail: string } {
+  const parent = parentHeld(core, u);
+  if (u.loss && u.loss.reason !== 'never-subscribed') {
+    return { reason: u.loss.reason, detail: `since seq ${u.loss.seq}` };
+  }
+  if (parent) return { reason: 'parent-only', detail: `only ${parent} is subscribed` };
+  return { reason: 'never-subscribed', detail: 'no resources/subscribe or listen was sent for it' };
+}
+
+function endedHow(u: UriState): string {
+  const lost = u.client.ledgersEndedWith(u.uri);
+  return lost ? `${lost.label} ended (${lost.endCause}) at seq ${lost.endSeq}` : 'no live session holds it';
+}
+
+export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: number): void {
+  const c = u.client;
+  const live = !c.ended;
+  const held = u.held;
+  const session = c.current?.label;
+  const base = { endpoint: c.endpoint, uri: u.uri, ...(session !== undefined ? { session } : {}) };
+
+  if (live && u.cached && !held) {
+    const { reason, detail } = coverageReason(core, u);
+    const spec: FindingSpec = { id: 'cached-not-subscribed', ...base, reason, detail };
+    // Without the capability there is nothing to subscribe to: polling is the only option, so it is only worth a note
+    // (subscribe-unsupported tells the client off if it tried anyway).
+    if (c.serverSubscribe === false) spec.severity = 'info';
+    core.conds.hold(u.conds, spec, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq]);
+  } else core.conds.release(u.conds, 'cached-not-subscribed', t, [seq]);
+
+  if (live && u.believed && !held) {
+    const before = u.conds['phantom-subscription'];
+    core.conds.hold(u.conds, { id: 'phantom-subscription', ...base, detail: endedHow(u) }, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq]);
+    if (!before) u.flowPending = { kind: 'phantom', deadline: t + core.grace, seq };
+  } else {
+    core.conds.release(u.conds, 'phantom-subscription', t, [seq]);
+    if (u.flowPending?.kind === 'phantom') u.flowPending = undefined;
+  }
+
+  if (live && held && !u.channelOpen) {
+    const l = u.holders[0]!;
+    const reason = l.channelRefused !== undefined ? 'refused' : l.channelEverOpened ? 'closed' : 'never-opened';
+    const detail =
+      reason === 'refused'
+        ? `the server answered the GET stream with ${l.channelRefused}`
+        : reason === 'closed'
+          ? `the GET stream closed at seq ${l.lastChannelClose?.seq} and was not reopened`
+          : 'no GET stream was opened for the session';
+    core.conds.hold(u.conds, { id: 'no-delivery-channel', endpoint: c.endpoint, uri: u.uri, session: l.label, reason, detail }, t, [u.heldSeq]);
+  } else core.conds.release(u.conds, 'no-delivery-channel', t, [seq]);
+}

@@ -1,0 +1,194 @@
+// Where findings are kept while the engine runs. Two kinds: *events* (something happened at a time: an out-of-order
+// overwrite, a resume without Last-Event-ID) go straight into the FindingLog; *conditions* (a state that holds over a
+// time span: cached but not subscribed) live in the ConditionSet while they hold and become a finding once they held
+// for the settle time — so the millisecond between a read and its subscribe never shows up — and are logged as resolved
+// when they end. Both merge by key, so one problem is one finding however often it recurs.
+import { CATALOGUE, COVERAGE_REASONS } from './catalogue.ts';
+import { SEVERITY_RANK, type CoverageReason, type Finding, type FindingId, type Severity } from './types.ts';
+
+export interface FindingSpec {
+  id: FindingId;
+  endpoint?: string;
+  uri?: string;
+  session?: string;
+  reason?: string;
+  detail?: string;
+  /** Overrides the catalogue / reason severity. */
+  severity?: Severity;
+}
+
+export function findingKey(s: Pick<FindingSpec, 'id' | 'endpoint' | 'uri' | 'session'>): string {
+  return `${s.id}|${s.endpoint ?? ''}|${s.uri ?? ''}|${s.session ?? ''}`;
+}
+
+export function severityOf(s: FindingSpec): Severity {
+  if (s.severity) return s.severity;
+  if (s.id === 'cached-not-subscribed' && s.reason && s.reason in COVERAGE_REASONS) {
+    return COVERAGE_REASONS[s.reason as CoverageReason].severity;
+  }
+  return CATALOGUE[s.id].severity;
+}
+
+const EVIDENCE_CAP = 24;
+
+function addEvidence(list: number[], seqs: readonly number[]): void {
+  for (const s of seqs) {
+    if (list.includes(s)) continue;
+    list.push(s);
+    // Keep the first and the most recent ones: the start of a problem and its latest proof.
+    if (list.length > EVIDENCE_CAP) list.splice(EVIDENCE_CAP / 2, 1);
+  }
+}
+
+interface Rec {
+  spec: FindingSpec;
+  key: string;
+  firstT: number;
+  lastT: number;
+  evidence: number[];
+  count: number;
+}
+
+export class FindingLog {
+  private recs = new Map<string, Rec>();
+
+  record(spec: FindingSpec, firstT: number, lastT: number, evidence: readonly number[]): void {
+    const key = findingKey(spec);
+    const r = this.recs.get(key);
+    if (!r) {
+      const ev: number[] = [];
+      addEvidence(ev, evidence);
+      this.recs.set(key, { spec: { ...spec }, key, firstT, lastT, evidence: ev, count: 1 });
+      return;
+    }
+    r.firstT = Math.min(r.firstT, firstT);
+    r.lastT = Math.max(r.lastT, lastT);
+    r.count++;
+    // The latest occurrence's reason and detail describe it best.
+    r.spec = { ...spec };
+    addEvidence(r.evidence, evidence);
+  }
+
+  get size(): number {
+    return this.recs.size;
+  }
+
+  values(): IterableIterator<Rec> {
+    return this.recs.values();
+  }
+}
+
+export interface OpenCondition {
+  key: string;
+  spec: FindingSpec;
+  since: number;
+  evidence: number[];
+}
+
+/** Per-subject slots: at most one open condition per finding id (a URI row holds its own). */
+export type ConditionSlots = Partial<Record<FindingId, OpenCondition>>;
+
+export class ConditionSet {
+  readonly open = new Map<string, OpenCondition>();
+
+  constructor(
+    private log: FindingLog,
+    readonly settleMs: number,
+  ) {}
+
+  /** The condition holds (from `t` if it was not open, or under a new key). */
+  hold(slots: ConditionSlots, spec: FindingSpec, t: number, evidence: readonly number[]): OpenCondition {
+    const key = findingKey(spec);
+    const cur = slots[spec.id];
+    if (cur && cur.key === key) {
+      cur.spec = spec;
+      addEvidence(cur.evidence, evidence);
+      return cur;
+    }
+    if (cur) this.release(slots, spec.id, t, []);
+    const c: OpenCondition = { key, spec, since: t, evidence: [] };
+    addEvidence(c.evidence, evidence);
+    slots[spec.id] = c;
+    this.open.set(key, c);
+    return c;
+  }
+
+  /** The condition no longer holds at `t`; if it lasted the settle time it stays in the log as resolved. */
+  release(slots: ConditionSlots, id: FindingId, t: number, evidence: readonly number[]): void {
+    const cur = slots[id];
+    if (!cur) return;
+    delete slots[id];
+    if (this.open.get(cur.key) === cur) this.open.delete(cur.key);
+    if (t - cur.since >= this.settleMs) this.log.record(cur.spec, cur.since, t, [...cur.evidence, ...evidence]);
+  }
+
+  /** Has the condition held long enough at `now` to be reported? */
+  settled(c: OpenCondition, now: number): boolean {
+    return now - c.since >= this.settleMs;
+  }
+}
+
+/** A finding that holds at `now` but is computed, not stored (timers: cache age, re-read grace). */
+export interface TimedFinding {
+  spec: FindingSpec;
+  firstT: number;
+  evidence: readonly number[];
+  /** false for an event that is due at `now` but not yet committed (missed-update after its grace). */
+  open: boolean;
+}
+
+function toFinding(spec: FindingSpec, key: string, firstT: number, lastT: number, evidence: number[], count: number, open: boolean): Finding {
+  const c = CATALOGUE[spec.id];
+  const f: Finding = {
+    id: spec.id,
+    key,
+    severity: severityOf(spec),
+    firstT,
+    lastT,
+    evidence,
+    count,
+    open,
+    title: c.title,
+    explanation:
+      spec.id === 'cached-not-subscribed' && spec.reason && spec.reason in COVERAGE_REASONS
+        ? `${COVERAGE_REASONS[spec.reason as CoverageReason].explanation} ${c.explanation}`
+        : c.explanation,
+    fix: c.fix,
+  };
+  if (spec.endpoint !== undefined) f.endpoint = spec.endpoint;
+  if (spec.uri !== undefined) f.uri = spec.uri;
+  if (spec.session !== undefined) f.session = spec.session;
+  if (spec.reason !== undefined) f.reason = spec.reason;
+  if (spec.detail !== undefined) f.detail = spec.detail;
+  return f;
+}
+
+/** All findings at `now`: logged ones, settled open conditions and timed ones, merged by key, worst first. */
+export function assembleFindings(log: FindingLog, conditions: ConditionSet, timed: readonly TimedFinding[], now: number): Finding[] {
+  const byKey = new Map<string, Finding>();
+  const merge = (spec: FindingSpec, key: string, firstT: number, lastT: number, evidence: readonly number[], count: number, open: boolean): void => {
+    const f = byKey.get(key);
+    if (!f) {
+      byKey.set(key, toFinding(spec, key, firstT, lastT, [...evidence], count, open));
+      return;
+    }
+    f.firstT = Math.min(f.firstT, firstT);
+    f.lastT = Math.max(f.lastT, lastT);
+    f.count += count;
+    if (open) {
+      // The open instance is the current truth: its reason and severity win.
+      const fresh = toFinding(spec, key, f.firstT, f.lastT, f.evidence, f.count, true);
+      Object.assign(f, fresh);
+    }
+    addEvidence(f.evidence, evidence);
+    f.evidence.sort((a, b) => a - b);
+  };
+  for (const r of log.values()) merge(r.spec, r.key, r.firstT, r.lastT, r.evidence, r.count, false);
+  for (const c of conditions.open.values()) {
+    if (conditions.settled(c, now)) merge(c.spec, c.key, c.since, now, c.evidence, 1, true);
+  }
+  for (const t of timed) merge(t.spec, findingKey(t.spec), t.firstT, now, t.evidence, 1, t.open);
+  const out = [...byKey.values()];
+  out.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.firstT - b.firstT || (a.key < b.key ? -1 : 1));
+  return out;
+}

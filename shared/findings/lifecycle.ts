@@ -1,0 +1,73 @@
+// Finding family "lifecycle": sessions and streams that end and are not properly re-established —
+// resume-gap (a stream reopened without Last-Event-ID) and session-expired-not-reinitialized (404/400, no initialize).
+import type { WireEvent } from '../decode/types.ts';
+import type { ClientModel } from '../engine/client-model.ts';
+import type { EngineCore } from '../engine/core.ts';
+import type { TimedFinding } from './finding-log.ts';
+
+type GetRequest = Extract<WireEvent, { type: 'get-request' }>;
+
+/** A GET stream is (re)opened for a session whose earlier stream carried event ids. */
+export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: number, seq: number): void {
+  const prev = e.previous;
+  if (!prev) return;
+  const session = e.info.session;
+  const base = { id: 'resume-gap' as const, endpoint: c.endpoint, ...(session !== undefined ? { session } : {}) };
+  if (e.lastEventId === undefined) {
+    core.log.record(
+      { ...base, reason: 'no-last-event-id', detail: `the stream that ended at seq ${prev.endedSeq} had delivered up to event id ${prev.lastId}; the new GET sent no Last-Event-ID` },
+      t,
+      t,
+      [prev.endedSeq, seq],
+    );
+  } else if (!e.matchesKnownId) {
+    core.log.record(
+      { ...base, reason: 'unknown-last-event-id', detail: `Last-Event-ID ${e.lastEventId} is not the last event id received (${prev.lastId})` },
+      t,
+      t,
+      [prev.endedSeq, seq],
+    );
+  }
+}
+
+/** A request was sent with the id of a session the server already ended: more evidence the client is stuck. */
+export function noteDeadSessionUse(c: ClientModel, session: string | undefined, seq: number): void {
+  if (c.expired && session === c.expired.ledger.key && !c.expired.evidence.includes(seq)) {
+    c.expired.evidence.push(seq);
+    if (c.expired.evidence.length > 24) c.expired.evidence.splice(12, 1);
+  }
+}
+
+/** initialize sent: an expired session is being replaced (late if past the grace). */
+export function noteInitializeSent(core: EngineCore, c: ClientModel, t: number, seq: number): void {
+  const x = c.expired;
+  if (!x) return;
+  c.expired = undefined;
+  if (t - x.t >= core.grace) {
+    core.log.record(
+      { id: 'session-expired-not-reinitialized', endpoint: c.endpoint, session: x.ledger.label, detail: `re-initialized only after ${Math.round(t - x.t)} ms` },
+      x.t,
+      t,
+      [...x.evidence, seq],
+    );
+  }
+}
+
+export function timedLifecycleFindings(core: EngineCore, now: number, out: TimedFinding[]): void {
+  for (const c of core.clients.values()) {
+    const x = c.expired;
+    if (!x || c.ended || now - x.t < core.grace) continue;
+    out.push({
+      spec: {
+        id: 'session-expired-not-reinitialized',
+        endpoint: c.endpoint,
+        session: x.ledger.label,
+        reason: x.ledger.endCause ?? 'http-404',
+        detail: `the server ended session ${x.ledger.label} (${x.ledger.endCause}); ${x.evidence.length - 1} request(s) still used it, no initialize followed`,
+      },
+      firstT: x.t,
+      evidence: x.evidence,
+      open: true,
+    });
+  }
+}

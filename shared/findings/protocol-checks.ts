@@ -1,0 +1,102 @@
+// Finding family "protocol": the client and server disagree with the protocol or with each other —
+// subscribe-unsupported, unsolicited-update, protocol-header-missing, version-regression.
+import type { HeaderMap } from '../frames.ts';
+import { HEADER_REQUIRED_FROM, METHOD_NOT_FOUND } from '../decode/protocol.ts';
+import type { ClientModel } from '../engine/client-model.ts';
+import type { EngineCore } from '../engine/core.ts';
+import type { SubscriptionLedger } from '../engine/ledger.ts';
+import type { UriState } from '../engine/uri-state.ts';
+
+/** The client asked for subscriptions the server never advertised. */
+export function checkSubscribeCapability(core: EngineCore, c: ClientModel, uris: readonly string[], session: string | undefined, t: number, seq: number): void {
+  if (!c.capsSeen || c.serverSubscribe === true) return;
+  for (const uri of uris) {
+    core.log.record(
+      { id: 'subscribe-unsupported', endpoint: c.endpoint, uri, ...(session !== undefined ? { session } : {}), reason: 'not-advertised', detail: 'the server capabilities have no resources.subscribe' },
+      t,
+      t,
+      [seq],
+    );
+  }
+}
+
+/** The server rejected resources/subscribe as an unknown method. */
+export function checkSubscribeRejected(core: EngineCore, u: UriState, code: number, session: string | undefined, t: number, seqs: number[]): void {
+  if (code !== METHOD_NOT_FOUND) return;
+  core.log.record(
+    { id: 'subscribe-unsupported', endpoint: u.client.endpoint, uri: u.uri, ...(session !== undefined ? { session } : {}), reason: 'method-not-found', detail: `the server answered ${code} (method not found)` },
+    t,
+    t,
+    seqs,
+  );
+}
+
+/** An updated notification for a URI the delivering session or listen stream is not known to hold. */
+export function checkUnsolicited(core: EngineCore, u: UriState, l: SubscriptionLedger | undefined, t: number, seq: number): void {
+  // Without a session we cannot say whom it was for; a session picked up mid-way may hold things we never saw.
+  if (!l || !l.observedFromStart) return;
+  if (l.live && l.uris.has(u.uri)) return;
+  if (u.subscribeInFlight > 0) return;
+  if (l.kind === 'listen' && !l.acked && l.requested?.includes(u.uri)) return;
+  // Sent just before the unsubscribe / session end reached the server.
+  if (u.loss && t - u.loss.t < core.grace) return;
+  core.log.record(
+    { id: 'unsolicited-update', endpoint: u.client.endpoint, uri: u.uri, session: l.label, detail: `${l.kind === 'listen' ? 'listen' : 'session'} ${l.label} holds no subscription for it` },
+    t,
+    t,
+    [seq],
+  );
+}
+
+/** MCP-Protocol-Version (and, on 2026-07-28, Mcp-Method) on every HTTP request after initialization. */
+export function checkRequestHeaders(
+  core: EngineCore,
+  c: ClientModel,
+  headers: HeaderMap,
+  l: SubscriptionLedger | undefined,
+  modern: { requestMethods: readonly string[]; metaVersion: string | undefined } | undefined,
+  t: number,
+  seq: number,
+): void {
+  const sent = headers['mcp-protocol-version'];
+  let reason: 'missing' | 'mismatch' | undefined;
+  let detail = '';
+  let session: string | undefined;
+  if (modern) {
+    if (modern.requestMethods.length === 0) return; // notifications are exempt on 2026-07-28
+    const missing = [sent === undefined ? 'MCP-Protocol-Version' : '', headers['mcp-method'] === undefined ? 'Mcp-Method' : ''].filter(Boolean);
+    if (missing.length) {
+      reason = 'missing';
+      detail = `${modern.requestMethods[0]} sent without ${missing.join(' and ')}`;
+    } else if (modern.metaVersion !== undefined && sent !== modern.metaVersion) {
+      reason = 'mismatch';
+      detail = `header says ${sent}, _meta says ${modern.metaVersion}`;
+    }
+  } else {
+    if (!l || l.version === undefined || l.version < HEADER_REQUIRED_FROM) return;
+    session = l.label;
+    if (sent === undefined) {
+      reason = 'missing';
+      detail = `negotiated ${l.version}, but the request has no MCP-Protocol-Version`;
+    } else if (sent !== l.version) {
+      reason = 'mismatch';
+      detail = `negotiated ${l.version}, header says ${sent}`;
+    }
+  }
+  if (!reason) return;
+  core.log.record({ id: 'protocol-header-missing', endpoint: c.endpoint, ...(session !== undefined ? { session } : {}), reason, detail }, t, t, [seq]);
+}
+
+/** A session negotiated a lower version than an earlier one on the same endpoint. */
+export function checkVersion(core: EngineCore, c: ClientModel, version: string, session: string | undefined, t: number, seq: number): void {
+  if (c.maxVersion !== undefined && version < c.maxVersion) {
+    core.log.record(
+      { id: 'version-regression', endpoint: c.endpoint, ...(session !== undefined ? { session } : {}), detail: `negotiated ${version} after ${c.maxVersion} earlier` },
+      t,
+      t,
+      [seq],
+    );
+  }
+  if (c.maxVersion === undefined || version > c.maxVersion) c.maxVersion = version;
+  c.version = version;
+}

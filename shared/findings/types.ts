@@ -1,0 +1,57 @@
+// The finding types: what the engine tells the user is wrong, per URI and session, with the frames that prove it.
+// Pure types; the texts live in catalogue.ts.
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export const SEVERITY_RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
+
+export type FindingId =
+  | 'cached-not-subscribed'
+  | 'phantom-subscription'
+  | 'no-delivery-channel'
+  | 'notified-not-reread'
+  | 'stale-overwrite'
+  | 'cache-age-exceeded'
+  | 'missed-update'
+  | 'resume-gap'
+  | 'session-expired-not-reinitialized'
+  | 'subscribe-unsupported'
+  | 'unsolicited-update'
+  | 'protocol-header-missing'
+  | 'version-regression';
+
+/** Why a cached URI has no server-side subscription. */
+export type CoverageReason =
+  | 'never-subscribed'
+  | 'lost-on-reinit'
+  | 'lost-with-stream'
+  | 'unsubscribed'
+  | 'dropped-on-relisten'
+  | 'subscribe-failed'
+  | 'parent-only'
+  | 'refused-in-ack';
+
+export interface Finding {
+  id: FindingId;
+  /** Stable per (id, client endpoint, uri, session): the same problem keeps its key across snapshots and replays. */
+  key: string;
+  severity: Severity;
+  endpoint?: string;
+  uri?: string;
+  session?: string;
+  /** Sub-case, e.g. the CoverageReason of cached-not-subscribed, or 'missing'/'mismatch' for the header. */
+  reason?: string;
+  /** One line with the specifics of this instance (what was sent, what came back). */
+  detail?: string;
+  firstT: number;
+  lastT: number;
+  /** Frame sequence numbers that show it, oldest first (capped). */
+  evidence: number[];
+  /** How many times it happened (event findings) or was re-opened (state findings). */
+  count: number;
+  /** True while the condition still holds at `now`; false for something that happened or has been resolved. */
+  open: boolean;
+  title: string;
+  explanation: string;
+  fix: string;
+}

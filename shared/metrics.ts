@@ -1,0 +1,100 @@
+// The observability numbers the seed asks for (DESIGN §1.6), computed from the engine's state at `now`.
+// Server side (as reconstructed from the wire): active sessions, subscribed URIs per session, updated notifications per
+// unit time, updates that found no subscriber. Client side: subscribe success rate, reconnects and the share followed
+// by a resubscribe, the share of notifications followed by a read, the average age of cached entries.
+import type { EngineCore } from './engine/core.ts';
+
+export interface Metrics {
+  activeSessions: number;
+  activeListenStreams: number;
+  subscribedUrisPerSession: { session: string; uris: number }[];
+  notifications: number;
+  /** Over the observed span (first to last frame); null before a minute's worth of one frame. */
+  notificationsPerMinute: number | null;
+  /** Reads that found changed content while no session subscribed the URI: updates the server could not announce. */
+  updatesDroppedInferred: number;
+  subscribeRequested: number;
+  subscribeSucceeded: number;
+  subscribeFailed: number;
+  subscribeSuccessRate: number | null;
+  reconnects: number;
+  /** Reconnects after which every URI the client believed subscribed was subscribed again. */
+  reconnectsResubscribed: number;
+  /** Share of reconnects (that had something to resubscribe) followed by a full resubscribe. */
+  resubscribeShare: number | null;
+  notificationsForCached: number;
+  notificationsReread: number;
+  rereadShare: number | null;
+  cachedEntries: number;
+  averageCacheAgeMs: number | null;
+  maxCacheAgeMs: number | null;
+  reads: number;
+  staleOverwrites: number;
+  frames: number;
+  messages: number;
+  invalidMessages: number;
+  unknownMessages: number;
+  captureErrors: number;
+  /** Internal errors the engine caught (a bug, never expected; the frame was skipped). */
+  engineErrors: number;
+}
+
+const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
+
+export function computeMetrics(core: EngineCore, now: number, engineErrors = 0): Metrics {
+  const k = core.counters;
+  let activeSessions = 0;
+  let activeListenStreams = 0;
+  const perSession: { session: string; uris: number }[] = [];
+  for (const l of core.ledgers) {
+    if (!l.live) continue;
+    if (l.kind === 'session') activeSessions++;
+    else activeListenStreams++;
+    perSession.push({ session: l.label, uris: l.uris.size });
+  }
+  let cached = 0;
+  let ageSum = 0;
+  let ageMax: number | null = null;
+  for (const c of core.clients.values()) {
+    if (c.ended) continue;
+    for (const u of c.uris.values()) {
+      if (!u.cached) continue;
+      cached++;
+      const age = Math.max(0, now - u.readAt);
+      ageSum += age;
+      ageMax = ageMax === null ? age : Math.max(ageMax, age);
+    }
+  }
+  const withSomething = core.reconnects.filter((r) => r.believed > 0);
+  const resubscribed = withSomething.filter((r) => r.missing.size === 0).length;
+  const spanMin = k.firstT !== undefined && core.lastT !== undefined ? (core.lastT - k.firstT) / 60_000 : 0;
+  return {
+    activeSessions,
+    activeListenStreams,
+    subscribedUrisPerSession: perSession,
+    notifications: k.notifications,
+    notificationsPerMinute: spanMin >= 1 / 60 ? k.notifications / spanMin : null,
+    updatesDroppedInferred: k.updatesDroppedInferred,
+    subscribeRequested: k.subscribeRequested,
+    subscribeSucceeded: k.subscribeSucceeded,
+    subscribeFailed: k.subscribeFailed,
+    subscribeSuccessRate: ratio(k.subscribeSucceeded, k.subscribeSucceeded + k.subscribeFailed),
+    reconnects: core.reconnects.length,
+    reconnectsResubscribed: resubscribed,
+    resubscribeShare: ratio(resubscribed, withSomething.length),
+    notificationsForCached: k.notificationsForCached,
+    notificationsReread: k.notificationsReread,
+    rereadShare: ratio(k.notificationsReread, k.notificationsForCached),
+    cachedEntries: cached,
+    averageCacheAgeMs: cached ? ageSum / cached : null,
+    maxCacheAgeMs: ageMax,
+    reads: k.reads,
+    staleOverwrites: k.staleOverwrites,
+    frames: k.frames,
+    messages: k.messages,
+    invalidMessages: k.invalidMessages,
+    unknownMessages: k.unknownMessages,
+    captureErrors: k.captureErrors,
+    engineErrors,
+  };
+}

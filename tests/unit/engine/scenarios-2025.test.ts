@@ -1,0 +1,347 @@
+// One scripted trace per failure mode of the session generation (≤ 2025-11-25), with its exact findings (warning and
+// above, or info where the mode is info-level). Each trace is what an SDK-based page would put on the wire.
+import { describe, expect, it } from 'vitest';
+import { brief, findingsAfter, run } from '../../support/analyze.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+
+const URL = 'http://localhost:3000/mcp';
+const POLICY = 'file:///docs/policy.md';
+const FAQ = 'file:///docs/faq.md';
+
+/** init → GET stream → read + subscribe each URI. */
+function subscribed(log: FrameLog, uris: string[], version = '2025-11-25') {
+  const c = new StreamableClient(log, URL, version);
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  for (const uri of uris) {
+    c.read(uri, `${uri} v1`);
+    c.subscribe(uri);
+  }
+  return { c, get };
+}
+
+describe('reconnect without resubscribe', () => {
+  it('re-initialize on a new transport, no resources/subscribe: phantom + cached-not-subscribed (lost on re-init)', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    log.wait(1000);
+    get.close('aborted'); // the old transport is closed
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    const e = run(log);
+    const f = findingsAfter(e, 3000);
+    expect(brief(f)).toEqual([
+      `cached-not-subscribed ${POLICY} lost-on-reinit error`,
+      `phantom-subscription ${POLICY} - error`,
+    ]);
+    expect(f.every((x) => x.session === 'S2' && x.open)).toBe(true);
+    const row = e.snapshot(log.t + 3000).uris[0]!;
+    expect(row).toMatchObject({ cached: true, clientBelievesSubscribed: true, serverHasSubscription: false, status: 'error', flowNode: 'M' });
+    expect(e.snapshot(log.t + 3000).flow.perUri[row.key]!.path.map((s) => s.node).join('')).toBe('JLCDNOPQM');
+    expect(e.snapshot(log.t + 3000).metrics).toMatchObject({ reconnects: 1, reconnectsResubscribed: 0, resubscribeShare: 0 });
+  });
+
+  it('within the grace nothing is reported yet (the client may still resubscribe)', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    get.close('aborted');
+    c.initialize({ sessionId: 'S2' });
+    expect(brief(findingsAfter(run(log), 500))).toEqual([]);
+  });
+});
+
+describe('server restart → 404', () => {
+  function restart(resubscribe: boolean, reinit = true) {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY, FAQ]);
+    log.wait(2000);
+    get.close('failed'); // the server went away
+    c.beginRead(POLICY).httpStatus(404, -32001, 'Session not found');
+    if (reinit) {
+      c.initialize({ sessionId: 'S2' });
+      c.openGet();
+      if (resubscribe) for (const uri of [POLICY, FAQ]) c.subscribe(uri);
+    }
+    return run(log);
+  }
+
+  it('re-init with resubscribe: clean', () => {
+    expect(brief(findingsAfter(restart(true), 5000))).toEqual([]);
+  });
+
+  it('re-init without resubscribe: both URIs phantom and uncovered', () => {
+    expect(brief(findingsAfter(restart(false), 5000))).toEqual([
+      `cached-not-subscribed ${FAQ} lost-on-reinit error`,
+      `cached-not-subscribed ${POLICY} lost-on-reinit error`,
+      `phantom-subscription ${FAQ} - error`,
+      `phantom-subscription ${POLICY} - error`,
+    ]);
+  });
+
+  it('no re-init at all: the session expired and the client is stuck', () => {
+    const e = restart(false, false);
+    const f = findingsAfter(e, 5000);
+    expect(brief(f)).toEqual([
+      `cached-not-subscribed ${FAQ} lost-on-reinit error`,
+      `cached-not-subscribed ${POLICY} lost-on-reinit error`,
+      `phantom-subscription ${FAQ} - error`,
+      `phantom-subscription ${POLICY} - error`,
+      'session-expired-not-reinitialized - http-404 error',
+    ]);
+    expect(e.snapshot(e.lastT! + 5000).sessions[0]).toMatchObject({ key: 'S1', open: false, endCause: 'http-404' });
+  });
+
+  it('server-everything answers a stale session with 400 "No valid session ID provided"', () => {
+    const log = new FrameLog();
+    const { c } = subscribed(log, [POLICY]);
+    c.beginRead(POLICY).httpStatus(400, -32000, 'Bad Request: No valid session ID provided');
+    const e = run(log);
+    expect(brief(findingsAfter(e, 5000))).toContain('session-expired-not-reinitialized - http-400 error');
+  });
+
+  it('a 400 that is not about the session does not end it', () => {
+    const log = new FrameLog();
+    const { c } = subscribed(log, [POLICY]);
+    c.beginRead(POLICY).httpStatus(400, -32000, 'Bad Request: Unsupported protocol version: 1999-01-01');
+    expect(brief(findingsAfter(run(log), 5000))).toEqual([]);
+  });
+});
+
+describe('granularity', () => {
+  it('only the parent (directory) URI subscribed, the child cached', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.read('file:///docs/', 'policy.md\nfaq.md');
+    c.subscribe('file:///docs/');
+    c.read(POLICY, 'policy v1');
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([`cached-not-subscribed ${POLICY} parent-only warning`]);
+  });
+
+  it('a schema URI subscribed, an article row cached', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.subscribe('postgres://kb/articles/schema');
+    c.read('postgres://kb/articles/42', 'row 42');
+    expect(brief(findingsAfter(run(log), 3000))).toEqual(['cached-not-subscribed postgres://kb/articles/42 parent-only warning']);
+  });
+
+  it('a URI read and never subscribed', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.read(POLICY, 'v1');
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([`cached-not-subscribed ${POLICY} never-subscribed warning`]);
+  });
+});
+
+describe('cache write order', () => {
+  it('two notifications → two reads → the older answer arrives last: stale-overwrite', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    get.updated(POLICY);
+    const first = c.beginRead(POLICY);
+    get.updated(POLICY);
+    const second = c.beginRead(POLICY);
+    second.respond({ contents: [{ uri: POLICY, text: 'v3' }] });
+    first.respond({ contents: [{ uri: POLICY, text: 'v2' }] });
+    const e = run(log);
+    const f = findingsAfter(e, 3000);
+    expect(brief(f)).toEqual([`stale-overwrite ${POLICY} - error`]);
+    expect(f[0]).toMatchObject({ open: true, evidence: expect.arrayContaining([log.frames.find((x) => x.kind === 'http-request' && x.conn === first.conn)!.seq]) });
+    // A later, in-order read repairs the cache: the finding stays as history, no longer open.
+    log.wait(100);
+    c.read(POLICY, 'v3');
+    const after = findingsAfter(run(log), 3000);
+    expect(brief(after)).toEqual([`stale-overwrite ${POLICY} - error`]);
+    expect(after[0]!.open).toBe(false);
+  });
+
+  it('out of order but with the same content is harmless', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    get.updated(POLICY);
+    const first = c.beginRead(POLICY);
+    const second = c.beginRead(POLICY);
+    second.respond({ contents: [{ uri: POLICY, text: 'v2' }] });
+    first.respond({ contents: [{ uri: POLICY, text: 'v2' }] });
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([]);
+  });
+});
+
+describe('notifications', () => {
+  it('a notification with no re-read (mark dirty, never read)', () => {
+    const log = new FrameLog();
+    const { get } = subscribed(log, [POLICY]);
+    get.updated(POLICY);
+    const e = run(log);
+    expect(brief(findingsAfter(e, 1000))).toEqual([]);
+    expect(brief(findingsAfter(e, 2500))).toEqual([`notified-not-reread ${POLICY} - warning`]);
+    const row = e.snapshot(e.lastT! + 2500).uris[0]!;
+    expect(row.flowNode).toBe('M');
+  });
+
+  it('a notification re-read late is kept as history', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    get.updated(POLICY);
+    log.wait(5000);
+    c.read(POLICY, 'v2');
+    const f = findingsAfter(run(log), 0);
+    expect(brief(f)).toEqual([`notified-not-reread ${POLICY} - warning`]);
+    expect(f[0]!.open).toBe(false);
+  });
+
+  it('a polled read returns changed content while subscribed and no notification came: missed-update', () => {
+    const log = new FrameLog();
+    const { c } = subscribed(log, [POLICY]);
+    log.wait(10_000);
+    c.read(POLICY, 'v2 (changed)');
+    const e = run(log);
+    expect(brief(findingsAfter(e, 500))).toEqual([]); // a late notification may still come
+    expect(brief(findingsAfter(e, 2500))).toEqual([`missed-update ${POLICY} - warning`]);
+    const uri = e.snapshot(e.lastT!).uris[0]!;
+    expect(e.snapshot(e.lastT!).flow.perUri[uri.key]!.path.map((s) => s.node)).toContain('K');
+  });
+
+  it('a notification that arrives just after the changed read explains it', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    log.wait(10_000);
+    c.read(POLICY, 'v2 (changed)');
+    get.updated(POLICY);
+    c.read(POLICY, 'v2 (changed)');
+    expect(brief(findingsAfter(run(log), 5000))).toEqual([]);
+  });
+});
+
+describe('delivery channel', () => {
+  it('the GET stream was never opened', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    const f = findingsAfter(run(log), 3000);
+    expect(brief(f)).toEqual([`no-delivery-channel ${POLICY} never-opened error`]);
+  });
+
+  it('the GET stream dropped and the client gave up after its retries', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    log.wait(5000);
+    get.close('failed');
+    log.wait(1000);
+    c.openGet({ status: 503 });
+    log.wait(1500);
+    c.openGet({ status: 503 });
+    const f = findingsAfter(run(log), 3000);
+    expect(brief(f)).toEqual([`no-delivery-channel ${POLICY} closed error`]);
+  });
+
+  it('the server refuses the GET stream (405)', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet({ status: 405 });
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([`no-delivery-channel ${POLICY} refused error`]);
+  });
+});
+
+describe('resumption', () => {
+  it('the SSE stream reconnects without Last-Event-ID after events with ids', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet({ ids: 'ev' });
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    get.priming().updated(POLICY);
+    c.read(POLICY, 'v2');
+    get.close('failed');
+    c.openGet({ ids: 'ev2' });
+    expect(brief(findingsAfter(run(log), 3000))).toEqual(['resume-gap - no-last-event-id warning']);
+  });
+
+  it('resuming with an id the page never received', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet({ ids: 'ev' });
+    get.priming();
+    get.close('failed');
+    c.openGet({ lastEventId: 'something-else' });
+    expect(brief(findingsAfter(run(log), 3000))).toEqual(['resume-gap - unknown-last-event-id warning']);
+  });
+});
+
+describe('capabilities and headers', () => {
+  it('subscribe although the server does not advertise resources.subscribe', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1', capabilities: { resources: {} } });
+    c.openGet();
+    c.read(POLICY, 'v1');
+    c.begin('resources/subscribe', { uri: POLICY }).fail(-32601, 'Method not found');
+    const f = findingsAfter(run(log), 3000);
+    // Not advertised (at the request) and method not found (in the answer): one finding, the latest reason.
+    expect(brief(f)).toEqual([`subscribe-unsupported ${POLICY} method-not-found warning`]);
+    expect(f[0]!.count).toBe(2);
+    // Polling is all such a server allows: the uncovered cache entry is only a note.
+    expect(brief(f, 'info')).toContain(`cached-not-subscribed ${POLICY} subscribe-failed info`);
+  });
+
+  it('MCP-Protocol-Version missing after init on 2025-06-18', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.initialize({ sessionId: 'S1' });
+    c.sendVersionHeader = false;
+    c.openGet();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    const f = findingsAfter(run(log), 3000);
+    expect(brief(f)).toEqual(['protocol-header-missing - missing warning']);
+    expect(f[0]).toMatchObject({ session: 'S1', count: 3 });
+  });
+
+  it('no header is required on 2025-03-26', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-03-26');
+    c.sendVersionHeader = false;
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([]);
+  });
+
+  it('a reconnect that negotiates an older protocol version', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    c.initialize({ sessionId: 'S2', serverVersion: '2025-03-26' });
+    expect(brief(findingsAfter(run(log), 3000))).toEqual(['version-regression - - warning']);
+  });
+
+  it('an update for a URI the session never subscribed to', () => {
+    const log = new FrameLog();
+    const { get } = subscribed(log, [POLICY]);
+    get.updated(FAQ);
+    expect(brief(findingsAfter(run(log), 3000), 'info')).toEqual([`unsolicited-update ${FAQ} - info`]);
+  });
+});
+
+describe('unsubscribe', () => {
+  it('unsubscribed but still cached', () => {
+    const log = new FrameLog();
+    const { c } = subscribed(log, [POLICY]);
+    c.unsubscribe(POLICY);
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([`cached-not-subscribed ${POLICY} unsubscribed warning`]);
+  });
+});

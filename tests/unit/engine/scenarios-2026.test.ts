@@ -1,0 +1,195 @@
+// Failure modes of the 2026-07-28 generation (no sessions; subscriptions/listen), and of the legacy transports.
+// Shapes follow @modelcontextprotocol/client|server 2.4 (see sdk-wire.test.ts for what they really send).
+import { describe, expect, it } from 'vitest';
+import { brief, findingsAfter, run } from '../../support/analyze.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { LegacySseClient, ModernClient, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
+
+const URL = 'http://localhost:3000/mcp';
+const POLICY = 'file:///docs/policy.md';
+const FAQ = 'file:///docs/faq.md';
+
+function modern(log: FrameLog) {
+  const c = new ModernClient(log, URL);
+  c.discover();
+  c.read(POLICY, 'policy v1');
+  c.read(FAQ, 'faq v1');
+  return c;
+}
+
+describe('2026-07-28 listen', () => {
+  it('a URI refused in the acknowledgement', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    c.listen([POLICY, FAQ], { accepted: [POLICY] });
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000))).toEqual([`cached-not-subscribed ${FAQ} refused-in-ack warning`]);
+    const s = e.snapshot(log.t).sessions.find((x) => x.kind === 'listen')!;
+    expect(s).toMatchObject({ key: `doc-1 ${URL}|slisten:1`, open: true, subscriptions: [POLICY], requested: [POLICY, FAQ], deliveryChannelOpen: true });
+  });
+
+  it('an abrupt listen close (no resultType: complete): phantom + lost with the stream', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    const l = c.listen([POLICY]);
+    l.updated(POLICY);
+    c.read(POLICY, 'policy v2');
+    l.drop('failed');
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000))).toEqual([
+      `cached-not-subscribed ${FAQ} never-subscribed warning`,
+      `cached-not-subscribed ${POLICY} lost-with-stream error`,
+      `phantom-subscription ${POLICY} - error`,
+    ]);
+    expect(e.snapshot(log.t).sessions.at(-1)).toMatchObject({ open: false, endCause: 'dropped' });
+  });
+
+  it('a graceful end the client does not act on is the same blind spot', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    c.listen([POLICY, FAQ]).complete();
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000)).filter((x) => x.includes(POLICY))).toEqual([
+      `cached-not-subscribed ${POLICY} lost-with-stream error`,
+      `phantom-subscription ${POLICY} - error`,
+    ]);
+    expect(e.snapshot(log.t).sessions.at(-1)).toMatchObject({ endCause: 'graceful-close' });
+  });
+
+  it('a re-listen that drops a cached URI', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    c.listen([POLICY, FAQ]).drop();
+    log.wait(500);
+    c.listen([POLICY]);
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000))).toEqual([`cached-not-subscribed ${FAQ} dropped-on-relisten warning`]);
+    expect(e.snapshot(log.t).metrics).toMatchObject({ reconnects: 1, reconnectsResubscribed: 0 });
+  });
+
+  it('the page closes its listen (abort + notifications/cancelled) but keeps the cache: unsubscribed', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    const l = c.listen([POLICY, FAQ]);
+    c.cancel(l);
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([
+      `cached-not-subscribed ${FAQ} unsubscribed warning`,
+      `cached-not-subscribed ${POLICY} unsubscribed warning`,
+    ]);
+  });
+
+  it('ttlMs exceeded', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover();
+    c.read(POLICY, 'v1', { ttlMs: 30_000, cacheScope: 'public' });
+    c.listen([POLICY]);
+    const e = run(log);
+    expect(brief(findingsAfter(e, 20_000))).toEqual([]);
+    const f = findingsAfter(e, 40_000);
+    expect(brief(f)).toEqual([`cache-age-exceeded ${POLICY} ttl warning`]);
+    const row = e.snapshot(e.lastT! + 40_000).uris[0]!;
+    expect(row).toMatchObject({ ttlMs: 30_000, cacheScope: 'public', expectedMaxAgeMs: 30_000, expectedMaxAgeSource: 'ttl', status: 'warning' });
+  });
+
+  it('ttlMs 0 (the SDK default when the server sets none) is not a freshness bound', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    c.listen([POLICY, FAQ]);
+    const e = run(log);
+    expect(brief(findingsAfter(e, 60_000))).toEqual([]);
+    expect(e.snapshot(e.lastT! + 60_000).uris[0]!.expectedMaxAgeSource).toBe('default');
+  });
+
+  it('listen without the server capability', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover({ resources: {} });
+    c.listen([POLICY], { accepted: [] });
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([`subscribe-unsupported ${POLICY} not-advertised warning`]);
+  });
+
+  it('missing Mcp-Method / MCP-Protocol-Version on a 2026 request', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.sendHeaders = false;
+    c.discover();
+    const f = findingsAfter(run(log), 3000);
+    expect(brief(f)).toEqual(['protocol-header-missing - missing warning']);
+    expect(f[0]!.detail).toMatch(/MCP-Protocol-Version and Mcp-Method/);
+  });
+
+  it('an update whose subscriptionId names a listen that did not ask for it', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    const l = c.listen([POLICY]);
+    l.updated(FAQ);
+    expect(brief(findingsAfter(run(log), 3000), 'info')).toContain(`unsolicited-update ${FAQ} - info`);
+  });
+
+  it('falling back from 2026 to a 2025 session on the same endpoint is a version regression', () => {
+    const log = new FrameLog();
+    new ModernClient(log, URL).discover();
+    new StreamableClient(log, URL, '2025-11-25').initialize({ sessionId: 'S1' });
+    expect(brief(findingsAfter(run(log), 0))).toEqual(['version-regression - - warning']);
+  });
+
+  it('a probe the server does not understand, then initialize, is ordinary negotiation', () => {
+    const log = new FrameLog();
+    new ModernClient(log, URL).begin('server/discover', {}).fail(-32601, 'Method not found');
+    new StreamableClient(log, URL, '2025-11-25').initialize({ sessionId: 'S1' });
+    expect(brief(findingsAfter(run(log), 0), 'info')).toEqual([]);
+  });
+});
+
+describe('legacy transports', () => {
+  it('HTTP+SSE: the stream drops, the client reconnects and re-initializes without resubscribing', () => {
+    const log = new FrameLog();
+    const c = new LegacySseClient(log, 'http://localhost:3001/sse', 'fetch');
+    c.connect('a');
+    c.initialize();
+    c.call('resources/read', { uri: 'demo://1' }, { contents: [{ uri: 'demo://1', text: 'x' }] });
+    c.call('resources/subscribe', { uri: 'demo://1' });
+    c.drop();
+    c.connect('b');
+    c.initialize();
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([
+      'cached-not-subscribed demo://1 lost-on-reinit error',
+      'phantom-subscription demo://1 - error',
+    ]);
+  });
+
+  it('WebSocket: closed and reopened without resubscribing', () => {
+    const log = new FrameLog();
+    const c = new WsClient(log, 'ws://localhost:3002/');
+    c.connect();
+    c.initialize();
+    c.call('resources/read', { uri: 'demo://1' }, { contents: [{ uri: 'demo://1', text: 'x' }] });
+    c.call('resources/subscribe', { uri: 'demo://1' });
+    c.close(false);
+    c.connect();
+    c.initialize();
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000))).toEqual([
+      'cached-not-subscribed demo://1 lost-on-reinit error',
+      'phantom-subscription demo://1 - error',
+    ]);
+    expect(e.snapshot(log.t).sessions.map((s) => s.endCause ?? 'open')).toEqual(['transport-closed', 'open']);
+  });
+
+  it('page unload ends everything and clears the cache: no lingering findings', () => {
+    const log = new FrameLog();
+    const c = new WsClient(log, 'ws://localhost:3002/');
+    c.connect();
+    c.initialize();
+    c.call('resources/read', { uri: 'demo://1' }, { contents: [{ uri: 'demo://1', text: 'x' }] });
+    log.wait(10_000);
+    log.pageEnd('http://localhost:8080/');
+    const e = run(log);
+    const f = findingsAfter(e, 3000);
+    // It was uncovered for 10 s before the unload: history, not open.
+    expect(brief(f)).toEqual(['cached-not-subscribed demo://1 never-subscribed warning']);
+    expect(f[0]!.open).toBe(false);
+    expect(e.snapshot(log.t).uris).toEqual([]);
+  });
+});
