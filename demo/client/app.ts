@@ -7,8 +7,8 @@ import { KbClient } from './kb-client.ts';
 import { playScenario, prepareScenario, type ScenarioResult } from './scenario-player.ts';
 import type { ClientSwitches, ConnectionSettings } from './switches.ts';
 import { connectionControls, faultControls, switchControls, type ControlActions } from './ui/controls-view.ts';
-import { h, replaceChildren } from './ui/dom.ts';
-import { documentList, documentView, type KbActions } from './ui/knowledge-base-view.ts';
+import { h, replaceChildren, replaceIfChanged } from './ui/dom.ts';
+import { documentBody, documentHead, documentList, type KbActions } from './ui/knowledge-base-view.ts';
 import { scenarioPanel, scenarioPicker } from './ui/scenario-view.ts';
 import { cacheTable, logView, metricsView } from './ui/state-view.ts';
 
@@ -28,7 +28,7 @@ const TICK_MS = 500;
 
 export class App {
   readonly state: AppState;
-  private panes = { docs: h('div'), doc: h('div'), cache: h('div'), metrics: h('div'), log: h('div'), scenario: h('div') };
+  private panes = { docs: h('div'), docHead: h('div'), docBody: h('div'), cache: h('div'), metrics: h('div'), log: h('div'), scenario: h('div') };
   private faults = faultControls(this.controlActions());
   private renderQueued = false;
 
@@ -96,7 +96,7 @@ export class App {
       scenarioPicker(s.scenario?.name, (name) => this.o.navigate({ scenario: name }, true)),
     );
     const side = h('aside', {}, switchControls(s.client.switches, this.controlActions()), this.faults.element);
-    const main = h('main', {}, this.panes.scenario, h('div', { class: 'kb' }, this.panes.docs, this.panes.doc), this.panes.cache, this.panes.metrics, this.panes.log,
+    const main = h('main', {}, this.panes.scenario, h('div', { class: 'kb' }, h('section', { class: 'pane documents' }, this.panes.docs), h('section', { class: 'pane document' }, this.panes.docHead, this.panes.docBody)), this.panes.cache, this.panes.metrics, this.panes.log,
       h('pre', { id: 'scenario-result', hidden: true }));
     replaceChildren(this.o.root, header, h('div', { class: 'body' }, main, side));
     this.render();
@@ -109,12 +109,13 @@ export class App {
       this.renderQueued = false;
       const s = this.state;
       const kb = this.kbActions();
-      replaceChildren(this.panes.docs, documentList(s, kb));
-      replaceChildren(this.panes.doc, documentView(s, kb));
-      replaceChildren(this.panes.cache, cacheTable(s));
-      replaceChildren(this.panes.metrics, metricsView(s));
-      replaceChildren(this.panes.log, logView(s));
-      replaceChildren(this.panes.scenario, scenarioPanel(s));
+      replaceIfChanged(this.panes.docs, documentList(s, kb));
+      replaceIfChanged(this.panes.docHead, documentHead(s, kb));
+      replaceIfChanged(this.panes.docBody, documentBody(s));
+      replaceIfChanged(this.panes.cache, cacheTable(s));
+      replaceIfChanged(this.panes.metrics, metricsView(s));
+      replaceIfChanged(this.panes.log, logView(s));
+      replaceIfChanged(this.panes.scenario, scenarioPanel(s));
       if (s.server) this.faults.update(s.server.faults, s.server.editTimerMs);
     });
   }

@@ -23,3 +23,14 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 export function replaceChildren(el: Element, ...children: Child[]): void {
   el.replaceChildren(...children.filter((c): c is Node | string | number => c !== false && c !== null && c !== undefined).map((c) => (typeof c === 'number' ? String(c) : c)));
 }
+
+/**
+ * Puts `next` into `container` unless it renders exactly like what is there: panes are rebuilt on every tick, and
+ * replacing identical markup would detach the element under the user's pointer (a click between mousedown and mouseup
+ * would be lost).
+ */
+export function replaceIfChanged(container: Element, next: Element): void {
+  const current = container.firstElementChild;
+  if (current && container.childElementCount === 1 && current.outerHTML === next.outerHTML) return;
+  container.replaceChildren(next);
+}
