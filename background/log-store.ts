@@ -1,5 +1,7 @@
-// IndexedDB persistence of the per-tab frame logs (via idb). Every accepted batch is written in one transaction together
-// with the tab's metadata, so after an MV3 service-worker termination at any moment the log and its counters agree.
+// IndexedDB persistence of the per-tab frame logs (via idb). Frames are stored in chunks — one record per accepted
+// batch, keyed [tab, last seq of the chunk] — so a busy page costs one put per batch, not one per frame. Each chunk is
+// written in one transaction together with the tab's metadata, so after an MV3 service-worker termination at any
+// moment the log and its counters agree.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Frame } from '../shared/frames.ts';
 
@@ -15,17 +17,20 @@ export interface TabMeta {
   rejected: number;
   rejectedWhy?: string;
   segment: number;
-  /** Per relay instance, the last batch persisted: makes re-sends after a reconnect idempotent. */
+  /** Per relay instance, the last batch persisted: makes re-sends after a reconnect idempotent. Key order = recency. */
   relays: Record<string, number>;
 }
 
-export interface StoredFrame {
-  size: number;
-  frame: Frame;
+export interface FrameChunk {
+  firstSeq: number;
+  lastSeq: number;
+  /** Approximate bytes (JSON length of what the page sent). */
+  bytes: number;
+  frames: Frame[];
 }
 
 interface LogSchema extends DBSchema {
-  frames: { key: [number, number]; value: StoredFrame };
+  chunks: { key: [number, number]; value: FrameChunk };
   tabs: { key: number; value: TabMeta };
 }
 
@@ -33,13 +38,15 @@ export function emptyMeta(tabId: number): TabMeta {
   return { tabId, lastSeq: 0, firstSeq: 1, frames: 0, bytes: 0, dropped: 0, rejected: 0, segment: 0, relays: {} };
 }
 
+const MAX = Number.MAX_SAFE_INTEGER;
+
 export class LogStore {
   private db: Promise<IDBPDatabase<LogSchema>>;
 
   constructor(name = 'mcp-devtools-log') {
     this.db = openDB<LogSchema>(name, 1, {
       upgrade(db) {
-        db.createObjectStore('frames');
+        db.createObjectStore('chunks');
         db.createObjectStore('tabs', { keyPath: 'tabId' });
       },
     });
@@ -53,34 +60,42 @@ export class LogStore {
     return (await this.db).getAllKeys('tabs');
   }
 
-  /** Writes frames and the new meta atomically. */
-  async append(meta: TabMeta, frames: StoredFrame[]): Promise<void> {
+  /**
+   * Writes chunks and the new meta atomically. Durability 'relaxed': committed to the OS, not fsynced — a worker
+   * termination or a renderer crash loses nothing; only a power cut could, and that is not worth an fsync per batch.
+   */
+  async append(meta: TabMeta, chunks: FrameChunk[]): Promise<void> {
     const db = await this.db;
-    const tx = db.transaction(['frames', 'tabs'], 'readwrite');
-    const store = tx.objectStore('frames');
-    for (const f of frames) void store.put(f, [meta.tabId, f.frame.seq]);
+    const tx = db.transaction(['chunks', 'tabs'], 'readwrite', { durability: 'relaxed' });
+    for (const chunk of chunks) void tx.objectStore('chunks').put(chunk, [meta.tabId, chunk.lastSeq]);
     void tx.objectStore('tabs').put(meta);
     await tx.done;
   }
 
-  /** Frames with seq > afterSeq, in order, at most `limit`. */
-  async readAfter(tabId: number, afterSeq: number, limit: number): Promise<StoredFrame[]> {
-    const range = IDBKeyRange.bound([tabId, afterSeq + 1], [tabId, Number.MAX_SAFE_INTEGER]);
-    return (await this.db).getAll('frames', range, limit);
+  /** Frames with seq > afterSeq, in order; whole chunks until at least `limit` frames (or the end). */
+  async readAfter(tabId: number, afterSeq: number, limit: number): Promise<Frame[]> {
+    const db = await this.db;
+    const out: Frame[] = [];
+    let cursor = await db.transaction('chunks').store.openCursor(IDBKeyRange.bound([tabId, afterSeq + 1], [tabId, MAX]));
+    while (cursor && out.length < limit) {
+      for (const f of cursor.value.frames) if (f.seq > afterSeq) out.push(f);
+      cursor = await cursor.continue();
+    }
+    return out;
   }
 
-  /** Deletes the oldest frames of a tab until `bytesToFree` bytes or `framesToFree` frames are gone; returns what went. */
-  async dropOldest(meta: TabMeta, framesToFree: number, bytesToFree: number): Promise<{ frames: number; bytes: number; nextSeq: number }> {
+  /** Deletes the oldest chunks of a tab until `framesToFree` frames and `bytesToFree` bytes are gone. */
+  async dropOldest(tabId: number, framesToFree: number, bytesToFree: number): Promise<{ frames: number; bytes: number; nextSeq: number | undefined }> {
     const db = await this.db;
-    const tx = db.transaction('frames', 'readwrite');
+    const tx = db.transaction('chunks', 'readwrite');
     let frames = 0;
     let bytes = 0;
-    let nextSeq = meta.firstSeq;
-    let cursor = await tx.store.openCursor(IDBKeyRange.bound([meta.tabId, 0], [meta.tabId, Number.MAX_SAFE_INTEGER]));
+    let nextSeq: number | undefined;
+    let cursor = await tx.store.openCursor(IDBKeyRange.bound([tabId, 0], [tabId, MAX]));
     while (cursor && (frames < framesToFree || bytes < bytesToFree)) {
-      frames++;
-      bytes += cursor.value.size;
-      nextSeq = cursor.value.frame.seq + 1;
+      frames += cursor.value.frames.length;
+      bytes += cursor.value.bytes;
+      nextSeq = cursor.value.lastSeq + 1;
       void cursor.delete();
       cursor = await cursor.continue();
     }
@@ -94,8 +109,8 @@ export class LogStore {
 
   async deleteTab(tabId: number): Promise<void> {
     const db = await this.db;
-    const tx = db.transaction(['frames', 'tabs'], 'readwrite');
-    void tx.objectStore('frames').delete(IDBKeyRange.bound([tabId, 0], [tabId, Number.MAX_SAFE_INTEGER]));
+    const tx = db.transaction(['chunks', 'tabs'], 'readwrite');
+    void tx.objectStore('chunks').delete(IDBKeyRange.bound([tabId, 0], [tabId, MAX]));
     void tx.objectStore('tabs').delete(tabId);
     await tx.done;
   }

@@ -1,8 +1,7 @@
 // Accepts relay ports from content scripts. The tab and frame come from the runtime sender, never from the message.
-// A batch is acknowledged only after it is persisted, then fanned out to the tab's live panels.
+// Batches are parsed and validated here (the page's text is untrusted), acknowledged only after they are persisted,
+// then fanned out to the tab's live panels.
 import type browser from 'webextension-polyfill';
-import { pageFrameProblem } from '../shared/frame-shape.ts';
-import type { PageFrame } from '../shared/frames.ts';
 import type { RelayAck, RelayBatch } from '../shared/messages.ts';
 import type { PanelHub } from './panel-ports.ts';
 import type { Tabs } from './tabs.ts';
@@ -15,7 +14,8 @@ function isBatch(m: unknown): m is RelayBatch {
     b.type === 'frames' &&
     typeof b.relay === 'string' &&
     Number.isSafeInteger(b.batch) &&
-    Array.isArray(b.frames) &&
+    Array.isArray(b.payloads) &&
+    b.payloads.every((p) => typeof p === 'string') &&
     Number.isSafeInteger(b.rejected)
   );
 }
@@ -29,20 +29,9 @@ export function onRelayPort(port: browser.Runtime.Port, tabs: Tabs, panels: Pane
   }
   port.onMessage.addListener((m: unknown) => {
     if (!isBatch(m)) return;
-    // The relay validated already; a compromised or outdated content script still must not poison the log.
-    const frames: PageFrame[] = [];
-    let rejected = m.rejected;
-    let why = m.rejectedWhy;
-    for (const f of m.frames) {
-      const problem = pageFrameProblem(f);
-      if (problem) {
-        rejected++;
-        why ??= `bad frame: ${problem}`;
-      } else frames.push(f as PageFrame);
-    }
     tabs
       .get(tabId)
-      .accept(m.relay, m.batch, frames, frameId, rejected, why)
+      .accept(m.relay, m.batch, m.payloads, frameId, m.rejected, m.rejectedWhy)
       .then(({ frames: accepted, stats }) => {
         const ack: RelayAck = { type: 'ack', batch: m.batch };
         try {

@@ -1,9 +1,13 @@
 // One tab's append-only frame log: stamps page frames (seq, browser frame id, page segment), enforces the caps by
 // dropping the oldest frames and counting them, and keeps every step in order on one promise chain, so concurrent
-// relay batches, panel backlogs and clears never interleave half-way. Persistence is the LogStore's.
-import type { Frame, PageFrame } from '../shared/frames.ts';
+// relay batches, panel backlogs and clears never interleave half-way. Writes are coalesced: batches arriving within
+// WRITE_DELAY_MS go to IndexedDB in one transaction (IndexedDB work runs in the browser process and competes with the
+// inspected page for CPU). A batch is only acknowledged, and only shown to panels, once it is persisted: a worker
+// stopped in between loses nothing, because the relay re-sends what was not acknowledged.
+import type { Frame } from '../shared/frames.ts';
 import type { TabStats } from '../shared/messages.ts';
-import { emptyMeta, type LogStore, type StoredFrame, type TabMeta } from './log-store.ts';
+import { parseHookMessage } from '../shared/hook-message.ts';
+import { emptyMeta, type FrameChunk, type LogStore, type TabMeta } from './log-store.ts';
 
 export interface LogCaps {
   maxFrames: number;
@@ -14,6 +18,14 @@ export const DEFAULT_CAPS: LogCaps = { maxFrames: 250_000, maxBytes: 128 * 1024 
 /** When a cap is hit, free this share of it at once, so trimming is amortized instead of once per frame. */
 const TRIM_SHARE = 0.1;
 const MAX_REMEMBERED_RELAYS = 200;
+const WRITE_DELAY_MS = 100;
+const WRITE_MAX_FRAMES = 5000;
+
+interface PendingWrite {
+  chunk: FrameChunk | undefined;
+  done: (stats: TabStats) => void;
+  failed: (e: unknown) => void;
+}
 
 export interface AcceptedBatch {
   /** The frames that were new (a re-sent batch yields none). */
@@ -24,6 +36,9 @@ export interface AcceptedBatch {
 export class TabLog {
   private chain: Promise<unknown> = Promise.resolve();
   private meta: TabMeta | undefined;
+  private pending: PendingWrite[] = [];
+  private pendingFrames = 0;
+  private writeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Open error-level findings, set by the badge. */
   errors = 0;
 
@@ -60,11 +75,15 @@ export class TabLog {
     };
   }
 
-  /** Accepts one relay batch exactly once. Resolves after the frames are persisted. */
-  accept(relay: string, batch: number, frames: PageFrame[], frameId: number, rejected: number, rejectedWhy?: string): Promise<AcceptedBatch> {
-    return this.run(async () => {
+  /**
+   * Accepts one relay batch exactly once: parses and validates the hook messages (untrusted page text), stamps the
+   * valid frames and persists them as one chunk. Resolves after the chunk is persisted.
+   */
+  accept(relay: string, batch: number, payloads: string[], frameId: number, rejected: number, rejectedWhy?: string): Promise<AcceptedBatch> {
+    // The step hands back a box, not the promise itself: the chain must not wait for the write it schedules behind it.
+    return this.run(async (): Promise<{ persisted: Promise<AcceptedBatch> }> => {
       const prev = await this.loaded();
-      if ((prev.relays[relay] ?? 0) >= batch) return { frames: [], stats: this.stats() };
+      if ((prev.relays[relay] ?? 0) >= batch) return { persisted: Promise.resolve({ frames: [], stats: this.stats() }) };
       // Re-inserting moves this relay to the end: key order is recency order, which pruning relies on.
       const relays = { ...prev.relays };
       delete relays[relay];
@@ -73,21 +92,58 @@ export class TabLog {
       meta.rejected += rejected;
       if (rejectedWhy && !meta.rejectedWhy) meta.rejectedWhy = rejectedWhy;
       pruneRelays(meta);
-      const stored: StoredFrame[] = [];
-      for (const pf of frames) {
-        if (pf.kind === 'page-start' && pf.top && frameId === 0) meta.segment++;
-        const frame = { ...pf, seq: ++meta.lastSeq, frameId, segment: Math.max(meta.segment, 1) } as Frame;
-        const size = JSON.stringify(frame).length;
-        stored.push({ frame, size });
-        meta.frames++;
-        meta.bytes += size;
+      const frames: Frame[] = [];
+      let bytes = 0;
+      for (const text of payloads) {
+        const parsed = parseHookMessage(text);
+        meta.rejected += parsed.rejected;
+        if (parsed.why && !meta.rejectedWhy) meta.rejectedWhy = parsed.why;
+        bytes += parsed.bytes;
+        for (const pf of parsed.frames) {
+          if (pf.kind === 'page-start' && pf.top && frameId === 0) meta.segment++;
+          // The parsed objects are ours alone: stamp them in place.
+          const frame = pf as Frame;
+          frame.seq = ++meta.lastSeq;
+          frame.frameId = frameId;
+          frame.segment = Math.max(meta.segment, 1);
+          frames.push(frame);
+        }
       }
-      if (meta.frames === stored.length) meta.firstSeq = stored[0]?.frame.seq ?? meta.firstSeq;
-      await this.store.append(meta, stored);
+      let chunk: FrameChunk | undefined;
+      if (frames.length > 0) {
+        chunk = { firstSeq: frames[0]!.seq, lastSeq: frames.at(-1)!.seq, bytes, frames };
+        if (meta.frames === 0) meta.firstSeq = chunk.firstSeq;
+        meta.frames += frames.length;
+        meta.bytes += bytes;
+      }
       this.meta = meta;
+      const persisted = new Promise<TabStats>((done, failed) => this.pending.push({ chunk, done, failed }));
+      this.pendingFrames += frames.length;
+      if (this.pendingFrames >= WRITE_MAX_FRAMES) void this.run(() => this.writePending());
+      else this.writeTimer ??= setTimeout(() => void this.run(() => this.writePending()), WRITE_DELAY_MS);
+      return { persisted: persisted.then((stats) => ({ frames, stats })) };
+    }).then((box) => box.persisted);
+  }
+
+  /** Persists every pending batch in one transaction, then releases their acknowledgements. Runs inside a chain step. */
+  private async writePending(): Promise<void> {
+    if (this.writeTimer !== undefined) clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    this.pendingFrames = 0;
+    try {
+      await this.store.append(this.meta!, batch.flatMap((p) => (p.chunk ? [p.chunk] : [])));
       await this.enforceCaps();
-      return { frames: stored.map((s) => s.frame), stats: this.stats() };
-    });
+    } catch (e) {
+      for (const p of batch) p.failed(e);
+      // What is in memory was never persisted: forget it, the relays will re-send.
+      this.meta = undefined;
+      return;
+    }
+    const stats = this.stats();
+    for (const p of batch) p.done(stats);
   }
 
   private async enforceCaps(): Promise<void> {
@@ -96,13 +152,13 @@ export class TabLog {
     if (meta.frames <= caps.maxFrames && meta.bytes <= caps.maxBytes) return;
     const framesToFree = meta.frames > caps.maxFrames ? meta.frames - caps.maxFrames + Math.ceil(caps.maxFrames * TRIM_SHARE) : 0;
     const bytesToFree = meta.bytes > caps.maxBytes ? meta.bytes - caps.maxBytes + Math.ceil(caps.maxBytes * TRIM_SHARE) : 0;
-    const freed = await this.store.dropOldest(meta, framesToFree, bytesToFree);
+    const freed = await this.store.dropOldest(this.tabId, framesToFree, bytesToFree);
     const next: TabMeta = {
       ...meta,
       frames: meta.frames - freed.frames,
       bytes: meta.bytes - freed.bytes,
       dropped: meta.dropped + freed.frames,
-      firstSeq: freed.nextSeq,
+      firstSeq: freed.nextSeq ?? meta.firstSeq,
     };
     await this.store.putMeta(next);
     this.meta = next;
@@ -117,8 +173,8 @@ export class TabLog {
     for (;;) {
       const done = await this.run(async () => {
         await this.loaded();
-        const rows = await this.store.readAfter(this.tabId, after, chunk);
-        const frames = rows.map((r) => r.frame);
+        await this.writePending();
+        const frames = await this.store.readAfter(this.tabId, after, chunk);
         const last = frames.at(-1);
         if (last) after = last.seq;
         const isDone = frames.length < chunk;
@@ -132,7 +188,9 @@ export class TabLog {
   /** Empties the log; sequence numbers keep counting (never reused) and the relays' batch memory stays. */
   clear(): Promise<TabStats> {
     return this.run(async () => {
-      const prev = await this.loaded();
+      await this.loaded();
+      await this.writePending();
+      const prev = this.meta!;
       await this.store.deleteTab(this.tabId);
       const meta: TabMeta = { ...emptyMeta(this.tabId), lastSeq: prev.lastSeq, firstSeq: prev.lastSeq + 1, segment: prev.segment, relays: prev.relays };
       await this.store.putMeta(meta);

@@ -1,29 +1,29 @@
 // The isolated-world bridge: page hook → background. It trusts nothing from the page: only CustomEvents dispatched on
-// this document with our tag and a valid frame shape pass; everything else is counted and dropped. Batches travel on a
-// runtime port; each batch is kept until the background acknowledges it was persisted, and re-sent after the port
+// this document with a string detail carrying our tag pass; everything else is counted and dropped. It forwards the
+// hook's JSON strings untouched — parsing and shape validation happen in the background, so the page's thread pays
+// nothing for them. Each batch is kept until the background acknowledges it was persisted, and re-sent after the port
 // reconnects (the service worker may be stopped at any moment). Nothing flows back to the page.
 import browser from 'webextension-polyfill';
-import { pageFrameProblem } from '../shared/frame-shape.ts';
-import type { PageFrame } from '../shared/frames.ts';
+import { Backoff } from '../shared/backoff.ts';
 import {
   HOOK_EVENT,
+  HOOK_HELLO_EVENT,
+  HOOK_MESSAGE_PREFIX,
   PAGE_TAG,
   RELAY_PORT,
   RELAY_READY_EVENT,
-  HOOK_HELLO_EVENT,
   type RelayAck,
   type RelayBatch,
 } from '../shared/messages.ts';
-import { Backoff } from '../shared/backoff.ts';
 
 const FLUSH_DELAY_MS = 10;
-const MAX_FRAMES_PER_BATCH = 500;
+const MAX_PAYLOADS_PER_BATCH = 50;
 
 const relayId = crypto.randomUUID();
 let port: browser.Runtime.Port | undefined;
 let nextBatch = 1;
 const unacked: RelayBatch[] = [];
-let pending: PageFrame[] = [];
+let pending: string[] = [];
 let rejected = 0;
 let rejectedWhy: string | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -39,28 +39,11 @@ function onHookEvent(event: Event): void {
   if (event.target !== document || !(event instanceof CustomEvent) || typeof event.detail !== 'string') {
     return reject('not a string message on this document');
   }
-  let message: unknown;
-  try {
-    message = JSON.parse(event.detail);
-  } catch {
-    return reject('not JSON');
-  }
-  if (typeof message !== 'object' || message === null || (message as { tag?: unknown }).tag !== PAGE_TAG) {
-    return reject('missing or wrong protocol tag');
-  }
-  const frames = (message as { frames?: unknown }).frames;
-  if (!Array.isArray(frames)) return reject('no frames array');
-  let unloading = false;
-  for (const f of frames) {
-    const problem = pageFrameProblem(f);
-    if (problem) reject(`bad frame: ${problem}`);
-    else {
-      pending.push(f as PageFrame);
-      if ((f as PageFrame).kind === 'page-end') unloading = true;
-    }
-  }
-  // After pagehide no timer may run: send now.
-  if (unloading) flush();
+  const detail = event.detail;
+  if (!detail.startsWith(HOOK_MESSAGE_PREFIX)) return reject('missing or wrong protocol tag');
+  pending.push(detail);
+  // After pagehide no timer may run: a batch holding the page's end goes now.
+  if (detail.includes('"kind":"page-end"')) flush();
   else schedule();
 }
 
@@ -72,8 +55,8 @@ function flush(): void {
   if (timer !== undefined) clearTimeout(timer);
   timer = undefined;
   while (pending.length > 0 || rejected > 0) {
-    const frames = pending.splice(0, MAX_FRAMES_PER_BATCH);
-    const batch: RelayBatch = { type: 'frames', relay: relayId, batch: nextBatch++, frames, rejected };
+    const payloads = pending.splice(0, MAX_PAYLOADS_PER_BATCH);
+    const batch: RelayBatch = { type: 'frames', relay: relayId, batch: nextBatch++, payloads, rejected };
     if (rejectedWhy) batch.rejectedWhy = rejectedWhy;
     rejected = 0;
     rejectedWhy = undefined;
@@ -108,7 +91,7 @@ function connect(): void {
   });
   port.onDisconnect.addListener(() => {
     port = undefined;
-    // The service worker stopped (or restarted): reconnect with backoff and re-send what was not acknowledged.
+    // The service worker stopped (or restarted): reconnect with backoff; connect() re-sends what was not acknowledged.
     setTimeout(connect, backoff.next());
   });
   for (const b of unacked) port.postMessage(b);
@@ -116,7 +99,7 @@ function connect(): void {
 
 document.addEventListener(HOOK_EVENT, onHookEvent);
 // Whichever of hook and relay starts second completes the handshake.
-document.addEventListener(HOOK_HELLO_EVENT, () => announce());
+document.addEventListener(HOOK_HELLO_EVENT, announce);
 function announce(): void {
   document.dispatchEvent(new CustomEvent(RELAY_READY_EVENT, { detail: PAGE_TAG }));
 }

@@ -64,9 +64,13 @@ export function isMcpSseEvent(event: string | undefined, data: string): boolean 
   return event === 'endpoint' || isJsonRpcText(data);
 }
 
-/** A response to a captured request is worth reading when it can carry JSON-RPC. */
+/**
+ * How to read the response of a captured request: SSE event by event, as text (JSON, text/*, or no type at all — a
+ * 202 often has none), or as an opaque binary body.
+ */
 export function isReadableMcpContentType(contentType: string | undefined): 'json' | 'sse' | 'other' {
   const ct = (contentType ?? '').toLowerCase();
+  if (ct === '') return 'json';
   if (ct.includes('text/event-stream')) return 'sse';
   if (ct.includes('json') || ct.startsWith('text/')) return 'json';
   return 'other';

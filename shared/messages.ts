@@ -20,18 +20,25 @@ export interface HookToRelay {
 export const RELAY_PORT = 'mcp-devtools/relay';
 export const PANEL_PORT = 'mcp-devtools/panel';
 
-/** Relay → background: a batch of page frames. `batch` counts up per relay so the background can acknowledge it. */
+/**
+ * Relay → background: hook messages exactly as the page sent them (JSON strings of HookToRelay). The relay only checks
+ * where they came from and their tag prefix; parsing and shape validation happen in the background, off the page's
+ * thread. `batch` counts up per relay so the background can acknowledge it and drop re-sends.
+ */
 export interface RelayBatch {
   type: 'frames';
   /** Random id of the relay instance (isolated world: the page cannot forge it); with `batch` it makes re-sends idempotent. */
   relay: string;
   batch: number;
-  frames: PageFrame[];
-  /** Messages the relay dropped since its last batch (wrong source, tag or shape), for the tab's counters. */
+  payloads: string[];
+  /** Messages the relay dropped since its last batch (wrong target, type or tag), for the tab's counters. */
   rejected: number;
   /** First problem seen among the rejected ones, for the panel's status line. */
   rejectedWhy?: string;
 }
+
+/** The exact prefix JSON.stringify gives a HookToRelay (property order is insertion order). */
+export const HOOK_MESSAGE_PREFIX = `{"tag":"${PAGE_TAG}","frames":`;
 
 /** Background → relay: every frame of `batch` (and all before it) is persisted; the relay may forget them. */
 export interface RelayAck {

@@ -5,7 +5,8 @@ import type { FrameDraft, PageFrame } from '../../shared/frames.ts';
 import { HOOK_EVENT, HOOK_HELLO_EVENT, PAGE_TAG, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
 import { natives, now, randomId } from './natives.ts';
 
-const FLUSH_DELAY_MS = 15;
+// Batching window: long enough to amortize the cross-world hop, far below the 1 s "live" budget.
+const FLUSH_DELAY_MS = 40;
 const MAX_BATCH = 500;
 /** Frames kept while no relay answers (e.g. the extension is reloading); beyond it the oldest go, and we say so. */
 const MAX_WAITING = 20_000;

@@ -47,7 +47,7 @@ function verdictFor(facts: RequestFacts, bodyText: string | undefined): RequestV
 function bodyKind(contentType: string | null, status: number): BodyKind {
   const kind = isReadableMcpContentType(contentType ?? undefined);
   if (kind === 'sse') return 'sse';
-  if (kind === 'other' && contentType && status !== 204) return 'binary';
+  if (kind === 'other' && status !== 204) return 'binary';
   return 'text';
 }
 

@@ -18,12 +18,12 @@ export async function tabIdOf(browser: Browser, page: Page): Promise<number> {
   for (let i = 0; i < 50; i++) {
     // Without the "tabs" permission tabs.query hides URLs; the log knows each tab's pages from its page-start frames.
     const id = await sw.evaluate(async (u) => {
-      const g = globalThis as unknown as { mcpDevtools: { tabs: { store: { allTabIds(): Promise<number[]>; readAfter(t: number, a: number, l: number): Promise<Array<{ frame: Frame }>> } } } };
+      const g = globalThis as unknown as { mcpDevtools: { tabs: { store: { allTabIds(): Promise<number[]>; readAfter(t: number, a: number, l: number): Promise<Frame[]> } } } };
       const store = g.mcpDevtools.tabs.store;
       let found: number | undefined;
       for (const tab of await store.allTabIds()) {
         const rows = await store.readAfter(tab, 0, 10_000_000);
-        if (rows.some((r) => r.frame.kind === 'page-start' && r.frame.frameId === 0 && r.frame.url === u)) found = tab;
+        if (rows.some((f) => f.kind === 'page-start' && f.frameId === 0 && f.url === u)) found = tab;
       }
       return found;
     }, url);
@@ -37,9 +37,8 @@ export async function tabIdOf(browser: Browser, page: Page): Promise<number> {
 export async function loggedFrames(browser: Browser, tabId: number): Promise<Frame[]> {
   const sw = await browser.serviceWorker();
   return sw.evaluate(async (id) => {
-    const g = globalThis as unknown as { mcpDevtools: { tabs: { store: { readAfter(t: number, a: number, l: number): Promise<Array<{ frame: Frame }>> } } } };
-    const rows = await g.mcpDevtools.tabs.store.readAfter(id, 0, 10_000_000);
-    return rows.map((r) => r.frame);
+    const g = globalThis as unknown as { mcpDevtools: { tabs: { store: { readAfter(t: number, a: number, l: number): Promise<Frame[]> } } } };
+    return g.mcpDevtools.tabs.store.readAfter(id, 0, 10_000_000);
   }, tabId);
 }
 

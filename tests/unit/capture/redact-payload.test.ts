@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { hashText } from '../../../shared/hash.ts';
+import { DEFAULT_BODY_CAP_BYTES, makePayload, payloadHash, utf8Length } from '../../../shared/payload.ts';
+import { redactHeaders, redactUrl, redactValue } from '../../../shared/redact.ts';
+
+describe('redaction', () => {
+  it('redacts secret headers with a stable short hash and keeps the rest', () => {
+    const out = redactHeaders({ Authorization: 'Bearer abc', Cookie: 'a=b', 'X-Tenant-Auth': 't', 'X-Api-Key': 'k', 'Mcp-Session-Id': 's1', Accept: 'text/event-stream' });
+    expect(out.authorization).toBe(redactValue('Bearer abc'));
+    expect(out.authorization).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
+    expect(out.cookie).not.toContain('a=b');
+    expect(out['x-tenant-auth']).toMatch(/^\[redacted:/);
+    expect(out['x-api-key']).toMatch(/^\[redacted:/);
+    expect(out['mcp-session-id']).toBe('s1');
+    expect(out.accept).toBe('text/event-stream');
+  });
+  it('redacts token-like query parameters but keeps the MCP sessionId', () => {
+    const u = redactUrl('http://h.test/sse?access_token=abc&sessionId=xyz&page=2');
+    expect(u).toContain('sessionId=xyz');
+    expect(u).toContain('page=2');
+    expect(u).not.toContain('abc');
+    expect(redactUrl('/message?sessionId=1')).toBe('/message?sessionId=1');
+    expect(redactUrl('/x?api_key=secret')).toMatch(/^\/x\?api_key=%5Bredacted%3A[0-9a-f]{8}%5D$/);
+    expect(redactUrl('http://user:pw@h.test/')).not.toContain('pw');
+  });
+  it('never throws on odd URLs', () => {
+    fc.assert(fc.property(fc.string(), (s) => typeof redactUrl(s) === 'string'));
+  });
+});
+
+describe('payload cap', () => {
+  it('keeps small bodies whole', () => {
+    expect(makePayload('hello')).toEqual({ text: 'hello' });
+  });
+  it('caps large bodies to a prefix with full size and full hash', () => {
+    const text = 'é'.repeat(DEFAULT_BODY_CAP_BYTES);
+    const p = makePayload(text);
+    expect(utf8Length(p.text)).toBeLessThanOrEqual(DEFAULT_BODY_CAP_BYTES);
+    expect(p.truncated).toEqual({ bytes: 2 * DEFAULT_BODY_CAP_BYTES, hash: hashText(text) });
+    expect(payloadHash(p)).toBe(hashText(text));
+    expect(text.startsWith(p.text)).toBe(true);
+  });
+  it('measures UTF-8 like TextEncoder', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => utf8Length(s) === new TextEncoder().encode(s).length));
+  });
+});
