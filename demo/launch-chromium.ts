@@ -33,6 +33,11 @@ export interface LaunchOptions {
   args?: string[];
   /** X display for headed runs (e.g. from startXvfb). */
   display?: string;
+  /**
+   * Let playwright close the browser on SIGINT/SIGTERM/SIGHUP (its default; on SIGINT it then exits the process with 130).
+   * `npm start` passes false: it stops its servers and the browser itself.
+   */
+  handleSignals?: boolean;
 }
 
 export interface LaunchedChromium {
@@ -78,6 +83,9 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
     // playwright adds --disable-extensions by default; the extension is the point.
     ignoreDefaultArgs: ['--disable-extensions'],
     viewport: null,
+    handleSIGINT: opts.handleSignals ?? true,
+    handleSIGTERM: opts.handleSignals ?? true,
+    handleSIGHUP: opts.handleSignals ?? true,
     env: opts.display ? { ...process.env, DISPLAY: opts.display } : process.env,
   });
 

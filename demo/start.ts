@@ -114,7 +114,7 @@ async function main(): Promise<void> {
   if (hasDisplay() && !o.noBrowser) {
     try {
       const { launchChromium } = await import('./launch-chromium.ts');
-      browser = await launchChromium({ extensionDir: EXTENSION_DIR, headless: false, devtools: true, ...(process.env.DISPLAY ? { display: process.env.DISPLAY } : {}) });
+      browser = await launchChromium({ extensionDir: EXTENSION_DIR, headless: false, devtools: true, handleSignals: false, ...(process.env.DISPLAY ? { display: process.env.DISPLAY } : {}) });
       const tab = browser.context.pages()[0] ?? (await browser.context.newPage());
       await tab.goto(pageUrl);
       browser.context.on('close', () => {
