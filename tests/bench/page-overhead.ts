@@ -51,7 +51,7 @@ export async function benchPageOverhead(): Promise<{ pageOverheadRatio: number; 
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const [withExt, without] = [await launchChromium(), await launchChromium({ extensionDir: null })];
+  const [withExt, without] = [await launchChromium(process.env.BENCH_DIST ? { extensionDir: process.env.BENCH_DIST } : {}), await launchChromium({ extensionDir: null })];
   try {
     const pages = { with: await withExt.context.newPage(), without: await without.context.newPage() };
     const times = { with: [] as number[], without: [] as number[] };
