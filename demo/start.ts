@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LaunchedChromium } from './launch-chromium.ts';
-import { createPageServer, type PageServer } from './page-server.ts';
-import { createKbServer, type KbServer } from './server/http.ts';
+import type { PageServer } from './page-server.ts';
+import type { KbServer } from './server/http.ts';
 import { findScenario } from './scenarios.ts';
 import { parseStartArgs, scenarioList, USAGE, type StartOptions } from './start-options.ts';
 
@@ -21,10 +21,17 @@ let kb: KbServer | undefined;
 let page: PageServer | undefined;
 let browser: LaunchedChromium | undefined;
 let stopping = false;
+let stoppingAt = 0;
 
-async function stop(reason: string, code = 0): Promise<never> {
-  if (stopping) process.exit(130);
+async function stop(reason: string, code = 0): Promise<never | void> {
+  if (stopping) {
+    // Ctrl+C reaches npm, tsx and us at once, and tsx relays it again: ignore the echo, but a second Ctrl+C a moment
+    // later means "now".
+    if (Date.now() - stoppingAt > 1000) process.exit(130);
+    return;
+  }
   stopping = true;
+  stoppingAt = Date.now();
   console.log(`\n${reason}: stopping…`);
   const guard = setTimeout(() => {
     console.error('Shutdown took too long; exiting anyway.');
@@ -76,7 +83,7 @@ async function listen<T>(what: string, port: number, flag: string, start: () => 
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       console.error(`The ${what} port ${port} is already in use (another npm start?). Pass ${flag} <n> (0 = any free port).`);
-      return stop('port in use', 1);
+      await stop('port in use', 1);
     }
     throw err;
   }
@@ -95,6 +102,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await build(o);
+  // Loaded only now, so --help, --list and argument errors answer at once.
+  const [{ createKbServer }, { createPageServer }] = await Promise.all([import('./server/http.ts'), import('./page-server.ts')]);
   kb = await listen('MCP server', o.serverPort, '--port', () => createKbServer({ port: o.serverPort, editIntervalMs: o.editIntervalMs }));
   const serverUrl = kb.url;
   page = await listen('demo page', o.pagePort, '--client-port', () => createPageServer({ dir: PAGE_DIR, serverUrl, port: o.pagePort }));

@@ -7,7 +7,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { CLIENT_INFO, endpointFor, fetchWithoutProtocolHeader, type ConnectOptions, type KbConnection, type ListedResource, type ReadOutcome, type SubscribeOutcome } from './connection.ts';
 
 /** Shorter than the SDK's 1 s default so the demo's stream reconnects (and the 404s after a restart) show up quickly. */
-const RECONNECTION = { initialReconnectionDelay: 500, maxReconnectionDelay: 4000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 };
+const RECONNECTION = { initialReconnectionDelay: 300, maxReconnectionDelay: 4000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 };
 
 function is404(err: unknown): boolean {
   if (err instanceof StreamableHTTPError) return err.code === 404;

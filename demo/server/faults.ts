@@ -11,7 +11,7 @@ export interface Faults {
   noSubscribeCapability: boolean;
   /** Every resources/read waits this long before answering (ms). */
   slowReadsMs: number;
-  /** The first of two concurrent reads of a URI is held past the second (its older snapshot arrives last). */
+  /** The first of two concurrent reads of a URI is held until the second is answered (its older snapshot arrives last). */
   outOfOrderReads: boolean;
   /** Send resources/updated to every v1 session, subscribed or not. */
   notifyUnsubscribed: boolean;
@@ -32,8 +32,8 @@ export const DEFAULT_FAULTS: Readonly<Faults> = Object.freeze({
   ttlMs: null,
 });
 
-/** How long the held read of an out-of-order pair waits (ms). */
-export const OUT_OF_ORDER_HOLD_MS = 400;
+/** The longest a held read of an out-of-order pair waits for the read that overtakes it (ms). */
+export const OUT_OF_ORDER_HOLD_MS = 1000;
 /** ttlMs on 2026-07-28 reads when the ttlMs fault is not set. */
 export const DEFAULT_TTL_MS = 30_000;
 

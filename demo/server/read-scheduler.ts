@@ -1,9 +1,13 @@
 // Slow and out-of-order reads. The snapshot is taken when the request arrives (what a real server would have read), and
-// only the answer is delayed, so with outOfOrderReads the older content of a concurrent pair arrives last.
+// only the answer is delayed. With outOfOrderReads, a read that finds no other read of its URI in flight is held until a
+// later read of that URI has been answered (or OUT_OF_ORDER_HOLD_MS passed), so of two concurrent reads the older
+// content always arrives last, however loaded the machine is.
 import { OUT_OF_ORDER_HOLD_MS, type Faults } from './faults.ts';
 
 export class ReadScheduler {
   private inFlight = new Map<string, number>();
+  /** Per URI, the held reads waiting for a later read of the same URI to be answered. */
+  private held = new Map<string, (() => void)[]>();
   private timers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(private readonly faults: () => Faults) {}
@@ -14,9 +18,9 @@ export class ReadScheduler {
     this.inFlight.set(uri, before + 1);
     try {
       const f = this.faults();
-      // Hold the first read of a URI when nothing else is in flight for it; a second one overtakes it.
-      const delay = f.slowReadsMs + (f.outOfOrderReads && before === 0 ? OUT_OF_ORDER_HOLD_MS : 0);
-      if (delay > 0) await this.sleep(delay);
+      if (f.slowReadsMs > 0) await this.sleep(f.slowReadsMs);
+      if (f.outOfOrderReads && before === 0) await this.holdUntilOvertaken(uri);
+      else this.releaseHeld(uri);
       return value;
     } finally {
       const n = (this.inFlight.get(uri) ?? 1) - 1;
@@ -29,6 +33,42 @@ export class ReadScheduler {
   releaseAll(): void {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    for (const uri of [...this.held.keys()]) this.releaseHeld(uri);
+  }
+
+  private holdUntilOvertaken(uri: string): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        done();
+      }, OUT_OF_ORDER_HOLD_MS);
+      t.unref?.();
+      this.timers.add(t);
+      let released = false;
+      const done = () => {
+        if (released) return;
+        released = true;
+        clearTimeout(t);
+        this.timers.delete(t);
+        const list = this.held.get(uri)?.filter((f) => f !== done) ?? [];
+        if (list.length) this.held.set(uri, list);
+        else this.held.delete(uri);
+        resolve();
+      };
+      this.held.set(uri, [...(this.held.get(uri) ?? []), done]);
+    });
+  }
+
+  /** A later read is being answered now: the held ones go right after it (a tick later, so they arrive second). */
+  private releaseHeld(uri: string): void {
+    const list = this.held.get(uri);
+    if (!list?.length) return;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      for (const f of list) f();
+    }, 20);
+    t.unref?.();
+    this.timers.add(t);
   }
 
   private sleep(ms: number): Promise<void> {

@@ -5,6 +5,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../../../demo/launch-chromium.ts';
 import { alive, descendants } from './process-tree.ts';
 
 const env = { ...process.env };
@@ -22,6 +23,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(() => {
+  xvfb?.kill('SIGTERM');
   // Only if a test failed half-way: never leave our own process group running.
   if (child?.pid && child.exitCode === null && child.signalCode === null) {
     try {
@@ -47,6 +49,22 @@ function waitForOutput(p: ChildProcess, pattern: RegExp, timeoutMs: number): Pro
     p.stderr?.on('data', (d: Buffer) => (out += d.toString()));
     p.on('exit', (code) => reject(new Error(`exited early (${code}):\n${out}`)));
   });
+}
+
+let xvfb: ChildProcess | undefined;
+
+/** Our own X server on a free display number (stopped in afterAll). */
+async function startXvfb(): Promise<string> {
+  for (let n = 90 + Math.floor(Math.random() * 100); ; n++) {
+    if (existsSync(`/tmp/.X11-unix/X${n}`) || existsSync(`/tmp/.X${n}-lock`)) continue;
+    xvfb = spawn('Xvfb', [`:${n}`, '-screen', '0', '1280x800x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
+    const until = Date.now() + 5000;
+    while (!existsSync(`/tmp/.X11-unix/X${n}`)) {
+      if (Date.now() > until || xvfb.exitCode !== null) throw new Error(`Xvfb :${n} did not start`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return `:${n}`;
+  }
 }
 
 const canListen = (port: number) =>
@@ -93,6 +111,40 @@ describe('npm start', () => {
     while (tree.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(tree.filter(alive)).toEqual([]);
     for (const u of [pageUrl, mcpUrl]) expect(await canListen(Number(new URL(u).port))).toBe(true);
+  }, 60_000);
+
+  it.runIf(existsSync('/usr/bin/Xvfb') && findChromium() !== undefined)('with a display it opens Chromium on the scenario page, and SIGINT closes it too', async () => {
+    const display = await startXvfb();
+    child = spawn('node_modules/.bin/tsx', ['demo/start.ts', '--no-build', '--port', '0', '--client-port', '0', '--scenario', 'healthy'], { env: { ...env, DISPLAY: display }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = await waitForOutput(child, /Serving\. Press Ctrl\+C/, 40_000);
+    expect(out).toMatch(/Chromium is open on the demo page/);
+    const base = /Admin \(faults, edits, state\):\s+(http:\/\/127\.0\.0\.1:\d+)\/admin\/state/.exec(out)?.[1];
+    const pageUrl = /Demo page:\s+(http:\/\/127\.0\.0\.1:\d+\/)\?scenario=healthy/.exec(out)?.[1];
+    if (!base || !pageUrl) throw new Error(out);
+    // The page in that browser plays `healthy`: the server sees its session and the edits the scenario makes.
+    type State = { sessions: unknown[]; documents: { uri: string; revision: number }[] };
+    let state: State | undefined;
+    const until = Date.now() + 20_000;
+    while (Date.now() < until) {
+      state = (await fetch(`${base}/admin/state`).then((r) => r.json())) as State;
+      if (state.sessions.length > 0 && state.documents.find((d) => d.uri === 'postgres://kb/articles/101')?.revision === 2) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(state?.sessions.length).toBeGreaterThan(0);
+    expect(state?.documents.find((d) => d.uri === 'postgres://kb/articles/101')?.revision).toBe(2);
+
+    const pid = child.pid as number;
+    const tree = [pid, ...descendants(pid)];
+    let tail = '';
+    child.stdout?.on('data', (d: Buffer) => (tail += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+    process.kill(-pid, 'SIGINT');
+    expect(await exited).toBe(0);
+    expect(tail).toMatch(/Stopped\. Ports released\./);
+    const deadline = Date.now() + 5000;
+    while (tree.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(tree.filter(alive)).toEqual([]);
+    for (const u of [base, pageUrl]) expect(await canListen(Number(new URL(u).port))).toBe(true);
   }, 60_000);
 
   it('--scenario with an unknown name exits 2 and lists the scenarios; --list names them', () => {
