@@ -5,16 +5,19 @@ import { PANEL_PORT, RELAY_PORT } from '../shared/messages.ts';
 import { PanelHub } from './panel-ports.ts';
 import { onRelayPort } from './relay-ports.ts';
 import { Tabs } from './tabs.ts';
+import { Badge } from './badge.ts';
 
 const tabs = new Tabs();
-const panels = new PanelHub(tabs);
+const badge = new Badge(tabs);
+const panels = new PanelHub(tabs, (tabId) => badge.clear(tabId));
 
 browser.runtime.onConnect.addListener((port) => {
-  if (port.name === RELAY_PORT) onRelayPort(port, tabs, panels, () => undefined);
+  if (port.name === RELAY_PORT) onRelayPort(port, tabs, panels, (tabId, frames) => void badge.onFrames(tabId, frames));
   else if (port.name === PANEL_PORT) panels.onPort(port);
 });
 
 browser.tabs.onRemoved.addListener((tabId) => {
+  badge.forget(tabId);
   void tabs.remove(tabId);
 });
 
@@ -24,4 +27,4 @@ browser.runtime.onStartup.addListener(() => {
 });
 
 // For tests and debugging from the service worker console.
-Object.assign(globalThis, { mcpDevtools: { tabs, panels } });
+Object.assign(globalThis, { mcpDevtools: { tabs, panels, badge } });

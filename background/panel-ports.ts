@@ -10,7 +10,10 @@ const BACKLOG_CHUNK = 2000;
 export class PanelHub {
   private readonly live = new Map<number, Set<browser.Runtime.Port>>();
 
-  constructor(private readonly tabs: Tabs) {}
+  constructor(
+    private readonly tabs: Tabs,
+    private readonly onCleared: (tabId: number) => void = () => undefined,
+  ) {}
 
   onPort(port: browser.Runtime.Port): void {
     let tabId: number | undefined;
@@ -25,7 +28,10 @@ export class PanelHub {
         void this.tabs
           .get(id)
           .clear()
-          .then((stats) => this.broadcast(id, { type: 'cleared', stats }));
+          .then((stats) => {
+            this.onCleared(id);
+            this.broadcast(id, { type: 'cleared', stats });
+          });
       }
     });
     port.onDisconnect.addListener(() => {

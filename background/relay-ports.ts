@@ -2,6 +2,7 @@
 // Batches are parsed and validated here (the page's text is untrusted), acknowledged only after they are persisted,
 // then fanned out to the tab's live panels.
 import type browser from 'webextension-polyfill';
+import type { Frame } from '../shared/frames.ts';
 import type { RelayAck, RelayBatch } from '../shared/messages.ts';
 import type { PanelHub } from './panel-ports.ts';
 import type { Tabs } from './tabs.ts';
@@ -20,7 +21,7 @@ function isBatch(m: unknown): m is RelayBatch {
   );
 }
 
-export function onRelayPort(port: browser.Runtime.Port, tabs: Tabs, panels: PanelHub, onFrames: (tabId: number) => void): void {
+export function onRelayPort(port: browser.Runtime.Port, tabs: Tabs, panels: PanelHub, onFrames: (tabId: number, frames: Frame[]) => void): void {
   const tabId = port.sender?.tab?.id;
   const frameId = port.sender?.frameId ?? 0;
   if (tabId === undefined || tabId < 0) {
@@ -40,7 +41,7 @@ export function onRelayPort(port: browser.Runtime.Port, tabs: Tabs, panels: Pane
           // The page went away; its frames are stored regardless.
         }
         panels.publish(tabId, accepted, stats);
-        if (accepted.length > 0) onFrames(tabId);
+        if (accepted.length > 0) onFrames(tabId, accepted);
       })
       .catch((e: unknown) => console.error('mcp-devtools: could not store frames', e));
   });

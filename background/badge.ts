@@ -1,0 +1,92 @@
+// The toolbar badge: the count of open error-level findings for each tab's current page segment. The background runs
+// the same engine as the panel over the same frames; after a worker restart the engine is rebuilt from the log the
+// first time the tab gets frames again. Time-dependent findings are re-evaluated while the worker lives.
+import browser from 'webextension-polyfill';
+import { Engine } from '../shared/engine/index.ts';
+import type { Frame } from '../shared/frames.ts';
+import type { Tabs } from './tabs.ts';
+
+const REFRESH_MS = 5_000;
+const REBUILD_CHUNK = 20_000;
+
+interface TabEngine {
+  engine: Engine;
+  segment: number;
+  shown: number | undefined;
+}
+
+export class Badge {
+  private readonly engines = new Map<number, TabEngine>();
+  private readonly rebuilding = new Map<number, Promise<TabEngine>>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly tabs: Tabs) {}
+
+  /** Feed newly persisted frames of a tab (in seq order). */
+  async onFrames(tabId: number, frames: Frame[]): Promise<void> {
+    if (frames.length === 0) return;
+    let te = this.engines.get(tabId) ?? (await this.rebuild(tabId, frames[0]!.seq - 1));
+    for (const f of frames) {
+      if (f.segment !== te.segment) {
+        // A new page: the badge is about what the user looks at now.
+        te = { engine: new Engine(), segment: f.segment, shown: te.shown };
+        this.engines.set(tabId, te);
+      }
+      if (f.seq > te.engine.lastSeq) te.engine.apply(f);
+    }
+    this.update(tabId, te);
+    this.timer ??= setInterval(() => this.refreshAll(), REFRESH_MS);
+  }
+
+  forget(tabId: number): void {
+    this.engines.delete(tabId);
+  }
+
+  /** The log was cleared: start over with an empty engine and no badge. */
+  clear(tabId: number): void {
+    const te = this.engines.get(tabId);
+    const fresh: TabEngine = { engine: new Engine(), segment: te?.segment ?? 0, shown: te?.shown };
+    this.engines.set(tabId, fresh);
+    this.update(tabId, fresh);
+  }
+
+  /** Replays the tab's current segment from the log, up to `upToSeq`. */
+  private rebuild(tabId: number, upToSeq: number): Promise<TabEngine> {
+    let p = this.rebuilding.get(tabId);
+    if (!p) {
+      p = (async () => {
+        const engine = new Engine();
+        const stats = await this.tabs.get(tabId).ensureLoaded();
+        let after = 0;
+        for (;;) {
+          const frames = await this.tabs.store.readAfter(tabId, after, REBUILD_CHUNK);
+          for (const f of frames) if (f.segment === stats.segment && f.seq <= upToSeq) engine.apply(f);
+          const last = frames.at(-1);
+          if (!last || frames.length < REBUILD_CHUNK || last.seq >= upToSeq) break;
+          after = last.seq;
+        }
+        const te: TabEngine = { engine, segment: stats.segment, shown: undefined };
+        this.engines.set(tabId, te);
+        this.rebuilding.delete(tabId);
+        return te;
+      })();
+      this.rebuilding.set(tabId, p);
+    }
+    return p;
+  }
+
+  private refreshAll(): void {
+    for (const [tabId, te] of this.engines) this.update(tabId, te);
+  }
+
+  private update(tabId: number, te: TabEngine): void {
+    const errors = te.engine.findings(Date.now()).filter((f) => f.open && f.severity === 'error').length;
+    this.tabs.get(tabId).errors = errors;
+    if (errors === te.shown) return;
+    te.shown = errors;
+    const text = errors === 0 ? '' : errors > 99 ? '99+' : String(errors);
+    void browser.action.setBadgeText({ tabId, text }).catch(() => undefined);
+    void browser.action.setBadgeBackgroundColor({ tabId, color: '#d93025' }).catch(() => undefined);
+    void browser.action.setTitle({ tabId, title: errors === 0 ? 'MCP Subscription Devtools' : `MCP: ${errors} open error${errors === 1 ? '' : 's'}` }).catch(() => undefined);
+  }
+}
