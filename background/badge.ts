@@ -2,7 +2,9 @@
 // the same engine as the panel over the same frames; after a worker restart the engine is rebuilt from the log the
 // first time the tab gets frames again. Time-dependent findings are re-evaluated while the worker lives.
 import browser from 'webextension-polyfill';
-import { Engine } from '../shared/engine/index.ts';
+import { Engine, type EngineOptions } from '../shared/engine/index.ts';
+import type { Settings } from '../shared/settings.ts';
+import type { SettingsStore } from './settings.ts';
 import type { Frame } from '../shared/frames.ts';
 import type { Tabs } from './tabs.ts';
 
@@ -20,7 +22,20 @@ export class Badge {
   private readonly rebuilding = new Map<number, Promise<TabEngine>>();
   private timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(private readonly tabs: Tabs) {}
+  private options: EngineOptions = {};
+
+  constructor(
+    private readonly tabs: Tabs,
+    settings: SettingsStore,
+  ) {
+    const apply = (s: Settings) => {
+      this.options = { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs };
+      // Engines built with the old rules are rebuilt from the log on the next frames.
+      this.engines.clear();
+    };
+    void settings.get().then(apply);
+    settings.onChange(apply);
+  }
 
   /** Feed newly persisted frames of a tab (in seq order). */
   async onFrames(tabId: number, frames: Frame[]): Promise<void> {
@@ -29,7 +44,7 @@ export class Badge {
     for (const f of frames) {
       if (f.segment !== te.segment) {
         // A new page: the badge is about what the user looks at now.
-        te = { engine: new Engine(), segment: f.segment, shown: te.shown };
+        te = { engine: new Engine(this.options), segment: f.segment, shown: te.shown };
         this.engines.set(tabId, te);
       }
       if (f.seq > te.engine.lastSeq) te.engine.apply(f);
@@ -45,7 +60,7 @@ export class Badge {
   /** The log was cleared: start over with an empty engine and no badge. */
   clear(tabId: number): void {
     const te = this.engines.get(tabId);
-    const fresh: TabEngine = { engine: new Engine(), segment: te?.segment ?? 0, shown: te?.shown };
+    const fresh: TabEngine = { engine: new Engine(this.options), segment: te?.segment ?? 0, shown: te?.shown };
     this.engines.set(tabId, fresh);
     this.update(tabId, fresh);
   }
@@ -55,7 +70,7 @@ export class Badge {
     let p = this.rebuilding.get(tabId);
     if (!p) {
       p = (async () => {
-        const engine = new Engine();
+        const engine = new Engine(this.options);
         const stats = await this.tabs.get(tabId).ensureLoaded();
         let after = 0;
         for (;;) {

@@ -3,16 +3,24 @@
 import browser from 'webextension-polyfill';
 import { PANEL_PORT, RELAY_PORT } from '../shared/messages.ts';
 import { PanelHub } from './panel-ports.ts';
-import { onRelayPort } from './relay-ports.ts';
+import { RelayHub } from './relay-ports.ts';
+import { SettingsStore } from './settings.ts';
+import type { Settings } from '../shared/settings.ts';
 import { Tabs } from './tabs.ts';
 import { Badge } from './badge.ts';
 
 const tabs = new Tabs();
-const badge = new Badge(tabs);
-const panels = new PanelHub(tabs, (tabId) => badge.clear(tabId));
+const settings = new SettingsStore(tabs.store);
+const badge = new Badge(tabs, settings);
+const panels = new PanelHub(tabs, settings, (tabId) => badge.clear(tabId));
+const relays = new RelayHub(tabs, panels, settings, (tabId, frames) => void badge.onFrames(tabId, frames));
+
+const applyCaps = (s: Settings) => (tabs.caps = { maxFrames: s.maxFrames, maxBytes: s.maxBytes });
+void settings.get().then(applyCaps);
+settings.onChange(applyCaps);
 
 browser.runtime.onConnect.addListener((port) => {
-  if (port.name === RELAY_PORT) onRelayPort(port, tabs, panels, (tabId, frames) => void badge.onFrames(tabId, frames));
+  if (port.name === RELAY_PORT) relays.onPort(port);
   else if (port.name === PANEL_PORT) panels.onPort(port);
 });
 
@@ -27,4 +35,4 @@ browser.runtime.onStartup.addListener(() => {
 });
 
 // For tests and debugging from the service worker console.
-Object.assign(globalThis, { mcpDevtools: { tabs, panels, badge } });
+Object.assign(globalThis, { mcpDevtools: { tabs, panels, badge, settings, relays } });

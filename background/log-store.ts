@@ -32,6 +32,7 @@ export interface FrameChunk {
 interface LogSchema extends DBSchema {
   chunks: { key: [number, number]; value: FrameChunk };
   tabs: { key: number; value: TabMeta };
+  settings: { key: string; value: unknown };
 }
 
 export function emptyMeta(tabId: number): TabMeta {
@@ -48,6 +49,7 @@ export class LogStore {
       upgrade(db) {
         db.createObjectStore('chunks');
         db.createObjectStore('tabs', { keyPath: 'tabId' });
+        db.createObjectStore('settings');
       },
     });
   }
@@ -101,6 +103,15 @@ export class LogStore {
     }
     await tx.done;
     return { frames, bytes, nextSeq };
+  }
+
+  /** The stored settings object as written (validate before use: it may come from an older version). */
+  async loadSettings(): Promise<unknown> {
+    return (await this.db).get('settings', 'settings');
+  }
+
+  async saveSettings(settings: unknown): Promise<void> {
+    await (await this.db).put('settings', settings, 'settings');
   }
 
   async putMeta(meta: TabMeta): Promise<void> {

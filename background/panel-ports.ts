@@ -3,6 +3,7 @@
 import type browser from 'webextension-polyfill';
 import type { Frame } from '../shared/frames.ts';
 import type { BackgroundToPanel, PanelToBackground, TabStats } from '../shared/messages.ts';
+import type { SettingsStore } from './settings.ts';
 import type { Tabs } from './tabs.ts';
 
 const BACKLOG_CHUNK = 2000;
@@ -10,19 +11,31 @@ const BACKLOG_CHUNK = 2000;
 export class PanelHub {
   private readonly live = new Map<number, Set<browser.Runtime.Port>>();
 
+  private readonly all = new Set<browser.Runtime.Port>();
+
   constructor(
     private readonly tabs: Tabs,
+    private readonly settings: SettingsStore,
     private readonly onCleared: (tabId: number) => void = () => undefined,
-  ) {}
+  ) {
+    settings.onChange((s) => {
+      for (const port of this.all) send(port, { type: 'settings', settings: s });
+    });
+  }
 
   onPort(port: browser.Runtime.Port): void {
     let tabId: number | undefined;
+    this.all.add(port);
     port.onMessage.addListener((m: unknown) => {
       const msg = m as PanelToBackground;
       if (msg?.type === 'hello' && Number.isSafeInteger(msg.tabId) && Number.isSafeInteger(msg.since)) {
         if (tabId !== undefined) return;
         tabId = msg.tabId;
         void this.serve(port, msg.tabId, msg.since);
+      } else if (msg?.type === 'settings-set') {
+        void this.settings.set(msg.settings).then((r) => {
+          if (!r.ok) send(port, { type: 'settings-error', error: r.error });
+        });
       } else if (msg?.type === 'clear' && tabId !== undefined) {
         const id = tabId;
         void this.tabs
@@ -35,6 +48,7 @@ export class PanelHub {
       }
     });
     port.onDisconnect.addListener(() => {
+      this.all.delete(port);
       if (tabId !== undefined) this.live.get(tabId)?.delete(port);
     });
   }
@@ -42,6 +56,7 @@ export class PanelHub {
   private async serve(port: browser.Runtime.Port, tabId: number, since: number): Promise<void> {
     const log = this.tabs.get(tabId);
     const stats = await log.ensureLoaded();
+    send(port, { type: 'settings', settings: await this.settings.get() });
     send(port, { type: 'stats', stats });
     await log.backlog(since, BACKLOG_CHUNK, (frames, done) => {
       send(port, { type: 'backlog', frames, done });

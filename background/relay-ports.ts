@@ -1,9 +1,11 @@
-// Accepts relay ports from content scripts. The tab and frame come from the runtime sender, never from the message.
+// Accepts relay ports from content scripts and tells each relay the capture settings. The tab and frame come from the runtime sender, never from the message.
 // Batches are parsed and validated here (the page's text is untrusted), acknowledged only after they are persisted,
 // then fanned out to the tab's live panels.
 import type browser from 'webextension-polyfill';
 import type { Frame } from '../shared/frames.ts';
-import type { RelayAck, RelayBatch } from '../shared/messages.ts';
+import type { RelayAck, RelayBatch, RelayConfig } from '../shared/messages.ts';
+import type { CaptureConfig } from '../shared/settings.ts';
+import type { SettingsStore } from './settings.ts';
 import type { PanelHub } from './panel-ports.ts';
 import type { Tabs } from './tabs.ts';
 
@@ -21,28 +23,55 @@ function isBatch(m: unknown): m is RelayBatch {
   );
 }
 
-export function onRelayPort(port: browser.Runtime.Port, tabs: Tabs, panels: PanelHub, onFrames: (tabId: number, frames: Frame[]) => void): void {
-  const tabId = port.sender?.tab?.id;
-  const frameId = port.sender?.frameId ?? 0;
-  if (tabId === undefined || tabId < 0) {
-    port.disconnect();
-    return;
+export class RelayHub {
+  private readonly ports = new Set<browser.Runtime.Port>();
+
+  constructor(
+    private readonly tabs: Tabs,
+    private readonly panels: PanelHub,
+    private readonly settings: SettingsStore,
+    private readonly onFrames: (tabId: number, frames: Frame[]) => void,
+  ) {
+    settings.onChange((s) => {
+      for (const port of this.ports) sendConfig(port, s.capture);
+    });
   }
-  port.onMessage.addListener((m: unknown) => {
-    if (!isBatch(m)) return;
-    tabs
-      .get(tabId)
-      .accept(m.relay, m.batch, m.payloads, frameId, m.rejected, m.rejectedWhy)
-      .then(({ frames: accepted, stats }) => {
-        const ack: RelayAck = { type: 'ack', batch: m.batch };
-        try {
-          port.postMessage(ack);
-        } catch {
-          // The page went away; its frames are stored regardless.
-        }
-        panels.publish(tabId, accepted, stats);
-        if (accepted.length > 0) onFrames(tabId, accepted);
-      })
-      .catch((e: unknown) => console.error('mcp-devtools: could not store frames', e));
-  });
+
+  onPort(port: browser.Runtime.Port): void {
+    const tabId = port.sender?.tab?.id;
+    const frameId = port.sender?.frameId ?? 0;
+    if (tabId === undefined || tabId < 0) {
+      port.disconnect();
+      return;
+    }
+    this.ports.add(port);
+    port.onDisconnect.addListener(() => this.ports.delete(port));
+    void this.settings.get().then((s) => sendConfig(port, s.capture));
+    port.onMessage.addListener((m: unknown) => {
+      if (!isBatch(m)) return;
+      this.tabs
+        .get(tabId)
+        .accept(m.relay, m.batch, m.payloads, frameId, m.rejected, m.rejectedWhy)
+        .then(({ frames: accepted, stats }) => {
+          const ack: RelayAck = { type: 'ack', batch: m.batch };
+          try {
+            port.postMessage(ack);
+          } catch {
+            // The page went away; its frames are stored regardless.
+          }
+          this.panels.publish(tabId, accepted, stats);
+          if (accepted.length > 0) this.onFrames(tabId, accepted);
+        })
+        .catch((e: unknown) => console.error('mcp-devtools: could not store frames', e));
+    });
+  }
+}
+
+function sendConfig(port: browser.Runtime.Port, config: CaptureConfig): void {
+  const message: RelayConfig = { type: 'config', config };
+  try {
+    port.postMessage(message);
+  } catch {
+    // Disconnected.
+  }
 }

@@ -2,7 +2,8 @@
 // this document with a string detail carrying our tag pass; everything else is counted and dropped. It forwards the
 // hook's JSON strings untouched — parsing and shape validation happen in the background, so the page's thread pays
 // nothing for them. Each batch is kept until the background acknowledges it was persisted, and re-sent after the port
-// reconnects (the service worker may be stopped at any moment). Nothing flows back to the page.
+// reconnects (the service worker may be stopped at any moment). Nothing flows back to the page but the capture
+// settings (body cap, extra headers to redact).
 import browser from 'webextension-polyfill';
 import { Backoff } from '../shared/backoff.ts';
 import {
@@ -12,8 +13,10 @@ import {
   PAGE_TAG,
   RELAY_PORT,
   RELAY_READY_EVENT,
+  CAPTURE_CONFIG_EVENT,
   type RelayAck,
   type RelayBatch,
+  type RelayConfig,
 } from '../shared/messages.ts';
 
 const FLUSH_DELAY_MS = 10;
@@ -84,10 +87,15 @@ function connect(): void {
     return;
   }
   port.onMessage.addListener((m: unknown) => {
-    const ack = m as RelayAck;
-    if (ack?.type !== 'ack') return;
+    const msg = m as RelayAck | RelayConfig;
+    if (msg?.type === 'config') {
+      // The only thing that ever flows towards the page: how much to capture and what to redact.
+      document.dispatchEvent(new CustomEvent(CAPTURE_CONFIG_EVENT, { detail: JSON.stringify({ tag: PAGE_TAG, config: msg.config }) }));
+      return;
+    }
+    if (msg?.type !== 'ack') return;
     backoff.reset();
-    while (unacked.length > 0 && unacked[0]!.batch <= ack.batch) unacked.shift();
+    while (unacked.length > 0 && unacked[0]!.batch <= msg.batch) unacked.shift();
   });
   port.onDisconnect.addListener(() => {
     port = undefined;

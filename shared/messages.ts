@@ -2,6 +2,7 @@
 // CustomEvent on the page's document (a name page scripts do not listen to, so the page never sees a stray `message`
 // event); relay → background and panel ↔ background travel on long-lived runtime ports.
 import type { Frame, PageFrame } from './frames.ts';
+import type { CaptureConfig, Settings } from './settings.ts';
 
 /** Protocol tag carried by every hook → relay message; the relay drops anything without it. */
 export const PAGE_TAG = 'mcp-devtools/1';
@@ -11,6 +12,8 @@ export const HOOK_EVENT = 'mcp-devtools:hook';
 export const HOOK_HELLO_EVENT = 'mcp-devtools:hook-hello';
 /** CustomEvent type the relay dispatches on `document` when it is listening (detail: PAGE_TAG). */
 export const RELAY_READY_EVENT = 'mcp-devtools:relay-ready';
+/** CustomEvent type the relay dispatches with the capture settings (detail: JSON of { tag, config: CaptureConfig }). */
+export const CAPTURE_CONFIG_EVENT = 'mcp-devtools:config';
 
 export interface HookToRelay {
   tag: typeof PAGE_TAG;
@@ -46,6 +49,12 @@ export interface RelayAck {
   batch: number;
 }
 
+/** Background → relay, on connect and whenever the settings change: what the hook should apply. */
+export interface RelayConfig {
+  type: 'config';
+  config: CaptureConfig;
+}
+
 /** Counters shown in the panel's status line; never silent loss. */
 export interface TabStats {
   tabId: number;
@@ -69,11 +78,16 @@ export interface TabStats {
 /** Panel → background. `since` = the last seq the panel already has (0 for none): the backlog starts after it. */
 export type PanelToBackground =
   | { type: 'hello'; tabId: number; since: number }
-  | { type: 'clear' };
+  | { type: 'clear' }
+  /** Replace the settings (validated by the background; answered with `settings` or `settings-error`). */
+  | { type: 'settings-set'; settings: Settings };
 
 /** Background → panel. The backlog arrives in chunks; `done` marks the last one, after which live frames follow. */
 export type BackgroundToPanel =
   | { type: 'backlog'; frames: Frame[]; done: boolean }
   | { type: 'frames'; frames: Frame[] }
   | { type: 'stats'; stats: TabStats }
-  | { type: 'cleared'; stats: TabStats };
+  | { type: 'cleared'; stats: TabStats }
+  /** The current settings: sent after hello and to every panel whenever they change. */
+  | { type: 'settings'; settings: Settings }
+  | { type: 'settings-error'; error: string };

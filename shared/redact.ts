@@ -27,12 +27,12 @@ export function isSecretQueryParam(name: string): boolean {
   return SECRET_QUERY_PATTERN.test(name);
 }
 
-/** Lower-cases names and redacts secret values. Returns a new map. */
-export function redactHeaders(headers: HeaderMap): HeaderMap {
+/** Lower-cases names and redacts secret values (the built-in list plus `extra` lower-case names). Returns a new map. */
+export function redactHeaders(headers: HeaderMap, extra: readonly string[] = []): HeaderMap {
   const out: HeaderMap = {};
   for (const [name, value] of Object.entries(headers)) {
     const n = name.toLowerCase();
-    out[n] = isSecretHeader(n) ? redactValue(value) : value;
+    out[n] = isSecretHeader(n) || extra.includes(n) ? redactValue(value) : value;
   }
   return out;
 }

@@ -11,8 +11,10 @@ import { bodyPayload, headersToMap, requestFacts, type RequestFacts } from './re
 import { linkCancel } from './link-cancel.ts';
 import { disguise } from './disguise.ts';
 
+/** Live capture settings; the relay may update them at any time (see config.ts). */
 export interface TapConfig {
   capBytes: number;
+  extraSecretHeaders: string[];
 }
 
 /** Holds an undecided exchange's frames until its first SSE event says it is MCP. */
@@ -70,7 +72,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
           conn,
           method: facts.method,
           url: redactUrl(facts.url),
-          headers: redactHeaders(facts.headers),
+          headers: redactHeaders(facts.headers, config.extraSecretHeaders),
           ...(body ? { body } : {}),
         });
         return verdict;
@@ -129,7 +131,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       statusText: response.statusText,
       url: redactUrl(response.url),
       redirected: response.redirected,
-      headers: redactHeaders(headersToMap(response.headers)),
+      headers: redactHeaders(headersToMap(response.headers), config.extraSecretHeaders),
     };
     void requestDone.then(async (verdict) => {
       if (verdict === 'no' || (verdict === 'candidate' && kind !== 'sse')) {

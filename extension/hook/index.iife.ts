@@ -1,6 +1,6 @@
 // The MAIN-world hook, injected at document_start in every frame as a self-contained IIFE (an async loader would miss
 // the page's first requests). Installs the taps once per document and never throws into the page.
-import { DEFAULT_BODY_CAP_BYTES } from '../../shared/payload.ts';
+import { createConfig } from './config.ts';
 import { Emitter } from './emitter.ts';
 import { installEventSourceTap } from './eventsource-tap.ts';
 import { installFetchTap } from './fetch-tap.ts';
@@ -14,7 +14,7 @@ function install(): void {
   if (w[INSTALLED]) return;
   Object.defineProperty(w, INSTALLED, { value: true, enumerable: false });
   const emitter = new Emitter();
-  const config = { capBytes: DEFAULT_BODY_CAP_BYTES };
+  const config = createConfig();
   installPageTap(emitter);
   for (const [name, tap] of [
     ['fetch', installFetchTap],

@@ -1,0 +1,26 @@
+// The hook's capture settings: defaults at install, replaced when the relay forwards the user's settings. A page can
+// forge the event too, which only changes how much of its own traffic it lets us see; values are range-checked so a
+// forged config cannot break the taps.
+import { CAPTURE_CONFIG_EVENT, PAGE_TAG } from '../../shared/messages.ts';
+import { DEFAULT_BODY_CAP_BYTES } from '../../shared/payload.ts';
+import type { TapConfig } from './fetch-tap.ts';
+import { natives } from './natives.ts';
+
+export function createConfig(): TapConfig {
+  const config: TapConfig = { capBytes: DEFAULT_BODY_CAP_BYTES, extraSecretHeaders: [] };
+  natives.addEventListener.call(document, CAPTURE_CONFIG_EVENT, (e: Event) => {
+    try {
+      const detail = (e as CustomEvent).detail;
+      if (typeof detail !== 'string') return;
+      const m = JSON.parse(detail) as { tag?: unknown; config?: { bodyCapBytes?: unknown; extraSecretHeaders?: unknown } };
+      if (m.tag !== PAGE_TAG || !m.config) return;
+      const cap = m.config.bodyCapBytes;
+      if (typeof cap === 'number' && cap >= 1024 && cap <= 64 * 1024 * 1024) config.capBytes = cap;
+      const extra = m.config.extraSecretHeaders;
+      if (Array.isArray(extra) && extra.every((h) => typeof h === 'string')) config.extraSecretHeaders = extra.map((h) => h.toLowerCase());
+    } catch {
+      // Ignore a malformed config; keep the current one.
+    }
+  });
+  return config;
+}

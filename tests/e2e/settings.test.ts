@@ -1,0 +1,78 @@
+// Settings travel panel → background (validated, persisted) → every relay → the hook: a new body cap and an extra
+// header to redact take effect on the next requests; invalid settings are refused with a clear error and change nothing.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
+import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
+import { installProbeRoutes } from '../support/probe-routes.ts';
+import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
+
+let browser: Browser;
+let site: StaticServer;
+
+beforeAll(async () => {
+  [browser, site] = await Promise.all([startBrowser(), startStaticServer()]);
+  installProbeRoutes(site);
+  site.routes.set('/', html('<h1>settings</h1>'));
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+it('applies capture settings to the page and refuses invalid ones', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(site.url + '/');
+  const send = (extra: Record<string, string>) =>
+    page.evaluate(async (h) => {
+      const r = await fetch('/big?mb=1', { method: 'POST', headers: { 'content-type': 'application/json', ...h }, body: '{"jsonrpc":"2.0","id":1,"method":"resources/read"}' });
+      return (await r.text()).length;
+    }, extra);
+  await send({ 'x-tenant': 'acme-secret' });
+  const tabId = await tabIdOf(browser, page);
+  const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+  await panel.waitForSelector('.status-bar[data-status="live"]');
+
+  const talk = (message: unknown) =>
+    panel.evaluate(
+      (m) =>
+        new Promise<unknown[]>((ok) => {
+          const port = chrome.runtime.connect({ name: 'mcp-devtools/panel' });
+          const got: unknown[] = [];
+          port.onMessage.addListener((x: unknown) => {
+            got.push(x);
+            if ((x as { type: string }).type === 'settings-error' || got.filter((g) => (g as { type: string }).type === 'settings').length === 2) {
+              port.disconnect();
+              ok(got);
+            }
+          });
+          port.postMessage({ type: 'hello', tabId: 0, since: 0 });
+          setTimeout(() => port.postMessage(m), 100);
+          setTimeout(() => ok(got), 3000);
+        }),
+      message,
+    );
+  const bad = await talk({ type: 'settings-set', settings: { ...DEFAULT_SETTINGS, maxFrames: 5 } });
+  expect(bad).toContainEqual({ type: 'settings-error', error: 'maxFrames must be between 1,000 and 5,000,000' });
+  const stored = await (await browser.serviceWorker()).evaluate(() => (globalThis as any).mcpDevtools.settings.get());
+  expect(stored).toEqual(DEFAULT_SETTINGS);
+
+  const next = { ...DEFAULT_SETTINGS, capture: { bodyCapBytes: 4096, extraSecretHeaders: ['X-Tenant'] } };
+  const ok = await talk({ type: 'settings-set', settings: next });
+  expect(ok).toContainEqual({ type: 'settings', settings: { ...next, capture: { bodyCapBytes: 4096, extraSecretHeaders: ['x-tenant'] } } });
+
+  // The next request in the page is captured with the new settings (the relay forwards them to the hook).
+  const length = await waitFor(async () => {
+    const before = (await loggedFrames(browser, tabId)).length;
+    const len = await send({ 'x-tenant': 'acme-secret' });
+    const frames = (await loggedFrames(browser, tabId)).slice(before);
+    const body = frames.find((f) => f.kind === 'http-body');
+    return body?.kind === 'http-body' && body.body.text.length === 4096 ? len : undefined;
+  }, 10_000, 'new body cap applied');
+  expect(length).toBeGreaterThan(1024 * 1024);
+  const frames = await loggedFrames(browser, tabId);
+  const requests = frames.filter((f) => f.kind === 'http-request');
+  expect(requests[0]!.kind === 'http-request' && requests[0]!.headers['x-tenant']).toBe('acme-secret');
+  expect(requests.at(-1)!.kind === 'http-request' && requests.at(-1)!.headers['x-tenant']).toMatch(/^\[redacted:/);
+  await panel.close();
+  await page.close();
+});
