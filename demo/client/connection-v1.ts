@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CLIENT_INFO, endpointFor, fetchWithoutProtocolHeader, type ConnectOptions, type KbConnection, type ListedResource, type ReadOutcome, type SubscribeOutcome } from './connection.ts';
+import { CLIENT_INFO, endpointFor, headerDroppingFetch, type ConnectOptions, type KbConnection, type ListedResource, type ReadOutcome, type SubscribeOutcome } from './connection.ts';
 
 /** Shorter than the SDK's 1 s default so the demo's stream reconnects (and the 404s after a restart) show up quickly. */
 const RECONNECTION = { initialReconnectionDelay: 300, maxReconnectionDelay: 4000, reconnectionDelayGrowFactor: 1.5, maxRetries: 2 };
@@ -16,7 +16,7 @@ function is404(err: unknown): boolean {
 
 export async function connectV1(o: ConnectOptions): Promise<KbConnection> {
   const url = endpointFor(o.serverUrl, o.settings);
-  const fetchImpl = o.sendProtocolHeader ? undefined : fetchWithoutProtocolHeader;
+  const fetchImpl = headerDroppingFetch(o);
   const streamable = o.settings.transport === 'streamable-http'
     ? new StreamableHTTPClientTransport(url, { reconnectionOptions: RECONNECTION, ...(fetchImpl ? { fetch: fetchImpl } : {}) })
     : undefined;

@@ -3,13 +3,14 @@
 // a URI opens a new listen with the whole set and closes the old one after the new acknowledgement. The SDK's own
 // response cache is bypassed: the page's cache (read-cache.ts) is the one under study.
 import { Client, StreamableHTTPClientTransport, type McpSubscription } from '@modelcontextprotocol/client';
-import { CLIENT_INFO, endpointFor, fetchWithoutProtocolHeader, type ConnectOptions, type KbConnection, type ListedResource, type ReadOutcome, type SubscribeOutcome } from './connection.ts';
+import { CLIENT_INFO, endpointFor, headerDroppingFetch, type ConnectOptions, type KbConnection, type ListedResource, type ReadOutcome, type SubscribeOutcome } from './connection.ts';
 
 export const MODERN_VERSION = '2026-07-28';
 
 export async function connectV2(o: ConnectOptions): Promise<KbConnection> {
   const url = endpointFor(o.serverUrl, o.settings);
-  const transport = new StreamableHTTPClientTransport(url, o.sendProtocolHeader ? {} : { fetch: fetchWithoutProtocolHeader });
+  const fetchImpl = headerDroppingFetch(o);
+  const transport = new StreamableHTTPClientTransport(url, fetchImpl ? { fetch: fetchImpl } : {});
   const client = new Client(CLIENT_INFO, { versionNegotiation: { mode: { pin: MODERN_VERSION } } });
   client.setNotificationHandler('notifications/resources/updated', (n) => o.events.updated(n.params.uri));
   client.onerror = (err) => o.events.log(`transport: ${err.message}`);

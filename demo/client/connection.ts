@@ -50,6 +50,7 @@ export interface ConnectOptions {
   /** Server base URL, e.g. http://127.0.0.1:8931. */
   serverUrl: string;
   sendProtocolHeader: boolean;
+  resumeWithLastEventId: boolean;
   events: ConnectionEvents;
 }
 
@@ -60,9 +61,16 @@ export function endpointFor(serverUrl: string, s: ConnectionSettings): URL {
   return new URL(s.transport === 'sse' ? '/sse' : '/mcp', serverUrl);
 }
 
-/** A fetch that drops the MCP-Protocol-Version header (the protocol-header-missing bug). */
-export function fetchWithoutProtocolHeader(url: string | URL, init?: RequestInit): Promise<Response> {
-  const headers = new Headers(init?.headers);
-  headers.delete('mcp-protocol-version');
-  return fetch(url, { ...init, headers });
+/**
+ * The fetch the SDK transport should use: undefined (plain fetch) for a well-behaved client, otherwise a wrapper that
+ * strips the headers the switches say to drop (the protocol-header-missing and resume-gap bugs).
+ */
+export function headerDroppingFetch(o: { sendProtocolHeader: boolean; resumeWithLastEventId: boolean }): ((url: string | URL, init?: RequestInit) => Promise<Response>) | undefined {
+  const drop = [...(o.sendProtocolHeader ? [] : ['mcp-protocol-version']), ...(o.resumeWithLastEventId ? [] : ['last-event-id'])];
+  if (!drop.length) return undefined;
+  return (url, init) => {
+    const headers = new Headers(init?.headers);
+    for (const h of drop) headers.delete(h);
+    return fetch(url, { ...init, headers });
+  };
 }

@@ -180,7 +180,13 @@ export class KbClient {
       listenClosed: (reason) => live() && this.onListenClosed(reason),
       log: (text) => live() && this.emit('log', undefined, text),
     };
-    const conn = await this.connectImpl({ serverUrl: this.opts.serverUrl, settings: this.settings, sendProtocolHeader: this.switches.sendProtocolHeader, events });
+    const conn = await this.connectImpl({
+      serverUrl: this.opts.serverUrl,
+      settings: this.settings,
+      sendProtocolHeader: this.switches.sendProtocolHeader,
+      resumeWithLastEventId: this.switches.resumeWithLastEventId,
+      events,
+    });
     if (!live()) {
       await conn.close();
       return;

@@ -29,6 +29,8 @@ export interface ClientSwitches {
   honorTtl: boolean;
   /** Send MCP-Protocol-Version on HTTP requests after initialize (the SDK does; off strips it). */
   sendProtocolHeader: boolean;
+  /** Resume a dropped GET stream with Last-Event-ID (the SDK does; off strips it, like a proxy with a header allowlist). */
+  resumeWithLastEventId: boolean;
   /** Poll interval for URIs the client knows it cannot subscribe to (ms; 0 = never poll). */
   fallbackPollMs: number;
 }
@@ -43,6 +45,7 @@ export const HEALTHY_SWITCHES: Readonly<ClientSwitches> = Object.freeze({
   relistenOnDrop: true,
   honorTtl: true,
   sendProtocolHeader: true,
+  resumeWithLastEventId: true,
   fallbackPollMs: 2000,
 });
 
@@ -59,6 +62,7 @@ export const SWITCH_LABELS: Record<keyof ClientSwitches, string> = {
   relistenOnDrop: 'Re-listen when the listen stream drops (2026-07-28)',
   honorTtl: 'Expire cache entries after ttlMs (2026-07-28)',
   sendProtocolHeader: 'Send MCP-Protocol-Version header',
+  resumeWithLastEventId: 'Resume the GET stream with Last-Event-ID',
   fallbackPollMs: 'Fallback poll (ms) for unsubscribable URIs',
 };
 
@@ -69,7 +73,7 @@ export function switchesFromQuery(params: URLSearchParams, base: ClientSwitches 
     const v = params.get(k);
     if (v === 'true' || v === 'false') (out as unknown as Record<string, unknown>)[k] = v === 'true';
   };
-  for (const k of ['resubscribeAfterInit', 'readOrderGuard', 'honorCapabilities', 'reinitOnSessionExpired', 'relistenOnDrop', 'honorTtl', 'sendProtocolHeader'] as const) bool(k);
+  for (const k of ['resubscribeAfterInit', 'readOrderGuard', 'honorCapabilities', 'reinitOnSessionExpired', 'relistenOnDrop', 'honorTtl', 'sendProtocolHeader', 'resumeWithLastEventId'] as const) bool(k);
   const n = params.get('onNotification');
   if (n === 'reread' || n === 'mark-dirty') out.onNotification = n;
   const s = params.get('subscribeTo');

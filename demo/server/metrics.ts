@@ -9,7 +9,7 @@ export interface MetricsSnapshot {
   droppedNoSubscriber: number;
   /** Notifications suppressed by the dropNotifications fault. */
   droppedByFault: number;
-  /** Notifications handed to a v1 session that had no open stream (the SDK drops them). */
+  /** Notifications handed to a v1 session that had no open stream (delivered only if the client resumes it). */
   lostNoChannel: number;
   /** Notifications sent to sessions that never subscribed (notifyUnsubscribed fault). */
   unsolicitedSent: number;

@@ -7,7 +7,7 @@ import type { KbMetrics } from './metrics.ts';
 import type { SubscriptionLedger } from './subscription-ledger.ts';
 
 export interface UpdateSinks {
-  /** Send to one v1 session (its SDK server decides the stream; with none open the SDK drops it). */
+  /** Send to one v1 session (its SDK server decides the stream; with none open it is only stored for a resume). */
   sendToSession(sessionId: string, uri: string): void;
   /** Publish to the v2 handler's listen streams (the SDK filters by each stream's acknowledged URIs). */
   publishToListens(uri: string): void;

@@ -1,6 +1,7 @@
 // The 2025-11-25 endpoints on SDK v1: Streamable HTTP at /mcp (stateful sessions keyed by Mcp-Session-Id) and the legacy
 // HTTP+SSE pair /sse + /message?sessionId=. Owns the live session objects; the ledger mirrors them for the fan-out and
 // the admin state. Unknown session ids get 404 (so a client must re-initialize), missing ones 400, as the spec says.
+// Streamable HTTP sessions keep an event store: a dropped GET stream resumed with Last-Event-ID loses nothing.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -8,6 +9,7 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KbContext } from './context.ts';
+import { SessionEventStore } from './event-store.ts';
 import { sendJson, sendWebResponse, toWebRequest } from './node-web.ts';
 import type { SessionTransport } from './subscription-ledger.ts';
 import { buildV1Server } from './v1-server.ts';
@@ -58,6 +60,8 @@ export class V1Endpoints {
     const live: LiveSession = { kind: 'streamable-http', server, openStreams: 0 };
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Event ids on every SSE message, so a GET stream that drops can be resumed with Last-Event-ID.
+      eventStore: new SessionEventStore(),
       onsessioninitialized: (id) => {
         this.live.set(id, live);
         this.ctx.ledger.addSession({ id, transport: 'streamable-http', protocolVersion: negotiated(init), subscribeCapability, createdAt: this.ctx.now() });
@@ -107,7 +111,7 @@ export class V1Endpoints {
     await s.sse.handlePostMessage(_req, res, message);
   }
 
-  /** Sends notifications/resources/updated on one session (the SDK drops it when no stream is open). */
+  /** Sends notifications/resources/updated on one session (with no stream open it only lands in the event store). */
   sendUpdated(sessionId: string, uri: string): void {
     this.live.get(sessionId)?.server.sendResourceUpdated({ uri }).catch(() => undefined);
   }
@@ -121,7 +125,7 @@ export class V1Endpoints {
     return all.length;
   }
 
-  /** Closes every open GET stream without ending its session (the client reconnects it, without Last-Event-ID). */
+  /** Closes every open GET stream without ending its session (the SDK client reconnects it, with Last-Event-ID). */
   dropStreams(): number {
     let n = 0;
     for (const s of this.live.values()) {
