@@ -9,6 +9,8 @@ import type { Frame } from '../shared/frames.ts';
 import type { Tabs } from './tabs.ts';
 
 const REFRESH_MS = 5_000;
+/** Findings are recomputed at most this often while frames stream in (it is the costly part, and a badge need not flicker). */
+const UPDATE_MIN_MS = 1_000;
 const REBUILD_CHUNK = 20_000;
 
 interface TabEngine {
@@ -21,6 +23,7 @@ export class Badge {
   private readonly engines = new Map<number, TabEngine>();
   private readonly rebuilding = new Map<number, Promise<TabEngine>>();
   private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly due = new Map<number, ReturnType<typeof setTimeout>>();
 
   private options: EngineOptions = {};
 
@@ -49,7 +52,16 @@ export class Badge {
       }
       if (f.seq > te.engine.lastSeq) te.engine.apply(f);
     }
-    this.update(tabId, te);
+    if (!this.due.has(tabId)) {
+      this.due.set(
+        tabId,
+        setTimeout(() => {
+          this.due.delete(tabId);
+          const current = this.engines.get(tabId);
+          if (current) this.update(tabId, current);
+        }, UPDATE_MIN_MS),
+      );
+    }
     this.timer ??= setInterval(() => this.refreshAll(), REFRESH_MS);
   }
 

@@ -34,7 +34,11 @@ export class Emitter {
   }
 
   emit(draft: FrameDraft): void {
-    const frame = { ...draft, doc: this.doc, n: ++this.n, t: now() } as PageFrame;
+    // Drafts are fresh objects made by the taps: stamp in place rather than copy.
+    const frame = draft as PageFrame;
+    frame.doc = this.doc;
+    frame.n = ++this.n;
+    frame.t = now();
     this.queue.push(frame);
     if (!this.relayReady && this.queue.length > MAX_WAITING) {
       this.queue.shift();
