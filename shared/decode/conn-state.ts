@@ -1,8 +1,7 @@
 // What the decoder remembers about one open HTTP exchange, EventSource or WebSocket while its frames keep coming.
 // Dropped when the exchange ends, so memory follows open connections, not history.
 import type { HeaderMap } from '../frames.ts';
-import type { PendingEntry } from './pairing.ts';
-import type { ConnInfo, StreamKind } from './types.ts';
+import type { ConnInfo, DecodedMessage, StreamKind } from './types.ts';
 
 export interface Conn {
   info: ConnInfo;
@@ -10,7 +9,7 @@ export interface Conn {
   url: string;
   reqHeaders: HeaderMap;
   /** Requests sent in this exchange still waiting for their response. */
-  pending: PendingEntry[];
+  pending: DecodedMessage[];
   /** Protocol version claimed by the exchange (header or `_meta`). */
   version: string | undefined;
   status: number;

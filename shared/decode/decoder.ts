@@ -21,6 +21,16 @@ import { isModernVersion, M, MODERN_ONLY_METHODS } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, DecodeSink, Direction, ExchangeRole, RequestId, StreamKind, Transport } from './types.ts';
 import { endpointOf, queryParam, resolveAgainst } from './url-parts.ts';
 
+// Hot-path helpers are plain functions, not inline arrows: arrows allocate per call (and tsx wraps each in __name).
+function anyModernOnly(methods: readonly string[]): boolean {
+  for (const m of methods) if (MODERN_ONLY_METHODS.has(m)) return true;
+  return false;
+}
+function endedWithId(ended: SessionTrack['ended'], id: string): boolean {
+  for (const x of ended) if (x.lastId === id) return true;
+  return false;
+}
+
 /** A page frame as the engine receives it: stamped with seq. */
 type S<F> = F & FrameStamp;
 
@@ -31,9 +41,11 @@ export class Decoder {
   private legacy = new Map<string, { endpoint: string }>();
   private pairing = new RequestPairing();
   private reader: MessageReader;
+  private lastUrl = '';
+  private lastEndpoint = '';
 
   constructor(private sink: DecodeSink) {
-    this.reader = new MessageReader(this.pairing, (m, v) => this.deliver(m, v));
+    this.reader = new MessageReader(this.pairing, (m, v, info) => this.deliver(m, v, info));
   }
 
   get messageCount(): number {
@@ -123,7 +135,7 @@ export class Decoder {
     }
   }
 
-  private deliver(m: DecodedMessage, value: unknown): void {
+  private deliver(m: DecodedMessage, value: unknown, info: ConnInfo): void {
     // The negotiated version belongs to the session; learn it from the initialize answer.
     if (m.kind === 'result' && m.method === M.initialize && m.session !== undefined && value && typeof value === 'object') {
       const result = (value as { result?: { protocolVersion?: unknown } }).result;
@@ -132,7 +144,7 @@ export class Decoder {
         m.version = result.protocolVersion;
       }
     }
-    this.sink.message(m, value);
+    this.sink.message(m, value, info);
   }
 
   private track(session: string): SessionTrack {
@@ -147,24 +159,47 @@ export class Decoder {
     return (s !== undefined ? this.sessions.get(s)?.version : undefined) ?? c.version;
   }
 
+  /** One scratch context, refilled per payload: the reader never keeps it, and this runs for every message. */
+  private scratch: PayloadContext = {
+    info: { conn: '', doc: '', endpoint: '', transport: 'streamable-http', generation: '2025', role: 'other' },
+    seq: 0,
+    t: 0,
+    doc: '',
+    conn: '',
+    dir: 'in',
+    transport: 'streamable-http',
+    generation: '2025',
+    version: undefined,
+    endpoint: '',
+    session: undefined,
+    stream: '',
+    streamKind: 'post',
+    sseId: undefined,
+    own: [],
+    legacy: false,
+    websocket: false,
+  };
+
   private ctx(c: Conn, f: Frame, dir: Direction, stream: string, streamKind: StreamKind, sseId?: string): PayloadContext {
-    return {
-      seq: f.seq,
-      t: f.t,
-      doc: f.doc,
-      conn: c.info.conn,
-      dir,
-      transport: c.info.transport,
-      generation: c.info.generation,
-      version: this.versionFor(c),
-      endpoint: c.info.endpoint,
-      session: c.info.session,
-      stream,
-      streamKind,
-      sseId,
-      own: c.pending,
-      sessionScoped: c.info.transport !== 'websocket',
-    };
+    const x = this.scratch;
+    x.info = c.info;
+    x.seq = f.seq;
+    x.t = f.t;
+    x.doc = f.doc;
+    x.conn = c.info.conn;
+    x.dir = dir;
+    x.transport = c.info.transport;
+    x.generation = c.info.generation;
+    x.version = this.versionFor(c);
+    x.endpoint = c.info.endpoint;
+    x.session = c.info.session;
+    x.stream = stream;
+    x.streamKind = streamKind;
+    x.sseId = sseId;
+    x.own = c.pending;
+    x.legacy = c.info.transport === 'http-sse';
+    x.websocket = c.info.transport === 'websocket';
+    return x;
   }
 
   /** A frame for a connection we never saw the start of (the log was trimmed): decode it with what we know. */
@@ -184,9 +219,14 @@ export class Decoder {
 
   private onRequest(f: S<HttpRequestFrame>): void {
     const h = f.headers;
-    const verb = f.method.toUpperCase();
+    const verb = f.method === 'POST' || f.method === 'GET' ? f.method : f.method.toUpperCase();
     const role: ExchangeRole = verb === 'POST' ? 'post' : verb === 'GET' ? 'get' : verb === 'DELETE' ? 'delete' : 'other';
-    let endpoint = endpointOf(f.url);
+    // Almost every request goes to the same URL: remember the last one's endpoint.
+    if (f.url !== this.lastUrl) {
+      this.lastUrl = f.url;
+      this.lastEndpoint = endpointOf(f.url);
+    }
+    let endpoint = this.lastEndpoint;
     let transport: Transport = 'streamable-http';
     let session = h['mcp-session-id'];
     if (session === undefined && f.url.includes('?')) {
@@ -205,10 +245,10 @@ export class Decoder {
       transport === 'streamable-http' &&
       ((headerVersion !== undefined && isModernVersion(headerVersion)) ||
         (metaVersion !== undefined && isModernVersion(metaVersion)) ||
-        methods.some((m) => MODERN_ONLY_METHODS.has(m)));
+        anyModernOnly(methods));
     const info: ConnInfo = { conn: f.conn, doc: f.doc, endpoint, transport, generation: modern ? '2026' : '2025', role };
     if (session !== undefined) info.session = session;
-    if (body && !body.truncated && body.ok && methods.includes(M.listen)) {
+    if (body && !body.truncated && body.problem === undefined && methods.includes(M.listen)) {
       const listen = body.values.find((v) => (v as { method?: unknown }).method === M.listen) as { id?: RequestId } | undefined;
       if (listen?.id !== undefined) info.listenId = listen.id;
     }
@@ -231,7 +271,7 @@ export class Decoder {
       const e: Extract<Parameters<DecodeSink['wire']>[0], { type: 'get-request' }> = {
         type: 'get-request',
         info,
-        matchesKnownId: lastEventId !== undefined && ended.some((x) => x.lastId === lastEventId),
+        matchesKnownId: lastEventId !== undefined && endedWithId(ended, lastEventId),
       };
       if (lastEventId !== undefined) e.lastEventId = lastEventId;
       if (ended[0]) e.previous = ended[0];
@@ -274,6 +314,7 @@ export class Decoder {
   private onBody(f: S<HttpBodyFrame>): void {
     const c = this.conns.get(f.conn) ?? this.stub(f);
     if (c.errorStatus) this.sink.wire({ type: 'http-error-body', info: c.info, status: c.status, text: f.body.text }, f.seq, f.t);
+    if (f.body.opaque) return;
     const text = f.body.text;
     let i = 0;
     while (i < text.length && (text.charCodeAt(i) <= 32)) i++;
@@ -317,16 +358,18 @@ export class Decoder {
     const c = this.conns.get(f.conn);
     if (!c) return;
     this.closeStream(c, f, f.outcome);
-    const unanswered = c.pending.filter((e) => e.msg.dir === 'out');
+    const unanswered: DecodedMessage[] = [];
+    for (const m of c.pending) if (m.dir === 'out') unanswered.push(m);
     const legacyAccepted = c.info.transport === 'http-sse' && c.status >= 200 && c.status < 300;
-    // A stream that carried event ids can be resumed with GET + Last-Event-ID: its answers may still come.
+    // A stream that carried event ids can be resumed with GET + Last-Event-ID: its answers may still come there.
     const resumable = c.lastSseId !== undefined && !c.errorStatus && f.phase === 'body';
-    if (unanswered.length > 0 && !legacyAccepted && !resumable) {
+    if (unanswered.length > 0 && resumable && c.info.session !== undefined) this.pairing.moveToSession(unanswered, c.info.session);
+    else if (unanswered.length > 0 && !legacyAccepted && !resumable) {
       this.pairing.forget(unanswered);
       const e: Extract<Parameters<DecodeSink['wire']>[0], { type: 'exchange-failed' }> = {
         type: 'exchange-failed',
         info: c.info,
-        requests: unanswered.map((x) => x.msg),
+        requests: unanswered,
       };
       if (c.status) e.status = c.status;
       this.sink.wire(e, f.seq, f.t);

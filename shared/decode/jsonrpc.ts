@@ -9,43 +9,80 @@ export interface Envelope {
   problem?: string;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function isId(v: unknown): v is RequestId {
   return typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 }
 
 /** Classify one parsed value as a JSON-RPC message. */
 export function classifyEnvelope(v: unknown): Envelope {
-  if (!isObject(v)) return { kind: 'invalid', problem: 'not a JSON object' };
-  if (v.jsonrpc !== '2.0') return { kind: 'invalid', problem: 'jsonrpc is not "2.0"' };
-  const method = v.method;
+  const e: Envelope = { kind: 'invalid' };
+  classifyInto(e, v);
+  return e;
+}
+
+/** The classification written straight into a message (no intermediate object on the hot path). */
+export function classifyInto(m: { kind: MessageKind; id?: RequestId | null | undefined; method?: string | undefined; problem?: string | undefined }, v: unknown): void {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    m.kind = 'invalid';
+    m.problem = 'not a JSON object';
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  if (o.jsonrpc !== '2.0') {
+    m.kind = 'invalid';
+    m.problem = 'jsonrpc is not "2.0"';
+    return;
+  }
+  const method = o.method;
+  const id = o.id;
   if (method !== undefined) {
-    if (typeof method !== 'string') return { kind: 'invalid', problem: 'method is not a string' };
-    const params = v.params;
-    const badParams = params !== undefined && (typeof params !== 'object' || params === null);
-    if (v.id === undefined) {
-      return badParams ? { kind: 'notification', method, problem: 'params is not an object' } : { kind: 'notification', method };
+    if (typeof method !== 'string') {
+      m.kind = 'invalid';
+      m.problem = 'method is not a string';
+      return;
     }
-    if (!isId(v.id)) return { kind: 'invalid', method, problem: 'request id is neither a string nor a number' };
-    return badParams ? { kind: 'request', id: v.id, method, problem: 'params is not an object' } : { kind: 'request', id: v.id, method };
-  }
-  if ('result' in v) {
-    if (!isId(v.id)) return { kind: 'invalid', problem: 'response id is neither a string nor a number' };
-    return { kind: 'result', id: v.id };
-  }
-  if ('error' in v) {
-    const id = v.id;
-    if (id !== null && !isId(id)) return { kind: 'invalid', problem: 'error response id is not a string, number or null' };
-    const e = v.error;
-    if (!isObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') {
-      return { kind: 'error', id, problem: 'error is not {code: integer, message: string}' };
+    m.method = method;
+    const params = o.params;
+    if (params !== undefined && (typeof params !== 'object' || params === null)) m.problem = 'params is not an object';
+    if (id === undefined) {
+      m.kind = 'notification';
+      return;
     }
-    return { kind: 'error', id };
+    if (!isId(id)) {
+      m.kind = 'invalid';
+      m.problem = 'request id is neither a string nor a number';
+      return;
+    }
+    m.kind = 'request';
+    m.id = id;
+    return;
   }
-  return { kind: 'invalid', problem: 'neither a request, a notification nor a response' };
+  if (o.result !== undefined || 'result' in o) {
+    if (!isId(id)) {
+      m.kind = 'invalid';
+      m.problem = 'response id is neither a string nor a number';
+      return;
+    }
+    m.kind = 'result';
+    m.id = id;
+    return;
+  }
+  if ('error' in o) {
+    if (id !== null && !isId(id)) {
+      m.kind = 'invalid';
+      m.problem = 'error response id is not a string, number or null';
+      return;
+    }
+    m.kind = 'error';
+    m.id = id;
+    const e = o.error as Record<string, unknown> | null;
+    if (typeof e !== 'object' || e === null || !Number.isInteger(e.code) || typeof e.message !== 'string') {
+      m.problem = 'error is not {code: integer, message: string}';
+    }
+    return;
+  }
+  m.kind = 'invalid';
+  m.problem = 'neither a request, a notification nor a response';
 }
 
 /** Result of parsing one payload: either values (a batch gives several) or the reason it is not JSON. */

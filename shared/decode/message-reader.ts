@@ -2,14 +2,15 @@
 // DecodedMessages: parse, classify the envelope, check the method's shape, pair responses with requests.
 // Never throws: a payload that is not JSON, not JSON-RPC or cut at the capture cap becomes a visible message too.
 import type { Payload } from '../frames.ts';
-import { classifyEnvelope, parsePayload, sniffTruncated, type ParsedPayload } from './jsonrpc.ts';
-import type { RequestPairing, PendingEntry } from './pairing.ts';
+import { classifyInto, parsePayload, sniffTruncated, type ParsedPayload } from './jsonrpc.ts';
+import type { RequestPairing } from './pairing.ts';
 import { M } from './protocol.ts';
-import type { DecodedMessage, Direction, MessageKind, StreamKind } from './types.ts';
+import type { ConnInfo, DecodedMessage, Direction, MessageKind, StreamKind } from './types.ts';
 import { checkCall, checkResult } from './validate.ts';
 
 /** Everything about where a payload was seen that its messages inherit. */
 export interface PayloadContext {
+  info: ConnInfo;
   seq: number;
   t: number;
   doc: string;
@@ -24,16 +25,31 @@ export interface PayloadContext {
   streamKind: StreamKind;
   sseId: string | undefined;
   /** The exchange's pending requests (responses are looked up here first, requests registered here). */
-  own: PendingEntry[];
-  /** Register requests in the session scope too (not on WebSocket, where the connection is the scope). */
-  sessionScoped: boolean;
+  own: DecodedMessage[];
+  /**
+   * Whether answers to requests may arrive on another connection of the session: always on legacy HTTP+SSE, and for
+   * requests the server sends (the page answers with a new POST). Never on WebSocket, where the connection is the scope.
+   */
+  legacy: boolean;
+  websocket: boolean;
 }
 
-export type PreparedPayload = { truncated: true; payload: Payload } | ({ truncated: false; payload: Payload } & ParsedPayload);
+/** A payload parsed once (a request body is peeked at before its messages are read). One object, no spreading. */
+export interface PreparedPayload {
+  payload: Payload;
+  truncated: boolean;
+  /** Why it is not JSON (undefined when it parsed). */
+  problem: string | undefined;
+  values: unknown[];
+  batch: boolean;
+}
 
 export function preparePayload(payload: Payload): PreparedPayload {
-  if (payload.truncated) return { truncated: true, payload };
-  return { truncated: false, payload, ...parsePayload(payload.text) };
+  if (payload.truncated) return { payload, truncated: true, problem: undefined, values: [], batch: false };
+  const p: ParsedPayload = parsePayload(payload.text);
+  return p.ok
+    ? { payload, truncated: false, problem: undefined, values: p.values, batch: p.batch }
+    : { payload, truncated: false, problem: p.problem, values: [], batch: false };
 }
 
 /** Methods of the requests in a prepared payload, and a modern `_meta` protocol-version claim if one is present. */
@@ -45,7 +61,6 @@ export function peekCalls(p: PreparedPayload): { methods: string[]; metaVersion:
     if (s.method !== undefined) methods.push(s.method);
     return { methods, metaVersion };
   }
-  if (!p.ok) return { methods, metaVersion };
   for (const v of p.values) {
     if (typeof v !== 'object' || v === null) continue;
     const o = v as Record<string, unknown>;
@@ -64,6 +79,11 @@ function uriParam(v: Record<string, unknown>): string | undefined {
   return typeof uri === 'string' ? uri : undefined;
 }
 
+function answerScope(ctx: PayloadContext): string | undefined {
+  if (ctx.websocket) return undefined;
+  return ctx.legacy || ctx.dir === 'in' ? ctx.session : undefined;
+}
+
 const URI_METHODS: ReadonlySet<string> = new Set([M.read, M.subscribe, M.unsubscribe, M.updated]);
 
 export class MessageReader {
@@ -71,7 +91,7 @@ export class MessageReader {
 
   constructor(
     private pairing: RequestPairing,
-    private deliver: (m: DecodedMessage, value: unknown) => void,
+    private deliver: (m: DecodedMessage, value: unknown, info: ConnInfo) => void,
   ) {}
 
   get messageCount(): number {
@@ -79,7 +99,8 @@ export class MessageReader {
   }
 
   private base(ctx: PayloadContext, raw: string, kind: MessageKind): DecodedMessage {
-    const m: DecodedMessage = {
+    // Every field is set, always in this order: one object shape for all messages keeps the hot path monomorphic.
+    return {
       index: this.count++,
       seq: ctx.seq,
       t: ctx.t,
@@ -88,57 +109,62 @@ export class MessageReader {
       dir: ctx.dir,
       transport: ctx.transport,
       generation: ctx.generation,
+      version: ctx.version,
       endpoint: ctx.endpoint,
+      session: ctx.session,
       stream: ctx.stream,
       streamKind: ctx.streamKind,
       kind,
+      method: undefined,
+      id: undefined,
+      pair: undefined,
+      batch: undefined,
       known: true,
+      problem: undefined,
+      truncated: undefined,
+      hash: undefined,
+      bytes: undefined,
+      uri: undefined,
+      sseId: ctx.sseId,
       raw,
     };
-    if (ctx.version !== undefined) m.version = ctx.version;
-    if (ctx.session !== undefined) m.session = ctx.session;
-    if (ctx.sseId !== undefined) m.sseId = ctx.sseId;
-    return m;
   }
 
   /** Emit the messages of a payload; returns them (requests among them are what the exchange waits for). */
   read(p: PreparedPayload, ctx: PayloadContext): void {
     const text = p.payload.text;
     if (p.truncated) return this.readTruncated(p.payload, ctx);
-    if (!p.ok) {
+    if (p.problem !== undefined) {
       const m = this.base(ctx, text, 'invalid');
       m.known = false;
       m.problem = p.problem;
-      this.deliver(m, undefined);
+      this.deliver(m, undefined, ctx.info);
       return;
     }
     for (let i = 0; i < p.values.length; i++) {
       const v = p.values[i];
-      const env = classifyEnvelope(v);
-      const m = this.base(ctx, text, env.kind);
+      const m = this.base(ctx, text, 'invalid');
       if (p.batch) m.batch = i;
-      if (env.method !== undefined) m.method = env.method;
-      if (env.id !== undefined) m.id = env.id;
-      if (env.problem !== undefined) m.problem = env.problem;
+      classifyInto(m, v);
       const o = v as Record<string, unknown>;
-      if (env.kind === 'request' || env.kind === 'notification') {
-        const verdict = checkCall(env.kind, env.method!, o);
+      if (m.kind === 'request' || m.kind === 'notification') {
+        const verdict = checkCall(m.kind, m.method!, o);
         m.known = verdict.known;
         if (verdict.problem !== undefined) m.problem ??= verdict.problem;
-        if (URI_METHODS.has(env.method!)) {
+        if (URI_METHODS.has(m.method!)) {
           const uri = uriParam(o);
           if (uri !== undefined) m.uri = uri;
         }
-        if (env.kind === 'request') this.pairing.register(m, ctx.own, ctx.sessionScoped ? ctx.session : undefined);
-      } else if (env.kind === 'result' || env.kind === 'error') {
-        const req = this.pairing.take(ctx.dir, env.id, ctx.own, ctx.session);
+        if (m.kind === 'request') this.pairing.register(m, ctx.own, answerScope(ctx));
+      } else if (m.kind === 'result' || m.kind === 'error') {
+        const req = this.pairing.take(ctx.dir, m.id, ctx.own, ctx.session);
         if (req) {
           m.pair = req.index;
           req.pair = m.index;
           if (req.method !== undefined) m.method = req.method;
           if (req.uri !== undefined) m.uri = req.uri;
         }
-        if (env.kind === 'result') {
+        if (m.kind === 'result') {
           const verdict = checkResult(m.method, o);
           m.known = verdict.known;
           if (verdict.problem !== undefined) m.problem ??= verdict.problem;
@@ -146,7 +172,7 @@ export class MessageReader {
       } else {
         m.known = false;
       }
-      this.deliver(m, v);
+      this.deliver(m, v, ctx.info);
     }
   }
 
@@ -162,7 +188,7 @@ export class MessageReader {
     if (s.method !== undefined) m.method = s.method;
     if (s.id !== undefined) m.id = s.id;
     if (kind === 'request') {
-      this.pairing.register(m, ctx.own, ctx.sessionScoped ? ctx.session : undefined);
+      this.pairing.register(m, ctx.own, answerScope(ctx));
     } else if (kind === 'result') {
       // The id of a cut response is usually past the cut; inside one exchange, a single waiting request is its match.
       const req = this.pairing.take(ctx.dir, s.id ?? null, ctx.own, ctx.session);
@@ -177,6 +203,6 @@ export class MessageReader {
         m.known = false;
       }
     }
-    this.deliver(m, undefined);
+    this.deliver(m, undefined, ctx.info);
   }
 }

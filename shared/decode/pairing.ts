@@ -1,69 +1,67 @@
 // Request ↔ response pairing by JSON-RPC id. A response is looked up first in its own HTTP exchange (a POST answered by
-// JSON or by its own SSE stream), then in its session (legacy HTTP+SSE answers on the GET stream; a resumed stream
-// replays answers of an earlier POST). Ids of requests the page sent and of requests the server sent live in separate
-// spaces, so the key carries the request's direction.
-import { idKey } from './jsonrpc.ts';
+// JSON or by its own SSE stream), then in its session: legacy HTTP+SSE answers on the GET stream, a server request
+// arrives on a stream and is answered by a new POST, a resumed stream replays answers of an earlier POST. Ids of
+// requests the page sent and of requests the server sent live in separate spaces (per direction). Keys are the raw
+// ids — a Map tells 1 from "1" — so pairing builds no strings on the hot path.
 import type { DecodedMessage, Direction, RequestId } from './types.ts';
 
-export interface PendingEntry {
-  key: string;
-  msg: DecodedMessage;
-  /** The exchange's own list, to remove the entry from it when the session scope answered. */
-  owner: PendingEntry[] | undefined;
-  sessionKey: string | undefined;
-}
-
-export function pairKey(requestDir: Direction, id: RequestId): string {
-  return requestDir + idKey(id);
+interface SessionPending {
+  out: Map<RequestId, DecodedMessage>;
+  in: Map<RequestId, DecodedMessage>;
 }
 
 export class RequestPairing {
-  private bySession = new Map<string, PendingEntry>();
+  private bySession = new Map<string, SessionPending>();
 
-  /** Register a request sent on an exchange (`own` is that exchange's pending list) and optionally its session. */
-  register(msg: DecodedMessage, own: PendingEntry[], session: string | undefined): void {
-    if (msg.id === undefined || msg.id === null) return;
-    const key = pairKey(msg.dir, msg.id);
-    const sessionKey = session === undefined ? undefined : session + '\u0001' + key;
-    const entry: PendingEntry = { key, msg, owner: own, sessionKey };
-    own.push(entry);
-    if (sessionKey !== undefined) this.bySession.set(sessionKey, entry);
+  private scope(session: string): SessionPending {
+    let s = this.bySession.get(session);
+    if (!s) this.bySession.set(session, (s = { out: new Map(), in: new Map() }));
+    return s;
   }
 
-  /** The request a response answers, removed from the pending sets; undefined when unknown. */
-  take(responseDir: Direction, id: RequestId | null | undefined, own: PendingEntry[] | undefined, session: string | undefined): DecodedMessage | undefined {
+  /** A request sent on an exchange (`own` is that exchange's waiting list); `session` when answers may come elsewhere. */
+  register(msg: DecodedMessage, own: DecodedMessage[], session: string | undefined): void {
+    if (msg.id === undefined || msg.id === null) return;
+    own.push(msg);
+    if (session !== undefined) this.scope(session)[msg.dir].set(msg.id, msg);
+  }
+
+  /** Requests of an exchange that ended but may still be answered on its session (a resumable SSE stream). */
+  moveToSession(own: readonly DecodedMessage[], session: string): void {
+    const s = this.scope(session);
+    for (const m of own) if (m.id !== undefined && m.id !== null) s[m.dir].set(m.id, m);
+  }
+
+  /** The request a response answers, removed from the waiting sets; undefined when unknown. */
+  take(responseDir: Direction, id: RequestId | null | undefined, own: DecodedMessage[] | undefined, session: string | undefined): DecodedMessage | undefined {
     const requestDir: Direction = responseDir === 'in' ? 'out' : 'in';
-    if (id === null || id === undefined) {
-      // An error with id null (HTTP-level JSON-RPC error): it answers the exchange when the exchange asked one thing.
-      const only = own && own.length === 1 ? own[0] : undefined;
-      if (only && only.msg.dir === requestDir) return this.drop(only);
-      return undefined;
-    }
-    const key = pairKey(requestDir, id);
     if (own) {
       for (let i = 0; i < own.length; i++) {
-        const e = own[i]!;
-        if (e.key === key) return this.drop(e);
+        const m = own[i]!;
+        // An error with id null (an HTTP-level JSON-RPC error) answers the exchange when it asked exactly one thing.
+        const match = id === null || id === undefined ? own.length === 1 : m.id === id;
+        if (match && m.dir === requestDir) {
+          own.splice(i, 1);
+          this.unscope(m);
+          return m;
+        }
       }
     }
-    if (session !== undefined) {
-      const e = this.bySession.get(session + '\u0001' + key);
-      if (e) return this.drop(e);
-    }
-    return undefined;
+    if (session === undefined || id === null || id === undefined) return undefined;
+    const s = this.bySession.get(session);
+    const m = s?.[requestDir].get(id);
+    if (m) s![requestDir].delete(id);
+    return m;
   }
 
   /** Forget requests that will never be answered (their exchange failed). */
-  forget(entries: readonly PendingEntry[]): void {
-    for (const e of [...entries]) this.drop(e);
+  forget(msgs: readonly DecodedMessage[]): void {
+    for (const m of msgs) this.unscope(m);
   }
 
-  private drop(e: PendingEntry): DecodedMessage {
-    if (e.owner) {
-      const i = e.owner.indexOf(e);
-      if (i >= 0) e.owner.splice(i, 1);
-    }
-    if (e.sessionKey !== undefined && this.bySession.get(e.sessionKey) === e) this.bySession.delete(e.sessionKey);
-    return e.msg;
+  private unscope(m: DecodedMessage): void {
+    if (m.session === undefined || m.id === undefined || m.id === null) return;
+    const s = this.bySession.get(m.session);
+    if (s && s[m.dir].get(m.id) === m) s[m.dir].delete(m.id);
   }
 }

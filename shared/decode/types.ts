@@ -142,7 +142,10 @@ export type WireEvent =
 
 /** Where decoded output goes. The engine implements it; tests can too. */
 export interface DecodeSink {
-  /** `value` is the parsed JSON-RPC object (undefined for invalid or truncated messages). */
-  message(m: DecodedMessage, value: unknown): void;
+  /**
+   * `value` is the parsed JSON-RPC object (undefined for invalid or truncated messages); `info` the exchange it came
+   * on. `m` is the decoder's own object: a sink that keeps it must not rely on `pair` of requests being filled later.
+   */
+  message(m: DecodedMessage, value: unknown, info: ConnInfo): void;
   wire(e: WireEvent, seq: number, t: number): void;
 }

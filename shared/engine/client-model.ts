@@ -62,11 +62,8 @@ export class ClientModel {
   /** The most recently ended session or listen that held `uri` (for explanations). */
   ledgersEndedWith(uri: string): SubscriptionLedger | undefined {
     let best: SubscriptionLedger | undefined;
-    const consider = (l: SubscriptionLedger): void => {
-      if (!l.open && l.uris.has(uri) && (!best || (l.endSeq ?? 0) > (best.endSeq ?? 0))) best = l;
-    };
-    for (const l of this.sessions) consider(l);
-    for (const l of this.listens.values()) consider(l);
+    for (const l of this.sessions) if (!l.open && l.uris.has(uri) && (!best || (l.endSeq ?? 0) > (best.endSeq ?? 0))) best = l;
+    for (const l of this.listens.values()) if (!l.open && l.uris.has(uri) && (!best || (l.endSeq ?? 0) > (best.endSeq ?? 0))) best = l;
     return best;
   }
 

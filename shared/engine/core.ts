@@ -95,14 +95,27 @@ export class EngineCore {
     this.conds = new ConditionSet(this.log, this.grace);
   }
 
+  /** By document, then endpoint: looked up for every message, so no key string is built on the way. */
+  private byDoc = new Map<string, Map<string, ClientModel>>();
+
+  private last: ClientModel | undefined;
+
   client(doc: string, endpoint: string, transport: Transport, generation: Generation): ClientModel {
-    const key = `${doc} ${endpoint}`;
-    let c = this.clients.get(key);
-    if (!c) this.clients.set(key, (c = new ClientModel(key, doc, endpoint, transport, generation)));
-    else {
+    const l = this.last;
+    if (l && l.doc === doc && l.endpoint === endpoint && l.generation === generation && l.transport === transport) return l;
+    let m = this.byDoc.get(doc);
+    if (!m) this.byDoc.set(doc, (m = new Map()));
+    let c = m.get(endpoint);
+    if (!c) {
+      const key = `${doc} ${endpoint}`;
+      c = new ClientModel(key, doc, endpoint, transport, generation);
+      m.set(endpoint, c);
+      this.clients.set(key, c);
+    } else if (c.generation !== generation || c.transport !== transport) {
       c.transport = transport;
       c.generation = generation;
     }
+    this.last = c;
     return c;
   }
 

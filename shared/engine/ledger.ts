@@ -2,7 +2,6 @@
 // or per 2026 listen stream — what the server holds for it, whether a channel can deliver, and how it ended. The
 // server is never observed directly; everything here is inferred from the answers it gave.
 import type { Generation, RequestId, Transport } from '../decode/types.ts';
-import type { ConditionSlots } from '../findings/finding-log.ts';
 import type { ClientModel } from './client-model.ts';
 import type { EndCause } from './types.ts';
 
@@ -27,8 +26,6 @@ export class SubscriptionLedger {
   acked = false;
   /** The client re-initialized but this session's GET stream is still open: the server keeps delivering on it. */
   abandoned = false;
-  /** Per-ledger conditions (no-delivery-channel is per URI and lives on the URI row). */
-  readonly conds: ConditionSlots = {};
 
   constructor(
     readonly key: string,

@@ -9,6 +9,11 @@ import type { ClientModel } from './client-model.ts';
 import type { EngineCore } from './core.ts';
 import { obj } from './on-session.ts';
 import type { ContentId } from './uri-state.ts';
+import type { NodeId } from '../flow/chart.ts';
+
+/** A received notification: E and F are implied (the resource changed, the server found the subscriber), G and I seen. */
+const NOTIFIED: readonly NodeId[] = ['E', 'F', 'G', 'I'];
+const NOTIFIED_INFERRED: readonly boolean[] = [true, true, false, false];
 
 export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage): void {
   if (m.uri === undefined) return;
@@ -111,7 +116,7 @@ export function onSubscribeAnswered(core: EngineCore, c: ClientModel, m: Decoded
     core.counters.subscribeFailed++;
     core.disbelieve(u, 'subscribe-failed', m.t, m.seq);
     const code = obj(obj(value)?.error)?.code;
-    if (typeof code === 'number') checkSubscribeRejected(core, u, code, l?.label, m.t, [m.pair !== undefined ? (core.messages.at(m.pair)?.seq ?? m.seq) : m.seq, m.seq]);
+    if (typeof code === 'number') checkSubscribeRejected(core, u, code, l?.label, m.t, [m.pair !== undefined ? (core.messages.seqAt(m.pair) ?? m.seq) : m.seq, m.seq]);
   }
   core.reevaluate(u, m.t, m.seq);
 }
@@ -149,6 +154,6 @@ export function onUpdated(core: EngineCore, c: ClientModel, m: DecodedMessage, v
   u.lastNotifySeq = m.seq;
   u.notifyCount++;
   core.counters.notifications++;
-  core.walk(u, ['E', 'F', 'G', 'I'], m.t, m.seq, [true, true, false, false]);
+  core.walk(u, NOTIFIED, m.t, m.seq, NOTIFIED_INFERRED);
   noteNotified(core, u, m.t, m.seq);
 }

@@ -26,7 +26,7 @@ function flowSnapshot(core: EngineCore, now: number, rows: UriState[]): FlowSnap
   for (const u of rows) {
     const counts = u.flow.counts ? Array.from(u.flow.counts) : new Array<number>(EDGES.length).fill(0);
     const extra = projected(core, u, now);
-    let path = u.flow.path.slice();
+    let path = u.flow.path();
     let node = u.flow.node;
     if (extra.length) {
       const p = projectSteps(u.flow, extra, u.flowPending!.deadline, u.flowPending!.seq);

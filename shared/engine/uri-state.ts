@@ -3,7 +3,7 @@
 // and its walk along the seed chart. Plain mutable state; the rules that change it live in the engine handlers.
 import { hashText } from '../hash.ts';
 import { utf8Length } from '../payload.ts';
-import type { ConditionSlots } from '../findings/finding-log.ts';
+import { newConditionSlots, type ConditionSlots } from '../findings/finding-log.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import { newFlowState, type FlowState } from '../flow/flow-tracker.ts';
 import { CADENCE_WINDOW } from './freshness.ts';
@@ -75,7 +75,7 @@ export class UriState {
   /** A changed read without a notification, waiting out the grace for a late notification. */
   pendingMissed: { t: number; seq: number; evidence: number[]; held: boolean; session?: string } | undefined;
 
-  readonly conds: ConditionSlots = {};
+  readonly conds: ConditionSlots = newConditionSlots();
   readonly flow: FlowState = newFlowState();
   /** A time-based flow inference waiting for its deadline (see engine flow rules). */
   flowPending: { kind: 'reread' | 'phantom'; deadline: number; seq: number } | undefined;

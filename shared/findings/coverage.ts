@@ -4,6 +4,7 @@
 import type { EngineCore } from '../engine/core.ts';
 import type { UriState } from '../engine/uri-state.ts';
 import type { FindingSpec } from './finding-log.ts';
+import { COVERAGE_REASONS } from './catalogue.ts';
 import type { CoverageReason } from './types.ts';
 
 /** Directory-like (`file:///docs/`) or schema-like (`postgres://kb/articles/schema`) URIs people subscribe to as "the parent". */
@@ -28,7 +29,12 @@ function parentHeld(core: EngineCore, u: UriState): string | undefined {
 function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason; detail: string } {
   const parent = parentHeld(core, u);
   if (u.loss && u.loss.reason !== 'never-subscribed') {
-    return { reason: u.loss.reason, detail: `since seq ${u.loss.seq}` };
+    const r = u.loss.reason;
+    const detail =
+      r === 'lost-on-reinit' || r === 'lost-with-stream'
+        ? `${endedHow(u)}; nothing live subscribes it since`
+        : `${COVERAGE_REASONS[r].label} at seq ${u.loss.seq}`;
+    return { reason: r, detail };
   }
   if (parent) return { reason: 'parent-only', detail: `only ${parent} is subscribed` };
   return { reason: 'never-subscribed', detail: 'no resources/subscribe or listen was sent for it' };
@@ -43,12 +49,22 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
   const c = u.client;
   const live = !c.ended;
   const held = u.held;
+  // The common case on the hot path: nothing holds and nothing was open.
+  const slots = u.conds;
+  if (
+    slots['cached-not-subscribed'] === undefined &&
+    slots['phantom-subscription'] === undefined &&
+    slots['no-delivery-channel'] === undefined &&
+    (!live || ((!u.cached || held) && (!u.believed || held) && (!held || u.channelOpen)))
+  ) {
+    return;
+  }
   const session = c.current?.label;
   const base = { endpoint: c.endpoint, uri: u.uri, ...(session !== undefined ? { session } : {}) };
 
   if (live && u.cached && !held) {
     const { reason, detail } = coverageReason(core, u);
-    const spec: FindingSpec = { id: 'cached-not-subscribed', ...base, reason, detail };
+    const spec: FindingSpec & { id: 'cached-not-subscribed' } = { id: 'cached-not-subscribed', ...base, reason, detail };
     // Without the capability there is nothing to subscribe to: polling is the only option, so it is only worth a note
     // (subscribe-unsupported tells the client off if it tried anyway).
     if (c.serverSubscribe === false) spec.severity = 'info';

@@ -86,7 +86,13 @@ export interface OpenCondition {
 }
 
 /** Per-subject slots: at most one open condition per finding id (a URI row holds its own). */
-export type ConditionSlots = Partial<Record<FindingId, OpenCondition>>;
+export type ConditionSlots = Record<'cached-not-subscribed' | 'phantom-subscription' | 'no-delivery-channel', OpenCondition | undefined>;
+export type ConditionId = keyof ConditionSlots;
+
+/** Fixed shape, emptied by assigning undefined (never `delete`): lookups stay fast on the hot path. */
+export function newConditionSlots(): ConditionSlots {
+  return { 'cached-not-subscribed': undefined, 'phantom-subscription': undefined, 'no-delivery-channel': undefined };
+}
 
 export class ConditionSet {
   readonly open = new Map<string, OpenCondition>();
@@ -97,7 +103,7 @@ export class ConditionSet {
   ) {}
 
   /** The condition holds (from `t` if it was not open, or under a new key). */
-  hold(slots: ConditionSlots, spec: FindingSpec, t: number, evidence: readonly number[]): OpenCondition {
+  hold(slots: ConditionSlots, spec: FindingSpec & { id: ConditionId }, t: number, evidence: readonly number[]): OpenCondition {
     const key = findingKey(spec);
     const cur = slots[spec.id];
     if (cur && cur.key === key) {
@@ -114,10 +120,10 @@ export class ConditionSet {
   }
 
   /** The condition no longer holds at `t`; if it lasted the settle time it stays in the log as resolved. */
-  release(slots: ConditionSlots, id: FindingId, t: number, evidence: readonly number[]): void {
+  release(slots: ConditionSlots, id: ConditionId, t: number, evidence: readonly number[]): void {
     const cur = slots[id];
     if (!cur) return;
-    delete slots[id];
+    slots[id] = undefined;
     if (this.open.get(cur.key) === cur) this.open.delete(cur.key);
     if (t - cur.since >= this.settleMs) this.log.record(cur.spec, cur.since, t, [...cur.evidence, ...evidence]);
   }

@@ -20,7 +20,11 @@ export interface ReadAnswer {
 export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t: number, seq: number): void {
   const c = u.client;
   const outOfOrder = u.cached && a.order < u.writtenOrder;
-  const changed = u.cached && !sameContent(u.content, a.content);
+  // A notification since the previous write explains a change; only when none did is the content compared
+  // (comparing a document costs as much as reading it, and in-order announced reads are the common case).
+  const announced = u.lastNotifyT !== undefined && u.lastNotifyT >= u.readAt;
+  const mustCompare = u.cached && (outOfOrder || (!announced && !u.staleSince));
+  const changed = mustCompare && !sameContent(u.content, a.content);
   if (outOfOrder && changed) {
     core.counters.staleOverwrites++;
     core.log.record(
@@ -37,10 +41,9 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
     );
     u.staleSince = { t, seq, evidence: [a.reqSeq, u.writtenSeq, seq] };
   } else if (changed && !outOfOrder && !u.staleSince) {
-    // A notification since the previous write explains the change; otherwise the update was never announced.
-    // (After a stale overwrite, a changed read is the repair, not news.) "Subscribed since that read" allows the
-    // common read-then-subscribe order: a subscription made within the grace after the read counts.
-    const announced = u.lastNotifyT !== undefined && u.lastNotifyT >= u.readAt;
+    // The update was never announced. (After a stale overwrite, a changed read is the repair, not news.)
+    // "Subscribed since that read" allows the common read-then-subscribe order: a subscription made within the
+    // grace after the read counts.
     if (!announced) {
       if (u.held && u.heldSince !== undefined && u.heldSince - u.readAt <= core.grace) {
         u.pendingMissed = { t, seq, evidence: [u.readSeq, a.reqSeq, seq], held: true, ...sessionOf(u) };

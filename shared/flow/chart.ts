@@ -67,19 +67,27 @@ export const EDGES: readonly FlowEdge[] = [
   E('Q', 'M'),
 ].map((e, index) => ({ ...e, index }));
 
-const NODE_INDEX = new Map<NodeId, number>(NODES.map((n, i) => [n.id, i]));
+/** A node's index in NODES: the letters A–Q are consecutive. */
+export function nodeCode(id: NodeId): number {
+  return id.charCodeAt(0) - 65;
+}
+
 /** from × to → edge index, or -1. */
 const EDGE_TABLE: Int16Array = (() => {
   const t = new Int16Array(NODES.length * NODES.length).fill(-1);
-  for (const e of EDGES) t[NODE_INDEX.get(e.from)! * NODES.length + NODE_INDEX.get(e.to)!] = e.index;
+  for (const e of EDGES) t[nodeCode(e.from) * NODES.length + nodeCode(e.to)] = e.index;
   return t;
 })();
 
+export function edgeIndexByCode(from: number, to: number): number {
+  return EDGE_TABLE[from * NODES.length + to]!;
+}
+
 /** The edge from → to, or -1 when the chart has none (the URI jumped). */
 export function edgeIndex(from: NodeId, to: NodeId): number {
-  return EDGE_TABLE[NODE_INDEX.get(from)! * NODES.length + NODE_INDEX.get(to)!]!;
+  return edgeIndexByCode(nodeCode(from), nodeCode(to));
 }
 
 export function nodeById(id: NodeId): FlowNode {
-  return NODES[NODE_INDEX.get(id)!]!;
+  return NODES[nodeCode(id)]!;
 }

@@ -1,7 +1,8 @@
 // Walks each URI along the seed chart as its events happen: current node, a capped path history and edge counts per
 // URI and globally. A move the chart has no edge for is kept as a jump (in the path, not counted on any edge), so the
 // path stays truthful when real traffic takes a shortcut the chart does not draw (a first read before any subscribe).
-import { EDGES, edgeIndex, type NodeId } from './chart.ts';
+// The path is a ring of typed arrays — a step allocates nothing — and becomes objects only when a view asks.
+import { EDGES, NODES, edgeIndexByCode, nodeCode, type NodeId } from './chart.ts';
 
 export interface FlowStep {
   node: NodeId;
@@ -13,19 +14,60 @@ export interface FlowStep {
   inferred?: boolean;
 }
 
-/** Per-URI flow state, held by the URI's row state. */
-export interface FlowState {
-  node: NodeId | undefined;
-  /** Edge counts for this URI, allocated on the first counted edge. */
-  counts: Int32Array | undefined;
-  path: FlowStep[];
-  steps: number;
-}
-
+/** A power of two: the ring index is a mask. */
 export const PATH_CAP = 64;
 
+/** Per-URI flow state, held by the URI's row state. */
+export class FlowState {
+  node: NodeId | undefined;
+  code = -1;
+  /** Edge counts for this URI, allocated on the first counted edge. */
+  counts: Int32Array | undefined;
+  /** Steps taken in total; the ring keeps the last PATH_CAP. */
+  steps = 0;
+  private nodes: Uint8Array | undefined;
+  private edges: Int8Array | undefined;
+  private flags: Uint8Array | undefined;
+  private ts: Float64Array | undefined;
+  private seqs: Float64Array | undefined;
+  private memo: { steps: number; path: FlowStep[] } | undefined;
+
+  push(code: number, edge: number, t: number, seq: number, inferred: boolean): void {
+    if (!this.nodes) {
+      this.nodes = new Uint8Array(PATH_CAP);
+      this.edges = new Int8Array(PATH_CAP);
+      this.flags = new Uint8Array(PATH_CAP);
+      this.ts = new Float64Array(PATH_CAP);
+      this.seqs = new Float64Array(PATH_CAP);
+    }
+    const i = this.steps & (PATH_CAP - 1);
+    this.nodes[i] = code;
+    this.edges![i] = edge;
+    this.flags![i] = inferred ? 1 : 0;
+    this.ts![i] = t;
+    this.seqs![i] = seq;
+    this.steps++;
+  }
+
+  /** The last steps as plain objects, oldest first (memoized until the next step). */
+  path(): FlowStep[] {
+    if (this.memo && this.memo.steps === this.steps) return this.memo.path;
+    const out: FlowStep[] = [];
+    const n = Math.min(this.steps, PATH_CAP);
+    for (let k = this.steps - n; k < this.steps; k++) {
+      const i = k & (PATH_CAP - 1);
+      const s: FlowStep = { node: NODES[this.nodes![i]!]!.id, t: this.ts![i]!, seq: this.seqs![i]! };
+      if (this.edges![i]! >= 0) s.edge = this.edges![i]!;
+      if (this.flags![i]) s.inferred = true;
+      out.push(s);
+    }
+    this.memo = { steps: this.steps, path: out };
+    return out;
+  }
+}
+
 export function newFlowState(): FlowState {
-  return { node: undefined, counts: undefined, path: [], steps: 0 };
+  return new FlowState();
 }
 
 export class FlowTracker {
@@ -33,21 +75,18 @@ export class FlowTracker {
 
   step(s: FlowState, node: NodeId, t: number, seq: number, inferred = false): void {
     if (s.node === node) return;
-    const step: FlowStep = { node, t, seq };
-    if (s.node !== undefined) {
-      const e = edgeIndex(s.node, node);
+    const code = nodeCode(node);
+    let e = -1;
+    if (s.code >= 0) {
+      e = edgeIndexByCode(s.code, code);
       if (e >= 0) {
-        step.edge = e;
         this.counts[e]!++;
         (s.counts ??= new Int32Array(EDGES.length))[e]!++;
       }
     }
-    if (inferred) step.inferred = true;
     s.node = node;
-    s.steps++;
-    // Steps are immutable and shared with snapshots; trimming makes a new array so old snapshots keep theirs.
-    if (s.path.length >= PATH_CAP * 2) s.path = s.path.slice(-PATH_CAP);
-    s.path.push(step);
+    s.code = code;
+    s.push(code, e, t, seq, inferred);
   }
 
   /** Several steps in a row (e.g. E → F → G → I for a notification). */
@@ -58,14 +97,14 @@ export class FlowTracker {
 
 /** Where a projected (not yet committed) inference would take a URI: applied to copies, for snapshots at `now`. */
 export function projectSteps(s: FlowState, nodes: readonly NodeId[], t: number, seq: number): { path: FlowStep[]; edges: number[]; node: NodeId | undefined } {
-  const path = s.path.slice(-PATH_CAP);
+  const path = s.path().slice();
   const edges: number[] = [];
   let node = s.node;
   for (const n of nodes) {
     if (node === n) continue;
     const step: FlowStep = { node: n, t, seq, inferred: true };
     if (node !== undefined) {
-      const e = edgeIndex(node, n);
+      const e = edgeIndexByCode(nodeCode(node), nodeCode(n));
       if (e >= 0) {
         step.edge = e;
         edges.push(e);
@@ -74,5 +113,6 @@ export function projectSteps(s: FlowState, nodes: readonly NodeId[], t: number, 
     path.push(step);
     node = n;
   }
+  if (path.length > PATH_CAP) path.splice(0, path.length - PATH_CAP);
   return { path, edges, node };
 }

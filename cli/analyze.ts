@@ -1,0 +1,113 @@
+// `npm run analyze -- <trace.json> [--json] [--fail-on warning|error] [--now <ISO time>] [--rule <glob>=<ms>]…
+// [--default-max-age <ms>] [--grace <ms>]`: replay a trace through the engine, print sessions, the URI table and the
+// findings (or JSON), and exit 0 when nothing is at or above the --fail-on level (default: error), 1 when something
+// is, 2 when the input is unusable. `main` takes its I/O as arguments so the tests run it in-process.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Engine, type EngineOptions, type FreshnessRule, type Severity } from '../shared/engine/index.ts';
+import { parseTrace } from '../shared/trace/index.ts';
+import { renderReport } from './report.ts';
+
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readFile(path: string): string;
+}
+
+const USAGE = 'usage: analyze <trace.json> [--json] [--fail-on warning|error|info] [--now <ISO time>] [--rule <glob>=<ms>] [--default-max-age <ms>] [--grace <ms>]';
+const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
+
+interface Args {
+  file: string;
+  json: boolean;
+  failOn: Severity;
+  now: number | undefined;
+  options: EngineOptions;
+}
+
+function parseArgs(argv: readonly string[]): Args | string {
+  let file: string | undefined;
+  let json = false;
+  let failOn: Severity = 'error';
+  let now: number | undefined;
+  const rules: FreshnessRule[] = [];
+  const options: EngineOptions = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = (): string | undefined => argv[++i];
+    if (a === '--json') json = true;
+    else if (a === '--fail-on') {
+      const v = value();
+      if (v !== 'warning' && v !== 'error' && v !== 'info') return `--fail-on: expected warning, error or info, got ${v ?? 'nothing'}`;
+      failOn = v;
+    } else if (a === '--now') {
+      const v = value();
+      const t = v === undefined ? NaN : Date.parse(v);
+      if (Number.isNaN(t)) return `--now: expected an ISO 8601 time, got ${v ?? 'nothing'}`;
+      now = t;
+    } else if (a === '--rule') {
+      const v = value() ?? '';
+      const eq = v.lastIndexOf('=');
+      const ms = Number(v.slice(eq + 1));
+      if (eq <= 0 || !Number.isFinite(ms) || ms <= 0) return `--rule: expected <glob>=<milliseconds>, got ${v || 'nothing'}`;
+      rules.push({ pattern: v.slice(0, eq), maxAgeMs: ms });
+    } else if (a === '--default-max-age' || a === '--grace') {
+      const v = Number(value());
+      if (!Number.isFinite(v) || v < 0) return `${a}: expected milliseconds`;
+      if (a === '--grace') options.graceMs = v;
+      else options.defaultMaxAgeMs = v;
+    } else if (a === '-h' || a === '--help') return USAGE;
+    else if (a.startsWith('-')) return `unknown option ${a}`;
+    else if (file === undefined) file = a;
+    else return `unexpected argument ${a}`;
+  }
+  if (file === undefined) return 'no trace file given';
+  if (rules.length) options.freshnessRules = rules;
+  return { file, json, failOn, now, options };
+}
+
+export function main(argv: readonly string[], io: CliIo): number {
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    io.stderr(`analyze: ${args}\n${args === USAGE ? '' : `${USAGE}\n`}`);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = io.readFile(args.file);
+  } catch (e) {
+    io.stderr(`analyze: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    return 2;
+  }
+  const parsed = parseTrace(text);
+  if (!parsed.ok) {
+    io.stderr(`analyze: ${args.file} is not a usable trace: ${parsed.error}\n`);
+    return 2;
+  }
+  const trace = parsed.trace;
+  const engine = Engine.replay(trace.frames, args.options);
+  // Default: judge the trace as of the moment it was exported (what the user was looking at), never before its last frame.
+  const exported = Date.parse(trace.createdAt);
+  const now = args.now ?? Math.max(engine.lastT ?? exported, exported);
+  const snap = engine.snapshot(now);
+  if (engine.engineErrors) io.stderr(`analyze: warning: ${engine.engineErrors} internal engine error(s); first: ${engine.firstError}\n`);
+  if (args.json) {
+    const { messages, ...rest } = snap;
+    const out = {
+      trace: { format: trace.format, version: trace.version, tool: trace.tool, createdAt: trace.createdAt, page: trace.page, dropped: trace.dropped, frames: trace.frames.length },
+      ...rest,
+      messages: messages.count,
+      failOn: args.failOn,
+    };
+    io.stdout(JSON.stringify(out, null, 2) + '\n');
+  } else io.stdout(renderReport(trace, snap, args.failOn));
+  return snap.findings.some((f) => RANK[f.severity] >= RANK[args.failOn]) ? 1 : 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = main(process.argv.slice(2), {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    readFile: (p) => readFileSync(p, 'utf8'),
+  });
+}

@@ -1,0 +1,91 @@
+// Text rendering of an engine snapshot for the terminal: sessions, the URI table, findings with their explanation and
+// fix, and the metrics. Plain text, no colours (CI logs), fixed-width columns.
+import type { EngineSnapshot, Finding, SessionView, UriRow } from '../shared/engine/index.ts';
+import type { TraceFileV1 } from '../shared/trace/index.ts';
+
+function table(head: string[], rows: string[][]): string {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(w[i]!))).join('  ').trimEnd();
+  return [line(head), line(w.map((n) => '-'.repeat(n))), ...rows.map(line)].join('\n');
+}
+
+const iso = (t: number | undefined): string => (t === undefined ? '-' : new Date(t).toISOString().replace('T', ' ').replace('Z', ''));
+const age = (ms: number | undefined): string => (ms === undefined ? '-' : ms < 10_000 ? `${Math.round(ms)}ms` : `${Math.round(ms / 1000)}s`);
+const yes = (b: boolean): string => (b ? 'yes' : 'no');
+
+function sessionRows(sessions: readonly SessionView[]): string[][] {
+  return sessions.map((s) => [
+    s.kind === 'listen' ? `listen ${s.key.split('|').pop()!.slice(1)}` : s.key,
+    s.endpoint,
+    `${s.transport}/${s.generation}${s.version ? ` ${s.version}` : ''}`,
+    s.open ? 'open' : `ended: ${s.endCause ?? '?'}`,
+    yes(s.deliveryChannelOpen),
+    s.subscriptions.length ? s.subscriptions.join(' ') : '-',
+  ]);
+}
+
+function uriRows(uris: readonly UriRow[]): string[][] {
+  return uris.map((u) => [
+    u.status === 'ok' ? 'ok' : u.status.toUpperCase(),
+    u.uri,
+    u.cached ? `yes (${age(u.cacheAgeMs)})` : u.listed ? 'listed' : 'no',
+    yes(u.clientBelievesSubscribed),
+    yes(u.serverHasSubscription),
+    yes(u.deliveryChannelOpen),
+    `${age(u.expectedMaxAgeMs)} ${u.expectedMaxAgeSource}`,
+    u.flowNode ?? '-',
+    u.findings.join(', ') || '-',
+  ]);
+}
+
+function findingText(f: Finding, i: number): string {
+  const where = [f.uri, f.session ? `session ${f.session}` : undefined].filter(Boolean).join(', ');
+  const lines = [
+    `${i + 1}. [${f.severity.toUpperCase()}] ${f.id}${f.reason ? ` (${f.reason})` : ''}${f.open ? '' : ' — resolved/past'}: ${f.title}`,
+    where ? `   where: ${where}` : '',
+    f.detail ? `   detail: ${f.detail}` : '',
+    `   when: ${iso(f.firstT)} → ${iso(f.lastT)}${f.count > 1 ? ` (${f.count}×)` : ''}; frames ${f.evidence.join(', ')}`,
+    `   why: ${f.explanation}`,
+    `   fix: ${f.fix}`,
+  ];
+  return lines.filter(Boolean).join('\n');
+}
+
+export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: string): string {
+  const out: string[] = [];
+  out.push(`trace: ${trace.page.url} — ${trace.frames.length} frames, written ${trace.createdAt} by ${trace.tool.name} ${trace.tool.version}`);
+  if (trace.dropped.frames || trace.dropped.rejected) {
+    out.push(`note: the capture dropped ${trace.dropped.frames} frame(s)${trace.dropped.rejected ? ` and rejected ${trace.dropped.rejected}` : ''}; the analysis is partial`);
+  }
+  out.push(`evaluated at: ${iso(snap.now)}`);
+  out.push('', 'SESSIONS', snap.sessions.length ? table(['session', 'endpoint', 'transport', 'state', 'channel', 'subscriptions'], sessionRows(snap.sessions)) : '(none)');
+  out.push(
+    '',
+    'URIS',
+    snap.uris.length ? table(['status', 'uri', 'cached', 'client-believes', 'server-has', 'channel', 'expected', 'node', 'findings'], uriRows(snap.uris)) : '(none)',
+  );
+  out.push('', `FINDINGS (${snap.findings.length})`, snap.findings.length ? snap.findings.map(findingText).join('\n\n') : '(none)');
+  const m = snap.metrics;
+  const pct = (x: number | null): string => (x === null ? '-' : `${Math.round(x * 100)}%`);
+  out.push(
+    '',
+    'METRICS',
+    table(
+      ['metric', 'value'],
+      [
+        ['active sessions / listen streams', `${m.activeSessions} / ${m.activeListenStreams}`],
+        ['updated notifications (per minute)', `${m.notifications} (${m.notificationsPerMinute === null ? '-' : m.notificationsPerMinute.toFixed(1)})`],
+        ['updates with no subscriber (inferred)', String(m.updatesDroppedInferred)],
+        ['subscribe success rate', `${pct(m.subscribeSuccessRate)} (${m.subscribeSucceeded}/${m.subscribeSucceeded + m.subscribeFailed})`],
+        ['reconnects / followed by full resubscribe', `${m.reconnects} / ${m.reconnectsResubscribed} (${pct(m.resubscribeShare)})`],
+        ['notifications followed by a read', `${m.notificationsReread}/${m.notificationsForCached} (${pct(m.rereadShare)})`],
+        ['cached entries / average age', `${m.cachedEntries} / ${age(m.averageCacheAgeMs ?? undefined)}`],
+        ['messages / invalid / unknown', `${m.messages} / ${m.invalidMessages} / ${m.unknownMessages}`],
+      ],
+    ),
+  );
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const f of snap.findings) counts[f.severity]++;
+  out.push('', `${counts.error} error(s), ${counts.warning} warning(s), ${counts.info} info; failing on ${failOn}`);
+  return out.join('\n') + '\n';
+}

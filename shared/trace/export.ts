@@ -1,0 +1,40 @@
+// Writing a trace file. The caller passes the time (shared code never reads a clock) and what it knows about the page
+// and the capture; the result is plain JSON, one frame per line so a trace diffs well in a repository.
+import type { Frame } from '../frames.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceFileV1 } from './format.ts';
+
+export interface ExportInput {
+  frames: readonly Frame[];
+  /** Epoch ms or an ISO string. */
+  createdAt: number | string;
+  pageUrl: string;
+  pageTitle?: string;
+  tool?: { name: string; version: string };
+  redaction?: TraceFileV1['redaction'];
+  dropped?: TraceFileV1['dropped'];
+}
+
+export const TOOL = { name: 'mcp-devtools', version: '0.1.0' };
+
+export function exportTrace(input: ExportInput): TraceFileV1 {
+  const page: TraceFileV1['page'] = { url: input.pageUrl };
+  if (input.pageTitle !== undefined) page.title = input.pageTitle;
+  return {
+    format: TRACE_FORMAT,
+    version: TRACE_VERSION,
+    tool: input.tool ?? TOOL,
+    createdAt: typeof input.createdAt === 'number' ? new Date(input.createdAt).toISOString() : input.createdAt,
+    page,
+    redaction: input.redaction ?? { enabled: true },
+    dropped: input.dropped ?? { frames: 0 },
+    frames: [...input.frames],
+  };
+}
+
+/** JSON text with the header first and one frame per line. */
+export function serializeTrace(trace: TraceFileV1): string {
+  const { frames, ...head } = trace;
+  const header = JSON.stringify(head).slice(0, -1);
+  if (frames.length === 0) return `${header},"frames":[]}\n`;
+  return `${header},"frames":[\n${frames.map((f) => JSON.stringify(f)).join(',\n')}\n]}\n`;
+}

@@ -1,0 +1,35 @@
+// Trace file format v1: the lossless export of a tab's frame log, re-analyzable by any later engine. The JSON schema
+// is trace.schema.json next to this file; docs/trace-format.md describes it for humans. Pure types and constants.
+import type { Frame } from '../frames.ts';
+
+export const TRACE_FORMAT = 'mcp-devtools-trace';
+export const TRACE_VERSION = 1;
+
+export interface TraceFileV1 {
+  format: typeof TRACE_FORMAT;
+  version: typeof TRACE_VERSION;
+  /** The tool that wrote the file. */
+  tool: { name: string; version: string };
+  /** When the file was written, ISO 8601. */
+  createdAt: string;
+  /** The inspected page (its top-level URL when the export was made). */
+  page: { url: string; title?: string };
+  /** What was done to secrets and large bodies before the frames were stored. */
+  redaction: {
+    /** Secret headers and token-like query parameters were replaced by `[redacted:<hash>]`. */
+    enabled: boolean;
+    /** Bodies above this size kept a prefix, their size and a hash. */
+    bodyCapBytes?: number;
+    /** How many values were redacted, when known. */
+    redactedValues?: number;
+  };
+  /** Frames the capture lost before the export: the analysis of such a trace is partial. */
+  dropped: {
+    /** Removed from the log when it hit its cap (oldest first). */
+    frames: number;
+    /** Refused because the page sent something malformed or forged. */
+    rejected?: number;
+  };
+  /** Stamped frames, in seq order (strictly increasing). */
+  frames: Frame[];
+}

@@ -1,0 +1,127 @@
+// The analyze CLI: exit codes 0/1/2, --json, --fail-on, --now, --rule, and clear messages for unusable input.
+// Run in-process through main(), plus once as a real process the way CI runs it.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../cli/analyze.ts';
+import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+
+const POLICY = 'file:///docs/policy.md';
+
+/** A client that reconnects without resubscribing (errors), plus a URI read and never subscribed (warning). */
+function brokenTrace(exportDelayMs = 5000): string {
+  const log = new FrameLog();
+  log.pageStart('http://localhost:8080/kb');
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  get.close('aborted');
+  c.initialize({ sessionId: 'S2' });
+  c.openGet();
+  return serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t + exportDelayMs, pageUrl: 'http://localhost:8080/kb' }));
+}
+
+function healthyTrace(withWarning = false): string {
+  const log = new FrameLog();
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  c.openGet();
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  if (withWarning) c.read('file:///docs/faq.md', 'faq');
+  return serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t + 5000, pageUrl: 'http://localhost:8080/kb' }));
+}
+
+function cli(argv: string[], files: Record<string, string>) {
+  let stdout = '';
+  let stderr = '';
+  const code = main(argv, {
+    stdout: (s) => (stdout += s),
+    stderr: (s) => (stderr += s),
+    readFile: (p) => {
+      if (!(p in files)) throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      return files[p]!;
+    },
+  });
+  return { code, stdout, stderr };
+}
+
+describe('analyze', () => {
+  it('exits 0 on a healthy trace and prints sessions, URIs, findings and metrics', () => {
+    const r = cli(['ok.json'], { 'ok.json': healthyTrace() });
+    expect(r.code).toBe(0);
+    for (const section of ['SESSIONS', 'URIS', 'FINDINGS (0)', 'METRICS']) expect(r.stdout).toContain(section);
+    expect(r.stdout).toContain(POLICY);
+    expect(r.stderr).toBe('');
+  });
+
+  it('exits 1 on error-level findings and explains them', () => {
+    const r = cli(['bad.json'], { 'bad.json': brokenTrace() });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('[ERROR] phantom-subscription');
+    expect(r.stdout).toContain('[ERROR] cached-not-subscribed (lost-on-reinit)');
+    expect(r.stdout).toMatch(/fix: Treat every new session as empty/);
+  });
+
+  it('--fail-on decides which level fails', () => {
+    const files = { 'w.json': healthyTrace(true) };
+    expect(cli(['w.json'], files).code).toBe(0);
+    expect(cli(['w.json', '--fail-on', 'warning'], files).code).toBe(1);
+    expect(cli(['w.json', '--fail-on', 'error'], files).code).toBe(0);
+  });
+
+  it('--json prints the snapshot as JSON', () => {
+    const r = cli(['bad.json', '--json'], { 'bad.json': brokenTrace() });
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.trace).toMatchObject({ format: 'mcp-devtools-trace', version: 1 });
+    expect(out.findings.map((f: { id: string }) => f.id).sort()).toEqual(['cached-not-subscribed', 'phantom-subscription']);
+    expect(out.uris[0]).toMatchObject({ uri: POLICY, cached: true, clientBelievesSubscribed: true, serverHasSubscription: false });
+    expect(typeof out.messages).toBe('number');
+  });
+
+  it('--now moves the evaluation time (within the grace nothing is settled yet)', () => {
+    const text = brokenTrace(0);
+    const last = JSON.parse(text).frames.at(-1).t as number;
+    expect(cli(['t.json', '--now', new Date(last + 100).toISOString()], { 't.json': text }).code).toBe(0);
+    expect(cli(['t.json', '--now', new Date(last + 10_000).toISOString()], { 't.json': text }).code).toBe(1);
+  });
+
+  it('--rule sets an expected freshness for a URI pattern', () => {
+    const text = healthyTrace();
+    const later = new Date(JSON.parse(text).frames.at(-1).t + 120_000).toISOString();
+    const r = cli(['t.json', '--now', later, '--rule', 'file:///docs/*=60000', '--fail-on', 'warning'], { 't.json': text });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('cache-age-exceeded (rule)');
+  });
+
+  it('exits 2 with a clear message for unusable input', () => {
+    expect(cli([], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('analyze: no trace file given') });
+    expect(cli(['missing.json'], {})).toMatchObject({ code: 2, stderr: 'analyze: cannot read missing.json: ENOENT\n' });
+    expect(cli(['x.json'], { 'x.json': 'not json' })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^analyze: x.json is not a usable trace: not JSON/) });
+    const t = JSON.parse(healthyTrace());
+    delete t.frames[3].seq;
+    expect(cli(['x.json'], { 'x.json': JSON.stringify(t) })).toMatchObject({ code: 2, stderr: 'analyze: x.json is not a usable trace: frames[3].seq: missing\n' });
+    expect(cli(['x.json', '--fail-on', 'loud'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--fail-on: expected warning, error or info, got loud') });
+    expect(cli(['x.json', '--now', 'tomorrow'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--now: expected an ISO 8601 time') });
+    expect(cli(['x.json', '--bogus'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown option --bogus') });
+  });
+
+  it('runs as `npm run analyze` does, with the exit code as the process status', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'analyze-'));
+    const file = join(dir, 'bad.trace.json');
+    writeFileSync(file, brokenTrace());
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/analyze.ts', file, '--json'], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).findings).toHaveLength(2);
+    const none = spawnSync(process.execPath, ['--import', 'tsx', 'cli/analyze.ts', join(dir, 'nope.json')], { encoding: 'utf8' });
+    expect(none.status).toBe(2);
+    expect(none.stderr).toContain('cannot read');
+  }, 30_000);
+});

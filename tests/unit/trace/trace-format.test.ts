@@ -1,0 +1,110 @@
+// Trace format v1: export → import is lossless; a bad file gets a precise error naming what and where; the JSON schema
+// in the repo accepts exactly what the importer accepts (checked with ajv on valid and mutated traces).
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../../shared/engine/index.ts';
+import { frameProblem } from '../../../shared/frame-shape.ts';
+import { FRAME_KINDS } from '../../../shared/frames.ts';
+import { exportTrace, parseTrace, serializeTrace, validateTrace } from '../../../shared/trace/index.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { LegacySseClient, ModernClient, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
+
+const schema = JSON.parse(readFileSync(new URL('../../../shared/trace/trace.schema.json', import.meta.url), 'utf8'));
+// Both are CommonJS: under ESM the class/function may sit on `.default`.
+type AjvCtor = new (o: object) => { compile(s: object): (v: unknown) => boolean };
+const AjvClass = ((Ajv2020 as unknown as { default?: AjvCtor }).default ?? Ajv2020) as unknown as AjvCtor;
+const ajv = new AjvClass({ allErrors: false, strict: false });
+((addFormats as unknown as { default?: (a: unknown) => void }).default ?? (addFormats as unknown as (a: unknown) => void))(ajv);
+const schemaValid = ajv.compile(schema);
+
+function everyKindTrace() {
+  const log = new FrameLog();
+  log.pageStart('http://localhost:8080/');
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S' });
+  const get = c.openGet({ ids: 'e' });
+  get.priming().updated('file:///a');
+  log.emit({ kind: 'sse-comment', conn: get.conn, text: 'keep-alive' });
+  get.close('failed');
+  c.read('file:///big', 'x'.repeat(10));
+  new ModernClient(log, 'http://localhost:3000/mcp26').listen(['file:///a']).complete();
+  const es = new LegacySseClient(log, 'http://localhost:3001/sse', 'eventsource');
+  es.connect('a');
+  es.drop();
+  log.emit({ kind: 'es-close', conn: es.conn });
+  const ws = new WsClient(log, 'ws://localhost:3002/');
+  ws.connect();
+  ws.initialize();
+  log.emit({ kind: 'ws-error', conn: ws.conn });
+  ws.close();
+  log.emit({ kind: 'capture-error', where: 'fetch:body', message: 'boom' });
+  log.pageEnd('http://localhost:8080/');
+  return exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/', dropped: { frames: 0 } });
+}
+
+describe('trace v1', () => {
+  it('round-trips losslessly and re-analyzes to the same state', () => {
+    const trace = everyKindTrace();
+    expect(new Set(trace.frames.map((f) => f.kind))).toEqual(new Set(FRAME_KINDS));
+    const text = serializeTrace(trace);
+    const back = parseTrace(text);
+    expect(back.ok).toBe(true);
+    if (!back.ok) return;
+    expect(back.trace).toEqual(trace);
+    const now = trace.frames.at(-1)!.t + 5000;
+    expect(Engine.replay(back.trace.frames).snapshot(now).findings).toEqual(Engine.replay(trace.frames).snapshot(now).findings);
+    expect(schemaValid(JSON.parse(text))).toBe(true);
+  });
+
+  it('writes one frame per line', () => {
+    const text = serializeTrace(everyKindTrace());
+    const lines = text.trim().split('\n');
+    expect(lines[0]).toMatch(/^\{"format":"mcp-devtools-trace","version":1,.*"frames":\[$/);
+    expect(lines.at(-1)).toBe(']}');
+  });
+
+  const bad: [string, (t: Record<string, unknown>) => unknown, string][] = [
+    ['not JSON', () => '{"format":', 'not JSON'],
+    ['an array', (t) => [t.frames], 'expected a trace object, got an array (a bare frame list is not a trace file)'],
+    ['wrong format', (t) => ({ ...t, format: 'har' }), 'format: expected "mcp-devtools-trace", got "har"'],
+    ['newer version', (t) => ({ ...t, version: 2 }), 'version: 2 is newer than this tool reads (1)'],
+    ['bad createdAt', (t) => ({ ...t, createdAt: 'yesterday' }), 'createdAt: expected an ISO 8601 time, got "yesterday"'],
+    ['no page url', (t) => ({ ...t, page: {} }), 'page.url: missing'],
+    ['no frames', (t) => ({ ...t, frames: undefined }), 'frames: missing'],
+    ['a frame without seq', (t) => ({ ...t, frames: (t.frames as object[]).map((f, i) => (i === 12 ? { ...f, seq: undefined } : f)) }), 'frames[12].seq: missing'],
+    ['a malformed field', (t) => ({ ...t, frames: (t.frames as object[]).map((f, i) => (i === 3 ? { ...f, t: 'soon' } : f)) }), 'frames[3].t: malformed'],
+    ['an unknown kind', (t) => ({ ...t, frames: (t.frames as object[]).map((f, i) => (i === 5 ? { ...f, kind: 'smoke-signal' } : f)) }), 'frames[5]: unknown kind "smoke-signal"'],
+    [
+      'seq going backwards',
+      (t) => ({ ...t, frames: (t.frames as { seq: number }[]).map((f, i) => (i === 7 ? { ...f, seq: 2 } : f)) }),
+      'frames[7].seq: 2 is not greater than frames[6].seq (7)',
+    ],
+  ];
+  for (const [name, mutate, error] of bad) {
+    it(`rejects ${name} with "${error}"`, () => {
+      const t = JSON.parse(serializeTrace(everyKindTrace())) as Record<string, unknown>;
+      const m = mutate(t);
+      const r = typeof m === 'string' ? parseTrace(m) : validateTrace(m);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.ok || r.error.startsWith(error) ? r.error.slice(0, error.length) : r.error).toBe(error);
+    });
+  }
+
+  // Strictly increasing seq is the importer's job: JSON Schema cannot say it. Everything else must agree.
+  it('the schema agrees with the importer on mutated frames', () => {
+    const base = JSON.parse(serializeTrace(everyKindTrace())) as { frames: Record<string, unknown>[] };
+    const values = [undefined, null, 0, -1, 1.5, 'x', true, [], {}, { text: 'a' }];
+    fc.assert(
+      fc.property(fc.nat(base.frames.length - 1), fc.constantFrom(...Object.keys(base.frames[0]!), 'conn', 'body', 'data', 'status', 'headers', 'outcome'), fc.constantFrom(...values), (i, field, value) => {
+        const frames = base.frames.map((f, k) => (k === i ? { ...f, [field]: value } : f));
+        if (value === undefined) delete frames[i]![field];
+        const t = JSON.parse(JSON.stringify({ ...base, frames })) as typeof base;
+        expect(schemaValid(t)).toBe(frameProblem(t.frames[i]) === null);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
