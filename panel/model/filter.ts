@@ -1,0 +1,204 @@
+// The panel's filter language, parsed by one pure function and matched against URI rows, message rows and timeline
+// lanes. `is:stale is:phantom is:error is:warning is:problem is:cached is:subscribed`, `uri:<text or glob>`,
+// `session:<id prefix>`, `method:<text>`, `finding:<id text>`, free text, `-` in front of any term negates it,
+// double quotes keep spaces. A word with an unknown key (`file:///docs`) is free text: URIs are full of colons.
+import type { FindingId, UriRow } from '../../shared/engine/index.ts';
+import { globToRegExp } from '../../shared/engine/index.ts';
+
+export const IS_VALUES = ['stale', 'phantom', 'error', 'warning', 'problem', 'cached', 'subscribed'] as const;
+export type IsValue = (typeof IS_VALUES)[number];
+
+export type FilterTerm =
+  | { key: 'is'; value: IsValue; negate: boolean }
+  | { key: 'uri' | 'session' | 'method' | 'finding' | 'text'; value: string; negate: boolean };
+
+export interface Filter {
+  terms: FilterTerm[];
+  /** Problems with the input, in words; the terms they concern are left out. */
+  errors: string[];
+}
+
+const KEYS = new Set(['is', 'uri', 'session', 'method', 'finding']);
+
+/** Findings that mean "the cached content may be older than the server's". */
+export const STALE_FINDINGS: ReadonlySet<FindingId> = new Set<FindingId>([
+  'cached-not-subscribed',
+  'phantom-subscription',
+  'no-delivery-channel',
+  'notified-not-reread',
+  'stale-overwrite',
+  'cache-age-exceeded',
+  'missed-update',
+  'resume-gap',
+]);
+
+/** Splits on whitespace; "double quotes" group (also after a key: uri:"a b"). */
+export function tokenize(input: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  let any = false;
+  for (const ch of input) {
+    if (ch === '"') {
+      quoted = !quoted;
+      any = true;
+    } else if (!quoted && /\s/.test(ch)) {
+      if (any) out.push(cur);
+      cur = '';
+      any = false;
+    } else {
+      cur += ch;
+      any = true;
+    }
+  }
+  if (any) out.push(cur);
+  return out;
+}
+
+export function parseFilter(input: string): Filter {
+  const terms: FilterTerm[] = [];
+  const errors: string[] = [];
+  for (const raw of tokenize(input)) {
+    let word = raw;
+    let negate = false;
+    if (word.length > 1 && word.startsWith('-')) {
+      negate = true;
+      word = word.slice(1);
+    }
+    const colon = word.indexOf(':');
+    const key = colon > 0 ? word.slice(0, colon).toLowerCase() : '';
+    if (!KEYS.has(key)) {
+      terms.push({ key: 'text', value: word.toLowerCase(), negate });
+      continue;
+    }
+    const value = word.slice(colon + 1);
+    if (value === '') {
+      errors.push(`${key}: needs a value`);
+      continue;
+    }
+    if (key === 'is') {
+      const v = value.toLowerCase();
+      if ((IS_VALUES as readonly string[]).includes(v)) terms.push({ key: 'is', value: v as IsValue, negate });
+      else errors.push(`unknown is:${value} (try ${IS_VALUES.map((x) => `is:${x}`).join(', ')})`);
+      continue;
+    }
+    terms.push({ key: key as 'uri' | 'session' | 'method' | 'finding', value: key === 'uri' ? value : value.toLowerCase(), negate });
+  }
+  return { terms, errors };
+}
+
+const globCache = new Map<string, RegExp>();
+
+/** `uri:` matches a substring, or the whole URI when the value has a wildcard (`*`, `**`, `?`). */
+export function uriMatches(pattern: string, uri: string): boolean {
+  if (!/[*?]/.test(pattern)) return uri.toLowerCase().includes(pattern.toLowerCase());
+  let re = globCache.get(pattern);
+  if (!re) globCache.set(pattern, (re = globToRegExp(pattern)));
+  return re.test(uri);
+}
+
+export function isEmpty(f: Filter): boolean {
+  return f.terms.length === 0;
+}
+
+/** A URI row's facts the filter needs; `sessions` = session / listen ids that concern it (holders, its findings). */
+export interface RowFacts {
+  row: UriRow;
+  sessions: readonly string[];
+}
+
+function rowIs(v: IsValue, r: UriRow): boolean {
+  switch (v) {
+    case 'stale':
+      return r.findings.some((f) => STALE_FINDINGS.has(f)) || (r.cached && (r.cacheAgeMs ?? 0) > r.expectedMaxAgeMs);
+    case 'phantom':
+      return r.findings.includes('phantom-subscription') || (r.clientBelievesSubscribed && !r.serverHasSubscription);
+    case 'error':
+      return r.status === 'error';
+    case 'warning':
+      return r.status === 'warning';
+    case 'problem':
+      return r.status === 'error' || r.status === 'warning';
+    case 'cached':
+      return r.cached;
+    case 'subscribed':
+      return r.serverHasSubscription;
+  }
+}
+
+function termMatchesRow(t: FilterTerm, { row, sessions }: RowFacts): boolean {
+  switch (t.key) {
+    case 'is':
+      return rowIs(t.value, row);
+    case 'uri':
+      return uriMatches(t.value, row.uri);
+    case 'session':
+      return sessions.some((s) => s.toLowerCase().startsWith(t.value) || s.toLowerCase().includes(t.value));
+    case 'finding':
+      return row.findings.some((f) => f.includes(t.value));
+    case 'method':
+      return true;
+    case 'text':
+      return row.uri.toLowerCase().includes(t.value) || row.findings.some((f) => f.includes(t.value)) || row.status === t.value;
+  }
+}
+
+export function matchesRow(f: Filter, facts: RowFacts): boolean {
+  for (const t of f.terms) if (termMatchesRow(t, facts) === t.negate) return false;
+  return true;
+}
+
+/** The fields of a message-list row the filter looks at (see frame-rows.ts). */
+export interface MessageFacts {
+  method: string;
+  uri: string;
+  session: string;
+  error: string;
+  note: string;
+  transport: string;
+  id: string;
+}
+
+/** URIs the current view considers stale / phantom, so `is:stale` also narrows the message list to their traffic. */
+export interface MessageContext {
+  staleUris: ReadonlySet<string>;
+  phantomUris: ReadonlySet<string>;
+}
+
+function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext): boolean {
+  switch (t.key) {
+    case 'is':
+      if (t.value === 'error') return m.error !== '';
+      if (t.value === 'stale' || t.value === 'problem') return m.uri !== '' && ctx.staleUris.has(m.uri);
+      if (t.value === 'phantom') return m.uri !== '' && ctx.phantomUris.has(m.uri);
+      if (t.value === 'warning') return false;
+      return true;
+    case 'uri':
+      return m.uri !== '' && uriMatches(t.value, m.uri);
+    case 'session':
+      return m.session.toLowerCase().startsWith(t.value) || m.session.toLowerCase().includes(t.value);
+    case 'method':
+      return m.method.toLowerCase().includes(t.value);
+    case 'finding':
+      return true;
+    case 'text': {
+      const v = t.value;
+      return [m.method, m.uri, m.session, m.error, m.note, m.transport, m.id].some((s) => s.toLowerCase().includes(v));
+    }
+  }
+}
+
+export function matchesMessage(f: Filter, m: MessageFacts, ctx: MessageContext): boolean {
+  for (const t of f.terms) if (termMatchesMessage(t, m, ctx) === t.negate) return false;
+  return true;
+}
+
+/** A session lane passes unless a `session:` term excludes it; other terms do not apply to sessions. */
+export function matchesSession(f: Filter, ids: readonly string[]): boolean {
+  for (const t of f.terms) {
+    if (t.key !== 'session') continue;
+    const hit = ids.some((s) => s.toLowerCase().includes(t.value));
+    if (hit === t.negate) return false;
+  }
+  return true;
+}

@@ -1,0 +1,168 @@
+// Where the seed's flow chart (shared/flow/chart.ts) is drawn: a fixed grid position per node, an orthogonal path per
+// edge and a spot for its count, plus the short labels that fit a box (the full English and the Chinese original are
+// the hover text). Pure: the FlowChart component only turns this into SVG; the unit test checks that every node and
+// edge of the chart has a place and that boxes do not overlap.
+import { EDGES, NODES, type FlowEdge, type NodeId } from '../../shared/flow/index.ts';
+
+export const NODE_W = 132;
+export const NODE_H = 30;
+const COL_W = 168;
+const ROW_H = 48;
+const LEFT = 22;
+const TOP = 10;
+
+/**
+ * Three columns: set-up (A–D, then the reconnect loop N, O), the change path (E–L, with P at the bottom), the failure
+ * branch (H, K, M, Q) on the right. P → C goes back up the left margin.
+ */
+const GRID: Record<NodeId, [col: number, row: number]> = {
+  A: [0, 0],
+  B: [0, 1],
+  C: [0, 2],
+  D: [0, 3],
+  E: [1, 0],
+  F: [1, 1],
+  H: [2, 1],
+  G: [1, 2],
+  I: [1, 3],
+  K: [2, 3],
+  J: [1, 4],
+  M: [2, 4],
+  L: [1, 5],
+  N: [0, 5],
+  O: [0, 6],
+  P: [1, 6],
+  Q: [2, 6],
+};
+
+/** Short box labels; the chart's full sentences are the tooltips. */
+export const SHORT_LABEL: Record<NodeId, string> = {
+  A: 'Initialize session',
+  B: 'Negotiate subscribe',
+  C: 'Send subscribe',
+  D: 'Server records sub',
+  E: 'Resource modified',
+  F: 'Active subscriber?',
+  G: 'Send updated',
+  H: 'No notification sent',
+  I: 'Notification arrives?',
+  J: 'Client reads',
+  K: 'Cache keeps old value',
+  L: 'Cache overwritten',
+  M: 'Stale reads',
+  N: 'Connection drops',
+  O: 'Reconnect, re-init',
+  P: 'Resubscribe?',
+  Q: 'Phantom subscription',
+};
+
+export interface NodeBox {
+  id: NodeId;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface EdgePath {
+  index: number;
+  from: NodeId;
+  to: NodeId;
+  /** Polyline points. */
+  points: Array<[number, number]>;
+  /** Where the count (and the yes/no label) goes. */
+  labelAt: [number, number];
+}
+
+export const BOXES: Record<NodeId, NodeBox> = Object.fromEntries(
+  NODES.map((n) => {
+    const [c, r] = GRID[n.id];
+    return [n.id, { id: n.id, x: LEFT + c * COL_W, y: TOP + r * ROW_H, w: NODE_W, h: NODE_H }];
+  }),
+) as Record<NodeId, NodeBox>;
+
+export const WIDTH = LEFT + 2 * COL_W + NODE_W + 12;
+export const HEIGHT = TOP + 6 * ROW_H + NODE_H + 16;
+
+const cx = (b: NodeBox): number => b.x + b.w / 2;
+const cy = (b: NodeBox): number => b.y + b.h / 2;
+
+function route(e: FlowEdge): Array<[number, number]> {
+  const a = BOXES[e.from];
+  const b = BOXES[e.to];
+  if (e.from === 'P' && e.to === 'C') {
+    // The loop back: out of P's bottom, left under O, up the left margin, into C's left side.
+    const y = a.y + a.h + 8;
+    return [
+      [cx(a), a.y + a.h],
+      [cx(a), y],
+      [6, y],
+      [6, cy(b)],
+      [b.x, cy(b)],
+    ];
+  }
+  if (e.from === 'D' && e.to === 'E') {
+    const x = a.x + a.w + (COL_W - NODE_W) / 2;
+    return [
+      [a.x + a.w, cy(a)],
+      [x, cy(a)],
+      [x, cy(b)],
+      [b.x, cy(b)],
+    ];
+  }
+  if (a.y === b.y) {
+    // Same row: side to side.
+    return a.x < b.x
+      ? [
+          [a.x + a.w, cy(a)],
+          [b.x, cy(b)],
+        ]
+      : [
+          [a.x, cy(a)],
+          [b.x + b.w, cy(b)],
+        ];
+  }
+  if (a.x === b.x) {
+    // Same column: bottom to top, or (Q → M) top to bottom going up.
+    return a.y < b.y
+      ? [
+          [cx(a), a.y + a.h],
+          [cx(b), b.y],
+        ]
+      : [
+          [cx(a), a.y],
+          [cx(b), b.y + b.h],
+        ];
+  }
+  // Down and across: out of the side, then down into the top.
+  return [
+    [a.x < b.x ? a.x + a.w : a.x, cy(a)],
+    [cx(b), cy(a)],
+    [cx(b), b.y],
+  ];
+}
+
+function midpoint(points: Array<[number, number]>): [number, number] {
+  // The middle of the longest segment: counts sit on the edge, away from the boxes.
+  let best = 0;
+  let at: [number, number] = points[0]!;
+  for (let i = 1; i < points.length; i++) {
+    const [x0, y0] = points[i - 1]!;
+    const [x1, y1] = points[i]!;
+    const len = Math.abs(x1 - x0) + Math.abs(y1 - y0);
+    if (len > best) {
+      best = len;
+      at = [(x0 + x1) / 2, (y0 + y1) / 2];
+    }
+  }
+  return at;
+}
+
+export const EDGE_PATHS: readonly EdgePath[] = EDGES.map((e) => {
+  const points = route(e);
+  return { index: e.index, from: e.from, to: e.to, points, labelAt: midpoint(points) };
+});
+
+export function pointsAttr(points: ReadonlyArray<[number, number]>): string {
+  return points.map(([x, y]) => `${x},${y}`).join(' ');
+}

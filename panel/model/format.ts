@@ -1,0 +1,52 @@
+// Number and time formatting for the panel: dense, devtools-like, and the same everywhere (table, drawer, timeline).
+// Pure; no Intl beyond what every Chromium has.
+
+/** 850 ms · 12.4 s · 3 min 04 s · 2 h 05 min · 3 d 4 h */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  const neg = ms < 0 ? '-' : '';
+  const a = Math.abs(ms);
+  if (a < 1000) return `${neg}${Math.round(a)} ms`;
+  if (a < 10_000) return `${neg}${(a / 1000).toFixed(1)} s`;
+  if (a < 60_000) return `${neg}${Math.floor(a / 1000)} s`;
+  const s = Math.floor(a / 1000);
+  if (a < 3600_000) return `${neg}${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  const m = Math.floor(s / 60);
+  if (a < 86_400_000) return `${neg}${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+  const h = Math.floor(m / 60);
+  return `${neg}${Math.floor(h / 24)} d ${h % 24} h`;
+}
+
+/** "3 s ago" relative to now; "—" for never. */
+export function formatAgo(t: number | undefined, now: number): string {
+  if (t === undefined) return '—';
+  return `${formatDuration(Math.max(0, now - t))} ago`;
+}
+
+const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
+
+/** Local wall-clock time with milliseconds: 10:27:51.123 */
+export function formatClock(t: number): string {
+  const d = new Date(t);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+}
+
+export function formatBytes(n: number | undefined): string {
+  if (n === undefined) return '—';
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function formatShare(x: number | null): string {
+  return x === null ? '—' : `${Math.round(x * 100)} %`;
+}
+
+/** A long id shortened for a cell (the full id goes in the title). */
+export function shortId(id: string, n = 8): string {
+  return id.length <= n + 1 ? id : `${id.slice(0, n)}…`;
+}

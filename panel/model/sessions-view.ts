@@ -1,0 +1,107 @@
+// The sessions view's model: one entry per session (2025) or listen stream (2026) with what the server negotiated
+// (version, capabilities read from the initialize answer), its life (start, end and cause), subscriptions and its
+// streams; and the seed's metrics as labelled figures. Pure.
+import type { ClientView, EngineSnapshot, MessageList, Metrics, SessionView, StreamView } from '../../shared/engine/index.ts';
+import { decodedJson, messageAt } from '../../shared/engine/index.ts';
+import { formatDuration, formatShare } from './format.ts';
+import { sessionLabel } from './timeline.ts';
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+
+/** First message index whose frame seq is ≥ `seq` (messages are in seq order). */
+export function messageIndexAtSeq(list: MessageList, seq: number): number {
+  let lo = 0;
+  let hi = list.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((list.store.seqAt(mid) ?? Infinity) < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** `resources.subscribe`, `tools.listChanged`, `prompts` …: the server capabilities in a flat, readable list. */
+export function flattenCapabilities(caps: unknown): string[] {
+  const out: string[] = [];
+  const c = obj(caps);
+  if (!c) return out;
+  for (const [k, v] of Object.entries(c)) {
+    const inner = obj(v);
+    const flags = inner ? Object.entries(inner).filter(([, x]) => x === true) : [];
+    if (flags.length === 0) out.push(k);
+    else for (const [f] of flags) out.push(`${k}.${f}`);
+  }
+  return out;
+}
+
+/** The capabilities of the answer that started the session (initialize result at its start seq), when seen. */
+export function sessionCapabilities(list: MessageList, s: SessionView): string[] | undefined {
+  if (s.kind !== 'session' || !s.observedFromStart) return undefined;
+  for (let i = messageIndexAtSeq(list, s.startSeq); i < list.count; i++) {
+    const m = messageAt(list, i);
+    if (!m || m.seq !== s.startSeq) break;
+    if (m.kind === 'result' && m.method === 'initialize') return flattenCapabilities(obj(obj(decodedJson(m))?.result)?.capabilities);
+  }
+  return undefined;
+}
+
+export interface SessionEntry {
+  key: string;
+  label: string;
+  session: SessionView;
+  client: ClientView | undefined;
+  capabilities: string[] | undefined;
+  streams: StreamView[];
+  durationMs: number;
+}
+
+export function sessionEntries(snapshot: Pick<EngineSnapshot, 'sessions' | 'streams' | 'clients' | 'messages' | 'now'>, capsCache?: Map<string, string[] | undefined>): SessionEntry[] {
+  const clients = new Map(snapshot.clients.map((c) => [`${c.doc} ${c.endpoint}`, c]));
+  return [...snapshot.sessions]
+    .sort((a, b) => b.startT - a.startT)
+    .map((s) => {
+      let caps = capsCache?.get(s.key);
+      if (caps === undefined && !capsCache?.has(s.key)) {
+        caps = sessionCapabilities(snapshot.messages, s);
+        capsCache?.set(s.key, caps);
+      }
+      return {
+        key: s.key,
+        label: sessionLabel(s),
+        session: s,
+        client: clients.get(`${s.doc} ${s.endpoint}`),
+        capabilities: caps,
+        streams: snapshot.streams.filter((st) => st.session === s.key && st.endpoint === s.endpoint),
+        durationMs: (s.open ? snapshot.now : (s.endT ?? s.startT)) - s.startT,
+      };
+    });
+}
+
+/** The seed's metrics (DESIGN §1.6) as label / value pairs, server side first. */
+export function metricRows(m: Metrics): Array<{ group: 'server' | 'client' | 'capture'; label: string; value: string; name: keyof Metrics }> {
+  const n = (x: number | null): string => (x === null ? '—' : String(Math.round(x * 10) / 10));
+  return [
+    { group: 'server', name: 'activeSessions', label: 'Active sessions', value: String(m.activeSessions) },
+    { group: 'server', name: 'activeListenStreams', label: 'Active listen streams', value: String(m.activeListenStreams) },
+    {
+      group: 'server',
+      name: 'subscribedUrisPerSession',
+      label: 'Subscribed URIs per session',
+      value: m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => s.uris).join(', ') : '—',
+    },
+    { group: 'server', name: 'notificationsPerMinute', label: 'Updated notifications / min', value: n(m.notificationsPerMinute) },
+    { group: 'server', name: 'updatesDroppedInferred', label: 'Updates with no subscriber (inferred)', value: String(m.updatesDroppedInferred) },
+    { group: 'client', name: 'subscribeSuccessRate', label: 'Subscribe success rate', value: `${formatShare(m.subscribeSuccessRate)} (${m.subscribeSucceeded}/${m.subscribeSucceeded + m.subscribeFailed})` },
+    { group: 'client', name: 'reconnects', label: 'Reconnects', value: String(m.reconnects) },
+    { group: 'client', name: 'resubscribeShare', label: 'Reconnects followed by a resubscribe', value: formatShare(m.resubscribeShare) },
+    { group: 'client', name: 'rereadShare', label: 'Notifications followed by a read', value: formatShare(m.rereadShare) },
+    { group: 'client', name: 'averageCacheAgeMs', label: 'Average cache age', value: m.averageCacheAgeMs === null ? '—' : formatDuration(m.averageCacheAgeMs) },
+    { group: 'client', name: 'maxCacheAgeMs', label: 'Oldest cache entry', value: m.maxCacheAgeMs === null ? '—' : formatDuration(m.maxCacheAgeMs) },
+    { group: 'client', name: 'staleOverwrites', label: 'Stale overwrites', value: String(m.staleOverwrites) },
+    { group: 'capture', name: 'messages', label: 'Messages', value: String(m.messages) },
+    { group: 'capture', name: 'invalidMessages', label: 'Invalid messages', value: String(m.invalidMessages) },
+    { group: 'capture', name: 'captureErrors', label: 'Capture errors', value: String(m.captureErrors) },
+    { group: 'capture', name: 'engineErrors', label: 'Engine errors', value: String(m.engineErrors) },
+  ];
+}

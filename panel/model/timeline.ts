@@ -1,0 +1,314 @@
+// The timeline's data and its layout maths, pure so they are unit-tested without a canvas. TimelineIndex consumes the
+// engine's decoded message list incrementally (each message once) into per-URI lanes: reads as request→response bars,
+// subscribes (and listen requests), unsubscribes and notifications as marks. Session lanes, channel gaps and stale
+// intervals come from the snapshot (sessions, streams, findings), which is small.
+import type { EngineSnapshot, Finding, MessageList, SessionView, StreamView } from '../../shared/engine/index.ts';
+import { decodedJson, messageAt } from '../../shared/engine/index.ts';
+import { STALE_FINDINGS } from './filter.ts';
+
+export interface ReadBar {
+  t0: number;
+  /** Response time; undefined while in flight. */
+  t1: number | undefined;
+  /** Message index of the request (for the drawer). */
+  index: number;
+  failed: boolean;
+}
+
+export type MarkKind = 'subscribe' | 'unsubscribe' | 'notify';
+
+export interface Mark {
+  t: number;
+  index: number;
+  kind: MarkKind;
+  failed: boolean;
+}
+
+export class UriLane {
+  readonly reads: ReadBar[] = [];
+  readonly marks: Mark[] = [];
+  /** Longest read seen (to find bars that start before a window but reach into it). */
+  maxReadMs = 0;
+  constructor(
+    /** Same as UriRow.key: `<doc> <endpoint> <uri>`. */
+    readonly key: string,
+    readonly uri: string,
+  ) {}
+}
+
+type Obj = Record<string, unknown>;
+const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
+
+export class TimelineIndex {
+  readonly lanes = new Map<string, UriLane>();
+  firstT: number | undefined;
+  lastT: number | undefined;
+  private next = 0;
+  private readonly openReads = new Map<number, { bar: ReadBar; lane: UriLane }>();
+  private readonly openSubscribes = new Map<number, Mark[]>();
+
+  /** Messages consumed so far. */
+  get consumed(): number {
+    return this.next;
+  }
+
+  private lane(doc: string, endpoint: string, uri: string): UriLane {
+    const key = `${doc} ${endpoint} ${uri}`;
+    let l = this.lanes.get(key);
+    if (!l) this.lanes.set(key, (l = new UriLane(key, uri)));
+    return l;
+  }
+
+  /** Consumes the messages added since the last call. */
+  update(list: MessageList): void {
+    for (let i = this.next; i < list.count; i++) {
+      const m = messageAt(list, i);
+      if (!m) break;
+      this.firstT ??= m.t;
+      this.lastT = m.t;
+      if (m.kind === 'request') {
+        if (m.method === 'resources/read' && m.uri !== undefined) {
+          const bar: ReadBar = { t0: m.t, t1: undefined, index: i, failed: false };
+          const lane = this.lane(m.doc, m.endpoint, m.uri);
+          lane.reads.push(bar);
+          this.openReads.set(i, { bar, lane });
+        } else if ((m.method === 'resources/subscribe' || m.method === 'resources/unsubscribe') && m.uri !== undefined) {
+          const mark: Mark = { t: m.t, index: i, kind: m.method === 'resources/subscribe' ? 'subscribe' : 'unsubscribe', failed: false };
+          this.lane(m.doc, m.endpoint, m.uri).marks.push(mark);
+          if (mark.kind === 'subscribe') this.openSubscribes.set(i, [mark]);
+        } else if (m.method === 'subscriptions/listen') {
+          // 2026-07-28: the URIs are in the listen filter, not in `uri`.
+          const filter = obj(obj(obj(decodedJson(m))?.params)?.notifications);
+          const uris = Array.isArray(filter?.resourceSubscriptions) ? filter.resourceSubscriptions : [];
+          const marks: Mark[] = [];
+          for (const u of uris) {
+            if (typeof u !== 'string') continue;
+            const mark: Mark = { t: m.t, index: i, kind: 'subscribe', failed: false };
+            this.lane(m.doc, m.endpoint, u).marks.push(mark);
+            marks.push(mark);
+          }
+          if (marks.length) this.openSubscribes.set(i, marks);
+        }
+      } else if (m.kind === 'result' || m.kind === 'error') {
+        if (m.pair === undefined) continue;
+        const open = this.openReads.get(m.pair);
+        if (open) {
+          const { bar, lane } = open;
+          bar.t1 = m.t;
+          bar.failed = m.kind === 'error';
+          lane.maxReadMs = Math.max(lane.maxReadMs, m.t - bar.t0);
+          this.openReads.delete(m.pair);
+          continue;
+        }
+        const subs = this.openSubscribes.get(m.pair);
+        if (subs) {
+          if (m.kind === 'error') for (const s of subs) s.failed = true;
+          this.openSubscribes.delete(m.pair);
+        }
+      } else if (m.kind === 'notification' && m.dir === 'in' && m.method === 'notifications/resources/updated' && m.uri !== undefined) {
+        this.lane(m.doc, m.endpoint, m.uri).marks.push({ t: m.t, index: i, kind: 'notify', failed: false });
+      }
+    }
+    this.next = list.count;
+  }
+}
+
+// ---- session lanes ------------------------------------------------------------------------------------------------
+
+export interface Interval {
+  t0: number;
+  t1: number;
+}
+
+export interface SessionLane {
+  key: string;
+  label: string;
+  kind: SessionView['kind'];
+  start: number;
+  /** End time, or undefined while open. */
+  end: number | undefined;
+  endCause: SessionView['endCause'];
+  /** A later session of the same client follows it, or it follows an earlier one. */
+  reconnectAfter: boolean;
+  /** Open delivery channels within the session. */
+  channels: Interval[];
+  /** Parts of the session's life without a delivery channel. */
+  gaps: Interval[];
+}
+
+/** What the views show for a session: the session id; for a listen, `listen <request id>`. */
+export function sessionLabel(s: Pick<SessionView, 'key' | 'kind'>): string {
+  if (s.kind === 'listen') return `listen ${s.key.slice(s.key.lastIndexOf('|') + 1)}`;
+  return s.key;
+}
+
+/** Merges overlapping intervals (sorted by t0) and returns the complement inside [from, to]. */
+export function gapsWithin(from: number, to: number, covered: readonly Interval[]): Interval[] {
+  const sorted = [...covered].sort((a, b) => a.t0 - b.t0);
+  const gaps: Interval[] = [];
+  let cursor = from;
+  for (const c of sorted) {
+    if (c.t1 <= cursor) continue;
+    if (c.t0 > cursor) gaps.push({ t0: cursor, t1: Math.min(c.t0, to) });
+    cursor = Math.max(cursor, c.t1);
+    if (cursor >= to) break;
+  }
+  if (cursor < to) gaps.push({ t0: cursor, t1: to });
+  return gaps.filter((g) => g.t1 > g.t0);
+}
+
+export function sessionLanes(sessions: readonly SessionView[], streams: readonly StreamView[], now: number): SessionLane[] {
+  const byClient = new Map<string, SessionView[]>();
+  for (const s of sessions) {
+    const k = `${s.doc} ${s.endpoint}`;
+    const list = byClient.get(k);
+    if (list) list.push(s);
+    else byClient.set(k, [s]);
+  }
+  return sessions.map((s) => {
+    const end = s.open ? undefined : (s.endT ?? s.startT);
+    const to = end ?? now;
+    let channels: Interval[];
+    if (s.kind === 'listen') channels = [{ t0: s.startT, t1: to }];
+    else {
+      channels = streams
+        .filter((st) => st.session === s.key && st.endpoint === s.endpoint)
+        .map((st) => ({ t0: Math.max(st.openT, s.startT), t1: Math.min(st.open ? now : (st.closeT ?? st.openT), to) }))
+        .filter((i) => i.t1 >= i.t0);
+    }
+    const siblings = byClient.get(`${s.doc} ${s.endpoint}`) ?? [];
+    const lane: SessionLane = {
+      key: s.key,
+      label: sessionLabel(s),
+      kind: s.kind,
+      start: s.startT,
+      end,
+      endCause: s.endCause,
+      reconnectAfter: siblings.some((o) => o !== s && o.kind === s.kind && o.startT < s.startT),
+      channels,
+      gaps: s.kind === 'listen' ? [] : gapsWithin(s.startT, to, channels),
+    };
+    return lane;
+  });
+}
+
+/** Per URI lane key: intervals during which a staleness finding was open (event findings: a zero-length mark). */
+export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings' | 'uris'>, now: number): Map<string, Interval[]> {
+  const keysByUri = new Map<string, string[]>();
+  for (const r of snapshot.uris) {
+    const k = `${r.endpoint} ${r.uri}`;
+    const list = keysByUri.get(k);
+    if (list) list.push(r.key);
+    else keysByUri.set(k, [r.key]);
+  }
+  const out = new Map<string, Interval[]>();
+  for (const f of snapshot.findings as Finding[]) {
+    if (f.uri === undefined || !STALE_FINDINGS.has(f.id)) continue;
+    const keys = keysByUri.get(`${f.endpoint ?? ''} ${f.uri}`) ?? [];
+    const iv = { t0: f.firstT, t1: f.open ? Math.max(now, f.lastT) : f.lastT };
+    for (const k of keys) {
+      const list = out.get(k);
+      if (list) list.push(iv);
+      else out.set(k, [iv]);
+    }
+  }
+  return out;
+}
+
+// ---- window maths -------------------------------------------------------------------------------------------------
+
+export interface TimeWindow {
+  start: number;
+  end: number;
+}
+
+export const MIN_SPAN_MS = 5;
+export const MAX_SPAN_MS = 7 * 24 * 3600_000;
+
+export function xOf(w: TimeWindow, t: number, width: number): number {
+  return ((t - w.start) / (w.end - w.start)) * width;
+}
+
+export function tOf(w: TimeWindow, x: number, width: number): number {
+  return w.start + (x / width) * (w.end - w.start);
+}
+
+/** Zooms by `factor` (< 1 = in) keeping `anchor` (a time) at the same screen position. */
+export function zoomAt(w: TimeWindow, factor: number, anchor: number): TimeWindow {
+  const span = w.end - w.start;
+  const next = Math.min(MAX_SPAN_MS, Math.max(MIN_SPAN_MS, span * factor));
+  const k = span > 0 ? (anchor - w.start) / span : 0.5;
+  const start = anchor - k * next;
+  return { start, end: start + next };
+}
+
+/** Moves by `dx` pixels (positive = drag right = earlier times come into view). */
+export function panBy(w: TimeWindow, dx: number, width: number): TimeWindow {
+  const dt = (dx / width) * (w.end - w.start);
+  return { start: w.start - dt, end: w.end - dt };
+}
+
+/** Keeps the span, ends at `now` (live tail). */
+export function followLive(w: TimeWindow, now: number): TimeWindow {
+  const span = w.end - w.start;
+  return { start: now - span * 0.97, end: now + span * 0.03 };
+}
+
+/** The whole data range with a little padding (at least one second wide). */
+export function fitWindow(first: number, last: number): TimeWindow {
+  const span = Math.max(1000, last - first);
+  return { start: first - span * 0.02, end: first + span * 1.03 };
+}
+
+const STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000];
+
+/** The smallest readable step that puts at least `minPx` between ticks. */
+export function tickStep(w: TimeWindow, width: number, minPx = 80): number {
+  const perPx = (w.end - w.start) / Math.max(1, width);
+  for (const s of STEPS) if (s / perPx >= minPx) return s;
+  return STEPS[STEPS.length - 1]!;
+}
+
+export function ticks(w: TimeWindow, width: number, minPx = 80): number[] {
+  const step = tickStep(w, width, minPx);
+  const out: number[] = [];
+  for (let t = Math.ceil(w.start / step) * step; t <= w.end; t += step) out.push(t);
+  return out;
+}
+
+/** First index in `arr` (sorted by `key`) whose key is ≥ `t`. */
+export function lowerBound<T>(arr: readonly T[], t: number, key: (x: T) => number): number {
+  let lo = 0;
+  let hi = arr.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (key(arr[mid]!) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The index range of items with key in [start, end]. */
+export function visibleRange<T>(arr: readonly T[], w: TimeWindow, key: (x: T) => number, before = 0): [number, number] {
+  return [lowerBound(arr, w.start - before, key), lowerBound(arr, w.end + 1e-9, key)];
+}
+
+/** The mark nearest to time `t` within `tolerance` ms, or undefined. */
+export function nearestMark(marks: readonly Mark[], t: number, tolerance: number): Mark | undefined {
+  const i = lowerBound(marks, t - tolerance, (m) => m.t);
+  let best: Mark | undefined;
+  for (let k = i; k < marks.length && marks[k]!.t <= t + tolerance; k++) {
+    if (!best || Math.abs(marks[k]!.t - t) < Math.abs(best.t - t)) best = marks[k];
+  }
+  return best;
+}
+
+/** The read bar under time `t` (with `tolerance` ms slack for very short bars). */
+export function readAt(lane: UriLane, t: number, tolerance: number, now: number): ReadBar | undefined {
+  const from = lowerBound(lane.reads, t - lane.maxReadMs - tolerance, (r) => r.t0);
+  for (let k = from; k < lane.reads.length && lane.reads[k]!.t0 <= t + tolerance; k++) {
+    const r = lane.reads[k]!;
+    if (t >= r.t0 - tolerance && t <= (r.t1 ?? now) + tolerance) return r;
+  }
+  return undefined;
+}

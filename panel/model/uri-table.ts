@@ -1,0 +1,88 @@
+// The URI table's view model: which rows pass the filter (in the engine's order: problems first, worst first), the
+// sessions that concern each row (for `session:`), keyboard movement of the selection, and the finding counts per
+// severity for the toolbar. Pure.
+import type { EngineSnapshot, Finding, Severity, UriRow } from '../../shared/engine/index.ts';
+import { matchesRow, type Filter } from './filter.ts';
+
+/** Session / listen ids per row key: holders now, plus the sessions named by the row's findings. */
+export function rowSessions(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'>): Map<string, string[]> {
+  const byUri = new Map<string, string[]>();
+  for (const f of snapshot.findings) {
+    if (f.uri === undefined || f.session === undefined) continue;
+    const k = `${f.endpoint ?? ''} ${f.uri}`;
+    const list = byUri.get(k);
+    if (list) list.push(f.session);
+    else byUri.set(k, [f.session]);
+  }
+  const out = new Map<string, string[]>();
+  for (const r of snapshot.uris) out.set(r.key, [...new Set([...r.heldBy, ...(byUri.get(`${r.endpoint} ${r.uri}`) ?? [])])]);
+  return out;
+}
+
+export function filterRows(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'>, filter: Filter): UriRow[] {
+  if (filter.terms.length === 0) return snapshot.uris;
+  const sessions = rowSessions(snapshot);
+  return snapshot.uris.filter((row) => matchesRow(filter, { row, sessions: sessions.get(row.key) ?? [] }));
+}
+
+/** A row is highlighted when something is wrong with it (warning or error). */
+export function isProblem(r: UriRow): boolean {
+  return r.status === 'error' || r.status === 'warning';
+}
+
+/** Cache age at `now` (ticking between snapshots), or undefined when not cached. */
+export function cacheAge(r: UriRow, now: number): number | undefined {
+  return r.cached && r.cacheReadAt !== undefined ? Math.max(0, now - r.cacheReadAt) : undefined;
+}
+
+export type NavKey = 'ArrowUp' | 'ArrowDown' | 'Home' | 'End' | 'PageUp' | 'PageDown';
+
+export function isNavKey(k: string): k is NavKey {
+  return k === 'ArrowUp' || k === 'ArrowDown' || k === 'Home' || k === 'End' || k === 'PageUp' || k === 'PageDown';
+}
+
+/** The row key selected after pressing `key`; from nothing, Down/Home pick the first row and Up/End the last. */
+export function moveSelection(keys: readonly string[], current: string | null, key: NavKey, page = 10): string | null {
+  if (keys.length === 0) return null;
+  const i = current === null ? -1 : keys.indexOf(current);
+  const last = keys.length - 1;
+  let next: number;
+  switch (key) {
+    case 'ArrowDown':
+      next = i < 0 ? 0 : Math.min(last, i + 1);
+      break;
+    case 'ArrowUp':
+      next = i < 0 ? last : Math.max(0, i - 1);
+      break;
+    case 'Home':
+      next = 0;
+      break;
+    case 'End':
+      next = last;
+      break;
+    case 'PageDown':
+      next = i < 0 ? 0 : Math.min(last, i + page);
+      break;
+    case 'PageUp':
+      next = i < 0 ? 0 : Math.max(0, i - page);
+      break;
+  }
+  return keys[next]!;
+}
+
+export type SeverityCounts = Record<Severity, number>;
+
+/** Open findings per severity (what is wrong now). */
+export function findingCounts(findings: readonly Finding[]): SeverityCounts {
+  const c: SeverityCounts = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) if (f.open) c[f.severity]++;
+  return c;
+}
+
+/** The findings that concern a row: same endpoint and URI, open first, worst first. */
+export function findingsForRow(findings: readonly Finding[], r: Pick<UriRow, 'endpoint' | 'uri'>): Finding[] {
+  const rank: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
+  return findings
+    .filter((f) => f.uri === r.uri && (f.endpoint === undefined || f.endpoint === r.endpoint))
+    .sort((a, b) => Number(b.open) - Number(a.open) || rank[b.severity] - rank[a.severity] || a.firstT - b.firstT);
+}

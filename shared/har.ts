@@ -1,0 +1,347 @@
+// HAR 1.2 of a tab's MCP traffic, built from frames: one entry per fetch exchange, EventSource and WebSocket, with
+// request and response headers, bodies, timings, and the stream's Server-Sent Events kept in the custom field
+// `_sseEvents` (HAR has no place for them; custom fields start with `_`). WebSocket messages use Chrome's own
+// `_webSocketMessages`. Frames are redacted at capture; `redact` (default on) re-applies the built-in rules to headers
+// and URLs as a second line for traces from elsewhere. Pure: no browser or Node API.
+import type { Frame, HeaderMap, Payload } from './frames.ts';
+import { REDACTED_PREFIX, isSecretHeader, redactUrl, redactValue } from './redact.ts';
+
+export interface HarOptions {
+  creatorName?: string;
+  creatorVersion?: string;
+  /** Re-apply header and URL redaction (default true). Values already redacted are left as they are. */
+  redact?: boolean;
+  /** Header names redacted in addition to the built-in list (lower-case). */
+  extraSecretHeaders?: readonly string[];
+}
+
+export interface HarNameValue {
+  name: string;
+  value: string;
+}
+
+export interface HarSseEvent {
+  /** Milliseconds since the epoch when the event was read. */
+  t: number;
+  /** Milliseconds after the entry started. */
+  offsetMs: number;
+  id?: string;
+  event?: string;
+  data?: string;
+  retry?: number;
+  /** An SSE comment line (keep-alive) instead of an event. */
+  comment?: string;
+  truncated?: { bytes: number; hash: string };
+}
+
+export interface HarWebSocketMessage {
+  type: 'send' | 'receive';
+  /** Seconds since the epoch (Chrome's format). */
+  time: number;
+  opcode: 1 | 2;
+  data: string;
+}
+
+export interface HarEntry {
+  pageref?: string;
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: string;
+    url: string;
+    httpVersion: string;
+    cookies: never[];
+    headers: HarNameValue[];
+    queryString: HarNameValue[];
+    postData?: { mimeType: string; text: string; comment?: string };
+    headersSize: -1;
+    bodySize: number;
+  };
+  response: {
+    status: number;
+    statusText: string;
+    httpVersion: string;
+    cookies: never[];
+    headers: HarNameValue[];
+    content: { size: number; mimeType: string; text?: string; comment?: string };
+    redirectURL: string;
+    headersSize: -1;
+    bodySize: number;
+    _error?: string;
+  };
+  cache: Record<string, never>;
+  timings: { blocked: -1; dns: -1; connect: -1; ssl: -1; send: number; wait: number; receive: number };
+  _resourceType: 'fetch' | 'eventsource' | 'websocket';
+  _sseEvents?: HarSseEvent[];
+  _webSocketMessages?: HarWebSocketMessage[];
+  /** How the exchange ended as the page saw it, and the frame seqs it was built from. */
+  _mcp: { conn: string; outcome?: string; error?: string; seqs: [number, number]; redirected?: boolean };
+}
+
+export interface HarLog {
+  log: {
+    version: '1.2';
+    creator: { name: string; version: string };
+    pages: Array<{ startedDateTime: string; id: string; title: string; pageTimings: Record<string, never> }>;
+    entries: HarEntry[];
+    comment: string;
+  };
+}
+
+export const HAR_REDACTION_NOTE =
+  'Secrets were redacted at capture: Authorization, Cookie and auth-like headers and token-like query parameters are ' +
+  `replaced by ${REDACTED_PREFIX}<hash>]; bodies above the capture cap keep a prefix, their size and a hash.`;
+
+const iso = (t: number): string => new Date(t).toISOString();
+
+function headerList(h: HeaderMap, redact: boolean, extra: readonly string[]): HarNameValue[] {
+  return Object.entries(h).map(([name, value]) => ({
+    name,
+    value: redact && !value.startsWith(REDACTED_PREFIX) && (isSecretHeader(name) || extra.includes(name.toLowerCase())) ? redactValue(value) : value,
+  }));
+}
+
+function queryList(url: string): HarNameValue[] {
+  const q = url.indexOf('?');
+  if (q < 0) return [];
+  const h = url.indexOf('#', q);
+  const out: HarNameValue[] = [];
+  for (const part of url.slice(q + 1, h < 0 ? undefined : h).split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const dec = (s: string): string => {
+      try {
+        return decodeURIComponent(s.replace(/\+/g, ' '));
+      } catch {
+        return s;
+      }
+    };
+    out.push({ name: dec(eq < 0 ? part : part.slice(0, eq)), value: dec(eq < 0 ? '' : part.slice(eq + 1)) });
+  }
+  return out;
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+function payloadSize(p: Payload): number {
+  return p.truncated ? p.truncated.bytes : utf8Length(p.text);
+}
+
+function truncationNote(p: Payload): string | undefined {
+  if (p.truncated) return `truncated at capture: ${p.truncated.bytes} bytes in full, hash ${p.truncated.hash}; text is a prefix`;
+  if (p.opaque) return 'not text at capture; text is a description';
+  return undefined;
+}
+
+/** The SSE wire form of the captured events, so the body reads like what the server sent. */
+export function sseText(events: readonly HarSseEvent[]): string {
+  let out = '';
+  for (const e of events) {
+    if (e.comment !== undefined) {
+      out += `: ${e.comment}\n\n`;
+      continue;
+    }
+    if (e.id !== undefined) out += `id: ${e.id}\n`;
+    if (e.event !== undefined) out += `event: ${e.event}\n`;
+    if (e.retry !== undefined) out += `retry: ${e.retry}\n`;
+    for (const line of (e.data ?? '').split('\n')) out += `data: ${line}\n`;
+    out += '\n';
+  }
+  return out;
+}
+
+interface Building {
+  entry: HarEntry;
+  startT: number;
+  responseT: number | undefined;
+  lastT: number;
+  endT: number | undefined;
+  bodyParts: string[];
+  bodyBytes: number;
+  firstSeq: number;
+  lastSeq: number;
+}
+
+/** Builds the HAR for `frames` (any order; they are sorted by seq). */
+export function buildHar(frames: readonly Frame[], options: HarOptions = {}): HarLog {
+  const redact = options.redact ?? true;
+  const extra = (options.extraSecretHeaders ?? []).map((h) => h.toLowerCase());
+  const url = (u: string): string => (redact ? redactUrl(u) : u);
+  const sorted = [...frames].sort((a, b) => a.seq - b.seq);
+  const pages: HarLog['log']['pages'] = [];
+  const pageOfSegment = new Map<number, string>();
+  const open = new Map<string, Building>();
+  const done: Building[] = [];
+
+  const start = (f: Frame, conn: string, method: string, u: string, headers: HeaderMap, type: HarEntry['_resourceType']): Building => {
+    const entry: HarEntry = {
+      startedDateTime: iso(f.t),
+      time: 0,
+      request: { method, url: url(u), httpVersion: 'unknown', cookies: [], headers: headerList(headers, redact, extra), queryString: queryList(url(u)), headersSize: -1, bodySize: 0 },
+      response: { status: 0, statusText: '', httpVersion: 'unknown', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1 },
+      cache: {},
+      timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 0, receive: 0 },
+      _resourceType: type,
+      _mcp: { conn, seqs: [f.seq, f.seq] },
+    };
+    const page = pageOfSegment.get(f.segment);
+    if (page !== undefined) entry.pageref = page;
+    const b: Building = { entry, startT: f.t, responseT: undefined, lastT: f.t, endT: undefined, bodyParts: [], bodyBytes: 0, firstSeq: f.seq, lastSeq: f.seq };
+    const prev = open.get(conn);
+    if (prev) done.push(prev);
+    open.set(conn, b);
+    return b;
+  };
+
+  for (const f of sorted) {
+    if (f.kind === 'page-start') {
+      if (f.top && !pageOfSegment.has(f.segment)) {
+        const id = `page_${f.segment}`;
+        pageOfSegment.set(f.segment, id);
+        pages.push({ startedDateTime: iso(f.t), id, title: url(f.url), pageTimings: {} });
+      }
+      continue;
+    }
+    if (f.kind === 'http-request') {
+      const b = start(f, f.conn, f.method, f.url, f.headers, 'fetch');
+      if (f.body) {
+        const note = truncationNote(f.body);
+        b.entry.request.postData = { mimeType: f.headers['content-type'] ?? 'application/json', text: f.body.text, ...(note ? { comment: note } : {}) };
+        b.entry.request.bodySize = payloadSize(f.body);
+      }
+      continue;
+    }
+    if (f.kind === 'es-connect') {
+      start(f, f.conn, 'GET', f.url, { accept: 'text/event-stream' }, 'eventsource');
+      continue;
+    }
+    if (f.kind === 'ws-connect') {
+      const b = start(f, f.conn, 'GET', f.url, f.protocols.length ? { 'sec-websocket-protocol': f.protocols.join(', ') } : {}, 'websocket');
+      b.entry._webSocketMessages = [];
+      continue;
+    }
+    const conn = 'conn' in f ? f.conn : undefined;
+    const b = conn !== undefined ? open.get(conn) : undefined;
+    if (!b) continue;
+    b.lastT = f.t;
+    b.lastSeq = f.seq;
+    const e = b.entry;
+    switch (f.kind) {
+      case 'http-response':
+        b.responseT = f.t;
+        e.response.status = f.status;
+        e.response.statusText = f.statusText;
+        e.response.headers = headerList(f.headers, redact, extra);
+        e.response.content.mimeType = f.headers['content-type'] ?? 'x-unknown';
+        if (f.redirected) {
+          e._mcp.redirected = true;
+          e.response.redirectURL = url(f.url);
+        }
+        break;
+      case 'http-body': {
+        e.response.content.text = f.body.text;
+        e.response.content.size = payloadSize(f.body);
+        e.response.bodySize = payloadSize(f.body);
+        const note = truncationNote(f.body);
+        if (note) e.response.content.comment = note;
+        break;
+      }
+      case 'sse-event': {
+        const ev: HarSseEvent = { t: f.t, offsetMs: f.t - b.startT, data: f.data.text };
+        if (f.id !== undefined) ev.id = f.id;
+        if (f.event !== undefined) ev.event = f.event;
+        if (f.retry !== undefined) ev.retry = f.retry;
+        if (f.data.truncated) ev.truncated = f.data.truncated;
+        (e._sseEvents ??= []).push(ev);
+        b.bodyBytes += payloadSize(f.data);
+        break;
+      }
+      case 'sse-comment':
+        (e._sseEvents ??= []).push({ t: f.t, offsetMs: f.t - b.startT, comment: f.text });
+        break;
+      case 'es-open':
+        b.responseT ??= f.t;
+        e.response.status = 200;
+        e.response.statusText = 'OK';
+        e.response.content.mimeType = 'text/event-stream';
+        break;
+      case 'es-error':
+        if (f.readyState === 2) {
+          b.endT = f.t;
+          e._mcp.outcome = 'failed';
+        }
+        break;
+      case 'es-close':
+        b.endT = f.t;
+        e._mcp.outcome = 'aborted';
+        break;
+      case 'ws-open':
+        b.responseT = f.t;
+        e.response.status = 101;
+        e.response.statusText = 'Switching Protocols';
+        if (f.protocol) e.response.headers = [{ name: 'sec-websocket-protocol', value: f.protocol }];
+        break;
+      case 'ws-message':
+        e._webSocketMessages?.push({ type: f.dir === 'out' ? 'send' : 'receive', time: f.t / 1000, opcode: f.data.opaque ? 2 : 1, data: f.data.text });
+        break;
+      case 'ws-close':
+        b.endT = f.t;
+        e._mcp.outcome = f.wasClean ? 'complete' : 'failed';
+        break;
+      case 'ws-error':
+        e._mcp.error = 'WebSocket error';
+        break;
+      case 'http-end':
+        b.endT = f.t;
+        e._mcp.outcome = f.outcome;
+        if (f.error) {
+          e._mcp.error = `${f.error.name}: ${f.error.message}`;
+          e.response._error = e._mcp.error;
+        }
+        if (e._sseEvents) e.response.bodySize = f.bytes;
+        break;
+      case 'capture-error':
+        e._mcp.error = `capture error in ${f.where}: ${f.message}`;
+        break;
+    }
+  }
+
+  const all = [...done, ...open.values()].sort((a, b) => a.firstSeq - b.firstSeq);
+  const entries = all.map((b) => {
+    const e = b.entry;
+    const end = b.endT ?? b.lastT;
+    const resp = b.responseT ?? end;
+    e.timings.wait = Math.max(0, resp - b.startT);
+    e.timings.receive = Math.max(0, end - resp);
+    e.time = e.timings.send + e.timings.wait + e.timings.receive;
+    e._mcp.seqs = [b.firstSeq, b.lastSeq];
+    if (e._sseEvents) {
+      e.response.content.text = sseText(e._sseEvents);
+      e.response.content.size = b.bodyBytes;
+      if (e.response.content.mimeType === 'x-unknown') e.response.content.mimeType = 'text/event-stream';
+    }
+    return e;
+  });
+
+  return {
+    log: {
+      version: '1.2',
+      creator: { name: options.creatorName ?? 'MCP Subscription Devtools', version: options.creatorVersion ?? '0' },
+      pages,
+      entries,
+      comment: HAR_REDACTION_NOTE,
+    },
+  };
+}

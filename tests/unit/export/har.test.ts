@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { buildHar, sseText } from '../../../shared/har.ts';
+import type { Frame } from '../../../shared/frames.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+
+const URL = 'http://localhost:3000/mcp';
+const POLICY = 'file:///docs/policy.md';
+
+function traffic(): FrameLog {
+  const log = new FrameLog('doc1');
+  log.pageStart('http://localhost:8080/kb?token=abc');
+  const c = new StreamableClient(log, URL);
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet({ ids: 'e' });
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  log.wait(200);
+  get.updated(POLICY);
+  log.wait(10);
+  c.read(POLICY, 'v2');
+  get.close('aborted');
+  return log;
+}
+
+describe('buildHar', () => {
+  it('is HAR 1.2 with one entry per exchange, a page, timings and bodies', () => {
+    const log = traffic();
+    const har = buildHar(log.frames, { creatorVersion: '1.2.3' });
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.creator).toEqual({ name: 'MCP Subscription Devtools', version: '1.2.3' });
+    expect(har.log.comment).toMatch(/redacted at capture/);
+    expect(har.log.pages).toHaveLength(1);
+    expect(har.log.pages[0]!.title).toMatch(/token=%5Bredacted%3A|token=\[redacted:/);
+    const posts = har.log.entries.filter((e) => e.request.method === 'POST');
+    const requests = log.frames.filter((f) => f.kind === 'http-request');
+    expect(har.log.entries).toHaveLength(requests.length);
+    const init = posts[0]!;
+    expect(init.pageref).toBe(har.log.pages[0]!.id);
+    expect(JSON.parse(init.request.postData!.text).method).toBe('initialize');
+    expect(init.request.headers).toContainEqual({ name: 'content-type', value: 'application/json' });
+    expect(init.response.status).toBe(200);
+    expect(init.response.headers).toContainEqual({ name: 'mcp-session-id', value: 'S1' });
+    expect(JSON.parse(init.response.content.text!).result.protocolVersion).toBe('2025-11-25');
+    expect(init.response.content.size).toBe(init.response.content.text!.length);
+    expect(init._mcp.outcome).toBe('complete');
+    for (const e of har.log.entries) {
+      expect(Date.parse(e.startedDateTime)).toBeGreaterThan(0);
+      expect(e.time).toBe(e.timings.send + e.timings.wait + e.timings.receive);
+      expect(e.timings.wait).toBeGreaterThanOrEqual(0);
+      expect(e.cache).toEqual({});
+    }
+  });
+
+  it('keeps the GET stream events in _sseEvents and as an SSE body', () => {
+    const har = buildHar(traffic().frames);
+    const get = har.log.entries.find((e) => e.request.method === 'GET')!;
+    expect(get._resourceType).toBe('fetch');
+    expect(get._sseEvents).toHaveLength(1);
+    const ev = get._sseEvents![0]!;
+    expect(ev.id).toBe('e-1');
+    expect(JSON.parse(ev.data!).method).toBe('notifications/resources/updated');
+    expect(ev.offsetMs).toBeGreaterThan(0);
+    expect(get.response.content.mimeType).toBe('text/event-stream');
+    expect(get.response.content.text).toBe(sseText(get._sseEvents!));
+    expect(get.response.content.text).toMatch(/^id: e-1\nevent: message\ndata: \{/);
+    expect(get._mcp.outcome).toBe('aborted');
+  });
+
+  it('redacts again by default (values already redacted stay as they are), and only when asked', () => {
+    const log = new FrameLog('d');
+    const conn = log.newConn('post');
+    log.httpRequest(conn, 'POST', `${URL}?api_key=secret1`, { authorization: 'Bearer xyz', 'x-tenant': 't1', cookie: '[redacted:0000abcd]' }, '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    log.httpResponse(conn, 200, URL, { 'content-type': 'application/json' });
+    log.httpBody(conn, '{"jsonrpc":"2.0","id":1,"result":{}}');
+    log.httpEnd(conn);
+    const e = buildHar(log.frames, { extraSecretHeaders: ['X-Tenant'] }).log.entries[0]!;
+    const h = Object.fromEntries(e.request.headers.map((x) => [x.name, x.value]));
+    expect(h.authorization).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
+    expect(h['x-tenant']).toMatch(/^\[redacted:/);
+    expect(h.cookie).toBe('[redacted:0000abcd]');
+    expect(e.request.url).not.toContain('secret1');
+    expect(e.request.queryString[0]!.value).toMatch(/^\[redacted:/);
+    const raw = buildHar(log.frames, { redact: false }).log.entries[0]!;
+    expect(raw.request.headers.find((x) => x.name === 'authorization')!.value).toBe('Bearer xyz');
+  });
+
+  it('notes truncated bodies, keeps failures, WebSocket messages and EventSource streams', () => {
+    const log = new FrameLog('d');
+    const a = log.newConn('post');
+    log.httpRequest(a, 'POST', URL, {}, '{"jsonrpc":"2.0","id":1,"method":"resources/read"}');
+    log.httpResponse(a, 200, URL, { 'content-type': 'application/json' });
+    log.httpBody(a, { text: '{"jsonrpc":"2.0","id":1,"res', truncated: { bytes: 500_000, hash: 'h1' } });
+    log.httpEnd(a);
+    const b = log.newConn('post');
+    log.httpRequest(b, 'POST', URL, {}, '{"jsonrpc":"2.0","id":2,"method":"ping"}');
+    log.emit({ kind: 'http-end', conn: b, outcome: 'failed', phase: 'request', bytes: 0, error: { name: 'TypeError', message: 'Failed to fetch' } });
+    log.emit({ kind: 'ws-connect', conn: 'w1', url: 'ws://localhost:3000/ws', protocols: ['mcp'] });
+    log.emit({ kind: 'ws-open', conn: 'w1', protocol: 'mcp' });
+    log.emit({ kind: 'ws-message', conn: 'w1', dir: 'out', data: { text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}' } });
+    log.emit({ kind: 'ws-message', conn: 'w1', dir: 'in', data: { text: '{"jsonrpc":"2.0","id":1,"result":{}}' } });
+    log.emit({ kind: 'ws-close', conn: 'w1', code: 1000, reason: '', wasClean: true });
+    log.emit({ kind: 'es-connect', conn: 'e1', url: 'http://localhost:3000/sse', withCredentials: false });
+    log.emit({ kind: 'es-open', conn: 'e1' });
+    log.emit({ kind: 'sse-event', conn: 'e1', event: 'endpoint', data: { text: '/message?sessionId=abc' } });
+    log.emit({ kind: 'sse-comment', conn: 'e1', text: 'keep-alive' });
+    const entries = buildHar(log.frames).log.entries;
+    expect(entries).toHaveLength(4);
+    expect(entries[0]!.response.content.comment).toMatch(/500000 bytes/);
+    expect(entries[0]!.response.content.size).toBe(500_000);
+    expect(entries[1]!.response.status).toBe(0);
+    expect(entries[1]!.response._error).toBe('TypeError: Failed to fetch');
+    expect(entries[2]!._resourceType).toBe('websocket');
+    expect(entries[2]!.response.status).toBe(101);
+    expect(entries[2]!._webSocketMessages!.map((m) => m.type)).toEqual(['send', 'receive']);
+    expect(entries[3]!._resourceType).toBe('eventsource');
+    expect(entries[3]!._sseEvents!.map((e) => e.event ?? e.comment)).toEqual(['endpoint', 'keep-alive']);
+    expect(entries[3]!.response.content.text).toBe('event: endpoint\ndata: /message?sessionId=abc\n\n: keep-alive\n\n');
+  });
+
+  it('orders by seq whatever order the frames come in', () => {
+    const frames = traffic().frames;
+    const reversed = [...frames].reverse() as Frame[];
+    expect(buildHar(reversed)).toEqual(buildHar(frames));
+  });
+});

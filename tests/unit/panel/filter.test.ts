@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { UriRow } from '../../../shared/engine/index.ts';
+import { matchesMessage, matchesRow, matchesSession, parseFilter, tokenize, uriMatches } from '../../../panel/model/filter.ts';
+
+function row(over: Partial<UriRow> = {}): UriRow {
+  return {
+    key: 'doc http://x/mcp file:///docs/policy.md',
+    uri: 'file:///docs/policy.md',
+    endpoint: 'http://x/mcp',
+    doc: 'doc',
+    cached: true,
+    cacheReadAt: 0,
+    cacheAgeMs: 1000,
+    listed: false,
+    clientBelievesSubscribed: true,
+    serverHasSubscription: true,
+    deliveryChannelOpen: true,
+    heldBy: ['S1'],
+    readsInFlight: 0,
+    notifications: 0,
+    expectedMaxAgeMs: 600_000,
+    expectedMaxAgeSource: 'default',
+    findings: [],
+    status: 'ok',
+    ...over,
+  };
+}
+
+describe('tokenize', () => {
+  it('splits on whitespace and keeps quoted spaces', () => {
+    expect(tokenize('  is:stale   uri:"file:///my docs/*" hello ')).toEqual(['is:stale', 'uri:file:///my docs/*', 'hello']);
+    expect(tokenize('""')).toEqual(['']);
+    expect(tokenize('')).toEqual([]);
+  });
+});
+
+describe('parseFilter', () => {
+  it('recognizes keys, negation and free text', () => {
+    expect(parseFilter('is:STALE -is:error uri:policy session:ab12 method:Read finding:phantom text').terms).toEqual([
+      { key: 'is', value: 'stale', negate: false },
+      { key: 'is', value: 'error', negate: true },
+      { key: 'uri', value: 'policy', negate: false },
+      { key: 'session', value: 'ab12', negate: false },
+      { key: 'method', value: 'read', negate: false },
+      { key: 'finding', value: 'phantom', negate: false },
+      { key: 'text', value: 'text', negate: false },
+    ]);
+  });
+  it('treats unknown keys (URIs) as free text, and a lone dash as text', () => {
+    expect(parseFilter('file:///docs postgres://kb -').terms).toEqual([
+      { key: 'text', value: 'file:///docs', negate: false },
+      { key: 'text', value: 'postgres://kb', negate: false },
+      { key: 'text', value: '-', negate: false },
+    ]);
+  });
+  it('reports unknown is: values and empty values, and leaves them out', () => {
+    const f = parseFilter('is:bogus uri: is:phantom');
+    expect(f.terms).toEqual([{ key: 'is', value: 'phantom', negate: false }]);
+    expect(f.errors).toHaveLength(2);
+    expect(f.errors[0]).toMatch(/unknown is:bogus/);
+    expect(f.errors[1]).toMatch(/uri: needs a value/);
+  });
+});
+
+describe('uriMatches', () => {
+  it('substring without wildcards, glob with them', () => {
+    expect(uriMatches('POLICY', 'file:///docs/policy.md')).toBe(true);
+    expect(uriMatches('file:///docs/*', 'file:///docs/policy.md')).toBe(true);
+    expect(uriMatches('file:///docs/*', 'file:///docs/a/b.md')).toBe(false);
+    expect(uriMatches('file:///**', 'file:///docs/a/b.md')).toBe(true);
+    expect(uriMatches('postgres://*', 'file:///docs/policy.md')).toBe(false);
+  });
+});
+
+describe('matchesRow', () => {
+  const m = (q: string, r: UriRow, sessions: string[] = r.heldBy) => matchesRow(parseFilter(q), { row: r, sessions });
+  it('is:stale follows staleness findings and an exceeded age', () => {
+    expect(m('is:stale', row())).toBe(false);
+    expect(m('is:stale', row({ findings: ['cached-not-subscribed'], status: 'warning' }))).toBe(true);
+    expect(m('is:stale', row({ cacheAgeMs: 700_000 }))).toBe(true);
+    expect(m('is:stale', row({ findings: ['protocol-header-missing'], status: 'warning' }))).toBe(false);
+  });
+  it('is:phantom, is:error, is:problem, is:cached, is:subscribed', () => {
+    const phantom = row({ serverHasSubscription: false, heldBy: [], findings: ['phantom-subscription'], status: 'error' });
+    expect(m('is:phantom', phantom)).toBe(true);
+    expect(m('is:phantom', row())).toBe(false);
+    expect(m('is:error', phantom)).toBe(true);
+    expect(m('is:problem', phantom)).toBe(true);
+    expect(m('is:problem', row({ status: 'info' }))).toBe(false);
+    expect(m('is:cached', row({ cached: false }))).toBe(false);
+    expect(m('-is:subscribed', phantom)).toBe(true);
+  });
+  it('uri:, session:, finding:, free text, all terms together', () => {
+    const r = row({ findings: ['cache-age-exceeded'], status: 'warning' });
+    expect(m('uri:policy', r)).toBe(true);
+    expect(m('uri:schema', r)).toBe(false);
+    expect(m('session:s1', r)).toBe(true);
+    expect(m('session:s2', r)).toBe(false);
+    expect(m('session:s2', r, ['S1', 'S2'])).toBe(true);
+    expect(m('finding:age', r)).toBe(true);
+    expect(m('docs/policy', r)).toBe(true);
+    expect(m('cache-age', r)).toBe(true);
+    expect(m('policy -is:stale', r)).toBe(false);
+    expect(m('', r)).toBe(true);
+  });
+});
+
+describe('matchesMessage and matchesSession', () => {
+  const msg = { method: 'resources/read', uri: 'file:///docs/policy.md', session: 'S1abc', error: '', note: '', transport: 'HTTP POST', id: '3' };
+  const ctx = { staleUris: new Set(['file:///docs/policy.md']), phantomUris: new Set<string>() };
+  it('applies to the message list', () => {
+    const m = (q: string, x = msg) => matchesMessage(parseFilter(q), x, ctx);
+    expect(m('method:read')).toBe(true);
+    expect(m('method:subscribe')).toBe(false);
+    expect(m('is:error')).toBe(false);
+    expect(m('is:error', { ...msg, error: '-32602 nope' })).toBe(true);
+    expect(m('is:stale')).toBe(true);
+    expect(m('is:phantom')).toBe(false);
+    expect(m('session:s1')).toBe(true);
+    expect(m('uri:file:///docs/*')).toBe(true);
+    expect(m('post')).toBe(true);
+  });
+  it('only session: terms narrow session lanes', () => {
+    expect(matchesSession(parseFilter('is:stale uri:x'), ['S1'])).toBe(true);
+    expect(matchesSession(parseFilter('session:s2'), ['S1'])).toBe(false);
+    expect(matchesSession(parseFilter('-session:s1'), ['S1'])).toBe(false);
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { formatAgo, formatBytes, formatDuration, formatShare, shortId } from '../../../panel/model/format.ts';
+
+describe('format', () => {
+  it('durations scale from ms to days', () => {
+    expect(formatDuration(0)).toBe('0 ms');
+    expect(formatDuration(850.4)).toBe('850 ms');
+    expect(formatDuration(1234)).toBe('1.2 s');
+    expect(formatDuration(12_400)).toBe('12 s');
+    expect(formatDuration(184_000)).toBe('3 min 04 s');
+    expect(formatDuration(7_500_000)).toBe('2 h 05 min');
+    expect(formatDuration(3 * 86_400_000 + 4 * 3600_000)).toBe('3 d 4 h');
+    expect(formatDuration(-1500)).toBe('-1.5 s');
+    expect(formatDuration(Number.NaN)).toBe('—');
+  });
+  it('ago, bytes, shares, ids', () => {
+    expect(formatAgo(undefined, 5)).toBe('—');
+    expect(formatAgo(1000, 4000)).toBe('3.0 s ago');
+    expect(formatAgo(5000, 4000)).toBe('0 ms ago');
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(2048)).toBe('2.0 KiB');
+    expect(formatBytes(3 * 1024 * 1024)).toBe('3.0 MiB');
+    expect(formatShare(null)).toBe('—');
+    expect(formatShare(0.666)).toBe('67 %');
+    expect(shortId('0123456789abcdef')).toBe('01234567…');
+    expect(shortId('S1')).toBe('S1');
+  });
+});

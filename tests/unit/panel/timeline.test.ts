@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { FrameLog } from '../../support/frame-log.ts';
+import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
+import { run } from '../../support/analyze.ts';
+import {
+  TimelineIndex,
+  fitWindow,
+  followLive,
+  gapsWithin,
+  lowerBound,
+  nearestMark,
+  panBy,
+  readAt,
+  sessionLanes,
+  staleIntervals,
+  tOf,
+  tickStep,
+  ticks,
+  visibleRange,
+  xOf,
+  zoomAt,
+} from '../../../panel/model/timeline.ts';
+
+const URL = 'http://localhost:3000/mcp';
+const POLICY = 'file:///docs/policy.md';
+
+/** Subscribe, notify, re-read; then a reconnect that does not resubscribe. */
+function reconnectWithoutResubscribe() {
+  const log = new FrameLog('doc1');
+  log.pageStart('http://localhost:8080/');
+  const c = new StreamableClient(log, URL);
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  log.wait(500);
+  get.updated(POLICY);
+  log.wait(20);
+  c.read(POLICY, 'v2');
+  log.wait(1000);
+  get.close('aborted');
+  c.initialize({ sessionId: 'S2' });
+  c.openGet();
+  log.wait(500);
+  return log;
+}
+
+describe('TimelineIndex', () => {
+  it('collects reads as bars, subscribes and notifications as marks, on the row key lane', () => {
+    const log = reconnectWithoutResubscribe();
+    const e = run(log);
+    const snap = e.snapshot(log.t + 3000);
+    const idx = new TimelineIndex();
+    idx.update(snap.messages);
+    const key = snap.uris[0]!.key;
+    const lane = idx.lanes.get(key)!;
+    expect(lane.uri).toBe(POLICY);
+    expect(lane.reads).toHaveLength(2);
+    expect(lane.reads.every((r) => r.t1 !== undefined && r.t1 >= r.t0 && !r.failed)).toBe(true);
+    expect(lane.marks.map((m) => m.kind)).toEqual(['subscribe', 'notify']);
+    expect(idx.consumed).toBe(snap.messages.count);
+    // Incremental: a second update with nothing new changes nothing.
+    idx.update(snap.messages);
+    expect(lane.reads).toHaveLength(2);
+  });
+
+  it('marks a failed subscribe and takes listen filters as subscribes (2026)', () => {
+    const log = new FrameLog('d');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.read(POLICY, 'v1');
+    c.begin('resources/subscribe', { uri: POLICY }).fail(-32601, 'Method not found');
+    const m = new ModernClient(log, 'http://localhost:3000/mcp2026');
+    m.discover();
+    m.read('postgres://kb/articles/1', 'a');
+    m.listen(['postgres://kb/articles/1']);
+    const e = run(log);
+    const idx = new TimelineIndex();
+    idx.update(e.snapshot(log.t).messages);
+    const subs = [...idx.lanes.values()].flatMap((l) => l.marks.filter((x) => x.kind === 'subscribe').map((x) => [l.uri, x.failed]));
+    expect(subs).toEqual([
+      [POLICY, true],
+      ['postgres://kb/articles/1', false],
+    ]);
+  });
+});
+
+describe('session lanes', () => {
+  it('shows the session boundary, the reconnect and the channel gap', () => {
+    const log = reconnectWithoutResubscribe();
+    const e = run(log);
+    const snap = e.snapshot(log.t);
+    const lanes = sessionLanes(snap.sessions, snap.streams, log.t);
+    expect(lanes.map((l) => [l.label, l.end !== undefined, l.reconnectAfter])).toEqual([
+      ['S1', true, false],
+      ['S2', false, true],
+    ]);
+    expect(lanes[0]!.endCause).toBe('re-initialize');
+    // S1's GET stream opened right after initialize: the only gap is the moment before it.
+    expect(lanes[0]!.channels).toHaveLength(1);
+  });
+
+  it('gapsWithin merges overlapping intervals', () => {
+    expect(gapsWithin(0, 100, [])).toEqual([{ t0: 0, t1: 100 }]);
+    expect(gapsWithin(0, 100, [{ t0: 10, t1: 30 }, { t0: 20, t1: 40 }, { t0: 60, t1: 120 }])).toEqual([
+      { t0: 0, t1: 10 },
+      { t0: 40, t1: 60 },
+    ]);
+    expect(gapsWithin(0, 100, [{ t0: -5, t1: 200 }])).toEqual([]);
+  });
+
+  it('stale intervals come from open staleness findings, per row', () => {
+    const log = reconnectWithoutResubscribe();
+    const e = run(log);
+    const now = log.t + 3000;
+    const snap = e.snapshot(now);
+    const iv = staleIntervals(snap, now).get(snap.uris[0]!.key)!;
+    expect(iv.length).toBeGreaterThan(0);
+    expect(iv.every((i) => i.t1 === now && i.t0 < now)).toBe(true);
+  });
+});
+
+describe('window maths', () => {
+  const w = { start: 1000, end: 2000 };
+  it('maps time to x and back', () => {
+    expect(xOf(w, 1500, 500)).toBe(250);
+    expect(tOf(w, 250, 500)).toBe(1500);
+  });
+  it('zooms around an anchor, within limits', () => {
+    const z = zoomAt(w, 0.5, 1200);
+    expect(z.end - z.start).toBe(500);
+    expect(xOf(z, 1200, 100)).toBeCloseTo(xOf(w, 1200, 100));
+    expect(zoomAt(w, 1e-9, 1500).end - zoomAt(w, 1e-9, 1500).start).toBe(5);
+  });
+  it('pans by pixels, follows live, fits the data', () => {
+    expect(panBy(w, 100, 500)).toEqual({ start: 800, end: 1800 });
+    const f = followLive(w, 10_000);
+    expect(f.end - f.start).toBeCloseTo(1000);
+    expect(f.end).toBeGreaterThan(10_000);
+    const fit = fitWindow(0, 10_000);
+    expect(fit.start).toBeLessThan(0);
+    expect(fit.end).toBeGreaterThan(10_000);
+    expect(fitWindow(5, 5).end - fitWindow(5, 5).start).toBeGreaterThanOrEqual(1000);
+  });
+  it('ticks are readable steps at least minPx apart', () => {
+    expect(tickStep({ start: 0, end: 10_000 }, 1000, 80)).toBe(1000);
+    expect(tickStep({ start: 0, end: 60_000 }, 600, 80)).toBe(10_000);
+    const t = ticks({ start: 50, end: 10_000 }, 1000, 80);
+    expect(t[0]).toBe(1000);
+    expect(t.at(-1)).toBe(10_000);
+  });
+  it('binary searches sorted events', () => {
+    const xs = [1, 3, 3, 7, 9].map((t) => ({ t }));
+    expect(lowerBound(xs, 3, (x) => x.t)).toBe(1);
+    expect(lowerBound(xs, 10, (x) => x.t)).toBe(5);
+    expect(visibleRange(xs, { start: 2, end: 7 }, (x) => x.t)).toEqual([1, 4]);
+    const marks = [10, 20, 30].map((t, index) => ({ t, index, kind: 'notify' as const, failed: false }));
+    expect(nearestMark(marks, 22, 5)?.t).toBe(20);
+    expect(nearestMark(marks, 25, 2)).toBeUndefined();
+  });
+  it('finds the read bar under a time', () => {
+    const log = reconnectWithoutResubscribe();
+    const e = run(log);
+    const idx = new TimelineIndex();
+    idx.update(e.snapshot(log.t).messages);
+    const lane = [...idx.lanes.values()][0]!;
+    const bar = lane.reads[1]!;
+    expect(readAt(lane, (bar.t0 + (bar.t1 ?? bar.t0)) / 2, 1, log.t)).toBe(bar);
+    expect(readAt(lane, bar.t0 - 100, 1, log.t)).toBeUndefined();
+  });
+});

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { NODES, EDGES } from '../../../shared/flow/index.ts';
+import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH } from '../../../panel/model/flow-layout.ts';
+import { flowView } from '../../../panel/model/flow-view.ts';
+import { parseFilter } from '../../../panel/model/filter.ts';
+import { flattenCapabilities, metricRows, messageIndexAtSeq, sessionEntries } from '../../../panel/model/sessions-view.ts';
+import { cacheAge, filterRows, findingCounts, findingsForRow, moveSelection, rowSessions } from '../../../panel/model/uri-table.ts';
+import { run } from '../../support/analyze.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+
+const URL = 'http://localhost:3000/mcp';
+const POLICY = 'file:///docs/policy.md';
+const FAQ = 'file:///docs/faq.md';
+
+function scenario() {
+  const log = new FrameLog('doc1');
+  const c = new StreamableClient(log, URL);
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  c.read(FAQ, 'faq v1');
+  log.wait(1000);
+  get.close('aborted');
+  c.initialize({ sessionId: 'S2' });
+  c.openGet();
+  log.wait(100);
+  return { log, e: run(log) };
+}
+
+describe('flow layout', () => {
+  it('places every node without overlap, inside the drawing', () => {
+    const boxes = NODES.map((n) => BOXES[n.id]);
+    for (const b of boxes) {
+      expect(b.x).toBeGreaterThanOrEqual(0);
+      expect(b.y).toBeGreaterThanOrEqual(0);
+      expect(b.x + b.w).toBeLessThanOrEqual(WIDTH);
+      expect(b.y + b.h).toBeLessThanOrEqual(HEIGHT);
+      expect(SHORT_LABEL[b.id].length).toBeLessThanOrEqual(22);
+    }
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i]!;
+        const b = boxes[j]!;
+        const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+        expect(apart, `${a.id} overlaps ${b.id}`).toBe(true);
+      }
+  });
+  it('routes every edge from its source box to its target box with axis-aligned segments', () => {
+    expect(EDGE_PATHS).toHaveLength(EDGES.length);
+    const touches = (id: keyof typeof BOXES, [x, y]: [number, number]) => {
+      const b = BOXES[id];
+      return x >= b.x - 0.01 && x <= b.x + b.w + 0.01 && y >= b.y - 0.01 && y <= b.y + b.h + 0.01;
+    };
+    for (const p of EDGE_PATHS) {
+      expect(touches(p.from, p.points[0]!), `${p.from}→${p.to} start`).toBe(true);
+      expect(touches(p.to, p.points.at(-1)!), `${p.from}→${p.to} end`).toBe(true);
+      for (let i = 1; i < p.points.length; i++) {
+        const [x0, y0] = p.points[i - 1]!;
+        const [x1, y1] = p.points[i]!;
+        expect(x0 === x1 || y0 === y1).toBe(true);
+      }
+    }
+  });
+});
+
+describe('flow view', () => {
+  it('for a phantom URI: Q reached, current node set, path edges marked', () => {
+    const { log, e } = scenario();
+    const snap = e.snapshot(log.t + 3000);
+    const policy = snap.uris.find((r) => r.uri === POLICY)!;
+    const v = flowView(snap.flow, policy.key);
+    expect(v.nodes.Q.reached).toBe(true);
+    expect(v.current).toBe(policy.flowNode);
+    expect(v.nodes[v.current!].current).toBe(true);
+    expect(v.lastStep).not.toBe('');
+    expect(v.edges.some((x) => x.onPath)).toBe(true);
+    const all = flowView(snap.flow, null);
+    expect(all.current).toBeUndefined();
+    expect(all.nodes.Q.reached).toBe(true);
+    expect(Object.values(all.at).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(flowView(undefined, null).nodes.A.reached).toBe(false);
+  });
+});
+
+describe('URI table model', () => {
+  it('filters the snapshot rows and keeps the engine order (problems first)', () => {
+    const { log, e } = scenario();
+    const snap = e.snapshot(log.t + 3000);
+    expect(snap.uris[0]!.status).not.toBe('ok');
+    expect(filterRows(snap, parseFilter('')).length).toBe(snap.uris.length);
+    expect(filterRows(snap, parseFilter('is:phantom')).map((r) => r.uri)).toEqual([POLICY]);
+    expect(filterRows(snap, parseFilter('uri:faq')).map((r) => r.uri)).toEqual([FAQ]);
+    expect(rowSessions(snap).get(snap.uris.find((r) => r.uri === POLICY)!.key)).toContain('S2');
+    expect(filterRows(snap, parseFilter('session:S2 uri:policy')).map((r) => r.uri)).toEqual([POLICY]);
+    const counts = findingCounts(snap.findings);
+    expect(counts.error).toBeGreaterThan(0);
+    const policy = snap.uris.find((r) => r.uri === POLICY)!;
+    const fs = findingsForRow(snap.findings, policy);
+    expect(fs.map((f) => f.id)).toContain('phantom-subscription');
+    expect(fs[0]!.open).toBe(true);
+    expect(cacheAge(policy, policy.cacheReadAt! + 1234)).toBe(1234);
+    expect(cacheAge({ ...policy, cached: false }, 0)).toBeUndefined();
+  });
+  it('moves the selection with the keyboard', () => {
+    const keys = ['a', 'b', 'c', 'd'];
+    expect(moveSelection(keys, null, 'ArrowDown')).toBe('a');
+    expect(moveSelection(keys, null, 'ArrowUp')).toBe('d');
+    expect(moveSelection(keys, 'b', 'ArrowDown')).toBe('c');
+    expect(moveSelection(keys, 'd', 'ArrowDown')).toBe('d');
+    expect(moveSelection(keys, 'a', 'ArrowUp')).toBe('a');
+    expect(moveSelection(keys, 'b', 'End')).toBe('d');
+    expect(moveSelection(keys, 'c', 'Home')).toBe('a');
+    expect(moveSelection(keys, 'a', 'PageDown', 2)).toBe('c');
+    expect(moveSelection(keys, 'gone', 'ArrowDown')).toBe('a');
+    expect(moveSelection([], 'a', 'ArrowDown')).toBeNull();
+  });
+});
+
+describe('sessions view model', () => {
+  it('lists sessions newest first with capabilities from the initialize answer and the end cause', () => {
+    const { log, e } = scenario();
+    const snap = e.snapshot(log.t);
+    const cache = new Map<string, string[] | undefined>();
+    const entries = sessionEntries(snap, cache);
+    expect(entries.map((s) => s.label)).toEqual(['S2', 'S1']);
+    expect(entries[1]!.session.endCause).toBe('re-initialize');
+    expect(entries[1]!.capabilities).toEqual(['resources.subscribe', 'resources.listChanged', 'tools']);
+    expect(entries[0]!.streams.length).toBe(1);
+    expect(cache.size).toBe(2);
+    expect(messageIndexAtSeq(snap.messages, 0)).toBe(0);
+    expect(messageIndexAtSeq(snap.messages, 1e12)).toBe(snap.messages.count);
+  });
+  it('flattens capabilities and labels the seed metrics', () => {
+    expect(flattenCapabilities({ resources: { subscribe: true, listChanged: false }, logging: {} })).toEqual(['resources.subscribe', 'logging']);
+    expect(flattenCapabilities(null)).toEqual([]);
+    const { log, e } = scenario();
+    const rows = metricRows(e.snapshot(log.t).metrics);
+    expect(rows.find((r) => r.name === 'reconnects')?.value).toBe('1');
+    expect(rows.find((r) => r.name === 'resubscribeShare')?.value).toBe('0 %');
+    expect(new Set(rows.map((r) => r.group))).toEqual(new Set(['server', 'client', 'capture']));
+  });
+});
