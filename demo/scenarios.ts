@@ -51,9 +51,11 @@ export type ScenarioStep =
   | { do: 'wait'; ms: number }
   /** Until the client connects again (a re-initialize after the session expired), or timeout. */
   | { do: 'wait-for-reconnect'; timeoutMs?: number }
+  /** Until the server holds a read of `uri` (outOfOrderReads), so the next edit is surely newer than that read's snapshot. */
+  | { do: 'wait-for-held-read'; uri: string; timeoutMs?: number }
   /** Until no read is in flight and the client was quiet for `quietMs` (default 300). */
   | { do: 'settle'; quietMs?: number }
-  /** The client's cache for `uri` compared with the server's current content. */
+  /** The client's cache for `uri` compared with the server's current content ('fresh' is given a few seconds to become true). */
   | { do: 'expect'; uri: string; cache: 'fresh' | 'stale' };
 
 export interface Scenario {
@@ -162,7 +164,9 @@ export const SCENARIOS: readonly Scenario[] = [
     steps: [
       { do: 'open', uri: POLICY },
       { do: 'faults', set: { outOfOrderReads: true } },
-      { do: 'edit', uri: POLICY, times: 2, gapMs: 250 },
+      { do: 'edit', uri: POLICY },
+      { do: 'wait-for-held-read', uri: POLICY },
+      { do: 'edit', uri: POLICY },
       { do: 'settle' },
       { do: 'expect', uri: POLICY, cache: 'stale' },
     ],
@@ -277,7 +281,7 @@ export const SCENARIOS: readonly Scenario[] = [
     steps: [
       { do: 'open', uri: POLICY },
       { do: 'edit', uri: POLICY },
-      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'fresh' },
       { do: 'drop-streams' },
       { do: 'edit', uri: POLICY },
       { do: 'wait', ms: 600 },
@@ -296,7 +300,7 @@ export const SCENARIOS: readonly Scenario[] = [
     steps: [
       { do: 'open', uri: POLICY },
       { do: 'edit', uri: POLICY },
-      { do: 'settle' },
+      { do: 'expect', uri: POLICY, cache: 'fresh' },
       { do: 'drop-streams' },
       { do: 'edit', uri: POLICY },
       { do: 'wait', ms: 600 },

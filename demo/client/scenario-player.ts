@@ -22,6 +22,9 @@ export interface ScenarioResult {
 
 export type PlayerLog = (text: string) => void;
 
+/** How long an `expect … fresh` waits for the client to catch up. */
+export const FRESH_WITHIN_MS = 3000;
+
 export function describeStep(s: ScenarioStep): string {
   switch (s.do) {
     case 'open':
@@ -37,6 +40,8 @@ export function describeStep(s: ScenarioStep): string {
       return `wait ${s.ms} ms`;
     case 'wait-for-reconnect':
       return 'wait for the client to re-initialize';
+    case 'wait-for-held-read':
+      return `wait until the server holds a read of ${s.uri}`;
     case 'settle':
       return 'settle (no reads in flight, quiet)';
     case 'expect':
@@ -117,16 +122,33 @@ async function runStep(step: ScenarioStep, client: KbClient, admin: AdminApi): P
       }
       return undefined;
     }
+    case 'wait-for-held-read': {
+      const until = Date.now() + (step.timeoutMs ?? 4000);
+      while (!(await admin.state()).heldReads.includes(step.uri)) {
+        if (Date.now() > until) throw new Error(`the server never held a read of ${step.uri}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return undefined;
+    }
     case 'settle':
       if (!(await client.whenSettled(step.quietMs ?? 300))) throw new Error('the client did not settle (reads still in flight)');
       return undefined;
     case 'expect': {
-      const state = await admin.state();
-      const server = state.documents.find((d) => d.uri === step.uri);
-      const cached = client.cache.get(step.uri);
-      const actual = !cached ? 'missing' : cached.text === server?.text ? 'fresh' : 'stale';
-      const revision = server ? `server at revision ${server.revision}` : 'server has no such document';
-      return { pass: actual === step.cache, detail: `cache is ${actual} (${revision}; cache written ${cached?.writes ?? 0}×, read #${cached?.readSeq ?? '-'})` };
+      // 'fresh' may take a notification and a read to become true: poll for it (a healthy client gets there quickly,
+      // however loaded the machine). 'stale' is checked once, after the settle before it.
+      const until = Date.now() + (step.cache === 'fresh' ? FRESH_WITHIN_MS : 0);
+      for (;;) {
+        const state = await admin.state();
+        const server = state.documents.find((d) => d.uri === step.uri);
+        const cached = client.cache.get(step.uri);
+        const actual = !cached ? 'missing' : cached.text === server?.text ? 'fresh' : 'stale';
+        if (actual !== step.cache && Date.now() < until) {
+          await new Promise((r) => setTimeout(r, 100));
+          continue;
+        }
+        const revision = server ? `server at revision ${server.revision}` : 'server has no such document';
+        return { pass: actual === step.cache, detail: `cache is ${actual} (${revision}; cache written ${cached?.writes ?? 0}×, read #${cached?.readSeq ?? '-'})` };
+      }
     }
   }
 }

@@ -15,6 +15,8 @@ export interface AdminState {
   sessions: { id: string; transport: SessionTransport; protocolVersion?: string; subscribeCapability: boolean; subscriptions: string[]; channelOpen: boolean; createdAt: string }[];
   listens: (Omit<ListenRecord, 'openedAt'> & { openedAt: string })[];
   documents: Pick<KbEntry, 'uri' | 'kind' | 'title' | 'revision' | 'lastModified' | 'text'>[];
+  /** URIs with a read held by the outOfOrderReads fault right now. */
+  heldReads: string[];
   metrics: MetricsSnapshot;
 }
 

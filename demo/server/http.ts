@@ -72,6 +72,7 @@ export async function createKbServer(opts: KbServerOptions = {}): Promise<KbServ
     })),
     listens: [...ctx.ledger.listens.values()].map((l) => ({ ...l, openedAt: new Date(l.openedAt).toISOString() })),
     documents: store.all().map(({ uri, kind, title, revision, lastModified, text }) => ({ uri, kind, title, revision, lastModified, text })),
+    heldReads: ctx.scheduler.heldUris(),
     metrics: ctx.metrics.snapshot(now()),
   });
 

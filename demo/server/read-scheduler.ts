@@ -4,6 +4,9 @@
 // content always arrives last, however loaded the machine is.
 import { OUT_OF_ORDER_HOLD_MS, type Faults } from './faults.ts';
 
+/** How long after the overtaking read's answer a held read is released. */
+const RELEASE_AFTER_MS = 100;
+
 export class ReadScheduler {
   private inFlight = new Map<string, number>();
   /** Per URI, the held reads waiting for a later read of the same URI to be answered. */
@@ -27,6 +30,11 @@ export class ReadScheduler {
       if (n <= 0) this.inFlight.delete(uri);
       else this.inFlight.set(uri, n);
     }
+  }
+
+  /** URIs with a read being held right now (for the admin state: a scenario waits for one before its second edit). */
+  heldUris(): string[] {
+    return [...this.held.keys()];
   }
 
   /** Releases held reads at once (server shutdown). */
@@ -59,14 +67,14 @@ export class ReadScheduler {
     });
   }
 
-  /** A later read is being answered now: the held ones go right after it (a tick later, so they arrive second). */
+  /** A later read is being answered now: the held ones go shortly after it (late enough to arrive second). */
   private releaseHeld(uri: string): void {
     const list = this.held.get(uri);
     if (!list?.length) return;
     const t = setTimeout(() => {
       this.timers.delete(t);
       for (const f of list) f();
-    }, 20);
+    }, RELEASE_AFTER_MS);
     t.unref?.();
     this.timers.add(t);
   }

@@ -12,8 +12,10 @@ import { Engine } from '../../../shared/engine/index.ts';
 import { loggedFrames, startBrowser, tabIdOf, type Browser } from '../../support/extension.ts';
 import { buildDemoPage, playInPage, pool, servePage, type PlayedScenario } from './demo-harness.ts';
 
-/** Past the engine's grace for timing-dependent findings. */
-const SETTLE_MS = 1500;
+/** Lets the relay flush the last frames to the background. */
+const SETTLE_MS = 1000;
+/** Findings are evaluated this long after the last frame: past the engine's grace for timing-dependent findings. */
+const EVALUATE_AFTER_MS = 5000;
 
 let dir: string;
 let pageServer: PageServer;
@@ -32,7 +34,7 @@ describe.runIf(process.env.DEMO_FINDINGS === '1')('scenario findings through the
       const frames = await loggedFrames(browser, await tabIdOf(browser, played.page));
       const engine = new Engine();
       engine.applyAll(frames);
-      const findings = engine.findings((frames.at(-1)?.t ?? Date.now()) + SETTLE_MS);
+      const findings = engine.findings((frames.at(-1)?.t ?? Date.now()) + EVALUATE_AFTER_MS);
       found.set(s.name, {
         played,
         ids: [...new Set(findings.map((f) => f.id))].sort(),

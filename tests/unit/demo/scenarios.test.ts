@@ -1,5 +1,6 @@
 // The scenario table is data other tests loop over: names unique, every finding id real and every one demonstrated,
 // healthy on both generations expects none, steps only touch resources the server has.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { FINDING_IDS, SCENARIOS, findScenario } from '../../../demo/scenarios.ts';
 import { KbStore } from '../../../demo/server/kb-store.ts';
@@ -35,6 +36,16 @@ describe('scenarios', () => {
     for (const s of SCENARIOS) {
       for (const step of s.steps) if ('uri' in step) expect(isKnownResource(store, step.uri), `${s.name}: ${step.uri}`).toBe(true);
       expect(s.steps.some((st) => st.do === 'expect'), s.name).toBe(true);
+    }
+  });
+
+  it('are all documented in demo/README.md with their expected findings', () => {
+    const readme = readFileSync('demo/README.md', 'utf8');
+    for (const s of SCENARIOS) {
+      const row = readme.split('\n').find((l) => l.startsWith(`| \`${s.name}\` |`));
+      expect(row, s.name).toBeDefined();
+      const listed = row?.split('|').at(-2)?.trim() ?? '';
+      expect(listed === 'none' ? [] : listed.split(', ').sort(), s.name).toEqual([...s.findings.expected].sort());
     }
   });
 });
