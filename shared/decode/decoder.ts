@@ -291,11 +291,10 @@ export class Decoder {
     }
     const ok = f.status >= 200 && f.status < 300;
     if (!ok) c.errorStatus = true;
-    this.sink.wire(
-      { type: 'response-head', info: c.info, status: f.status, contentType, sse: c.sse, headers: f.headers },
-      f.seq,
-      f.t,
-    );
+    // A successful POST head says nothing the messages will not (this runs for every exchange).
+    if (!ok || c.info.role !== 'post') {
+      this.sink.wire({ type: 'response-head', info: c.info, status: f.status, contentType, sse: c.sse, headers: f.headers }, f.seq, f.t);
+    }
     if (!ok) return;
     if (!c.sse) {
       c.stream = `post:${f.conn}`;

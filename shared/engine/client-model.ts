@@ -1,7 +1,6 @@
 // The client side per page document and endpoint: what the page's MCP client negotiated, its sessions (2025) or listen
 // streams (2026), its in-flight reads and their send order, and its URI rows. A page reload is a new document and so a
 // new client: caches live in page memory.
-import { idKey } from '../decode/jsonrpc.ts';
 import type { Generation, RequestId, Transport } from '../decode/types.ts';
 import type { SubscriptionLedger } from './ledger.ts';
 import { UriState } from './uri-state.ts';
@@ -26,7 +25,8 @@ export class ClientModel {
   current: SubscriptionLedger | undefined;
   readonly sessions: SubscriptionLedger[] = [];
   /** 2026: listen streams by request id. */
-  readonly listens = new Map<string, SubscriptionLedger>();
+  /** By the listen request's raw id: a Map tells 1 from "1", so no key string is built per notification. */
+  readonly listens = new Map<RequestId, SubscriptionLedger>();
   private readOrder = 0;
   readonly inflight = new Map<number, InflightRead>();
   initSent: { t: number; seq: number } | undefined;
@@ -45,9 +45,15 @@ export class ClientModel {
     this.generation = generation;
   }
 
+  private lastUri: UriState | undefined;
+
   uri(uri: string): UriState {
+    // A read answer carries its request's very URI string: the last row is usually the one asked for.
+    const l = this.lastUri;
+    if (l && l.uri === uri) return l;
     let u = this.uris.get(uri);
     if (!u) this.uris.set(uri, (u = new UriState(`${this.key} ${uri}`, uri, this)));
+    this.lastUri = u;
     return u;
   }
 
@@ -56,7 +62,7 @@ export class ClientModel {
   }
 
   listen(id: RequestId): SubscriptionLedger | undefined {
-    return this.listens.get(idKey(id));
+    return this.listens.get(id);
   }
 
   /** The most recently ended session or listen that held `uri` (for explanations). */

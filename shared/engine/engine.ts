@@ -32,7 +32,7 @@ export class Engine {
     this.core = new EngineCore(options);
     const core = this.core;
     this.decoder = new Decoder({
-      message: (m, v, info) => onMessage(core, m, v, info),
+      message: (m, v) => onMessage(core, m, v),
       wire: (e, seq, t) => onWire(core, e, seq, t),
     });
   }

@@ -2,12 +2,14 @@
 // 200,000-frame trace holds ~120,000 messages, and as objects they cost twice the memory and most of the garbage
 // collector's time. A view reads them back as plain DecodedMessage objects with messageAt / messagesSlice.
 // Append-only: a message below `count` never changes, except a request's `pair`, filled in once when its answer comes.
-import type { ConnInfo, DecodedMessage, MessageKind, StreamKind } from '../decode/types.ts';
+import type { DecodedMessage, MessageKind, StreamKind, Transport } from '../decode/types.ts';
 
 const KINDS: readonly MessageKind[] = ['request', 'notification', 'result', 'error', 'invalid'];
 const STREAMS: readonly StreamKind[] = ['post', 'post-sse', 'get', 'listen', 'sse', 'ws'];
-const KIND_CODE = new Map(KINDS.map((k, i) => [k, i]));
-const STREAM_CODE = new Map(STREAMS.map((k, i) => [k, i]));
+const KIND_CODE: Record<MessageKind, number> = { request: 0, notification: 1, result: 2, error: 3, invalid: 4 };
+const STREAM_CODE: Record<StreamKind, number> = { post: 0, 'post-sse': 1, get: 2, listen: 3, sse: 4, ws: 5 };
+const TRANSPORTS: readonly Transport[] = ['streamable-http', 'http-sse', 'websocket'];
+const TRANSPORT_CODE: Record<Transport, number> = { 'streamable-http': 0, 'http-sse': 1, websocket: 2 };
 
 /** What a snapshot hands out: the store as it was, up to `count`. */
 export interface MessageList {
@@ -22,19 +24,45 @@ export class MessageStore {
   private t = new Float64Array(this.cap);
   private pair = new Int32Array(this.cap);
   private batch = new Int16Array(this.cap);
-  /** dir | kind | streamKind | known | truncated, bit-packed. */
+  /** dir | kind | streamKind | known | truncated | transport | generation, bit-packed. */
   private flags = new Uint16Array(this.cap);
-  private info: ConnInfo[] = [];
+  /** Index into `ctxs`: (doc, endpoint) pairs are few. */
+  private ctx = new Uint16Array(this.cap);
+  private ctxs: { doc: string; endpoint: string }[] = [];
+  private ctxIndex = new Map<string, Map<string, number>>();
+  // References kept are to strings that live anyway (frame payloads, header values, conn ids) or are interned: a
+  // retained array pointing at fresh young strings makes every scavenge walk it (measured: that doubled replay time).
+  private conn: string[] = [];
   private session: (string | undefined)[] = [];
-  private stream: string[] = [];
   private version: (string | undefined)[] = [];
   private method: (string | undefined)[] = [];
   private id: (string | number | null | undefined)[] = [];
-  private problem: (string | undefined)[] = [];
   private uri: (string | undefined)[] = [];
   private sseId: (string | undefined)[] = [];
   private raw: string[] = [];
-  private truncation = new Map<number, { hash: string | undefined; bytes: number | undefined }>();
+  /** Rare fields, by message index. */
+  private rare = new Map<number, { problem?: string; hash?: string; bytes?: number; stream?: string }>();
+  private interned = new Map<string, string>();
+
+  private intern(s: string | undefined): string | undefined {
+    if (s === undefined) return undefined;
+    const x = this.interned.get(s);
+    if (x !== undefined) return x;
+    this.interned.set(s, s);
+    return s;
+  }
+
+  private ctxOf(doc: string, endpoint: string): number {
+    let m = this.ctxIndex.get(doc);
+    if (!m) this.ctxIndex.set(doc, (m = new Map()));
+    let i = m.get(endpoint);
+    if (i === undefined) {
+      i = this.ctxs.length;
+      this.ctxs.push({ doc, endpoint });
+      m.set(endpoint, i);
+    }
+    return i;
+  }
 
   private grow(): void {
     this.cap *= 2;
@@ -53,10 +81,12 @@ export class MessageStore {
     const fl = new Uint16Array(this.cap);
     fl.set(this.flags);
     this.flags = fl;
+    const cx = new Uint16Array(this.cap);
+    cx.set(this.ctx);
+    this.ctx = cx;
   }
 
-  /** `info` is the exchange the message came on (shared by its messages; only `session` may differ per message). */
-  push(m: DecodedMessage, info: ConnInfo): void {
+  push(m: DecodedMessage): void {
     const i = this.n;
     if (i === this.cap) this.grow();
     this.seq[i] = m.seq;
@@ -64,18 +94,31 @@ export class MessageStore {
     this.pair[i] = m.pair ?? -1;
     this.batch[i] = m.batch ?? -1;
     this.flags[i] =
-      (m.dir === 'out' ? 1 : 0) | (KIND_CODE.get(m.kind)! << 1) | (STREAM_CODE.get(m.streamKind)! << 4) | (m.known ? 128 : 0) | (m.truncated ? 256 : 0);
-    this.info.push(info);
+      (m.dir === 'out' ? 1 : 0) |
+      (KIND_CODE[m.kind] << 1) |
+      (STREAM_CODE[m.streamKind] << 4) |
+      (m.known ? 128 : 0) |
+      (m.truncated ? 256 : 0) |
+      (TRANSPORT_CODE[m.transport] << 9) |
+      (m.generation === '2026' ? 2048 : 0);
+    this.ctx[i] = this.ctxOf(m.doc, m.endpoint);
+    this.conn.push(m.conn);
     this.session.push(m.session);
-    this.stream.push(m.stream);
-    this.version.push(m.version);
-    this.method.push(m.method);
+    this.version.push(this.intern(m.version));
+    this.method.push(this.intern(m.method));
     this.id.push(m.id);
-    this.problem.push(m.problem);
-    this.uri.push(m.uri);
+    this.uri.push(this.intern(m.uri));
     this.sseId.push(m.sseId);
     this.raw.push(m.raw);
-    if (m.truncated) this.truncation.set(i, { hash: m.hash, bytes: m.bytes });
+    const stream = m.stream === `${m.streamKind}:${m.conn}` ? undefined : m.stream;
+    if (m.problem !== undefined || m.truncated || stream !== undefined) {
+      const r: { problem?: string; hash?: string; bytes?: number; stream?: string } = {};
+      if (m.problem !== undefined) r.problem = m.problem;
+      if (m.hash !== undefined) r.hash = m.hash;
+      if (m.bytes !== undefined) r.bytes = m.bytes;
+      if (stream !== undefined) r.stream = stream;
+      this.rare.set(i, r);
+    }
     this.n++;
   }
 
@@ -94,34 +137,36 @@ export class MessageStore {
   at(i: number): DecodedMessage | undefined {
     if (i < 0 || i >= this.n) return undefined;
     const fl = this.flags[i]!;
-    const info = this.info[i]!;
+    const cx = this.ctxs[this.ctx[i]!]!;
     const pair = this.pair[i]!;
     const batch = this.batch[i]!;
-    const tr = fl & 256 ? this.truncation.get(i) : undefined;
+    const rare = this.rare.get(i);
+    const streamKind = STREAMS[(fl >> 4) & 7]!;
+    const conn = this.conn[i]!;
     return {
       index: i,
       seq: this.seq[i]!,
       t: this.t[i]!,
-      doc: info.doc,
-      conn: info.conn,
+      doc: cx.doc,
+      conn,
       dir: fl & 1 ? 'out' : 'in',
-      transport: info.transport,
-      generation: info.generation,
+      transport: TRANSPORTS[(fl >> 9) & 3]!,
+      generation: fl & 2048 ? '2026' : '2025',
       version: this.version[i],
-      endpoint: info.endpoint,
+      endpoint: cx.endpoint,
       session: this.session[i],
-      stream: this.stream[i]!,
-      streamKind: STREAMS[(fl >> 4) & 7]!,
+      stream: rare?.stream ?? `${streamKind}:${conn}`,
+      streamKind,
       kind: KINDS[(fl >> 1) & 7]!,
       method: this.method[i],
       id: this.id[i],
       pair: pair >= 0 ? pair : undefined,
       batch: batch >= 0 ? batch : undefined,
       known: (fl & 128) !== 0,
-      problem: this.problem[i],
-      truncated: tr ? true : undefined,
-      hash: tr?.hash,
-      bytes: tr?.bytes,
+      problem: rare?.problem,
+      truncated: fl & 256 ? true : undefined,
+      hash: rare?.hash,
+      bytes: rare?.bytes,
       uri: this.uri[i],
       sseId: this.sseId[i],
       raw: this.raw[i]!,

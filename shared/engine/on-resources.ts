@@ -48,6 +48,7 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   core.touch(u, m.t);
   if (sent) u.readsInFlight = Math.max(0, u.readsInFlight - 1);
   if (m.kind !== 'result') return;
+  const wasCached = u.cached;
   const result = obj(obj(value)?.result);
   const { id, first } = contentOf(m, result);
   const annotations = obj(first?.annotations);
@@ -67,7 +68,8 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
     m.t,
     m.seq,
   );
-  core.reevaluate(u, m.t, m.seq);
+  // Only becoming cached can change coverage here; an open condition may want its evidence.
+  if (!wasCached || u.conds['cached-not-subscribed'] !== undefined) core.reevaluate(u, m.t, m.seq);
 }
 
 /** resources/list: the URIs exist (and may carry lastModified); listing one does not cache it. */

@@ -68,7 +68,7 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   l.requested = requested;
   l.version = m.version;
   const endedBefore = [...c.listens.values()].some((x) => !x.open);
-  c.listens.set(idKey(m.id), l);
+  c.listens.set(m.id, l);
   // A client that opens a new listen after one ended is re-establishing: what it leaves out, it dropped.
   const fromEnded = [...c.uris.values()].filter((u) => u.believed && u.beliefListen && !u.beliefListen.open);
   if (endedBefore) {

@@ -70,7 +70,9 @@ export class UriState {
   lastNotifyT: number | undefined;
   lastNotifySeq = 0;
   notifyCount = 0;
-  intervals: number[] = [];
+  /** The last CADENCE_WINDOW intervals between notifications, as a ring. */
+  private ring = new Float64Array(CADENCE_WINDOW);
+  private ringCount = 0;
   pendingReread: Pending | undefined;
   /** A changed read without a notification, waiting out the grace for a late notification. */
   pendingMissed: { t: number; seq: number; evidence: number[]; held: boolean; session?: string } | undefined;
@@ -114,9 +116,13 @@ export class UriState {
   }
 
   noteInterval(t: number): void {
-    if (this.lastNotifyT !== undefined) {
-      this.intervals.push(t - this.lastNotifyT);
-      if (this.intervals.length > CADENCE_WINDOW) this.intervals.shift();
-    }
+    if (this.lastNotifyT === undefined) return;
+    this.ring[this.ringCount % CADENCE_WINDOW] = t - this.lastNotifyT;
+    this.ringCount++;
+  }
+
+  /** Recent intervals between notifications (order does not matter: they feed a median). */
+  get intervals(): number[] {
+    return Array.from(this.ring.subarray(0, Math.min(this.ringCount, CADENCE_WINDOW)));
   }
 }

@@ -62,33 +62,43 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
   const session = c.current?.label;
   const base = { endpoint: c.endpoint, uri: u.uri, ...(session !== undefined ? { session } : {}) };
 
+  // An open condition under the same session and reason only needs nothing: its details are built when it opens.
+  const cns = slots['cached-not-subscribed'];
   if (live && u.cached && !held) {
-    const { reason, detail } = coverageReason(core, u);
-    const spec: FindingSpec & { id: 'cached-not-subscribed' } = { id: 'cached-not-subscribed', ...base, reason, detail };
-    // Without the capability there is nothing to subscribe to: polling is the only option, so it is only worth a note
-    // (subscribe-unsupported tells the client off if it tried anyway).
-    if (c.serverSubscribe === false) spec.severity = 'info';
-    core.conds.hold(u.conds, spec, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq]);
-  } else core.conds.release(u.conds, 'cached-not-subscribed', t, [seq]);
+    const quick = u.loss && u.loss.reason !== 'never-subscribed' ? u.loss.reason : undefined;
+    if (!cns || cns.spec.session !== session || quick === undefined || cns.spec.reason !== quick) {
+      const { reason, detail } = coverageReason(core, u);
+      const spec: FindingSpec & { id: 'cached-not-subscribed' } = { id: 'cached-not-subscribed', ...base, reason, detail };
+      // Without the capability there is nothing to subscribe to: polling is the only option, so it is only worth a
+      // note (subscribe-unsupported tells the client off if it tried anyway).
+      if (c.serverSubscribe === false) spec.severity = 'info';
+      core.conds.hold(slots, spec, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq]);
+    }
+  } else if (cns) core.conds.release(slots, 'cached-not-subscribed', t, [seq]);
 
+  const ph = slots['phantom-subscription'];
   if (live && u.believed && !held) {
-    const before = u.conds['phantom-subscription'];
-    core.conds.hold(u.conds, { id: 'phantom-subscription', ...base, detail: endedHow(u) }, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq]);
-    if (!before) u.flowPending = { kind: 'phantom', deadline: t + core.grace, seq };
-  } else {
-    core.conds.release(u.conds, 'phantom-subscription', t, [seq]);
+    if (!ph || ph.spec.session !== session) {
+      core.conds.hold(slots, { id: 'phantom-subscription', ...base, detail: endedHow(u) }, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq]);
+      if (!ph) u.flowPending = { kind: 'phantom', deadline: t + core.grace, seq };
+    }
+  } else if (ph) {
+    core.conds.release(slots, 'phantom-subscription', t, [seq]);
     if (u.flowPending?.kind === 'phantom') u.flowPending = undefined;
   }
 
+  const ndc = slots['no-delivery-channel'];
   if (live && held && !u.channelOpen) {
     const l = u.holders[0]!;
     const reason = l.channelRefused !== undefined ? 'refused' : l.channelEverOpened ? 'closed' : 'never-opened';
-    const detail =
-      reason === 'refused'
-        ? `the server answered the GET stream with ${l.channelRefused}`
-        : reason === 'closed'
-          ? `the GET stream closed at seq ${l.lastChannelClose?.seq} and was not reopened`
-          : 'no GET stream was opened for the session';
-    core.conds.hold(u.conds, { id: 'no-delivery-channel', endpoint: c.endpoint, uri: u.uri, session: l.label, reason, detail }, t, [u.heldSeq]);
-  } else core.conds.release(u.conds, 'no-delivery-channel', t, [seq]);
+    if (!ndc || ndc.spec.session !== l.label || ndc.spec.reason !== reason) {
+      const detail =
+        reason === 'refused'
+          ? `the server answered the GET stream with ${l.channelRefused}`
+          : reason === 'closed'
+            ? `the GET stream closed at seq ${l.lastChannelClose?.seq} and was not reopened`
+            : 'no GET stream was opened for the session';
+      core.conds.hold(slots, { id: 'no-delivery-channel', endpoint: c.endpoint, uri: u.uri, session: l.label, reason, detail }, t, [u.heldSeq]);
+    }
+  } else if (ndc) core.conds.release(slots, 'no-delivery-channel', t, [seq]);
 }

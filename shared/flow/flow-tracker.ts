@@ -19,33 +19,27 @@ export const PATH_CAP = 64;
 
 /** Per-URI flow state, held by the URI's row state. */
 export class FlowState {
-  node: NodeId | undefined;
+  node: NodeId | undefined = undefined;
   code = -1;
   /** Edge counts for this URI, allocated on the first counted edge. */
-  counts: Int32Array | undefined;
+  counts: Int32Array | undefined = undefined;
   /** Steps taken in total; the ring keeps the last PATH_CAP. */
   steps = 0;
-  private nodes: Uint8Array | undefined;
-  private edges: Int8Array | undefined;
-  private flags: Uint8Array | undefined;
-  private ts: Float64Array | undefined;
-  private seqs: Float64Array | undefined;
-  private memo: { steps: number; path: FlowStep[] } | undefined;
+  /** Per step: node code | (edge + 1) << 5 | inferred << 10 — one 16-bit word. */
+  private codes: Uint16Array | undefined = undefined;
+  /** Per step: t and seq side by side (one cache line for both). */
+  private times: Float64Array | undefined = undefined;
+  private memo: { steps: number; path: FlowStep[] } | undefined = undefined;
 
   push(code: number, edge: number, t: number, seq: number, inferred: boolean): void {
-    if (!this.nodes) {
-      this.nodes = new Uint8Array(PATH_CAP);
-      this.edges = new Int8Array(PATH_CAP);
-      this.flags = new Uint8Array(PATH_CAP);
-      this.ts = new Float64Array(PATH_CAP);
-      this.seqs = new Float64Array(PATH_CAP);
+    if (this.codes === undefined) {
+      this.codes = new Uint16Array(PATH_CAP);
+      this.times = new Float64Array(PATH_CAP * 2);
     }
     const i = this.steps & (PATH_CAP - 1);
-    this.nodes[i] = code;
-    this.edges![i] = edge;
-    this.flags![i] = inferred ? 1 : 0;
-    this.ts![i] = t;
-    this.seqs![i] = seq;
+    this.codes[i] = code | ((edge + 1) << 5) | (inferred ? 1024 : 0);
+    this.times![i * 2] = t;
+    this.times![i * 2 + 1] = seq;
     this.steps++;
   }
 
@@ -56,9 +50,11 @@ export class FlowState {
     const n = Math.min(this.steps, PATH_CAP);
     for (let k = this.steps - n; k < this.steps; k++) {
       const i = k & (PATH_CAP - 1);
-      const s: FlowStep = { node: NODES[this.nodes![i]!]!.id, t: this.ts![i]!, seq: this.seqs![i]! };
-      if (this.edges![i]! >= 0) s.edge = this.edges![i]!;
-      if (this.flags![i]) s.inferred = true;
+      const w = this.codes![i]!;
+      const s: FlowStep = { node: NODES[w & 31]!.id, t: this.times![i * 2]!, seq: this.times![i * 2 + 1]! };
+      const edge = ((w >> 5) & 31) - 1;
+      if (edge >= 0) s.edge = edge;
+      if (w & 1024) s.inferred = true;
       out.push(s);
     }
     this.memo = { steps: this.steps, path: out };
