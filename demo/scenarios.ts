@@ -3,6 +3,7 @@
 // devtools engine is expected to produce. Played by the demo page itself (?scenario=<name>), listed by `npm start -- --list`,
 // and looped over by the tests. Pure data and types (FindingId from shared/); no DOM, no Node.
 import type { FindingId } from '../shared/findings/types.ts';
+import type { NodeId } from '../shared/flow/chart.ts';
 import type { FaultsPatch } from './server/faults.ts';
 import type { ClientSwitches, ConnectionSettings } from './client/switches.ts';
 
@@ -73,7 +74,15 @@ export interface Scenario {
     /** May also appear (side effects of the same fault) without failing the scenario. */
     allowed?: FindingId[];
   };
+  /**
+   * Where the seed's flow chart must take `uri` (default: the policy document) in the panel: nodes it reaches and
+   * nodes it must never reach. Omitted where the traffic alone does not say (the chart is walked by inference).
+   */
+  flow?: { uri?: string; reaches: NodeId[]; never?: NodeId[] };
 }
+
+/** A notification delivered and re-read: the chart's happy path, no failure node. */
+const FRESH_PATH = { reaches: ['G', 'I', 'J', 'L'], never: ['H', 'K', 'M', 'Q'] } satisfies Scenario['flow'];
 
 const V1: ConnectionSettings = { generation: '2025-11-25', transport: 'streamable-http' };
 const V1_SSE: ConnectionSettings = { generation: '2025-11-25', transport: 'sse' };
@@ -100,6 +109,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: ARTICLE_101, cache: 'fresh' },
     ],
     findings: { expected: [] },
+    flow: FRESH_PATH,
   },
   {
     name: 'healthy-v2',
@@ -121,6 +131,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: ARTICLE_101, cache: 'fresh' },
     ],
     findings: { expected: [] },
+    flow: FRESH_PATH,
   },
   {
     name: 'healthy-sse',
@@ -136,6 +147,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'fresh' },
     ],
     findings: { expected: [] },
+    flow: FRESH_PATH,
   },
   {
     name: 'reconnect-without-resubscribe',
@@ -153,6 +165,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'stale' },
     ],
     findings: { expected: ['phantom-subscription', 'cached-not-subscribed'] },
+    flow: { reaches: ['N', 'O', 'P', 'Q', 'M'] },
   },
   {
     name: 'out-of-order-reads',
@@ -171,6 +184,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'stale' },
     ],
     findings: { expected: ['stale-overwrite'] },
+    flow: { reaches: ['J', 'M'] },
   },
   {
     name: 'parent-only',
@@ -202,6 +216,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'stale' },
     ],
     findings: { expected: ['notified-not-reread'] },
+    flow: { reaches: ['G', 'I', 'K', 'M'] },
   },
   {
     name: 'server-restart',
@@ -220,6 +235,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'stale' },
     ],
     findings: { expected: ['session-expired-not-reinitialized', 'phantom-subscription'], allowed: ['cached-not-subscribed', 'no-delivery-channel'] },
+    flow: { reaches: ['Q', 'M'] },
   },
   {
     name: 'restart-recovered',
@@ -238,6 +254,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'fresh' },
     ],
     findings: { expected: [], allowed: ['phantom-subscription'] },
+    flow: FRESH_PATH,
   },
   {
     name: 'dropped-notifications',
@@ -255,6 +272,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'fresh' },
     ],
     findings: { expected: ['missed-update'] },
+    flow: { reaches: ['K'] },
   },
   {
     name: 'no-get-stream',
@@ -289,6 +307,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'fresh' },
     ],
     findings: { expected: [] },
+    flow: FRESH_PATH,
   },
   {
     name: 'resume-gap',
@@ -404,6 +423,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'stale' },
     ],
     findings: { expected: ['phantom-subscription', 'cached-not-subscribed'], allowed: ['no-delivery-channel'] },
+    flow: { reaches: ['Q', 'M'] },
   },
   {
     name: 'ttl-expired',
