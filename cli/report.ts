@@ -15,7 +15,7 @@ const yes = (b: boolean): string => (b ? 'yes' : 'no');
 
 function sessionRows(sessions: readonly SessionView[]): string[][] {
   return sessions.map((s) => [
-    s.kind === 'listen' ? `listen ${s.key.split('|').pop()!.slice(1)}` : s.key,
+    s.kind === 'listen' ? `listen ${s.label}` : s.label,
     s.endpoint,
     `${s.transport}/${s.generation}${s.version ? ` ${s.version}` : ''}`,
     s.open ? 'open' : `ended: ${s.endCause ?? '?'}`,

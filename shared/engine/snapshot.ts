@@ -114,6 +114,7 @@ export function buildSnapshot(core: EngineCore, now: number, findings: Finding[]
   const sessions: SessionView[] = core.ledgers.map((l) => {
     const v: SessionView = {
       key: l.key,
+      label: l.label,
       kind: l.kind,
       endpoint: l.client.endpoint,
       doc: l.client.doc,

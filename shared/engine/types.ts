@@ -80,6 +80,8 @@ export interface UriRow {
 /** A session (2025: Mcp-Session-Id, legacy sessionId, WebSocket) or a 2026 listen stream: one server-side subscription set. */
 export interface SessionView {
   key: string;
+  /** What to show: the session id, or the listen request id. URI rows' `heldBy` use it. */
+  label: string;
   kind: 'session' | 'listen';
   endpoint: string;
   doc: string;

@@ -187,7 +187,6 @@ export function assembleFindings(log: FindingLog, conditions: ConditionSet, time
       Object.assign(f, fresh);
     }
     addEvidence(f.evidence, evidence);
-    f.evidence.sort((a, b) => a - b);
   };
   for (const r of log.values()) merge(r.spec, r.key, r.firstT, r.lastT, r.evidence, r.count, false);
   for (const c of conditions.open.values()) {
@@ -195,6 +194,7 @@ export function assembleFindings(log: FindingLog, conditions: ConditionSet, time
   }
   for (const t of timed) merge(t.spec, findingKey(t.spec), t.firstT, now, t.evidence, 1, t.open);
   const out = [...byKey.values()];
+  for (const f of out) f.evidence.sort((a, b) => a - b);
   out.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.firstT - b.firstT || (a.key < b.key ? -1 : 1));
   return out;
 }

@@ -1,0 +1,267 @@
+// Property tests (fast-check): random and mutated frame streams never throw (nor trip the engine's internal error
+// counter); replay is deterministic; a snapshot at any point equals a fresh replay of that prefix (snapshots and
+// findings are pure); invariants hold on every snapshot.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Engine, messageAt, messagesSlice, type EngineSnapshot } from '../../../shared/engine/index.ts';
+import { FRAME_KINDS, type Frame } from '../../../shared/frames.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { LegacySseClient, ModernClient, request, result, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
+
+const URL = 'http://localhost:3000/mcp';
+const URIS = ['file:///docs/', 'file:///docs/a.md', 'file:///docs/b.md', 'postgres://kb/articles/schema', 'postgres://kb/articles/1'];
+
+/** Scripted traces that exercise every rule; the mutation tests start from these. */
+function scripted(): Frame[][] {
+  const out: Frame[][] = [];
+  {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet({ ids: 'e' });
+    for (const u of URIS) {
+      c.read(u, `${u} 1`);
+      c.subscribe(u);
+    }
+    get.priming().updated(URIS[1]!);
+    const a = c.beginRead(URIS[1]!);
+    get.updated(URIS[1]!);
+    const b = c.beginRead(URIS[1]!);
+    b.respond({ contents: [{ uri: URIS[1]!, text: '3' }] });
+    a.respond({ contents: [{ uri: URIS[1]!, text: '2' }] });
+    get.close('failed');
+    c.openGet();
+    c.beginRead(URIS[2]!).httpStatus(404, -32001, 'Session not found');
+    c.initialize({ sessionId: 'S2' });
+    c.subscribe(URIS[0]!);
+    c.unsubscribe(URIS[0]!);
+    c.delete();
+    out.push(log.frames);
+  }
+  {
+    const log = new FrameLog('doc-2');
+    const c = new ModernClient(log, URL);
+    c.discover();
+    for (const u of URIS) c.read(u, `${u} 1`, { ttlMs: 1000 });
+    const l = c.listen(URIS, { accepted: URIS.slice(1) });
+    l.updated(URIS[2]!);
+    c.read(URIS[2]!, 'x');
+    l.drop();
+    const l2 = c.listen(URIS.slice(2));
+    c.cancel(l2);
+    c.listen([URIS[0]!]).complete();
+    out.push(log.frames);
+  }
+  {
+    const log = new FrameLog('doc-3');
+    const s = new LegacySseClient(log, 'http://localhost:3001/sse', 'eventsource');
+    s.connect('x');
+    s.initialize();
+    s.call('resources/subscribe', { uri: URIS[1]! });
+    s.serverNotify('notifications/resources/updated', { uri: URIS[1]! });
+    s.drop();
+    const w = new WsClient(log, 'ws://localhost:3002/');
+    w.connect();
+    w.initialize();
+    w.call('resources/read', { uri: URIS[1]! }, { contents: [{ uri: URIS[1]!, text: 'w' }] });
+    w.close();
+    log.pageEnd('http://localhost:8080/');
+    out.push(log.frames);
+  }
+  return out;
+}
+
+const SCRIPTED = scripted();
+
+const payloadTexts = [
+  request('resources/read', { uri: URIS[1]! }, 1),
+  request('resources/subscribe', { uri: URIS[2]! }, 2),
+  request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } }, 3),
+  request('subscriptions/listen', { notifications: { resourceSubscriptions: URIS } }, 'listen:1'),
+  result(1, { contents: [{ uri: URIS[1]!, text: 'a' }] }),
+  result(3, { protocolVersion: '2025-06-18', capabilities: { resources: { subscribe: true } }, serverInfo: { name: 's', version: '1' } }),
+  result('listen:1', { resultType: 'complete' }),
+  JSON.stringify({ method: 'notifications/resources/updated', params: { uri: URIS[1]! }, jsonrpc: '2.0' }),
+  JSON.stringify({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { resourceSubscriptions: [URIS[1]] }, _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen:1' } }, jsonrpc: '2.0' }),
+  JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }),
+  `[${request('resources/read', { uri: URIS[0]! }, 9)}]`,
+  '{"jsonrpc":"2.0","id":',
+  '',
+  'null',
+  '[]',
+  '{"jsonrpc":"2.0","method":7}',
+];
+
+const payload = fc.oneof(
+  fc.constantFrom(...payloadTexts).map((text) => ({ text })),
+  fc.string().map((text) => ({ text })),
+  fc.constantFrom(...payloadTexts).map((text) => ({ text: text.slice(0, 20), truncated: { bytes: 999_999, hash: 'h' } })),
+  fc.constant({ text: '[binary]', opaque: true }),
+);
+const conn = fc.constantFrom('c1', 'c2', 'c3', 'c4');
+const headers = fc.record(
+  { 'mcp-session-id': fc.constantFrom('S1', 'S2'), 'mcp-protocol-version': fc.constantFrom('2025-06-18', '2026-07-28', 'garbage'), 'content-type': fc.constantFrom('application/json', 'text/event-stream'), 'last-event-id': fc.constantFrom('e-1', 'nope') },
+  { requiredKeys: [] },
+);
+
+/** Shape-valid frames with random content, in random order. */
+const randomFrame = fc.oneof(
+  fc.record({ kind: fc.constant('http-request' as const), conn, method: fc.constantFrom('POST', 'GET', 'DELETE', 'patch'), url: fc.constantFrom(URL, `${URL}?sessionId=x`, 'http://localhost:3001/message?sessionId=x'), headers, body: payload }),
+  fc.record({ kind: fc.constant('http-response' as const), conn, status: fc.constantFrom(200, 202, 400, 404, 405, 409, 500), statusText: fc.constant(''), url: fc.constant(URL), redirected: fc.boolean(), headers }),
+  fc.record({ kind: fc.constant('http-body' as const), conn, body: payload }),
+  fc.record({ kind: fc.constant('sse-event' as const), conn, data: payload, id: fc.constantFrom('e-1', 'e-2'), event: fc.constantFrom('message', 'endpoint', 'other') }, { requiredKeys: ['kind', 'conn', 'data'] }),
+  fc.record({ kind: fc.constant('http-end' as const), conn, outcome: fc.constantFrom('complete' as const, 'aborted' as const, 'failed' as const), phase: fc.constantFrom('request' as const, 'body' as const), bytes: fc.nat() }),
+  fc.record({ kind: fc.constantFrom('es-connect' as const), conn, url: fc.constant('http://localhost:3001/sse'), withCredentials: fc.boolean() }),
+  fc.record({ kind: fc.constantFrom('es-open' as const, 'es-close' as const, 'ws-error' as const), conn }),
+  fc.record({ kind: fc.constant('es-error' as const), conn, readyState: fc.constantFrom(0, 2) }),
+  fc.record({ kind: fc.constant('ws-connect' as const), conn, url: fc.constant('ws://x/'), protocols: fc.constant(['mcp']) }),
+  fc.record({ kind: fc.constant('ws-open' as const), conn, protocol: fc.constant('mcp') }),
+  fc.record({ kind: fc.constant('ws-message' as const), conn, dir: fc.constantFrom('in' as const, 'out' as const), data: payload }),
+  fc.record({ kind: fc.constant('ws-close' as const), conn, code: fc.constant(1006), reason: fc.constant(''), wasClean: fc.boolean() }),
+  fc.record({ kind: fc.constantFrom('page-start' as const, 'page-end' as const), url: fc.constant('http://p/'), top: fc.boolean(), persisted: fc.boolean() }),
+  fc.record({ kind: fc.constant('capture-error' as const), where: fc.constant('x'), message: fc.constant('y') }),
+);
+
+function stamp(drafts: object[], t0 = 1_000): Frame[] {
+  return drafts.map((d, i) => ({ ...d, doc: (d as { doc?: string }).doc ?? 'doc-r', n: i + 1, t: t0 + i * 250, seq: i + 1, frameId: 0, segment: 1 }) as Frame);
+}
+
+/** Renumber after a mutation so seq stays strictly increasing (the engine's one precondition). */
+function renumber(frames: readonly Frame[]): Frame[] {
+  return frames.map((f, i) => ({ ...f, seq: i + 1 }));
+}
+
+const mutation = fc.oneof(
+  fc.record({ op: fc.constant('drop' as const), at: fc.nat() }),
+  fc.record({ op: fc.constant('dup' as const), at: fc.nat() }),
+  fc.record({ op: fc.constant('swap' as const), at: fc.nat() }),
+  fc.record({ op: fc.constant('truncate' as const), at: fc.nat() }),
+  fc.record({ op: fc.constant('corrupt' as const), at: fc.nat() }),
+);
+
+function mutate(frames: Frame[], muts: { op: string; at: number }[]): Frame[] {
+  const f = [...frames];
+  for (const m of muts) {
+    if (f.length === 0) break;
+    const i = m.at % f.length;
+    if (m.op === 'drop') f.splice(i, 1);
+    else if (m.op === 'dup') f.splice(i, 0, f[i]!);
+    else if (m.op === 'swap' && i + 1 < f.length) [f[i], f[i + 1]] = [f[i + 1]!, f[i]!];
+    else if (m.op === 'truncate' || m.op === 'corrupt') {
+      const x = f[i]! as Frame & { body?: { text: string }; data?: { text: string } };
+      const key = x.body ? 'body' : x.data ? 'data' : undefined;
+      if (!key) continue;
+      const text = x[key]!.text;
+      f[i] = { ...x, [key]: m.op === 'truncate' ? { text: text.slice(0, text.length >> 1), truncated: { bytes: text.length, hash: 'h' } } : { text: text.replace(/"/, '') } } as Frame;
+    }
+  }
+  return renumber(f);
+}
+
+function comparable(s: EngineSnapshot): unknown {
+  return { ...s, messages: messagesSlice(s.messages) };
+}
+
+function checkInvariants(s: EngineSnapshot): void {
+  const liveLabels = new Set(s.sessions.filter((x) => x.open).map((x) => `${x.endpoint} ${x.label}`));
+  for (const r of s.uris) {
+    // No server-side subscription without a live session or listen stream holding it.
+    if (r.serverHasSubscription) expect(r.heldBy.length).toBeGreaterThan(0);
+    else expect(r.heldBy).toEqual([]);
+    for (const h of r.heldBy) expect(liveLabels.has(`${r.endpoint} ${h}`)).toBe(true);
+    if (r.deliveryChannelOpen) expect(r.serverHasSubscription).toBe(true);
+    if (!r.cached) expect(r.cacheReadAt).toBeUndefined();
+    if (r.cached) expect(r.cacheAgeMs).toBeGreaterThanOrEqual(0);
+    expect(r.status === 'ok').toBe(r.findings.length === 0);
+  }
+  for (const x of s.sessions) {
+    if (!x.open) expect(x.endCause).toBeDefined();
+    if (x.deliveryChannelOpen) expect(x.open).toBe(true);
+  }
+  const keys = s.findings.map((f) => f.key);
+  expect(new Set(keys).size).toBe(keys.length);
+  for (const f of s.findings) {
+    expect(f.firstT).toBeLessThanOrEqual(f.lastT);
+    expect(f.evidence.every((seq) => seq >= 1 && seq <= s.lastSeq)).toBe(true);
+    expect([...f.evidence]).toEqual([...f.evidence].sort((a, b) => a - b));
+    expect(['error', 'warning', 'info']).toContain(f.severity);
+  }
+  for (const v of Object.values(s.metrics)) if (typeof v === 'number') expect(Number.isFinite(v)).toBe(true);
+  for (const k of ['subscribeSuccessRate', 'resubscribeShare', 'rereadShare'] as const) {
+    const v = s.metrics[k];
+    if (v !== null) expect(v >= 0 && v <= 1).toBe(true);
+  }
+  const perUriSum = new Array(s.flow.edgeCounts.length).fill(0);
+  for (const p of Object.values(s.flow.perUri)) p.edgeCounts.forEach((n, i) => (perUriSum[i] += n));
+  s.flow.edgeCounts.forEach((n, i) => expect(n).toBeGreaterThanOrEqual(perUriSum[i]));
+  for (const [key, p] of Object.entries(s.flow.perUri)) {
+    expect(p.node).toBe(p.path.at(-1)?.node);
+    void key;
+  }
+  // Pairing is symmetric within the snapshot.
+  for (let i = 0; i < s.messages.count; i++) {
+    const m = messageAt(s.messages, i)!;
+    if (m.pair !== undefined) expect(messageAt(s.messages, m.pair)!.pair).toBe(i);
+  }
+}
+
+function exercise(frames: Frame[]): Engine {
+  const e = new Engine({ graceMs: 500 });
+  for (const f of frames) e.apply(f);
+  const last = frames.at(-1)?.t ?? 0;
+  for (const now of [last, last + 400, last + 5000, last + 3_600_000]) {
+    const s = e.snapshot(now);
+    checkInvariants(s);
+  }
+  expect(e.engineErrors).toBe(0);
+  return e;
+}
+
+describe('engine properties', () => {
+  it('every frame kind is exercised by the random generator', () => {
+    const kinds = new Set(fc.sample(randomFrame, 2000).map((f) => f.kind));
+    expect([...kinds].sort()).toEqual([...FRAME_KINDS].filter((k) => k !== 'sse-comment').sort());
+  });
+
+  it('random frame streams never throw and keep the invariants', () => {
+    fc.assert(fc.property(fc.array(randomFrame, { maxLength: 120 }), (drafts) => void exercise(stamp(drafts))), { numRuns: 300 });
+  });
+
+  it('mutated real traces (dropped, duplicated, swapped, truncated, corrupted frames) never throw', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SCRIPTED.keys()), fc.array(mutation, { maxLength: 12 }), (which, muts) => void exercise(mutate(SCRIPTED[which]!, muts))),
+      { numRuns: 300 },
+    );
+  });
+
+  it('replay is deterministic', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SCRIPTED.keys()), fc.array(mutation, { maxLength: 6 }), (which, muts) => {
+        const frames = mutate(SCRIPTED[which]!, muts);
+        const now = (frames.at(-1)?.t ?? 0) + 3000;
+        expect(comparable(Engine.replay(frames).snapshot(now))).toEqual(comparable(Engine.replay(frames).snapshot(now)));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('the state at any point equals a fresh replay of that prefix (snapshots do not disturb it)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SCRIPTED.keys()), fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), fc.nat(10_000), (which, cuts, dt) => {
+        const frames = SCRIPTED[which]!;
+        const points = [...new Set(cuts.map((c) => 1 + (c % frames.length)))].sort((a, b) => a - b);
+        const live = new Engine();
+        let k = 0;
+        for (const p of points) {
+          while (k < p) live.apply(frames[k++]!);
+          const now = frames[p - 1]!.t + dt;
+          const a = live.snapshot(now);
+          live.findings(now + 1);
+          expect(comparable(a)).toEqual(comparable(Engine.replay(frames, {}, { seq: frames[p - 1]!.seq }).snapshot(now)));
+          expect(comparable(Engine.replay(frames, {}, { t: frames[p - 1]!.t }).snapshot(now))).toEqual(comparable(a));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
