@@ -1,0 +1,71 @@
+// Renders docs/findings.md from the catalogue in shared/findings/catalogue.ts, so the document is the code's own words.
+// The unit test compares the committed file with this rendering (UPDATE_DOCS=1 rewrites it).
+import { CATALOGUE, COVERAGE_REASONS, FINDING_IDS } from '../../shared/findings/catalogue.ts';
+import { nodeById, type NodeId } from '../../shared/flow/chart.ts';
+
+/** Sub-cases other findings report in `reason`. */
+const OTHER_REASONS: Record<string, [string, string][]> = {
+  'no-delivery-channel': [
+    ['never-opened', 'no GET stream was opened for the session'],
+    ['refused', 'the server answered the GET stream with 405'],
+    ['closed', 'the GET stream closed and was not reopened (e.g. the SDK gave up after maxRetries)'],
+  ],
+  'cache-age-exceeded': [
+    ['rule', 'a freshness rule you set matched (warning)'],
+    ['ttl', 'the server\'s ttlMs (2026-07-28; 0 means "no hint") (warning)'],
+    ['learned', '3× the median interval between this URI\'s notifications, after 3 of them (info)'],
+    ['default', 'the global default, 10 minutes unless configured (info)'],
+  ],
+  'resume-gap': [
+    ['no-last-event-id', 'the new GET sent no Last-Event-ID'],
+    ['unknown-last-event-id', 'the Last-Event-ID is not the last id the page received'],
+  ],
+  'session-expired-not-reinitialized': [
+    ['http-404', 'the SDK server: 404 "Session not found"'],
+    ['http-400', 'server-everything: 400 "No valid session ID provided"'],
+  ],
+  'subscribe-unsupported': [
+    ['not-advertised', 'capabilities.resources.subscribe is absent'],
+    ['method-not-found', 'the server answered -32601'],
+  ],
+  'protocol-header-missing': [
+    ['missing', 'the header is absent'],
+    ['mismatch', 'the header differs from the negotiated version (or from the `_meta` claim)'],
+  ],
+};
+
+export function renderFindingsDoc(): string {
+  const out: string[] = [
+    '# Finding catalogue',
+    '',
+    '<!-- Generated from shared/findings/catalogue.ts by tests/support/findings-doc.ts; a unit test keeps them equal.',
+    '     Edit the catalogue, then: UPDATE_DOCS=1 npx vitest run --project unit tests/unit/findings -->',
+    '',
+    'Every finding has a stable `id`, a severity, the URI and session it is about, a time span and the frame sequence numbers',
+    'that prove it (evidence). A finding is *open* while its condition still holds at the evaluation time `now`; otherwise it',
+    'is history (it happened, or it held for a while and was resolved). Conditions are reported only once they held for the',
+    'grace period (2 s by default), so the moment between a read and its subscribe never shows up.',
+    '',
+    '| id | title | severity |',
+    '|---|---|---|',
+    ...FINDING_IDS.map((id) => `| [\`${id}\`](#${id}) | ${CATALOGUE[id].title} | ${CATALOGUE[id].severity} |`),
+    '',
+  ];
+  for (const id of FINDING_IDS) {
+    const c = CATALOGUE[id];
+    out.push(`## ${id}`, '', `**${c.title}** — severity: ${c.severity}${c.node ? `; chart node ${c.node} (${nodeById(c.node as NodeId).en})` : ''}`, '');
+    out.push(c.explanation, '', `**Fix.** ${c.fix}`, '');
+    if (id === 'cached-not-subscribed') {
+      out.push('| reason | meaning | severity |', '|---|---|---|');
+      for (const [r, e] of Object.entries(COVERAGE_REASONS)) out.push(`| \`${r}\` | ${e.label}: ${e.explanation} | ${e.severity} |`);
+      out.push('', 'When the server does not advertise `resources.subscribe`, every reason is downgraded to info: polling is all it allows.', '');
+    }
+    const other = OTHER_REASONS[id];
+    if (other) {
+      out.push('| reason | meaning |', '|---|---|');
+      for (const [r, e] of other) out.push(`| \`${r}\` | ${e} |`);
+      out.push('');
+    }
+  }
+  return out.join('\n');
+}
