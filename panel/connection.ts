@@ -3,11 +3,14 @@
 import browser from 'webextension-polyfill';
 import { Backoff } from '../shared/backoff.ts';
 import { PANEL_PORT, type BackgroundToPanel, type PanelToBackground } from '../shared/messages.ts';
+import type { Settings } from '../shared/settings.ts';
 
 export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting';
 
 export interface PanelConnection {
   clear(): void;
+  /** Ask the background to replace the settings; it answers `settings` (to every panel) or `settings-error`. False when not connected. */
+  setSettings(settings: Settings): boolean;
   close(): void;
 }
 
@@ -54,6 +57,12 @@ export function connectToTab(
     clear() {
       const msg: PanelToBackground = { type: 'clear' };
       port?.postMessage(msg);
+    },
+    setSettings(settings) {
+      const msg: PanelToBackground = { type: 'settings-set', settings };
+      if (!port) return false;
+      port.postMessage(msg);
+      return true;
     },
     close() {
       closed = true;

@@ -1,23 +1,31 @@
-// Panel entry. Inside devtools the inspected tab comes from chrome.devtools; as a normal tab from `?tab=<id>`.
+// Panel entry. Inside devtools the inspected tab comes from chrome.devtools; as a normal tab from `?tab=<id>`; with
+// neither it starts offline, ready to import a trace. Theme: the devtools theme, else `?theme=light|dark`, else the
+// system's (prefers-color-scheme, in styles.css). `?view=resources|findings|sessions|messages` picks the first view.
 import { render } from 'preact';
 import { connectToTab } from './connection.ts';
 import { App } from './components/App.tsx';
-import { PanelStore } from './store.ts';
+import { PanelStore, TICK_MS, type ViewName } from './store.ts';
 import './styles.css';
 
+const params = new URLSearchParams(location.search);
+
 function inspectedTabId(): number | undefined {
-  const fromQuery = new URLSearchParams(location.search).get('tab');
+  const fromQuery = params.get('tab');
   if (fromQuery !== null && /^\d+$/.test(fromQuery)) return Number(fromQuery);
   return globalThis.chrome?.devtools?.inspectedWindow?.tabId;
 }
 
 function applyTheme(): void {
-  const theme = globalThis.chrome?.devtools?.panels?.themeName;
-  if (theme === 'dark') document.documentElement.classList.add('theme-dark');
-  if (theme === 'default') document.documentElement.classList.add('theme-light');
+  const devtools = globalThis.chrome?.devtools?.panels?.themeName;
+  const asked = params.get('theme');
+  const theme = devtools === 'dark' ? 'dark' : devtools === 'default' ? 'light' : asked === 'dark' || asked === 'light' ? asked : undefined;
+  if (theme) document.documentElement.classList.add(`theme-${theme}`);
 }
 
 const store = new PanelStore();
+const view = params.get('view');
+if (view === 'resources' || view === 'findings' || view === 'sessions' || view === 'messages') store.view.value = view as ViewName;
+if (params.get('perf') === '1') store.probe.enable();
 const tabId = inspectedTabId();
 applyTheme();
 const connection =
@@ -27,9 +35,10 @@ const connection =
         tabId,
         () => store.lastSeq(),
         (m) => store.receive(m),
-        (s) => (store.status.value = s),
+        (s) => store.setTabStatus(s),
       );
-if (!connection) store.status.value = 'offline';
+if (!connection) store.setTabStatus('offline');
+setInterval(() => store.tick(), TICK_MS);
 Object.assign(globalThis, { mcpPanel: store });
 
-render(<App store={store} onClear={() => connection?.clear()} />, document.getElementById('app')!);
+render(<App store={store} connection={connection} />, document.getElementById('app')!);

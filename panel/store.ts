@@ -1,22 +1,129 @@
-// The panel's state: the frames it has received (in seq order), derived rows, connection status and the tab's counters.
-// Updates are coalesced to one render per animation frame, so a burst of frames costs one paint.
-import { signal } from '@preact/signals';
+// The panel's state. Frames come in (from the background port, or from an imported trace); the panel runs its own
+// engine over the frames in view and publishes snapshots as signals the components render. Work is batched per
+// animation frame: a burst of frames costs one engine catch-up, at most one snapshot (every SNAPSHOT_MS while frames
+// stream) and one render. Components never compute protocol logic; they read snapshots and the view models.
+import { batch, computed, signal } from '@preact/signals';
+import { Engine, type EngineOptions, type EngineSnapshot } from '../shared/engine/index.ts';
 import type { Frame } from '../shared/frames.ts';
 import type { BackgroundToPanel, TabStats } from '../shared/messages.ts';
+import { DEFAULT_SETTINGS, type Settings } from '../shared/settings.ts';
+import type { TraceFileV1 } from '../shared/trace/index.ts';
 import type { ConnectionStatus } from './connection.ts';
-import { FrameRows } from './frame-rows.ts';
+import { FrameRows, type FrameRow } from './frame-rows.ts';
+import { parseFilter } from './model/filter.ts';
+import { TimelineIndex } from './model/timeline.ts';
+import { FrameProbe } from './perf.ts';
+import { readPref, writePref } from './prefs.ts';
+
+export type PanelStatus = ConnectionStatus | 'offline' | 'imported';
+export type ViewName = 'resources' | 'findings' | 'sessions' | 'messages';
+
+/** What the detail drawer shows. */
+export type DrawerTarget =
+  | { kind: 'uri'; key: string }
+  | { kind: 'finding'; key: string }
+  | { kind: 'message'; index: number }
+  | { kind: 'frame'; seq: number }
+  | { kind: 'session'; key: string };
+
+export interface ImportedTrace {
+  name: string;
+  trace: TraceFileV1;
+}
+
+/** While frames stream, a snapshot at most this often (the engine applies every frame at once regardless). */
+export const SNAPSHOT_MS = 100;
+/** Ages tick and time-based findings are re-evaluated this often while live. */
+export const TICK_MS = 1000;
+
+function engineOptions(s: Settings): EngineOptions {
+  return { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs };
+}
 
 export class PanelStore {
+  /** Every frame received from the background for the inspected tab, in seq order (tests read it). */
   frames: Frame[] = [];
-  rows = new FrameRows();
-  /** Bumped (once per animation frame at most) when frames or rows changed. */
-  readonly version = signal(0);
-  readonly stats = signal<TabStats | null>(null);
-  readonly status = signal<ConnectionStatus | 'offline'>('connecting');
+  imported: ImportedTrace | null = null;
+  /** Frames the engine has applied (prefix of the source) and where the shown segments start. */
+  private applied = 0;
+  private viewStart = 0;
+  private engineSegment = -1;
+  private engine: Engine;
+  timeline = new TimelineIndex();
+  private rows: FrameRows | null = null;
+  private rowsApplied = 0;
   private scheduled = false;
+  private dirty = false;
+  private lastSnapshotAt = -Infinity;
+  private scrubEngine: { engine: Engine; t: number; next: number } | null = null;
+  readonly probe = new FrameProbe();
+
+  /** Bumped when frames were applied or the view was reset (once per animation frame at most). */
+  readonly version = signal(0);
+  /** The engine's view of everything in view, at `now`. */
+  readonly snapshot = signal<EngineSnapshot | null>(null);
+  /** The state replayed up to the scrubber's instant (null when not scrubbing). */
+  readonly scrubSnapshot = signal<EngineSnapshot | null>(null);
+  readonly scrubT = signal<number | null>(null);
+  /** The clock the views use: wall time while live, the trace's own time when imported. */
+  readonly now = signal(Date.now());
+  readonly stats = signal<TabStats | null>(null);
+  readonly status = signal<PanelStatus>('connecting');
+  /** Status of the tab connection while an import is shown (to go back to it). */
+  private tabStatus: PanelStatus = 'connecting';
+  readonly settings = signal<Settings | null>(null);
+  readonly settingsError = signal<string | null>(null);
+  readonly importError = signal<string | null>(null);
+  readonly paused = signal(false);
+  readonly preserveLog = signal(readPref('preserveLog', false));
+  readonly filterText = signal('');
+  readonly filter = computed(() => parseFilter(this.filterText.value));
+  readonly selected = signal<string | null>(null);
+  readonly drawer = signal<DrawerTarget | null>(null);
+  readonly view = signal<ViewName>('resources');
+  /** Frames received but not yet in view because the panel is paused. */
+  readonly waiting = signal(0);
+
+  /** What the views render: the scrubbed state when scrubbing, else the live one. */
+  readonly shown = computed(() => this.scrubSnapshot.value ?? this.snapshot.value);
+
+  constructor() {
+    this.engine = new Engine(engineOptions(DEFAULT_SETTINGS));
+  }
+
+  // ---- sources ----------------------------------------------------------------------------------------------------
+
+  /** The frames the view is built from: the imported trace, or the tab's log. */
+  get source(): Frame[] {
+    return this.imported ? this.imported.trace.frames : this.frames;
+  }
+
+  /** The frames in view (after the segment cut, up to what is applied). */
+  shownFrames(): Frame[] {
+    return this.source.slice(this.viewStart, this.applied);
+  }
 
   lastSeq(): number {
     return this.frames.at(-1)?.seq ?? 0;
+  }
+
+  get isImported(): boolean {
+    return this.imported !== null;
+  }
+
+  /** The time snapshots are taken at. Imported: as of the export, never before the last frame (as the CLI does). */
+  private clock(): number {
+    if (this.imported) {
+      const exported = Date.parse(this.imported.trace.createdAt);
+      const last = this.imported.trace.frames.at(-1)?.t ?? exported;
+      return Math.max(last, exported);
+    }
+    return Date.now();
+  }
+
+  setTabStatus(s: ConnectionStatus | 'offline'): void {
+    this.tabStatus = s;
+    if (!this.imported) this.status.value = s;
   }
 
   receive(m: BackgroundToPanel): void {
@@ -30,30 +137,227 @@ export class PanelStore {
         return;
       case 'cleared':
         this.frames = [];
-        this.rows = new FrameRows();
         this.stats.value = m.stats;
-        this.bump();
+        if (!this.imported) this.reset();
+        return;
+      case 'settings': {
+        const before = this.settings.value;
+        batch(() => {
+          this.settings.value = m.settings;
+          this.settingsError.value = null;
+        });
+        const a = before ?? DEFAULT_SETTINGS;
+        if (JSON.stringify(engineOptions(a)) !== JSON.stringify(engineOptions(m.settings))) this.reset();
+        return;
+      }
+      case 'settings-error':
+        this.settingsError.value = m.error;
         return;
     }
   }
 
   add(frames: Frame[]): void {
-    const last = this.lastSeq();
+    const t0 = this.probe.enabled ? performance.now() : 0;
+    let last = this.lastSeq();
+    let added = 0;
     for (const f of frames) {
       // Defensive: a reconnect must never duplicate what we have.
       if (f.seq <= last) continue;
       this.frames.push(f);
-      this.rows.add(f);
+      last = f.seq;
+      added++;
     }
-    if (frames.length > 0) this.bump();
+    if (added > 0 && !this.imported) this.schedule();
+    if (this.probe.enabled) this.probe.ingest(performance.now() - t0);
   }
 
-  private bump(): void {
+  /** Shows an imported trace instead of the tab (offline analysis). The caller validated it. */
+  loadTrace(name: string, trace: TraceFileV1): void {
+    this.imported = { name, trace };
+    batch(() => {
+      this.importError.value = null;
+      this.status.value = 'imported';
+      this.selected.value = null;
+      this.drawer.value = null;
+      this.scrubT.value = null;
+      this.scrubSnapshot.value = null;
+      this.paused.value = false;
+    });
+    this.reset(true);
+    // Import paints as soon as possible: catch up now rather than on the next animation frame.
+    this.flush(performance.now(), true);
+  }
+
+  /** Leaves the imported trace and shows the tab again (or nothing, when there is no tab). */
+  closeImport(): void {
+    if (!this.imported) return;
+    this.imported = null;
+    this.status.value = this.tabStatus;
+    this.selected.value = null;
+    this.drawer.value = null;
+    this.reset();
+  }
+
+  // ---- view controls ----------------------------------------------------------------------------------------------
+
+  setPaused(p: boolean): void {
+    this.paused.value = p;
+    if (!p) this.schedule();
+  }
+
+  setPreserveLog(on: boolean): void {
+    this.preserveLog.value = on;
+    writePref('preserveLog', on);
+    this.reset();
+  }
+
+  /** Replays the engine up to `t` (null = back to live). Moving forward continues the last replay. */
+  setScrub(t: number | null): void {
+    if (t === null) {
+      this.scrubEngine = null;
+      batch(() => {
+        this.scrubT.value = null;
+        this.scrubSnapshot.value = null;
+      });
+      return;
+    }
+    const frames = this.source;
+    let s = this.scrubEngine;
+    if (!s || t < s.t) s = { engine: new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS)), t, next: this.viewStart };
+    while (s.next < this.applied && frames[s.next]!.t <= t) s.engine.apply(frames[s.next++]!);
+    s.t = t;
+    this.scrubEngine = s;
+    batch(() => {
+      this.scrubT.value = t;
+      this.scrubSnapshot.value = s.engine.snapshot(t);
+    });
+  }
+
+  /** The message-list rows of the frames in view (built on first use, then incrementally). */
+  messageRows(): FrameRow[] {
+    if (!this.rows) {
+      this.rows = new FrameRows();
+      this.rowsApplied = this.viewStart;
+    }
+    const src = this.source;
+    while (this.rowsApplied < this.applied) this.rows.add(src[this.rowsApplied++]!);
+    return this.rows.rows;
+  }
+
+  /** The frame with this seq among the frames in view, or undefined. */
+  frameBySeq(seq: number): Frame | undefined {
+    const src = this.source;
+    let lo = this.viewStart;
+    let hi = this.applied;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (src[mid]!.seq < seq) lo = mid + 1;
+      else hi = mid;
+    }
+    const f = src[lo];
+    return f && f.seq === seq && lo < this.applied ? f : undefined;
+  }
+
+  /** All frames in view of one connection (request, response, body, events, end), oldest first. */
+  framesOfConn(conn: string): Frame[] {
+    const out: Frame[] = [];
+    const src = this.source;
+    for (let i = this.viewStart; i < this.applied; i++) {
+      const f = src[i]!;
+      if ('conn' in f && f.conn === conn) out.push(f);
+    }
+    return out;
+  }
+
+  engineNow(): Engine {
+    return this.engine;
+  }
+
+  // ---- the per-frame work -----------------------------------------------------------------------------------------
+
+  /** A fresh engine over the frames in view (after clear, import, settings, preserve-log changes). */
+  private reset(now = false): void {
+    this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
+    this.timeline = new TimelineIndex();
+    this.rows = null;
+    this.scrubEngine = null;
+    const src = this.source;
+    this.applied = 0;
+    this.viewStart = 0;
+    this.engineSegment = -1;
+    if (!this.preserveLog.value && !this.imported && src.length > 0) {
+      // Without "preserve log" the view starts at the current page segment.
+      const seg = src[src.length - 1]!.segment;
+      let i = src.length;
+      while (i > 0 && src[i - 1]!.segment === seg) i--;
+      this.viewStart = i;
+      this.applied = i;
+    }
+    batch(() => {
+      this.scrubT.value = null;
+      this.scrubSnapshot.value = null;
+    });
+    this.lastSnapshotAt = -Infinity;
+    if (!now) this.schedule(true);
+  }
+
+  /** Asks for a flush on the next animation frame; `dirty` = a snapshot is due even without new frames. */
+  schedule(dirty = false): void {
+    if (dirty) this.dirty = true;
     if (this.scheduled) return;
     this.scheduled = true;
-    requestAnimationFrame(() => {
-      this.scheduled = false;
-      this.version.value++;
-    });
+    requestAnimationFrame((ts) => this.flush(ts));
+  }
+
+  /** The live clock ticked: ages change, timing-dependent findings may open. */
+  tick(): void {
+    if (this.imported || this.paused.value) return;
+    this.schedule(true);
+  }
+
+  private flush(ts: number, force = false): void {
+    this.scheduled = false;
+    const start = this.probe.enabled ? this.probe.frameStart() : 0;
+    const src = this.source;
+    let changed = false;
+    if (!this.paused.value || this.imported) {
+      const preserve = this.preserveLog.value || this.imported !== null;
+      while (this.applied < src.length) {
+        const f = src[this.applied]!;
+        if (!preserve && f.segment > this.engineSegment && this.engineSegment >= 0) {
+          // A new page segment without "preserve log": the view starts over at it.
+          this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
+          this.timeline = new TimelineIndex();
+          this.rows = null;
+          this.viewStart = this.applied;
+          this.scrubEngine = null;
+          this.scrubT.value = null;
+          this.scrubSnapshot.value = null;
+        }
+        this.engineSegment = f.segment;
+        this.engine.apply(f);
+        this.applied++;
+        changed = true;
+      }
+    }
+    this.waiting.value = src.length - this.applied;
+    if (changed) this.dirty = true;
+    const due = force || ts - this.lastSnapshotAt >= SNAPSHOT_MS;
+    if (this.dirty && due) {
+      this.dirty = false;
+      this.lastSnapshotAt = ts;
+      const now = this.clock();
+      const snap = this.engine.snapshot(now);
+      this.timeline.update(snap.messages);
+      batch(() => {
+        this.now.value = now;
+        this.snapshot.value = snap;
+        this.version.value++;
+      });
+    } else if (this.dirty) {
+      // Frames keep coming faster than snapshots: try again next frame.
+      this.schedule();
+    }
+    if (this.probe.enabled) this.probe.frameEnd(start);
   }
 }

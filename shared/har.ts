@@ -245,6 +245,8 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         e.response.statusText = f.statusText;
         e.response.headers = headerList(f.headers, redact, extra);
         e.response.content.mimeType = f.headers['content-type'] ?? 'x-unknown';
+        // An event stream always has the field, even while no event came yet.
+        if (e.response.content.mimeType.startsWith('text/event-stream')) e._sseEvents ??= [];
         if (f.redirected) {
           e._mcp.redirected = true;
           e.response.redirectURL = url(f.url);

@@ -1,26 +1,283 @@
-// The panel's root (first version): status line and the live frame list, with an empty state that says what to do.
-import type { PanelStore } from '../store.ts';
+// The panel's root: toolbar, the views (Resources = URI table + timeline + flow chart; Findings; Sessions; Messages), the
+// detail drawer, settings, import errors and drag-and-drop. Global keys: Esc closes the drawer (or menu/dialog),
+// Ctrl/⌘+F focuses the filter, Alt+1…4 switch views.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
+import { exportHarFile, exportTraceFile, importFile } from '../actions.ts';
+import type { PanelConnection } from '../connection.ts';
+import { matchesMessage, STALE_FINDINGS } from '../model/filter.ts';
+import { formatClock } from '../model/format.ts';
+import { filterRows, findingCounts } from '../model/uri-table.ts';
+import type { PanelStore, ViewName } from '../store.ts';
+import { DetailDrawer } from './DetailDrawer.tsx';
+import { FlowChart } from './FlowChart.tsx';
+import { FindingsView } from './FindingsView.tsx';
 import { FrameList } from './FrameList.tsx';
-import { StatusBar } from './StatusBar.tsx';
+import { SessionsView } from './SessionsView.tsx';
+import { SettingsDialog } from './SettingsDialog.tsx';
+import { countsOf } from './StatusBar.tsx';
+import { Timeline } from './Timeline.tsx';
+import { Toolbar } from './Toolbar.tsx';
+import { UriTable } from './UriTable.tsx';
 
-export function App({ store, onClear }: { store: PanelStore; onClear: () => void }) {
+const VIEWS: Array<[ViewName, string]> = [
+  ['resources', 'Resources'],
+  ['findings', 'Findings'],
+  ['sessions', 'Sessions'],
+  ['messages', 'Messages'],
+];
+
+interface Props {
+  store: PanelStore;
+  connection: PanelConnection | undefined;
+}
+
+export function App({ store, connection }: Props) {
+  const snap = store.shown.value;
+  const liveSnap = store.snapshot.value;
   const version = store.version.value;
-  const rows = store.rows.rows;
-  return (
-    <div class="app">
-      <div class="toolbar">
-        <button type="button" onClick={onClear} aria-label="Clear log" title="Clear log">
-          ⊘ Clear
-        </button>
-        <StatusBar status={store.status.value} stats={store.stats.value} />
+  const filter = store.filter.value;
+  const view = store.view.value;
+  const selected = store.selected.value;
+  const drawer = store.drawer.value;
+  const scrubT = store.scrubT.value;
+  const status = store.status.value;
+  const imported = store.imported;
+  const filterRef = useRef<HTMLInputElement>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [settingsPending, setSettingsPending] = useState(false);
+  const [dragging, setDragging] = useState(false);
+
+  const rows = useMemo(() => (snap ? filterRows(snap, filter) : []), [snap, filter]);
+  const counts = useMemo(() => findingCounts(snap?.findings ?? []), [snap]);
+  const selectedRow = snap?.uris.find((r) => r.key === selected);
+
+  // A save answered: close the dialog on the new settings, keep it open on an error.
+  const settings = store.settings.value;
+  const settingsError = store.settingsError.value;
+  useEffect(() => {
+    if (settingsPending && settings) {
+      setSettingsPending(false);
+      setSettingsOpen(false);
+    }
+  }, [settings]);
+  useEffect(() => {
+    if (settingsError) setSettingsPending(false);
+  }, [settingsError]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && store.drawer.value) {
+        store.drawer.value = null;
+        e.preventDefault();
+      } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'f') {
+        filterRef.current?.focus();
+        filterRef.current?.select();
+        e.preventDefault();
+      } else if (e.altKey && ['1', '2', '3', '4'].includes(e.key)) {
+        store.view.value = VIEWS[Number(e.key) - 1]![0];
+        e.preventDefault();
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  const select = (key: string | null) => {
+    store.selected.value = key;
+    if (key !== null && store.drawer.value?.kind === 'uri') store.drawer.value = { kind: 'uri', key };
+  };
+  const openUri = (key: string) => {
+    store.selected.value = key;
+    store.drawer.value = { kind: 'uri', key };
+  };
+
+  const saveSettings = (s: Settings) => {
+    if (connection && status !== 'offline' && connection.setSettings(s)) {
+      store.settingsError.value = null;
+      setSettingsPending(true);
+      return;
+    }
+    const v = validateSettings(s);
+    if (!v.ok) store.settingsError.value = v.error;
+    else {
+      store.receive({ type: 'settings', settings: v.settings });
+      setSettingsOpen(false);
+    }
+  };
+
+  const empty = !imported && (liveSnap?.frames ?? 0) === 0 && store.waiting.value === 0;
+  const statsCounts = imported
+    ? { frames: imported.trace.frames.length, dropped: imported.trace.dropped.frames, rejected: imported.trace.dropped.rejected ?? 0 }
+    : countsOf(store.stats.value);
+
+  let main;
+  if (empty) {
+    main = (
+      <div class="empty" data-empty="true">
+        {status === 'offline' ? (
+          <>
+            <p>No tab is being inspected.</p>
+            <p>Import a trace file exported from this panel: use Import, or drop the file here.</p>
+          </>
+        ) : (
+          <>
+            <p>No MCP traffic captured in this tab yet.</p>
+            <p>Reload the page to capture from its first request (initialize, subscribe…). Or import a trace: use Import, or drop the file here.</p>
+          </>
+        )}
       </div>
-      {rows.length === 0 ? (
-        <div class="empty" data-empty="true">
-          No MCP traffic captured in this tab yet. Reload the page to capture from its first request.
+    );
+  } else if (!snap) {
+    main = <div class="empty muted">Analyzing…</div>;
+  } else if (view === 'resources') {
+    main = (
+      <div class="resources">
+        <div class="left">
+          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} version={version} onSelect={select} onOpen={openUri} />
+          <Timeline
+            snapshot={liveSnap}
+            index={store.timeline}
+            rows={rows}
+            filter={filter}
+            selectedKey={selected}
+            now={liveSnap?.now ?? snap.now}
+            live={!imported}
+            scrubT={scrubT}
+            version={version}
+            onSelectUri={select}
+            onOpenMessage={(index) => (store.drawer.value = { kind: 'message', index })}
+            onOpenSession={(key) => (store.drawer.value = { kind: 'session', key })}
+            onScrub={(t) => store.setScrub(t)}
+          />
         </div>
-      ) : (
-        <FrameList rows={rows} version={version} />
-      )}
+        <FlowChart flow={snap.flow} selectedKey={selectedRow ? selected : null} selectedUri={selectedRow?.uri} />
+      </div>
+    );
+  } else if (view === 'findings') {
+    main = <FindingsView findings={snap.findings} filter={filter} onOpen={(key) => (store.drawer.value = { kind: 'finding', key })} />;
+  } else if (view === 'sessions') {
+    main = <SessionsView snapshot={snap} filter={filter} onOpen={(key) => (store.drawer.value = { kind: 'session', key })} />;
+  } else {
+    const all = store.messageRows();
+    const staleUris = new Set(snap.uris.filter((r) => r.findings.some((f) => STALE_FINDINGS.has(f))).map((r) => r.uri));
+    const phantomUris = new Set(snap.uris.filter((r) => r.clientBelievesSubscribed && !r.serverHasSubscription).map((r) => r.uri));
+    const shownRows = filter.terms.length ? all.filter((r) => matchesMessage(filter, r, { staleUris, phantomUris })) : all;
+    main = <FrameList rows={shownRows} total={all.length} version={version} onOpen={(seq) => (store.drawer.value = { kind: 'frame', seq })} />;
+  }
+
+  return (
+    <div
+      class={`app${dragging ? ' dragging' : ''}`}
+      onDragOver={(e) => {
+        if (!e.dataTransfer?.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.relatedTarget === null) setDragging(false);
+      }}
+      onDrop={(e) => {
+        e.preventDefault();
+        setDragging(false);
+        const f = e.dataTransfer?.files[0];
+        if (f) void importFile(store, f);
+      }}
+    >
+      <Toolbar
+        paused={store.paused.value}
+        preserveLog={store.preserveLog.value}
+        filterText={store.filterText.value}
+        filterErrors={filter.errors}
+        counts={counts}
+        status={status}
+        stats={statsCounts}
+        waiting={store.waiting.value}
+        imported={imported?.name ?? null}
+        canClear={imported !== null || connection !== undefined}
+        filterRef={filterRef}
+        onPause={(p) => store.setPaused(p)}
+        onClear={() => (imported ? store.closeImport() : connection?.clear())}
+        onPreserve={(on) => store.setPreserveLog(on)}
+        onFilter={(t) => (store.filterText.value = t)}
+        onExportTrace={() => exportTraceFile(store)}
+        onExportHar={() => exportHarFile(store)}
+        onImport={(f) => void importFile(store, f)}
+        onSettings={() => {
+          store.settingsError.value = null;
+          setSettingsOpen(true);
+        }}
+        onCloseImport={() => store.closeImport()}
+        onSeverity={(s) => (store.filterText.value = s === 'info' ? '' : `is:${s}`)}
+      />
+      <div class="viewbar">
+        <div class="tabs" role="tablist" aria-label="Views">
+          {VIEWS.map(([id, label], i) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              id={`view-tab-${id}`}
+              data-view={id}
+              aria-selected={view === id}
+              tabIndex={view === id ? 0 : -1}
+              title={`${label} (Alt+${i + 1})`}
+              onClick={() => (store.view.value = id)}
+              onKeyDown={(e) => {
+                if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+                const next = VIEWS[(i + (e.key === 'ArrowRight' ? 1 : VIEWS.length - 1)) % VIEWS.length]![0];
+                store.view.value = next;
+                (e.currentTarget.parentElement?.querySelector(`[data-view="${next}"]`) as HTMLElement | null)?.focus();
+              }}
+            >
+              {label}
+            </button>
+          ))}
+        </div>
+        {scrubT !== null ? (
+          <div class="scrub-banner" role="status" data-scrubbing="true">
+            Showing the state at {formatClock(scrubT)} (replayed).{' '}
+            <button type="button" class="link" onClick={() => store.setScrub(null)}>
+              {imported ? 'Back to the end' : 'Back to live'}
+            </button>
+          </div>
+        ) : null}
+        {imported ? (
+          <div class="imported-note muted" title={imported.trace.page.url}>
+            {imported.trace.page.url || imported.name} · exported {imported.trace.createdAt}
+            {imported.trace.dropped.frames ? <span class="warn"> · {imported.trace.dropped.frames} frames were dropped before export: partial analysis</span> : null}
+          </div>
+        ) : null}
+      </div>
+      {store.importError.value ? (
+        <div class="banner error" role="alert" data-import-error="true">
+          <span>{store.importError.value}</span>
+          <button type="button" aria-label="Dismiss" onClick={() => (store.importError.value = null)}>
+            ✕
+          </button>
+        </div>
+      ) : null}
+      <div class="main" role="tabpanel" aria-labelledby={`view-tab-${view}`} data-view={view}>
+        {main}
+        {drawer && snap ? <DetailDrawer store={store} target={drawer} snapshot={snap} onClose={() => (store.drawer.value = null)} open={(t) => (store.drawer.value = t)} /> : null}
+      </div>
+      {settingsOpen ? (
+        <SettingsDialog
+          settings={settings ?? DEFAULT_SETTINGS}
+          error={settingsError}
+          connected={connection !== undefined && status !== 'offline'}
+          onSave={saveSettings}
+          onClose={() => {
+            setSettingsOpen(false);
+            setSettingsPending(false);
+          }}
+        />
+      ) : null}
+      {dragging ? (
+        <div class="drop-overlay" aria-hidden="true">
+          Drop a trace file to import it
+        </div>
+      ) : null}
     </div>
   );
 }

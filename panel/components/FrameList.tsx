@@ -1,18 +1,16 @@
-// The first-version frame list: time, direction, transport, session, method, id, error, URI (or a transport note).
+// The messages view: every JSON-RPC message and transport event in view, one row each — time, direction, transport,
+// session, method, id, error, URI (or a transport note). Filtered with the same language as the URI table; a click
+// opens the frame in the detail drawer. Follows the tail while scrolled to the bottom.
 import type { FrameRow } from '../frame-rows.ts';
+import { formatClock } from '../model/format.ts';
 import { VirtualList } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 20;
 
-function time(t: number): string {
-  const d = new Date(t);
-  return `${d.toLocaleTimeString(undefined, { hour12: false })}.${String(d.getMilliseconds()).padStart(3, '0')}`;
-}
-
-export function FrameList({ rows, version }: { rows: FrameRow[]; version: number }) {
+export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; version: number; total: number; onOpen: (seq: number) => void }) {
   return (
     <div class="frame-list">
-      <div class="frame-row head" role="row">
+      <div class="frame-row head" role="row" aria-hidden="true">
         <span>#</span>
         <span>time</span>
         <span>dir</span>
@@ -23,11 +21,13 @@ export function FrameList({ rows, version }: { rows: FrameRow[]; version: number
         <span>error</span>
         <span>URI / note</span>
       </div>
+      {rows.length === 0 && total > 0 ? <div class="uri-empty muted">No message matches the filter.</div> : null}
       <VirtualList
-        label="MCP frames"
+        label="MCP messages and transport events"
         count={rows.length}
         rowHeight={ROW_HEIGHT}
         version={version}
+        follow
         renderRow={(i) => {
           const r = rows[i]!;
           return (
@@ -39,9 +39,10 @@ export function FrameList({ rows, version }: { rows: FrameRow[]; version: number
               data-method={r.method}
               data-session={r.session}
               data-frame-id={r.frameId}
+              onClick={() => onOpen(r.seq)}
             >
               <span>{r.seq}</span>
-              <span>{time(r.t)}</span>
+              <span>{formatClock(r.t)}</span>
               <span>{r.dir === 'out' ? '↑' : r.dir === 'in' ? '↓' : ''}</span>
               <span>{r.transport}</span>
               <span title={r.session}>{r.session.slice(0, 8)}</span>

@@ -1,20 +1,38 @@
-// Status line: connection state and the tab's counters. Dropped and rejected counts are always visible: never silent loss.
+// Status line: connection state (live / reconnecting / imported …) and the counters. Dropped and rejected counts are
+// always visible: never silent loss. For an imported trace the counters are the trace's own.
 import type { TabStats } from '../../shared/messages.ts';
+import type { PanelStatus } from '../store.ts';
 
-const LABEL = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', offline: 'Offline' } as const;
+const LABEL: Record<PanelStatus, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', offline: 'No tab', imported: 'Imported' };
 
-export function StatusBar({ status, stats }: { status: keyof typeof LABEL; stats: TabStats | null }) {
+export interface Counts {
+  frames: number;
+  dropped: number;
+  rejected: number;
+  rejectedWhy?: string | undefined;
+}
+
+export function countsOf(stats: TabStats | null): Counts {
+  return { frames: stats?.frames ?? 0, dropped: stats?.dropped ?? 0, rejected: stats?.rejected ?? 0, rejectedWhy: stats?.rejectedWhy };
+}
+
+export function StatusBar({ status, counts, waiting, title }: { status: PanelStatus; counts: Counts; waiting: number; title?: string }) {
   return (
-    <div class="status-bar" role="status" data-status={status}>
+    <div class="status-bar" role="status" data-status={status} title={title}>
       <span class={`status-dot ${status}`} aria-hidden="true" />
       <span class="status-text">{LABEL[status]}</span>
-      <span data-count="frames">{stats?.frames ?? 0} frames</span>
-      <span data-count="dropped" class={stats?.dropped ? 'warn' : ''}>
-        {stats?.dropped ?? 0} dropped
+      <span data-count="frames">{counts.frames} frames</span>
+      <span data-count="dropped" class={counts.dropped ? 'warn' : ''} title={counts.dropped ? 'The log hit its cap: the oldest frames were dropped, so the analysis is partial.' : ''}>
+        {counts.dropped} dropped
       </span>
-      <span data-count="rejected" class={stats?.rejected ? 'warn' : ''} title={stats?.rejectedWhy ?? ''}>
-        {stats?.rejected ?? 0} rejected
+      <span data-count="rejected" class={counts.rejected ? 'warn' : ''} title={counts.rejectedWhy ?? ''}>
+        {counts.rejected} rejected
       </span>
+      {waiting > 0 ? (
+        <span data-count="waiting" class="warn">
+          {waiting} waiting (paused)
+        </span>
+      ) : null}
     </div>
   );
 }

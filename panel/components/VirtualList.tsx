@@ -1,6 +1,7 @@
-// A windowed list with fixed-height rows: only the visible rows are in the DOM, so 100k rows scroll smoothly. Follows
-// the end while the user is scrolled to the bottom (live tail), stays put otherwise.
-import type { ComponentChildren } from 'preact';
+// A windowed list with fixed-height rows: only the visible rows are in the DOM, so 100k rows scroll smoothly. With
+// `follow`, it keeps to the end while the user is scrolled to the bottom (live tail) and stays put otherwise;
+// `reveal` scrolls a row into view (keyboard selection).
+import type { AriaRole, ComponentChildren, TargetedKeyboardEvent } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 interface Props {
@@ -10,19 +11,28 @@ interface Props {
   /** Changes whenever the content changes (to re-follow the tail). */
   version: number;
   label: string;
+  follow?: boolean;
+  /** Index to keep visible (scrolls the least needed). */
+  reveal?: number | undefined;
+  class?: string;
+  tabIndex?: number;
+  onKeyDown?: (e: TargetedKeyboardEvent<HTMLDivElement>) => void;
+  role?: AriaRole;
+  activeId?: string | undefined;
 }
 
-const OVERSCAN = 10;
+const OVERSCAN = 8;
 
-export function VirtualList({ count, rowHeight, renderRow, version, label }: Props) {
+export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, class: cls, tabIndex, onKeyDown, role = 'grid', activeId }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(600);
+  const [height, setHeight] = useState(400);
   const following = useRef(true);
 
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
+    setHeight(el.clientHeight);
     const ro = new ResizeObserver(() => setHeight(el.clientHeight));
     ro.observe(el);
     return () => ro.disconnect();
@@ -30,11 +40,20 @@ export function VirtualList({ count, rowHeight, renderRow, version, label }: Pro
 
   useLayoutEffect(() => {
     const el = ref.current;
-    if (el && following.current) {
+    if (el && follow && following.current) {
       el.scrollTop = el.scrollHeight;
       setScrollTop(el.scrollTop);
     }
-  }, [version, count]);
+  }, [version, count, follow]);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el || reveal === undefined || reveal < 0) return;
+    const top = reveal * rowHeight;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
+    setScrollTop(el.scrollTop);
+  }, [reveal, rowHeight]);
 
   const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
   const last = Math.min(count, Math.ceil((scrollTop + height) / rowHeight) + OVERSCAN);
@@ -44,10 +63,13 @@ export function VirtualList({ count, rowHeight, renderRow, version, label }: Pro
   return (
     <div
       ref={ref}
-      class="vlist"
-      role="grid"
+      class={`vlist${cls ? ` ${cls}` : ''}`}
+      role={role}
       aria-label={label}
       aria-rowcount={count}
+      aria-activedescendant={activeId}
+      tabIndex={tabIndex}
+      onKeyDown={onKeyDown}
       onScroll={(e) => {
         const el = e.currentTarget;
         following.current = el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;

@@ -4,9 +4,9 @@
 // edge of the chart has a place and that boxes do not overlap.
 import { EDGES, NODES, type FlowEdge, type NodeId } from '../../shared/flow/index.ts';
 
-export const NODE_W = 132;
+export const NODE_W = 140;
 export const NODE_H = 30;
-const COL_W = 168;
+const COL_W = 174;
 const ROW_H = 48;
 const LEFT = 22;
 const TOP = 10;
@@ -70,8 +70,10 @@ export interface EdgePath {
   to: NodeId;
   /** Polyline points. */
   points: Array<[number, number]>;
-  /** Where the count (and the yes/no label) goes. */
+  /** Where the count goes: beside the middle of the longest segment. */
   labelAt: [number, number];
+  /** Where a decision's branch label (yes / no …) goes: just after the edge leaves its source. */
+  branchAt: [number, number];
 }
 
 export const BOXES: Record<NodeId, NodeBox> = Object.fromEntries(
@@ -143,7 +145,8 @@ function route(e: FlowEdge): Array<[number, number]> {
 }
 
 function midpoint(points: Array<[number, number]>): [number, number] {
-  // The middle of the longest segment: counts sit on the edge, away from the boxes.
+  // The middle of the longest segment: counts sit on the edge, away from the boxes (right of a vertical segment,
+  // above a horizontal one).
   let best = 0;
   let at: [number, number] = points[0]!;
   for (let i = 1; i < points.length; i++) {
@@ -152,15 +155,21 @@ function midpoint(points: Array<[number, number]>): [number, number] {
     const len = Math.abs(x1 - x0) + Math.abs(y1 - y0);
     if (len > best) {
       best = len;
-      at = [(x0 + x1) / 2, (y0 + y1) / 2];
+      at = x0 === x1 ? [x0 + 4, (y0 + y1) / 2 + 4] : [(x0 + x1) / 2 - 3, y0 - 3];
     }
   }
   return at;
 }
 
+function branchSpot(points: Array<[number, number]>): [number, number] {
+  const [x0, y0] = points[0]!;
+  const [x1] = points[1]!;
+  return x0 === x1 ? [x0 - 4, y0 + 11] : [x0 + 3, y0 - 3];
+}
+
 export const EDGE_PATHS: readonly EdgePath[] = EDGES.map((e) => {
   const points = route(e);
-  return { index: e.index, from: e.from, to: e.to, points, labelAt: midpoint(points) };
+  return { index: e.index, from: e.from, to: e.to, points, labelAt: midpoint(points), branchAt: branchSpot(points) };
 });
 
 export function pointsAttr(points: ReadonlyArray<[number, number]>): string {

@@ -137,9 +137,8 @@ export interface SessionLane {
 }
 
 /** What the views show for a session: the session id; for a listen, `listen <request id>`. */
-export function sessionLabel(s: Pick<SessionView, 'key' | 'kind'>): string {
-  if (s.kind === 'listen') return `listen ${s.key.slice(s.key.lastIndexOf('|') + 1)}`;
-  return s.key;
+export function sessionLabel(s: Pick<SessionView, 'label' | 'kind'>): string {
+  return s.kind === 'listen' ? `listen ${s.label}` : s.label;
 }
 
 /** Merges overlapping intervals (sorted by t0) and returns the complement inside [from, to]. */

@@ -80,7 +80,7 @@ it('shows or counts every bad input and keeps capturing', async () => {
   expect(frames.some((f) => f.doc === 'x')).toBe(false);
 
   // The panel shows the bad entries and the rejected count.
-  const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+  const panel = await openPanel(browser.context, browser.extensionId!, tabId, { view: 'messages' });
   await panel.waitForSelector('.status-bar[data-status="live"]');
   expect(await panel.textContent('[data-count="rejected"]')).toContain('8 rejected');
   await panel.waitForSelector('.frame-row.has-error');

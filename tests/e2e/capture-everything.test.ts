@@ -31,7 +31,7 @@ it('shows each server-everything update in the panel within 1 s of the page rece
   await page.evaluate((u) => (window as any).mcp.subscribe(u), uri);
   const tabId = await tabIdOf(browser, page);
 
-  const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+  const panel = await openPanel(browser.context, browser.extensionId!, tabId, { view: 'messages' });
   await panel.waitForSelector('.status-bar[data-status="live"]');
   // Record when each update row first appears in the panel's DOM.
   await panel.evaluate(() => {

@@ -74,7 +74,7 @@ describe('SDK v1 Streamable HTTP capture', () => {
     expect(JSON.stringify(rereadBody)).toContain('version 2');
 
     // The panel, opened as a tab, shows the same traffic.
-    const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+    const panel = await openPanel(browser.context, browser.extensionId!, tabId, { view: 'messages' });
     await panel.waitForSelector('.status-bar[data-status="live"]');
     await panel.waitForSelector('.frame-row[data-method="notifications/resources/updated"]');
     const shown = await panel.$$eval('.frame-row[data-method]', (rows) => rows.map((r) => r.getAttribute('data-method')));

@@ -77,7 +77,8 @@ it('shows an "MCP" panel in the real devtools window, live on the inspected tab'
     'panel frame',
   );
   const shown = await waitFor(async () => {
-    const v = (await evaluateIn(panelTarget, `({
+    // The raw rows live in the Messages view.
+    const v = (await evaluateIn(panelTarget, `(document.querySelector('[role="tab"][data-view="messages"]')?.click(), {
       status: document.querySelector('.status-bar')?.getAttribute('data-status'),
       methods: [...document.querySelectorAll('.frame-row[data-method]')].map((r) => r.getAttribute('data-method')),
       inDevtools: typeof chrome.devtools?.inspectedWindow?.tabId === 'number',

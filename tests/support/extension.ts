@@ -75,9 +75,13 @@ export function framesWithMethod(frames: Frame[], method: string): Frame[] {
   });
 }
 
-export async function openPanel(context: BrowserContext, extensionId: string, tabId: number): Promise<Page> {
+/** The panel as a tab. `view` picks the first view (the raw frame rows `.frame-row` live in 'messages'). */
+export async function openPanel(context: BrowserContext, extensionId: string, tabId: number, opts: { view?: 'resources' | 'findings' | 'sessions' | 'messages'; theme?: 'light' | 'dark' } = {}): Promise<Page> {
   const panel = await context.newPage();
-  await panel.goto(`chrome-extension://${extensionId}/panel.html?tab=${tabId}`);
+  const q = new URLSearchParams({ tab: String(tabId) });
+  if (opts.view) q.set('view', opts.view);
+  if (opts.theme) q.set('theme', opts.theme);
+  await panel.goto(`chrome-extension://${extensionId}/panel.html?${q}`);
   return panel;
 }
 

@@ -67,6 +67,16 @@ describe('buildHar', () => {
     expect(get._mcp.outcome).toBe('aborted');
   });
 
+  it('gives an event stream without events an empty _sseEvents', () => {
+    const log = new FrameLog('d');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet().close('aborted');
+    const get = buildHar(log.frames).log.entries.find((e) => e.request.method === 'GET')!;
+    expect(get._sseEvents).toEqual([]);
+    expect(get.response.content.text).toBe('');
+  });
+
   it('redacts again by default (values already redacted stay as they are), and only when asked', () => {
     const log = new FrameLog('d');
     const conn = log.newConn('post');

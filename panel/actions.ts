@@ -1,0 +1,98 @@
+// What the toolbar's export and import do: build the trace file (shared/trace) or the HAR (shared/har.ts) of the
+// frames in view and hand it to the browser as a download; read a picked or dropped file, validate it, and either
+// show it or say precisely what is wrong — leaving the current view untouched.
+import { buildHar } from '../shared/har.ts';
+import { DEFAULT_SETTINGS } from '../shared/settings.ts';
+import { TOOL, exportTrace, parseTrace, serializeTrace } from '../shared/trace/index.ts';
+import type { PanelStore } from './store.ts';
+
+/** The top-level page URL of the frames in view (the latest top-level page-start), or ''. */
+export function pageUrlOf(store: PanelStore): string {
+  if (store.imported) return store.imported.trace.page.url;
+  const frames = store.shownFrames();
+  for (let i = frames.length - 1; i >= 0; i--) {
+    const f = frames[i]!;
+    if (f.kind === 'page-start' && f.top) return f.url;
+  }
+  return '';
+}
+
+function stamp(t: number): string {
+  const d = new Date(t);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${p(d.getMonth() + 1)}${p(d.getDate())}-${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`;
+}
+
+export function exportFileName(pageUrl: string, t: number, ext: 'json' | 'har'): string {
+  let host = 'page';
+  try {
+    host = new URL(pageUrl).host.replace(/[^a-zA-Z0-9.-]/g, '_') || 'page';
+  } catch {
+    // keep "page"
+  }
+  return `mcp-${ext === 'har' ? 'traffic' : 'trace'}-${host}-${stamp(t)}.${ext}`;
+}
+
+export function traceText(store: PanelStore, now = Date.now()): string {
+  const stats = store.stats.value;
+  const settings = store.settings.value ?? DEFAULT_SETTINGS;
+  const imported = store.imported?.trace;
+  return serializeTrace(
+    exportTrace({
+      frames: store.shownFrames(),
+      createdAt: imported ? imported.createdAt : now,
+      pageUrl: pageUrlOf(store),
+      ...(imported?.page.title !== undefined ? { pageTitle: imported.page.title } : {}),
+      tool: TOOL,
+      redaction: imported ? imported.redaction : { enabled: true, bodyCapBytes: settings.capture.bodyCapBytes },
+      dropped: imported ? imported.dropped : { frames: stats?.dropped ?? 0, rejected: stats?.rejected ?? 0 },
+    }),
+  );
+}
+
+export function harText(store: PanelStore): string {
+  const settings = store.settings.value ?? DEFAULT_SETTINGS;
+  return JSON.stringify(buildHar(store.shownFrames(), { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders }), null, 1);
+}
+
+export function download(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.style.display = 'none';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function exportTraceFile(store: PanelStore): void {
+  const now = Date.now();
+  download(exportFileName(pageUrlOf(store), now, 'json'), traceText(store, now), 'application/json');
+}
+
+export function exportHarFile(store: PanelStore): void {
+  download(exportFileName(pageUrlOf(store), Date.now(), 'har'), harText(store), 'application/json');
+}
+
+/** Reads, validates and shows a trace file. On any problem the view stays as it was and `importError` says why. */
+export async function importFile(store: PanelStore, file: File): Promise<boolean> {
+  store.probe.importStarted();
+  let text: string;
+  try {
+    text = await file.text();
+  } catch (e) {
+    store.importError.value = `Could not read ${file.name}: ${(e as Error).message}`;
+    return false;
+  }
+  const r = parseTrace(text);
+  if (!r.ok) {
+    const har = /^\s*\{\s*"log"\s*:/.test(text.slice(0, 200));
+    store.importError.value = `${file.name} is not a trace this panel can read: ${r.error}${har ? ' (this looks like a HAR file; import a trace .json exported by this panel)' : ''}`;
+    return false;
+  }
+  store.loadTrace(file.name, r.trace);
+  store.probe.importCommitted();
+  return true;
+}

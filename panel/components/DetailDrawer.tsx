@@ -1,0 +1,352 @@
+// The detail drawer: for a URI its facts and findings; for a finding its explanation, evidence (click → the frame)
+// and fix; for a message its decoded fields, the request↔response pair, the exchange's headers (redacted at capture)
+// and timings, and the raw JSON; for a frame its exchange; for a session its life and subscriptions. Esc closes it.
+import { Fragment, type ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import type { DecodedMessage, EngineSnapshot, Finding, UriRow } from '../../shared/engine/index.ts';
+import { decodedJson } from '../../shared/engine/index.ts';
+import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
+import type { CoverageReason } from '../../shared/findings/types.ts';
+import type { Frame, HeaderMap } from '../../shared/frames.ts';
+import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
+import { messageIndexAtSeq, sessionCapabilities } from '../model/sessions-view.ts';
+import { sessionLabel } from '../model/timeline.ts';
+import { findingsForRow } from '../model/uri-table.ts';
+import type { DrawerTarget, PanelStore } from '../store.ts';
+
+interface Props {
+  store: PanelStore;
+  target: DrawerTarget;
+  snapshot: EngineSnapshot;
+  onClose: () => void;
+  open: (t: DrawerTarget) => void;
+}
+
+function Facts({ rows }: { rows: Array<[string, ComponentChildren]> }) {
+  return (
+    <dl class="facts">
+      {rows.map(([k, v]) => (
+        <Fragment key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
+
+function Headers({ title, headers }: { title: string; headers: HeaderMap | undefined }) {
+  if (!headers) return null;
+  const entries = Object.entries(headers);
+  return (
+    <details open class="headers">
+      <summary>
+        {title} ({entries.length})
+      </summary>
+      <table>
+        <tbody>
+          {entries.map(([k, v]) => (
+            <tr key={k}>
+              <th>{k}</th>
+              <td class={v.startsWith('[redacted:') ? 'redacted' : ''}>{v}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
+
+const MAX_RAW = 200_000;
+
+function pretty(text: string): string {
+  const cut = text.length > MAX_RAW ? text.slice(0, MAX_RAW) : text;
+  try {
+    return JSON.stringify(JSON.parse(cut), null, 2);
+  } catch {
+    return cut + (text.length > MAX_RAW ? `\n… (${text.length - MAX_RAW} more characters)` : '');
+  }
+}
+
+function Raw({ text, label = 'Raw' }: { text: string; label?: string }) {
+  return (
+    <details open class="raw">
+      <summary>{label}</summary>
+      <pre>{pretty(text)}</pre>
+    </details>
+  );
+}
+
+function SeqLink({ seq, open }: { seq: number; open: Props['open'] }) {
+  return (
+    <button type="button" class="link" onClick={() => open({ kind: 'frame', seq })} aria-label={`Frame ${seq}`}>
+      #{seq}
+    </button>
+  );
+}
+
+function FindingBlock({ f, open, compact = false }: { f: Finding; open: Props['open']; compact?: boolean }) {
+  const reason = f.reason && f.reason in COVERAGE_REASONS ? COVERAGE_REASONS[f.reason as CoverageReason] : undefined;
+  return (
+    <article class={`finding finding-${f.severity}${f.open ? ' open' : ' closed'}`} data-finding={f.id} data-finding-key={f.key}>
+      <h4>
+        <span class={`badge sev-${f.severity}`}>{f.severity}</span> {f.title} {f.open ? null : <span class="muted">(resolved / past)</span>}
+        {compact ? (
+          <button type="button" class="link" onClick={() => open({ kind: 'finding', key: f.key })}>
+            details
+          </button>
+        ) : null}
+      </h4>
+      <p class="finding-id">
+        <code>{f.id}</code>
+        {f.reason ? <span> · {reason?.label ?? f.reason}</span> : null}
+        {f.session ? <span> · session {f.session}</span> : null}
+      </p>
+      {f.detail ? <p>{f.detail}</p> : null}
+      {compact ? null : (
+        <>
+          <p>{f.explanation}</p>
+          {reason ? <p class="muted">{reason.explanation}</p> : null}
+          <h5>Fix</h5>
+          <p class="fix">{f.fix}</p>
+          <Facts
+            rows={[
+              ['First', formatClock(f.firstT)],
+              ['Last', formatClock(f.lastT)],
+              ['Count', String(f.count)],
+            ]}
+          />
+        </>
+      )}
+      <p class="evidence">
+        Evidence:{' '}
+        {f.evidence.map((s) => (
+          <SeqLink key={s} seq={s} open={open} />
+        ))}
+      </p>
+    </article>
+  );
+}
+
+function UriDetail({ row, snapshot, open }: { row: UriRow; snapshot: EngineSnapshot; open: Props['open'] }) {
+  const findings = findingsForRow(snapshot.findings, row);
+  const now = snapshot.now;
+  return (
+    <>
+      <h3 class="drawer-title" title={row.uri}>
+        {row.uri}
+      </h3>
+      <Facts
+        rows={[
+          ['Endpoint', row.endpoint],
+          ['Status', <span class={`sev-${row.status}`}>{row.status}</span>],
+          ['Cached', row.cached ? `yes, ${formatDuration(row.cacheAgeMs ?? 0)} old (read ${formatClock(row.cacheReadAt ?? 0)})` : row.listed ? 'no (listed only)' : 'no'],
+          ['Expected max age', `${formatDuration(row.expectedMaxAgeMs)} (${row.expectedMaxAgeSource})`],
+          ['Size', formatBytes(row.size)],
+          ['Content hash', row.contentHash ?? '—'],
+          ['lastModified', row.lastModified ?? '—'],
+          ['ttlMs', row.ttlMs === undefined ? '—' : String(row.ttlMs)],
+          ['Client believes subscribed', row.clientBelievesSubscribed ? 'yes' : 'no'],
+          ['Server side holds it', row.serverHasSubscription ? `yes (${row.heldBy.join(', ')})` : 'no'],
+          ['Delivery channel open', row.deliveryChannelOpen ? 'yes' : 'no'],
+          ['Last notification', formatAgo(row.lastNotifyT, now)],
+          ['Last read', formatAgo(row.lastReadT, now)],
+          ['Reads in flight', String(row.readsInFlight)],
+          ['Notifications', String(row.notifications)],
+          ['Flow node', row.flowNode ?? '—'],
+        ]}
+      />
+      <h4>Findings ({findings.length})</h4>
+      {findings.length === 0 ? <p class="muted">Nothing wrong with this URI.</p> : findings.map((f) => <FindingBlock key={f.key} f={f} open={open} />)}
+    </>
+  );
+}
+
+function exchangeTimings(frames: Frame[]): Array<[string, string]> {
+  const req = frames.find((f) => f.kind === 'http-request');
+  const res = frames.find((f) => f.kind === 'http-response');
+  const end = frames.find((f) => f.kind === 'http-end');
+  if (!req) return [];
+  const out: Array<[string, string]> = [['Request sent', formatClock(req.t)]];
+  if (res) out.push(['Response head', `${formatClock(res.t)} (+${formatDuration(res.t - req.t)})`]);
+  if (end && end.kind === 'http-end') out.push(['Ended', `${formatClock(end.t)} (+${formatDuration(end.t - req.t)}), ${end.outcome}${end.error ? `: ${end.error.name} ${end.error.message}` : ''}`]);
+  const events = frames.filter((f) => f.kind === 'sse-event').length;
+  if (events) out.push(['SSE events', String(events)]);
+  return out;
+}
+
+function Exchange({ store, conn, open }: { store: PanelStore; conn: string; open: Props['open'] }) {
+  const frames = store.framesOfConn(conn);
+  const req = frames.find((f) => f.kind === 'http-request');
+  const res = frames.find((f) => f.kind === 'http-response');
+  return (
+    <section class="exchange">
+      <h4>Exchange</h4>
+      {req && req.kind === 'http-request' ? (
+        <p>
+          <code>
+            {req.method} {req.url}
+          </code>
+          {res && res.kind === 'http-response' ? <span> → {res.status}</span> : null}
+        </p>
+      ) : null}
+      <Facts rows={exchangeTimings(frames)} />
+      <Headers title="Request headers" headers={req && req.kind === 'http-request' ? req.headers : undefined} />
+      <Headers title="Response headers" headers={res && res.kind === 'http-response' ? res.headers : undefined} />
+      <p class="evidence">
+        Frames:{' '}
+        {frames.slice(0, 40).map((f) => (
+          <SeqLink key={f.seq} seq={f.seq} open={open} />
+        ))}
+        {frames.length > 40 ? <span class="muted"> … {frames.length - 40} more</span> : null}
+      </p>
+    </section>
+  );
+}
+
+function MessageDetail({ store, m, open }: { store: PanelStore; m: DecodedMessage; open: Props['open'] }) {
+  const pair = m.pair !== undefined ? store.engineNow().message(m.pair) : undefined;
+  const parsed = decodedJson(m);
+  const raw = parsed !== undefined ? JSON.stringify(parsed) : m.raw;
+  return (
+    <>
+      <h3 class="drawer-title">
+        {m.dir === 'out' ? '↑' : '↓'} {m.method ?? m.kind} {m.id !== undefined && m.id !== null ? <span class="muted">id {String(m.id)}</span> : null}
+      </h3>
+      <Facts
+        rows={[
+          ['Kind', m.kind + (m.known ? '' : ' (unknown method)')],
+          ['Time', formatClock(m.t)],
+          ['Frame', <SeqLink seq={m.seq} open={open} />],
+          ['Direction', m.dir === 'out' ? 'client → server' : 'server → client'],
+          ['Transport', `${m.transport} (${m.streamKind})`],
+          ['Generation / version', `${m.generation}${m.version ? ` / ${m.version}` : ''}`],
+          ['Endpoint', m.endpoint],
+          ['Session', m.session ?? '—'],
+          ['URI', m.uri ?? '—'],
+          ['SSE id', m.sseId ?? '—'],
+        ]}
+      />
+      {m.problem ? <p class="problem-text">Problem: {m.problem}</p> : null}
+      {m.truncated ? <p class="muted">Truncated at capture: {formatBytes(m.bytes)} in full, hash {m.hash}</p> : null}
+      {pair ? (
+        <p class="pair">
+          {m.kind === 'request' ? 'Response' : 'Request'}:{' '}
+          <button type="button" class="link" onClick={() => open({ kind: 'message', index: pair.index })}>
+            {pair.kind} {pair.method ?? ''} at {formatClock(pair.t)}
+          </button>{' '}
+          <span class="muted">({formatDuration(Math.abs(pair.t - m.t))})</span>
+        </p>
+      ) : m.kind === 'request' ? (
+        <p class="muted">No response (yet).</p>
+      ) : null}
+      <Raw text={raw} label={m.batch !== undefined ? `Raw (element ${m.batch} of a batch)` : 'Raw'} />
+      <Exchange store={store} conn={m.conn} open={open} />
+    </>
+  );
+}
+
+function FrameDetail({ store, f, open }: { store: PanelStore; f: Frame; open: Props['open'] }) {
+  const engine = store.engineNow();
+  const list = store.shown.value?.messages;
+  const msgs: DecodedMessage[] = [];
+  if (list) for (let i = messageIndexAtSeq(list, f.seq); i < list.count && list.store.seqAt(i) === f.seq; i++) msgs.push(engine.message(i)!);
+  const body = f.kind === 'http-request' ? f.body : f.kind === 'http-body' ? f.body : f.kind === 'sse-event' ? f.data : f.kind === 'ws-message' ? f.data : undefined;
+  const { seq, t, kind } = f;
+  return (
+    <>
+      <h3 class="drawer-title">
+        Frame #{seq} <span class="muted">{kind}</span>
+      </h3>
+      <Facts rows={[['Time', formatClock(t)], ['Page segment', String(f.segment)], ['Browser frame', String(f.frameId)], ...('conn' in f && f.conn ? ([['Connection', f.conn]] as Array<[string, string]>) : [])]} />
+      {msgs.length ? (
+        <p>
+          Messages:{' '}
+          {msgs.map((m) => (
+            <button key={m.index} type="button" class="link" onClick={() => open({ kind: 'message', index: m.index })}>
+              {m.method ?? m.kind}
+            </button>
+          ))}
+        </p>
+      ) : null}
+      {body ? <Raw text={body.text} label={body.truncated ? `Body (prefix; ${formatBytes(body.truncated.bytes)} in full)` : 'Body'} /> : null}
+      {f.kind !== 'http-request' && !body ? <Raw text={JSON.stringify(f)} label="Frame" /> : null}
+      {'conn' in f && f.conn ? <Exchange store={store} conn={f.conn} open={open} /> : null}
+    </>
+  );
+}
+
+function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot: EngineSnapshot; skey: string }) {
+  const s = snapshot.sessions.find((x) => x.key === skey);
+  if (!s) return <p class="muted">This session is not in the current view.</p>;
+  const caps = sessionCapabilities(snapshot.messages, s);
+  void store;
+  return (
+    <>
+      <h3 class="drawer-title">
+        {s.kind === 'listen' ? 'Listen stream' : 'Session'} {sessionLabel(s)}
+      </h3>
+      <Facts
+        rows={[
+          ['Endpoint', s.endpoint],
+          ['Transport', `${s.transport} (${s.generation})`],
+          ['Protocol version', s.version ?? '—'],
+          ['Capabilities', caps ? caps.join(', ') || '(none)' : '—'],
+          ['Started', `${formatClock(s.startT)}${s.observedFromStart ? '' : ' (picked up mid-way)'}`],
+          ['Ended', s.open ? 'open' : `${formatClock(s.endT ?? s.startT)} — ${s.endCause ?? 'unknown'}`],
+          ['Delivery channel open', s.deliveryChannelOpen ? 'yes' : 'no'],
+          ['Subscriptions held', s.subscriptions.length ? s.subscriptions.join('\n') : '(none)'],
+          ...(s.requested ? ([['Requested in listen', s.requested.join('\n') || '(none)']] as Array<[string, string]>) : []),
+        ]}
+      />
+    </>
+  );
+}
+
+export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    ref.current?.querySelector<HTMLElement>('.drawer-close')?.focus({ preventScroll: true });
+  }, [target]);
+  let body: ComponentChildren;
+  switch (target.kind) {
+    case 'uri': {
+      const row = snapshot.uris.find((r) => r.key === target.key);
+      body = row ? <UriDetail row={row} snapshot={snapshot} open={open} /> : <p class="muted">This URI is not in the current view.</p>;
+      break;
+    }
+    case 'finding': {
+      const f = snapshot.findings.find((x) => x.key === target.key);
+      body = f ? (
+        <>
+          <h3 class="drawer-title">{f.uri ?? f.session ?? f.id}</h3>
+          <FindingBlock f={f} open={open} />
+        </>
+      ) : (
+        <p class="muted">This finding is not in the current view.</p>
+      );
+      break;
+    }
+    case 'message': {
+      const m = store.engineNow().message(target.index);
+      body = m ? <MessageDetail store={store} m={m} open={open} /> : <p class="muted">No such message.</p>;
+      break;
+    }
+    case 'frame': {
+      const f = store.frameBySeq(target.seq);
+      body = f ? <FrameDetail store={store} f={f} open={open} /> : <p class="muted">Frame #{target.seq} is not in the current view.</p>;
+      break;
+    }
+    case 'session':
+      body = <SessionDetail store={store} snapshot={snapshot} skey={target.key} />;
+      break;
+  }
+  return (
+    <aside class="drawer" ref={ref} aria-label="Details" data-drawer={target.kind}>
+      <button type="button" class="drawer-close" aria-label="Close details" title="Close (Esc)" onClick={onClose}>
+        ✕
+      </button>
+      <div class="drawer-body">{body}</div>
+    </aside>
+  );
+}

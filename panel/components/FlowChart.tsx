@@ -1,0 +1,94 @@
+// The seed's flow chart as SVG, live: counts on every edge, the selected URI's path and current node, failure nodes
+// (H, K, M, Q) red once reached, and a short pulse on each new step. Labels are short English; the full English and
+// the Chinese original are the hover text.
+import type { FlowSnapshot } from '../../shared/engine/index.ts';
+import { EDGES, NODES } from '../../shared/flow/index.ts';
+import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, SHORT_LABEL, WIDTH, pointsAttr } from '../model/flow-layout.ts';
+import { flowView } from '../model/flow-view.ts';
+
+const horizontal = (points: ReadonlyArray<[number, number]>): boolean => points.length === 2 && points[0]![1] === points[1]![1];
+
+interface Props {
+  flow: FlowSnapshot | undefined;
+  selectedKey: string | null;
+  selectedUri: string | undefined;
+}
+
+export function FlowChart({ flow, selectedKey, selectedUri }: Props) {
+  const v = flowView(flow, selectedKey);
+  return (
+    <section class="flow" aria-label="Flow chart">
+      <header class="pane-head">
+        <span>Flow</span>
+        <span class="muted flow-scope" title={selectedUri ?? ''}>
+          {selectedUri ?? 'all URIs (select a row for its path)'}
+        </span>
+      </header>
+      <svg
+        class="flow-svg"
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-label={`Seed flow chart${selectedUri ? ` for ${selectedUri}` : ''}${v.current ? `, now at ${v.current}` : ''}`}
+        data-current={v.current ?? ''}
+      >
+        <defs>
+          <marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+            <path d="M0,0 L8,4 L0,8 z" class="arrow-head" />
+          </marker>
+          <marker id="arrow-on" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+            <path d="M0,0 L8,4 L0,8 z" class="arrow-head on" />
+          </marker>
+        </defs>
+        {EDGE_PATHS.map((p) => {
+          const e = EDGES[p.index]!;
+          const st = v.edges[p.index]!;
+          const failure = NODES.find((n) => n.id === e.to)!.failure;
+          return (
+            <g key={p.index} class={`edge${st.onPath ? ' on-path' : ''}${st.count > 0 ? ' taken' : ''}${failure ? ' to-failure' : ''}`} data-edge={`${e.from}-${e.to}`} data-count={st.count}>
+              <polyline points={pointsAttr(p.points)} marker-end={st.onPath ? 'url(#arrow-on)' : 'url(#arrow)'} />
+              {e.label ? (
+                <text x={p.branchAt[0]} y={p.branchAt[1]} class="edge-label branch" text-anchor={p.points[0]![0] === p.points[1]![0] ? 'end' : 'start'}>
+                  {e.label.en.split(' ')[0]}
+                  <title>{`${e.label.en} (${e.label.zh})`}</title>
+                </text>
+              ) : null}
+              {st.count > 0 ? (
+                <text
+                  x={p.labelAt[0]}
+                  y={p.labelAt[1] + (e.label && horizontal(p.points) ? 14 : 0)}
+                  class="edge-label count"
+                  text-anchor={horizontal(p.points) ? 'middle' : 'start'}
+                >
+                  {st.count}
+                  <title>{`${e.from} → ${e.to}${e.label ? ` (${e.label.en})` : ''}: taken ${st.count}×`}</title>
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+        {NODES.map((n) => {
+          const b = BOXES[n.id];
+          const s = v.nodes[n.id];
+          const cls = ['node', n.decision ? 'decision' : '', n.failure ? 'failure' : '', n.inferred ? 'inferred' : '', s.reached ? 'reached' : '', s.current ? 'current' : '', s.onPath ? 'on-path' : '']
+            .filter(Boolean)
+            .join(' ');
+          return (
+            <g key={n.id} class={cls} data-node={n.id} data-reached={s.reached} data-current={s.current} data-failure={n.failure}>
+              <title>{`${n.id}: ${n.en}\n${n.zh}${n.inferred ? '\n(reached by inference)' : ''}${v.at[n.id] ? `\n${v.at[n.id]} URI(s) here now` : ''}`}</title>
+              <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={n.decision ? 12 : 3} />
+              <text x={b.x + 6} y={b.y + NODE_H / 2 + 4} class="node-label">
+                <tspan class="node-id">{n.id}</tspan> {SHORT_LABEL[n.id]}
+              </text>
+              {!selectedKey && v.at[n.id] > 0 ? (
+                <text x={b.x + b.w - 4} y={b.y - 2} class="node-at" text-anchor="end">
+                  {v.at[n.id]}
+                </text>
+              ) : null}
+              {s.current ? <rect key={v.lastStep} class="pulse" x={b.x} y={b.y} width={b.w} height={b.h} rx={n.decision ? 12 : 3} /> : null}
+            </g>
+          );
+        })}
+      </svg>
+    </section>
+  );
+}

@@ -1,0 +1,280 @@
+// The subscription timeline: a lane per session / listen stream and per URI (in the table's order and filter), drawn
+// on a canvas; lane names in the DOM beside it. Wheel zooms at the pointer, drag pans, shift+wheel scrolls lanes,
+// keys + − 0 ← → F do the same from the keyboard; a click opens the message under the pointer (or selects the lane's
+// URI). "Follow live" keeps the right edge at now. The scrubber replays the engine up to any instant and every view
+// shows the state then.
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { EngineSnapshot, UriRow } from '../../shared/engine/index.ts';
+import { matchesSession, type Filter } from '../model/filter.ts';
+import { formatClock, formatDuration } from '../model/format.ts';
+import {
+  fitWindow,
+  followLive,
+  nearestMark,
+  panBy,
+  readAt,
+  sessionLanes,
+  staleIntervals,
+  tOf,
+  zoomAt,
+  type TimeWindow,
+  type TimelineIndex,
+} from '../model/timeline.ts';
+import { AXIS_H, LANE_H, drawTimeline, paletteOf, type LaneSpec } from './timeline-draw.ts';
+
+interface Props {
+  snapshot: EngineSnapshot | null;
+  index: TimelineIndex;
+  rows: UriRow[];
+  filter: Filter;
+  selectedKey: string | null;
+  now: number;
+  live: boolean;
+  scrubT: number | null;
+  version: number;
+  onSelectUri: (key: string) => void;
+  onOpenMessage: (index: number) => void;
+  onOpenSession: (key: string) => void;
+  onScrub: (t: number | null) => void;
+}
+
+const LABEL_W = 200;
+const FOLLOW_SPAN_MS = 2 * 60_000;
+
+export function Timeline(props: Props) {
+  const { snapshot, index, rows, filter, selectedKey, now, live, scrubT, version } = props;
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState({ w: 600, h: 160 });
+  const [win, setWin] = useState<TimeWindow | null>(null);
+  const [follow, setFollow] = useState(live);
+  const [scrollTop, setScrollTop] = useState(0);
+  const drag = useRef<{ x: number; moved: boolean; win: TimeWindow } | null>(null);
+
+  const lanes: LaneSpec[] = useMemo(() => {
+    if (!snapshot) return [];
+    const sl = sessionLanes(snapshot.sessions, snapshot.streams, now)
+      .filter((s) => matchesSession(filter, [s.key, s.label]))
+      .sort((a, b) => a.start - b.start)
+      .map((s): LaneSpec => ({ kind: 'session', id: `session:${s.key}`, label: s.label, session: s }));
+    const stale = staleIntervals(snapshot, now);
+    const ul = rows.map(
+      (r): LaneSpec => ({ kind: 'uri', id: r.key, label: r.uri, uri: r.uri, lane: index.lanes.get(r.key), stale: stale.get(r.key) ?? [], selected: r.key === selectedKey }),
+    );
+    return [...sl, ...ul];
+    // `version` changes whenever the index grew.
+  }, [snapshot, index, rows, filter, selectedKey, now, version]);
+
+  const boundaries = useMemo(() => (snapshot ? snapshot.sessions.filter((s) => !s.open && s.endT !== undefined).map((s) => s.endT!) : []), [snapshot]);
+
+  const first = useMemo(() => {
+    let t = index.firstT ?? now;
+    for (const s of snapshot?.sessions ?? []) t = Math.min(t, s.startT);
+    return t;
+  }, [snapshot, index, now, version]);
+  /** The last thing that happened (fit shows the data, not the quiet time after it). */
+  const lastT = Math.max(first + 1, Math.min(now, snapshot?.lastT ?? now));
+
+  // The window: follow live (right edge at now), or fit the data once when there is no window yet.
+  const shownWin: TimeWindow = useMemo(() => {
+    if (follow && live) {
+      if (now - first <= FOLLOW_SPAN_MS) return fitWindow(first, now);
+      return followLive({ start: 0, end: FOLLOW_SPAN_MS }, now);
+    }
+    return win ?? fitWindow(first, live ? now : lastT);
+  }, [follow, live, win, first, now, lastT]);
+
+  useEffect(() => setFollow(live), [live]);
+
+  useLayoutEffect(() => {
+    const el = bodyRef.current;
+    if (!el) return;
+    const measure = () => setSize({ w: Math.max(50, el.clientWidth - LABEL_W), h: Math.max(40, el.clientHeight) });
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const firstLane = Math.floor(scrollTop / LANE_H);
+  const offsetY = -(scrollTop % LANE_H);
+  const visibleCount = Math.ceil((size.h - AXIS_H) / LANE_H) + 1;
+
+  useLayoutEffect(() => {
+    const c = canvasRef.current;
+    if (!c) return;
+    const dpr = globalThis.devicePixelRatio || 1;
+    if (c.width !== Math.round(size.w * dpr) || c.height !== Math.round(size.h * dpr)) {
+      c.width = Math.round(size.w * dpr);
+      c.height = Math.round(size.h * dpr);
+    }
+    const ctx = c.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    drawTimeline({ ctx, width: size.w, height: size.h, window: shownWin, lanes, firstLane, offsetY, now, scrubT, boundaries, p: paletteOf(c) });
+  });
+
+  const setWindow = (w: TimeWindow) => {
+    setFollow(false);
+    setWin(w);
+  };
+
+  const hit = (clientX: number, clientY: number) => {
+    const c = canvasRef.current!;
+    const r = c.getBoundingClientRect();
+    const x = clientX - r.left;
+    const y = clientY - r.top - AXIS_H - offsetY;
+    if (y < 0) return;
+    const lane = lanes[firstLane + Math.floor(y / LANE_H)];
+    if (!lane) return;
+    const t = tOf(shownWin, x, size.w);
+    const tol = ((shownWin.end - shownWin.start) / size.w) * 4;
+    if (lane.kind === 'session') return props.onOpenSession(lane.session.key);
+    const mark = lane.lane ? nearestMark(lane.lane.marks, t, tol) : undefined;
+    if (mark) return props.onOpenMessage(mark.index);
+    const bar = lane.lane ? readAt(lane.lane, t, tol, now) : undefined;
+    if (bar) return props.onOpenMessage(bar.index);
+    props.onSelectUri(lane.id);
+  };
+
+  const totalH = lanes.length * LANE_H + AXIS_H;
+  const visibleLanes = lanes.slice(firstLane, firstLane + visibleCount);
+  const scrubMin = Math.floor(first);
+  const scrubMax = Math.ceil(now);
+
+  return (
+    <section class="timeline" aria-label="Subscription timeline">
+      <header class="pane-head">
+        <span>Timeline</span>
+        <span class="muted">{`${formatDuration(shownWin.end - shownWin.start)} shown`}</span>
+        <span class="spacer" />
+        <button type="button" aria-label="Zoom in" title="Zoom in (+)" onClick={() => setWindow(zoomAt(shownWin, 0.5, (shownWin.start + shownWin.end) / 2))}>
+          +
+        </button>
+        <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => setWindow(zoomAt(shownWin, 2, (shownWin.start + shownWin.end) / 2))}>
+          −
+        </button>
+        <button type="button" aria-label="Fit all" title="Fit the data (0)" onClick={() => setWindow(fitWindow(first, lastT))}>
+          ⤢
+        </button>
+        {live ? (
+          <label class="check" title="Keep the right edge at now (F)">
+            <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.currentTarget.checked)} aria-label="Follow live" /> Follow live
+          </label>
+        ) : null}
+        <label class="scrub">
+          <span>Replay to</span>
+          <input
+            type="range"
+            aria-label="Replay up to"
+            min={scrubMin}
+            max={Math.max(scrubMax, scrubMin + 1)}
+            step={1}
+            value={scrubT ?? scrubMax}
+            onInput={(e) => props.onScrub(Number(e.currentTarget.value))}
+          />
+          <output class="scrub-time" data-scrubbing={scrubT !== null}>
+            {scrubT !== null ? formatClock(scrubT) : live ? 'live' : 'end'}
+          </output>
+        </label>
+        {scrubT !== null ? (
+          <button type="button" class="primary" aria-label={live ? 'Back to live' : 'Back to the end'} onClick={() => props.onScrub(null)}>
+            {live ? 'Back to live' : 'Back to end'}
+          </button>
+        ) : null}
+      </header>
+      <div
+        class="timeline-body"
+        ref={bodyRef}
+        onWheel={(e) => {
+          if (e.shiftKey || Math.abs(e.deltaY) < Math.abs(e.deltaX)) {
+            if (e.shiftKey) setScrollTop((s) => Math.max(0, Math.min(Math.max(0, totalH - size.h), s + e.deltaY)));
+            else setWindow(panBy(shownWin, -e.deltaX, size.w));
+          } else {
+            const c = canvasRef.current!;
+            const x = e.clientX - c.getBoundingClientRect().left;
+            if (x < 0) {
+              setScrollTop((s) => Math.max(0, Math.min(Math.max(0, totalH - size.h), s + e.deltaY)));
+              return;
+            }
+            setWindow(zoomAt(shownWin, e.deltaY > 0 ? 1.25 : 0.8, tOf(shownWin, x, size.w)));
+          }
+          e.preventDefault();
+        }}
+      >
+        <ol class="lane-labels" style={{ width: `${LABEL_W}px`, paddingTop: `${AXIS_H + offsetY}px` }} aria-label="Timeline lanes">
+          {visibleLanes.map((l) =>
+            l.kind === 'session' ? (
+              <li
+                key={l.id}
+                class={`lane-label session${l.session.end === undefined ? ' open' : ' ended'}`}
+                data-lane="session"
+                data-session={l.session.key}
+                data-kind={l.session.kind}
+                data-end-cause={l.session.endCause ?? ''}
+                data-reconnect={l.session.reconnectAfter}
+                data-gaps={l.session.gaps.length}
+                title={`${l.session.kind} ${l.label}${l.session.endCause ? ` — ended: ${l.session.endCause}` : ' — open'}`}
+                onClick={() => props.onOpenSession(l.session.key)}
+              >
+                {l.session.kind === 'listen' ? '⇶ ' : '◆ '}
+                {l.label}
+              </li>
+            ) : (
+              <li
+                key={l.id}
+                class={`lane-label uri${l.selected ? ' selected' : ''}${l.stale.length ? ' stale' : ''}`}
+                data-lane="uri"
+                data-uri={l.uri}
+                data-stale={l.stale.length > 0}
+                title={l.uri}
+                onClick={() => props.onSelectUri(l.id)}
+              >
+                {l.label}
+              </li>
+            ),
+          )}
+        </ol>
+        <canvas
+          ref={canvasRef}
+          class="timeline-canvas"
+          style={{ width: `${size.w}px`, height: `${size.h}px`, left: `${LABEL_W}px` }}
+          tabIndex={0}
+          role="img"
+          aria-label={`Timeline: ${lanes.length} lanes, ${boundaries.length} session boundaries. + and − zoom, arrows pan, 0 fits, F follows live.`}
+          data-lanes={lanes.length}
+          data-session-boundaries={boundaries.length}
+          data-window={`${Math.round(shownWin.start)}-${Math.round(shownWin.end)}`}
+          onMouseDown={(e) => {
+            drag.current = { x: e.clientX, moved: false, win: shownWin };
+          }}
+          onMouseMove={(e) => {
+            const d = drag.current;
+            if (!d || (e.buttons & 1) === 0) return;
+            if (Math.abs(e.clientX - d.x) > 3) d.moved = true;
+            if (d.moved) setWindow(panBy(d.win, e.clientX - d.x, size.w));
+          }}
+          onMouseUp={(e) => {
+            const d = drag.current;
+            drag.current = null;
+            if (d && !d.moved) hit(e.clientX, e.clientY);
+          }}
+          onKeyDown={(e) => {
+            const mid = (shownWin.start + shownWin.end) / 2;
+            const k = e.key;
+            if (k === '+' || k === '=') setWindow(zoomAt(shownWin, 0.5, mid));
+            else if (k === '-' || k === '_') setWindow(zoomAt(shownWin, 2, mid));
+            else if (k === '0') setWindow(fitWindow(first, lastT));
+            else if (k === 'ArrowLeft') setWindow(panBy(shownWin, size.w / 10, size.w));
+            else if (k === 'ArrowRight') setWindow(panBy(shownWin, -size.w / 10, size.w));
+            else if (k === 'ArrowDown') setScrollTop((s) => Math.min(Math.max(0, totalH - size.h), s + LANE_H));
+            else if (k === 'ArrowUp') setScrollTop((s) => Math.max(0, s - LANE_H));
+            else if ((k === 'f' || k === 'F') && live) setFollow(true);
+            else return;
+            e.preventDefault();
+          }}
+        />
+      </div>
+    </section>
+  );
+}

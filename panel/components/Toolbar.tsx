@@ -1,0 +1,167 @@
+// The toolbar: record/pause, clear, preserve log, the filter, export ▾ (trace JSON, HAR), import, settings, finding
+// counts by severity and the status line. Every control has an accessible name.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { SeverityCounts } from '../model/uri-table.ts';
+import type { PanelStatus } from '../store.ts';
+import { StatusBar, type Counts } from './StatusBar.tsx';
+
+interface Props {
+  paused: boolean;
+  preserveLog: boolean;
+  filterText: string;
+  filterErrors: string[];
+  counts: SeverityCounts;
+  status: PanelStatus;
+  stats: Counts;
+  waiting: number;
+  imported: string | null;
+  canClear: boolean;
+  filterRef: { current: HTMLInputElement | null };
+  onPause: (paused: boolean) => void;
+  onClear: () => void;
+  onPreserve: (on: boolean) => void;
+  onFilter: (text: string) => void;
+  onExportTrace: () => void;
+  onExportHar: () => void;
+  onImport: (file: File) => void;
+  onSettings: () => void;
+  onCloseImport: () => void;
+  onSeverity: (s: 'error' | 'warning' | 'info') => void;
+}
+
+function ExportMenu({ onTrace, onHar }: { onTrace: () => void; onHar: () => void }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const close = (e: MouseEvent) => {
+      if (!ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    return () => document.removeEventListener('mousedown', close);
+  }, [open]);
+  const pick = (f: () => void) => {
+    setOpen(false);
+    f();
+  };
+  return (
+    <div class="menu-wrap" ref={ref}>
+      <button type="button" aria-label="Export trace" aria-haspopup="menu" aria-expanded={open} title="Export the trace or a HAR (redacted)" onClick={() => setOpen(!open)}>
+        Export ▾
+      </button>
+      {open ? (
+        <div
+          class="menu"
+          role="menu"
+          aria-label="Export"
+          onKeyDown={(e) => {
+            const items = [...(ref.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
+            const i = items.indexOf(document.activeElement as HTMLElement);
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              setOpen(false);
+              ref.current?.querySelector<HTMLElement>('button')?.focus();
+            } else if (e.key === 'ArrowDown') items[(i + 1) % items.length]?.focus();
+            else if (e.key === 'ArrowUp') items[(i - 1 + items.length) % items.length]?.focus();
+            else return;
+            e.preventDefault();
+          }}
+        >
+          <button type="button" role="menuitem" onClick={() => pick(onTrace)}>
+            Trace file (.json) — re-analyzable, lossless
+          </button>
+          <button type="button" role="menuitem" onClick={() => pick(onHar)}>
+            HAR 1.2 (.har) — MCP HTTP traffic, SSE in _sseEvents
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function Toolbar(p: Props) {
+  const fileRef = useRef<HTMLInputElement>(null);
+  return (
+    <div class="toolbar" role="toolbar" aria-label="MCP panel controls">
+      <button
+        type="button"
+        class={`record${p.paused ? '' : ' on'}`}
+        aria-label={p.paused ? 'Resume recording' : 'Pause recording'}
+        aria-pressed={!p.paused}
+        title={p.paused ? 'Resume: apply the frames captured meanwhile' : 'Pause: freeze the view (capture continues in the background)'}
+        disabled={p.imported !== null}
+        onClick={() => p.onPause(!p.paused)}
+      >
+        {p.paused ? '▶' : '●'}
+      </button>
+      <button type="button" onClick={p.onClear} aria-label="Clear log" title={p.imported ? 'Close the imported trace' : "Clear the tab's log"} disabled={!p.canClear}>
+        ⊘
+      </button>
+      <label class="check" title="Keep the log of earlier pages when the tab navigates">
+        <input type="checkbox" checked={p.preserveLog} aria-label="Preserve log" disabled={p.imported !== null} onChange={(e) => p.onPreserve(e.currentTarget.checked)} /> Preserve log
+      </label>
+      <span class="sep" />
+      <div class="filter-wrap">
+        <input
+          ref={p.filterRef}
+          type="search"
+          class={`filter${p.filterErrors.length ? ' invalid' : ''}`}
+          aria-label="Filter"
+          aria-invalid={p.filterErrors.length > 0}
+          aria-describedby={p.filterErrors.length ? 'filter-errors' : undefined}
+          placeholder="Filter: is:stale is:phantom is:error uri:… session:… text"
+          value={p.filterText}
+          onInput={(e) => p.onFilter(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && p.filterText) {
+              e.stopPropagation();
+              p.onFilter('');
+            }
+          }}
+        />
+        {p.filterErrors.length ? (
+          <span id="filter-errors" class="filter-errors" role="alert">
+            {p.filterErrors.join('; ')}
+          </span>
+        ) : null}
+      </div>
+      <span class="sep" />
+      <ExportMenu onTrace={p.onExportTrace} onHar={p.onExportHar} />
+      <button type="button" aria-label="Import trace" title="Import a trace file (or drop it on the panel)" onClick={() => fileRef.current?.click()}>
+        Import…
+      </button>
+      <input
+        ref={fileRef}
+        type="file"
+        accept=".json,application/json"
+        class="hidden-file"
+        aria-label="Trace file to import"
+        tabIndex={-1}
+        onChange={(e) => {
+          const f = e.currentTarget.files?.[0];
+          e.currentTarget.value = '';
+          if (f) p.onImport(f);
+        }}
+      />
+      {p.imported ? (
+        <button type="button" class="chip" aria-label="Close imported trace" title={`Showing ${p.imported}; click to go back`} onClick={p.onCloseImport}>
+          {p.imported} ✕
+        </button>
+      ) : null}
+      <button type="button" aria-label="Settings" title="Settings: freshness rules, caps, redaction" onClick={p.onSettings}>
+        ⚙
+      </button>
+      <span class="sep" />
+      <span class="finding-counts" aria-label={`Open findings: ${p.counts.error} errors, ${p.counts.warning} warnings, ${p.counts.info} info`}>
+        {(['error', 'warning', 'info'] as const).map((s) => (
+          <button key={s} type="button" class={`count sev-${s}${p.counts[s] ? ' some' : ''}`} data-severity={s} data-n={p.counts[s]} title={`Show ${s} rows`} aria-label={`${p.counts[s]} ${s}`} onClick={() => p.onSeverity(s)}>
+            {s === 'error' ? '✖' : s === 'warning' ? '▲' : 'ℹ'} {p.counts[s]}
+          </button>
+        ))}
+      </span>
+      <span class="spacer" />
+      <StatusBar status={p.status} counts={p.stats} waiting={p.waiting} />
+    </div>
+  );
+}

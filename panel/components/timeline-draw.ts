@@ -1,0 +1,251 @@
+// Draws the visible part of the timeline on a canvas: time axis, session lanes (life, channel gaps hatched, end
+// cause, reconnects), URI lanes (stale intervals shaded, reads as request→response bars, subscribes, unsubscribes,
+// notifications), session boundaries across all lanes, the scrubber cursor and "now". Dense lanes stay cheap: a
+// mark is skipped when the previous one of its kind landed on the same pixel.
+import { formatClock } from '../model/format.ts';
+import { lowerBound, tickStep, ticks, xOf, type Interval, type SessionLane, type TimeWindow, type UriLane } from '../model/timeline.ts';
+
+export const AXIS_H = 18;
+export const LANE_H = 20;
+
+export type LaneSpec =
+  | { kind: 'session'; id: string; label: string; session: SessionLane }
+  | { kind: 'uri'; id: string; label: string; uri: string; lane: UriLane | undefined; stale: Interval[]; selected: boolean };
+
+export interface Palette {
+  bg: string;
+  fg: string;
+  muted: string;
+  line: string;
+  grid: string;
+  ok: string;
+  warn: string;
+  error: string;
+  accent: string;
+  read: string;
+  staleFill: string;
+  gapFill: string;
+  selectedFill: string;
+}
+
+export function paletteOf(el: Element): Palette {
+  const cs = getComputedStyle(el);
+  const v = (name: string, fallback: string): string => cs.getPropertyValue(name).trim() || fallback;
+  return {
+    bg: v('--bg', '#fff'),
+    fg: v('--fg', '#1f1f1f'),
+    muted: v('--muted', '#5f6368'),
+    line: v('--line', '#e0e0e0'),
+    grid: v('--grid', '#eeeeee'),
+    ok: v('--ok', '#188038'),
+    warn: v('--warn', '#b06000'),
+    error: v('--error', '#d93025'),
+    accent: v('--accent', '#1a73e8'),
+    read: v('--read', '#5e97f6'),
+    staleFill: v('--stale-fill', 'rgba(217,48,37,0.16)'),
+    gapFill: v('--gap-fill', 'rgba(176,96,0,0.22)'),
+    selectedFill: v('--selected-fill', 'rgba(26,115,232,0.10)'),
+  };
+}
+
+export interface DrawInput {
+  ctx: CanvasRenderingContext2D;
+  width: number;
+  height: number;
+  window: TimeWindow;
+  lanes: LaneSpec[];
+  /** Index of the first lane drawn (vertical scroll) and the pixel offset of the first lane's top. */
+  firstLane: number;
+  offsetY: number;
+  now: number;
+  scrubT: number | null;
+  boundaries: number[];
+  p: Palette;
+}
+
+function hatch(ctx: CanvasRenderingContext2D, x0: number, x1: number, y: number, h: number, color: string): void {
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(x0, y, Math.max(1, x1 - x0), h);
+  ctx.clip();
+  ctx.fillStyle = color;
+  ctx.fillRect(x0, y, Math.max(1, x1 - x0), h);
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (let x = x0 - h; x < x1; x += 6) {
+    ctx.moveTo(x, y + h);
+    ctx.lineTo(x + h, y);
+  }
+  ctx.stroke();
+  ctx.restore();
+}
+
+function clampX(x: number, width: number): number {
+  return Math.max(-2, Math.min(width + 2, x));
+}
+
+export function drawTimeline(d: DrawInput): void {
+  const { ctx, width, height, window: w, lanes, p } = d;
+  ctx.clearRect(0, 0, width, height);
+  ctx.fillStyle = p.bg;
+  ctx.fillRect(0, 0, width, height);
+  ctx.font = '10px system-ui, sans-serif';
+  ctx.textBaseline = 'middle';
+
+  // Grid and axis.
+  const step = tickStep(w, width);
+  ctx.strokeStyle = p.grid;
+  ctx.lineWidth = 1;
+  ctx.fillStyle = p.muted;
+  for (const t of ticks(w, width)) {
+    const x = Math.round(xOf(w, t, width)) + 0.5;
+    ctx.beginPath();
+    ctx.moveTo(x, AXIS_H);
+    ctx.lineTo(x, height);
+    ctx.stroke();
+    const label = step < 1000 ? formatClock(t).slice(3) : formatClock(t).slice(0, 8);
+    ctx.fillText(label, x + 3, AXIS_H / 2);
+  }
+  ctx.strokeStyle = p.line;
+  ctx.beginPath();
+  ctx.moveTo(0, AXIS_H + 0.5);
+  ctx.lineTo(width, AXIS_H + 0.5);
+  ctx.stroke();
+
+  const tol = (w.end - w.start) / width;
+  for (let li = d.firstLane; li < lanes.length; li++) {
+    const y = AXIS_H + d.offsetY + (li - d.firstLane) * LANE_H;
+    if (y > height) break;
+    const lane = lanes[li]!;
+    const mid = y + LANE_H / 2;
+    ctx.strokeStyle = p.grid;
+    ctx.beginPath();
+    ctx.moveTo(0, y + LANE_H - 0.5);
+    ctx.lineTo(width, y + LANE_H - 0.5);
+    ctx.stroke();
+    if (lane.kind === 'session') {
+      const s = lane.session;
+      const x0 = clampX(xOf(w, s.start, width), width);
+      const x1 = clampX(xOf(w, s.end ?? d.now, width), width);
+      ctx.fillStyle = s.end === undefined ? p.ok : p.muted;
+      ctx.globalAlpha = 0.35;
+      ctx.fillRect(x0, y + 5, Math.max(2, x1 - x0), LANE_H - 10);
+      ctx.globalAlpha = 1;
+      for (const g of s.gaps) {
+        const g0 = clampX(xOf(w, g.t0, width), width);
+        const g1 = clampX(xOf(w, g.t1, width), width);
+        if (g1 >= 0 && g0 <= width) hatch(ctx, g0, g1, y + 3, LANE_H - 6, p.gapFill);
+      }
+      // Start (a reconnect gets a triangle) and end (with its cause).
+      ctx.fillStyle = s.reconnectAfter ? p.warn : p.ok;
+      ctx.beginPath();
+      ctx.moveTo(x0, y + 3);
+      ctx.lineTo(x0 + 6, mid);
+      ctx.lineTo(x0, y + LANE_H - 3);
+      ctx.closePath();
+      ctx.fill();
+      if (s.end !== undefined) {
+        ctx.fillStyle = p.error;
+        ctx.fillRect(x1 - 1, y + 2, 2, LANE_H - 4);
+        if (s.endCause) {
+          ctx.fillStyle = p.fg;
+          ctx.fillText(s.endCause, x1 + 4, mid);
+        }
+      }
+      continue;
+    }
+    if (lane.selected) {
+      ctx.fillStyle = p.selectedFill;
+      ctx.fillRect(0, y, width, LANE_H);
+    }
+    for (const s of lane.stale) {
+      const s0 = clampX(xOf(w, s.t0, width), width);
+      const s1 = clampX(xOf(w, s.t1, width), width);
+      if (s1 < 0 || s0 > width) continue;
+      ctx.fillStyle = p.staleFill;
+      ctx.fillRect(s0, y + 1, Math.max(2, s1 - s0), LANE_H - 2);
+    }
+    const l = lane.lane;
+    if (!l) continue;
+    // Reads: request → response bars (in flight to now).
+    let lastX = -10;
+    for (let i = lowerBound(l.reads, w.start - l.maxReadMs - tol, (r) => r.t0); i < l.reads.length; i++) {
+      const r = l.reads[i]!;
+      if (r.t0 > w.end) break;
+      const x0 = xOf(w, r.t0, width);
+      const x1 = xOf(w, r.t1 ?? d.now, width);
+      if (x1 < 0) continue;
+      if (Math.floor(x1) <= lastX && x1 - x0 < 1) continue;
+      lastX = Math.floor(x1);
+      ctx.fillStyle = r.failed ? p.error : p.read;
+      ctx.fillRect(clampX(x0, width), mid - 3, Math.max(2, clampX(x1, width) - clampX(x0, width)), 6);
+    }
+    // Marks.
+    const last: Record<string, number> = { subscribe: -10, unsubscribe: -10, notify: -10 };
+    for (let i = lowerBound(l.marks, w.start - tol * 4, (m) => m.t); i < l.marks.length; i++) {
+      const m = l.marks[i]!;
+      if (m.t > w.end + tol * 4) break;
+      const x = Math.round(xOf(w, m.t, width));
+      if (x === last[m.kind]) continue;
+      last[m.kind] = x;
+      if (m.kind === 'notify') {
+        ctx.fillStyle = p.accent;
+        ctx.beginPath();
+        ctx.moveTo(x, y + 3);
+        ctx.lineTo(x + 4, mid);
+        ctx.lineTo(x, y + LANE_H - 3);
+        ctx.lineTo(x - 4, mid);
+        ctx.closePath();
+        ctx.fill();
+      } else if (m.kind === 'subscribe') {
+        ctx.fillStyle = m.failed ? p.error : p.ok;
+        ctx.beginPath();
+        ctx.moveTo(x, y + 2);
+        ctx.lineTo(x + 4, y + 9);
+        ctx.lineTo(x - 4, y + 9);
+        ctx.closePath();
+        ctx.fill();
+      } else {
+        ctx.fillStyle = p.muted;
+        ctx.beginPath();
+        ctx.moveTo(x, y + LANE_H - 2);
+        ctx.lineTo(x + 4, y + LANE_H - 9);
+        ctx.lineTo(x - 4, y + LANE_H - 9);
+        ctx.closePath();
+        ctx.fill();
+      }
+    }
+  }
+
+  // Session boundaries (a session ended) across every lane.
+  ctx.strokeStyle = p.error;
+  ctx.setLineDash([3, 3]);
+  for (const t of d.boundaries) {
+    const x = Math.round(xOf(w, t, width)) + 0.5;
+    if (x < 0 || x > width) continue;
+    ctx.beginPath();
+    ctx.moveTo(x, AXIS_H);
+    ctx.lineTo(x, height);
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+  const nowX = xOf(w, d.now, width);
+  if (nowX >= 0 && nowX <= width) {
+    ctx.strokeStyle = p.muted;
+    ctx.beginPath();
+    ctx.moveTo(Math.round(nowX) + 0.5, 0);
+    ctx.lineTo(Math.round(nowX) + 0.5, height);
+    ctx.stroke();
+  }
+  if (d.scrubT !== null) {
+    const x = Math.round(xOf(w, d.scrubT, width)) + 0.5;
+    ctx.strokeStyle = p.accent;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(x, 0);
+    ctx.lineTo(x, height);
+    ctx.stroke();
+    ctx.lineWidth = 1;
+  }
+}

@@ -1,0 +1,25 @@
+// The findings view's model: open first, worst first, newest first; and which findings a filter keeps. Pure.
+import type { Finding } from '../../shared/engine/index.ts';
+import { uriMatches, type Filter } from './filter.ts';
+
+const RANK = { error: 3, warning: 2, info: 1 } as const;
+
+/** `finding:`, `uri:`, `session:`, `is:error|warning`, free text; other terms do not apply to findings. */
+export function findingMatches(f: Finding, filter: Filter): boolean {
+  for (const t of filter.terms) {
+    let hit = true;
+    if (t.key === 'finding') hit = f.id.includes(t.value);
+    else if (t.key === 'uri') hit = f.uri !== undefined && uriMatches(t.value, f.uri);
+    else if (t.key === 'session') hit = (f.session ?? '').toLowerCase().includes(t.value);
+    else if (t.key === 'is' && (t.value === 'error' || t.value === 'warning')) hit = f.severity === t.value;
+    else if (t.key === 'is' && t.value === 'problem') hit = f.severity !== 'info';
+    else if (t.key === 'text') hit = [f.id, f.title, f.uri ?? '', f.session ?? '', f.detail ?? ''].some((s) => s.toLowerCase().includes(t.value));
+    if (hit === t.negate) return false;
+  }
+  return true;
+}
+
+export function sortFindings(findings: readonly Finding[]): Finding[] {
+  return [...findings].sort((a, b) => Number(b.open) - Number(a.open) || RANK[b.severity] - RANK[a.severity] || b.lastT - a.lastT);
+}
+

@@ -1,0 +1,285 @@
+// The panel on a real scenario (reconnect-without-resubscribe, played by the demo page against the demo server):
+// screenshots in light and dark; keyboard navigation of the URI table and the drawer; the filter; settings edited in
+// the panel and validated by the background; the scrubber; export of the trace and the HAR; import (file picker and
+// drag-and-drop) of the exported trace giving the same table and findings, which `npm run analyze -- --json` agrees
+// with; bad files leave the view as it was. One browser for the file.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { PageServer } from '../../demo/page-server.ts';
+import { POLICY } from '../../demo/scenarios.ts';
+import type { Frame } from '../../shared/frames.ts';
+import type { HarLog } from '../../shared/har.ts';
+import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
+import { parseTrace } from '../../shared/trace/index.ts';
+import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
+import { buildDemoPage, playInPage, servePage, type PlayedScenario } from './demo/demo-harness.ts';
+
+const run = promisify(execFile);
+const SCREENSHOTS = resolve('docs/screenshots');
+
+let dir: string;
+let out: string;
+let pageServer: PageServer;
+let browser: Browser;
+let played: PlayedScenario;
+let tabId: number;
+let panel: Page;
+let tracePath: string;
+
+type Rows = Record<string, string>;
+const rowsOf = (p: Page): Promise<Rows> =>
+  p.$$eval('.uri-row[data-uri]', (rs) => Object.fromEntries(rs.map((r) => [r.getAttribute('data-uri')!, (r.getAttribute('data-findings') ?? '').split(' ').sort().join(' ')])));
+const findingsOf = (p: Page): Promise<string[]> =>
+  p.evaluate(() => ((globalThis as any).mcpPanel.snapshot.value.findings as Array<{ key: string; open: boolean; severity: string }>).map((f) => `${f.key} ${f.open} ${f.severity}`).sort());
+
+async function settled(p: Page): Promise<void> {
+  await waitFor(
+    () =>
+      p.evaluate(() => {
+        const s = (globalThis as any).mcpPanel;
+        const snap = s.snapshot.value;
+        const last = s.frames.at(-1);
+        return snap && last && snap.lastSeq === last.seq && snap.now >= last.t + 5000;
+      }),
+    20_000,
+    'panel settled past the grace',
+  );
+}
+
+async function offlinePanel(theme?: 'light' | 'dark'): Promise<Page> {
+  const p = await browser.context.newPage();
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html${theme ? `?theme=${theme}` : ''}`);
+  await p.waitForSelector('.status-bar[data-status="offline"]');
+  return p;
+}
+
+async function importInto(p: Page, path: string): Promise<void> {
+  await p.setInputFiles('input[type="file"]', path);
+}
+
+async function download(p: Page, item: RegExp): Promise<string> {
+  await p.click('button[aria-label="Export trace"]');
+  const [dl] = await Promise.all([p.waitForEvent('download'), p.getByRole('menuitem', { name: item }).click()]);
+  const path = join(out, dl.suggestedFilename());
+  await dl.saveAs(path);
+  return path;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kb-demo-page-'));
+  out = mkdtempSync(join(tmpdir(), 'panel-export-'));
+  await buildDemoPage(dir);
+  pageServer = await servePage(dir);
+  browser = await startBrowser();
+  played = await playInPage(browser.context, pageServer.url, 'reconnect-without-resubscribe');
+  expect(played.status).toBe('done');
+  tabId = await tabIdOf(browser, played.page);
+  panel = await openPanel(browser.context, browser.extensionId!, tabId, { theme: 'light' });
+  await panel.setViewportSize({ width: 1400, height: 820 });
+  await panel.waitForSelector('.status-bar[data-status="live"]');
+  await settled(panel);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await played?.kb.close();
+  await pageServer?.close();
+  for (const d of [dir, out]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
+it('writes screenshots of the panel in light and dark on the scenario', async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  for (const theme of ['light', 'dark'] as const) {
+    const p = theme === 'light' ? panel : await openPanel(browser.context, browser.extensionId!, tabId, { theme });
+    await p.setViewportSize({ width: 1400, height: 820 });
+    await p.waitForSelector('.status-bar[data-status="live"]');
+    await settled(p);
+    await p.click(`.uri-row[data-uri="${POLICY}"]`);
+    await p.waitForSelector('.flow [data-node="Q"][data-reached="true"]');
+    await p.click('button[aria-label="Fit all"]');
+    // Let the pulse on the newest step fade: the picture shows the state, not an animation frame.
+    await p.waitForTimeout(1200);
+    expect(await p.evaluate(() => document.documentElement.classList.contains(`theme-${new URLSearchParams(location.search).get('theme')}`))).toBe(true);
+    await p.screenshot({ path: join(SCREENSHOTS, `panel-${theme}.png`) });
+    if (p !== panel) await p.close();
+  }
+  const bg = await panel.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(bg).toBe('rgb(255, 255, 255)');
+});
+
+it('navigates the URI table with the keyboard; Enter opens the drawer, Esc closes it', async () => {
+  await panel.focus('.uri-grid');
+  await panel.keyboard.press('Home');
+  const first = await panel.getAttribute('.uri-row[aria-selected="true"]', 'data-uri');
+  expect(first).toBe(POLICY); // problem rows first
+  await panel.keyboard.press('ArrowDown');
+  const second = await panel.getAttribute('.uri-row[aria-selected="true"]', 'data-uri');
+  expect(second).not.toBe(POLICY);
+  await panel.keyboard.press('ArrowUp');
+  await panel.keyboard.press('Enter');
+  await panel.waitForSelector('.drawer[data-drawer="uri"]');
+  expect(await panel.textContent('.drawer')).toContain('Client believes it is subscribed; the server has no record');
+  // Evidence opens the frame.
+  await panel.click('.drawer .evidence button.link');
+  await panel.waitForSelector('.drawer[data-drawer="frame"]');
+  await panel.keyboard.press('Escape');
+  await panel.waitForSelector('.drawer', { state: 'detached' });
+});
+
+it('filters rows with is:, uri: and free text, and says what is wrong with a bad term', async () => {
+  const uris = () => panel.$$eval('.uri-row[data-uri]', (rs) => rs.map((r) => r.getAttribute('data-uri')));
+  await panel.fill('input[aria-label="Filter"]', 'is:phantom');
+  await waitFor(async () => ((await uris()).length === 1 ? true : undefined), 5000, 'filtered');
+  expect(await uris()).toEqual([POLICY]);
+  await panel.fill('input[aria-label="Filter"]', '-is:phantom uri:postgres://');
+  await waitFor(async () => ((await uris()).every((u) => u!.startsWith('postgres://')) ? true : undefined), 5000, 'uri filter');
+  await panel.fill('input[aria-label="Filter"]', 'is:bogus');
+  expect(await panel.textContent('#filter-errors')).toMatch(/unknown is:bogus/);
+  await panel.fill('input[aria-label="Filter"]', '');
+  await waitFor(async () => ((await uris()).length > 1 ? true : undefined), 5000, 'unfiltered');
+});
+
+it('edits settings in the panel: the background refuses a bad value (shown), accepts a good one', async () => {
+  await panel.click('button[aria-label="Settings"]');
+  await panel.fill('dialog input[aria-label="Max frames"]', '5');
+  await panel.click('dialog button[type="submit"]');
+  expect(await (await panel.waitForSelector('[data-settings-error="true"]')).textContent()).toBe('maxFrames must be between 1,000 and 5,000,000');
+  await panel.fill('dialog input[aria-label="Max frames"]', String(DEFAULT_SETTINGS.maxFrames));
+  await panel.click('dialog button:has-text("+ Add rule")');
+  await panel.fill('dialog input[aria-label="Rule 1 URI pattern"]', 'file:///docs/**');
+  await panel.fill('dialog input[aria-label="Rule 1 max age in seconds"]', '1');
+  await panel.click('dialog button[type="submit"]');
+  await panel.waitForSelector('dialog.settings', { state: 'detached' });
+  // The rule applies to the panel's engine: the policy document's cache is now older than expected.
+  await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-findings*="cache-age-exceeded"]`);
+  const stored = await (await browser.serviceWorker()).evaluate(() => (globalThis as any).mcpDevtools.settings.get());
+  expect(stored.freshnessRules).toEqual([{ pattern: 'file:///docs/**', maxAgeMs: 1000 }]);
+  // Back to the defaults for the rest of the file.
+  const back = await panel.evaluate(
+    (s) =>
+      new Promise<boolean>((ok) => {
+        const port = chrome.runtime.connect({ name: 'mcp-devtools/panel' });
+        port.onMessage.addListener((m: any) => m.type === 'settings' && m.settings.freshnessRules.length === 0 && (port.disconnect(), ok(true)));
+        port.postMessage({ type: 'settings-set', settings: s });
+      }),
+    DEFAULT_SETTINGS,
+  );
+  expect(back).toBe(true);
+  await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"]:not([data-findings*="cache-age-exceeded"])`);
+});
+
+it('replays up to an instant with the scrubber, then goes back to live', async () => {
+  const before = await panel.evaluate(() => {
+    const s = (globalThis as any).mcpPanel.snapshot.value.sessions.find((x: any) => !x.open);
+    return s.endT - 1;
+  });
+  await panel.evaluate((t) => {
+    const input = document.querySelector<HTMLInputElement>('input[aria-label="Replay up to"]')!;
+    input.value = String(Math.floor(t));
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, before);
+  await panel.waitForSelector('.scrub-banner[data-scrubbing="true"]');
+  // Before the reconnect the first session still held the subscription: nothing wrong with the policy row yet.
+  await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="ok"]`);
+  await panel.click('button[aria-label="Back to live"]');
+  await panel.waitForSelector('.scrub-banner', { state: 'detached' });
+  await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="error"]`);
+});
+
+it('exports the HAR of the MCP HTTP traffic, SSE events in _sseEvents', async () => {
+  const path = await download(panel, /HAR/);
+  expect(path).toMatch(/\.har$/);
+  const har = JSON.parse(readFileSync(path, 'utf8')) as HarLog;
+  expect(har.log.version).toBe('1.2');
+  const frames = (await loggedFrames(browser, tabId)) as Frame[];
+  const segment = frames.at(-1)!.segment;
+  const requests = frames.filter((f) => f.segment === segment && f.kind === 'http-request');
+  expect(har.log.entries).toHaveLength(requests.length);
+  const streams = har.log.entries.filter((e) => e.request.method === 'GET' && e.response.content.mimeType.startsWith('text/event-stream'));
+  expect(streams.length).toBeGreaterThanOrEqual(2); // one GET stream per session
+  expect(streams.every((e) => Array.isArray(e._sseEvents))).toBe(true);
+  const bodies = har.log.entries.flatMap((e) => [e.request.postData?.text ?? '', e.response.content.text ?? '']).join('\n');
+  expect(bodies).toContain('resources/subscribe');
+  expect(har.log.comment).toMatch(/redacted at capture/);
+});
+
+it('exports the trace; importing it shows the same table and findings, and the CLI agrees', async () => {
+  tracePath = await download(panel, /Trace file/);
+  const parsed = parseTrace(readFileSync(tracePath, 'utf8'));
+  expect(parsed.ok).toBe(true);
+  if (!parsed.ok) return;
+  const logged = (await loggedFrames(browser, tabId)) as Frame[];
+  const segment = logged.at(-1)!.segment;
+  expect(parsed.trace.frames.map((f) => f.seq)).toEqual(logged.filter((f) => f.segment === segment && f.seq <= parsed.trace.frames.at(-1)!.seq).map((f) => f.seq));
+  expect(parsed.trace.page.url).toBe(played.page.url());
+
+  const liveRows = await rowsOf(panel);
+  const liveFindings = await findingsOf(panel);
+  const off = await offlinePanel();
+  expect(await off.textContent('[data-empty="true"]')).toMatch(/Import a trace/);
+  await importInto(off, tracePath);
+  await off.waitForSelector('.status-bar[data-status="imported"]');
+  expect(await off.textContent('[data-count="frames"]')).toBe(`${parsed.trace.frames.length} frames`);
+  expect(await rowsOf(off)).toEqual(liveRows);
+  expect(await findingsOf(off)).toEqual(liveFindings);
+  expect(await off.getAttribute(`.uri-row[data-uri="${POLICY}"]`, 'data-findings')).toBe('cached-not-subscribed phantom-subscription');
+
+  // npm run analyze -- <file> --json judges the trace at the same instant the panel does.
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'cli/analyze.ts', tracePath, '--json'], { maxBuffer: 64 * 1024 * 1024 }).catch((e: { stdout: string; code: number }) => {
+    // Exit code 1 = findings at error level: expected for this scenario.
+    expect(e.code).toBe(1);
+    return e;
+  });
+  const cli = JSON.parse(stdout) as { now: number; uris: Array<{ uri: string; findings: string[] }>; findings: Array<{ key: string; open: boolean; severity: string }> };
+  const imported = await off.evaluate(() => (globalThis as any).mcpPanel.snapshot.value.now as number);
+  expect(cli.now).toBe(imported);
+  expect(Object.fromEntries(cli.uris.map((u) => [u.uri, [...u.findings].sort().join(' ')]))).toEqual(await rowsOf(off));
+  expect(cli.findings.map((f) => `${f.key} ${f.open} ${f.severity}`).sort()).toEqual(await findingsOf(off));
+  await off.close();
+});
+
+it('imports by drag and drop', async () => {
+  const off = await offlinePanel();
+  const text = readFileSync(tracePath, 'utf8');
+  await off.evaluate((t) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], 'dropped-trace.json', { type: 'application/json' }));
+    const app = document.querySelector('.app')!;
+    app.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    app.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, text);
+  await off.waitForSelector('.status-bar[data-status="imported"]');
+  expect(await off.textContent('.toolbar')).toContain('dropped-trace.json');
+  expect(await rowsOf(off)).toEqual(await rowsOf(panel));
+  await off.close();
+});
+
+it('refuses bad files with a clear error and leaves the current view as it was', async () => {
+  const off = await offlinePanel();
+  await importInto(off, tracePath);
+  await off.waitForSelector('.status-bar[data-status="imported"]');
+  const before = await rowsOf(off);
+  const good = JSON.parse(readFileSync(tracePath, 'utf8'));
+  const cases: Array<[string, string, RegExp]> = [
+    ['foreign.json', JSON.stringify({ hello: 'world' }), /foreign\.json is not a trace this panel can read: format: expected "mcp-devtools-trace"/],
+    ['traffic.har', JSON.stringify({ log: { version: '1.2', entries: [] } }), /looks like a HAR file/],
+    ['broken.json', JSON.stringify({ ...good, frames: good.frames.map((f: Frame, i: number) => (i === 3 ? { ...f, seq: undefined } : f)) }), /frames\[3\]\.seq: missing/],
+    ['truncated.json', readFileSync(tracePath, 'utf8').slice(0, 500), /not JSON/],
+  ];
+  for (const [name, text, message] of cases) {
+    const path = join(out, name);
+    writeFileSync(path, text);
+    await importInto(off, path);
+    const err = await off.waitForSelector('[data-import-error="true"]');
+    expect(await err.textContent()).toMatch(message);
+    expect(await off.getAttribute('.status-bar', 'data-status')).toBe('imported');
+    expect(await rowsOf(off)).toEqual(before);
+    await off.click('[data-import-error="true"] button[aria-label="Dismiss"]');
+  }
+  await off.close();
+});

@@ -1,0 +1,177 @@
+// Every seed scenario (demo/scenarios.ts, both generations, healthy included), played by the demo page against its own
+// knowledge-base server in Chromium with the built extension, as the MCP panel shows it (opened as a tab on that
+// page): the findings are the scenario's (expected ⊆ shown ⊆ expected ∪ allowed; healthy: nothing at warning or
+// error), the URI rows carry exactly the findings an independent engine replay of the background's log gives, the flow
+// chart takes the policy URI where the scenario says (Q for reconnect-without-resubscribe), and the timeline shows the
+// session boundary of every scenario that reconnects or restarts. One browser for the file; four scenarios at a time.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PageServer } from '../../demo/page-server.ts';
+import { POLICY, SCENARIOS, type Scenario } from '../../demo/scenarios.ts';
+import { Engine } from '../../shared/engine/index.ts';
+import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
+import { buildDemoPage, playInPage, pool } from './demo/demo-harness.ts';
+import { servePage } from './demo/demo-harness.ts';
+
+/** The engine's grace for timing-dependent findings is 2 s; judge the panel well past it (as the CLI test does). */
+const PAST_GRACE_MS = 5000;
+
+/**
+ * One known engine false positive, tolerated here and nowhere else until it is fixed (demo/README.md, "Known gaps"):
+ * `resume-gap` on 2025 Streamable HTTP sessions whose initialize POST stream carried priming event ids. Only a
+ * closed, URI-less instance is tolerated, so a real resume gap on a URI still fails.
+ */
+const KNOWN_ENGINE_GAP = (f: { id: string; open: boolean; uri: string }): boolean => f.id === 'resume-gap' && !f.open && f.uri === '';
+
+interface Seen {
+  status: string | undefined;
+  pass: boolean | undefined;
+  /** Findings view: id/severity/open. */
+  findings: Array<{ id: string; severity: string; open: boolean; uri: string }>;
+  /** URI table: uri → finding ids (sorted), and status. */
+  rows: Record<string, { findings: string[]; status: string }>;
+  /** What an engine replay of the background's log says at the panel's `now`. */
+  reference: Record<string, string[]>;
+  flow: { uri: string; reached: string[]; current: string } | undefined;
+  boundaries: number;
+  sessionEnds: string[];
+}
+
+let dir: string;
+let pageServer: PageServer;
+let browser: Browser;
+const seen = new Map<string, Seen>();
+
+async function observe(panel: Page, s: Scenario, tabId: number): Promise<Seen> {
+  // Wait until the panel's clock is past the grace after the last frame, and its snapshot has caught up with it.
+  await waitFor(
+    () =>
+      panel.evaluate((ms) => {
+        const p = (globalThis as any).mcpPanel;
+        const snap = p.snapshot.value;
+        const last = p.frames.at(-1);
+        return snap && last && snap.lastSeq === last.seq && snap.now >= last.t + ms;
+      }, PAST_GRACE_MS),
+    20_000,
+    `${s.name}: panel settled`,
+  );
+  const rows = Object.fromEntries(
+    await panel.$$eval('.uri-row[data-uri]', (rs) =>
+      rs.map((r) => [r.getAttribute('data-uri')!, { findings: (r.getAttribute('data-findings') ?? '').split(' ').filter(Boolean).sort(), status: r.getAttribute('data-status') ?? '' }] as const),
+    ),
+  );
+  const { now, lastSeq } = await panel.evaluate(() => {
+    const snap = (globalThis as any).mcpPanel.snapshot.value;
+    return { now: snap.now as number, lastSeq: snap.lastSeq as number };
+  });
+  const frames = (await loggedFrames(browser, tabId)).filter((f) => f.seq <= lastSeq);
+  const engine = new Engine();
+  // The panel shows the current page segment (preserve log is off): so does the reference.
+  const segment = frames.at(-1)?.segment;
+  engine.applyAll(frames.filter((f) => f.segment === segment));
+  const reference = Object.fromEntries(engine.snapshot(now).uris.map((u) => [u.uri, [...u.findings].sort()]));
+
+  let flow: Seen['flow'];
+  const flowUri = s.flow?.uri ?? POLICY;
+  const row = await panel.$(`.uri-row[data-uri="${flowUri}"]`);
+  if (row) {
+    await row.click();
+    await panel.waitForSelector(`.flow-svg[aria-label*="${flowUri}"]`);
+    flow = {
+      uri: flowUri,
+      reached: await panel.$$eval('.flow [data-node][data-reached="true"]', (ns) => ns.map((n) => n.getAttribute('data-node')!).sort()),
+      current: (await panel.getAttribute('.flow-svg', 'data-current')) ?? '',
+    };
+  }
+  const boundaries = Number(await panel.getAttribute('.timeline-canvas', 'data-session-boundaries'));
+  const sessionEnds = await panel.$$eval('.lane-label[data-lane="session"]', (ls) => ls.map((l) => l.getAttribute('data-end-cause') ?? ''));
+
+  await panel.click('[role="tab"][data-view="findings"]');
+  await panel.waitForSelector('.findings-table');
+  const findings = await panel.$$eval('.finding-row', (rs) =>
+    rs.map((r) => ({ id: r.getAttribute('data-finding-id')!, severity: r.getAttribute('data-severity')!, open: r.getAttribute('data-open') === 'true', uri: r.getAttribute('data-uri') ?? '' })),
+  );
+  return { status: undefined, pass: undefined, findings, rows, reference, flow, boundaries, sessionEnds };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kb-demo-page-'));
+  await buildDemoPage(dir);
+  pageServer = await servePage(dir);
+  browser = await startBrowser();
+  await pool(SCENARIOS, 4, async (s) => {
+    const played = await playInPage(browser.context, pageServer.url, s.name);
+    try {
+      const tabId = await tabIdOf(browser, played.page);
+      const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+      try {
+        await panel.waitForSelector('.status-bar[data-status="live"]');
+        const o = await observe(panel, s, tabId);
+        seen.set(s.name, { ...o, status: played.status, pass: played.result?.pass });
+      } finally {
+        await panel.close();
+      }
+    } finally {
+      await played.page.close();
+      await played.kb.close();
+    }
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await pageServer?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.each(SCENARIOS.map((s) => [s.name, s] as const))('%s in the panel', (name, s) => {
+  const get = (): Seen => {
+    const v = seen.get(name);
+    if (!v) throw new Error(`${name} was not observed`);
+    return v;
+  };
+
+  it('the page played the scenario', () => {
+    expect(get().status).toBe('done');
+    expect(get().pass).toBe(true);
+  });
+
+  it('shows the scenario’s findings', () => {
+    const v = get();
+    const listed = new Set<string>([...s.findings.expected, ...(s.findings.allowed ?? [])]);
+    const findings = v.findings.filter((f) => listed.has(f.id) || !KNOWN_ENGINE_GAP(f));
+    const ids = [...new Set(findings.map((f) => f.id))].sort();
+    const allowed = new Set<string>([...s.findings.expected, ...(s.findings.allowed ?? [])]);
+    const detail = JSON.stringify(findings);
+    expect({ missing: s.findings.expected.filter((e) => !ids.includes(e)), unexpected: ids.filter((i) => !allowed.has(i)) }, detail).toEqual({ missing: [], unexpected: [] });
+    if (s.findings.expected.length === 0) {
+      expect(findings.filter((f) => f.severity !== 'info'), detail).toEqual([]);
+      expect(Object.values(v.rows).filter((r) => r.status === 'warning' || r.status === 'error')).toEqual([]);
+    }
+  });
+
+  it('the URI rows carry exactly the findings of an engine replay of the captured log', () => {
+    const v = get();
+    const shown = Object.fromEntries(Object.entries(v.rows).map(([uri, r]) => [uri, r.findings]));
+    expect(shown).toEqual(v.reference);
+    // Each open finding about a URI is on that URI's row.
+    for (const f of v.findings.filter((x) => x.open && x.uri)) expect(v.rows[f.uri]?.findings, `${f.id} on ${f.uri}`).toContain(f.id);
+  });
+
+  it.runIf(s.flow !== undefined)('the flow chart takes the URI where the scenario says', () => {
+    const v = get();
+    expect(v.flow, 'the flow URI has a row').toBeDefined();
+    const reached = v.flow!.reached;
+    expect(s.flow!.reaches.filter((n) => !reached.includes(n)), `reached ${reached.join('')}`).toEqual([]);
+    expect((s.flow!.never ?? []).filter((n) => reached.includes(n)), `reached ${reached.join('')}`).toEqual([]);
+  });
+
+  it.runIf(s.steps.some((st) => st.do === 'reconnect' || st.do === 'restart'))('the timeline shows the session boundary', () => {
+    const v = get();
+    expect(v.boundaries).toBeGreaterThanOrEqual(1);
+    expect(v.sessionEnds.filter((c) => c !== '').length).toBeGreaterThanOrEqual(1);
+  });
+});
