@@ -287,7 +287,8 @@ export class Decoder {
     c.sse = contentType.includes('text/event-stream');
     const sid = f.headers['mcp-session-id'];
     if (c.info.session === undefined && sid !== undefined && c.info.transport === 'streamable-http' && c.info.generation === '2025') {
-      c.info.session = sid;
+      // A new object, never a mutation: messages already decoded keep the info they were seen with.
+      c.info = { ...c.info, session: sid };
     }
     const ok = f.status >= 200 && f.status < 300;
     if (!ok) c.errorStatus = true;
@@ -421,8 +422,10 @@ export class Decoder {
 
   private onWsMessage(f: S<WsMessageFrame>): void {
     let c = this.conns.get(f.conn);
-    if (!c) {
+    if (!c || c.source !== 'ws') {
+      // Never saw this WebSocket open (or the id was reused by something else): decode it as a WebSocket anyway.
       c = this.stub(f);
+      c.source = 'ws';
       c.info = { ...c.info, transport: 'websocket', session: `ws:${f.conn}` };
       c.stream = `ws:${f.conn}`;
       c.streamKind = 'ws';

@@ -75,7 +75,11 @@ export interface DecodedMessage {
 /** What an HTTP exchange is for, from the request. */
 export type ExchangeRole = 'post' | 'get' | 'delete' | 'other';
 
-/** The transport identity of one HTTP exchange / EventSource / WebSocket, shared by the events about it. */
+/**
+ * The transport identity of one HTTP exchange / EventSource / WebSocket, shared by its messages and the events about
+ * it. Never mutated: when something changes (the session id arrives on the initialize answer), the decoder makes a
+ * new one, so a message's info is the one it was seen with.
+ */
 export interface ConnInfo {
   conn: string;
   doc: string;

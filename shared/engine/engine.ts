@@ -32,7 +32,7 @@ export class Engine {
     this.core = new EngineCore(options);
     const core = this.core;
     this.decoder = new Decoder({
-      message: (m, v) => onMessage(core, m, v),
+      message: (m, v, info) => onMessage(core, m, v, info),
       wire: (e, seq, t) => onWire(core, e, seq, t),
     });
   }

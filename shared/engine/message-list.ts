@@ -2,7 +2,7 @@
 // 200,000-frame trace holds ~120,000 messages, and as objects they cost twice the memory and most of the garbage
 // collector's time. A view reads them back as plain DecodedMessage objects with messageAt / messagesSlice.
 // Append-only: a message below `count` never changes, except a request's `pair`, filled in once when its answer comes.
-import type { DecodedMessage, MessageKind, StreamKind, Transport } from '../decode/types.ts';
+import type { ConnInfo, DecodedMessage, MessageKind, StreamKind, Transport } from '../decode/types.ts';
 
 const KINDS: readonly MessageKind[] = ['request', 'notification', 'result', 'error', 'invalid'];
 const STREAMS: readonly StreamKind[] = ['post', 'post-sse', 'get', 'listen', 'sse', 'ws'];
@@ -17,6 +17,28 @@ export interface MessageList {
   readonly store: MessageStore;
 }
 
+interface RareFields {
+  problem?: string;
+  hash?: string;
+  bytes?: number;
+  stream?: string;
+  /** null = no session although the exchange has one. */
+  session?: string | null;
+  id?: string | number | null;
+}
+
+/** The JSON-RPC id of a message, read back from its raw text (ids are not kept in a column). */
+function idFromRaw(raw: string, batch: number): string | number | null | undefined {
+  try {
+    const v: unknown = JSON.parse(raw);
+    const o = (batch >= 0 && Array.isArray(v) ? v[batch] : v) as { id?: unknown } | null;
+    const id = o && typeof o === 'object' ? o.id : undefined;
+    return typeof id === 'string' || typeof id === 'number' || id === null ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class MessageStore {
   private n = 0;
   private cap = 1024;
@@ -26,22 +48,18 @@ export class MessageStore {
   private batch = new Int16Array(this.cap);
   /** dir | kind | streamKind | known | truncated | transport | generation, bit-packed. */
   private flags = new Uint16Array(this.cap);
-  /** Index into `ctxs`: (doc, endpoint) pairs are few. */
-  private ctx = new Uint16Array(this.cap);
-  private ctxs: { doc: string; endpoint: string }[] = [];
-  private ctxIndex = new Map<string, Map<string, number>>();
-  // References kept are to strings that live anyway (frame payloads, header values, conn ids) or are interned: a
-  // retained array pointing at fresh young strings makes every scavenge walk it (measured: that doubled replay time).
-  private conn: string[] = [];
-  private session: (string | undefined)[] = [];
+  // References kept are to things that live anyway (the exchange's ConnInfo, frame payloads, frame ids) or are
+  // interned: a retained array pointing at fresh young strings makes every scavenge walk it (measured: that doubled
+  // replay time). Each column is one more pointer store per message (~40 ns here), so the JSON-RPC id is not kept:
+  // it is read back from `raw` when a view asks.
+  private info: ConnInfo[] = [];
   private version: (string | undefined)[] = [];
   private method: (string | undefined)[] = [];
-  private id: (string | number | null | undefined)[] = [];
   private uri: (string | undefined)[] = [];
   private sseId: (string | undefined)[] = [];
   private raw: string[] = [];
   /** Rare fields, by message index. */
-  private rare = new Map<number, { problem?: string; hash?: string; bytes?: number; stream?: string }>();
+  private rare = new Map<number, RareFields>();
   private interned = new Map<string, string>();
 
   private intern(s: string | undefined): string | undefined {
@@ -50,18 +68,6 @@ export class MessageStore {
     if (x !== undefined) return x;
     this.interned.set(s, s);
     return s;
-  }
-
-  private ctxOf(doc: string, endpoint: string): number {
-    let m = this.ctxIndex.get(doc);
-    if (!m) this.ctxIndex.set(doc, (m = new Map()));
-    let i = m.get(endpoint);
-    if (i === undefined) {
-      i = this.ctxs.length;
-      this.ctxs.push({ doc, endpoint });
-      m.set(endpoint, i);
-    }
-    return i;
   }
 
   private grow(): void {
@@ -81,12 +87,10 @@ export class MessageStore {
     const fl = new Uint16Array(this.cap);
     fl.set(this.flags);
     this.flags = fl;
-    const cx = new Uint16Array(this.cap);
-    cx.set(this.ctx);
-    this.ctx = cx;
   }
 
-  push(m: DecodedMessage): void {
+  /** `info` is the exchange the message was decoded on (its session, doc, endpoint, transport, generation, conn). */
+  push(m: DecodedMessage, info: ConnInfo): void {
     const i = this.n;
     if (i === this.cap) this.grow();
     this.seq[i] = m.seq;
@@ -101,18 +105,19 @@ export class MessageStore {
       (m.truncated ? 256 : 0) |
       (TRANSPORT_CODE[m.transport] << 9) |
       (m.generation === '2026' ? 2048 : 0);
-    this.ctx[i] = this.ctxOf(m.doc, m.endpoint);
-    this.conn.push(m.conn);
-    this.session.push(m.session);
+    this.info.push(info);
     this.version.push(this.intern(m.version));
     this.method.push(this.intern(m.method));
-    this.id.push(m.id);
     this.uri.push(this.intern(m.uri));
     this.sseId.push(m.sseId);
     this.raw.push(m.raw);
-    const stream = m.stream === `${m.streamKind}:${m.conn}` ? undefined : m.stream;
-    if (m.problem !== undefined || m.truncated || stream !== undefined) {
-      const r: { problem?: string; hash?: string; bytes?: number; stream?: string } = {};
+    // The stream id is `<kind>:<conn>` except for EventSource reconnects (`sse:<conn>#n`): keep only those.
+    const stream = m.stream.length === m.streamKind.length + 1 + info.conn.length ? undefined : m.stream;
+    // The rare fields, and what the exchange's info does not say (a session that differs from it).
+    if (m.problem !== undefined || m.truncated || stream !== undefined || m.session !== info.session || (m.id !== undefined && m.truncated)) {
+      const r: RareFields = {};
+      if (m.session !== info.session) r.session = m.session ?? null;
+      if (m.truncated && m.id !== undefined) r.id = m.id;
       if (m.problem !== undefined) r.problem = m.problem;
       if (m.hash !== undefined) r.hash = m.hash;
       if (m.bytes !== undefined) r.bytes = m.bytes;
@@ -137,29 +142,31 @@ export class MessageStore {
   at(i: number): DecodedMessage | undefined {
     if (i < 0 || i >= this.n) return undefined;
     const fl = this.flags[i]!;
-    const cx = this.ctxs[this.ctx[i]!]!;
+    const info = this.info[i]!;
     const pair = this.pair[i]!;
     const batch = this.batch[i]!;
     const rare = this.rare.get(i);
     const streamKind = STREAMS[(fl >> 4) & 7]!;
-    const conn = this.conn[i]!;
+    const raw = this.raw[i]!;
+    const kind = KINDS[(fl >> 1) & 7]!;
+    const session = rare?.session === null ? undefined : (rare?.session ?? info.session);
     return {
       index: i,
       seq: this.seq[i]!,
       t: this.t[i]!,
-      doc: cx.doc,
-      conn,
+      doc: info.doc,
+      conn: info.conn,
       dir: fl & 1 ? 'out' : 'in',
       transport: TRANSPORTS[(fl >> 9) & 3]!,
       generation: fl & 2048 ? '2026' : '2025',
       version: this.version[i],
-      endpoint: cx.endpoint,
-      session: this.session[i],
-      stream: rare?.stream ?? `${streamKind}:${conn}`,
+      endpoint: info.endpoint,
+      session,
+      stream: rare?.stream ?? `${streamKind}:${info.conn}`,
       streamKind,
-      kind: KINDS[(fl >> 1) & 7]!,
+      kind,
       method: this.method[i],
-      id: this.id[i],
+      id: kind === 'notification' ? undefined : fl & 256 ? rare?.id : idFromRaw(raw, batch),
       pair: pair >= 0 ? pair : undefined,
       batch: batch >= 0 ? batch : undefined,
       known: (fl & 128) !== 0,
@@ -169,7 +176,7 @@ export class MessageStore {
       bytes: rare?.bytes,
       uri: this.uri[i],
       sseId: this.sseId[i],
-      raw: this.raw[i]!,
+      raw,
     };
   }
 

@@ -1,7 +1,7 @@
 // Dispatch of decoded messages to the rules, by direction, kind and method. Messages the engine has no rule for are
 // still stored (the panel shows every message); only their counters change.
 import { M } from '../decode/protocol.ts';
-import type { DecodedMessage } from '../decode/types.ts';
+import type { ConnInfo, DecodedMessage } from '../decode/types.ts';
 import { noteInitializeSent } from '../findings/lifecycle.ts';
 import type { EngineCore } from './core.ts';
 import {
@@ -16,8 +16,8 @@ import {
 } from './on-resources.ts';
 import { failListen, obj, onAcknowledged, onDiscovered, onInitialized, onListenSent, withdrawListen } from './on-session.ts';
 
-export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown): void {
-  core.messages.push(m);
+export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, info: ConnInfo): void {
+  core.messages.push(m, info);
   if (m.pair !== undefined && m.kind !== 'request') core.messages.setPair(m.pair, m.index);
   core.counters.messages++;
   if (m.kind === 'invalid') {

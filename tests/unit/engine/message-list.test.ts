@@ -1,0 +1,70 @@
+// The engine keeps messages in columns; what a view reads back must be exactly what the decoder produced
+// (including the pairing filled in later), and a snapshot must not see answers that came after it.
+import { describe, expect, it } from 'vitest';
+import { Decoder, type DecodedMessage } from '../../../shared/decode/index.ts';
+import { Engine, messageAt, messagesSlice } from '../../../shared/engine/index.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { LegacySseClient, ModernClient, request, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
+
+function everyTransport(): FrameLog {
+  const log = new FrameLog();
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet({ ids: 'e' });
+  get.priming().updated('file:///a');
+  c.read('file:///a', 'a "quoted"\nline');
+  c.beginRead('file:///b').httpStatus(404, -32001, 'Session not found');
+  const conn = log.newConn();
+  log.httpRequest(conn, 'POST', 'http://localhost:3000/mcp', { 'mcp-session-id': 'S1' }, `[${request('resources/read', { uri: 'x' }, 'str-id')},{"jsonrpc":"2.0","method":"notifications/x"}]`);
+  log.httpResponse(conn, 200, 'http://localhost:3000/mcp', { 'content-type': 'application/json' });
+  log.httpBody(conn, { text: '{"result":{"contents":[{"uri":"x","text":"aaa', truncated: { bytes: 500_000, hash: 'hh' } });
+  log.httpEnd(conn);
+  const m = new ModernClient(log, 'http://localhost:3000/mcp26');
+  m.discover();
+  m.listen(['file:///a']).complete();
+  const l = new LegacySseClient(log, 'http://localhost:3001/sse', 'eventsource');
+  l.connect('L1');
+  l.initialize();
+  l.drop();
+  l.connect('L2');
+  const w = new WsClient(log, 'ws://localhost:3002/');
+  w.connect();
+  w.initialize();
+  w.receive('not json');
+  return log;
+}
+
+describe('message store', () => {
+  it('reads back exactly what the decoder produced', () => {
+    const log = everyTransport();
+    const decoded: DecodedMessage[] = [];
+    const d = new Decoder({ message: (m) => decoded.push(m), wire: () => undefined });
+    for (const f of log.frames) d.push(f);
+    const e = Engine.replay(log.frames);
+    const stored = messagesSlice(e.snapshot(log.t).messages);
+    expect(stored.length).toBe(decoded.length);
+    for (let i = 0; i < decoded.length; i++) {
+      const want = Object.fromEntries(Object.entries(decoded[i]!).filter(([, v]) => v !== undefined));
+      const got = Object.fromEntries(Object.entries(stored[i]!).filter(([, v]) => v !== undefined));
+      expect(got, `message ${i}`).toEqual(want);
+    }
+    expect(new Set(decoded.map((m) => m.transport))).toEqual(new Set(['streamable-http', 'http-sse', 'websocket']));
+  });
+
+  it('a snapshot does not link answers that arrived after it', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    const p = c.beginRead('file:///a');
+    const e = new Engine();
+    e.applyAll(log.frames);
+    const before = e.snapshot(log.t);
+    p.respond({ contents: [{ uri: 'file:///a', text: 'x' }] });
+    for (const f of log.frames.slice(before.frames)) e.apply(f);
+    const after = e.snapshot(log.t);
+    const req = before.messages.count - 1;
+    expect(messageAt(before.messages, req)!.pair).toBeUndefined();
+    expect(messageAt(after.messages, req)!.pair).toBe(after.messages.count - 1);
+    expect(messageAt(before.messages, before.messages.count)).toBeUndefined();
+  });
+});
