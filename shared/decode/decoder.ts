@@ -26,9 +26,26 @@ function anyModernOnly(methods: readonly string[]): boolean {
   for (const m of methods) if (MODERN_ONLY_METHODS.has(m)) return true;
   return false;
 }
+function isListenRequest(v: unknown): boolean {
+  return (v as { method?: unknown } | null)?.method === M.listen;
+}
 function endedWithId(ended: SessionTrack['ended'], id: string): boolean {
   for (const x of ended) if (x.lastId === id) return true;
   return false;
+}
+
+/** Every ConnInfo has every field, in one order: one object shape wherever it is read (decoder, engine, store). */
+function connInfo(
+  conn: string,
+  doc: string,
+  endpoint: string,
+  transport: Transport,
+  generation: ConnInfo['generation'],
+  role: ExchangeRole,
+  session: string | undefined = undefined,
+  listenId: RequestId | undefined = undefined,
+): ConnInfo {
+  return { conn, doc, endpoint, transport, generation, role, session, listenId };
 }
 
 /** A page frame as the engine receives it: stamped with seq. */
@@ -161,7 +178,7 @@ export class Decoder {
 
   /** One scratch context, refilled per payload: the reader never keeps it, and this runs for every message. */
   private scratch: PayloadContext = {
-    info: { conn: '', doc: '', endpoint: '', transport: 'streamable-http', generation: '2025', role: 'other' },
+    info: connInfo('', '', '', 'streamable-http', '2025', 'other'),
     seq: 0,
     t: 0,
     doc: '',
@@ -204,14 +221,7 @@ export class Decoder {
 
   /** A frame for a connection we never saw the start of (the log was trimmed): decode it with what we know. */
   private stub(f: Frame & { conn: string }): Conn {
-    const info: ConnInfo = {
-      conn: f.conn,
-      doc: f.doc,
-      endpoint: '(unknown endpoint)',
-      transport: 'streamable-http',
-      generation: '2025',
-      role: 'other',
-    };
+    const info = connInfo(f.conn, f.doc, '(unknown endpoint)', 'streamable-http', '2025', 'other');
     const c = newConn(info, 'fetch', '', {});
     this.conns.set(f.conn, c);
     return c;
@@ -246,36 +256,25 @@ export class Decoder {
       ((headerVersion !== undefined && isModernVersion(headerVersion)) ||
         (metaVersion !== undefined && isModernVersion(metaVersion)) ||
         anyModernOnly(methods));
-    const info: ConnInfo = { conn: f.conn, doc: f.doc, endpoint, transport, generation: modern ? '2026' : '2025', role };
-    if (session !== undefined) info.session = session;
+    let listenId: RequestId | undefined;
     if (body && !body.truncated && body.problem === undefined && methods.includes(M.listen)) {
-      const listen = body.values.find((v) => (v as { method?: unknown }).method === M.listen) as { id?: RequestId } | undefined;
-      if (listen?.id !== undefined) info.listenId = listen.id;
+      const listen = body.values.find(isListenRequest) as { id?: RequestId } | undefined;
+      listenId = listen?.id;
     }
+    const info = connInfo(f.conn, f.doc, endpoint, transport, modern ? '2026' : '2025', role, session, listenId);
     const c = newConn(info, 'fetch', f.url, h);
     c.version = modern ? (metaVersion ?? headerVersion) : headerVersion;
     c.legacyCandidate = role === 'get' && session === undefined && headerVersion === undefined;
     this.conns.set(f.conn, c);
-    const head: Extract<Parameters<DecodeSink['wire']>[0], { type: 'request-head' }> = {
-      type: 'request-head',
-      info,
-      method: verb,
-      headers: h,
-      requestMethods: methods,
-    };
-    if (metaVersion !== undefined) head.metaVersion = metaVersion;
-    this.sink.wire(head, f.seq, f.t);
+    this.sink.wire({ type: 'request-head', info, method: verb, headers: h, requestMethods: methods, metaVersion }, f.seq, f.t);
     if (role === 'get' && session !== undefined) {
       const ended = this.sessions.get(session)?.ended ?? [];
       const lastEventId = h['last-event-id'];
-      const e: Extract<Parameters<DecodeSink['wire']>[0], { type: 'get-request' }> = {
-        type: 'get-request',
-        info,
-        matchesKnownId: lastEventId !== undefined && endedWithId(ended, lastEventId),
-      };
-      if (lastEventId !== undefined) e.lastEventId = lastEventId;
-      if (ended[0]) e.previous = ended[0];
-      this.sink.wire(e, f.seq, f.t);
+      this.sink.wire(
+        { type: 'get-request', info, lastEventId, previous: ended[0], matchesKnownId: lastEventId !== undefined && endedWithId(ended, lastEventId) },
+        f.seq,
+        f.t,
+      );
     }
     if (body) this.reader.read(body, this.ctx(c, f, 'out', `post:${f.conn}`, 'post'));
   }
@@ -398,22 +397,14 @@ export class Decoder {
   }
 
   private onEsConnect(f: S<EsConnectFrame>): void {
-    const info: ConnInfo = { conn: f.conn, doc: f.doc, endpoint: endpointOf(f.url), transport: 'http-sse', generation: '2025', role: 'get' };
+    const info = connInfo(f.conn, f.doc, endpointOf(f.url), 'http-sse', '2025', 'get');
     const c = newConn(info, 'es', f.url, {});
     c.legacyCandidate = true;
     this.conns.set(f.conn, c);
   }
 
   private onWsConnect(f: S<WsConnectFrame>): void {
-    const info: ConnInfo = {
-      conn: f.conn,
-      doc: f.doc,
-      endpoint: endpointOf(f.url),
-      transport: 'websocket',
-      generation: '2025',
-      role: 'other',
-      session: `ws:${f.conn}`,
-    };
+    const info = connInfo(f.conn, f.doc, endpointOf(f.url), 'websocket', '2025', 'other', `ws:${f.conn}`);
     const c = newConn(info, 'ws', f.url, {});
     c.stream = `ws:${f.conn}`;
     c.streamKind = 'ws';

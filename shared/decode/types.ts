@@ -102,7 +102,7 @@ export type WireEvent =
       /** Methods of the JSON-RPC requests in the body (empty for GET/DELETE or notifications only). */
       requestMethods: string[];
       /** A modern `_meta` protocol-version claim in the body, if any. */
-      metaVersion?: string;
+      metaVersion: string | undefined;
     }
   | { type: 'response-head'; info: ConnInfo; status: number; contentType: string; sse: boolean; headers: HeaderMap }
   | {
@@ -127,9 +127,9 @@ export type WireEvent =
       type: 'get-request';
       info: ConnInfo;
       /** The Last-Event-ID request header, if sent. */
-      lastEventId?: string;
+      lastEventId: string | undefined;
       /** The most recent ended stream of the same session that carried event ids, and the last id it carried. */
-      previous?: { stream: string; lastId: string; endedSeq: number };
+      previous: { stream: string; lastId: string; endedSeq: number } | undefined;
       /** True when `lastEventId` equals the last id of some ended stream of the session. */
       matchesKnownId: boolean;
     }

@@ -139,6 +139,32 @@ export class MessageStore {
     return i >= 0 && i < this.n ? this.seq[i] : undefined;
   }
 
+  // Column reads for indexes over every message (the panel's timeline): no message object, no id parse.
+  /** Time of message `i` (caller checks 0 ≤ i < size). */
+  tAt(i: number): number {
+    return this.t[i]!;
+  }
+  kindAt(i: number): MessageKind {
+    return KINDS[(this.flags[i]! >> 1) & 7]!;
+  }
+  dirAt(i: number): 'in' | 'out' {
+    return this.flags[i]! & 1 ? 'out' : 'in';
+  }
+  methodAt(i: number): string | undefined {
+    return this.method[i];
+  }
+  uriAt(i: number): string | undefined {
+    return this.uri[i];
+  }
+  /** The paired message's index, or -1. */
+  pairAt(i: number): number {
+    return this.pair[i]!;
+  }
+  /** The exchange the message came on (doc, endpoint, conn, session…); shared, do not modify. */
+  infoAt(i: number): ConnInfo {
+    return this.info[i]!;
+  }
+
   at(i: number): DecodedMessage | undefined {
     if (i < 0 || i >= this.n) return undefined;
     const fl = this.flags[i]!;

@@ -8,7 +8,7 @@ import { applyReadAnswer, noteNotified, noteReadSent } from '../findings/refresh
 import type { ClientModel } from './client-model.ts';
 import type { EngineCore } from './core.ts';
 import { obj } from './on-session.ts';
-import type { ContentId } from './uri-state.ts';
+import { contentTextOf } from './uri-state.ts';
 import type { NodeId } from '../flow/chart.ts';
 
 /** A received notification: E and F are implied (the resource changed, the server found the subscriber), G and I seen. */
@@ -27,18 +27,6 @@ export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage):
   core.step(u, 'J', m.t, m.seq);
 }
 
-function contentOf(m: DecodedMessage, result: Record<string, unknown> | undefined): { id: ContentId; first: Record<string, unknown> | undefined } {
-  if (m.truncated) return { id: { text: undefined, hash: m.hash, bytes: m.bytes }, first: undefined };
-  const contents = Array.isArray(result?.contents) ? (result!.contents as unknown[]) : [];
-  const first = obj(contents[0]);
-  if (contents.length === 1 && first) {
-    const text = typeof first.text === 'string' ? first.text : typeof first.blob === 'string' ? first.blob : '';
-    return { id: { text, hash: undefined, bytes: undefined }, first };
-  }
-  // Several parts (rare): their JSON is the identity.
-  return { id: { text: JSON.stringify(contents), hash: undefined, bytes: undefined }, first };
-}
-
 export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
   const sent = m.pair !== undefined ? c.inflight.get(m.pair) : undefined;
   if (m.pair !== undefined) c.inflight.delete(m.pair);
@@ -50,7 +38,8 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   if (m.kind !== 'result') return;
   const wasCached = u.cached;
   const result = obj(obj(value)?.result);
-  const { id, first } = contentOf(m, result);
+  const contents = result?.contents;
+  const first = Array.isArray(contents) ? obj(contents[0]) : undefined;
   const annotations = obj(first?.annotations);
   const meta = obj(first?._meta);
   const lastModified = typeof annotations?.lastModified === 'string' ? annotations.lastModified : typeof meta?.lastModified === 'string' ? meta.lastModified : undefined;
@@ -60,7 +49,8 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
     {
       order: sent?.order ?? c.nextReadOrder(),
       reqSeq: sent?.seq ?? m.seq,
-      content: id,
+      ref: { raw: m.raw, batch: m.batch ?? -1, hash: m.truncated ? m.hash : undefined, bytes: m.truncated ? m.bytes : undefined },
+      text: m.truncated ? undefined : contentTextOf(result),
       lastModified,
       ttlMs: typeof result?.ttlMs === 'number' ? result.ttlMs : undefined,
       cacheScope: typeof result?.cacheScope === 'string' ? result.cacheScope : undefined,

@@ -4,13 +4,16 @@
 import type { EngineCore } from '../engine/core.ts';
 import { sessionOf } from '../engine/core.ts';
 import { expectedFreshness } from '../engine/freshness.ts';
-import { sameContent, type ContentId, type UriState } from '../engine/uri-state.ts';
+import { contentDiffers, type ContentRef, type UriState } from '../engine/uri-state.ts';
 import type { TimedFinding } from './finding-log.ts';
 
 export interface ReadAnswer {
   order: number;
   reqSeq: number;
-  content: ContentId;
+  /** Where the new content lives (stored in the cache entry). */
+  ref: ContentRef;
+  /** The new content, parsed (undefined when the answer was cut at capture). */
+  text: string | undefined;
   lastModified: string | undefined;
   ttlMs: number | undefined;
   cacheScope: string | undefined;
@@ -24,7 +27,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   // (comparing a document costs as much as reading it, and in-order announced reads are the common case).
   const announced = u.lastNotifyT !== undefined && u.lastNotifyT >= u.readAt;
   const mustCompare = u.cached && (outOfOrder || (!announced && !u.staleSince));
-  const changed = mustCompare && !sameContent(u.content, a.content);
+  const changed = mustCompare && contentDiffers(u.content, a.text) === true;
   if (outOfOrder && changed) {
     core.counters.staleOverwrites++;
     core.log.record(
@@ -58,7 +61,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   u.cached = true;
   u.readAt = t;
   u.readSeq = seq;
-  u.setContent(a.content);
+  u.setContent(a.ref);
   u.lastModified = a.lastModified ?? u.listedLastModified;
   u.ttlMs = a.ttlMs;
   u.cacheScope = a.cacheScope;

@@ -1,7 +1,8 @@
 // A large synthetic trace for the engine benchmark, written with the same scripted clients as the unit tests so its
 // frames look like the hook's: a 2025 Streamable HTTP client and a 2026-07-28 listen client on one page, 500 URIs
-// between them, ~1 KB documents, notifications followed by re-reads (some out of order), and 20 reconnects
-// (10 re-initializations after a 404, 10 re-listens after a dropped listen stream).
+// between them, markdown documents (sizes cycling 0.5 / 1 / 2 / 4 KB by URI, or one fixed size), notifications
+// followed by re-reads (some out of order), and 20 reconnects (10 re-initializations after a 404, 10 re-listens
+// after a dropped listen stream).
 import type { Frame } from '../../shared/frames.ts';
 import { FrameLog } from '../support/frame-log.ts';
 import { ModernClient, StreamableClient, type ListenStream, type SseStream } from '../support/mcp-clients.ts';
@@ -12,7 +13,24 @@ export interface SyntheticTrace {
   payloads: string[];
 }
 
-const DOC = 'Policy text. '.repeat(80); // ~1 KB
+/** A markdown document of about `size` characters (headings, paragraphs, quotes, lists: JSON escapes newlines and quotes). */
+export function markdownDoc(seed: number, size: number): string {
+  const lines = [`# Policy ${seed}`, ''];
+  let n = lines[0]!.length;
+  for (let k = 0; n < size; k++) {
+    const line =
+      k % 5 === 0
+        ? `## Section ${k}`
+        : k % 5 === 1
+          ? `- item ${k}: "quoted" rule, see file:///docs/doc-${(seed + k) % 97}.md`
+          : `Paragraph ${k} of the knowledge base: employees must follow the rule within ${k} days.`;
+    lines.push(line);
+    n += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+export const DOC_SIZES = [512, 1024, 2048, 4096];
 
 function payloadsOf(frames: readonly Frame[]): string[] {
   const out: string[] = [];
@@ -24,7 +42,14 @@ function payloadsOf(frames: readonly Frame[]): string[] {
   return out;
 }
 
-export function syntheticTrace(targetFrames = 200_000, uris = 500, reconnects = 20): SyntheticTrace {
+/** `docSize` fixes every document's size; by default sizes cycle through DOC_SIZES by URI. */
+export function syntheticTrace(targetFrames = 200_000, uris = 500, reconnects = 20, docSize?: number): SyntheticTrace {
+  const docs = new Map<string, string>();
+  const doc = (uri: string, i: number): string => {
+    let d = docs.get(uri);
+    if (d === undefined) docs.set(uri, (d = markdownDoc(i, docSize ?? DOC_SIZES[i % DOC_SIZES.length]!)));
+    return d;
+  };
   const log = new FrameLog('bench-doc');
   log.pageStart('http://localhost:8080/kb');
   const half = uris / 2;
@@ -47,9 +72,9 @@ export function syntheticTrace(targetFrames = 200_000, uris = 500, reconnects = 
   };
 
   connectOld();
-  for (const uri of oldUris) old.read(uri, `${DOC} ${uri} v0`);
+  oldUris.forEach((uri, k) => old.read(uri, `${doc(uri, k)}\nv0`));
   modern.discover();
-  for (const uri of newUris) modern.read(uri, `${DOC} ${uri} v0`);
+  newUris.forEach((uri, k) => modern.read(uri, `${doc(uri, half + k)}\nv0`));
   connectModern();
 
   const perGeneration = reconnects / 2;
@@ -60,8 +85,12 @@ export function syntheticTrace(targetFrames = 200_000, uris = 500, reconnects = 
   while (log.frames.length < targetFrames) {
     log.wait(50);
     i++;
-    const a = oldUris[i % half]!;
-    const b = newUris[(i * 7) % half]!;
+    const ai = i % half;
+    const bi = (i * 7) % half;
+    const a = oldUris[ai]!;
+    const b = newUris[bi]!;
+    const da = doc(a, ai);
+    const db = doc(b, half + bi);
     version++;
     get.updated(a);
     if (i % 97 === 0) {
@@ -69,11 +98,11 @@ export function syntheticTrace(targetFrames = 200_000, uris = 500, reconnects = 
       get.updated(a);
       const first = old.beginRead(a);
       const second = old.beginRead(a);
-      second.respond({ contents: [{ uri: a, mimeType: 'text/markdown', text: `${DOC} ${a} v${version}` }] });
-      first.respond({ contents: [{ uri: a, mimeType: 'text/markdown', text: `${DOC} ${a} v${version - 1}` }] });
-    } else old.read(a, `${DOC} ${a} v${version}`);
+      second.respond({ contents: [{ uri: a, mimeType: 'text/markdown', text: `${da}\nv${version}` }] });
+      first.respond({ contents: [{ uri: a, mimeType: 'text/markdown', text: `${da}\nv${version - 1}` }] });
+    } else old.read(a, `${da}\nv${version}`);
     listen.updated(b);
-    modern.read(b, `${DOC} ${b} v${version}`);
+    modern.read(b, `${db}\nv${version}`);
     if (log.frames.length >= nextReconnect && done < reconnects) {
       nextReconnect += reconnectEvery;
       if (done % 2 === 0 && done / 2 < perGeneration) {

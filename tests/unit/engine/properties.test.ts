@@ -225,14 +225,14 @@ describe('engine properties', () => {
 
   it('random frame streams never throw and keep the invariants', () => {
     fc.assert(fc.property(fc.array(randomFrame, { maxLength: 120 }), (drafts) => void exercise(stamp(drafts))), { numRuns: 300 });
-  });
+  }, 60_000);
 
   it('mutated real traces (dropped, duplicated, swapped, truncated, corrupted frames) never throw', () => {
     fc.assert(
       fc.property(fc.constantFrom(...SCRIPTED.keys()), fc.array(mutation, { maxLength: 12 }), (which, muts) => void exercise(mutate(SCRIPTED[which]!, muts))),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 
   it('replay is deterministic', () => {
     fc.assert(
@@ -243,7 +243,7 @@ describe('engine properties', () => {
       }),
       { numRuns: 100 },
     );
-  });
+  }, 60_000);
 
   it('the state at any point equals a fresh replay of that prefix (snapshots do not disturb it)', () => {
     fc.assert(
@@ -263,5 +263,5 @@ describe('engine properties', () => {
       }),
       { numRuns: 60 },
     );
-  });
+  }, 60_000);
 });
