@@ -12,7 +12,7 @@ import type { ConnectionStatus } from './connection.ts';
 import { FrameRows, type FrameRow } from './frame-rows.ts';
 import { parseFilter } from './model/filter.ts';
 import { TimelineIndex } from './model/timeline.ts';
-import { FrameProbe } from './perf.ts';
+import { probe } from './perf.ts';
 import { readPref, writePref } from './prefs.ts';
 
 export type PanelStatus = ConnectionStatus | 'offline' | 'imported';
@@ -31,10 +31,30 @@ export interface ImportedTrace {
   trace: TraceFileV1;
 }
 
-/** While frames stream, a snapshot at most this often (the engine applies every frame at once regardless). */
-export const SNAPSHOT_MS = 100;
+/**
+ * While frames stream, a snapshot at most this often (the engine applies every frame at once regardless): five
+ * updates a second read as live, and leave most animation frames to input and scrolling.
+ */
+export const SNAPSHOT_MS = 200;
 /** Ages tick and time-based findings are re-evaluated this often while live. */
 export const TICK_MS = 1000;
+
+/** A trace is judged as of its export, never before its last frame (as `npm run analyze` does). */
+export function importClock(trace: TraceFileV1): number {
+  const exported = Date.parse(trace.createdAt);
+  const last = trace.frames.at(-1)?.t ?? exported;
+  return Math.max(last, exported);
+}
+
+/** An analysed import not shown yet (see PanelStore.prepareTrace). */
+export interface PreparedTrace {
+  name: string;
+  trace: TraceFileV1;
+  engine: Engine;
+  timeline: TimelineIndex;
+  snap: EngineSnapshot;
+  now: number;
+}
 
 function engineOptions(s: Settings): EngineOptions {
   return { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs };
@@ -53,10 +73,14 @@ export class PanelStore {
   private rows: FrameRows | null = null;
   private rowsApplied = 0;
   private scheduled = false;
+  /** A snapshot computed in one frame, committed (rendered) in the next: each frame does one of the two. */
+  private prepared: { snap: EngineSnapshot; now: number } | null = null;
+  /** The latest counters from the background, shown once per frame (they arrive with every batch). */
+  private pendingStats: TabStats | null = null;
   private dirty = false;
   private lastSnapshotAt = -Infinity;
   private scrubEngine: { engine: Engine; t: number; next: number } | null = null;
-  readonly probe = new FrameProbe();
+  readonly probe = probe;
 
   /** Bumped when frames were applied or the view was reset (once per animation frame at most). */
   readonly version = signal(0);
@@ -111,14 +135,9 @@ export class PanelStore {
     return this.imported !== null;
   }
 
-  /** The time snapshots are taken at. Imported: as of the export, never before the last frame (as the CLI does). */
+  /** The time snapshots are taken at: wall time while live; for an import, see importClock. */
   private clock(): number {
-    if (this.imported) {
-      const exported = Date.parse(this.imported.trace.createdAt);
-      const last = this.imported.trace.frames.at(-1)?.t ?? exported;
-      return Math.max(last, exported);
-    }
-    return Date.now();
+    return this.imported ? importClock(this.imported.trace) : Date.now();
   }
 
   setTabStatus(s: ConnectionStatus | 'offline'): void {
@@ -133,10 +152,12 @@ export class PanelStore {
         this.add(m.frames);
         return;
       case 'stats':
-        this.stats.value = m.stats;
+        this.pendingStats = m.stats;
+        this.schedule();
         return;
       case 'cleared':
         this.frames = [];
+        this.pendingStats = null;
         this.stats.value = m.stats;
         if (!this.imported) this.reset();
         return;
@@ -171,9 +192,36 @@ export class PanelStore {
     if (this.probe.enabled) this.probe.ingest(performance.now() - t0);
   }
 
-  /** Shows an imported trace instead of the tab (offline analysis). The caller validated it. */
-  loadTrace(name: string, trace: TraceFileV1): void {
-    this.imported = { name, trace };
+  /**
+   * Analyses a trace without touching the view: a fresh engine over its frames, its snapshot and timeline. The
+   * result is shown by `showPrepared` (once the trace is known valid) or simply dropped.
+   */
+  prepareTrace(name: string, trace: TraceFileV1): PreparedTrace {
+    const engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
+    engine.applyAll(trace.frames);
+    this.probe.importPhase('engine');
+    const now = importClock(trace);
+    const snap = engine.snapshot(now);
+    this.probe.importPhase('snapshot');
+    const timeline = new TimelineIndex();
+    timeline.update(snap.messages);
+    this.probe.importPhase('timeline');
+    return { name, trace, engine, timeline, snap, now };
+  }
+
+  /** Shows a prepared (and validated) trace instead of the tab: offline analysis, status "imported". */
+  showPrepared(p: PreparedTrace): void {
+    this.imported = { name: p.name, trace: p.trace };
+    this.engine = p.engine;
+    this.timeline = p.timeline;
+    this.rows = null;
+    this.scrubEngine = null;
+    this.prepared = null;
+    this.viewStart = 0;
+    this.applied = p.trace.frames.length;
+    this.engineSegment = p.trace.frames.at(-1)?.segment ?? -1;
+    this.dirty = false;
+    this.lastSnapshotAt = performance.now();
     batch(() => {
       this.importError.value = null;
       this.status.value = 'imported';
@@ -182,10 +230,9 @@ export class PanelStore {
       this.scrubT.value = null;
       this.scrubSnapshot.value = null;
       this.paused.value = false;
+      this.waiting.value = 0;
     });
-    this.reset(true);
-    // Import paints as soon as possible: catch up now rather than on the next animation frame.
-    this.flush(performance.now(), true);
+    this.commit(p.snap, p.now);
   }
 
   /** Leaves the imported trace and shows the tab again (or nothing, when there is no tab). */
@@ -298,6 +345,7 @@ export class PanelStore {
       this.scrubSnapshot.value = null;
     });
     this.lastSnapshotAt = -Infinity;
+    this.prepared = null;
     if (!now) this.schedule(true);
   }
 
@@ -317,7 +365,7 @@ export class PanelStore {
 
   private flush(ts: number, force = false): void {
     this.scheduled = false;
-    const start = this.probe.enabled ? this.probe.frameStart() : 0;
+    this.probe.work(force ? -performance.now() : ts);
     const src = this.source;
     let changed = false;
     if (!this.paused.value || this.imported) {
@@ -331,6 +379,7 @@ export class PanelStore {
           this.rows = null;
           this.viewStart = this.applied;
           this.scrubEngine = null;
+          this.prepared = null;
           this.scrubT.value = null;
           this.scrubSnapshot.value = null;
         }
@@ -340,24 +389,43 @@ export class PanelStore {
         changed = true;
       }
     }
-    this.waiting.value = src.length - this.applied;
+    const stats = this.pendingStats;
+    this.pendingStats = null;
+    batch(() => {
+      this.waiting.value = src.length - this.applied;
+      if (stats) this.stats.value = stats;
+    });
     if (changed) this.dirty = true;
-    const due = force || ts - this.lastSnapshotAt >= SNAPSHOT_MS;
-    if (this.dirty && due) {
+    const prepared = this.prepared;
+    if (prepared && !force) {
+      // The snapshot computed last frame is rendered in this one.
+      this.prepared = null;
+      this.commit(prepared.snap, prepared.now);
+      if (this.dirty) this.schedule();
+    } else if (this.dirty && (force || ts - this.lastSnapshotAt >= SNAPSHOT_MS)) {
       this.dirty = false;
       this.lastSnapshotAt = ts;
       const now = this.clock();
       const snap = this.engine.snapshot(now);
       this.timeline.update(snap.messages);
-      batch(() => {
-        this.now.value = now;
-        this.snapshot.value = snap;
-        this.version.value++;
-      });
+      if (force) {
+        this.prepared = null;
+        this.commit(snap, now);
+      } else {
+        this.prepared = { snap, now };
+        this.schedule();
+      }
     } else if (this.dirty) {
       // Frames keep coming faster than snapshots: try again next frame.
       this.schedule();
     }
-    if (this.probe.enabled) this.probe.frameEnd(start);
+  }
+
+  private commit(snap: EngineSnapshot, now: number): void {
+    batch(() => {
+      this.now.value = now;
+      this.snapshot.value = snap;
+      this.version.value++;
+    });
   }
 }

@@ -15,9 +15,8 @@ import { FindingsView } from './FindingsView.tsx';
 import { FrameList } from './FrameList.tsx';
 import { SessionsView } from './SessionsView.tsx';
 import { SettingsDialog } from './SettingsDialog.tsx';
-import { countsOf } from './StatusBar.tsx';
 import { Timeline } from './Timeline.tsx';
-import { Toolbar } from './Toolbar.tsx';
+import { Toolbar, type ToolbarActions } from './Toolbar.tsx';
 import { UriTable } from './UriTable.tsx';
 
 const VIEWS: Array<[ViewName, string]> = [
@@ -83,6 +82,26 @@ export function App({ store, connection }: Props) {
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
+  // Stable handlers: the toolbar re-renders only when what it shows changed.
+  const actions = useMemo<ToolbarActions>(
+    () => ({
+      onPause: (p) => store.setPaused(p),
+      onClear: () => (store.imported ? store.closeImport() : connection?.clear()),
+      onPreserve: (on) => store.setPreserveLog(on),
+      onFilter: (t) => (store.filterText.value = t),
+      onExportTrace: () => exportTraceFile(store),
+      onExportHar: () => exportHarFile(store),
+      onImport: (f) => void importFile(store, f),
+      onSettings: () => {
+        store.settingsError.value = null;
+        setSettingsOpen(true);
+      },
+      onCloseImport: () => store.closeImport(),
+      onSeverity: (s) => (store.filterText.value = s === 'info' ? '' : `is:${s}`),
+    }),
+    [],
+  );
+
   const select = (key: string | null) => {
     store.selected.value = key;
     if (key !== null && store.drawer.value?.kind === 'uri') store.drawer.value = { kind: 'uri', key };
@@ -107,9 +126,6 @@ export function App({ store, connection }: Props) {
   };
 
   const empty = !imported && (liveSnap?.frames ?? 0) === 0 && store.waiting.value === 0;
-  const statsCounts = imported
-    ? { frames: imported.trace.frames.length, dropped: imported.trace.dropped.frames, rejected: imported.trace.dropped.rejected ?? 0 }
-    : countsOf(store.stats.value);
 
   let main;
   if (empty) {
@@ -188,27 +204,15 @@ export function App({ store, connection }: Props) {
         paused={store.paused.value}
         preserveLog={store.preserveLog.value}
         filterText={store.filterText.value}
-        filterErrors={filter.errors}
-        counts={counts}
-        status={status}
-        stats={statsCounts}
-        waiting={store.waiting.value}
+        filterErrors={filter.errors.join('; ')}
+        errors={counts.error}
+        warnings={counts.warning}
+        infos={counts.info}
+        store={store}
         imported={imported?.name ?? null}
         canClear={imported !== null || connection !== undefined}
         filterRef={filterRef}
-        onPause={(p) => store.setPaused(p)}
-        onClear={() => (imported ? store.closeImport() : connection?.clear())}
-        onPreserve={(on) => store.setPreserveLog(on)}
-        onFilter={(t) => (store.filterText.value = t)}
-        onExportTrace={() => exportTraceFile(store)}
-        onExportHar={() => exportHarFile(store)}
-        onImport={(f) => void importFile(store, f)}
-        onSettings={() => {
-          store.settingsError.value = null;
-          setSettingsOpen(true);
-        }}
-        onCloseImport={() => store.closeImport()}
-        onSeverity={(s) => (store.filterText.value = s === 'info' ? '' : `is:${s}`)}
+        actions={actions}
       />
       <div class="viewbar">
         <div class="tabs" role="tablist" aria-label="Views">

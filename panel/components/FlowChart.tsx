@@ -1,10 +1,11 @@
 // The seed's flow chart as SVG, live: counts on every edge, the selected URI's path and current node, failure nodes
 // (H, K, M, Q) red once reached, and a short pulse on each new step. Labels are short English; the full English and
 // the Chinese original are the hover text.
+import { memo } from 'preact/compat';
 import type { FlowSnapshot } from '../../shared/engine/index.ts';
 import { EDGES, NODES } from '../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, SHORT_LABEL, WIDTH, pointsAttr } from '../model/flow-layout.ts';
-import { flowView } from '../model/flow-view.ts';
+import { flowView, type FlowView } from '../model/flow-view.ts';
 
 const horizontal = (points: ReadonlyArray<[number, number]>): boolean => points.length === 2 && points[0]![1] === points[1]![1];
 
@@ -14,8 +15,21 @@ interface Props {
   selectedUri: string | undefined;
 }
 
+/** What the chart shows, as one string: the SVG is only re-rendered when it changed. */
+function signature(v: FlowView, selectedUri: string | undefined): string {
+  let s = `${selectedUri ?? ''}|${v.current ?? ''}|${v.lastStep}|`;
+  for (const e of v.edges) s += `${e.count}${e.onPath ? '*' : ''},`;
+  for (const n of Object.values(v.nodes)) s += `${n.reached ? 1 : 0}${n.onPath ? 1 : 0}${n.current ? 1 : 0}`;
+  for (const c of Object.values(v.at)) s += `,${c}`;
+  return s;
+}
+
 export function FlowChart({ flow, selectedKey, selectedUri }: Props) {
   const v = flowView(flow, selectedKey);
+  return <FlowSvg v={v} sig={signature(v, selectedUri)} selectedKey={selectedKey} selectedUri={selectedUri} />;
+}
+
+function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string; selectedKey: string | null; selectedUri: string | undefined }) {
   return (
     <section class="flow" aria-label="Flow chart">
       <header class="pane-head">
@@ -92,3 +106,5 @@ export function FlowChart({ flow, selectedKey, selectedUri }: Props) {
     </section>
   );
 }
+
+const FlowSvg = memo(FlowSvgView, (a, b) => a.sig === b.sig);

@@ -1,7 +1,7 @@
 // Status line: connection state (live / reconnecting / imported …) and the counters. Dropped and rejected counts are
 // always visible: never silent loss. For an imported trace the counters are the trace's own.
 import type { TabStats } from '../../shared/messages.ts';
-import type { PanelStatus } from '../store.ts';
+import type { PanelStatus, PanelStore } from '../store.ts';
 
 const LABEL: Record<PanelStatus, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', offline: 'No tab', imported: 'Imported' };
 
@@ -35,4 +35,14 @@ export function StatusBar({ status, counts, waiting, title }: { status: PanelSta
       ) : null}
     </div>
   );
+}
+
+/** The status line bound to the store's signals: only it re-renders when the counters tick (every frames batch). */
+export function LiveStatus({ store }: { store: PanelStore }) {
+  const imported = store.imported;
+  const status = store.status.value;
+  const counts = imported
+    ? { frames: imported.trace.frames.length, dropped: imported.trace.dropped.frames, rejected: imported.trace.dropped.rejected ?? 0 }
+    : countsOf(store.stats.value);
+  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} />;
 }

@@ -20,7 +20,8 @@ import {
   type TimeWindow,
   type TimelineIndex,
 } from '../model/timeline.ts';
-import { AXIS_H, LANE_H, drawTimeline, paletteOf, type LaneSpec } from './timeline-draw.ts';
+import { probe } from '../perf.ts';
+import { AXIS_H, LANE_H, drawTimeline, paletteOf, type DrawInput, type LaneSpec } from './timeline-draw.ts';
 
 interface Props {
   snapshot: EngineSnapshot | null;
@@ -100,19 +101,34 @@ export function Timeline(props: Props) {
   const offsetY = -(scrollTop % LANE_H);
   const visibleCount = Math.ceil((size.h - AXIS_H) / LANE_H) + 1;
 
+  // The canvas is drawn in the animation frame after the render that changed it: a live update's DOM work and its
+  // canvas work land in different frames. Several renders before that frame draw once, with the latest input.
+  const pending = useRef<{ input: Omit<DrawInput, 'ctx' | 'p'>; frame: number } | null>(null);
   useLayoutEffect(() => {
-    const c = canvasRef.current;
-    if (!c) return;
-    const dpr = globalThis.devicePixelRatio || 1;
-    if (c.width !== Math.round(size.w * dpr) || c.height !== Math.round(size.h * dpr)) {
-      c.width = Math.round(size.w * dpr);
-      c.height = Math.round(size.h * dpr);
+    const input = { width: size.w, height: size.h, window: shownWin, lanes, firstLane, offsetY, now, scrubT, boundaries };
+    if (pending.current) {
+      pending.current.input = input;
+      return;
     }
-    const ctx = c.getContext('2d');
-    if (!ctx) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawTimeline({ ctx, width: size.w, height: size.h, window: shownWin, lanes, firstLane, offsetY, now, scrubT, boundaries, p: paletteOf(c) });
+    const frame = requestAnimationFrame((ts) => {
+      probe.work(ts);
+      const job = pending.current;
+      pending.current = null;
+      const c = canvasRef.current;
+      if (!c || !job) return;
+      const dpr = globalThis.devicePixelRatio || 1;
+      if (c.width !== Math.round(job.input.width * dpr) || c.height !== Math.round(job.input.height * dpr)) {
+        c.width = Math.round(job.input.width * dpr);
+        c.height = Math.round(job.input.height * dpr);
+      }
+      const ctx = c.getContext('2d');
+      if (!ctx) return;
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawTimeline({ ...job.input, ctx, p: paletteOf(c) });
+    });
+    pending.current = { input, frame };
   });
+  useEffect(() => () => cancelAnimationFrame(pending.current?.frame ?? 0), []);
 
   const setWindow = (w: TimeWindow) => {
     setFollow(false);

@@ -1,22 +1,11 @@
 // The toolbar: record/pause, clear, preserve log, the filter, export ▾ (trace JSON, HAR), import, settings, finding
 // counts by severity and the status line. Every control has an accessible name.
+import { memo } from 'preact/compat';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { SeverityCounts } from '../model/uri-table.ts';
-import type { PanelStatus } from '../store.ts';
-import { StatusBar, type Counts } from './StatusBar.tsx';
+import type { PanelStore } from '../store.ts';
+import { LiveStatus } from './StatusBar.tsx';
 
-interface Props {
-  paused: boolean;
-  preserveLog: boolean;
-  filterText: string;
-  filterErrors: string[];
-  counts: SeverityCounts;
-  status: PanelStatus;
-  stats: Counts;
-  waiting: number;
-  imported: string | null;
-  canClear: boolean;
-  filterRef: { current: HTMLInputElement | null };
+export interface ToolbarActions {
   onPause: (paused: boolean) => void;
   onClear: () => void;
   onPreserve: (on: boolean) => void;
@@ -27,6 +16,24 @@ interface Props {
   onSettings: () => void;
   onCloseImport: () => void;
   onSeverity: (s: 'error' | 'warning' | 'info') => void;
+}
+
+interface Props {
+  paused: boolean;
+  preserveLog: boolean;
+  filterText: string;
+  /** Problems with the filter, '; '-joined ('' when none). */
+  filterErrors: string;
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** For the status line, which is bound to the store's own signals. */
+  store: PanelStore;
+  imported: string | null;
+  canClear: boolean;
+  filterRef: { current: HTMLInputElement | null };
+  /** Stable across renders. */
+  actions: ToolbarActions;
 }
 
 function ExportMenu({ onTrace, onHar }: { onTrace: () => void; onHar: () => void }) {
@@ -80,8 +87,11 @@ function ExportMenu({ onTrace, onHar }: { onTrace: () => void; onHar: () => void
   );
 }
 
-export function Toolbar(p: Props) {
+function ToolbarView(props: Props) {
   const fileRef = useRef<HTMLInputElement>(null);
+  const a = props.actions;
+  const p = { ...props, ...a, counts: { error: props.errors, warning: props.warnings, info: props.infos } };
+  const errors = props.filterErrors ? [props.filterErrors] : [];
   return (
     <div class="toolbar" role="toolbar" aria-label="MCP panel controls">
       <button
@@ -106,10 +116,10 @@ export function Toolbar(p: Props) {
         <input
           ref={p.filterRef}
           type="search"
-          class={`filter${p.filterErrors.length ? ' invalid' : ''}`}
+          class={`filter${errors.length ? ' invalid' : ''}`}
           aria-label="Filter"
-          aria-invalid={p.filterErrors.length > 0}
-          aria-describedby={p.filterErrors.length ? 'filter-errors' : undefined}
+          aria-invalid={errors.length > 0}
+          aria-describedby={errors.length ? 'filter-errors' : undefined}
           placeholder="Filter: is:stale is:phantom is:error uri:… session:… text"
           value={p.filterText}
           onInput={(e) => p.onFilter(e.currentTarget.value)}
@@ -120,9 +130,9 @@ export function Toolbar(p: Props) {
             }
           }}
         />
-        {p.filterErrors.length ? (
+        {errors.length ? (
           <span id="filter-errors" class="filter-errors" role="alert">
-            {p.filterErrors.join('; ')}
+            {props.filterErrors}
           </span>
         ) : null}
       </div>
@@ -161,7 +171,10 @@ export function Toolbar(p: Props) {
         ))}
       </span>
       <span class="spacer" />
-      <StatusBar status={p.status} counts={p.stats} waiting={p.waiting} />
+      <LiveStatus store={p.store} />
     </div>
   );
 }
+
+/** Re-renders only when a shown value changed (the handlers are stable). */
+export const Toolbar = memo(ToolbarView);

@@ -1,10 +1,12 @@
 // The URI table: one row per resource URI the client touched — cached? and its age (ticking), what the client
 // believes, what the server side holds, whether a channel could deliver, last notification and read, and the
 // findings. Problem rows come first (the engine's order) and are highlighted. Arrows move the selection (which drives
-// every other view), Enter opens the detail drawer, Esc closes it.
+// every other view), Enter opens the detail drawer, Esc closes it. Rows re-render only when what they show changed:
+// times are shown to the second, so a live table touches the DOM at most once a second per row.
+import { memo } from 'preact/compat';
 import type { UriRow } from '../../shared/engine/index.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
-import { formatAgo, formatDuration } from '../model/format.ts';
+import { formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
 import { cacheAge, isNavKey, isProblem, moveSelection } from '../model/uri-table.ts';
 import { VirtualList } from './VirtualList.tsx';
 
@@ -30,16 +32,93 @@ function rowId(key: string): string {
   return `uri-row-${key.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
 }
 
-function ageCell(r: UriRow, now: number) {
-  const age = cacheAge(r, now);
-  if (age === undefined) return <span class="muted">{r.listed ? 'listed' : 'not cached'}</span>;
-  const over = age > r.expectedMaxAgeMs;
-  return (
-    <span class={over ? 'over-age' : ''} title={`expected at most ${formatDuration(r.expectedMaxAgeMs)} (${r.expectedMaxAgeSource})`}>
-      {formatDuration(age)}
-    </span>
-  );
+/** Everything a row shows, as strings and flags: equal cells → the row is not re-rendered. */
+interface Cells {
+  key: string;
+  uri: string;
+  endpoint: string;
+  status: UriRow['status'];
+  problem: boolean;
+  findings: string;
+  titles: string;
+  age: string;
+  overAge: boolean;
+  ageTitle: string;
+  believes: boolean;
+  server: boolean;
+  heldBy: string;
+  channel: boolean;
+  notify: string;
+  read: string;
+  selected: boolean;
 }
+
+function cellsOf(r: UriRow, now: number, selected: boolean): Cells {
+  const age = cacheAge(r, now);
+  return {
+    key: r.key,
+    uri: r.uri,
+    endpoint: r.endpoint,
+    status: r.status,
+    problem: isProblem(r),
+    findings: r.findings.join(' '),
+    titles: r.findings.map((f) => CATALOGUE[f].title).join(' · '),
+    age: age === undefined ? (r.listed ? 'listed' : 'not cached') : formatAge(age),
+    overAge: age !== undefined && age > r.expectedMaxAgeMs,
+    ageTitle: age === undefined ? '' : `expected at most ${formatDuration(r.expectedMaxAgeMs)} (${r.expectedMaxAgeSource})`,
+    believes: r.clientBelievesSubscribed,
+    server: r.serverHasSubscription,
+    heldBy: r.heldBy.join(', '),
+    channel: r.deliveryChannelOpen,
+    notify: formatAgoCoarse(r.lastNotifyT, now),
+    read: formatAgoCoarse(r.lastReadT, now),
+    selected,
+  };
+}
+
+const sameCells = (a: { c: Cells }, b: { c: Cells }): boolean => {
+  for (const k in a.c) if (a.c[k as keyof Cells] !== b.c[k as keyof Cells]) return false;
+  return true;
+};
+
+const RowView = memo(function RowView({ c, onSelect, onOpen }: { c: Cells; onSelect: (k: string) => void; onOpen: (k: string) => void }) {
+  return (
+    <div
+      id={rowId(c.key)}
+      class={`uri-row status-${c.status}${c.problem ? ' problem' : ''}${c.selected ? ' selected' : ''}`}
+      role="row"
+      aria-selected={c.selected}
+      data-uri={c.uri}
+      data-key={c.key}
+      data-findings={c.findings}
+      data-status={c.status}
+      onClick={() => onSelect(c.key)}
+      onDblClick={() => onOpen(c.key)}
+    >
+      <span class={`sev sev-${c.status}`} role="gridcell">
+        {c.status}
+      </span>
+      <span role="gridcell" title={`${c.uri}\n${c.endpoint}`} class="uri">
+        {c.uri}
+      </span>
+      <span role="gridcell">
+        <span class={c.overAge ? 'over-age' : c.age === 'listed' || c.age === 'not cached' ? 'muted' : ''} title={c.ageTitle}>
+          {c.age}
+        </span>
+      </span>
+      <span role="gridcell">{yes(c.believes, 'client believes subscribed')}</span>
+      <span role="gridcell" title={c.heldBy}>
+        {yes(c.server, 'server has the subscription')}
+      </span>
+      <span role="gridcell">{yes(c.channel, 'delivery channel open')}</span>
+      <span role="gridcell">{c.notify}</span>
+      <span role="gridcell">{c.read}</span>
+      <span role="gridcell" class="finding-cell" title={c.titles.split(' · ').join('\n')}>
+        {c.titles}
+      </span>
+    </div>
+  );
+}, sameCells);
 
 export function UriTable({ rows, now, selected, version, onSelect, onOpen, total }: Props) {
   const index = selected === null ? -1 : rows.findIndex((r) => r.key === selected);
@@ -79,40 +158,7 @@ export function UriTable({ rows, now, selected, version, onSelect, onOpen, total
           }}
           renderRow={(i) => {
             const r = rows[i]!;
-            const sel = r.key === selected;
-            return (
-              <div
-                key={r.key}
-                id={rowId(r.key)}
-                class={`uri-row status-${r.status}${isProblem(r) ? ' problem' : ''}${sel ? ' selected' : ''}`}
-                role="row"
-                aria-selected={sel}
-                data-uri={r.uri}
-                data-key={r.key}
-                data-findings={r.findings.join(' ')}
-                data-status={r.status}
-                onClick={() => onSelect(r.key)}
-                onDblClick={() => onOpen(r.key)}
-              >
-                <span class={`sev sev-${r.status}`} role="gridcell">
-                  {r.status === 'ok' ? 'ok' : r.status}
-                </span>
-                <span role="gridcell" title={`${r.uri}\n${r.endpoint}`} class="uri">
-                  {r.uri}
-                </span>
-                <span role="gridcell">{ageCell(r, now)}</span>
-                <span role="gridcell">{yes(r.clientBelievesSubscribed, 'client believes subscribed')}</span>
-                <span role="gridcell" title={r.heldBy.join(', ')}>
-                  {yes(r.serverHasSubscription, 'server has the subscription')}
-                </span>
-                <span role="gridcell">{yes(r.deliveryChannelOpen, 'delivery channel open')}</span>
-                <span role="gridcell">{formatAgo(r.lastNotifyT, now)}</span>
-                <span role="gridcell">{formatAgo(r.lastReadT, now)}</span>
-                <span role="gridcell" class="finding-cell" title={r.findings.map((f) => CATALOGUE[f].title).join('\n')}>
-                  {r.findings.map((f) => CATALOGUE[f].title).join(' · ')}
-                </span>
-              </div>
-            );
+            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected)} onSelect={onSelect} onOpen={onOpen} />;
           }}
         />
       )}

@@ -1,7 +1,8 @@
 // Draws the visible part of the timeline on a canvas: time axis, session lanes (life, channel gaps hatched, end
 // cause, reconnects), URI lanes (stale intervals shaded, reads as request→response bars, subscribes, unsubscribes,
-// notifications), session boundaries across all lanes, the scrubber cursor and "now". Dense lanes stay cheap: a
-// mark is skipped when the previous one of its kind landed on the same pixel.
+// notifications), session boundaries across all lanes, the scrubber cursor and "now". Dense lanes stay cheap: marks
+// and bars are gathered into one path per style and filled once, and a mark closer than 2 px to the previous one of
+// its kind is skipped.
 import { formatClock } from '../model/format.ts';
 import { lowerBound, tickStep, ticks, xOf, type Interval, type SessionLane, type TimeWindow, type UriLane } from '../model/timeline.ts';
 
@@ -28,10 +29,15 @@ export interface Palette {
   selectedFill: string;
 }
 
+let cached: { theme: string; p: Palette } | undefined;
+
+/** The theme's colours (CSS variables), read once per theme: getComputedStyle forces a style recalc. */
 export function paletteOf(el: Element): Palette {
+  const theme = `${document.documentElement.className}|${globalThis.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false}`;
+  if (cached?.theme === theme) return cached.p;
   const cs = getComputedStyle(el);
   const v = (name: string, fallback: string): string => cs.getPropertyValue(name).trim() || fallback;
-  return {
+  const palette: Palette = {
     bg: v('--bg', '#fff'),
     fg: v('--fg', '#1f1f1f'),
     muted: v('--muted', '#5f6368'),
@@ -46,6 +52,8 @@ export function paletteOf(el: Element): Palette {
     gapFill: v('--gap-fill', 'rgba(176,96,0,0.22)'),
     selectedFill: v('--selected-fill', 'rgba(26,115,232,0.10)'),
   };
+  cached = { theme, p: palette };
+  return palette;
 }
 
 export interface DrawInput {
@@ -114,6 +122,7 @@ export function drawTimeline(d: DrawInput): void {
   ctx.stroke();
 
   const tol = (w.end - w.start) / width;
+  const paths = { read: new Path2D(), readFailed: new Path2D(), notify: new Path2D(), subscribe: new Path2D(), subscribeFailed: new Path2D(), unsubscribe: new Path2D() };
   for (let li = d.firstLane; li < lanes.length; li++) {
     const y = AXIS_H + d.offsetY + (li - d.firstLane) * LANE_H;
     if (y > height) break;
@@ -168,7 +177,7 @@ export function drawTimeline(d: DrawInput): void {
     }
     const l = lane.lane;
     if (!l) continue;
-    // Reads: request → response bars (in flight to now).
+    // Reads: request → response bars (in flight: to now). One path per style, filled once after all lanes.
     let lastX = -10;
     for (let i = lowerBound(l.reads, w.start - l.maxReadMs - tol, (r) => r.t0); i < l.reads.length; i++) {
       const r = l.reads[i]!;
@@ -176,46 +185,51 @@ export function drawTimeline(d: DrawInput): void {
       const x0 = xOf(w, r.t0, width);
       const x1 = xOf(w, r.t1 ?? d.now, width);
       if (x1 < 0) continue;
-      if (Math.floor(x1) <= lastX && x1 - x0 < 1) continue;
-      lastX = Math.floor(x1);
-      ctx.fillStyle = r.failed ? p.error : p.read;
-      ctx.fillRect(clampX(x0, width), mid - 3, Math.max(2, clampX(x1, width) - clampX(x0, width)), 6);
+      if (x1 - lastX < 1 && x1 - x0 < 1) continue;
+      lastX = x1;
+      const a = clampX(x0, width);
+      (r.failed ? paths.readFailed : paths.read).rect(a, mid - 3, Math.max(2, clampX(x1, width) - a), 6);
     }
-    // Marks.
-    const last: Record<string, number> = { subscribe: -10, unsubscribe: -10, notify: -10 };
+    // Marks; one closer than 2 px to the previous of its kind adds nothing visible.
+    const last = { subscribe: -10, unsubscribe: -10, notify: -10 };
     for (let i = lowerBound(l.marks, w.start - tol * 4, (m) => m.t); i < l.marks.length; i++) {
       const m = l.marks[i]!;
       if (m.t > w.end + tol * 4) break;
-      const x = Math.round(xOf(w, m.t, width));
-      if (x === last[m.kind]) continue;
+      const x = xOf(w, m.t, width);
+      if (x - last[m.kind] < 2) continue;
       last[m.kind] = x;
       if (m.kind === 'notify') {
-        ctx.fillStyle = p.accent;
-        ctx.beginPath();
-        ctx.moveTo(x, y + 3);
-        ctx.lineTo(x + 4, mid);
-        ctx.lineTo(x, y + LANE_H - 3);
-        ctx.lineTo(x - 4, mid);
-        ctx.closePath();
-        ctx.fill();
+        const q = paths.notify;
+        q.moveTo(x, y + 3);
+        q.lineTo(x + 4, mid);
+        q.lineTo(x, y + LANE_H - 3);
+        q.lineTo(x - 4, mid);
+        q.closePath();
       } else if (m.kind === 'subscribe') {
-        ctx.fillStyle = m.failed ? p.error : p.ok;
-        ctx.beginPath();
-        ctx.moveTo(x, y + 2);
-        ctx.lineTo(x + 4, y + 9);
-        ctx.lineTo(x - 4, y + 9);
-        ctx.closePath();
-        ctx.fill();
+        const q = m.failed ? paths.subscribeFailed : paths.subscribe;
+        q.moveTo(x, y + 2);
+        q.lineTo(x + 4, y + 9);
+        q.lineTo(x - 4, y + 9);
+        q.closePath();
       } else {
-        ctx.fillStyle = p.muted;
-        ctx.beginPath();
-        ctx.moveTo(x, y + LANE_H - 2);
-        ctx.lineTo(x + 4, y + LANE_H - 9);
-        ctx.lineTo(x - 4, y + LANE_H - 9);
-        ctx.closePath();
-        ctx.fill();
+        const q = paths.unsubscribe;
+        q.moveTo(x, y + LANE_H - 2);
+        q.lineTo(x + 4, y + LANE_H - 9);
+        q.lineTo(x - 4, y + LANE_H - 9);
+        q.closePath();
       }
     }
+  }
+  for (const [path, color] of [
+    [paths.read, p.read],
+    [paths.readFailed, p.error],
+    [paths.notify, p.accent],
+    [paths.subscribe, p.ok],
+    [paths.subscribeFailed, p.error],
+    [paths.unsubscribe, p.muted],
+  ] as const) {
+    ctx.fillStyle = color;
+    ctx.fill(path);
   }
 
   // Session boundaries (a session ended) across every lane.

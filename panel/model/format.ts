@@ -50,3 +50,18 @@ export function formatShare(x: number | null): string {
 export function shortId(id: string, n = 8): string {
   return id.length <= n + 1 ? id : `${id.slice(0, n)}…`;
 }
+
+/** An age for a ticking table cell: whole seconds (the cell changes at most once a second). */
+export function formatAge(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  if (ms < 1000) return '< 1 s';
+  if (ms < 60_000) return `${Math.floor(ms / 1000)} s`;
+  return formatDuration(ms);
+}
+
+/** "just now" / "12 s ago" for a ticking table cell. */
+export function formatAgoCoarse(t: number | undefined, now: number): string {
+  if (t === undefined) return '—';
+  const d = Math.max(0, now - t);
+  return d < 1000 ? 'just now' : `${formatAge(d)} ago`;
+}

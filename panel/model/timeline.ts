@@ -46,6 +46,8 @@ export class TimelineIndex {
   private next = 0;
   private readonly openReads = new Map<number, { bar: ReadBar; lane: UriLane }>();
   private readonly openSubscribes = new Map<number, Mark[]>();
+  /** doc → endpoint → uri → lane: no key string built per message. */
+  private readonly byClient = new Map<string, Map<string, Map<string, UriLane>>>();
 
   /** Messages consumed so far. */
   get consumed(): number {
@@ -53,60 +55,78 @@ export class TimelineIndex {
   }
 
   private lane(doc: string, endpoint: string, uri: string): UriLane {
-    const key = `${doc} ${endpoint} ${uri}`;
-    let l = this.lanes.get(key);
-    if (!l) this.lanes.set(key, (l = new UriLane(key, uri)));
+    let eps = this.byClient.get(doc);
+    if (!eps) this.byClient.set(doc, (eps = new Map()));
+    let uris = eps.get(endpoint);
+    if (!uris) eps.set(endpoint, (uris = new Map()));
+    let l = uris.get(uri);
+    if (!l) {
+      const key = `${doc} ${endpoint} ${uri}`;
+      l = new UriLane(key, uri);
+      uris.set(uri, l);
+      this.lanes.set(key, l);
+    }
     return l;
   }
 
-  /** Consumes the messages added since the last call. */
+  /** Consumes the messages added since the last call (reading the store's columns: no message objects). */
   update(list: MessageList): void {
+    const st = list.store;
     for (let i = this.next; i < list.count; i++) {
-      const m = messageAt(list, i);
-      if (!m) break;
-      this.firstT ??= m.t;
-      this.lastT = m.t;
-      if (m.kind === 'request') {
-        if (m.method === 'resources/read' && m.uri !== undefined) {
-          const bar: ReadBar = { t0: m.t, t1: undefined, index: i, failed: false };
-          const lane = this.lane(m.doc, m.endpoint, m.uri);
+      const t = st.tAt(i);
+      this.firstT ??= t;
+      this.lastT = t;
+      const kind = st.kindAt(i);
+      if (kind === 'request') {
+        const method = st.methodAt(i);
+        const uri = st.uriAt(i);
+        if (method === 'resources/read' && uri !== undefined) {
+          const info = st.infoAt(i);
+          const bar: ReadBar = { t0: t, t1: undefined, index: i, failed: false };
+          const lane = this.lane(info.doc, info.endpoint, uri);
           lane.reads.push(bar);
           this.openReads.set(i, { bar, lane });
-        } else if ((m.method === 'resources/subscribe' || m.method === 'resources/unsubscribe') && m.uri !== undefined) {
-          const mark: Mark = { t: m.t, index: i, kind: m.method === 'resources/subscribe' ? 'subscribe' : 'unsubscribe', failed: false };
-          this.lane(m.doc, m.endpoint, m.uri).marks.push(mark);
+        } else if ((method === 'resources/subscribe' || method === 'resources/unsubscribe') && uri !== undefined) {
+          const info = st.infoAt(i);
+          const mark: Mark = { t, index: i, kind: method === 'resources/subscribe' ? 'subscribe' : 'unsubscribe', failed: false };
+          this.lane(info.doc, info.endpoint, uri).marks.push(mark);
           if (mark.kind === 'subscribe') this.openSubscribes.set(i, [mark]);
-        } else if (m.method === 'subscriptions/listen') {
-          // 2026-07-28: the URIs are in the listen filter, not in `uri`.
+        } else if (method === 'subscriptions/listen') {
+          // 2026-07-28: the URIs are in the listen filter, not in `uri` (rare: parse this one message).
+          const m = messageAt(list, i)!;
           const filter = obj(obj(obj(decodedJson(m))?.params)?.notifications);
           const uris = Array.isArray(filter?.resourceSubscriptions) ? filter.resourceSubscriptions : [];
           const marks: Mark[] = [];
           for (const u of uris) {
             if (typeof u !== 'string') continue;
-            const mark: Mark = { t: m.t, index: i, kind: 'subscribe', failed: false };
+            const mark: Mark = { t, index: i, kind: 'subscribe', failed: false };
             this.lane(m.doc, m.endpoint, u).marks.push(mark);
             marks.push(mark);
           }
           if (marks.length) this.openSubscribes.set(i, marks);
         }
-      } else if (m.kind === 'result' || m.kind === 'error') {
-        if (m.pair === undefined) continue;
-        const open = this.openReads.get(m.pair);
+      } else if (kind === 'result' || kind === 'error') {
+        const pair = st.pairAt(i);
+        if (pair < 0) continue;
+        const open = this.openReads.get(pair);
         if (open) {
           const { bar, lane } = open;
-          bar.t1 = m.t;
-          bar.failed = m.kind === 'error';
-          lane.maxReadMs = Math.max(lane.maxReadMs, m.t - bar.t0);
-          this.openReads.delete(m.pair);
+          bar.t1 = t;
+          bar.failed = kind === 'error';
+          lane.maxReadMs = Math.max(lane.maxReadMs, t - bar.t0);
+          this.openReads.delete(pair);
           continue;
         }
-        const subs = this.openSubscribes.get(m.pair);
+        const subs = this.openSubscribes.get(pair);
         if (subs) {
-          if (m.kind === 'error') for (const s of subs) s.failed = true;
-          this.openSubscribes.delete(m.pair);
+          if (kind === 'error') for (const s of subs) s.failed = true;
+          this.openSubscribes.delete(pair);
         }
-      } else if (m.kind === 'notification' && m.dir === 'in' && m.method === 'notifications/resources/updated' && m.uri !== undefined) {
-        this.lane(m.doc, m.endpoint, m.uri).marks.push({ t: m.t, index: i, kind: 'notify', failed: false });
+      } else if (kind === 'notification' && st.dirAt(i) === 'in') {
+        const uri = st.uriAt(i);
+        if (uri === undefined || st.methodAt(i) !== 'notifications/resources/updated') continue;
+        const info = st.infoAt(i);
+        this.lane(info.doc, info.endpoint, uri).marks.push({ t, index: i, kind: 'notify', failed: false });
       }
     }
     this.next = list.count;

@@ -1,11 +1,13 @@
 // `npm run bench`: every benchmark in one run, a table, and as the last line one JSON object of all figures.
 import { benchEngine } from './engine.ts';
 import { benchPageOverhead } from './page-overhead.ts';
+import { benchPanel } from './panel.ts';
 
 type Bench = () => Promise<Record<string, unknown> & { rows: string[][] }>;
 const benches: Array<[string, Bench]> = [
   ['engine replay', benchEngine],
   ['page overhead', benchPageOverhead],
+  ['panel', benchPanel],
 ];
 
 const figures: Record<string, unknown> = {};
