@@ -118,6 +118,7 @@ export class MessageReader {
       method: undefined,
       id: undefined,
       pair: undefined,
+      pairSeq: undefined,
       batch: undefined,
       known: true,
       problem: undefined,
@@ -160,7 +161,9 @@ export class MessageReader {
         const req = this.pairing.take(ctx.dir, m.id, ctx.own, ctx.session);
         if (req) {
           m.pair = req.index;
+          m.pairSeq = req.seq;
           req.pair = m.index;
+          req.pairSeq = m.seq;
           if (req.method !== undefined) m.method = req.method;
           if (req.uri !== undefined) m.uri = req.uri;
         }
@@ -194,7 +197,9 @@ export class MessageReader {
       const req = this.pairing.take(ctx.dir, s.id ?? null, ctx.own, ctx.session);
       if (req) {
         m.pair = req.index;
+        m.pairSeq = req.seq;
         req.pair = m.index;
+        req.pairSeq = m.seq;
         if (req.method !== undefined) m.method = req.method;
         if (req.uri !== undefined) m.uri = req.uri;
         if (req.id !== undefined) m.id = req.id;

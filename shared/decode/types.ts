@@ -53,6 +53,8 @@ export interface DecodedMessage {
    * once when the response arrives — the only field that ever changes, and only from undefined to a number).
    */
   pair?: number;
+  /** Frame seq of the paired message (same lifecycle as `pair`). */
+  pairSeq?: number;
   /** Position inside a JSON-RPC batch (2025-03-26). */
   batch?: number;
   /** false for a well-formed message whose method this tool does not know. */

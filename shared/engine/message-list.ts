@@ -194,6 +194,7 @@ export class MessageStore {
       method: this.method[i],
       id: kind === 'notification' ? undefined : fl & 256 ? rare?.id : idFromRaw(raw, batch),
       pair: pair >= 0 ? pair : undefined,
+      pairSeq: pair >= 0 ? this.seq[pair] : undefined,
       batch: batch >= 0 ? batch : undefined,
       known: (fl & 128) !== 0,
       problem: rare?.problem,
@@ -215,7 +216,10 @@ export class MessageStore {
 export function messageAt(list: MessageList, i: number): DecodedMessage | undefined {
   if (i >= list.count) return undefined;
   const m = list.store.at(i);
-  if (m && m.pair !== undefined && m.pair >= list.count) m.pair = undefined;
+  if (m && m.pair !== undefined && m.pair >= list.count) {
+    m.pair = undefined;
+    m.pairSeq = undefined;
+  }
   return m;
 }
 
