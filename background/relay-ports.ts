@@ -51,7 +51,7 @@ export class RelayHub {
       if (!isBatch(m)) return;
       this.tabs
         .get(tabId)
-        .accept(m.relay, m.batch, m.payloads, frameId, m.rejected, m.rejectedWhy)
+        .accept(m.relay, m.batch, m.payloads, frameId, m.rejected, m.rejectedWhy, Number.isSafeInteger(m.lost) ? m.lost : 0)
         .then(({ frames: accepted, stats }) => {
           const ack: RelayAck = { type: 'ack', batch: m.batch };
           try {

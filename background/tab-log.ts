@@ -79,7 +79,7 @@ export class TabLog {
    * Accepts one relay batch exactly once: parses and validates the hook messages (untrusted page text), stamps the
    * valid frames and persists them as one chunk. Resolves after the chunk is persisted.
    */
-  accept(relay: string, batch: number, payloads: string[], frameId: number, rejected: number, rejectedWhy?: string): Promise<AcceptedBatch> {
+  accept(relay: string, batch: number, payloads: string[], frameId: number, rejected: number, rejectedWhy?: string, lost = 0): Promise<AcceptedBatch> {
     // The step hands back a box, not the promise itself: the chain must not wait for the write it schedules behind it.
     return this.run(async (): Promise<{ persisted: Promise<AcceptedBatch> }> => {
       const prev = await this.loaded();
@@ -90,6 +90,7 @@ export class TabLog {
       relays[relay] = batch;
       const meta: TabMeta = { ...prev, relays };
       meta.rejected += rejected;
+      meta.dropped += lost;
       if (rejectedWhy && !meta.rejectedWhy) meta.rejectedWhy = rejectedWhy;
       pruneRelays(meta);
       const frames: Frame[] = [];

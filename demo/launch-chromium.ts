@@ -90,7 +90,8 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
   });
 
   const serviceWorker = async (): Promise<Worker> => {
-    const live = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
+    // The newest one: after an extension reload playwright may still list the dead worker first.
+    const live = context.serviceWorkers().filter((w) => w.url().startsWith('chrome-extension://')).at(-1);
     return live ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
   };
   let extensionId: string | undefined;

@@ -14,6 +14,7 @@ import {
   RELAY_PORT,
   RELAY_READY_EVENT,
   CAPTURE_CONFIG_EVENT,
+  RELAY_GONE_EVENT,
   type RelayAck,
   type RelayBatch,
   type RelayConfig,
@@ -21,11 +22,16 @@ import {
 
 const FLUSH_DELAY_MS = 10;
 const MAX_PAYLOADS_PER_BATCH = 50;
+/** Unacknowledged data kept while the background is unreachable; beyond it the oldest goes, counted as lost. */
+const MAX_UNACKED_CHARS = 32 * 1024 * 1024;
 
 const relayId = crypto.randomUUID();
 let port: browser.Runtime.Port | undefined;
 let nextBatch = 1;
 const unacked: RelayBatch[] = [];
+let unackedChars = 0;
+let lost = 0;
+let orphaned = false;
 let pending: string[] = [];
 let rejected = 0;
 let rejectedWhy: string | undefined;
@@ -61,11 +67,40 @@ function flush(): void {
     const payloads = pending.splice(0, MAX_PAYLOADS_PER_BATCH);
     const batch: RelayBatch = { type: 'frames', relay: relayId, batch: nextBatch++, payloads, rejected };
     if (rejectedWhy) batch.rejectedWhy = rejectedWhy;
+    if (lost > 0) batch.lost = lost;
     rejected = 0;
     rejectedWhy = undefined;
+    lost = 0;
     unacked.push(batch);
+    unackedChars += sizeOf(batch);
+    while (unackedChars > MAX_UNACKED_CHARS && unacked.length > 1) {
+      const old = unacked.shift()!;
+      unackedChars -= sizeOf(old);
+      lost += old.payloads.reduce((n, p) => n + countFrames(p), 0) + (old.lost ?? 0);
+    }
     send(batch);
   }
+}
+
+function sizeOf(b: RelayBatch): number {
+  return b.payloads.reduce((n, p) => n + p.length, 0);
+}
+
+/** Frames in a hook message, counted without parsing it (each frame has exactly one "kind" key at its top level). */
+function countFrames(payload: string): number {
+  return payload.split('"kind":"').length - 1;
+}
+
+/** The extension was reloaded or removed: this content script can do nothing more. Stop, and tell the hook to stop. */
+function orphan(): void {
+  if (orphaned) return;
+  orphaned = true;
+  port = undefined;
+  unacked.length = 0;
+  pending = [];
+  document.removeEventListener(HOOK_EVENT, onHookEvent);
+  document.removeEventListener(HOOK_HELLO_EVENT, announce);
+  document.dispatchEvent(new CustomEvent(RELAY_GONE_EVENT, { detail: PAGE_TAG }));
 }
 
 function send(batch: RelayBatch): void {
@@ -79,12 +114,11 @@ function send(batch: RelayBatch): void {
 }
 
 function connect(): void {
-  if (port) return;
+  if (port || orphaned) return;
   try {
     port = browser.runtime.connect({ name: RELAY_PORT });
   } catch {
-    // The extension was reloaded or removed: this content script is orphaned and can do nothing more.
-    return;
+    return orphan();
   }
   port.onMessage.addListener((m: unknown) => {
     const msg = m as RelayAck | RelayConfig;
@@ -95,10 +129,12 @@ function connect(): void {
     }
     if (msg?.type !== 'ack') return;
     backoff.reset();
-    while (unacked.length > 0 && unacked[0]!.batch <= msg.batch) unacked.shift();
+    while (unacked.length > 0 && unacked[0]!.batch <= msg.batch) unackedChars -= sizeOf(unacked.shift()!);
   });
   port.onDisconnect.addListener(() => {
     port = undefined;
+    // An invalidated extension context has no runtime id any more: nothing will ever answer again.
+    if (!chrome.runtime?.id) return orphan();
     // The service worker stopped (or restarted): reconnect with backoff; connect() re-sends what was not acknowledged.
     setTimeout(connect, backoff.next());
   });

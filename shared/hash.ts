@@ -2,17 +2,37 @@
 // resource contents and to fingerprint redacted secrets. Synchronous on purpose: the hook must not await in the page, and
 // crypto.subtle is missing on insecure origins.
 export function hashText(text: string, seed = 0): string {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
+  const h = new TextHasher(seed);
+  h.update(text);
+  return h.digest();
+}
+
+/** The same hash as hashText, fed in pieces: hashing a body as it streams needs no copy of the whole body. */
+export class TextHasher {
+  private h1: number;
+  private h2: number;
+  constructor(seed = 0) {
+    this.h1 = 0xdeadbeef ^ seed;
+    this.h2 = 0x41c6ce57 ^ seed;
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  const n = 4294967296 * (2097151 & h2) + (h1 >>> 0);
-  return n.toString(16).padStart(14, '0');
+  update(text: string): void {
+    let h1 = this.h1;
+    let h2 = this.h2;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    this.h1 = h1;
+    this.h2 = h2;
+  }
+  digest(): string {
+    let h1 = this.h1;
+    let h2 = this.h2;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+    h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+    h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, '0');
+  }
 }

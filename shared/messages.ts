@@ -12,6 +12,8 @@ export const HOOK_EVENT = 'mcp-devtools:hook';
 export const HOOK_HELLO_EVENT = 'mcp-devtools:hook-hello';
 /** CustomEvent type the relay dispatches on `document` when it is listening (detail: PAGE_TAG). */
 export const RELAY_READY_EVENT = 'mcp-devtools:relay-ready';
+/** CustomEvent type the relay dispatches when the extension went away (reloaded, removed): the hook stops capturing. */
+export const RELAY_GONE_EVENT = 'mcp-devtools:relay-gone';
 /** CustomEvent type the relay dispatches with the capture settings (detail: JSON of { tag, config: CaptureConfig }). */
 export const CAPTURE_CONFIG_EVENT = 'mcp-devtools:config';
 
@@ -38,6 +40,8 @@ export interface RelayBatch {
   rejected: number;
   /** First problem seen among the rejected ones, for the panel's status line. */
   rejectedWhy?: string;
+  /** Frames the relay had to drop (its buffer overflowed while the background was unreachable): counted as dropped. */
+  lost?: number;
 }
 
 /** The exact prefix JSON.stringify gives a HookToRelay (property order is insertion order). */

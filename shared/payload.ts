@@ -1,6 +1,6 @@
 // Turns captured text into a Payload, applying the body-size cap: above the cap only a prefix is kept, with the full size
 // and a hash so the engine can still tell "same content" from "changed". Pure.
-import { hashText } from './hash.ts';
+import { hashText, TextHasher } from './hash.ts';
 import type { Payload } from './frames.ts';
 
 /** Default cap on a single body or message: 256 KiB. */
@@ -30,6 +30,37 @@ export function makePayload(text: string, capBytes = DEFAULT_BODY_CAP_BYTES): Pa
   let prefix = text.slice(0, capBytes);
   while (utf8Length(prefix) > capBytes) prefix = prefix.slice(0, Math.floor(prefix.length * 0.9));
   return { text: prefix, truncated: { bytes, hash: hashText(text) } };
+}
+
+/**
+ * Builds the payload of a body that arrives in pieces without keeping more than the cap: a prefix, the byte count and
+ * a running hash. Gives exactly what makePayload would give for the whole text.
+ */
+export class PayloadBuilder {
+  private prefix = '';
+  private prefixFull = false;
+  private readonly hasher = new TextHasher();
+  private bytes = 0;
+  constructor(private readonly capBytes = DEFAULT_BODY_CAP_BYTES) {}
+  add(text: string): void {
+    if (text === '') return;
+    this.hasher.update(text);
+    this.bytes += utf8Length(text);
+    if (!this.prefixFull) {
+      this.prefix += text;
+      // Keep a little more than the cap in units; the exact byte cut happens in build().
+      if (this.prefix.length > this.capBytes) {
+        this.prefix = this.prefix.slice(0, this.capBytes);
+        this.prefixFull = true;
+      }
+    }
+  }
+  build(): Payload {
+    if (this.bytes <= this.capBytes) return { text: this.prefix };
+    let prefix = this.prefix;
+    while (utf8Length(prefix) > this.capBytes) prefix = prefix.slice(0, Math.floor(prefix.length * 0.9));
+    return { text: prefix, truncated: { bytes: this.bytes, hash: this.hasher.digest() } };
+  }
 }
 
 export function opaquePayload(description: string): Payload {

@@ -3,7 +3,7 @@
 // so each event is emitted the moment it arrives; other bodies are emitted once complete, capped.
 import { createParser } from 'eventsource-parser';
 import type { FrameDraft, Payload } from '../../shared/frames.ts';
-import { makePayload, opaquePayload } from '../../shared/payload.ts';
+import { makePayload, opaquePayload, PayloadBuilder } from '../../shared/payload.ts';
 import { natives } from './natives.ts';
 
 export type BodyKind = 'sse' | 'text' | 'binary';
@@ -30,7 +30,9 @@ export async function readBody(
   const decoder = new natives.TextDecoder();
   let bytes = 0;
   let stopped = false;
-  const chunks: string[] = [];
+  // A non-SSE body is kept only up to the cap (prefix + running hash), however large it is.
+  const body = new PayloadBuilder(sink.capBytes);
+  let sawText = false;
   let pendingRetry: number | undefined;
   let decided = sink.decideOnFirstEvent === undefined;
 
@@ -74,7 +76,10 @@ export async function readBody(
       if (kind === 'binary') continue;
       const text = decoder.decode(value, { stream: true });
       if (parser) parser.feed(text);
-      else chunks.push(text);
+      else {
+        body.add(text);
+        sawText = true;
+      }
       if (stopped) {
         await reader.cancel().catch(() => undefined);
         return;
@@ -82,17 +87,18 @@ export async function readBody(
     }
     const tail = decoder.decode();
     if (parser) parser.feed(tail);
-    else chunks.push(tail);
+    else body.add(tail);
     if (stopped || !decided) return;
-    if (kind === 'text') sink.emit({ kind: 'http-body', conn, body: makePayload(chunks.join(''), sink.capBytes) });
+    if (kind === 'text') sink.emit({ kind: 'http-body', conn, body: body.build() });
     if (kind === 'binary') sink.emit({ kind: 'http-body', conn, body: opaquePayload(`[binary body, ${bytes} bytes]`) });
     sink.emit({ kind: 'http-end', conn, outcome: 'complete', phase: 'body', bytes });
   } catch (e) {
     if (stopped || !decided) return;
     const error = errorInfo(e);
     // What arrived before the failure is still evidence (a JSON body cut short).
-    if (kind === 'text' && chunks.length > 0) {
-      sink.emit({ kind: 'http-body', conn, body: makePayload(chunks.join('') + decoder.decode(), sink.capBytes) });
+    if (kind === 'text' && sawText) {
+      body.add(decoder.decode());
+      sink.emit({ kind: 'http-body', conn, body: body.build() });
     }
     sink.emit({ kind: 'http-end', conn, outcome: error.name === 'AbortError' ? 'aborted' : 'failed', phase: 'body', error, bytes });
   }

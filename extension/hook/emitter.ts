@@ -2,7 +2,7 @@
 // Frames wait in a queue until the relay has said it listens (handshake), so the page's first requests are never lost.
 // Never throws into the page; never changes what the page sees.
 import type { FrameDraft, PageFrame } from '../../shared/frames.ts';
-import { HOOK_EVENT, HOOK_HELLO_EVENT, PAGE_TAG, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
+import { HOOK_EVENT, HOOK_HELLO_EVENT, PAGE_TAG, RELAY_GONE_EVENT, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
 import { natives, now, randomId } from './natives.ts';
 
 // Batching window: long enough to amortize the cross-world hop, far below the 1 s "live" budget.
@@ -19,12 +19,19 @@ export class Emitter {
   private relayReady = false;
   private timer: number | undefined;
   private lostWhileWaiting = 0;
+  /** The extension went away: taps pass everything through and nothing is queued. */
+  disabled = false;
 
   constructor() {
     natives.addEventListener.call(document, RELAY_READY_EVENT, (e: Event) => {
       if ((e as CustomEvent).detail !== PAGE_TAG) return;
       this.relayReady = true;
       this.flush();
+    });
+    natives.addEventListener.call(document, RELAY_GONE_EVENT, (e: Event) => {
+      if ((e as CustomEvent).detail !== PAGE_TAG) return;
+      this.disabled = true;
+      this.queue = [];
     });
     this.dispatch(HOOK_HELLO_EVENT, PAGE_TAG);
   }
@@ -34,6 +41,7 @@ export class Emitter {
   }
 
   emit(draft: FrameDraft): void {
+    if (this.disabled) return;
     // Drafts are fresh objects made by the taps: stamp in place rather than copy.
     const frame = draft as PageFrame;
     frame.doc = this.doc;

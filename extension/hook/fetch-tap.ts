@@ -92,7 +92,8 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       (error: unknown) => {
         requestDone
           .then((verdict) => {
-            if (verdict === 'no') return;
+            // A candidate that never got a first event is not known to be MCP: forget it.
+            if (verdict !== 'mcp') return;
             exchange.release();
             const name = error && typeof error === 'object' && 'name' in error ? String(error.name) : 'Error';
             const message = error instanceof Error ? error.message : String(error);
@@ -164,6 +165,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
 
   const tapped = new Proxy(nativeFetch, {
     apply(target, thisArg, args: unknown[]) {
+      if (emitter.disabled) return Reflect.apply(target, thisArg, args);
       let facts: RequestFacts | undefined;
       let verdict: RequestVerdict = 'no';
       try {

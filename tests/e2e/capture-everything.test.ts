@@ -2,6 +2,7 @@
 // the panel within 1 s of arriving at the page (live, not at stream end).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bundleClient } from '../support/bundle.ts';
+import { recordFixture } from '../support/record.ts';
 import { startEverythingServer, type EverythingServer } from '../support/everything-server.ts';
 import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
@@ -66,6 +67,7 @@ it('shows each server-everything update in the panel within 1 s of the page rece
   expect(updates.length).toBeGreaterThanOrEqual(2);
   const conn = (updates[0] as { conn: string }).conn;
   expect(frames.some((f) => f.kind === 'http-end' && f.conn === conn)).toBe(false);
+  recordFixture('server-everything-streamable', frames, page.url());
   await page.evaluate(() => (window as any).mcp.callTool('toggle-subscriber-updates'));
   await panel.close();
   await page.close();

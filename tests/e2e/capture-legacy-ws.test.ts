@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../../shared/frames.ts';
 import { bundleClient } from '../support/bundle.ts';
+import { recordFixture } from '../support/record.ts';
 import { loggedFrames, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { startV1Server, type V1Server } from '../support/v1-server.ts';
@@ -60,6 +61,7 @@ describe('legacy and WebSocket transports', () => {
     // Responses arrive on the GET stream as `event: message`.
     const onStream = frames.filter((f) => f.kind === 'sse-event' && f.conn === sseConn);
     expect(rpcMethods(onStream, 'sse-event')).toEqual(['event:endpoint', 'result', 'result', 'notifications/resources/updated']);
+    recordFixture('sdk-v1-legacy-sse', frames, page.url());
     await page.evaluate(() => (window as any).mcp.close());
     await page.close();
   });
@@ -116,7 +118,11 @@ describe('legacy and WebSocket transports', () => {
       'in:notifications/resources/updated',
     ]);
     await page.evaluate(() => (window as any).mcp.close());
-    await waitFor(async () => (await loggedFrames(browser, tabId)).some((f) => f.kind === 'ws-close'), 5000, 'ws-close');
+    const closed = await waitFor(async () => {
+      const fs = await loggedFrames(browser, tabId);
+      return fs.some((f) => f.kind === 'ws-close') ? fs : undefined;
+    }, 5000, 'ws-close');
+    recordFixture('sdk-v1-websocket', closed, page.url());
     await page.close();
   });
 });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame, HttpRequestFrame, SseEventFrame } from '../../shared/frames.ts';
 import { bundleClient } from '../support/bundle.ts';
+import { recordFixture } from '../support/record.ts';
 import { framesWithMethod, loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { startV1Server, type V1Server } from '../support/v1-server.ts';
@@ -72,6 +73,8 @@ describe('SDK v1 Streamable HTTP capture', () => {
     // The re-read's response carries the new content.
     const rereadBody = frames.find((f) => (f.kind === 'http-body' || f.kind === 'sse-event') && f.conn === posts[4]!.conn && f.seq > rereadSeq);
     expect(JSON.stringify(rereadBody)).toContain('version 2');
+
+    recordFixture('sdk-v1-streamable', frames, page.url());
 
     // The panel, opened as a tab, shows the same traffic.
     const panel = await openPanel(browser.context, browser.extensionId!, tabId, { view: 'messages' });

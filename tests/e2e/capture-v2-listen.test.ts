@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Frame, HttpRequestFrame } from '../../shared/frames.ts';
 import { bundleClient } from '../support/bundle.ts';
+import { recordFixture } from '../support/record.ts';
 import { loggedFrames, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { startV2Server, type V2Server } from '../support/v2-server.ts';
@@ -70,6 +71,7 @@ it('captures the listen stream, its acknowledgement and notifications, live', as
     const fs = await loggedFrames(browser, tabId);
     return fs.some((f) => f.kind === 'http-end' && f.conn === listenConn) && fs.some((f) => method(f) === 'notifications/cancelled') ? fs : undefined;
   }, 5000, 'listen end');
+  recordFixture('sdk-v2-listen', after, page.url());
   const end = after.find((f) => f.kind === 'http-end' && f.conn === listenConn);
   expect(end && end.kind === 'http-end' && end.outcome).toBe('aborted');
   await page.close();

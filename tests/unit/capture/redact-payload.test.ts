@@ -45,3 +45,16 @@ describe('payload cap', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => utf8Length(s) === new TextEncoder().encode(s).length));
   });
 });
+
+describe('streamed payloads', () => {
+  it('PayloadBuilder gives exactly what makePayload gives for the whole text, whatever the pieces', async () => {
+    const { PayloadBuilder } = await import('../../../shared/payload.ts');
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 300 }), { maxLength: 40 }), fc.integer({ min: 16, max: 2000 }), (pieces, cap) => {
+        const b = new PayloadBuilder(cap);
+        for (const p of pieces) b.add(p);
+        expect(b.build()).toEqual(makePayload(pieces.join(''), cap));
+      }),
+    );
+  });
+});
