@@ -32,7 +32,8 @@ export function markdownDoc(seed: number, size: number): string {
 
 export const DOC_SIZES = [512, 1024, 2048, 4096];
 
-function payloadsOf(frames: readonly Frame[]): string[] {
+/** Every JSON payload text of these frames, in order: what JSON.parse alone would read. */
+export function payloadsOf(frames: readonly Frame[]): string[] {
   const out: string[] = [];
   for (const f of frames) {
     const text =
