@@ -283,3 +283,20 @@ it('refuses bad files with a clear error and leaves the current view as it was',
   }
   await off.close();
 });
+
+it('pauses the view while capture continues, and keeps earlier pages only with "preserve log"', async () => {
+  const before = await rowsOf(panel);
+  await panel.click('button[aria-label="Pause recording"]');
+  // The page navigates (a new page segment): its frames wait while the panel is paused.
+  await played.page.goto(`${pageServer.url}?server=${encodeURIComponent(played.kb.url)}`);
+  await panel.waitForSelector('[data-count="waiting"]');
+  expect(await rowsOf(panel)).toEqual(before);
+  await panel.click('button[aria-label="Resume recording"]');
+  await panel.waitForSelector('[data-count="waiting"]', { state: 'detached' });
+  // Without "preserve log" the view starts over at the new page: the old page's findings are gone.
+  const oldFinding = () => panel.evaluate(() => ((globalThis as any).mcpPanel.snapshot.value.findings as Array<{ id: string }>).some((f) => f.id === 'phantom-subscription'));
+  await waitFor(async () => ((await oldFinding()) ? undefined : true), 10_000, 'view restarted at the new page');
+  await panel.check('input[aria-label="Preserve log"]');
+  await waitFor(async () => ((await oldFinding()) ? true : undefined), 10_000, 'earlier page back in view');
+  await panel.uncheck('input[aria-label="Preserve log"]');
+});

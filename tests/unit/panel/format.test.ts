@@ -26,3 +26,16 @@ describe('format', () => {
     expect(shortId('S1')).toBe('S1');
   });
 });
+
+describe('coarse ticking cells', () => {
+  it('change at most once a second', async () => {
+    const { formatAge, formatAgoCoarse } = await import('../../../panel/model/format.ts');
+    expect(formatAge(10)).toBe('< 1 s');
+    expect(formatAge(1999)).toBe('1 s');
+    expect(formatAge(59_999)).toBe('59 s');
+    expect(formatAge(61_000)).toBe('1 min 01 s');
+    expect(formatAgoCoarse(undefined, 0)).toBe('—');
+    expect(formatAgoCoarse(1000, 1500)).toBe('just now');
+    expect(formatAgoCoarse(1000, 4500)).toBe('3 s ago');
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../../shared/engine/index.ts';
+import { parseFilter } from '../../../panel/model/filter.ts';
+import { findingMatches, sortFindings } from '../../../panel/model/findings-view.ts';
+
+function f(over: Partial<Finding>): Finding {
+  return {
+    id: 'cached-not-subscribed',
+    key: over.key ?? 'k',
+    severity: 'warning',
+    firstT: 0,
+    lastT: 0,
+    evidence: [],
+    count: 1,
+    open: true,
+    title: 'Cached, but nobody is subscribed',
+    explanation: '',
+    fix: '',
+    ...over,
+  };
+}
+
+describe('findings view', () => {
+  it('sorts open first, then worst, then newest', () => {
+    const list = [
+      f({ key: 'a', open: false, severity: 'error', lastT: 9 }),
+      f({ key: 'b', severity: 'info', lastT: 5 }),
+      f({ key: 'c', severity: 'error', lastT: 1 }),
+      f({ key: 'd', severity: 'error', lastT: 3 }),
+    ];
+    expect(sortFindings(list).map((x) => x.key)).toEqual(['d', 'c', 'b', 'a']);
+  });
+  it('filters by finding:, uri:, session:, is:error|warning|problem and text', () => {
+    const x = f({ id: 'phantom-subscription', severity: 'error', uri: 'file:///docs/policy.md', session: 'S2', detail: 'S1 ended (delete)' });
+    const m = (q: string) => findingMatches(x, parseFilter(q));
+    expect(m('finding:phantom')).toBe(true);
+    expect(m('finding:stale')).toBe(false);
+    expect(m('uri:policy')).toBe(true);
+    expect(m('uri:schema')).toBe(false);
+    expect(m('session:s2')).toBe(true);
+    expect(m('is:error')).toBe(true);
+    expect(m('is:warning')).toBe(false);
+    expect(m('is:problem')).toBe(true);
+    expect(m('-is:error')).toBe(false);
+    expect(m('delete')).toBe(true);
+    expect(m('is:stale')).toBe(true); // not applicable to findings: ignored
+    expect(findingMatches(f({ uri: undefined }), parseFilter('uri:x'))).toBe(false);
+  });
+});
