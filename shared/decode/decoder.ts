@@ -26,6 +26,9 @@ function anyModernOnly(methods: readonly string[]): boolean {
   for (const m of methods) if (MODERN_ONLY_METHODS.has(m)) return true;
   return false;
 }
+function isOut(m: DecodedMessage): boolean {
+  return m.dir === 'out';
+}
 function isListenRequest(v: unknown): boolean {
   return (v as { method?: unknown } | null)?.method === M.listen;
 }
@@ -389,7 +392,11 @@ export class Decoder {
     if (reconnecting) e.reconnecting = true;
     this.sink.wire(e, f.seq, f.t);
     const session = c.info.session;
-    if (c.lastSseId !== undefined && session !== undefined) {
+    // Only a stream with something left to resume counts: the session's GET stream, or a per-request stream that
+    // ended before its answer. A POST answered on its own SSE stream (server-everything answers initialize that way)
+    // is complete; a GET after it without Last-Event-ID loses nothing.
+    const resumable = c.streamKind === 'get' || (c.streamKind === 'post-sse' && c.pending.some(isOut));
+    if (c.lastSseId !== undefined && session !== undefined && resumable) {
       const ended = this.track(session).ended;
       ended.unshift({ stream: c.stream, lastId: c.lastSseId, endedSeq: f.seq });
       if (ended.length > MAX_ENDED_STREAMS) ended.length = MAX_ENDED_STREAMS;

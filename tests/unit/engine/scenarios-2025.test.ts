@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { StreamableClient } from '../../support/mcp-clients.ts';
+import { request, result, StreamableClient } from '../../support/mcp-clients.ts';
 
 const URL = 'http://localhost:3000/mcp';
 const POLICY = 'file:///docs/policy.md';
@@ -266,6 +266,35 @@ describe('resumption', () => {
     c.read(POLICY, 'v2');
     get.close('failed');
     c.openGet({ ids: 'ev2' });
+    expect(brief(findingsAfter(run(log), 3000))).toEqual(['resume-gap - no-last-event-id warning']);
+  });
+
+  it('an initialize answered on its own SSE stream (with an event id) is complete: a GET without Last-Event-ID after it is fine', () => {
+    // Seen in a recording of server-everything: it answers POSTs as text/event-stream with UUID event ids.
+    const log = new FrameLog();
+    const conn = log.newConn('post');
+    log.httpRequest(conn, 'POST', URL, { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } }, 0));
+    log.httpResponse(conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+    log.sseEvent(conn, result(0, { protocolVersion: '2025-11-25', capabilities: { resources: { subscribe: true } }, serverInfo: { name: 's', version: '1' } }), { event: 'message', id: 'uuid-1' });
+    log.httpEnd(conn);
+    const c = new StreamableClient(log, URL);
+    c.sessionId = 'S1';
+    c.negotiated = '2025-11-25';
+    c.notify('notifications/initialized');
+    c.openGet({ ids: 'uuid' });
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([]);
+  });
+
+  it('a per-request stream cut before its answer, then a GET without Last-Event-ID: the answer is lost', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    const p = c.beginRead(POLICY);
+    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+    log.sseEvent(p.conn, '', { id: 'p-1' });
+    log.httpEnd(p.conn, 'failed');
+    c.openGet();
     expect(brief(findingsAfter(run(log), 3000))).toEqual(['resume-gap - no-last-event-id warning']);
   });
 
