@@ -86,6 +86,15 @@ function answerScope(ctx: PayloadContext): string | undefined {
 
 const URI_METHODS: ReadonlySet<string> = new Set([M.read, M.subscribe, M.unsubscribe, M.updated]);
 
+/**
+ * Method names are fresh strings from JSON.parse; swapping them once for the canonical literal makes every later
+ * comparison (the engine's switch, set lookups, interning in the message store) an identity check.
+ */
+const CANONICAL = new Map<string, string>(Object.values(M).map((m) => [m, m]));
+function canonicalMethod(method: string): string {
+  return CANONICAL.get(method) ?? method;
+}
+
 export class MessageReader {
   private count = 0;
 
@@ -147,6 +156,7 @@ export class MessageReader {
       const m = this.base(ctx, text, 'invalid');
       if (p.batch) m.batch = i;
       classifyInto(m, v);
+      if (m.method !== undefined) m.method = canonicalMethod(m.method);
       const o = v as Record<string, unknown>;
       if (m.kind === 'request' || m.kind === 'notification') {
         const verdict = checkCall(m.kind, m.method!, o);
