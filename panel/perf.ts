@@ -7,6 +7,9 @@ export class FrameProbe {
   enabled = false;
   /** Work per animation frame, ms. */
   readonly frames: number[] = [];
+  /** What each measured frame did (same order as `frames`): ingest, snapshot, render, canvas, joined by '+'. */
+  readonly kinds: string[] = [];
+  private kind = '';
   /** Import started → the import's first frame painted, ms. */
   importPaintMs: number | undefined;
   /** Where the import's time went (read, parse, validate, analyse, render), ms. */
@@ -19,7 +22,13 @@ export class FrameProbe {
   enable(): void {
     this.enabled = true;
     this.frames.length = 0;
+    this.kinds.length = 0;
     this.ingestMs = 0;
+  }
+
+  /** Says what the current frame does (for the breakdown). */
+  did(what: string): void {
+    if (this.enabled && !this.kind.includes(what)) this.kind = this.kind ? `${this.kind}+${what}` : what;
   }
 
   ingest(ms: number): void {
@@ -32,8 +41,11 @@ export class FrameProbe {
     this.frameTs = ts;
     const start = performance.now();
     const ch = new MessageChannel();
+    this.kind = '';
     ch.port1.onmessage = () => {
       this.frames.push(performance.now() - start + this.ingestMs);
+      this.kinds.push(this.kind || 'idle');
+      this.kind = '';
       this.ingestMs = 0;
       ch.port1.close();
     };

@@ -77,6 +77,7 @@ export class PanelStore {
   private prepared: { snap: EngineSnapshot; now: number } | null = null;
   /** The latest counters from the background, shown once per frame (they arrive with every batch). */
   private pendingStats: TabStats | null = null;
+  private snapshotTimer: ReturnType<typeof setTimeout> | undefined;
   private dirty = false;
   private lastSnapshotAt = -Infinity;
   private scrubEngine: { engine: Engine; t: number; next: number } | null = null;
@@ -152,8 +153,9 @@ export class PanelStore {
         this.add(m.frames);
         return;
       case 'stats':
+        // Counters come with every batch; they are shown with the next snapshot (at most every SNAPSHOT_MS).
         this.pendingStats = m.stats;
-        this.schedule();
+        this.schedule(true);
         return;
       case 'cleared':
         this.frames = [];
@@ -258,9 +260,24 @@ export class PanelStore {
     this.reset();
   }
 
+  private scrubRequest: { t: number | null } | null = null;
+
+  /** Like setScrub, coalesced to one replay per animation frame (a dragged slider fires many input events). */
+  requestScrub(t: number | null): void {
+    const pending = this.scrubRequest;
+    this.scrubRequest = { t };
+    if (pending) return;
+    requestAnimationFrame(() => {
+      const r = this.scrubRequest;
+      this.scrubRequest = null;
+      if (r) this.setScrub(r.t);
+    });
+  }
+
   /** Replays the engine up to `t` (null = back to live). Moving forward continues the last replay. */
   setScrub(t: number | null): void {
     if (t === null) {
+      this.scrubRequest = null;
       this.scrubEngine = null;
       batch(() => {
         this.scrubT.value = null;
@@ -389,22 +406,20 @@ export class PanelStore {
         changed = true;
       }
     }
-    const stats = this.pendingStats;
-    this.pendingStats = null;
-    batch(() => {
-      this.waiting.value = src.length - this.applied;
-      if (stats) this.stats.value = stats;
-    });
+    this.waiting.value = src.length - this.applied;
     if (changed) this.dirty = true;
     const prepared = this.prepared;
+    if (changed) this.probe.did('ingest');
     if (prepared && !force) {
       // The snapshot computed last frame is rendered in this one.
+      this.probe.did('render');
       this.prepared = null;
       this.commit(prepared.snap, prepared.now);
       if (this.dirty) this.schedule();
     } else if (this.dirty && (force || ts - this.lastSnapshotAt >= SNAPSHOT_MS)) {
       this.dirty = false;
       this.lastSnapshotAt = ts;
+      this.probe.did('snapshot');
       const now = this.clock();
       const snap = this.engine.snapshot(now);
       this.timeline.update(snap.messages);
@@ -415,14 +430,20 @@ export class PanelStore {
         this.prepared = { snap, now };
         this.schedule();
       }
-    } else if (this.dirty) {
-      // Frames keep coming faster than snapshots: try again next frame.
-      this.schedule();
+    } else if (this.dirty && this.snapshotTimer === undefined) {
+      // Frames keep coming faster than snapshots: come back when the next one is due (not every frame).
+      this.snapshotTimer = setTimeout(() => {
+        this.snapshotTimer = undefined;
+        this.schedule();
+      }, Math.max(0, this.lastSnapshotAt + SNAPSHOT_MS - ts));
     }
   }
 
   private commit(snap: EngineSnapshot, now: number): void {
+    const stats = this.pendingStats;
+    this.pendingStats = null;
     batch(() => {
+      if (stats) this.stats.value = stats;
       this.now.value = now;
       this.snapshot.value = snap;
       this.version.value++;

@@ -164,7 +164,7 @@ export function App({ store, connection }: Props) {
             onSelectUri={select}
             onOpenMessage={(index) => (store.drawer.value = { kind: 'message', index })}
             onOpenSession={(key) => (store.drawer.value = { kind: 'session', key })}
-            onScrub={(t) => store.setScrub(t)}
+            onScrub={(t) => store.requestScrub(t)}
           />
         </div>
         <FlowChart flow={snap.flow} selectedKey={selectedRow ? selected : null} selectedUri={selectedRow?.uri} />

@@ -3,7 +3,7 @@
 // the Chinese original are the hover text.
 import { memo } from 'preact/compat';
 import type { FlowSnapshot } from '../../shared/engine/index.ts';
-import { EDGES, NODES } from '../../shared/flow/index.ts';
+import { EDGES, NODES, nodeById, type NodeId } from '../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, SHORT_LABEL, WIDTH, pointsAttr } from '../model/flow-layout.ts';
 import { flowView, type FlowView } from '../model/flow-view.ts';
 
@@ -53,53 +53,21 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
             <path d="M0,0 L8,4 L0,8 z" class="arrow-head on" />
           </marker>
         </defs>
-        {EDGE_PATHS.map((p) => {
-          const e = EDGES[p.index]!;
-          const st = v.edges[p.index]!;
-          const failure = NODES.find((n) => n.id === e.to)!.failure;
-          return (
-            <g key={p.index} class={`edge${st.onPath ? ' on-path' : ''}${st.count > 0 ? ' taken' : ''}${failure ? ' to-failure' : ''}`} data-edge={`${e.from}-${e.to}`} data-count={st.count}>
-              <polyline points={pointsAttr(p.points)} marker-end={st.onPath ? 'url(#arrow-on)' : 'url(#arrow)'} />
-              {e.label ? (
-                <text x={p.branchAt[0]} y={p.branchAt[1]} class="edge-label branch" text-anchor={p.points[0]![0] === p.points[1]![0] ? 'end' : 'start'}>
-                  {e.label.en.split(' ')[0]}
-                  <title>{`${e.label.en} (${e.label.zh})`}</title>
-                </text>
-              ) : null}
-              {st.count > 0 ? (
-                <text
-                  x={p.labelAt[0]}
-                  y={p.labelAt[1] + (e.label && horizontal(p.points) ? 14 : 0)}
-                  class="edge-label count"
-                  text-anchor={horizontal(p.points) ? 'middle' : 'start'}
-                >
-                  {st.count}
-                  <title>{`${e.from} → ${e.to}${e.label ? ` (${e.label.en})` : ''}: taken ${st.count}×`}</title>
-                </text>
-              ) : null}
-            </g>
-          );
-        })}
+        {EDGE_PATHS.map((p) => (
+          <FlowEdgeView key={p.index} index={p.index} count={v.edges[p.index]!.count} onPath={v.edges[p.index]!.onPath} />
+        ))}
         {NODES.map((n) => {
-          const b = BOXES[n.id];
           const s = v.nodes[n.id];
-          const cls = ['node', n.decision ? 'decision' : '', n.failure ? 'failure' : '', n.inferred ? 'inferred' : '', s.reached ? 'reached' : '', s.current ? 'current' : '', s.onPath ? 'on-path' : '']
-            .filter(Boolean)
-            .join(' ');
           return (
-            <g key={n.id} class={cls} data-node={n.id} data-reached={s.reached} data-current={s.current} data-failure={n.failure}>
-              <title>{`${n.id}: ${n.en}\n${n.zh}${n.inferred ? '\n(reached by inference)' : ''}${v.at[n.id] ? `\n${v.at[n.id]} URI(s) here now` : ''}`}</title>
-              <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={n.decision ? 12 : 3} />
-              <text x={b.x + 6} y={b.y + NODE_H / 2 + 4} class="node-label">
-                <tspan class="node-id">{n.id}</tspan> {SHORT_LABEL[n.id]}
-              </text>
-              {!selectedKey && v.at[n.id] > 0 ? (
-                <text x={b.x + b.w - 4} y={b.y - 2} class="node-at" text-anchor="end">
-                  {v.at[n.id]}
-                </text>
-              ) : null}
-              {s.current ? <rect key={v.lastStep} class="pulse" x={b.x} y={b.y} width={b.w} height={b.h} rx={n.decision ? 12 : 3} /> : null}
-            </g>
+            <FlowNodeView
+              key={n.id}
+              id={n.id}
+              reached={s.reached}
+              current={s.current}
+              onPath={s.onPath}
+              at={selectedKey ? 0 : v.at[n.id]}
+              pulse={s.current ? v.lastStep : ''}
+            />
           );
         })}
       </svg>
@@ -108,3 +76,51 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
 }
 
 const FlowSvg = memo(FlowSvgView, (a, b) => a.sig === b.sig);
+
+// Edges and nodes re-render one by one, only when what they show changed (a live stream moves a few counts).
+const FlowEdgeView = memo(function FlowEdgeView({ index, count, onPath }: { index: number; count: number; onPath: boolean }) {
+  const p = EDGE_PATHS[index]!;
+  const e = EDGES[index]!;
+  const failure = nodeById(e.to).failure;
+  return (
+    <g class={`edge${onPath ? ' on-path' : ''}${count > 0 ? ' taken' : ''}${failure ? ' to-failure' : ''}`} data-edge={`${e.from}-${e.to}`} data-count={count}>
+      <polyline points={pointsAttr(p.points)} marker-end={onPath ? 'url(#arrow-on)' : 'url(#arrow)'} />
+      {e.label ? (
+        <text x={p.branchAt[0]} y={p.branchAt[1]} class="edge-label branch" text-anchor={p.points[0]![0] === p.points[1]![0] ? 'end' : 'start'}>
+          {e.label.en.split(' ')[0]}
+          <title>{`${e.label.en} (${e.label.zh})`}</title>
+        </text>
+      ) : null}
+      {count > 0 ? (
+        <text x={p.labelAt[0]} y={p.labelAt[1] + (e.label && horizontal(p.points) ? 14 : 0)} class="edge-label count" text-anchor={horizontal(p.points) ? 'middle' : 'start'}>
+          {count}
+          <title>{`${e.from} → ${e.to}${e.label ? ` (${e.label.en})` : ''}: taken ${count}×`}</title>
+        </text>
+      ) : null}
+    </g>
+  );
+});
+
+const FlowNodeView = memo(function FlowNodeView(props: { id: NodeId; reached: boolean; current: boolean; onPath: boolean; at: number; pulse: string }) {
+  const { id, reached, current, onPath, at, pulse } = props;
+  const n = nodeById(id);
+  const b = BOXES[id];
+  const cls = ['node', n.decision ? 'decision' : '', n.failure ? 'failure' : '', n.inferred ? 'inferred' : '', reached ? 'reached' : '', current ? 'current' : '', onPath ? 'on-path' : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <g class={cls} data-node={id} data-reached={reached} data-current={current} data-failure={n.failure}>
+      <title>{`${id}: ${n.en}\n${n.zh}${n.inferred ? '\n(reached by inference)' : ''}${at ? `\n${at} URI(s) here now` : ''}`}</title>
+      <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={n.decision ? 12 : 3} />
+      <text x={b.x + 6} y={b.y + NODE_H / 2 + 4} class="node-label">
+        <tspan class="node-id">{id}</tspan> {SHORT_LABEL[id]}
+      </text>
+      {at > 0 ? (
+        <text x={b.x + b.w - 4} y={b.y - 2} class="node-at" text-anchor="end">
+          {at}
+        </text>
+      ) : null}
+      {pulse ? <rect key={pulse} class="pulse" x={b.x} y={b.y} width={b.w} height={b.h} rx={n.decision ? 12 : 3} /> : null}
+    </g>
+  );
+});

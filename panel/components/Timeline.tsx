@@ -3,6 +3,7 @@
 // keys + − 0 ← → F do the same from the keyboard; a click opens the message under the pointer (or selects the lane's
 // URI). "Follow live" keeps the right edge at now. The scrubber replays the engine up to any instant and every view
 // shows the state then.
+import { memo } from 'preact/compat';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { EngineSnapshot, UriRow } from '../../shared/engine/index.ts';
 import { matchesSession, type Filter } from '../model/filter.ts';
@@ -112,6 +113,7 @@ export function Timeline(props: Props) {
     }
     const frame = requestAnimationFrame((ts) => {
       probe.work(ts);
+      probe.did('canvas');
       const job = pending.current;
       pending.current = null;
       const c = canvasRef.current;
@@ -221,33 +223,19 @@ export function Timeline(props: Props) {
         <ol class="lane-labels" style={{ width: `${LABEL_W}px`, paddingTop: `${AXIS_H + offsetY}px` }} aria-label="Timeline lanes">
           {visibleLanes.map((l) =>
             l.kind === 'session' ? (
-              <li
+              <SessionLabel
                 key={l.id}
-                class={`lane-label session${l.session.end === undefined ? ' open' : ' ended'}`}
-                data-lane="session"
-                data-session={l.session.key}
-                data-kind={l.session.kind}
-                data-end-cause={l.session.endCause ?? ''}
-                data-reconnect={l.session.reconnectAfter}
-                data-gaps={l.session.gaps.length}
-                title={`${l.session.kind} ${l.label}${l.session.endCause ? ` — ended: ${l.session.endCause}` : ' — open'}`}
-                onClick={() => props.onOpenSession(l.session.key)}
-              >
-                {l.session.kind === 'listen' ? '⇶ ' : '◆ '}
-                {l.label}
-              </li>
+                skey={l.session.key}
+                label={l.label}
+                kind={l.session.kind}
+                open={l.session.end === undefined}
+                endCause={l.session.endCause ?? ''}
+                reconnect={l.session.reconnectAfter}
+                gaps={l.session.gaps.length}
+                onOpen={props.onOpenSession}
+              />
             ) : (
-              <li
-                key={l.id}
-                class={`lane-label uri${l.selected ? ' selected' : ''}${l.stale.length ? ' stale' : ''}`}
-                data-lane="uri"
-                data-uri={l.uri}
-                data-stale={l.stale.length > 0}
-                title={l.uri}
-                onClick={() => props.onSelectUri(l.id)}
-              >
-                {l.label}
-              </li>
+              <UriLabel key={l.id} lkey={l.id} uri={l.uri} selected={l.selected} stale={l.stale.length > 0} onSelect={props.onSelectUri} />
             ),
           )}
         </ol>
@@ -294,3 +282,47 @@ export function Timeline(props: Props) {
     </section>
   );
 }
+
+/** Equal unless a shown value changed; handlers are ignored (they only ever reach the same store). */
+function sameShown(a: object, b: object): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  for (const k in x) if (typeof x[k] !== 'function' && x[k] !== y[k]) return false;
+  return true;
+}
+
+const SessionLabel = memo(function SessionLabel(p: {
+  skey: string;
+  label: string;
+  kind: 'session' | 'listen';
+  open: boolean;
+  endCause: string;
+  reconnect: boolean;
+  gaps: number;
+  onOpen: (key: string) => void;
+}) {
+  return (
+    <li
+      class={`lane-label session${p.open ? ' open' : ' ended'}`}
+      data-lane="session"
+      data-session={p.skey}
+      data-kind={p.kind}
+      data-end-cause={p.endCause}
+      data-reconnect={p.reconnect}
+      data-gaps={p.gaps}
+      title={`${p.kind} ${p.label}${p.endCause ? ` — ended: ${p.endCause}` : ' — open'}`}
+      onClick={() => p.onOpen(p.skey)}
+    >
+      {p.kind === 'listen' ? '⇶ ' : '◆ '}
+      {p.label}
+    </li>
+  );
+}, sameShown);
+
+const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; selected: boolean; stale: boolean; onSelect: (key: string) => void }) {
+  return (
+    <li class={`lane-label uri${p.selected ? ' selected' : ''}${p.stale ? ' stale' : ''}`} data-lane="uri" data-uri={p.uri} data-stale={p.stale} title={p.uri} onClick={() => p.onSelect(p.lkey)}>
+      {p.uri}
+    </li>
+  );
+}, sameShown);

@@ -46,9 +46,14 @@ export function flowView(flow: FlowSnapshot | undefined, key: string | null): Fl
   }
   if (one?.node) nodes[one.node].current = true;
   if (!one) {
-    for (const u of Object.values(flow.perUri)) {
-      for (const s of u.path) nodes[s.node].reached = true;
-      if (u.node) at[u.node]++;
+    // All URIs: where each is now (its path's earlier nodes are covered by the global edge counts below; a path
+    // that only jumped — no edge — still marks its current node).
+    for (const k in flow.perUri) {
+      const node = flow.perUri[k]!.node;
+      if (node) {
+        at[node]++;
+        nodes[node].reached = true;
+      }
     }
   }
   EDGES.forEach((e, i) => {

@@ -107,7 +107,8 @@ export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLi
     const paints: number[] = [];
     const phases: Record<string, number[]> = {};
     let shownRows = 0;
-    for (let run = 0; run < IMPORT_RUNS; run++) {
+    // PANEL_BENCH_ONLY=live skips the import part (for quick iterations on the live figure).
+    for (let run = 0; run < (process.env.PANEL_BENCH_ONLY === 'live' ? 0 : IMPORT_RUNS); run++) {
       const p = await browser.context.newPage();
       await p.setViewportSize({ width: 1400, height: 820 });
       await p.goto(`${panelUrl}?perf=1`);
@@ -151,10 +152,16 @@ export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLi
         const seconds = (typeof flowed === 'number' ? flowed : Date.now() - t0) / 1000;
         // Let the last batches reach the panel.
         await panel.waitForTimeout(500);
-        const { samples, after } = await panel.evaluate(() => ({
+        const { samples, kinds, after } = await panel.evaluate(() => ({
           samples: (globalThis as any).mcpPanel.probe.frames.slice() as number[],
+          kinds: (globalThis as any).mcpPanel.probe.kinds.slice() as string[],
           after: (globalThis as any).mcpPanel.frames.length as number,
         }));
+        if (process.env.PANEL_BENCH_KINDS) {
+          const by = new Map<string, number[]>();
+          samples.forEach((v, i) => (by.get(kinds[i]!) ?? by.set(kinds[i]!, []).get(kinds[i]!)!).push(v));
+          process.stderr.write([...by].map(([k, v]) => `${k}: n=${v.length} p50=${percentile(v, 50).toFixed(1)} p95=${percentile(v, 95).toFixed(1)}`).join('\n') + '\n');
+        }
         if (samples.length < 20) throw new Error(`too few panel frames recorded (${samples.length})`);
         return { p95: percentile(samples, 95), rate: (after - before) / seconds, n: samples.length };
       };
@@ -209,7 +216,7 @@ export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLi
       server.close();
     }
 
-    const firstPaint = median(paints);
+    const firstPaint = paints.length ? median(paints) : NaN;
     const p95 = median(p95s);
     const rate = median(rates);
     return {
