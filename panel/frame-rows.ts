@@ -45,6 +45,8 @@ function describe(v: unknown): Pick<FrameRow, 'method' | 'id' | 'error' | 'uri'>
 function messagesOf(p: Payload): Array<Pick<FrameRow, 'method' | 'id' | 'error' | 'uri' | 'note'>> {
   if (p.opaque) return [{ method: '', id: '', error: '', uri: '', note: p.text }];
   if (p.truncated) return [{ method: '', id: '', error: '', uri: '', note: `truncated body (${p.truncated.bytes} bytes)` }];
+  // An empty body (a 202 to a notification, a 405) is not malformed JSON-RPC.
+  if (p.text.trim() === '') return [{ method: '', id: '', error: '', uri: '', note: '(empty body)' }];
   let v: unknown;
   try {
     v = JSON.parse(p.text);

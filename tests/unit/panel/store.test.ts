@@ -1,0 +1,126 @@
+// The panel store without a browser: frames in, snapshots out (two animation frames: computed, then committed), no
+// duplicates, pause holds frames back, "preserve log" decides whether earlier page segments stay in view, an import
+// is analysed aside and shown in one step, the scrubber replays up to an instant.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Frame } from '../../../shared/frames.ts';
+import { exportTrace } from '../../../shared/trace/index.ts';
+import { PanelStore } from '../../../panel/store.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+
+const g = globalThis as { requestAnimationFrame?: (cb: (t: number) => void) => number };
+const had = g.requestAnimationFrame;
+beforeAll(() => {
+  g.requestAnimationFrame = (cb) => setTimeout(() => cb(performance.now()), 1) as unknown as number;
+});
+afterAll(() => {
+  g.requestAnimationFrame = had;
+});
+
+/** Lets a few animation frames (and the snapshot timer) run. */
+const frames = (ms = 450) => new Promise((r) => setTimeout(r, ms));
+
+const URL = 'http://localhost:3000/mcp';
+const POLICY = 'file:///docs/policy.md';
+
+function page(segment: number, log = new FrameLog(`doc${segment}`)): Frame[] {
+  log.pageStart(`http://localhost:8080/?s=${segment}`);
+  const c = new StreamableClient(log, URL);
+  c.initialize({ sessionId: `S${segment}` });
+  c.openGet();
+  c.read(POLICY, `v${segment}`);
+  c.subscribe(POLICY);
+  return log.frames.map((f) => ({ ...f, segment }));
+}
+
+function stamped(list: Frame[], from: number): Frame[] {
+  return list.map((f, i) => ({ ...f, seq: from + i }));
+}
+
+describe('PanelStore', () => {
+  it('applies frames once, in a snapshot the views read; a resent batch changes nothing', async () => {
+    const s = new PanelStore();
+    const a = stamped(page(1), 1);
+    s.receive({ type: 'backlog', frames: a, done: true });
+    s.receive({ type: 'frames', frames: a.slice(-3) });
+    await frames();
+    const snap = s.snapshot.value!;
+    expect(snap.lastSeq).toBe(a.at(-1)!.seq);
+    expect(s.frames.map((f) => f.seq)).toEqual(a.map((f) => f.seq));
+    expect(snap.uris.map((u) => u.uri)).toContain(POLICY);
+    expect(s.timeline.lanes.size).toBeGreaterThan(0);
+    expect(s.messageRows().length).toBeGreaterThan(a.length / 2);
+  });
+
+  it('pause holds new frames back (counted as waiting) and resume applies them', async () => {
+    const s = new PanelStore();
+    const a = stamped(page(1), 1);
+    s.add(a.slice(0, 5));
+    await frames();
+    s.setPaused(true);
+    s.add(a.slice(5));
+    await frames();
+    expect(s.snapshot.value!.lastSeq).toBe(5);
+    expect(s.waiting.value).toBe(a.length - 5);
+    s.setPaused(false);
+    await frames();
+    expect(s.snapshot.value!.lastSeq).toBe(a.at(-1)!.seq);
+    expect(s.waiting.value).toBe(0);
+  });
+
+  it('without "preserve log" a new page segment starts the view over; with it, earlier segments stay', async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const one = stamped(page(1), 1);
+    const two = stamped(page(2), one.length + 1);
+    s.add(one);
+    await frames();
+    s.add(two);
+    await frames();
+    expect(s.shownFrames().every((f) => f.segment === 2)).toBe(true);
+    expect(s.snapshot.value!.sessions.map((x) => x.label)).toEqual(['S2']);
+    s.setPreserveLog(true);
+    await frames();
+    expect(s.shownFrames()).toHaveLength(one.length + two.length);
+    expect(s.snapshot.value!.sessions.map((x) => x.label)).toEqual(['S1', 'S2']);
+    s.setPreserveLog(false);
+  });
+
+  it('shows an import in one step, judged as of its export, and goes back to the tab', async () => {
+    const s = new PanelStore();
+    s.setTabStatus('live');
+    const live = stamped(page(1), 1);
+    s.add(live);
+    await frames();
+    const t = stamped(page(1, new FrameLog('imported-doc')), 1);
+    const trace = exportTrace({ frames: t, createdAt: t.at(-1)!.t + 60_000, pageUrl: 'http://x/' });
+    const prepared = s.prepareTrace('t.json', trace);
+    // Nothing changed yet.
+    expect(s.status.value).toBe('live');
+    expect(s.isImported).toBe(false);
+    s.showPrepared(prepared);
+    expect(s.status.value).toBe('imported');
+    expect(s.snapshot.value!.now).toBe(t.at(-1)!.t + 60_000);
+    expect(s.snapshot.value!.uris[0]!.doc).toBe('imported-doc');
+    s.closeImport();
+    await frames();
+    expect(s.status.value).toBe('live');
+    expect(s.snapshot.value!.uris[0]!.doc).toBe('doc1');
+  });
+
+  it('replays up to an instant with the scrubber, forward and back, and returns to live', async () => {
+    const s = new PanelStore();
+    const a = stamped(page(1), 1);
+    s.add(a);
+    await frames();
+    const read = a.find((f) => f.kind === 'http-request' && f.body?.text.includes('resources/read'))!;
+    s.setScrub(read.t - 1);
+    expect(s.shown.value!.uris).toEqual([]);
+    s.setScrub(a.at(-1)!.t);
+    expect(s.shown.value!.uris.map((u) => u.uri)).toEqual([POLICY]);
+    s.setScrub(read.t - 1);
+    expect(s.shown.value!.uris).toEqual([]);
+    s.setScrub(null);
+    expect(s.shown.value).toBe(s.snapshot.value);
+  });
+});
