@@ -25,9 +25,9 @@ let stoppingAt = 0;
 
 async function stop(reason: string, code = 0): Promise<never | void> {
   if (stopping) {
-    // Ctrl+C reaches npm, tsx and us at once, and tsx relays it again: ignore the echo, but a second Ctrl+C a moment
-    // later means "now".
-    if (Date.now() - stoppingAt > 1000) process.exit(130);
+    // Ctrl+C reaches npm, tsx and us at once, and tsx relays it again — on a loaded machine more than a second later:
+    // ignore the echo, but a second Ctrl+C well after the first means "now".
+    if (Date.now() - stoppingAt > 3000) process.exit(130);
     return;
   }
   stopping = true;
