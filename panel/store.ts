@@ -3,7 +3,7 @@
 // animation frame: a burst of frames costs one engine catch-up, at most one snapshot (every SNAPSHOT_MS while frames
 // stream) and one render. Components never compute protocol logic; they read snapshots and the view models.
 import { batch, computed, signal } from '@preact/signals';
-import { Engine, type EngineOptions, type EngineSnapshot } from '../shared/engine/index.ts';
+import { Engine, type EngineOptions, type EngineSnapshot, type FlowSnapshot } from '../shared/engine/index.ts';
 import type { Frame } from '../shared/frames.ts';
 import type { BackgroundToPanel, TabStats } from '../shared/messages.ts';
 import { DEFAULT_SETTINGS, type Settings } from '../shared/settings.ts';
@@ -87,6 +87,13 @@ export class PanelStore {
   readonly version = signal(0);
   /** The engine's view of everything in view, at `now`. */
   readonly snapshot = signal<EngineSnapshot | null>(null);
+  /**
+   * The flow chart's and the timeline's copies of the snapshot, updated one and two animation frames after the
+   * table's while frames stream, so no single frame re-renders every view (they catch up within ~50 ms).
+   */
+  readonly flowSnap = signal<FlowSnapshot | null>(null);
+  readonly laneSnap = signal<EngineSnapshot | null>(null);
+  private stage = 0;
   /** The state replayed up to the scrubber's instant (null when not scrubbing). */
   readonly scrubSnapshot = signal<EngineSnapshot | null>(null);
   readonly scrubT = signal<number | null>(null);
@@ -234,7 +241,7 @@ export class PanelStore {
       this.paused.value = false;
       this.waiting.value = 0;
     });
-    this.commit(p.snap, p.now);
+    this.commit(p.snap, p.now, true);
   }
 
   /** Leaves the imported trace and shows the tab again (or nothing, when there is no tab). */
@@ -363,6 +370,7 @@ export class PanelStore {
     });
     this.lastSnapshotAt = -Infinity;
     this.prepared = null;
+    this.stage = 0;
     if (!now) this.schedule(true);
   }
 
@@ -410,7 +418,20 @@ export class PanelStore {
     if (changed) this.dirty = true;
     const prepared = this.prepared;
     if (changed) this.probe.did('ingest');
-    if (prepared && !force) {
+    if (this.stage > 0 && !force) {
+      // The views that follow the table catch up, one per frame.
+      const snap = this.snapshot.value;
+      if (this.stage === 1) {
+        this.probe.did('render-flow');
+        this.flowSnap.value = snap?.flow ?? null;
+        this.stage = 2;
+      } else {
+        this.probe.did('render-lanes');
+        this.laneSnap.value = snap;
+        this.stage = 0;
+      }
+      this.schedule();
+    } else if (prepared && !force) {
       // The snapshot computed last frame is rendered in this one.
       this.probe.did('render');
       this.prepared = null;
@@ -425,7 +446,7 @@ export class PanelStore {
       this.timeline.update(snap.messages);
       if (force) {
         this.prepared = null;
-        this.commit(snap, now);
+        this.commit(snap, now, true);
       } else {
         this.prepared = { snap, now };
         this.schedule();
@@ -439,7 +460,8 @@ export class PanelStore {
     }
   }
 
-  private commit(snap: EngineSnapshot, now: number): void {
+  /** Shows a snapshot: the table (and what reads `snapshot`) now; the flow chart and timeline next (or now, `all`). */
+  private commit(snap: EngineSnapshot, now: number, all = false): void {
     const stats = this.pendingStats;
     this.pendingStats = null;
     batch(() => {
@@ -447,6 +469,12 @@ export class PanelStore {
       this.now.value = now;
       this.snapshot.value = snap;
       this.version.value++;
+      if (all) {
+        this.flowSnap.value = snap.flow;
+        this.laneSnap.value = snap;
+      }
     });
+    this.stage = all ? 0 : 1;
+    if (!all) this.schedule();
   }
 }

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
 import { exportHarFile, exportTraceFile, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
-import { matchesMessage, STALE_FINDINGS } from '../model/filter.ts';
+import { matchesMessage, STALE_FINDINGS, type Filter } from '../model/filter.ts';
 import { formatClock } from '../model/format.ts';
 import { filterRows, findingCounts } from '../model/uri-table.ts';
 import type { PanelStore, ViewName } from '../store.ts';
@@ -150,24 +150,10 @@ export function App({ store, connection }: Props) {
     main = (
       <div class="resources">
         <div class="left">
-          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} version={version} onSelect={select} onOpen={openUri} />
-          <Timeline
-            snapshot={liveSnap}
-            index={store.timeline}
-            rows={rows}
-            filter={filter}
-            selectedKey={selected}
-            now={liveSnap?.now ?? snap.now}
-            live={!imported}
-            scrubT={scrubT}
-            version={version}
-            onSelectUri={select}
-            onOpenMessage={(index) => (store.drawer.value = { kind: 'message', index })}
-            onOpenSession={(key) => (store.drawer.value = { kind: 'session', key })}
-            onScrub={(t) => store.requestScrub(t)}
-          />
+          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} onSelect={select} onOpen={openUri} />
+          <TimelinePane store={store} filter={filter} selected={selected} live={!imported} scrubT={scrubT} onSelectUri={select} />
         </div>
-        <FlowChart flow={snap.flow} selectedKey={selectedRow ? selected : null} selectedUri={selectedRow?.uri} />
+        <FlowPane store={store} selectedKey={selectedRow ? selected : null} selectedUri={selectedRow?.uri} />
       </div>
     );
   } else if (view === 'findings') {
@@ -284,4 +270,34 @@ export function App({ store, connection }: Props) {
       ) : null}
     </div>
   );
+}
+
+// The timeline and the flow chart follow the table a frame or two later (PanelStore.flowSnap / laneSnap): they read
+// those signals here, so their updates re-render only them, not the whole panel. When scrubbing, the chart shows the
+// replayed state at once.
+function TimelinePane(p: { store: PanelStore; filter: Filter; selected: string | null; live: boolean; scrubT: number | null; onSelectUri: (k: string) => void }) {
+  const { store, filter } = p;
+  const laneSnap = store.laneSnap.value ?? store.snapshot.value;
+  const rows = useMemo(() => (laneSnap ? filterRows(laneSnap, filter) : []), [laneSnap, filter]);
+  return (
+    <Timeline
+      snapshot={laneSnap}
+      index={store.timeline}
+      rows={rows}
+      filter={filter}
+      selectedKey={p.selected}
+      now={laneSnap?.now ?? store.now.value}
+      live={p.live}
+      scrubT={p.scrubT}
+      onSelectUri={p.onSelectUri}
+      onOpenMessage={(index) => (store.drawer.value = { kind: 'message', index })}
+      onOpenSession={(key) => (store.drawer.value = { kind: 'session', key })}
+      onScrub={(t) => store.requestScrub(t)}
+    />
+  );
+}
+
+function FlowPane({ store, selectedKey, selectedUri }: { store: PanelStore; selectedKey: string | null; selectedUri: string | undefined }) {
+  const flow = store.scrubSnapshot.value?.flow ?? store.flowSnap.value ?? store.snapshot.value?.flow;
+  return <FlowChart flow={flow} selectedKey={selectedKey} selectedUri={selectedUri} />;
 }

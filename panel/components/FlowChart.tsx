@@ -24,7 +24,7 @@ function signature(v: FlowView, selectedUri: string | undefined): string {
   return s;
 }
 
-export function FlowChart({ flow, selectedKey, selectedUri }: Props) {
+function FlowChartView({ flow, selectedKey, selectedUri }: Props) {
   const v = flowView(flow, selectedKey);
   return <FlowSvg v={v} sig={signature(v, selectedUri)} selectedKey={selectedKey} selectedUri={selectedUri} />;
 }
@@ -76,6 +76,9 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
 }
 
 const FlowSvg = memo(FlowSvgView, (a, b) => a.sig === b.sig);
+
+/** Nothing to do until the flow data or the selection changed. */
+export const FlowChart = memo(FlowChartView);
 
 // Edges and nodes re-render one by one, only when what they show changed (a live stream moves a few counts).
 const FlowEdgeView = memo(function FlowEdgeView({ index, count, onPath }: { index: number; count: number; onPath: boolean }) {

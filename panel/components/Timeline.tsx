@@ -33,7 +33,6 @@ interface Props {
   now: number;
   live: boolean;
   scrubT: number | null;
-  version: number;
   onSelectUri: (key: string) => void;
   onOpenMessage: (index: number) => void;
   onOpenSession: (key: string) => void;
@@ -43,8 +42,8 @@ interface Props {
 const LABEL_W = 200;
 const FOLLOW_SPAN_MS = 2 * 60_000;
 
-export function Timeline(props: Props) {
-  const { snapshot, index, rows, filter, selectedKey, now, live, scrubT, version } = props;
+function TimelineView(props: Props) {
+  const { snapshot, index, rows, filter, selectedKey, now, live, scrubT } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ w: 600, h: 160 });
@@ -64,8 +63,8 @@ export function Timeline(props: Props) {
       (r): LaneSpec => ({ kind: 'uri', id: r.key, label: r.uri, uri: r.uri, lane: index.lanes.get(r.key), stale: stale.get(r.key) ?? [], selected: r.key === selectedKey }),
     );
     return [...sl, ...ul];
-    // `version` changes whenever the index grew.
-  }, [snapshot, index, rows, filter, selectedKey, now, version]);
+    // The index grows in place; `snapshot` changes whenever it did.
+  }, [snapshot, index, rows, filter, selectedKey, now]);
 
   const boundaries = useMemo(() => (snapshot ? snapshot.sessions.filter((s) => !s.open && s.endT !== undefined).map((s) => s.endT!) : []), [snapshot]);
 
@@ -73,7 +72,7 @@ export function Timeline(props: Props) {
     let t = index.firstT ?? now;
     for (const s of snapshot?.sessions ?? []) t = Math.min(t, s.startT);
     return t;
-  }, [snapshot, index, now, version]);
+  }, [snapshot, index, now]);
   /** The last thing that happened (fit shows the data, not the quiet time after it). */
   const lastT = Math.max(first + 1, Math.min(now, snapshot?.lastT ?? now));
 
@@ -158,7 +157,8 @@ export function Timeline(props: Props) {
   const totalH = lanes.length * LANE_H + AXIS_H;
   const visibleLanes = lanes.slice(firstLane, firstLane + visibleCount);
   const scrubMin = Math.floor(first);
-  const scrubMax = Math.ceil(now);
+  // To the second: the slider is not re-laid out on every update.
+  const scrubMax = Math.ceil(now / 1000) * 1000;
 
   return (
     <section class="timeline" aria-label="Subscription timeline">
@@ -326,3 +326,6 @@ const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; selected
     </li>
   );
 }, sameShown);
+
+/** Re-renders when what it shows changed (handlers ignored: they only ever reach the same store). */
+export const Timeline = memo(TimelineView, sameShown);

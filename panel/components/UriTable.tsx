@@ -16,7 +16,6 @@ interface Props {
   rows: UriRow[];
   now: number;
   selected: string | null;
-  version: number;
   onSelect: (key: string | null) => void;
   onOpen: (key: string) => void;
   total: number;
@@ -120,7 +119,7 @@ const RowView = memo(function RowView({ c, onSelect, onOpen }: { c: Cells; onSel
   );
 }, sameCells);
 
-export function UriTable({ rows, now, selected, version, onSelect, onOpen, total }: Props) {
+function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
   const index = selected === null ? -1 : rows.findIndex((r) => r.key === selected);
   return (
     <div class="uri-table" data-rows={rows.length}>
@@ -143,7 +142,7 @@ export function UriTable({ rows, now, selected, version, onSelect, onOpen, total
           class="uri-grid"
           count={rows.length}
           rowHeight={ROW_HEIGHT}
-          version={version}
+          version={rows.length}
           reveal={index >= 0 ? index : undefined}
           tabIndex={0}
           activeId={index >= 0 ? rowId(selected!) : undefined}
@@ -165,3 +164,6 @@ export function UriTable({ rows, now, selected, version, onSelect, onOpen, total
     </div>
   );
 }
+
+/** Re-renders when its rows, clock, selection or total changed (handlers ignored: they reach the same store). */
+export const UriTable = memo(UriTableView, (a, b) => a.rows === b.rows && a.now === b.now && a.selected === b.selected && a.total === b.total);
