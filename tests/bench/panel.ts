@@ -11,7 +11,8 @@
 //    measured frame (panel/perf.ts). Budget ≤ 16 ms.
 //    For reference, one run with a real page generating the traffic (tests/bench/panel-live-client.ts: 200
 //    notifications/s, each re-read = 5 frames) through the hook, the relay and the log, sharing the 2 cores.
-// Several runs each, medians reported: the machine is shared and noisy.
+// Several runs each, medians reported: the machine is shared and noisy. Alone: `npx tsx tests/bench/panel.ts`;
+// PANEL_BENCH_ONLY=live skips the import part; PANEL_BENCH_KINDS=1 prints p50/p95 per kind of frame.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
