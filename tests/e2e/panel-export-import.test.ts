@@ -20,7 +20,9 @@ import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser }
 import { buildDemoPage, playInPage, servePage, type PlayedScenario } from './demo/demo-harness.ts';
 
 const run = promisify(execFile);
-const SCREENSHOTS = resolve('docs/screenshots');
+// The README's pictures are refreshed on demand (UPDATE_SCREENSHOTS=1); every other run writes them aside, so a test
+// run leaves the tree clean.
+const SCREENSHOTS = resolve(process.env.UPDATE_SCREENSHOTS ? 'docs/screenshots' : '.tmp/screenshots');
 
 let dir: string;
 let out: string;
