@@ -18,6 +18,9 @@ export function isJsonRpcText(text: string): boolean {
   const first = text.trimStart()[0];
   if (first !== '{' && first !== '[') return false;
   if (text.indexOf('"jsonrpc"') < 0) return false;
+  // A single object announcing "jsonrpc":"2.0" early needs no parse (this runs on the page's thread for every request);
+  // batches are parsed, so one foreign member keeps the whole body out.
+  if (first === '{' && JSONRPC_PREFIX.test(text)) return true;
   if (text.length > PARSE_LIMIT) return JSONRPC_PREFIX.test(text);
   try {
     const v: unknown = JSON.parse(text);

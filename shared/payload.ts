@@ -34,29 +34,40 @@ export function makePayload(text: string, capBytes = DEFAULT_BODY_CAP_BYTES): Pa
 
 /**
  * Builds the payload of a body that arrives in pieces without keeping more than the cap: a prefix, the byte count and
- * a running hash. Gives exactly what makePayload would give for the whole text.
+ * a running hash. Gives exactly what makePayload would give for the whole text. Small bodies (the common case) are
+ * neither measured byte by byte nor hashed: only a body that may exceed the cap pays for that.
  */
 export class PayloadBuilder {
+  private chunks: string[] = [];
+  private units = 0;
+  /** Exact UTF-8 bytes so far, once measuring started (-1 before). */
+  private bytes = -1;
+  private hasher: TextHasher | undefined;
   private prefix = '';
-  private prefixFull = false;
-  private readonly hasher = new TextHasher();
-  private bytes = 0;
   constructor(private readonly capBytes = DEFAULT_BODY_CAP_BYTES) {}
   add(text: string): void {
     if (text === '') return;
-    this.hasher.update(text);
-    this.bytes += utf8Length(text);
-    if (!this.prefixFull) {
-      this.prefix += text;
-      // Keep a little more than the cap in units; the exact byte cut happens in build().
-      if (this.prefix.length > this.capBytes) {
-        this.prefix = this.prefix.slice(0, this.capBytes);
-        this.prefixFull = true;
-      }
+    if (this.hasher) {
+      // Over the cap already: the size and the hash change, and the prefix fills up to capBytes units.
+      this.hasher.update(text);
+      this.bytes += utf8Length(text);
+      if (this.prefix.length < this.capBytes) this.prefix = (this.prefix + text).slice(0, this.capBytes);
+      return;
+    }
+    this.chunks.push(text);
+    this.units += text.length;
+    if (this.bytes >= 0) this.bytes += utf8Length(text);
+    else if (this.units * 3 > this.capBytes) this.bytes = utf8Length(this.chunks.join(''));
+    if (this.bytes > this.capBytes) {
+      const all = this.chunks.join('');
+      this.hasher = new TextHasher();
+      this.hasher.update(all);
+      this.prefix = all.slice(0, this.capBytes);
+      this.chunks = [];
     }
   }
   build(): Payload {
-    if (this.bytes <= this.capBytes) return { text: this.prefix };
+    if (!this.hasher) return { text: this.chunks.join('') };
     let prefix = this.prefix;
     while (utf8Length(prefix) > this.capBytes) prefix = prefix.slice(0, Math.floor(prefix.length * 0.9));
     return { text: prefix, truncated: { bytes: this.bytes, hash: this.hasher.digest() } };

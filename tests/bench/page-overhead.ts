@@ -87,3 +87,10 @@ export async function benchPageOverhead(): Promise<{ pageOverheadRatio: number; 
     server.close();
   }
 }
+
+// Run alone: `npx tsx tests/bench/page-overhead.ts`.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { rows, ...figures } = await benchPageOverhead();
+  for (const row of rows) console.log(row.join('\t'));
+  console.log(JSON.stringify(figures));
+}
