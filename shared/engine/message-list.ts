@@ -3,13 +3,28 @@
 // collector's time. A view reads them back as plain DecodedMessage objects with messageAt / messagesSlice.
 // Append-only: a message below `count` never changes, except a request's `pair`, filled in once when its answer comes.
 import type { ConnInfo, DecodedMessage, MessageKind, StreamKind, Transport } from '../decode/types.ts';
+import { StringTable } from './string-table.ts';
 
 const KINDS: readonly MessageKind[] = ['request', 'notification', 'result', 'error', 'invalid'];
 const STREAMS: readonly StreamKind[] = ['post', 'post-sse', 'get', 'listen', 'sse', 'ws'];
-const KIND_CODE: Record<MessageKind, number> = { request: 0, notification: 1, result: 2, error: 3, invalid: 4 };
-const STREAM_CODE: Record<StreamKind, number> = { post: 0, 'post-sse': 1, get: 2, listen: 3, sse: 4, ws: 5 };
 const TRANSPORTS: readonly Transport[] = ['streamable-http', 'http-sse', 'websocket'];
-const TRANSPORT_CODE: Record<Transport, number> = { 'streamable-http': 0, 'http-sse': 1, websocket: 2 };
+
+// Codes by comparison, not by a lookup table: the decoder's strings are the literals, so each test is a pointer compare.
+function kindCode(k: MessageKind): number {
+  return k === 'request' ? 0 : k === 'notification' ? 1 : k === 'result' ? 2 : k === 'error' ? 3 : 4;
+}
+function streamCode(k: StreamKind): number {
+  return k === 'post' ? 0 : k === 'post-sse' ? 1 : k === 'get' ? 2 : k === 'listen' ? 3 : k === 'sse' ? 4 : 5;
+}
+function transportCode(t: Transport): number {
+  return t === 'streamable-http' ? 0 : t === 'http-sse' ? 1 : 2;
+}
+
+function grown<A extends Float64Array | Int32Array | Int16Array | Uint16Array>(a: A, make: (n: number) => A): A {
+  const b = make(a.length * 2);
+  b.set(a);
+  return b;
+}
 
 /** What a snapshot hands out: the store as it was, up to `count`. */
 export interface MessageList {
@@ -48,45 +63,33 @@ export class MessageStore {
   private batch = new Int16Array(this.cap);
   /** dir | kind | streamKind | known | truncated | transport | generation, bit-packed. */
   private flags = new Uint16Array(this.cap);
-  // References kept are to things that live anyway (the exchange's ConnInfo, frame payloads, frame ids) or are
-  // interned: a retained array pointing at fresh young strings makes every scavenge walk it (measured: that doubled
-  // replay time). Each column is one more pointer store per message (~40 ns here), so the JSON-RPC id is not kept:
-  // it is read back from `raw` when a view asks.
+  // Version, method and URI are codes into string tables: a typed-array write per message instead of a pointer store
+  // into an array the collector must scan, and each distinct string kept once (a retained array pointing at fresh
+  // young strings makes every scavenge walk it — measured: that doubled replay time).
+  private versionCode = new Int32Array(this.cap);
+  private methodCode = new Int32Array(this.cap);
+  private uriCode = new Int32Array(this.cap);
+  private versions = new StringTable();
+  private methods = new StringTable();
+  private uris = new StringTable();
+  // References kept are to things that live anyway (the exchange's ConnInfo, frame payloads, frame ids). The JSON-RPC
+  // id is not kept: it is read back from `raw` when a view asks.
   private info: ConnInfo[] = [];
-  private version: (string | undefined)[] = [];
-  private method: (string | undefined)[] = [];
-  private uri: (string | undefined)[] = [];
   private sseId: (string | undefined)[] = [];
   private raw: string[] = [];
   /** Rare fields, by message index. */
   private rare = new Map<number, RareFields>();
-  private interned = new Map<string, string>();
-
-  private intern(s: string | undefined): string | undefined {
-    if (s === undefined) return undefined;
-    const x = this.interned.get(s);
-    if (x !== undefined) return x;
-    this.interned.set(s, s);
-    return s;
-  }
 
   private grow(): void {
     this.cap *= 2;
-    const seq = new Float64Array(this.cap);
-    seq.set(this.seq);
-    this.seq = seq;
-    const t = new Float64Array(this.cap);
-    t.set(this.t);
-    this.t = t;
-    const p = new Int32Array(this.cap);
-    p.set(this.pair);
-    this.pair = p;
-    const b = new Int16Array(this.cap);
-    b.set(this.batch);
-    this.batch = b;
-    const fl = new Uint16Array(this.cap);
-    fl.set(this.flags);
-    this.flags = fl;
+    this.seq = grown(this.seq, (n) => new Float64Array(n));
+    this.t = grown(this.t, (n) => new Float64Array(n));
+    this.pair = grown(this.pair, (n) => new Int32Array(n));
+    this.batch = grown(this.batch, (n) => new Int16Array(n));
+    this.flags = grown(this.flags, (n) => new Uint16Array(n));
+    this.versionCode = grown(this.versionCode, (n) => new Int32Array(n));
+    this.methodCode = grown(this.methodCode, (n) => new Int32Array(n));
+    this.uriCode = grown(this.uriCode, (n) => new Int32Array(n));
   }
 
   /** `info` is the exchange the message was decoded on (its session, doc, endpoint, transport, generation, conn). */
@@ -99,16 +102,16 @@ export class MessageStore {
     this.batch[i] = m.batch ?? -1;
     this.flags[i] =
       (m.dir === 'out' ? 1 : 0) |
-      (KIND_CODE[m.kind] << 1) |
-      (STREAM_CODE[m.streamKind] << 4) |
+      (kindCode(m.kind) << 1) |
+      (streamCode(m.streamKind) << 4) |
       (m.known ? 128 : 0) |
       (m.truncated ? 256 : 0) |
-      (TRANSPORT_CODE[m.transport] << 9) |
+      (transportCode(m.transport) << 9) |
       (m.generation === '2026' ? 2048 : 0);
+    this.versionCode[i] = this.versions.code(m.version);
+    this.methodCode[i] = this.methods.code(m.method);
+    this.uriCode[i] = this.uris.code(m.uri);
     this.info.push(info);
-    this.version.push(this.intern(m.version));
-    this.method.push(this.intern(m.method));
-    this.uri.push(this.intern(m.uri));
     this.sseId.push(m.sseId);
     this.raw.push(m.raw);
     // The stream id is `<kind>:<conn>` except for EventSource reconnects (`sse:<conn>#n`): keep only those.
@@ -151,10 +154,10 @@ export class MessageStore {
     return this.flags[i]! & 1 ? 'out' : 'in';
   }
   methodAt(i: number): string | undefined {
-    return this.method[i];
+    return this.methods.at(this.methodCode[i]!);
   }
   uriAt(i: number): string | undefined {
-    return this.uri[i];
+    return this.uris.at(this.uriCode[i]!);
   }
   /** The paired message's index, or -1. */
   pairAt(i: number): number {
@@ -185,13 +188,13 @@ export class MessageStore {
       dir: fl & 1 ? 'out' : 'in',
       transport: TRANSPORTS[(fl >> 9) & 3]!,
       generation: fl & 2048 ? '2026' : '2025',
-      version: this.version[i],
+      version: this.versions.at(this.versionCode[i]!),
       endpoint: info.endpoint,
       session,
       stream: rare?.stream ?? `${streamKind}:${info.conn}`,
       streamKind,
       kind,
-      method: this.method[i],
+      method: this.methods.at(this.methodCode[i]!),
       id: kind === 'notification' ? undefined : fl & 256 ? rare?.id : idFromRaw(raw, batch),
       pair: pair >= 0 ? pair : undefined,
       pairSeq: pair >= 0 ? this.seq[pair] : undefined,
@@ -201,7 +204,7 @@ export class MessageStore {
       truncated: fl & 256 ? true : undefined,
       hash: rare?.hash,
       bytes: rare?.bytes,
-      uri: this.uri[i],
+      uri: this.uris.at(this.uriCode[i]!),
       sseId: this.sseId[i],
       raw,
     };
