@@ -25,6 +25,12 @@ export interface Conn {
   legacyCandidate: boolean;
   /** A non-2xx head arrived; its body explains it. */
   errorStatus: boolean;
+  /** `post:<conn>`, built once: the request body, the JSON answer and the stream id all use it. */
+  post: string | undefined;
+}
+
+export function postStream(c: Conn): string {
+  return (c.post ??= `post:${c.info.conn}`);
 }
 
 export function newConn(info: ConnInfo, source: Conn['source'], url: string, reqHeaders: HeaderMap): Conn {
@@ -44,6 +50,7 @@ export function newConn(info: ConnInfo, source: Conn['source'], url: string, req
     lastSseId: undefined,
     legacyCandidate: false,
     errorStatus: false,
+    post: undefined,
   };
 }
 

@@ -14,21 +14,25 @@ import type {
   WsConnectFrame,
   WsMessageFrame,
 } from '../frames.ts';
-import { MAX_ENDED_STREAMS, newConn, type Conn, type SessionTrack } from './conn-state.ts';
-import { MessageReader, peekCalls, preparePayload, type PayloadContext, type PreparedPayload } from './message-reader.ts';
+import { MAX_ENDED_STREAMS, newConn, postStream, type Conn, type SessionTrack } from './conn-state.ts';
+import { MessageReader, peekCalls, preparePayload, type PayloadContext, type PeekedVersion, type PreparedPayload } from './message-reader.ts';
 import { RequestPairing } from './pairing.ts';
 import { isModernVersion, M, MODERN_ONLY_METHODS } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, DecodeSink, Direction, ExchangeRole, RequestId, StreamKind, Transport } from './types.ts';
 import { endpointOf, queryParam, resolveAgainst } from './url-parts.ts';
 
 // Hot-path helpers are plain functions, not inline arrows: arrows allocate per call (and tsx wraps each in __name).
-function anyModernOnly(methods: readonly string[]): boolean {
-  for (const m of methods) if (MODERN_ONLY_METHODS.has(m)) return true;
+function anyModernOnly(methods: readonly string[] | undefined): boolean {
+  if (methods === undefined) return false;
+  for (let i = 0; i < methods.length; i++) if (MODERN_ONLY_METHODS.has(methods[i]!)) return true;
   return false;
 }
+/** The request-head event of a body without requests (frozen: shared by every such event). */
+const NO_METHODS: string[] = Object.freeze([]) as unknown as string[];
 function isOut(m: DecodedMessage): boolean {
   return m.dir === 'out';
 }
+const NO_MESSAGES: DecodedMessage[] = Object.freeze([]) as unknown as DecodedMessage[];
 function isListenRequest(v: unknown): boolean {
   return (v as { method?: unknown } | null)?.method === M.listen;
 }
@@ -61,6 +65,7 @@ export class Decoder {
   private legacy = new Map<string, { endpoint: string }>();
   private pairing = new RequestPairing();
   private reader: MessageReader;
+  private peeked: PeekedVersion = { metaVersion: undefined };
   private lastUrl = '';
   private lastEndpoint = '';
 
@@ -252,7 +257,8 @@ export class Decoder {
       }
     }
     const body: PreparedPayload | undefined = f.body && f.body.text.length > 0 ? preparePayload(f.body) : undefined;
-    const { methods, metaVersion } = body ? peekCalls(body) : { methods: [] as string[], metaVersion: undefined };
+    const methods = body ? peekCalls(body, this.peeked) : undefined;
+    const metaVersion = body ? this.peeked.metaVersion : undefined;
     const headerVersion = h['mcp-protocol-version'];
     const modern =
       transport === 'streamable-http' &&
@@ -260,7 +266,7 @@ export class Decoder {
         (metaVersion !== undefined && isModernVersion(metaVersion)) ||
         anyModernOnly(methods));
     let listenId: RequestId | undefined;
-    if (body && !body.truncated && body.problem === undefined && methods.includes(M.listen)) {
+    if (body && !body.truncated && body.problem === undefined && methods !== undefined && methods.includes(M.listen)) {
       const listen = body.values.find(isListenRequest) as { id?: RequestId } | undefined;
       listenId = listen?.id;
     }
@@ -269,7 +275,7 @@ export class Decoder {
     c.version = modern ? (metaVersion ?? headerVersion) : headerVersion;
     c.legacyCandidate = role === 'get' && session === undefined && headerVersion === undefined;
     this.conns.set(f.conn, c);
-    this.sink.wire({ type: 'request-head', info, method: verb, headers: h, requestMethods: methods, metaVersion }, f.seq, f.t);
+    this.sink.wire({ type: 'request-head', info, method: verb, headers: h, requestMethods: methods ?? NO_METHODS, metaVersion }, f.seq, f.t);
     if (role === 'get' && session !== undefined) {
       const ended = this.sessions.get(session)?.ended ?? [];
       const lastEventId = h['last-event-id'];
@@ -279,7 +285,7 @@ export class Decoder {
         f.t,
       );
     }
-    if (body) this.reader.read(body, this.ctx(c, f, 'out', `post:${f.conn}`, 'post'));
+    if (body) this.reader.read(body, this.ctx(c, f, 'out', postStream(c), 'post'));
   }
 
   private onResponse(f: S<HttpResponseFrame>): void {
@@ -300,7 +306,7 @@ export class Decoder {
     }
     if (!ok) return;
     if (!c.sse) {
-      c.stream = `post:${f.conn}`;
+      c.stream = postStream(c);
       c.streamKind = 'post';
       return;
     }
@@ -324,7 +330,7 @@ export class Decoder {
     const first = text[i];
     // Only JSON is MCP; an HTML error page is not a message.
     if (first !== '{' && first !== '[') return;
-    this.reader.read(preparePayload(f.body), this.ctx(c, f, 'in', `post:${f.conn}`, 'post'));
+    this.reader.read(preparePayload(f.body), this.ctx(c, f, 'in', postStream(c), 'post'));
   }
 
   private onSseEvent(f: S<SseEventFrame>): void {
@@ -360,8 +366,8 @@ export class Decoder {
     const c = this.conns.get(f.conn);
     if (!c) return;
     this.closeStream(c, f, f.outcome);
-    const unanswered: DecodedMessage[] = [];
-    for (const m of c.pending) if (m.dir === 'out') unanswered.push(m);
+    // Almost every exchange was answered: no list to build then.
+    const unanswered: DecodedMessage[] = c.pending.length === 0 ? NO_MESSAGES : c.pending.filter(isOut);
     const legacyAccepted = c.info.transport === 'http-sse' && c.status >= 200 && c.status < 300;
     // A stream that carried event ids can be resumed with GET + Last-Event-ID: its answers may still come there.
     const resumable = c.lastSseId !== undefined && !c.errorStatus && f.phase === 'body';

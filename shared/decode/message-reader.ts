@@ -2,7 +2,7 @@
 // DecodedMessages: parse, classify the envelope, check the method's shape, pair responses with requests.
 // Never throws: a payload that is not JSON, not JSON-RPC or cut at the capture cap becomes a visible message too.
 import type { Payload } from '../frames.ts';
-import { classifyInto, parsePayload, sniffTruncated, type ParsedPayload } from './jsonrpc.ts';
+import { classifyInto, sniffTruncated } from './jsonrpc.ts';
 import type { RequestPairing } from './pairing.ts';
 import { M } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, Direction, MessageKind, StreamKind } from './types.ts';
@@ -44,33 +44,50 @@ export interface PreparedPayload {
   batch: boolean;
 }
 
+const NO_VALUES: unknown[] = [];
+
+/** Parse once, into one object (this runs for every payload; jsonrpc.ts parsePayload gives the same verdicts). */
 export function preparePayload(payload: Payload): PreparedPayload {
-  if (payload.truncated) return { payload, truncated: true, problem: undefined, values: [], batch: false };
-  const p: ParsedPayload = parsePayload(payload.text);
-  return p.ok
-    ? { payload, truncated: false, problem: undefined, values: p.values, batch: p.batch }
-    : { payload, truncated: false, problem: p.problem, values: [], batch: false };
+  if (payload.truncated) return { payload, truncated: true, problem: undefined, values: NO_VALUES, batch: false };
+  let v: unknown;
+  try {
+    v = JSON.parse(payload.text);
+  } catch (e) {
+    return { payload, truncated: false, problem: `not JSON: ${(e as Error).message}`, values: NO_VALUES, batch: false };
+  }
+  if (!Array.isArray(v)) return { payload, truncated: false, problem: undefined, values: [v], batch: false };
+  if (v.length === 0) return { payload, truncated: false, problem: 'empty JSON-RPC batch', values: NO_VALUES, batch: false };
+  return { payload, truncated: false, problem: undefined, values: v, batch: true };
 }
 
-/** Methods of the requests in a prepared payload, and a modern `_meta` protocol-version claim if one is present. */
-export function peekCalls(p: PreparedPayload): { methods: string[]; metaVersion: string | undefined } {
-  const methods: string[] = [];
-  let metaVersion: string | undefined;
+/** What peekCalls found besides the methods; one object reused (the caller reads it at once). */
+export interface PeekedVersion {
+  metaVersion: string | undefined;
+}
+
+/**
+ * Methods of the requests in a prepared payload (undefined when there are none); a modern `_meta` protocol-version
+ * claim, if one is present, goes into `out`.
+ */
+export function peekCalls(p: PreparedPayload, out: PeekedVersion): string[] | undefined {
+  let methods: string[] | undefined;
+  out.metaVersion = undefined;
   if (p.truncated) {
     const s = sniffTruncated(p.payload.text);
-    if (s.method !== undefined) methods.push(s.method);
-    return { methods, metaVersion };
+    return s.method !== undefined ? [s.method] : undefined;
   }
-  for (const v of p.values) {
+  const values = p.values;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
     if (typeof v !== 'object' || v === null) continue;
     const o = v as Record<string, unknown>;
-    if (typeof o.method === 'string' && o.id !== undefined) methods.push(o.method);
+    if (typeof o.method === 'string' && o.id !== undefined) (methods ??= []).push(o.method);
     const params = o.params as Record<string, unknown> | undefined;
     const meta = params && typeof params === 'object' ? (params._meta as Record<string, unknown> | undefined) : undefined;
     const claim = meta && typeof meta === 'object' ? meta['io.modelcontextprotocol/protocolVersion'] : undefined;
-    if (typeof claim === 'string') metaVersion ??= claim;
+    if (typeof claim === 'string') out.metaVersion ??= claim;
   }
-  return { methods, metaVersion };
+  return methods;
 }
 
 function uriParam(v: Record<string, unknown>): string | undefined {
