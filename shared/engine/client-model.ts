@@ -5,13 +5,6 @@ import type { Generation, RequestId, Transport } from '../decode/types.ts';
 import type { SubscriptionLedger } from './ledger.ts';
 import { UriState } from './uri-state.ts';
 
-export interface InflightRead {
-  uri: string;
-  order: number;
-  t: number;
-  seq: number;
-}
-
 export class ClientModel {
   transport: Transport;
   generation: Generation;
@@ -28,7 +21,8 @@ export class ClientModel {
   /** By the listen request's raw id: a Map tells 1 from "1", so no key string is built per notification. */
   readonly listens = new Map<RequestId, SubscriptionLedger>();
   private readOrder = 0;
-  readonly inflight = new Map<number, InflightRead>();
+  /** Reads in flight: the request's message index → its send order (its URI and seq are the message's). */
+  readonly inflight = new Map<number, number>();
   initSent: { t: number; seq: number } | undefined;
   /** The current session was ended by the server (404/400) and no initialize followed yet. */
   expired: { ledger: SubscriptionLedger; t: number; seq: number; evidence: number[] } | undefined;

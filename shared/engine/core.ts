@@ -6,7 +6,7 @@ import { evaluateCoverage, isParentLike } from '../findings/coverage.ts';
 import { ConditionSet, FindingLog } from '../findings/finding-log.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import type { NodeId } from '../flow/chart.ts';
-import { FlowTracker } from '../flow/flow-tracker.ts';
+import { FlowTracker, type FlowWalk } from '../flow/flow-tracker.ts';
 import { ClientModel } from './client-model.ts';
 import { compileRules, type CompiledRule } from './freshness.ts';
 import { SubscriptionLedger } from './ledger.ts';
@@ -225,6 +225,11 @@ export class EngineCore {
 
   walk(u: UriState, nodes: readonly NodeId[], t: number, seq: number, inferred: readonly boolean[] = []): void {
     this.flow.walk(u.flow, nodes, t, seq, inferred);
+  }
+
+  /** A walk compiled once (flowWalk): the hot ones, a notification's E → F → G → I. */
+  walkCompiled(u: UriState, w: FlowWalk, t: number, seq: number): void {
+    this.flow.walkCompiled(u.flow, w, t, seq);
   }
 
   /**

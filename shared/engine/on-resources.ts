@@ -4,22 +4,21 @@
 import { SUBSCRIPTION_ID_META_KEY } from '../decode/protocol.ts';
 import type { DecodedMessage } from '../decode/types.ts';
 import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
-import { applyReadAnswer, noteNotified, noteReadSent } from '../findings/refresh.ts';
+import { applyReadAnswer, noteNotified, noteReadSent, type ReadAnswer } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
 import type { EngineCore } from './core.ts';
 import { obj } from './on-session.ts';
 import { contentTextOf } from './uri-state.ts';
-import type { NodeId } from '../flow/chart.ts';
+import { flowWalk } from '../flow/flow-tracker.ts';
 
 /** A received notification: E and F are implied (the resource changed, the server found the subscriber), G and I seen. */
-const NOTIFIED: readonly NodeId[] = ['E', 'F', 'G', 'I'];
-const NOTIFIED_INFERRED: readonly boolean[] = [true, true, false, false];
+const NOTIFIED = flowWalk(['E', 'F', 'G', 'I'], [true, true, false, false]);
 
 export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage): void {
   if (m.uri === undefined) return;
   const u = c.uri(m.uri);
   core.touch(u, m.t);
-  c.inflight.set(m.index, { uri: m.uri, order: c.nextReadOrder(), t: m.t, seq: m.seq });
+  c.inflight.set(m.index, c.nextReadOrder());
   u.lastReadReqT = m.t;
   u.readsInFlight++;
   core.counters.reads++;
@@ -27,14 +26,19 @@ export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage):
   core.step(u, 'J', m.t, m.seq);
 }
 
+/** Filled per answer and handed to applyReadAnswer, which keeps none of it: one object for every read answer. */
+const answer: ReadAnswer = { order: 0, reqSeq: 0, ref: { raw: undefined, batch: -1, hash: undefined, bytes: undefined }, text: undefined, lastModified: undefined, ttlMs: undefined, cacheScope: undefined };
+
 export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
-  const sent = m.pair !== undefined ? c.inflight.get(m.pair) : undefined;
-  if (m.pair !== undefined) c.inflight.delete(m.pair);
-  const uri = m.uri ?? sent?.uri;
+  // The send order of this client's read in flight (its seq is m.pairSeq). A paired answer carries its request's URI,
+  // and only requests with a URI are in flight, so m.uri is the URI whenever the read was.
+  const order = m.pair !== undefined ? c.inflight.get(m.pair) : undefined;
+  if (order !== undefined) c.inflight.delete(m.pair!);
+  const uri = m.uri;
   if (uri === undefined) return;
   const u = c.uri(uri);
   core.touch(u, m.t);
-  if (sent) u.readsInFlight = Math.max(0, u.readsInFlight - 1);
+  if (order !== undefined) u.readsInFlight = Math.max(0, u.readsInFlight - 1);
   if (m.kind !== 'result') return;
   const wasCached = u.cached;
   const result = obj(obj(value)?.result);
@@ -43,21 +47,15 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   const annotations = obj(first?.annotations);
   const meta = obj(first?._meta);
   const lastModified = typeof annotations?.lastModified === 'string' ? annotations.lastModified : typeof meta?.lastModified === 'string' ? meta.lastModified : undefined;
-  applyReadAnswer(
-    core,
-    u,
-    {
-      order: sent?.order ?? c.nextReadOrder(),
-      reqSeq: sent?.seq ?? m.seq,
-      ref: { raw: m.raw, batch: m.batch ?? -1, hash: m.truncated ? m.hash : undefined, bytes: m.truncated ? m.bytes : undefined },
-      text: m.truncated ? undefined : contentTextOf(result),
-      lastModified,
-      ttlMs: typeof result?.ttlMs === 'number' ? result.ttlMs : undefined,
-      cacheScope: typeof result?.cacheScope === 'string' ? result.cacheScope : undefined,
-    },
-    m.t,
-    m.seq,
-  );
+  const a = answer;
+  a.order = order ?? c.nextReadOrder();
+  a.reqSeq = order !== undefined ? m.pairSeq! : m.seq;
+  a.ref = { raw: m.raw, batch: m.batch ?? -1, hash: m.truncated ? m.hash : undefined, bytes: m.truncated ? m.bytes : undefined };
+  a.text = m.truncated ? undefined : contentTextOf(result);
+  a.lastModified = lastModified;
+  a.ttlMs = typeof result?.ttlMs === 'number' ? result.ttlMs : undefined;
+  a.cacheScope = typeof result?.cacheScope === 'string' ? result.cacheScope : undefined;
+  applyReadAnswer(core, u, a, m.t, m.seq);
   // Only becoming cached can change coverage here; an open condition may want its evidence.
   if (!wasCached || u.conds['cached-not-subscribed'] !== undefined) core.reevaluate(u, m.t, m.seq);
 }
@@ -146,6 +144,6 @@ export function onUpdated(core: EngineCore, c: ClientModel, m: DecodedMessage, v
   u.lastNotifySeq = m.seq;
   u.notifyCount++;
   core.counters.notifications++;
-  core.walk(u, NOTIFIED, m.t, m.seq, NOTIFIED_INFERRED);
+  core.walkCompiled(u, NOTIFIED, m.t, m.seq);
   noteNotified(core, u, m.t, m.seq);
 }

@@ -1,7 +1,7 @@
 // Walks each URI along the seed chart as its events happen: current node, a capped path history and edge counts per
 // URI and globally. A move the chart has no edge for is kept as a jump (in the path, not counted on any edge), so the
 // path stays truthful when real traffic takes a shortcut the chart does not draw (a first read before any subscribe).
-// The path is a ring of typed arrays — a step allocates nothing — and becomes objects only when a view asks.
+// The path is a ring in one typed array per URI — a step allocates nothing — and becomes objects only when a view asks.
 import { EDGES, NODES, edgeIndexByCode, nodeCode, type NodeId } from './chart.ts';
 
 export interface FlowStep {
@@ -17,29 +17,42 @@ export interface FlowStep {
 /** A power of two: the ring index is a mask. */
 export const PATH_CAP = 64;
 
+const N_EDGES = EDGES.length;
+/** Per-URI buffer layout: edge counts first, then per step t, seq and the step word, side by side. */
+const RING = N_EDGES;
+const STRIDE = 3;
+
 /** Per-URI flow state, held by the URI's row state. */
 export class FlowState {
   node: NodeId | undefined = undefined;
   code = -1;
-  /** Edge counts for this URI, allocated on the first counted edge. */
-  counts: Int32Array | undefined = undefined;
   /** Steps taken in total; the ring keeps the last PATH_CAP. */
   steps = 0;
-  /** Per step: node code | (edge + 1) << 5 | inferred << 10 — one 16-bit word. */
-  private codes: Uint16Array | undefined = undefined;
-  /** Per step: t and seq side by side (one cache line for both). */
-  private times: Float64Array | undefined = undefined;
+  /**
+   * One buffer per URI, allocated on the first step: edge counts, then the ring of steps (t, seq, and
+   * node code | (edge + 1) << 5 | inferred << 10). One object instead of three keeps a step to one or two cache lines
+   * of one allocation (500 URIs stepped round-robin otherwise miss the cache on every array).
+   */
+  private buf: Float64Array | undefined = undefined;
+  private counted = false;
   private memo: { steps: number; path: FlowStep[] } | undefined = undefined;
 
+  /** Edge counts for this URI, or undefined before its first counted edge. */
+  get counts(): Float64Array | undefined {
+    return this.counted ? this.buf!.subarray(0, N_EDGES) : undefined;
+  }
+
+  countEdge(e: number): void {
+    this.counted = true;
+    this.buf![e]!++;
+  }
+
   push(code: number, edge: number, t: number, seq: number, inferred: boolean): void {
-    if (this.codes === undefined) {
-      this.codes = new Uint16Array(PATH_CAP);
-      this.times = new Float64Array(PATH_CAP * 2);
-    }
-    const i = this.steps & (PATH_CAP - 1);
-    this.codes[i] = code | ((edge + 1) << 5) | (inferred ? 1024 : 0);
-    this.times![i * 2] = t;
-    this.times![i * 2 + 1] = seq;
+    const b = (this.buf ??= new Float64Array(RING + PATH_CAP * STRIDE));
+    const i = RING + (this.steps & (PATH_CAP - 1)) * STRIDE;
+    b[i] = t;
+    b[i + 1] = seq;
+    b[i + 2] = code | ((edge + 1) << 5) | (inferred ? 1024 : 0);
     this.steps++;
   }
 
@@ -48,10 +61,11 @@ export class FlowState {
     if (this.memo && this.memo.steps === this.steps) return this.memo.path;
     const out: FlowStep[] = [];
     const n = Math.min(this.steps, PATH_CAP);
+    const b = this.buf!;
     for (let k = this.steps - n; k < this.steps; k++) {
-      const i = k & (PATH_CAP - 1);
-      const w = this.codes![i]!;
-      const s: FlowStep = { node: NODES[w & 31]!.id, t: this.times![i * 2]!, seq: this.times![i * 2 + 1]! };
+      const i = RING + (k & (PATH_CAP - 1)) * STRIDE;
+      const w = b[i + 2]!;
+      const s: FlowStep = { node: NODES[w & 31]!.id, t: b[i]!, seq: b[i + 1]! };
       const edge = ((w >> 5) & 31) - 1;
       if (edge >= 0) s.edge = edge;
       if (w & 1024) s.inferred = true;
@@ -66,28 +80,46 @@ export function newFlowState(): FlowState {
   return new FlowState();
 }
 
+/** A walk compiled once: node codes and which steps are inferred (the hot walks are constants). */
+export interface FlowWalk {
+  readonly codes: readonly number[];
+  readonly inferred: readonly boolean[];
+}
+
+export function flowWalk(nodes: readonly NodeId[], inferred: readonly boolean[] = []): FlowWalk {
+  return { codes: nodes.map(nodeCode), inferred: nodes.map((_, i) => inferred[i] ?? false) };
+}
+
+const NODE_IDS: readonly NodeId[] = NODES.map((n) => n.id);
+
 export class FlowTracker {
-  readonly counts = new Int32Array(EDGES.length);
+  readonly counts = new Int32Array(N_EDGES);
 
   step(s: FlowState, node: NodeId, t: number, seq: number, inferred = false): void {
-    if (s.node === node) return;
-    const code = nodeCode(node);
+    this.stepCode(s, nodeCode(node), t, seq, inferred);
+  }
+
+  stepCode(s: FlowState, code: number, t: number, seq: number, inferred: boolean): void {
+    if (s.code === code) return;
     let e = -1;
     if (s.code >= 0) {
       e = edgeIndexByCode(s.code, code);
-      if (e >= 0) {
-        this.counts[e]!++;
-        (s.counts ??= new Int32Array(EDGES.length))[e]!++;
-      }
+      if (e >= 0) this.counts[e]!++;
     }
-    s.node = node;
+    s.node = NODE_IDS[code];
     s.code = code;
     s.push(code, e, t, seq, inferred);
+    if (e >= 0) s.countEdge(e);
   }
 
   /** Several steps in a row (e.g. E → F → G → I for a notification). */
   walk(s: FlowState, nodes: readonly NodeId[], t: number, seq: number, inferred: readonly boolean[] = []): void {
-    for (let i = 0; i < nodes.length; i++) this.step(s, nodes[i]!, t, seq, inferred[i] ?? false);
+    for (let i = 0; i < nodes.length; i++) this.stepCode(s, nodeCode(nodes[i]!), t, seq, inferred[i] ?? false);
+  }
+
+  walkCompiled(s: FlowState, w: FlowWalk, t: number, seq: number): void {
+    const codes = w.codes;
+    for (let i = 0; i < codes.length; i++) this.stepCode(s, codes[i]!, t, seq, w.inferred[i]!);
   }
 }
 
