@@ -44,6 +44,11 @@ export function median(values: readonly number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
+export interface Freshness {
+  maxAgeMs: number;
+  source: FreshnessSource;
+}
+
 export function expectedFreshness(
   uri: string,
   rules: readonly CompiledRule[],
@@ -51,7 +56,7 @@ export function expectedFreshness(
   notifyCount: number,
   intervals: readonly number[],
   defaultMaxAgeMs: number,
-): { maxAgeMs: number; source: FreshnessSource } {
+): Freshness {
   for (const r of rules) if (r.re.test(uri)) return { maxAgeMs: r.maxAgeMs, source: 'rule' };
   if (ttlMs !== undefined && ttlMs > 0) return { maxAgeMs: ttlMs, source: 'ttl' };
   if (notifyCount >= LEARN_AFTER && intervals.length > 0) return { maxAgeMs: Math.max(1, Math.round(3 * median(intervals))), source: 'learned' };

@@ -7,7 +7,6 @@ import { projectSteps } from '../flow/flow-tracker.ts';
 import { computeMetrics } from '../metrics.ts';
 import type { EngineCore } from './core.ts';
 import { STREAM_HISTORY } from './core.ts';
-import { expectedFreshness } from './freshness.ts';
 import type { ClientView, EngineSnapshot, FlowSnapshot, SessionView, UriRow } from './types.ts';
 import type { UriState } from './uri-state.ts';
 
@@ -43,7 +42,7 @@ function flowSnapshot(core: EngineCore, now: number, rows: UriState[]): FlowSnap
 }
 
 function row(core: EngineCore, u: UriState, now: number, ids: FindingId[], worst: Finding['severity'] | undefined, node: NodeId | undefined): UriRow {
-  const f = expectedFreshness(u.uri, core.rules, u.ttlMs, u.notifyCount, u.intervals, core.defaultMaxAgeMs);
+  const f = u.freshness(core.rules, core.defaultMaxAgeMs);
   const r: UriRow = {
     key: u.key,
     uri: u.uri,

@@ -6,7 +6,7 @@ import { utf8Length } from '../payload.ts';
 import { newConditionSlots, type ConditionSlots } from '../findings/finding-log.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import { newFlowState, type FlowState } from '../flow/flow-tracker.ts';
-import { CADENCE_WINDOW } from './freshness.ts';
+import { CADENCE_WINDOW, expectedFreshness, type CompiledRule, type Freshness } from './freshness.ts';
 import type { SubscriptionLedger } from './ledger.ts';
 import type { ClientModel } from './client-model.ts';
 
@@ -74,6 +74,8 @@ export class UriState {
   readAt = 0;
   readSeq = 0;
   content: ContentRef = NO_CONTENT;
+  /** Hash and size of `content`, computed together (one parse of the answer) when a view first asks. */
+  private described = false;
   private memoHash: string | undefined;
   private memoSize: number | undefined;
   lastModified: string | undefined;
@@ -137,28 +139,46 @@ export class UriState {
 
   setContent(c: ContentRef): void {
     this.content = c;
-    this.memoHash = undefined;
-    this.memoSize = undefined;
+    this.described = false;
   }
 
-  /** Hash and size are computed when a view asks, once per cache write: hashing every read would cost as much as parsing it. */
+  /**
+   * Hash and size are computed when a view asks, once per cache write and from one parse of the answer: hashing every
+   * read would cost as much as parsing it. An answer cut at capture has both from the capture.
+   */
+  private describe(): void {
+    if (this.described) return;
+    this.described = true;
+    const c = this.content;
+    const text = c.hash === undefined || c.bytes === undefined ? contentTextOfRef(c) : undefined;
+    this.memoHash = c.hash ?? (text !== undefined ? hashText(text) : undefined);
+    this.memoSize = c.bytes ?? (text !== undefined ? utf8Length(text) : undefined);
+  }
+
   get contentHash(): string | undefined {
     if (!this.cached) return undefined;
-    if (this.memoHash === undefined) {
-      const text = contentTextOfRef(this.content);
-      this.memoHash = this.content.hash ?? (text !== undefined ? hashText(text) : undefined);
-    }
+    this.describe();
     return this.memoHash;
   }
 
   get size(): number | undefined {
     if (!this.cached) return undefined;
-    if (this.content.bytes !== undefined) return this.content.bytes;
-    if (this.memoSize === undefined) {
-      const text = contentTextOfRef(this.content);
-      if (text !== undefined) this.memoSize = utf8Length(text);
-    }
+    this.describe();
     return this.memoSize;
+  }
+
+  private fresh: { ttlMs: number | undefined; notifyCount: number; ringCount: number; value: Freshness } | undefined;
+
+  /**
+   * Expected freshness (freshness.ts), memoized until what it depends on changes (ttlMs, notifications): a snapshot
+   * asks twice per URI (timers, row) and the learned cadence sorts the intervals each time.
+   */
+  freshness(rules: readonly CompiledRule[], defaultMaxAgeMs: number): Freshness {
+    const f = this.fresh;
+    if (f && f.ttlMs === this.ttlMs && f.notifyCount === this.notifyCount && f.ringCount === this.ringCount) return f.value;
+    const value = expectedFreshness(this.uri, rules, this.ttlMs, this.notifyCount, this.intervals, defaultMaxAgeMs);
+    this.fresh = { ttlMs: this.ttlMs, notifyCount: this.notifyCount, ringCount: this.ringCount, value };
+    return value;
   }
 
   noteInterval(t: number): void {

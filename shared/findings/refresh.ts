@@ -3,7 +3,6 @@
 // cache-age-exceeded (timers against `now`).
 import type { EngineCore } from '../engine/core.ts';
 import { sessionOf } from '../engine/core.ts';
-import { expectedFreshness } from '../engine/freshness.ts';
 import { contentDiffers, type ContentRef, type UriState } from '../engine/uri-state.ts';
 import type { TimedFinding } from './finding-log.ts';
 
@@ -124,7 +123,7 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
         out.push({ spec: { id: 'stale-overwrite', endpoint: c.endpoint, uri: u.uri, ...sessionOf(u) }, firstT: u.staleSince.t, evidence: u.staleSince.evidence, open: true });
       }
       if (u.cached) {
-        const f = expectedFreshness(u.uri, core.rules, u.ttlMs, u.notifyCount, u.intervals, core.defaultMaxAgeMs);
+        const f = u.freshness(core.rules, core.defaultMaxAgeMs);
         const age = now - u.readAt;
         if (age > f.maxAgeMs) {
           out.push({
