@@ -5,6 +5,41 @@ import type { Generation, RequestId, Transport } from '../decode/types.ts';
 import type { SubscriptionLedger } from './ledger.ts';
 import { UriState } from './uri-state.ts';
 
+/**
+ * Reads in flight: the request's message index → its send order (its URI and seq are the message's). A client has
+ * rarely more than a few reads out at once, so they sit in a few slots and only an overflow goes to a Map: an insert
+ * and a delete in a Map per read cost more than the rest of the read's bookkeeping.
+ */
+export class InflightReads {
+  private index: number[] = [-1, -1, -1, -1];
+  private order: number[] = [0, 0, 0, 0];
+  private more: Map<number, number> | undefined;
+
+  add(index: number, order: number): void {
+    for (let i = 0; i < this.index.length; i++) {
+      if (this.index[i] === -1) {
+        this.index[i] = index;
+        this.order[i] = order;
+        return;
+      }
+    }
+    (this.more ??= new Map()).set(index, order);
+  }
+
+  /** The send order of a read in flight, which is no longer in flight after this; undefined if it was not. */
+  take(index: number): number | undefined {
+    for (let i = 0; i < this.index.length; i++) {
+      if (this.index[i] === index) {
+        this.index[i] = -1;
+        return this.order[i];
+      }
+    }
+    const o = this.more?.get(index);
+    if (o !== undefined) this.more!.delete(index);
+    return o;
+  }
+}
+
 export class ClientModel {
   transport: Transport;
   generation: Generation;
@@ -21,8 +56,7 @@ export class ClientModel {
   /** By the listen request's raw id: a Map tells 1 from "1", so no key string is built per notification. */
   readonly listens = new Map<RequestId, SubscriptionLedger>();
   private readOrder = 0;
-  /** Reads in flight: the request's message index → its send order (its URI and seq are the message's). */
-  readonly inflight = new Map<number, number>();
+  readonly inflight = new InflightReads();
   initSent: { t: number; seq: number } | undefined;
   /** The current session was ended by the server (404/400) and no initialize followed yet. */
   expired: { ledger: SubscriptionLedger; t: number; seq: number; evidence: number[] } | undefined;
@@ -59,7 +93,10 @@ export class ClientModel {
     return this.listens.get(id);
   }
 
-  /** The most recently ended session or listen that held `uri` (for explanations). */
+  /** Bumped whenever ledgersEndedWith could answer differently: a ledger ended, or an ended one let go of a URI. */
+  ledgerEpoch = 0;
+
+  /** The most recently ended session or listen that held `uri` (for explanations; UriState.endedWith memoizes it). */
   ledgersEndedWith(uri: string): SubscriptionLedger | undefined {
     let best: SubscriptionLedger | undefined;
     for (const l of this.sessions) if (!l.open && l.uris.has(uri) && (!best || (l.endSeq ?? 0) > (best.endSeq ?? 0))) best = l;

@@ -164,7 +164,13 @@ export class EngineCore {
   }
 
   unhold(u: UriState, l: SubscriptionLedger, t: number, seq: number, reason: CoverageReason): void {
-    l.uris.delete(u.uri);
+    // What an ended ledger holds explains losses (ClientModel.ledgersEndedWith): a change to it is a new epoch.
+    if (l.uris.delete(u.uri) && !l.open) l.client.ledgerEpoch++;
+    this.release(u, l, t, seq, reason);
+  }
+
+  /** The URI row's side of unhold. */
+  private release(u: UriState, l: SubscriptionLedger, t: number, seq: number, reason: CoverageReason): void {
     const i = u.holders.indexOf(l);
     if (i < 0) return;
     u.holders.splice(i, 1);
@@ -203,13 +209,16 @@ export class EngineCore {
     l.endT = t;
     l.endSeq = seq;
     l.endCause = cause;
+    l.client.ledgerEpoch++;
     const reason: CoverageReason = l.kind === 'session' ? 'lost-on-reinit' : 'lost-with-stream';
     for (const uri of [...l.uris]) {
       const u = l.client.uris.get(uri);
       if (!u) continue;
       this.touch(u, t);
-      this.unhold(u, l, t, seq, reason);
-      l.uris.add(uri); // keep what it held, for the session view
+      // Keep what it held, for the session view (delete and add again, as always: the set's order is what it shows).
+      l.uris.delete(uri);
+      this.release(u, l, t, seq, reason);
+      l.uris.add(uri);
       this.step(u, 'N', t, seq);
       this.reevaluate(u, t, seq);
     }

@@ -18,7 +18,7 @@ export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage):
   if (m.uri === undefined) return;
   const u = c.uri(m.uri);
   core.touch(u, m.t);
-  c.inflight.set(m.index, c.nextReadOrder());
+  c.inflight.add(m.index, c.nextReadOrder());
   u.lastReadReqT = m.t;
   u.readsInFlight++;
   core.counters.reads++;
@@ -32,8 +32,7 @@ const answer: ReadAnswer = { order: 0, reqSeq: 0, ref: { raw: undefined, batch: 
 export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
   // The send order of this client's read in flight (its seq is m.pairSeq). A paired answer carries its request's URI,
   // and only requests with a URI are in flight, so m.uri is the URI whenever the read was.
-  const order = m.pair !== undefined ? c.inflight.get(m.pair) : undefined;
-  if (order !== undefined) c.inflight.delete(m.pair!);
+  const order = m.pair !== undefined ? c.inflight.take(m.pair) : undefined;
   const uri = m.uri;
   if (uri === undefined) return;
   const u = c.uri(uri);

@@ -69,13 +69,16 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   l.version = m.version;
   const endedBefore = [...c.listens.values()].some((x) => !x.open);
   c.listens.set(m.id, l);
+  c.ledgerEpoch++; // a reused id replaces an ended listen in the scan
   // A client that opens a new listen after one ended is re-establishing: what it leaves out, it dropped.
   const fromEnded = [...c.uris.values()].filter((u) => u.believed && u.beliefListen && !u.beliefListen.open);
+  // Membership by set: a re-listen names every URI again, and a list scan per URI is quadratic.
+  const asked = new Set(requested);
   if (endedBefore) {
-    core.reconnects.push({ client: c, t: m.t, seq: m.seq, believed: fromEnded.length, missing: new Set(fromEnded.map((u) => u.uri).filter((x) => !requested.includes(x))) });
+    core.reconnects.push({ client: c, t: m.t, seq: m.seq, believed: fromEnded.length, missing: new Set(fromEnded.map((u) => u.uri).filter((x) => !asked.has(x))) });
   }
   for (const u of fromEnded) {
-    if (requested.includes(u.uri)) continue;
+    if (asked.has(u.uri)) continue;
     core.touch(u, m.t);
     core.disbelieve(u, 'dropped-on-relisten', m.t, m.seq);
     core.reevaluate(u, m.t, m.seq);
@@ -109,8 +112,9 @@ export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessa
     core.step(u, 'D', m.t, m.seq);
     core.reevaluate(u, m.t, m.seq);
   }
+  const honoured = new Set(accepted);
   for (const uri of l.requested ?? []) {
-    if (accepted.includes(uri)) continue;
+    if (honoured.has(uri)) continue;
     const u = c.uri(uri);
     core.touch(u, m.t);
     core.counters.subscribeFailed++;

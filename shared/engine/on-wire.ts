@@ -30,7 +30,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       const session = e.info.session;
       const l = e.info.generation === '2025' && session !== undefined ? core.sessionsByKey.get(session) : undefined;
       noteDeadSessionUse(c, session, seq);
-      const modern = e.info.generation === '2026' ? { requestMethods: e.requestMethods, metaVersion: e.metaVersion } : undefined;
+      const modern = e.info.generation === '2026' ? e : undefined;
       checkRequestHeaders(core, c, e.headers, l, modern, t, seq);
       return;
     }
@@ -110,7 +110,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       const c = clientOf(core, e);
       for (const r of e.requests) {
         if (r.method === 'resources/read') {
-          c.inflight.delete(r.index);
+          c.inflight.take(r.index);
           const u = r.uri !== undefined ? c.uris.get(r.uri) : undefined;
           if (u) u.readsInFlight = Math.max(0, u.readsInFlight - 1);
         } else if (r.method === 'resources/subscribe' && r.uri !== undefined) {

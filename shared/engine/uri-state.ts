@@ -167,6 +167,22 @@ export class UriState {
     return this.memoSize;
   }
 
+  private endedEpoch = -1;
+  private ended: SubscriptionLedger | undefined;
+
+  /**
+   * The most recently ended ledger that held this URI, memoized per client ledger epoch: every condition a reconnect
+   * re-checks explains itself with it, and the scan visits every session and listen stream of the client.
+   */
+  endedWith(): SubscriptionLedger | undefined {
+    const epoch = this.client.ledgerEpoch;
+    if (this.endedEpoch !== epoch) {
+      this.ended = this.client.ledgersEndedWith(this.uri);
+      this.endedEpoch = epoch;
+    }
+    return this.ended;
+  }
+
   private fresh: { ttlMs: number | undefined; notifyCount: number; ringCount: number; value: Freshness } | undefined;
 
   /**

@@ -41,7 +41,7 @@ function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason
 }
 
 function endedHow(u: UriState): string {
-  const lost = u.client.ledgersEndedWith(u.uri);
+  const lost = u.endedWith();
   return lost ? `${lost.label} ended (${lost.endCause}) at seq ${lost.endSeq}` : 'no live session holds it';
 }
 

@@ -64,10 +64,12 @@ export function checkRequestHeaders(
   let session: string | undefined;
   if (modern) {
     if (modern.requestMethods.length === 0) return; // notifications are exempt on 2026-07-28
-    const missing = [sent === undefined ? 'MCP-Protocol-Version' : '', headers['mcp-method'] === undefined ? 'Mcp-Method' : ''].filter(Boolean);
-    if (missing.length) {
+    // Runs for every request: the list of missing headers is only built when one is missing.
+    const noMethod = headers['mcp-method'] === undefined;
+    if (sent === undefined || noMethod) {
+      const missing = sent === undefined && noMethod ? 'MCP-Protocol-Version and Mcp-Method' : sent === undefined ? 'MCP-Protocol-Version' : 'Mcp-Method';
       reason = 'missing';
-      detail = `${modern.requestMethods[0]} sent without ${missing.join(' and ')}`;
+      detail = `${modern.requestMethods[0]} sent without ${missing}`;
     } else if (modern.metaVersion !== undefined && sent !== modern.metaVersion) {
       reason = 'mismatch';
       detail = `header says ${sent}, _meta says ${modern.metaVersion}`;

@@ -18,38 +18,58 @@ export interface FlowStep {
 export const PATH_CAP = 64;
 
 const N_EDGES = EDGES.length;
-/** Per-URI buffer layout: edge counts first, then per step t, seq and the step word, side by side. */
+/** Per-URI block layout: edge counts first, then per step t, seq and the step word, side by side. */
 const RING = N_EDGES;
 const STRIDE = 3;
+const BLOCK = RING + PATH_CAP * STRIDE;
 
-/** Per-URI flow state, held by the URI's row state. */
+/**
+ * The flow blocks of every URI of one engine, in one typed array: a step touches its URI's block and nothing else (no
+ * per-URI array object and backing store to load first — 500 URIs stepped round-robin miss the cache on each).
+ */
+export class FlowBlocks {
+  buf = new Float64Array(BLOCK * 8);
+  private used = 0;
+
+  alloc(): number {
+    if ((this.used + 1) * BLOCK > this.buf.length) {
+      const b = new Float64Array(this.buf.length * 2);
+      b.set(this.buf);
+      this.buf = b;
+    }
+    return this.used++ * BLOCK;
+  }
+}
+
+/** Per-URI flow state, held by the URI's row state; its block is allocated on the first step. */
 export class FlowState {
   node: NodeId | undefined = undefined;
   code = -1;
   /** Steps taken in total; the ring keeps the last PATH_CAP. */
   steps = 0;
-  /**
-   * One buffer per URI, allocated on the first step: edge counts, then the ring of steps (t, seq, and
-   * node code | (edge + 1) << 5 | inferred << 10). One object instead of three keeps a step to one or two cache lines
-   * of one allocation (500 URIs stepped round-robin otherwise miss the cache on every array).
-   */
-  private buf: Float64Array | undefined = undefined;
+  /** Offset of this URI's block in `blocks` (edge counts, then the ring of t, seq and node | (edge + 1) << 5 | inferred << 10). */
+  private base = -1;
+  private blocks: FlowBlocks | undefined = undefined;
   private counted = false;
   private memo: { steps: number; path: FlowStep[] } | undefined = undefined;
 
   /** Edge counts for this URI, or undefined before its first counted edge. */
   get counts(): Float64Array | undefined {
-    return this.counted ? this.buf!.subarray(0, N_EDGES) : undefined;
+    return this.counted ? this.blocks!.buf.subarray(this.base, this.base + N_EDGES) : undefined;
   }
 
   countEdge(e: number): void {
     this.counted = true;
-    this.buf![e]!++;
+    this.blocks!.buf[this.base + e]!++;
   }
 
-  push(code: number, edge: number, t: number, seq: number, inferred: boolean): void {
-    const b = (this.buf ??= new Float64Array(RING + PATH_CAP * STRIDE));
-    const i = RING + (this.steps & (PATH_CAP - 1)) * STRIDE;
+  push(blocks: FlowBlocks, code: number, edge: number, t: number, seq: number, inferred: boolean): void {
+    if (this.base < 0) {
+      this.blocks = blocks;
+      this.base = blocks.alloc();
+    }
+    const b = blocks.buf;
+    const i = this.base + RING + (this.steps & (PATH_CAP - 1)) * STRIDE;
     b[i] = t;
     b[i + 1] = seq;
     b[i + 2] = code | ((edge + 1) << 5) | (inferred ? 1024 : 0);
@@ -61,9 +81,9 @@ export class FlowState {
     if (this.memo && this.memo.steps === this.steps) return this.memo.path;
     const out: FlowStep[] = [];
     const n = Math.min(this.steps, PATH_CAP);
-    const b = this.buf!;
     for (let k = this.steps - n; k < this.steps; k++) {
-      const i = RING + (k & (PATH_CAP - 1)) * STRIDE;
+      const b = this.blocks!.buf;
+      const i = this.base + RING + (k & (PATH_CAP - 1)) * STRIDE;
       const w = b[i + 2]!;
       const s: FlowStep = { node: NODES[w & 31]!.id, t: b[i]!, seq: b[i + 1]! };
       const edge = ((w >> 5) & 31) - 1;
@@ -94,6 +114,7 @@ const NODE_IDS: readonly NodeId[] = NODES.map((n) => n.id);
 
 export class FlowTracker {
   readonly counts = new Int32Array(N_EDGES);
+  private blocks = new FlowBlocks();
 
   step(s: FlowState, node: NodeId, t: number, seq: number, inferred = false): void {
     this.stepCode(s, nodeCode(node), t, seq, inferred);
@@ -108,7 +129,7 @@ export class FlowTracker {
     }
     s.node = NODE_IDS[code];
     s.code = code;
-    s.push(code, e, t, seq, inferred);
+    s.push(this.blocks, code, e, t, seq, inferred);
     if (e >= 0) s.countEdge(e);
   }
 
