@@ -1,6 +1,8 @@
 // Page overhead: the same workload page (5,000 SSE notifications on one stream + 500 POST round trips on loopback) in
 // two Chromium instances from the same binary, one with the extension and one without, interleaved run by run; the
-// figure is median(with) / median(without). Budget (DESIGN §11): ≤ 1.05.
+// figure is the median of the per-round ratios with/without (the two runs of a round are adjacent in time, so drift on
+// a shared machine cancels out within a pair); median(with) / median(without) is printed beside it. Budget (DESIGN §11):
+// ≤ 1.05.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { launchChromium } from '../../demo/launch-chromium.ts';
@@ -8,7 +10,7 @@ import { bundleClient } from '../support/bundle.ts';
 
 const NOTIFICATIONS = 5000;
 const POSTS = 500;
-const ROUNDS = 7;
+const ROUNDS = 11;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -71,14 +73,17 @@ export async function benchPageOverhead(): Promise<{ pageOverheadRatio: number; 
     }
     const mWith = median(times.with);
     const mWithout = median(times.without);
+    const paired = median(times.with.map((w, i) => w / times.without[i]!));
     return {
-      pageOverheadRatio: Number((mWith / mWithout).toFixed(3)),
+      pageOverheadRatio: Number(paired.toFixed(3)),
       pageMsWith: Number(mWith.toFixed(1)),
       pageMsWithout: Number(mWithout.toFixed(1)),
       rows: [
         ['page: 5,000 SSE notifications + 500 POSTs, with extension (median ms)', mWith.toFixed(1), ''],
         ['page: same, without extension (median ms)', mWithout.toFixed(1), ''],
-        ['page overhead ratio', (mWith / mWithout).toFixed(3), '≤ 1.05'],
+        ['page: per-round ratios with / without', times.with.map((w, i) => (w / times.without[i]!).toFixed(2)).join(' '), ''],
+        ['page: median(with) / median(without)', (mWith / mWithout).toFixed(3), '(info)'],
+        ['page overhead ratio (median of per-round ratios)', paired.toFixed(3), '≤ 1.05'],
       ],
     };
   } finally {
