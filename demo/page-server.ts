@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { isLoopbackHost } from './server/cors.ts';
 
 export interface PageServer {
   url: string;
@@ -30,9 +31,16 @@ export async function createPageServer(opts: { dir: string; serverUrl: string; p
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(body);
     };
+    // Like the MCP server: loopback Host headers only (a DNS-rebinding page cannot read the demo).
+    if (!isLoopbackHost(req)) return send(403, 'text/plain', 'loopback Host only');
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain', 'GET only');
     if (url.pathname === '/config.json') return send(200, TYPES['.json'] ?? '', JSON.stringify({ serverUrl: opts.serverUrl }));
-    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
+    let rel: string;
+    try {
+      rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
+    } catch {
+      return send(400, 'text/plain', `bad path: ${url.pathname}`);
+    }
     const file = normalize(join(root, rel));
     if (file !== root && !file.startsWith(root + sep)) return send(403, 'text/plain', 'outside the bundle');
     readFile(file).then(

@@ -100,6 +100,11 @@ async function main(): Promise<void> {
   const o = parsed.options;
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // A bug in a request handler must not leave Chromium or a port behind: stop everything, say why.
+  process.on('uncaughtException', (err) => {
+    console.error(`npm start: unexpected error: ${err.stack ?? err.message}`);
+    void stop('error', 1);
+  });
 
   await build(o);
   // Loaded only now, so --help, --list and argument errors answer at once.
