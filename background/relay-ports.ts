@@ -47,11 +47,16 @@ export class RelayHub {
     this.ports.add(port);
     port.onDisconnect.addListener(() => this.ports.delete(port));
     void this.settings.get().then((s) => sendConfig(port, s.capture));
+    // After a failed write nothing more from this port is taken (not even batches already queued behind it): an ack of a
+    // later batch would tell the relay to forget the failed one. The port is closed; the relay reconnects and re-sends
+    // every unacknowledged batch in order.
+    let reset = false;
+    const current = () => !reset;
     port.onMessage.addListener((m: unknown) => {
-      if (!isBatch(m)) return;
+      if (!isBatch(m) || reset) return;
       this.tabs
         .get(tabId)
-        .accept(m.relay, m.batch, m.payloads, frameId, m.rejected, m.rejectedWhy, Number.isSafeInteger(m.lost) ? m.lost : 0)
+        .accept(m.relay, m.batch, m.payloads, frameId, m.rejected, m.rejectedWhy, Number.isSafeInteger(m.lost) ? m.lost : 0, current)
         .then(({ frames: accepted, stats }) => {
           const ack: RelayAck = { type: 'ack', batch: m.batch };
           try {
@@ -62,7 +67,17 @@ export class RelayHub {
           this.panels.publish(tabId, accepted, stats);
           if (accepted.length > 0) this.onFrames(tabId, accepted);
         })
-        .catch((e: unknown) => console.error('mcp-devtools: could not store frames', e));
+        .catch((e: unknown) => {
+          if (reset) return;
+          reset = true;
+          console.error('mcp-devtools: could not store frames; the relay will re-send them', e);
+          try {
+            port.disconnect();
+          } catch {
+            // Already gone.
+          }
+          this.ports.delete(port);
+        });
     });
   }
 }

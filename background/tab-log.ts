@@ -79,9 +79,20 @@ export class TabLog {
    * Accepts one relay batch exactly once: parses and validates the hook messages (untrusted page text), stamps the
    * valid frames and persists them as one chunk. Resolves after the chunk is persisted.
    */
-  accept(relay: string, batch: number, payloads: string[], frameId: number, rejected: number, rejectedWhy?: string, lost = 0): Promise<AcceptedBatch> {
+  accept(
+    relay: string,
+    batch: number,
+    payloads: string[],
+    frameId: number,
+    rejected: number,
+    rejectedWhy?: string,
+    lost = 0,
+    /** False once the sender's port was reset after a failed write: what it sent since must come again, in order. */
+    current: () => boolean = () => true,
+  ): Promise<AcceptedBatch> {
     // The step hands back a box, not the promise itself: the chain must not wait for the write it schedules behind it.
     return this.run(async (): Promise<{ persisted: Promise<AcceptedBatch> }> => {
+      if (!current()) throw new Error('batch from a port reset after a failed write (it will be re-sent)');
       const prev = await this.loaded();
       if ((prev.relays[relay] ?? 0) >= batch) return { persisted: Promise.resolve({ frames: [], stats: this.stats() }) };
       // Re-inserting moves this relay to the end: key order is recency order, which pruning relies on.
@@ -139,7 +150,7 @@ export class TabLog {
       await this.enforceCaps();
     } catch (e) {
       for (const p of batch) p.failed(e);
-      // What is in memory was never persisted: forget it, the relays will re-send.
+      // What is in memory was never persisted: forget it; the relays re-send on a new port (RelayHub resets theirs).
       this.meta = undefined;
       return;
     }

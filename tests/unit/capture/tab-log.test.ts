@@ -1,0 +1,104 @@
+// The per-tab log (background/tab-log.ts) on the real LogStore over an in-memory IndexedDB (fake-indexeddb): exactly-once
+// acceptance of relay batches, caps that drop the oldest and count it, and a failed write that loses nothing.
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { LogStore, type FrameChunk, type TabMeta } from '../../../background/log-store.ts';
+import { TabLog, type LogCaps } from '../../../background/tab-log.ts';
+import { PAGE_TAG } from '../../../shared/messages.ts';
+
+let dbCount = 0;
+const freshStore = () => new LogStore(`tab-log-test-${++dbCount}`);
+
+let n = 0;
+/** One hook message of `count` sse-event frames, numbered so order and duplicates show. */
+function payload(count: number): string {
+  const frames = Array.from({ length: count }, () => {
+    n++;
+    return { kind: 'sse-event', doc: 'd', n, t: n, conn: 'd.1', data: { text: `{"jsonrpc":"2.0","method":"m","params":{"n":${n}}}` } };
+  });
+  return JSON.stringify({ tag: PAGE_TAG, frames });
+}
+
+const numbers = async (store: LogStore, tab: number) => (await store.readAfter(tab, 0, 1e6)).map((f) => (f as unknown as { n: number }).n);
+
+describe('TabLog', () => {
+  it('accepts each relay batch once and stamps seq in order', async () => {
+    const store = freshStore();
+    const log = new TabLog(1, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
+    n = 0;
+    const a = payload(3);
+    const first = await log.accept('relay-a', 1, [a], 0, 0);
+    const again = await log.accept('relay-a', 1, [a], 0, 0); // re-sent after a reconnect
+    await log.accept('relay-a', 2, [payload(2)], 0, 0);
+    expect(first.frames.map((f) => f.seq)).toEqual([1, 2, 3]);
+    expect(again.frames).toEqual([]);
+    expect(await numbers(store, 1)).toEqual([1, 2, 3, 4, 5]);
+    expect(log.stats()).toMatchObject({ frames: 5, lastSeq: 5, dropped: 0 });
+  });
+
+  it('drops the oldest beyond the frame cap and counts every dropped frame', async () => {
+    const store = freshStore();
+    const caps: LogCaps = { maxFrames: 100, maxBytes: 1e9 };
+    const log = new TabLog(2, store, () => caps);
+    n = 0;
+    for (let b = 1; b <= 30; b++) await log.accept('relay-a', b, [payload(10)], 0, 0);
+    const kept = await numbers(store, 2);
+    const stats = log.stats();
+    expect(stats.frames).toBe(kept.length);
+    expect(stats.frames).toBeLessThanOrEqual(100);
+    expect(stats.dropped + stats.frames).toBe(300);
+    // What is kept is the newest, contiguous, ending at the last frame.
+    expect(kept.at(-1)).toBe(300);
+    expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => 301 - kept.length + i));
+    // The counters survive a restart of the worker (a new TabLog on the same store).
+    const reopened = new TabLog(2, store, () => caps);
+    await reopened.accept('relay-b', 1, [payload(1)], 0, 0);
+    expect(reopened.stats().dropped + reopened.stats().frames).toBe(301);
+  });
+
+  it('drops the oldest beyond the byte cap', async () => {
+    const store = freshStore();
+    const one = payload(10).length;
+    const log = new TabLog(3, store, () => ({ maxFrames: 1e6, maxBytes: one * 5 }));
+    n = 0;
+    for (let b = 1; b <= 20; b++) await log.accept('relay-a', b, [payload(10)], 0, 0);
+    const stats = log.stats();
+    expect(stats.bytes).toBeLessThanOrEqual(one * 5 + 100);
+    expect(stats.dropped).toBeGreaterThan(0);
+    expect(stats.dropped + stats.frames).toBe(200);
+  });
+
+  it('a failed write loses nothing: later batches from that port are refused until the relay re-sends in order', async () => {
+    class FlakyStore extends LogStore {
+      failNext = false;
+      override async append(meta: TabMeta, chunks: FrameChunk[]): Promise<void> {
+        if (this.failNext) {
+          this.failNext = false;
+          throw new Error('QuotaExceededError (simulated)');
+        }
+        return super.append(meta, chunks);
+      }
+    }
+    const store = new FlakyStore(`tab-log-test-${++dbCount}`);
+    const log = new TabLog(4, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
+    n = 0;
+    const p1 = payload(2);
+    const p2 = payload(2);
+    const p3 = payload(2);
+    await log.accept('relay-a', 1, [p1], 0, 0);
+    store.failNext = true;
+    // What RelayHub does: the port of a failed batch is reset, and what it had already sent is refused.
+    let reset = false;
+    const current = () => !reset;
+    const second = log.accept('relay-a', 2, [p2], 0, 0, undefined, 0, current);
+    await expect(second).rejects.toThrow(/simulated/);
+    reset = true;
+    await expect(log.accept('relay-a', 3, [p3], 0, 0, undefined, 0, current)).rejects.toThrow(/re-sent/);
+    // The relay reconnects and re-sends everything unacknowledged, oldest first.
+    await log.accept('relay-a', 2, [p2], 0, 0);
+    await log.accept('relay-a', 3, [p3], 0, 0);
+    expect(await numbers(store, 4)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect((await store.readAfter(4, 0, 100)).map((f) => f.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(log.stats()).toMatchObject({ frames: 6, lastSeq: 6, dropped: 0 });
+  });
+});
