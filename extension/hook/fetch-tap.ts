@@ -169,7 +169,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       let facts: RequestFacts | undefined;
       let verdict: RequestVerdict = 'no';
       try {
-        facts = requestFacts(args[0], args[1] as RequestInit | undefined);
+        facts = requestFacts(args[0], args[1] as RequestInit | undefined, (f, head) => verdictFor(f, head) !== 'no');
         verdict = verdictFor(facts, facts.bodyText);
         // Not MCP by headers/URL and no async body to look at: leave it completely alone.
         if (verdict === 'no' && !facts.bodyLater) facts = undefined;

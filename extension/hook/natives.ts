@@ -8,6 +8,8 @@ export const natives = {
   addEventListener: EventTarget.prototype.addEventListener,
   CustomEvent: window.CustomEvent,
   TextDecoder: window.TextDecoder,
+  blobText: Blob.prototype.text,
+  blobSlice: Blob.prototype.slice,
   performanceNow: performance.now.bind(performance),
   timeOrigin: performance.timeOrigin,
   random: Math.random,

@@ -24,26 +24,44 @@ export function headersToMap(h: Headers): HeaderMap {
   return out;
 }
 
-function bodyFacts(body: unknown, facts: RequestFacts): void {
+/** Bodies read asynchronously are looked at through their first 64 KiB; only an MCP body is read whole. */
+export const PROBE_BYTES = 64 * 1024;
+
+/** Whether, seen through the start of its body, the request is (or may be) MCP and its whole body should be read. */
+export type KeepReading = (facts: RequestFacts, head: string) => boolean;
+
+/**
+ * The text of a Blob body, without reading a large upload that is not MCP: the first PROBE_BYTES decide, and only when
+ * they say MCP is the rest read (a 1 GB file upload costs the page a 64 KiB read, not a 1 GB string).
+ */
+async function probedText(blob: Promise<Blob>, keep: (head: string) => boolean): Promise<string> {
+  const b = await blob;
+  const text = (x: Blob) => natives.blobText.call(x);
+  if (b.size <= PROBE_BYTES) return text(b);
+  const head = await text(natives.blobSlice.call(b, 0, PROBE_BYTES));
+  return keep(head) ? text(b) : head;
+}
+
+function bodyFacts(body: unknown, facts: RequestFacts, keep: KeepReading): void {
   if (body === undefined || body === null) return;
   if (typeof body === 'string') facts.bodyText = body;
   else if (body instanceof URLSearchParams) facts.bodyText = body.toString();
   else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) facts.bodyText = new natives.TextDecoder().decode(body);
-  else if (body instanceof Blob) facts.bodyLater = body.text();
+  else if (body instanceof Blob) facts.bodyLater = probedText(Promise.resolve(body), (head) => keep(facts, head));
   else if (body instanceof FormData) facts.bodyOpaque = '[FormData body]';
   else if (body instanceof ReadableStream) facts.bodyOpaque = '[ReadableStream body]';
   else facts.bodyText = String(body);
 }
 
 /** Throws when the arguments are not a valid fetch() call; the caller then lets the native fetch report it. */
-export function requestFacts(input: unknown, init: RequestInit | undefined): RequestFacts {
+export function requestFacts(input: unknown, init: RequestInit | undefined, keep: KeepReading = () => true): RequestFacts {
   const isRequest = input instanceof Request;
   const url = isRequest ? input.url : new URL(String(input), document.baseURI).href;
   const method = (init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
   const headers = headersToMap(new Headers(init?.headers ?? (isRequest ? input.headers : undefined)));
   const facts: RequestFacts = { method, url, headers };
-  if (init && 'body' in init && init.body !== undefined) bodyFacts(init.body, facts);
-  else if (isRequest && input.body !== null && !input.bodyUsed) facts.bodyLater = input.clone().text();
+  if (init && 'body' in init && init.body !== undefined) bodyFacts(init.body, facts, keep);
+  else if (isRequest && input.body !== null && !input.bodyUsed) facts.bodyLater = probedText(input.clone().blob(), (head) => keep(facts, head));
   return facts;
 }
 
