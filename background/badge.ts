@@ -82,24 +82,32 @@ export class Badge {
     let p = this.rebuilding.get(tabId);
     if (!p) {
       p = (async () => {
-        const engine = new Engine(this.options);
-        const stats = await this.tabs.get(tabId).ensureLoaded();
-        let after = 0;
-        for (;;) {
-          const frames = await this.tabs.store.readAfter(tabId, after, REBUILD_CHUNK);
-          for (const f of frames) if (f.segment === stats.segment && f.seq <= upToSeq) engine.apply(f);
-          const last = frames.at(-1);
-          if (!last || frames.length < REBUILD_CHUNK || last.seq >= upToSeq) break;
-          after = last.seq;
+        try {
+          return await this.replayTab(tabId, upToSeq);
+        } finally {
+          // A failed rebuild must not stick: the next frames try again.
+          this.rebuilding.delete(tabId);
         }
-        const te: TabEngine = { engine, segment: stats.segment, shown: undefined };
-        this.engines.set(tabId, te);
-        this.rebuilding.delete(tabId);
-        return te;
       })();
       this.rebuilding.set(tabId, p);
     }
     return p;
+  }
+
+  private async replayTab(tabId: number, upToSeq: number): Promise<TabEngine> {
+    const engine = new Engine(this.options);
+    const stats = await this.tabs.get(tabId).ensureLoaded();
+    let after = 0;
+    for (;;) {
+      const frames = await this.tabs.store.readAfter(tabId, after, REBUILD_CHUNK);
+      for (const f of frames) if (f.segment === stats.segment && f.seq <= upToSeq) engine.apply(f);
+      const last = frames.at(-1);
+      if (!last || frames.length < REBUILD_CHUNK || last.seq >= upToSeq) break;
+      after = last.seq;
+    }
+    const te: TabEngine = { engine, segment: stats.segment, shown: undefined };
+    this.engines.set(tabId, te);
+    return te;
   }
 
   private refreshAll(): void {
@@ -107,7 +115,13 @@ export class Badge {
   }
 
   private update(tabId: number, te: TabEngine): void {
-    const errors = te.engine.findings(Date.now()).filter((f) => f.open && f.severity === 'error').length;
+    let errors: number;
+    try {
+      errors = te.engine.findings(Date.now()).filter((f) => f.open && f.severity === 'error').length;
+    } catch (e) {
+      console.error('mcp-devtools: badge could not evaluate findings', e);
+      return;
+    }
     this.tabs.get(tabId).errors = errors;
     if (errors === te.shown) return;
     te.shown = errors;

@@ -13,7 +13,9 @@ const tabs = new Tabs();
 const settings = new SettingsStore(tabs.store);
 const badge = new Badge(tabs, settings);
 const panels = new PanelHub(tabs, settings, (tabId) => badge.clear(tabId));
-const relays = new RelayHub(tabs, panels, settings, (tabId, frames) => void badge.onFrames(tabId, frames));
+const relays = new RelayHub(tabs, panels, settings, (tabId, frames) =>
+  badge.onFrames(tabId, frames).catch((e: unknown) => console.error('mcp-devtools: badge update failed', e)),
+);
 
 const applyCaps = (s: Settings) => (tabs.caps = { maxFrames: s.maxFrames, maxBytes: s.maxBytes });
 void settings.get().then(applyCaps);

@@ -31,20 +31,26 @@ export class PanelHub {
       if (msg?.type === 'hello' && Number.isSafeInteger(msg.tabId) && Number.isSafeInteger(msg.since)) {
         if (tabId !== undefined) return;
         tabId = msg.tabId;
-        void this.serve(port, msg.tabId, msg.since);
+        this.serve(port, msg.tabId, msg.since).catch((e: unknown) => send(port, { type: 'error', error: `Could not read this tab's log: ${messageOf(e)}` }));
       } else if (msg?.type === 'settings-set') {
-        void this.settings.set(msg.settings).then((r) => {
-          if (!r.ok) send(port, { type: 'settings-error', error: r.error });
-        });
+        this.settings.set(msg.settings).then(
+          (r) => {
+            if (!r.ok) send(port, { type: 'settings-error', error: r.error });
+          },
+          (e: unknown) => send(port, { type: 'settings-error', error: `Could not save the settings: ${messageOf(e)}` }),
+        );
       } else if (msg?.type === 'clear' && tabId !== undefined) {
         const id = tabId;
-        void this.tabs
+        this.tabs
           .get(id)
           .clear()
-          .then((stats) => {
-            this.onCleared(id);
-            this.broadcast(id, { type: 'cleared', stats });
-          });
+          .then(
+            (stats) => {
+              this.onCleared(id);
+              this.broadcast(id, { type: 'cleared', stats });
+            },
+            (e: unknown) => send(port, { type: 'error', error: `Could not clear the log: ${messageOf(e)}` }),
+          );
       }
     });
     port.onDisconnect.addListener(() => {
@@ -76,6 +82,10 @@ export class PanelHub {
   broadcast(tabId: number, message: BackgroundToPanel): void {
     for (const port of this.live.get(tabId) ?? []) send(port, message);
   }
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 function send(port: browser.Runtime.Port, message: BackgroundToPanel): void {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Engine, type EngineOptions, type FreshnessRule, type Severity } from '../shared/engine/index.ts';
-import { parseTrace } from '../shared/trace/index.ts';
+import { parseIsoTime, parseTrace, type TraceFileV1 } from '../shared/trace/index.ts';
 import { renderReport } from './report.ts';
 
 export interface CliIo {
@@ -42,8 +42,8 @@ function parseArgs(argv: readonly string[]): Args | string {
       failOn = v;
     } else if (a === '--now') {
       const v = value();
-      const t = v === undefined ? NaN : Date.parse(v);
-      if (Number.isNaN(t)) return `--now: expected an ISO 8601 time, got ${v ?? 'nothing'}`;
+      const t = v === undefined ? undefined : parseIsoTime(v);
+      if (t === undefined) return `--now: expected an ISO 8601 time (e.g. 2026-12-02T10:00:00Z), got ${v ?? 'nothing'}`;
       now = t;
     } else if (a === '--rule') {
       const v = value() ?? '';
@@ -84,7 +84,16 @@ export function main(argv: readonly string[], io: CliIo): number {
     io.stderr(`analyze: ${args.file} is not a usable trace: ${parsed.error}\n`);
     return 2;
   }
-  const trace = parsed.trace;
+  try {
+    return report(parsed.trace, args, io);
+  } catch (e) {
+    // Exit 1 means "findings": a failure of this tool must not read as one.
+    io.stderr(`analyze: internal error while analysing ${args.file}: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    return 2;
+  }
+}
+
+function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   const engine = Engine.replay(trace.frames, args.options);
   // Default: judge the trace as of the moment it was exported (what the user was looking at), never before its last frame.
   const exported = Date.parse(trace.createdAt);

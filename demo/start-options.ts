@@ -86,6 +86,8 @@ export function parseStartArgs(argv: readonly string[], env: Record<string, stri
         const v = value();
         const n = Number(v);
         if (v === undefined || !/^\d+$/.test(v)) return { kind: 'error', message: `--edit-interval needs milliseconds (0 = off), got ${v === undefined ? 'nothing' : `'${v}'`}` };
+        // The admin endpoint's bound too (and beyond 2^31 - 1 ms Node would fire the timer every millisecond).
+        if (n > 3_600_000) return { kind: 'error', message: `--edit-interval: at most 3600000 ms (one hour), got ${v}` };
         o.editIntervalMs = n;
         break;
       }

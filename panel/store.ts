@@ -105,6 +105,8 @@ export class PanelStore {
   private tabStatus: PanelStatus = 'connecting';
   readonly settings = signal<Settings | null>(null);
   readonly settingsError = signal<string | null>(null);
+  /** A failure the background reported (reading or clearing the log); shown as a banner until dismissed. */
+  readonly backgroundError = signal<string | null>(null);
   readonly importError = signal<string | null>(null);
   readonly paused = signal(false);
   readonly preserveLog = signal(readPref('preserveLog', false));
@@ -182,6 +184,9 @@ export class PanelStore {
       }
       case 'settings-error':
         this.settingsError.value = m.error;
+        return;
+      case 'error':
+        this.backgroundError.value = m.error;
         return;
     }
   }

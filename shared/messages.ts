@@ -94,4 +94,6 @@ export type BackgroundToPanel =
   | { type: 'cleared'; stats: TabStats }
   /** The current settings: sent after hello and to every panel whenever they change. */
   | { type: 'settings'; settings: Settings }
-  | { type: 'settings-error'; error: string };
+  | { type: 'settings-error'; error: string }
+  /** The background failed at something the panel asked for (reading the log, clearing it): shown as a banner. */
+  | { type: 'error'; error: string };

@@ -30,6 +30,10 @@ export class Emitter {
     });
     natives.addEventListener.call(document, RELAY_GONE_EVENT, (e: Event) => {
       if ((e as CustomEvent).detail !== PAGE_TAG) return;
+      // Say so first: when the relay is really gone nobody hears it, but when a page script forged the signal the relay
+      // is still there and the log shows why capture stopped.
+      this.captureError('hook', new Error('capture stopped: the relay said it is gone (extension reloaded or removed, or a page script sent the signal)'));
+      this.flush();
       this.disabled = true;
       this.queue = [];
     });

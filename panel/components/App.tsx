@@ -247,6 +247,14 @@ export function App({ store, connection }: Props) {
           </button>
         </div>
       ) : null}
+      {store.backgroundError.value ? (
+        <div class="banner error" role="alert" data-background-error="true">
+          <span>{store.backgroundError.value}</span>
+          <button type="button" aria-label="Dismiss" onClick={() => (store.backgroundError.value = null)}>
+            ✕
+          </button>
+        </div>
+      ) : null}
       <div class="main" role="tabpanel" aria-labelledby={`view-tab-${view}`} data-view={view}>
         {main}
         {drawer && snap ? <DetailDrawer store={store} target={drawer} snapshot={snap} onClose={() => (store.drawer.value = null)} open={(t) => (store.drawer.value = t)} /> : null}

@@ -10,6 +10,13 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const describe = (v: unknown): string => (v === undefined ? 'missing' : `${JSON.stringify(v)?.slice(0, 60) ?? String(v)}`);
 
+/** An ISO 8601 date or date-time (`2026-12-02`, `2026-12-02T10:00:00Z`, with an offset or milliseconds) as epoch ms. */
+export function parseIsoTime(s: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(s)) return undefined;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? undefined : t;
+}
+
 function fail(error: string): TraceResult {
   return { ok: false, error };
 }
@@ -28,7 +35,7 @@ function headerProblem(v: Obj): string | undefined {
     return `version: expected ${TRACE_VERSION}, got ${describe(v.version)}`;
   }
   if (!isObj(v.tool) || typeof v.tool.name !== 'string' || typeof v.tool.version !== 'string') return 'tool: expected {name, version} strings';
-  if (typeof v.createdAt !== 'string' || Number.isNaN(Date.parse(v.createdAt))) return `createdAt: expected an ISO 8601 time, got ${describe(v.createdAt)}`;
+  if (typeof v.createdAt !== 'string' || parseIsoTime(v.createdAt) === undefined) return `createdAt: expected an ISO 8601 time, got ${describe(v.createdAt)}`;
   if (!isObj(v.page) || typeof v.page.url !== 'string') return 'page.url: missing';
   if (v.page.title !== undefined && typeof v.page.title !== 'string') return 'page.title: malformed';
   if (!isObj(v.redaction) || typeof v.redaction.enabled !== 'boolean') return 'redaction.enabled: missing';

@@ -90,3 +90,25 @@ it('shows or counts every bad input and keeps capturing', async () => {
   await panel.close();
   await page.close();
 });
+
+it('a page script that forges the relay-gone signal stops capture visibly, not silently', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(site.url + '/');
+  const tabId = await tabIdOf(browser, page);
+  const status = await page.evaluate(async () => {
+    const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    await (await fetch('/rpc', { method: 'POST', headers: h, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })).text();
+    document.dispatchEvent(new CustomEvent('mcp-devtools:relay-gone', { detail: 'mcp-devtools/1' }));
+    // The page itself is unaffected.
+    return (await fetch('/rpc', { method: 'POST', headers: h, body: '{"jsonrpc":"2.0","id":2,"method":"ping"}' })).status;
+  });
+  expect(status).toBe(200);
+  const frames = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tabId);
+    return fs.some((f) => f.kind === 'capture-error') ? fs : undefined;
+  }, 10_000, 'capture-error logged');
+  const stopped = frames.find((f) => f.kind === 'capture-error');
+  expect(stopped?.kind === 'capture-error' && stopped.message).toContain('capture stopped: the relay said it is gone');
+  expect(frames.some((f) => f.kind === 'http-request' && f.body?.text.includes('"id":1'))).toBe(true);
+  await page.close();
+});

@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { Engine } from '../../../shared/engine/index.ts';
 import { main } from '../../../cli/analyze.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
 import { FrameLog } from '../../support/frame-log.ts';
@@ -111,6 +112,22 @@ describe('analyze', () => {
     expect(cli(['x.json', '--fail-on', 'loud'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--fail-on: expected warning, error or info, got loud') });
     expect(cli(['x.json', '--now', 'tomorrow'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--now: expected an ISO 8601 time') });
     expect(cli(['x.json', '--bogus'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown option --bogus') });
+    // Date.parse would read "1" as the year 2001: only ISO 8601 is taken.
+    expect(cli(['x.json', '--now', '1'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--now: expected an ISO 8601 time') });
+    const badTime = JSON.parse(healthyTrace());
+    badTime.createdAt = '12/02/2026';
+    expect(cli(['x.json'], { 'x.json': JSON.stringify(badTime) })).toMatchObject({ code: 2, stderr: expect.stringContaining('createdAt: expected an ISO 8601 time') });
+  });
+
+  it('an internal failure exits 2, never 1 (which means "findings")', () => {
+    const spy = vi.spyOn(Engine.prototype, 'snapshot').mockImplementation(() => {
+      throw new Error('boom');
+    });
+    try {
+      expect(cli(['t.json'], { 't.json': healthyTrace() })).toMatchObject({ code: 2, stderr: expect.stringContaining('analyze: internal error while analysing t.json: Error: boom') });
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('runs as `npm run analyze` does, with the exit code as the process status', () => {

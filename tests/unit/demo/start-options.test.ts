@@ -24,7 +24,7 @@ describe('parseStartArgs', () => {
     expect(r.message).toMatch(/healthy-v2/);
   });
 
-  it.each([[['--scenario']], [['--port', 'x']], [['--port', '70000']], [['--edit-interval', '-1']], [['--bogus']], [['--port', '9000', '--client-port', '9000']]])('%j is an error', (argv) => {
+  it.each([[['--scenario']], [['--port', 'x']], [['--port', '70000']], [['--edit-interval', '-1']], [['--edit-interval', '3000000000']], [['--bogus']], [['--port', '9000', '--client-port', '9000']]])('%j is an error', (argv) => {
     expect(parseStartArgs(argv).kind).toBe('error');
   });
 });

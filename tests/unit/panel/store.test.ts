@@ -124,3 +124,13 @@ describe('PanelStore', () => {
     expect(s.shown.value).toBe(s.snapshot.value);
   });
 });
+
+describe('background errors', () => {
+  it('keeps what the background could not do until the user dismisses it, and changes nothing else', () => {
+    const store = new PanelStore();
+    const before = store.status.value;
+    store.receive({ type: 'error', error: "Could not read this tab's log: disk full" });
+    expect(store.backgroundError.value).toBe("Could not read this tab's log: disk full");
+    expect(store.status.value).toBe(before);
+  });
+});

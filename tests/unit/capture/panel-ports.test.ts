@@ -1,0 +1,49 @@
+// PanelHub when storage fails: the panel is told, in words, instead of waiting forever on "Connecting…" or never
+// hearing that its settings were not saved.
+import { describe, expect, it } from 'vitest';
+import type browser from 'webextension-polyfill';
+import { PanelHub } from '../../../background/panel-ports.ts';
+import type { SettingsStore } from '../../../background/settings.ts';
+import type { Tabs } from '../../../background/tabs.ts';
+import type { BackgroundToPanel } from '../../../shared/messages.ts';
+import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
+
+function fakePort() {
+  const sent: BackgroundToPanel[] = [];
+  let onMessage: (m: unknown) => void = () => undefined;
+  const port = {
+    postMessage: (m: BackgroundToPanel) => void sent.push(m),
+    onMessage: { addListener: (f: (m: unknown) => void) => void (onMessage = f) },
+    onDisconnect: { addListener: () => undefined },
+  } as unknown as browser.Runtime.Port;
+  return { port, sent, deliver: (m: unknown) => onMessage(m) };
+}
+
+const broken = new Error('QuotaExceededError (simulated)');
+const tabs = {
+  get: () => ({ ensureLoaded: () => Promise.reject(broken), clear: () => Promise.reject(broken) }),
+} as unknown as Tabs;
+const settings = {
+  onChange: () => undefined,
+  get: async () => DEFAULT_SETTINGS,
+  set: () => Promise.reject(broken),
+} as unknown as SettingsStore;
+
+const settle = () => new Promise((r) => setTimeout(r, 10));
+
+describe('PanelHub when storage fails', () => {
+  it('reports a log that cannot be read, settings that cannot be saved and a clear that failed', async () => {
+    const hub = new PanelHub(tabs, settings);
+    const { port, sent, deliver } = fakePort();
+    hub.onPort(port);
+    deliver({ type: 'hello', tabId: 7, since: 0 });
+    await settle();
+    expect(sent).toContainEqual({ type: 'error', error: "Could not read this tab's log: QuotaExceededError (simulated)" });
+    deliver({ type: 'settings-set', settings: DEFAULT_SETTINGS });
+    await settle();
+    expect(sent).toContainEqual({ type: 'settings-error', error: 'Could not save the settings: QuotaExceededError (simulated)' });
+    deliver({ type: 'clear' });
+    await settle();
+    expect(sent).toContainEqual({ type: 'error', error: 'Could not clear the log: QuotaExceededError (simulated)' });
+  });
+});
