@@ -82,9 +82,14 @@ it('shows an "MCP" panel in the real devtools window, live on the inspected tab'
       status: document.querySelector('.status-bar')?.getAttribute('data-status'),
       methods: [...document.querySelectorAll('.frame-row[data-method]')].map((r) => r.getAttribute('data-method')),
       inDevtools: typeof chrome.devtools?.inspectedWindow?.tabId === 'number',
-    })`)) as { status: string; methods: string[]; inDevtools: boolean };
+      themeName: chrome.devtools?.panels?.themeName,
+      themeClass: document.documentElement.className,
+    })`)) as { status: string; methods: string[]; inDevtools: boolean; themeName: string; themeClass: string };
     return v.status === 'live' && v.methods.includes('resources/read') ? v : undefined;
   }, 15_000, 'panel live with traffic');
   expect(shown.inDevtools).toBe(true);
+  // It follows the devtools theme ("default" is devtools' light theme), with no ?theme= to go by.
+  expect(['default', 'dark']).toContain(shown.themeName);
+  expect(shown.themeClass.split(' ')).toContain(shown.themeName === 'dark' ? 'theme-dark' : 'theme-light');
   expect(shown.methods).toContain('initialize');
 });

@@ -208,6 +208,23 @@ describe('notifications', () => {
     expect(e.snapshot(e.lastT!).flow.perUri[uri.key]!.path.map((s) => s.node)).toContain('K');
   });
 
+  it('a changed read of a URI nobody subscribed to: the chart infers H (no notification was sent, the client never knew)', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.read(POLICY, 'v1');
+    log.wait(10_000);
+    c.read(POLICY, 'v2 (changed)');
+    const e = run(log);
+    const snap = e.snapshot(e.lastT!);
+    const uri = snap.uris.find((u) => u.uri === POLICY)!;
+    const path = snap.flow.perUri[uri.key]!.path;
+    expect(path.map((s) => s.node).join('')).toContain('EFH');
+    expect(path.find((s) => s.node === 'H')).toMatchObject({ inferred: true });
+    expect(snap.metrics.updatesDroppedInferred).toBe(1);
+  });
+
   it('a notification that arrives just after the changed read explains it', () => {
     const log = new FrameLog();
     const { c, get } = subscribed(log, [POLICY]);
