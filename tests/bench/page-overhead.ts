@@ -5,6 +5,7 @@
 // ≤ 1.05.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
 import { launchChromium } from '../../demo/launch-chromium.ts';
 import { bundleClient } from '../support/bundle.ts';
 
@@ -17,7 +18,8 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
-export async function benchPageOverhead(): Promise<{ pageOverheadRatio: number; pageMsWith: number; pageMsWithout: number; rows: string[][] }> {
+/** The workload's server on loopback (the page, its script, one SSE stream, JSON-RPC POSTs). */
+export async function startWorkloadServer(): Promise<{ base: string; close(): void }> {
   const clientJs = await bundleClient('tests/bench/page-overhead-client.ts');
   const result = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: { contents: [{ uri: 'file:///docs/policy.md', mimeType: 'text/markdown', text: '# Policy\nversion 1\n' }] } });
   const server = createServer((req, res) => {
@@ -53,17 +55,24 @@ export async function benchPageOverhead(): Promise<{ pageOverheadRatio: number; 
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, close: () => server.close() };
+}
+
+/** One run of the workload in `page`, in ms (throws when it did not complete). */
+export async function runWorkloadIn(page: Page, base: string): Promise<number> {
+  await page.goto(base + '/');
+  const r = (await page.evaluate(([b, n, p]) => (window as any).runWorkload(b, n, p), [base, NOTIFICATIONS, POSTS] as const)) as { ms: number; seen: number; ok: number };
+  if (r.seen !== NOTIFICATIONS || r.ok !== POSTS) throw new Error(`workload incomplete: ${JSON.stringify(r)}`);
+  return r.ms;
+}
+
+export async function benchPageOverhead(): Promise<{ pageOverheadRatio: number; pageMsWith: number; pageMsWithout: number; rows: string[][] }> {
+  const { base, close } = await startWorkloadServer();
   const [withExt, without] = [await launchChromium(process.env.BENCH_DIST ? { extensionDir: process.env.BENCH_DIST } : {}), await launchChromium({ extensionDir: null })];
   try {
     const pages = { with: await withExt.context.newPage(), without: await without.context.newPage() };
     const times = { with: [] as number[], without: [] as number[] };
-    const once = async (which: 'with' | 'without') => {
-      const page = pages[which];
-      await page.goto(base + '/');
-      const r = (await page.evaluate(([b, n, p]) => (window as any).runWorkload(b, n, p), [base, NOTIFICATIONS, POSTS] as const)) as { ms: number; seen: number; ok: number };
-      if (r.seen !== NOTIFICATIONS || r.ok !== POSTS) throw new Error(`workload incomplete (${which}): ${JSON.stringify(r)}`);
-      return r.ms;
-    };
+    const once = (which: 'with' | 'without') => runWorkloadIn(pages[which], base);
     // Warm-up, then interleave so drift on the machine hits both sides alike.
     await once('with');
     await once('without');
@@ -89,7 +98,7 @@ export async function benchPageOverhead(): Promise<{ pageOverheadRatio: number; 
   } finally {
     await withExt.close();
     await without.close();
-    server.close();
+    close();
   }
 }
 
