@@ -12,7 +12,15 @@ import { Badge } from './badge.ts';
 const tabs = new Tabs();
 const settings = new SettingsStore(tabs.store);
 const badge = new Badge(tabs, settings);
-const panels = new PanelHub(tabs, settings, (tabId) => badge.clear(tabId));
+const panels = new PanelHub(
+  tabs,
+  settings,
+  (tabId) => badge.clear(tabId),
+  (tabId) => browser.tabs.get(tabId).then(
+    () => true,
+    () => false,
+  ),
+);
 const relays = new RelayHub(tabs, panels, settings, (tabId, frames) =>
   badge.onFrames(tabId, frames).catch((e: unknown) => console.error('mcp-devtools: badge update failed', e)),
 );

@@ -17,6 +17,8 @@ export class PanelHub {
     private readonly tabs: Tabs,
     private readonly settings: SettingsStore,
     private readonly onCleared: (tabId: number) => void = () => undefined,
+    /** Whether the browser has this tab (a panel opened as a tab may name one that was closed). */
+    private readonly tabExists: (tabId: number) => Promise<boolean> = async () => true,
   ) {
     settings.onChange((s) => {
       for (const port of this.all) send(port, { type: 'settings', settings: s });
@@ -60,6 +62,9 @@ export class PanelHub {
   }
 
   private async serve(port: browser.Runtime.Port, tabId: number, since: number): Promise<void> {
+    if (!(await this.tabExists(tabId))) {
+      send(port, { type: 'error', error: `There is no tab ${tabId} (it was closed, or the id is wrong): nothing will be captured here. Open the MCP panel from devtools on the page, or import a trace.` });
+    }
     const log = this.tabs.get(tabId);
     const stats = await log.ensureLoaded();
     send(port, { type: 'settings', settings: await this.settings.get() });

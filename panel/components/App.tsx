@@ -43,6 +43,20 @@ export function App({ store, connection }: Props) {
   const status = store.status.value;
   const imported = store.imported;
   const filterRef = useRef<HTMLInputElement>(null);
+  // Closing the drawer gives focus back to what opened it (the row, the finding, the evidence link), as devtools does.
+  const openedFrom = useRef<HTMLElement | null>(null);
+  const drawerOpen = drawer !== null;
+  useEffect(() => {
+    if (drawerOpen) {
+      if (!openedFrom.current) openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      return;
+    }
+    const back = openedFrom.current;
+    openedFrom.current = null;
+    if (document.activeElement !== document.body && document.activeElement !== null) return;
+    if (back?.isConnected) back.focus();
+    else (document.querySelector('.main [tabindex="0"]') as HTMLElement | null)?.focus();
+  }, [drawerOpen]);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const [settingsPending, setSettingsPending] = useState(false);
   const [dragging, setDragging] = useState(false);
@@ -197,6 +211,7 @@ export function App({ store, connection }: Props) {
         store={store}
         imported={imported?.name ?? null}
         canClear={imported !== null || connection !== undefined}
+        canExport={imported !== null || (store.stats.value?.frames ?? 0) > 0}
         filterRef={filterRef}
         actions={actions}
       />

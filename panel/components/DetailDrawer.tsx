@@ -106,7 +106,7 @@ function FindingBlock({ f, open, compact = false }: { f: Finding; open: Props['o
       {compact ? null : (
         <>
           <p>{f.explanation}</p>
-          {reason ? <p class="muted">{reason.explanation}</p> : null}
+          {reason && !f.explanation.includes(reason.explanation) ? <p class="muted">{reason.explanation}</p> : null}
           <h5>Fix</h5>
           <p class="fix">{f.fix}</p>
           <Facts

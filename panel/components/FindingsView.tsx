@@ -2,9 +2,15 @@
 // than a URI (an expired session never re-initialized, a missing protocol header, a version regression). A click
 // opens the finding — explanation, evidence, fix — in the drawer.
 import type { Finding } from '../../shared/engine/index.ts';
+import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import type { Filter } from '../model/filter.ts';
 import { findingMatches, sortFindings } from '../model/findings-view.ts';
 import { formatClock } from '../model/format.ts';
+
+/** The reason in words ("lost on re-initialize"), not its code. */
+function reasonLabel(reason: string): string {
+  return (COVERAGE_REASONS as Record<string, { label: string } | undefined>)[reason]?.label ?? reason;
+}
 
 export function FindingsView({ findings, filter, onOpen }: { findings: readonly Finding[]; filter: Filter; onOpen: (key: string) => void }) {
   const shown = sortFindings(findings).filter((f) => findingMatches(f, filter));
@@ -52,7 +58,7 @@ export function FindingsView({ findings, filter, onOpen }: { findings: readonly 
                   {f.uri ?? '—'}
                 </td>
                 <td title={f.session ?? ''}>{f.session ?? '—'}</td>
-                <td title={f.detail ?? ''}>{f.reason ? `${f.reason}: ` : ''}{f.detail ?? ''}</td>
+                <td title={f.detail ?? ''}>{f.reason ? `${reasonLabel(f.reason)}: ` : ''}{f.detail ?? ''}</td>
                 <td>{formatClock(f.firstT)}</td>
                 <td>{formatClock(f.lastT)}</td>
                 <td>{f.count}</td>

@@ -85,7 +85,9 @@ export function SessionsView({ snapshot, filter, onOpen }: Props) {
             )}
           </tbody>
         </table>
-        <p class="muted note">* picked up mid-way: its initialize was not captured (reload the page to capture from the start).</p>
+        {entries.some((e) => !e.session.observedFromStart) ? (
+          <p class="muted note">* picked up mid-way: its initialize was not captured (reload the page to capture from the start).</p>
+        ) : null}
       </section>
       <section class="metrics" aria-label="Metrics">
         {(['server', 'client', 'capture'] as const).map((g) => (

@@ -16,11 +16,13 @@ export function countsOf(stats: TabStats | null): Counts {
   return { frames: stats?.frames ?? 0, dropped: stats?.dropped ?? 0, rejected: stats?.rejected ?? 0, rejectedWhy: stats?.rejectedWhy };
 }
 
-export function StatusBar({ status, counts, waiting, title }: { status: PanelStatus; counts: Counts; waiting: number; title?: string }) {
+export function StatusBar({ status, counts, waiting, title, paused = false }: { status: PanelStatus; counts: Counts; waiting: number; title?: string; paused?: boolean }) {
+  // Paused is a view state: the connection stays live and frames keep being recorded (they wait, counted).
+  const showPaused = paused && status === 'live';
   return (
-    <div class="status-bar" role="status" data-status={status} title={title}>
-      <span class={`status-dot ${status}`} aria-hidden="true" />
-      <span class="status-text">{LABEL[status]}</span>
+    <div class="status-bar" role="status" data-status={status} data-paused={showPaused ? 'true' : undefined} title={title}>
+      <span class={`status-dot ${showPaused ? 'paused' : status}`} aria-hidden="true" />
+      <span class="status-text">{showPaused ? 'Paused (the log keeps recording)' : LABEL[status]}</span>
       <span data-count="frames">{counts.frames} frames</span>
       <span data-count="dropped" class={counts.dropped ? 'warn' : ''} title={counts.dropped ? 'The log hit its cap: the oldest frames were dropped, so the analysis is partial.' : ''}>
         {counts.dropped} dropped
@@ -30,7 +32,7 @@ export function StatusBar({ status, counts, waiting, title }: { status: PanelSta
       </span>
       {waiting > 0 ? (
         <span data-count="waiting" class="warn">
-          {waiting} waiting (paused)
+          {waiting} waiting
         </span>
       ) : null}
     </div>
@@ -44,5 +46,5 @@ export function LiveStatus({ store }: { store: PanelStore }) {
   const counts = imported
     ? { frames: imported.trace.frames.length, dropped: imported.trace.dropped.frames, rejected: imported.trace.dropped.rejected ?? 0 }
     : countsOf(store.stats.value);
-  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} />;
+  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} />;
 }

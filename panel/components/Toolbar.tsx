@@ -31,12 +31,14 @@ interface Props {
   store: PanelStore;
   imported: string | null;
   canClear: boolean;
+  /** Something to export (frames captured, or an imported trace). */
+  canExport: boolean;
   filterRef: { current: HTMLInputElement | null };
   /** Stable across renders. */
   actions: ToolbarActions;
 }
 
-function ExportMenu({ onTrace, onHar }: { onTrace: () => void; onHar: () => void }) {
+function ExportMenu({ onTrace, onHar, disabled }: { onTrace: () => void; onHar: () => void; disabled: boolean }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -54,7 +56,15 @@ function ExportMenu({ onTrace, onHar }: { onTrace: () => void; onHar: () => void
   };
   return (
     <div class="menu-wrap" ref={ref}>
-      <button type="button" aria-label="Export trace" aria-haspopup="menu" aria-expanded={open} title="Export the trace or a HAR (redacted)" onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        aria-label="Export trace"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        disabled={disabled}
+        title={disabled ? 'Nothing to export yet: no frames captured in this tab' : 'Export the trace or a HAR (redacted)'}
+        onClick={() => setOpen(!open)}
+      >
         Export ▾
       </button>
       {open ? (
@@ -137,7 +147,7 @@ function ToolbarView(props: Props) {
         ) : null}
       </div>
       <span class="sep" />
-      <ExportMenu onTrace={p.onExportTrace} onHar={p.onExportHar} />
+      <ExportMenu onTrace={p.onExportTrace} onHar={p.onExportHar} disabled={!p.canExport} />
       <button type="button" aria-label="Import trace" title="Import a trace file (or drop it on the panel)" onClick={() => fileRef.current?.click()}>
         Import…
       </button>

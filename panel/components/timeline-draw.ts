@@ -112,7 +112,8 @@ export function drawTimeline(d: DrawInput): void {
     ctx.moveTo(x, AXIS_H);
     ctx.lineTo(x, height);
     ctx.stroke();
-    const label = step < 1000 ? formatClock(t).slice(3) : formatClock(t).slice(0, 8);
+    // Always with the hour: "18:14.000" (minutes, seconds) reads as a clock time it is not.
+    const label = step < 1000 ? formatClock(t) : formatClock(t).slice(0, 8);
     ctx.fillText(label, x + 3, AXIS_H / 2);
   }
   ctx.strokeStyle = p.line;

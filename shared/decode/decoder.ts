@@ -19,7 +19,7 @@ import { MessageReader, peekCalls, preparePayload, type PayloadContext, type Pee
 import { RequestPairing } from './pairing.ts';
 import { isModernVersion, M, MODERN_ONLY_METHODS } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, DecodeSink, Direction, ExchangeRole, RequestId, StreamKind, Transport } from './types.ts';
-import { endpointOf, queryParam, resolveAgainst } from './url-parts.ts';
+import { endpointOf, legacySessionParam, queryParam, resolveAgainst } from './url-parts.ts';
 
 // Hot-path helpers are plain functions, not inline arrows: arrows allocate per call (and tsx wraps each in __name).
 function anyModernOnly(methods: readonly string[] | undefined): boolean {
@@ -248,7 +248,7 @@ export class Decoder {
     let transport: Transport = 'streamable-http';
     let session = h['mcp-session-id'];
     if (session === undefined && f.url.includes('?')) {
-      const sid = queryParam(f.url, 'sessionId');
+      const sid = legacySessionParam(f.url);
       const leg = sid !== undefined ? this.legacy.get(sid) : undefined;
       if (sid !== undefined && leg) {
         transport = 'http-sse';
@@ -351,7 +351,7 @@ export class Decoder {
 
   private onLegacyEndpoint(c: Conn, f: S<SseEventFrame>): void {
     const postUrl = resolveAgainst(c.url, f.data.text);
-    const sid = queryParam(postUrl, 'sessionId') ?? postUrl;
+    const sid = legacySessionParam(postUrl) ?? postUrl;
     c.info = { ...c.info, transport: 'http-sse', generation: '2025', session: sid, role: 'get' };
     c.legacyCandidate = false;
     c.stream = c.source === 'es' ? `sse:${f.conn}#${c.opens}` : `sse:${f.conn}`;

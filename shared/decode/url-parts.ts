@@ -46,3 +46,11 @@ export function resolveAgainst(base: string, ref: string): string {
   const path = endpointOf(base);
   return path.slice(0, path.lastIndexOf('/') + 1) + r;
 }
+
+/**
+ * The legacy HTTP+SSE session id of a POST URL: `sessionId` (the TypeScript SDK) or `session_id` (the Python SDK and
+ * FastMCP announce `/messages/?session_id=<hex>`).
+ */
+export function legacySessionParam(url: string): string | undefined {
+  return queryParam(url, 'sessionId') ?? queryParam(url, 'session_id');
+}

@@ -83,6 +83,8 @@ const RESULTS: Record<string, (r: unknown) => Verdict> = {
   },
   [M.read]: (r) => {
     if (!isObj(r)) return bad('result is not an object');
+    // 2026-07-28: the server needs input first (elicitation etc.); the client retries with inputResponses.
+    if (r.resultType === 'input_required') return KNOWN;
     const contents = r.contents;
     if (!Array.isArray(contents)) return bad('result.contents is not an array');
     for (let i = 0; i < contents.length; i++) {

@@ -41,6 +41,8 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   if (m.kind !== 'result') return;
   const wasCached = u.cached;
   const result = obj(obj(value)?.result);
+  // Not content yet: the server asks for input and the client retries the read (2026-07-28). Nothing is cached.
+  if (result?.resultType === 'input_required') return;
   const contents = result?.contents;
   const first = Array.isArray(contents) ? obj(contents[0]) : undefined;
   const annotations = obj(first?.annotations);

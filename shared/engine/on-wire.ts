@@ -42,11 +42,15 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       if (e.info.transport !== 'streamable-http' || session === undefined) return;
       const l = core.sessionsByKey.get(session);
       if (!l) return;
-      if (e.status === 404) return sessionGone(core, c, l, 'http-404', t, seq);
+      // A 404 on the GET alone does not end the session: a server without a GET route answers 404 too, and the SDK
+      // client keeps the session then (only POSTs decide). A POST answered 404 on this id does end it.
       if (e.info.role === 'get' && (e.status === 405 || e.status === 404)) {
         l.channelRefused = e.status;
         return recheckHeld(core, l, t, seq);
       }
+      if (e.status === 404) return sessionGone(core, c, l, 'http-404', t, seq);
+      // Not an unsubscribe: clients reconnect this way (DELETE, then initialize), and whether they subscribe again in
+      // the new session is exactly the question (docs/engine.md, Limits).
       if (e.info.role === 'delete' && ok) core.endLedger(l, 'delete', t, seq);
       return;
     }
@@ -133,3 +137,4 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       return;
   }
 }
+

@@ -84,6 +84,8 @@ export class UriState {
   /** Send order of the read whose answer is in the cache (to spot an older answer arriving later). */
   writtenOrder = 0;
   writtenSeq = 0;
+  /** Seq of the request whose answer is cached: a notification after it announces any change since. */
+  writtenReqSeq = 0;
 
   /** An older answer overwrote a newer one and nothing has rewritten it since: the cache is known stale. */
   staleSince: { t: number; seq: number; evidence: number[] } | undefined;

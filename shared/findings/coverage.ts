@@ -63,8 +63,11 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
   const base = { endpoint: c.endpoint, uri: u.uri, ...(session !== undefined ? { session } : {}) };
 
   // An open condition under the same session and reason only needs nothing: its details are built when it opens.
+  // A subscribe still on its way (a slow server, or its answer held back on a polled POST stream) is neither a missing
+  // subscription nor a phantom yet: its answer decides (an exchange that fails ends it too).
+  const pending = u.subscribeInFlight > 0;
   const cns = slots['cached-not-subscribed'];
-  if (live && u.cached && !held) {
+  if (live && u.cached && !held && !pending) {
     const quick = u.loss && u.loss.reason !== 'never-subscribed' ? u.loss.reason : undefined;
     if (!cns || cns.spec.session !== session || quick === undefined || cns.spec.reason !== quick) {
       const { reason, detail } = coverageReason(core, u);
@@ -77,7 +80,7 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
   } else if (cns) core.conds.release(slots, 'cached-not-subscribed', t, [seq]);
 
   const ph = slots['phantom-subscription'];
-  if (live && u.believed && !held) {
+  if (live && u.believed && !held && !pending) {
     if (!ph || ph.spec.session !== session) {
       core.conds.hold(slots, { id: 'phantom-subscription', ...base, detail: endedHow(u) }, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq]);
       if (!ph) u.flowPending = { kind: 'phantom', deadline: t + core.grace, seq };

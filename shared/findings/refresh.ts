@@ -22,9 +22,10 @@ export interface ReadAnswer {
 export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t: number, seq: number): void {
   const c = u.client;
   const outOfOrder = u.cached && a.order < u.writtenOrder;
-  // A notification since the previous write explains a change; only when none did is the content compared
-  // (comparing a document costs as much as reading it, and in-order announced reads are the common case).
-  const announced = u.lastNotifyT !== undefined && u.lastNotifyT >= u.readAt;
+  // A notification since the cached content was *asked for* explains a change (two quick notifications, two reads: the
+  // second notification announces what the second read returns, even though it arrived before the first answer). Only
+  // when none did is the content compared (comparing a document costs as much as reading it).
+  const announced = u.lastNotifySeq > u.writtenReqSeq;
   const mustCompare = u.cached && (outOfOrder || (!announced && !u.staleSince));
   const changed = mustCompare && contentDiffers(u.content, a.text) === true;
   if (outOfOrder && changed) {
@@ -66,6 +67,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   u.cacheScope = a.cacheScope;
   u.writtenOrder = a.order;
   u.writtenSeq = seq;
+  u.writtenReqSeq = a.reqSeq;
   core.step(u, 'J', t, seq);
   core.step(u, 'L', t, seq);
   if (outOfOrder && changed) core.step(u, 'M', t, seq, true);

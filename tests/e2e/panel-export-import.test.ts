@@ -131,6 +131,11 @@ it('navigates the URI table with the keyboard; Enter opens the drawer, Esc close
   await panel.waitForSelector('.drawer[data-drawer="frame"]');
   await panel.keyboard.press('Escape');
   await panel.waitForSelector('.drawer', { state: 'detached' });
+  // Focus is back on the table that opened the drawer: the arrow keys work again at once.
+  expect(await panel.evaluate(() => document.activeElement?.closest('.uri-grid') !== null)).toBe(true);
+  await panel.keyboard.press('ArrowDown');
+  expect(await panel.getAttribute('.uri-row[aria-selected="true"]', 'data-uri')).not.toBe(POLICY);
+  await panel.keyboard.press('ArrowUp');
 });
 
 it('filters rows with is:, uri: and free text, and says what is wrong with a bad term', async () => {
@@ -289,12 +294,15 @@ it('refuses bad files with a clear error and leaves the current view as it was',
 it('pauses the view while capture continues, and keeps earlier pages only with "preserve log"', async () => {
   const before = await rowsOf(panel);
   await panel.click('button[aria-label="Pause recording"]');
+  await panel.waitForSelector('.status-bar[data-paused="true"]');
+  expect(await panel.textContent('.status-text')).toBe('Paused (the log keeps recording)');
   // The page navigates (a new page segment): its frames wait while the panel is paused.
   await played.page.goto(`${pageServer.url}?server=${encodeURIComponent(played.kb.url)}`);
   await panel.waitForSelector('[data-count="waiting"]');
   expect(await rowsOf(panel)).toEqual(before);
   await panel.click('button[aria-label="Resume recording"]');
   await panel.waitForSelector('[data-count="waiting"]', { state: 'detached' });
+  expect(await panel.textContent('.status-text')).toBe('Live');
   // Without "preserve log" the view starts over at the new page: the old page's findings are gone.
   const oldFinding = () => panel.evaluate(() => ((globalThis as any).mcpPanel.snapshot.value.findings as Array<{ id: string }>).some((f) => f.id === 'phantom-subscription'));
   await waitFor(async () => ((await oldFinding()) ? undefined : true), 10_000, 'view restarted at the new page');

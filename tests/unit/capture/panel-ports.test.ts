@@ -47,3 +47,24 @@ describe('PanelHub when storage fails', () => {
     expect(sent).toContainEqual({ type: 'error', error: 'Could not clear the log: QuotaExceededError (simulated)' });
   });
 });
+
+describe('PanelHub for a tab that does not exist', () => {
+  it('says so, and still serves what the log has', async () => {
+    const working = {
+      get: () => ({ ensureLoaded: async () => ({ frames: 0 }), backlog: async (_s: number, _c: number, on: (f: unknown[], d: boolean) => void) => on([], true) }),
+    } as unknown as Tabs;
+    const ok = { onChange: () => undefined, get: async () => DEFAULT_SETTINGS } as unknown as SettingsStore;
+    const hub = new PanelHub(working, ok, () => undefined, async (id) => id !== 999999);
+    const { port, sent, deliver } = fakePort();
+    hub.onPort(port);
+    deliver({ type: 'hello', tabId: 999999, since: 0 });
+    await settle();
+    expect(sent[0]).toMatchObject({ type: 'error', error: expect.stringContaining('There is no tab 999999') });
+    expect(sent.map((m) => m.type)).toEqual(['error', 'settings', 'stats', 'backlog']);
+    const other = fakePort();
+    hub.onPort(other.port);
+    other.deliver({ type: 'hello', tabId: 5, since: 0 });
+    await settle();
+    expect(other.sent.map((m) => m.type)).toEqual(['settings', 'stats', 'backlog']);
+  });
+});

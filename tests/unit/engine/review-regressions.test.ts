@@ -1,0 +1,130 @@
+// False positives and misses found by a protocol review (2026-12-02), each pinned by the trace that showed it.
+import { describe, expect, it } from 'vitest';
+import { brief, findingsAfter, run } from '../../support/analyze.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { ModernClient, notification, request, result, SERVER_CAPS, SERVER_INFO, StreamableClient } from '../../support/mcp-clients.ts';
+
+const URL = 'http://localhost:3000/mcp';
+const A = 'file:///docs/a.md';
+const doc = (text: string) => ({ contents: [{ uri: A, mimeType: 'text/markdown', text }] });
+
+function subscribedSession(log: FrameLog) {
+  const c = new StreamableClient(log, URL, '2025-06-18');
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  c.read(A, 'v1');
+  c.subscribe(A);
+  log.wait(1000);
+  return { c, get };
+}
+
+describe('no false positives on healthy traffic', () => {
+  it('two quick notifications, two re-reads answered in order: no missed-update', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedSession(log);
+    get.updated(A);
+    const r1 = c.beginRead(A);
+    get.updated(A);
+    const r2 = c.beginRead(A);
+    r1.respond(doc('v2'));
+    r2.respond(doc('v3'));
+    log.wait(100);
+    expect(brief(findingsAfter(run(log), 5000))).toEqual([]);
+  });
+
+  it('a notification while an earlier read is in flight, then a re-read: no missed-update', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedSession(log);
+    const r1 = c.beginRead(A);
+    get.updated(A);
+    const r2 = c.beginRead(A);
+    r1.respond(doc('v1'));
+    r2.respond(doc('v2'));
+    log.wait(100);
+    expect(brief(findingsAfter(run(log), 5000))).toEqual([]);
+  });
+
+  it('a GET answered 404 (a server without a GET route) does not end a session that POSTs keep using', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.initialize({ sessionId: 'S1' });
+    c.openGet({ status: 404 });
+    c.read(A, 'a1');
+    c.subscribe(A);
+    log.wait(1000);
+    c.read(A, 'a1');
+    const f = findingsAfter(run(log), 3000);
+    // What is true: notifications have nowhere to go. What is not: the session expired, or a phantom subscription.
+    expect(brief(f)).toEqual([`no-delivery-channel ${A} refused error`]);
+  });
+
+  it('a subscribe answered after 2.5 s is neither a phantom nor "never subscribed" while it is on its way', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.read(A, 'a1');
+    const s = c.begin('resources/subscribe', { uri: A });
+    log.wait(2500);
+    s.respond({});
+    log.wait(200);
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([]);
+  });
+
+  it('a 2026-07-28 read answered input_required is not cached content; the retried read is', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover();
+    const l = c.listen([A]);
+    c.read(A, 'a1');
+    log.wait(1000);
+    l.updated(A);
+    const p = c.beginRead(A);
+    c.answer(p.conn, result(p.id, { resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'ok?', requestedSchema: { type: 'object', properties: {} } } } }, requestState: 'st1' }), false);
+    log.wait(300);
+    c.begin('resources/read', { uri: A, inputResponses: { confirm: { action: 'accept', content: {} } }, requestState: 'st1' }).respond({ ...doc('a2'), ttlMs: 0, cacheScope: 'private' });
+    log.wait(500);
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000))).toEqual([]);
+    expect(e.snapshot(log.t).metrics.invalidMessages).toBe(0);
+  });
+
+});
+
+describe('no misses', () => {
+  it('legacy HTTP+SSE against the Python SDK (`/messages/?session_id=…`) is decoded as one session', () => {
+    const log = new FrameLog();
+    const sse = log.newConn('sse');
+    const base = 'http://localhost:8000';
+    log.httpRequest(sse, 'GET', base + '/sse', { accept: 'text/event-stream' });
+    log.httpResponse(sse, 200, base + '/sse', { 'content-type': 'text/event-stream; charset=utf-8' });
+    log.sseEvent(sse, '/messages/?session_id=1beded10f176', { event: 'endpoint' });
+    const postUrl = base + '/messages/?session_id=1beded10f176';
+    let id = 0;
+    const post = (body: string) => {
+      const conn = log.newConn('post');
+      log.httpRequest(conn, 'POST', postUrl, { 'content-type': 'application/json' }, body);
+      log.httpResponse(conn, 202, postUrl, {});
+      log.httpBody(conn, 'Accepted');
+      log.httpEnd(conn);
+    };
+    const call = (method: string, params: Record<string, unknown>, value: Record<string, unknown>) => {
+      const i = id++;
+      post(request(method, params, i));
+      log.sseEvent(sse, result(i, value), { event: 'message' });
+    };
+    call('initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'x', version: '1' } }, { protocolVersion: '2024-11-05', capabilities: SERVER_CAPS, serverInfo: SERVER_INFO });
+    post(notification('notifications/initialized'));
+    call('resources/read', { uri: A }, doc('v1'));
+    call('resources/subscribe', { uri: A }, {});
+    log.wait(1000);
+    log.sseEvent(sse, notification('notifications/resources/updated', { uri: A }), { event: 'message' });
+    call('resources/read', { uri: A }, doc('v2'));
+    log.wait(100);
+    const e = run(log);
+    const snap = e.snapshot((e.lastT ?? 0) + 3000);
+    expect(snap.sessions.map((s) => [s.label, s.transport])).toEqual([['1beded10f176', 'http-sse']]);
+    expect(snap.uris.find((u) => u.uri === A)).toMatchObject({ cached: true, clientBelievesSubscribed: true, serverHasSubscription: true });
+    expect(brief(findingsAfter(e, 3000))).toEqual([]);
+  });
+});
