@@ -21,6 +21,8 @@ export interface Conn {
   /** An EventSource reconnects on its own: each open is a new stream (and, for legacy SSE, a new session). */
   opens: number;
   lastSseId: string | undefined;
+  /** The last SSE `retry` the server sent on this stream (ms): how long it asked the client to wait before resuming. */
+  lastRetry: number | undefined;
   /** A GET stream without a session header that may turn out to be the legacy HTTP+SSE transport. */
   legacyCandidate: boolean;
   /** A non-2xx head arrived; its body explains it. */
@@ -48,6 +50,7 @@ export function newConn(info: ConnInfo, source: Conn['source'], url: string, req
     streamOpen: false,
     opens: 0,
     lastSseId: undefined,
+    lastRetry: undefined,
     legacyCandidate: false,
     errorStatus: false,
     post: undefined,

@@ -336,6 +336,7 @@ export class Decoder {
   private onSseEvent(f: S<SseEventFrame>): void {
     const c = this.conns.get(f.conn) ?? this.stub(f);
     if (f.id !== undefined) c.lastSseId = f.id;
+    if (f.retry !== undefined) c.lastRetry = f.retry;
     if (f.event === 'endpoint') return this.onLegacyEndpoint(c, f);
     if (f.event !== undefined && f.event !== 'message') return;
     if (f.data.text.length === 0 && !f.data.truncated) return; // priming event or empty keep-alive
@@ -396,6 +397,8 @@ export class Decoder {
       outcome,
     };
     if (reconnecting) e.reconnecting = true;
+    // SEP-1699 polling: a server that closes a resumable stream after sending `retry` expects a resume after it.
+    if (c.lastRetry !== undefined && c.lastSseId !== undefined) e.retryMs = c.lastRetry;
     this.sink.wire(e, f.seq, f.t);
     const session = c.info.session;
     // Only a stream with something left to resume counts: the session's GET stream, or a per-request stream that

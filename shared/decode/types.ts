@@ -124,6 +124,8 @@ export type WireEvent =
       outcome: 'complete' | 'aborted' | 'failed';
       /** An EventSource that will reconnect on its own (readyState 0). */
       reconnecting?: boolean;
+      /** The server's last `retry` on a stream that carried event ids: it asked to be resumed after this many ms. */
+      retryMs?: number;
     }
   | {
       type: 'get-request';

@@ -17,7 +17,8 @@ export class SubscriptionLedger {
   channelEverOpened = false;
   /** HTTP status that refused the GET stream (405), if any. */
   channelRefused: number | undefined;
-  lastChannelClose: { t: number; seq: number } | undefined;
+  /** When the last delivery channel closed, and the `retry` the server asked for (SEP-1699 polling). */
+  lastChannelClose: { t: number; seq: number; retryMs?: number } | undefined;
   /** Negotiated protocol version. */
   version: string | undefined;
   /** Listen only. */

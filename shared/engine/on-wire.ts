@@ -72,7 +72,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         }
         return;
       }
-      const key = e.info.session;
+      const key = channelKey(core, e);
       if (key === undefined) return;
       core.channelCount.set(key, (core.channelCount.get(key) ?? 0) + 1);
       const l = core.sessionsByKey.get(key);
@@ -96,13 +96,13 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         if (e.outcome === 'aborted') return withdrawListen(core, c, l, t, seq);
         return core.endLedger(l, 'dropped', t, seq);
       }
-      const key = e.info.session;
+      const key = channelKey(core, e);
       if (key === undefined) return;
       core.channelCount.set(key, Math.max(0, (core.channelCount.get(key) ?? 0) - 1));
       const l = core.sessionsByKey.get(key);
       if (!l) return;
       l.channels = Math.max(0, l.channels - 1);
-      l.lastChannelClose = { t, seq };
+      l.lastChannelClose = e.retryMs !== undefined ? { t, seq, retryMs: e.retryMs } : { t, seq };
       // On legacy HTTP+SSE and WebSocket the stream *is* the session.
       if (e.kind === 'sse' || e.kind === 'ws') return core.endLedger(l, 'transport-closed', t, seq);
       if (l.abandoned && l.channels === 0) return core.endLedger(l, 're-initialize', t, seq);
@@ -138,3 +138,14 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
   }
 }
 
+/**
+ * The session a GET stream delivers for: its Mcp-Session-Id, or — a 2025 server may assign none (sessions are
+ * optional) — the client's current session-less ledger.
+ */
+function channelKey(core: EngineCore, e: WireEvent & { info: ConnInfo }): string | undefined {
+  if (e.info.session !== undefined) return e.info.session;
+  if (e.info.transport !== 'streamable-http' || e.info.generation !== '2025') return undefined;
+  const c = clientOf(core, e);
+  const l = c.current;
+  return l && l.open && l.key.startsWith(`${c.key}#init`) ? l.key : undefined;
+}

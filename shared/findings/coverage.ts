@@ -101,7 +101,10 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
           : reason === 'closed'
             ? `the GET stream closed at seq ${l.lastChannelClose?.seq} and was not reopened`
             : 'no GET stream was opened for the session';
-      core.conds.hold(slots, { id: 'no-delivery-channel', endpoint: c.endpoint, uri: u.uri, session: l.label, reason, detail }, t, [u.heldSeq]);
+      // A stream the server closed after asking for a `retry` (SEP-1699 polling) is expected back after that wait.
+      const retry = reason === 'closed' ? l.lastChannelClose?.retryMs : undefined;
+      const settle = retry !== undefined ? core.grace + retry : undefined;
+      core.conds.hold(slots, { id: 'no-delivery-channel', endpoint: c.endpoint, uri: u.uri, session: l.label, reason, detail }, t, [u.heldSeq], settle);
     }
   } else if (ndc) core.conds.release(slots, 'no-delivery-channel', t, [seq]);
 }

@@ -83,6 +83,8 @@ export interface OpenCondition {
   spec: FindingSpec;
   since: number;
   evidence: number[];
+  /** Held this long before it counts, when longer than the usual settle time (a server-requested retry wait). */
+  settleMs?: number;
 }
 
 /** Per-subject slots: at most one open condition per finding id (a URI row holds its own). */
@@ -103,7 +105,7 @@ export class ConditionSet {
   ) {}
 
   /** The condition holds (from `t` if it was not open, or under a new key). */
-  hold(slots: ConditionSlots, spec: FindingSpec & { id: ConditionId }, t: number, evidence: readonly number[]): OpenCondition {
+  hold(slots: ConditionSlots, spec: FindingSpec & { id: ConditionId }, t: number, evidence: readonly number[], settleMs?: number): OpenCondition {
     const key = findingKey(spec);
     const cur = slots[spec.id];
     if (cur && cur.key === key) {
@@ -113,6 +115,7 @@ export class ConditionSet {
     }
     if (cur) this.release(slots, spec.id, t, []);
     const c: OpenCondition = { key, spec, since: t, evidence: [] };
+    if (settleMs !== undefined && settleMs > this.settleMs) c.settleMs = settleMs;
     addEvidence(c.evidence, evidence);
     slots[spec.id] = c;
     this.open.set(key, c);
@@ -125,12 +128,12 @@ export class ConditionSet {
     if (!cur) return;
     slots[id] = undefined;
     if (this.open.get(cur.key) === cur) this.open.delete(cur.key);
-    if (t - cur.since >= this.settleMs) this.log.record(cur.spec, cur.since, t, [...cur.evidence, ...evidence]);
+    if (t - cur.since >= (cur.settleMs ?? this.settleMs)) this.log.record(cur.spec, cur.since, t, [...cur.evidence, ...evidence]);
   }
 
   /** Has the condition held long enough at `now` to be reported? */
   settled(c: OpenCondition, now: number): boolean {
-    return now - c.since >= this.settleMs;
+    return now - c.since >= (c.settleMs ?? this.settleMs);
   }
 }
 

@@ -91,6 +91,58 @@ describe('no false positives on healthy traffic', () => {
 
 });
 
+describe('SEP-1699 stream polling (2025-11-25)', () => {
+  function polled(resume: boolean) {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    let get = c.openGet({ ids: 'a' });
+    log.sseEvent(get.conn, '', { id: 'a-0', retry: 5000 });
+    c.read(A, 'v1');
+    c.subscribe(A);
+    log.wait(500);
+    get.close('complete'); // the server closes at will, after asking for a 5 s retry
+    log.wait(5000);
+    if (resume) {
+      get = c.openGet({ lastEventId: 'a-0', ids: 'b' });
+      get.updated(A); // replayed from the event store
+      c.read(A, 'v2');
+    }
+    log.wait(100);
+    return { log, e: run(log) };
+  }
+
+  it('the wait the server asked for is not a missing delivery channel', () => {
+    const { e, log } = polled(true);
+    expect(brief(e.findings(log.t + 500), 'info')).toEqual([]);
+  });
+
+  it('a client that never resumes is reported once the retry and the grace have passed', () => {
+    const { e, log } = polled(false);
+    const closedAt = log.t - 5100;
+    expect(brief(e.findings(closedAt + 5000), 'info')).toEqual([]);
+    expect(brief(e.findings(closedAt + 8000), 'info')).toEqual([`no-delivery-channel ${A} closed error`]);
+  });
+});
+
+describe('session-less 2025 servers', () => {
+  it.each(['2025-06-18', '2025-03-26'])('%s: a server that assigns no session id but serves the GET stream delivers to it', (version) => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, version);
+    c.initialize({ sessionId: null });
+    const get = c.openGet();
+    c.read(A, 'a1');
+    c.subscribe(A);
+    log.wait(1000);
+    get.updated(A);
+    c.read(A, 'a2');
+    log.wait(500);
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000), 'info')).toEqual([]);
+    expect(e.snapshot(log.t).uris.find((u) => u.uri === A)).toMatchObject({ deliveryChannelOpen: true, serverHasSubscription: true });
+  });
+});
+
 describe('no misses', () => {
   it('legacy HTTP+SSE against the Python SDK (`/messages/?session_id=…`) is decoded as one session', () => {
     const log = new FrameLog();
