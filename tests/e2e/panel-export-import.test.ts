@@ -132,7 +132,7 @@ it('navigates the URI table with the keyboard; Enter opens the drawer, Esc close
   await panel.keyboard.press('Escape');
   await panel.waitForSelector('.drawer', { state: 'detached' });
   // Focus is back on the table that opened the drawer: the arrow keys work again at once.
-  expect(await panel.evaluate(() => document.activeElement?.closest('.uri-grid') !== null)).toBe(true);
+  await panel.waitForFunction(() => document.activeElement?.closest('.uri-grid') != null, undefined, { timeout: 5000 });
   await panel.keyboard.press('ArrowDown');
   expect(await panel.getAttribute('.uri-row[aria-selected="true"]', 'data-uri')).not.toBe(POLICY);
   await panel.keyboard.press('ArrowUp');
