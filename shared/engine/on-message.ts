@@ -3,6 +3,7 @@
 import { M } from '../decode/protocol.ts';
 import type { ConnInfo, DecodedMessage } from '../decode/types.ts';
 import { noteInitializeSent } from '../findings/lifecycle.ts';
+import { checkSubscribeRejected } from '../findings/protocol-checks.ts';
 import type { EngineCore } from './core.ts';
 import {
   onListAnswered,
@@ -68,6 +69,12 @@ export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, i
         const l = m.id !== undefined && m.id !== null ? c.listen(m.id) : undefined;
         if (!l) return;
         if (m.kind === 'result') return core.endLedger(l, 'graceful-close', m.t, m.seq);
+        // A server without subscriptions/listen answers -32601, as a 2025 server without resources/subscribe does.
+        const code = obj(obj(value)?.error)?.code;
+        if (typeof code === 'number') {
+          const sent = l.startSeq;
+          for (const uri of l.requested ?? []) checkSubscribeRejected(core, c.uri(uri), code, l.label, m.t, [sent, m.seq]);
+        }
         return failListen(core, c, l.listenId!, m.t, m.seq);
       }
     }

@@ -144,6 +144,19 @@ describe('session-less 2025 servers', () => {
 });
 
 describe('no misses', () => {
+  it('a 2026-07-28 listen refused with -32601 (method not found) is subscribe-unsupported, as a 2025 subscribe is', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover();
+    c.read(A, 'a1');
+    c.begin('subscriptions/listen', { notifications: { resourceSubscriptions: [A] } }).fail(-32601, 'Method not found');
+    log.wait(100);
+    expect(brief(findingsAfter(run(log), 3000), 'info')).toEqual([
+      `cached-not-subscribed ${A} subscribe-failed warning`,
+      `subscribe-unsupported ${A} method-not-found warning`,
+    ]);
+  });
+
   it('legacy HTTP+SSE against the Python SDK (`/messages/?session_id=…`) is decoded as one session', () => {
     const log = new FrameLog();
     const sse = log.newConn('sse');
