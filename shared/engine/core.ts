@@ -224,6 +224,28 @@ export class EngineCore {
     }
   }
 
+  /**
+   * A session we ended only by inference (the client initialized a new one) is used again: the client did not abandon
+   * it (a second MCP client of the page on the same endpoint, or one that keeps both). It is open again, holding what
+   * it held — the server never dropped it.
+   */
+  revive(l: SubscriptionLedger, t: number, seq: number): void {
+    if (l.open || l.endCause !== 're-initialize') return;
+    l.open = true;
+    l.endT = undefined;
+    l.endSeq = undefined;
+    l.endCause = undefined;
+    l.abandoned = false;
+    l.client.ledgerEpoch++;
+    for (const uri of [...l.uris]) {
+      const u = l.client.uris.get(uri);
+      if (!u) continue;
+      this.touch(u, t);
+      this.hold(u, l, t, seq);
+      this.reevaluate(u, t, seq);
+    }
+  }
+
   reevaluate(u: UriState, t: number, seq: number): void {
     evaluateCoverage(this, u, t, seq);
   }

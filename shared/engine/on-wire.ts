@@ -29,6 +29,8 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       const c = clientOf(core, e);
       const session = e.info.session;
       const l = e.info.generation === '2025' && session !== undefined ? core.sessionsByKey.get(session) : undefined;
+      // (A DELETE of it is the client finishing what the re-initialize began, not using it.)
+      if (l && !l.open && e.info.role !== 'delete') core.revive(l, t, seq);
       noteDeadSessionUse(c, session, seq);
       const modern = e.info.generation === '2026' ? e : undefined;
       checkRequestHeaders(core, c, e.headers, l, modern, t, seq);

@@ -91,6 +91,42 @@ describe('no false positives on healthy traffic', () => {
 
 });
 
+describe('two MCP clients of one page on the same endpoint', () => {
+  it('each healthy in its own session: the second initialize does not end the first session', () => {
+    const log = new FrameLog();
+    const B = 'file:///docs/b.md';
+    const c1 = new StreamableClient(log, URL, '2025-06-18');
+    const c2 = new StreamableClient(log, URL, '2025-06-18');
+    c1.initialize({ sessionId: 'S1' });
+    c2.initialize({ sessionId: 'S2' });
+    const g1 = c1.openGet();
+    const g2 = c2.openGet();
+    c1.read(A, 'a1');
+    c1.subscribe(A);
+    c2.read(B, 'b1');
+    c2.subscribe(B);
+    log.wait(1000);
+    g1.updated(A);
+    c1.read(A, 'a2');
+    g2.updated(B);
+    c2.read(B, 'b2');
+    log.wait(500);
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000), 'info')).toEqual([]);
+    expect(e.snapshot(log.t).sessions.filter((s) => s.open).map((s) => s.label).sort()).toEqual(['S1', 'S2']);
+  });
+
+  it('a real re-initialize that never uses the old session again is still a reconnect without resubscribe', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedSession(log);
+    get.close('aborted');
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    log.wait(100);
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([`cached-not-subscribed ${A} lost-on-reinit error`, `phantom-subscription ${A} - error`]);
+  });
+});
+
 describe('SEP-1699 stream polling (2025-11-25)', () => {
   function polled(resume: boolean) {
     const log = new FrameLog();
