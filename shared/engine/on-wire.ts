@@ -29,8 +29,6 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       const c = clientOf(core, e);
       const session = e.info.session;
       const l = e.info.generation === '2025' && session !== undefined ? core.sessionsByKey.get(session) : undefined;
-      // (A DELETE of it is the client finishing what the re-initialize began, not using it.)
-      if (l && !l.open && e.info.role !== 'delete') core.revive(l, t, seq);
       noteDeadSessionUse(c, session, seq);
       const modern = e.info.generation === '2026' ? e : undefined;
       checkRequestHeaders(core, c, e.headers, l, modern, t, seq);
@@ -44,9 +42,12 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       if (e.info.transport !== 'streamable-http' || session === undefined) return;
       const l = core.sessionsByKey.get(session);
       if (!l) return;
-      // A 404 on the GET alone does not end the session: a server without a GET route answers 404 too, and the SDK
-      // client keeps the session then (only POSTs decide). A POST answered 404 on this id does end it.
-      if (e.info.role === 'get' && (e.status === 405 || e.status === 404)) {
+      // The server answered a session we ended only by inference (the client initialized another): it is alive and in
+      // use — a second client of the page on the same endpoint. (Not for its DELETE: that finishes the re-initialize.)
+      if (ok && !l.open && e.info.role !== 'delete') core.revive(l, t, seq);
+      // A 404 on a GET that never worked does not end the session: a server without a GET route answers 404 too, and
+      // the SDK client keeps the session then. A 404 on a session whose GET stream did work, or on a POST, ends it.
+      if (e.info.role === 'get' && (e.status === 405 || (e.status === 404 && !l.channelEverOpened))) {
         l.channelRefused = e.status;
         return recheckHeld(core, l, t, seq);
       }
