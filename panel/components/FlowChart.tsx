@@ -4,7 +4,7 @@
 import { memo } from 'preact/compat';
 import type { FlowSnapshot } from '../../shared/engine/index.ts';
 import { EDGES, NODES, nodeById, type NodeId } from '../../shared/flow/index.ts';
-import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, SHORT_LABEL, WIDTH, pointsAttr } from '../model/flow-layout.ts';
+import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, NODE_W, SHORT_LABEL, WIDTH, pointsAttr } from '../model/flow-layout.ts';
 import { flowView, type FlowView } from '../model/flow-view.ts';
 
 const horizontal = (points: ReadonlyArray<[number, number]>): boolean => points.length === 2 && points[0]![1] === points[1]![1];
@@ -49,7 +49,8 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
           <marker id="arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
             <path d="M0,0 L8,4 L0,8 z" class="arrow-head" />
           </marker>
-          <marker id="arrow-on" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
+          {/* In user units: a path edge is drawn thicker, and a marker scaled with it would cover the edge's count. */}
+          <marker id="arrow-on" viewBox="0 0 8 8" refX="7" refY="4" markerUnits="userSpaceOnUse" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
             <path d="M0,0 L8,4 L0,8 z" class="arrow-head on" />
           </marker>
         </defs>
@@ -79,6 +80,11 @@ const FlowSvg = memo(FlowSvgView, (a, b) => a.sig === b.sig);
 
 /** Nothing to do until the flow data or the selection changed. */
 export const FlowChart = memo(FlowChartView);
+
+/** Whether "X label" fits in a node at the label font (≈ 6.2 px per character at 10.5 px, bold when reached); longer ones get a smaller font. */
+function labelFits(id: NodeId): boolean {
+  return (2 + SHORT_LABEL[id].length) * 6.2 <= NODE_W - 10;
+}
 
 // Edges and nodes re-render one by one, only when what they show changed (a live stream moves a few counts).
 const FlowEdgeView = memo(function FlowEdgeView({ index, count, onPath }: { index: number; count: number; onPath: boolean }) {
@@ -115,7 +121,7 @@ const FlowNodeView = memo(function FlowNodeView(props: { id: NodeId; reached: bo
     <g class={cls} data-node={id} data-reached={reached} data-current={current} data-failure={n.failure}>
       <title>{`${id}: ${n.en}\n${n.zh}${n.inferred ? '\n(reached by inference)' : ''}${at ? `\n${at} URI(s) here now` : ''}`}</title>
       <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={n.decision ? 12 : 3} />
-      <text x={b.x + 6} y={b.y + NODE_H / 2 + 4} class="node-label">
+      <text x={b.x + 6} y={b.y + NODE_H / 2 + 4} class={labelFits(id) ? 'node-label' : 'node-label long'}>
         <tspan class="node-id">{id}</tspan> {SHORT_LABEL[id]}
       </text>
       {at > 0 ? (

@@ -155,7 +155,8 @@ function midpoint(points: Array<[number, number]>): [number, number] {
     const len = Math.abs(x1 - x0) + Math.abs(y1 - y0);
     if (len > best) {
       best = len;
-      at = x0 === x1 ? [x0 + 4, (y0 + y1) / 2 + 4] : [(x0 + x1) / 2 - 3, y0 - 3];
+      // 40 % of the way from the source: the arrowhead sits at the far end.
+      at = x0 === x1 ? [x0 + 6, y0 + (y1 - y0) * 0.4 + 4] : [x0 + (x1 - x0) * 0.4, y0 - 3];
     }
   }
   return at;
