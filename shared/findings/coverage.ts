@@ -6,6 +6,7 @@ import type { UriState } from '../engine/uri-state.ts';
 import type { FindingSpec } from './finding-log.ts';
 import { COVERAGE_REASONS } from './catalogue.ts';
 import type { CoverageReason } from './types.ts';
+import { uriSpellingKey } from './uri-spelling.ts';
 
 /** Directory-like (`file:///docs/`) or schema-like (`postgres://kb/articles/schema`) URIs people subscribe to as "the parent". */
 export function isParentLike(uri: string): boolean {
@@ -37,7 +38,28 @@ function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason
     return { reason: r, detail };
   }
   if (parent) return { reason: 'parent-only', detail: `only ${parent} is subscribed` };
+  const other = otherSpelling(u);
+  if (other !== undefined) {
+    return { reason: 'never-subscribed', detail: `subscribed as ${other}, a different spelling of this URI: servers match URIs exactly, so updates for this one never come` };
+  }
   return { reason: 'never-subscribed', detail: 'no resources/subscribe or listen was sent for it' };
+}
+
+/** A URI of the same client that is subscribed and is this one spelled differently (case, escapes, default port). */
+function otherSpelling(u: UriState): string | undefined {
+  const key = spellingKey(u);
+  for (const o of u.client.uris.values()) {
+    if (o !== u && (o.held || o.believed) && spellingKey(o) === key) return o.uri;
+  }
+  return undefined;
+}
+
+/** Computed once per URI row: a miss re-checks every URI of its client. */
+const spellingKeys = new WeakMap<UriState, string>();
+function spellingKey(u: UriState): string {
+  let k = spellingKeys.get(u);
+  if (k === undefined) spellingKeys.set(u, (k = uriSpellingKey(u.uri)));
+  return k;
 }
 
 function endedHow(u: UriState): string {
