@@ -32,8 +32,9 @@ export const DEFAULT_FAULTS: Readonly<Faults> = Object.freeze({
   ttlMs: null,
 });
 
-/** The longest a held read of an out-of-order pair waits for the read that overtakes it (ms). */
-export const OUT_OF_ORDER_HOLD_MS = 1000;
+/** The longest a held read of an out-of-order pair waits for the read that overtakes it (ms): long enough for edit →
+ * notification → re-read on a loaded CI machine (1 s was not), well within the scenario player's 8 s settle. */
+export const OUT_OF_ORDER_HOLD_MS = 4000;
 /** ttlMs on 2026-07-28 reads when the ttlMs fault is not set. */
 export const DEFAULT_TTL_MS = 30_000;
 
