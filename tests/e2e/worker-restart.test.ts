@@ -78,10 +78,15 @@ it('loses nothing and duplicates nothing across service-worker restarts', async 
 
   // The panel reconnected and shows exactly the log.
   await panel.waitForSelector('.status-bar[data-status="live"]');
+  let shown: number[] = [];
   const panelSeqs = await waitFor(async () => {
-    const seqs: number[] = await panel.evaluate(() => (globalThis as any).mcpPanel.frames.map((f: Frame) => f.seq));
-    return seqs.length === frames.length ? seqs : undefined;
-  }, 10_000, 'panel caught up');
+    shown = await panel.evaluate(() => (globalThis as any).mcpPanel.frames.map((f: Frame) => f.seq));
+    return shown.length === frames.length ? shown : undefined;
+  }, 20_000, 'panel caught up').catch((e: Error) => {
+    const have = new Set(shown);
+    const missing = frames.map((f) => f.seq).filter((q) => !have.has(q));
+    throw new Error(`${e.message}: the panel shows ${shown.length} of ${frames.length} frames; missing seqs ${missing.slice(0, 20).join(',')}${missing.length > 20 ? '…' : ''}`);
+  });
   expect(panelSeqs).toEqual(frames.map((f) => f.seq));
   await panel.close();
   await page.close();
