@@ -2,6 +2,7 @@
 // detail drawer, settings, import errors and drag-and-drop. Global keys: Esc closes the drawer (or menu/dialog),
 // Ctrl/⌘+F focuses the filter, Alt+1…4 switch views.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { Signal } from '@preact/signals';
 import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
 import { exportHarFile, exportTraceFile, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
@@ -254,22 +255,8 @@ export function App({ store, connection }: Props) {
           </div>
         ) : null}
       </div>
-      {store.importError.value ? (
-        <div class="banner error" role="alert" data-import-error="true">
-          <span>{store.importError.value}</span>
-          <button type="button" aria-label="Dismiss" onClick={() => (store.importError.value = null)}>
-            ✕
-          </button>
-        </div>
-      ) : null}
-      {store.backgroundError.value ? (
-        <div class="banner error" role="alert" data-background-error="true">
-          <span>{store.backgroundError.value}</span>
-          <button type="button" aria-label="Dismiss" onClick={() => (store.backgroundError.value = null)}>
-            ✕
-          </button>
-        </div>
-      ) : null}
+      <ErrorBanner message={store.importError} kind="import" />
+      <ErrorBanner message={store.backgroundError} kind="background" />
       <div class="main" role="tabpanel" aria-labelledby={`view-tab-${view}`} data-view={view}>
         {main}
         {drawer && snap ? <DetailDrawer store={store} target={drawer} snapshot={snap} onClose={() => (store.drawer.value = null)} open={(t) => (store.drawer.value = t)} /> : null}
@@ -323,4 +310,17 @@ function TimelinePane(p: { store: PanelStore; filter: Filter; selected: string |
 function FlowPane({ store, selectedKey, selectedUri }: { store: PanelStore; selectedKey: string | null; selectedUri: string | undefined }) {
   const flow = store.scrubSnapshot.value?.flow ?? store.flowSnap.value ?? store.snapshot.value?.flow;
   return <FlowChart flow={flow} selectedKey={selectedKey} selectedUri={selectedUri} />;
+}
+
+/** A dismissable error line under the toolbar (`data-import-error` / `data-background-error` for tests). */
+function ErrorBanner({ message, kind }: { message: Signal<string | null>; kind: 'import' | 'background' }) {
+  if (!message.value) return null;
+  return (
+    <div class="banner error" role="alert" {...{ [`data-${kind}-error`]: 'true' }}>
+      <span>{message.value}</span>
+      <button type="button" aria-label="Dismiss" onClick={() => (message.value = null)}>
+        ✕
+      </button>
+    </div>
+  );
 }
