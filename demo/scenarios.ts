@@ -78,7 +78,8 @@ export interface Scenario {
    * Where the seed's flow chart must take `uri` (default: the policy document) in the panel: nodes it reaches and
    * nodes it must never reach. Omitted where the traffic alone does not say (the chart is walked by inference).
    */
-  flow?: { uri?: string; reaches: NodeId[]; never?: NodeId[] };
+  /** Where the chart takes the URI: nodes reached, never reached, and jumps (`L-M`: a path step the chart has no arrow for). */
+  flow?: { uri?: string; reaches: NodeId[]; never?: NodeId[]; jumps?: string[] };
 }
 
 /** A notification delivered and re-read: the chart's happy path, no failure node. */
@@ -184,7 +185,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'stale' },
     ],
     findings: { expected: ['stale-overwrite'] },
-    flow: { reaches: ['J', 'M'] },
+    flow: { reaches: ['J', 'M'], jumps: ['L-M'] },
   },
   {
     name: 'parent-only',
@@ -235,7 +236,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'stale' },
     ],
     findings: { expected: ['session-expired-not-reinitialized', 'phantom-subscription'], allowed: ['cached-not-subscribed', 'no-delivery-channel'] },
-    flow: { reaches: ['Q', 'M'] },
+    flow: { reaches: ['Q', 'M'], jumps: ['J-Q'] },
   },
   {
     name: 'restart-recovered',
@@ -423,7 +424,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'stale' },
     ],
     findings: { expected: ['phantom-subscription', 'cached-not-subscribed'], allowed: ['no-delivery-channel'] },
-    flow: { reaches: ['Q', 'M'] },
+    flow: { reaches: ['Q', 'M'], jumps: ['N-Q'] },
   },
   {
     name: 'ttl-expired',

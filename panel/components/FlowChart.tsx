@@ -4,8 +4,8 @@
 import { memo } from 'preact/compat';
 import type { FlowSnapshot } from '../../shared/engine/index.ts';
 import { EDGES, NODES, nodeById, type NodeId } from '../../shared/flow/index.ts';
-import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, NODE_W, SHORT_LABEL, WIDTH, pointsAttr } from '../model/flow-layout.ts';
-import { flowView, type FlowView } from '../model/flow-view.ts';
+import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, NODE_W, SHORT_LABEL, WIDTH, jumpPoints, pointsAttr } from '../model/flow-layout.ts';
+import { flowView, type FlowJump, type FlowView } from '../model/flow-view.ts';
 
 const horizontal = (points: ReadonlyArray<[number, number]>): boolean => points.length === 2 && points[0]![1] === points[1]![1];
 
@@ -21,6 +21,7 @@ function signature(v: FlowView, selectedUri: string | undefined): string {
   for (const e of v.edges) s += `${e.count}${e.onPath ? '*' : ''},`;
   for (const n of Object.values(v.nodes)) s += `${n.reached ? 1 : 0}${n.onPath ? 1 : 0}${n.current ? 1 : 0}`;
   for (const c of Object.values(v.at)) s += `,${c}`;
+  for (const j of v.jumps) s += `|${j.from}${j.to}${j.count}`;
   return s;
 }
 
@@ -53,9 +54,15 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
           <marker id="arrow-on" viewBox="0 0 8 8" refX="7" refY="4" markerUnits="userSpaceOnUse" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
             <path d="M0,0 L8,4 L0,8 z" class="arrow-head on" />
           </marker>
+          <marker id="arrow-jump" viewBox="0 0 8 8" refX="7" refY="4" markerUnits="userSpaceOnUse" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+            <path d="M0,0 L8,4 L0,8 z" class="arrow-head jump" />
+          </marker>
         </defs>
         {EDGE_PATHS.map((p) => (
           <FlowEdgeView key={p.index} index={p.index} count={v.edges[p.index]!.count} onPath={v.edges[p.index]!.onPath} />
+        ))}
+        {v.jumps.map((j) => (
+          <FlowJumpView key={`${j.from}-${j.to}`} jump={j} />
         ))}
         {NODES.map((n) => {
           const s = v.nodes[n.id];
@@ -109,6 +116,22 @@ const FlowEdgeView = memo(function FlowEdgeView({ index, count, onPath }: { inde
     </g>
   );
 });
+
+/** Why a URI can reach a failure node by a step the seed's chart draws no arrow for. */
+function jumpReason(j: FlowJump): string {
+  if (j.from === 'L' && j.to === 'M') return 'an older read answer overwrote newer content (stale-overwrite)';
+  if (j.to === 'Q') return 'the server lost the subscription while the client still believes in it';
+  return "the traffic implies it, though the seed's chart has no arrow for it";
+}
+
+function FlowJumpView({ jump }: { jump: FlowJump }) {
+  return (
+    <g class="jump" data-jump={`${jump.from}-${jump.to}`} data-count={jump.count}>
+      <polyline points={pointsAttr(jumpPoints(jump.from, jump.to))} marker-end="url(#arrow-jump)" />
+      <title>{`${jump.from} → ${jump.to}, taken ${jump.count}×: not an arrow of the seed's chart; ${jumpReason(jump)}`}</title>
+    </g>
+  );
+}
 
 const FlowNodeView = memo(function FlowNodeView(props: { id: NodeId; reached: boolean; current: boolean; onPath: boolean; at: number; pulse: string }) {
   const { id, reached, current, onPath, at, pulse } = props;

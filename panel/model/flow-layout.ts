@@ -176,3 +176,22 @@ export const EDGE_PATHS: readonly EdgePath[] = EDGES.map((e) => {
 export function pointsAttr(points: ReadonlyArray<[number, number]>): string {
   return points.map(([x, y]) => `${x},${y}`).join(' ');
 }
+
+/**
+ * Where a jump (a path step the chart has no edge for, see flow-view.ts) is drawn: out of the source's side towards
+ * the target's column, then up or down into it; straight when the two share a row or a column.
+ */
+export function jumpPoints(from: NodeId, to: NodeId): Array<[number, number]> {
+  const a = BOXES[from];
+  const b = BOXES[to];
+  if (a.y === b.y) return a.x < b.x ? [[a.x + a.w, cy(a)], [b.x, cy(b)]] : [[a.x, cy(a)], [b.x + b.w, cy(b)]];
+  if (a.x === b.x) return a.y < b.y ? [[cx(a) + 12, a.y + a.h], [cx(b) + 12, b.y]] : [[cx(a) + 12, a.y], [cx(b) + 12, b.y + b.h]];
+  const sideX = a.x < b.x ? a.x + a.w : a.x;
+  // Enter beside the centre: the chart's own edge into the same node keeps the centre.
+  const x = cx(b) + (a.x < b.x ? -20 : 20);
+  return [
+    [sideX, cy(a)],
+    [x, cy(a)],
+    [x, a.y < b.y ? b.y : b.y + b.h],
+  ];
+}

@@ -2,7 +2,7 @@
 // path the URI took (its last steps), the count on every edge, and the newest step (for the pulse). Pure, from the
 // engine's FlowSnapshot.
 import type { FlowSnapshot } from '../../shared/engine/index.ts';
-import { EDGES, NODES, type FlowStep, type NodeId } from '../../shared/flow/index.ts';
+import { EDGES, NODES, nodeById, type FlowStep, type NodeId } from '../../shared/flow/index.ts';
 
 export interface FlowNodeState {
   reached: boolean;
@@ -15,12 +15,26 @@ export interface FlowEdgeState {
   onPath: boolean;
 }
 
+/**
+ * A step of the selected URI's path into a failure node that the seed's chart has no arrow for (L → M: an older
+ * answer overwrote newer content; → Q: a subscription lost while the client still believes in it). Drawn dashed, so a
+ * red node on the path never appears out of nowhere.
+ */
+export interface FlowJump {
+  from: NodeId;
+  to: NodeId;
+  /** How often the path (its last steps) took it. */
+  count: number;
+}
+
 export interface FlowView {
   nodes: Record<NodeId, FlowNodeState>;
   edges: FlowEdgeState[];
   /** The selected URI's current node (undefined for "all URIs"). */
   current: NodeId | undefined;
   path: FlowStep[];
+  /** Jumps into failure nodes along the path (selected URI only). */
+  jumps: FlowJump[];
   /** Identity of the newest step (`seq:node`), '' when none: when it changes, the chart pulses. */
   lastStep: string;
   /** URIs currently at each node ("all URIs" view). */
@@ -34,7 +48,7 @@ function blankNodes(): Record<NodeId, FlowNodeState> {
 export function flowView(flow: FlowSnapshot | undefined, key: string | null): FlowView {
   const nodes = blankNodes();
   const at = Object.fromEntries(NODES.map((n) => [n.id, 0])) as Record<NodeId, number>;
-  if (!flow) return { nodes, edges: EDGES.map(() => ({ count: 0, onPath: false })), current: undefined, path: [], lastStep: '', at };
+  if (!flow) return { nodes, edges: EDGES.map(() => ({ count: 0, onPath: false })), current: undefined, path: [], jumps: [], lastStep: '', at };
   const one = key !== null ? flow.perUri[key] : undefined;
   const counts = one ? one.edgeCounts : flow.edgeCounts;
   const pathEdges = new Set<number>();
@@ -68,7 +82,22 @@ export function flowView(flow: FlowSnapshot | undefined, key: string | null): Fl
     edges: EDGES.map((_, i) => ({ count: counts[i] ?? 0, onPath: pathEdges.has(i) })),
     current: one?.node,
     path,
+    jumps: jumpsOf(path),
     lastStep: last ? `${last.seq}:${last.node}` : '',
     at,
   };
+}
+
+/** Consecutive steps of a path with no chart edge between them, into a failure node; one entry per pair, in order. */
+export function jumpsOf(path: readonly FlowStep[]): FlowJump[] {
+  const out: FlowJump[] = [];
+  for (let i = 1; i < path.length; i++) {
+    const s = path[i]!;
+    const from = path[i - 1]!.node;
+    if (s.edge !== undefined || from === s.node || !nodeById(s.node).failure) continue;
+    const known = out.find((j) => j.from === from && j.to === s.node);
+    if (known) known.count++;
+    else out.push({ from, to: s.node, count: 1 });
+  }
+  return out;
 }

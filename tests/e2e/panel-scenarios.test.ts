@@ -29,7 +29,7 @@ interface Seen {
   rows: Record<string, { findings: string[]; status: string }>;
   /** What an engine replay of the background's log says at the panel's `now`. */
   reference: Record<string, string[]>;
-  flow: { uri: string; reached: string[]; current: string } | undefined;
+  flow: { uri: string; reached: string[]; current: string; jumps: string[] } | undefined;
   boundaries: number;
   sessionEnds: string[];
 }
@@ -78,6 +78,7 @@ async function observe(panel: Page, s: Scenario, tabId: number): Promise<Seen> {
       uri: flowUri,
       reached: await panel.$$eval('.flow [data-node][data-reached="true"]', (ns) => ns.map((n) => n.getAttribute('data-node')!).sort()),
       current: (await panel.getAttribute('.flow-svg', 'data-current')) ?? '',
+      jumps: await panel.$$eval('.flow [data-jump]', (js) => js.map((j) => j.getAttribute('data-jump')!).sort()),
     };
   }
   const boundaries = Number(await panel.getAttribute('.timeline-canvas', 'data-session-boundaries'));
@@ -161,6 +162,8 @@ describe.each(SCENARIOS.map((s) => [s.name, s] as const))('%s in the panel', (na
     const reached = v.flow!.reached;
     expect(s.flow!.reaches.filter((n) => !reached.includes(n)), `reached ${reached.join('')}`).toEqual([]);
     expect((s.flow!.never ?? []).filter((n) => reached.includes(n)), `reached ${reached.join('')}`).toEqual([]);
+    // A failure node on the path is reached along a drawn arrow: the chart's own, or a dashed jump the scenario names.
+    expect(v.flow!.jumps).toEqual([...(s.flow!.jumps ?? [])].sort());
   });
 
   if (s.steps.some((st) => st.do === 'reconnect' || st.do === 'restart')) it('the timeline shows the session boundary', () => {

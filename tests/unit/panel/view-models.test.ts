@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NODES, EDGES } from '../../../shared/flow/index.ts';
-import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH } from '../../../panel/model/flow-layout.ts';
-import { flowView } from '../../../panel/model/flow-view.ts';
+import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../../../panel/model/flow-layout.ts';
+import { flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, sessionEntries } from '../../../panel/model/sessions-view.ts';
 import { cacheAge, filterRows, findingCounts, findingsForRow, moveSelection, rowSessions } from '../../../panel/model/uri-table.ts';
@@ -81,6 +81,70 @@ describe('flow view', () => {
     expect(all.nodes.Q.reached).toBe(true);
     expect(Object.values(all.at).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(flowView(undefined, null).nodes.A.reached).toBe(false);
+    expect(flowView(undefined, null).jumps).toEqual([]);
+  });
+
+  it('draws the path steps into a failure node that the chart has no arrow for (L → M after a stale overwrite)', () => {
+    const log = new FrameLog('doc1');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    get.updated(POLICY);
+    get.updated(POLICY);
+    const older = c.beginRead(POLICY);
+    const newer = c.beginRead(POLICY);
+    newer.respond({ contents: [{ uri: POLICY, text: 'v3' }] });
+    older.respond({ contents: [{ uri: POLICY, text: 'v2' }] });
+    log.wait(100);
+    const e = run(log);
+    const snap = e.snapshot(log.t + 3000);
+    const row = snap.uris.find((r) => r.uri === POLICY)!;
+    expect(row.findings).toContain('stale-overwrite');
+    const v = flowView(snap.flow, row.key);
+    expect(v.nodes.M.reached).toBe(true);
+    expect(v.jumps).toEqual([{ from: 'L', to: 'M', count: 1 }]);
+    // Every jump ends at a failure node and has no chart edge of its own.
+    for (const j of v.jumps) expect(EDGES.some((x) => x.from === j.from && x.to === j.to)).toBe(false);
+    // The healthy path of another URI has none.
+    c.read(FAQ, 'faq v1');
+    const faq = run(log).snapshot(log.t + 3000).uris.find((r) => r.uri === FAQ)!;
+    expect(flowView(run(log).snapshot(log.t + 3000).flow, faq.key).jumps).toEqual([]);
+  });
+});
+
+describe('flow jumps', () => {
+  it('counts repeated jumps once per pair and ignores chart edges, self-steps and non-failure targets', () => {
+    const path = [
+      { node: 'J', t: 1, seq: 1, edge: EDGES.findIndex((x) => x.from === 'I' && x.to === 'J') },
+      { node: 'L', t: 2, seq: 2, edge: EDGES.findIndex((x) => x.from === 'J' && x.to === 'L') },
+      { node: 'M', t: 3, seq: 3, inferred: true },
+      { node: 'M', t: 4, seq: 4 },
+      { node: 'J', t: 5, seq: 5 },
+      { node: 'L', t: 6, seq: 6, edge: EDGES.findIndex((x) => x.from === 'J' && x.to === 'L') },
+      { node: 'M', t: 7, seq: 7, inferred: true },
+      { node: 'E', t: 8, seq: 8 },
+    ] as const;
+    expect(jumpsOf(path as never)).toEqual([{ from: 'L', to: 'M', count: 2 }]);
+  });
+  it('has a drawable route for every possible jump into a failure node', () => {
+    for (const from of NODES) {
+      for (const to of NODES.filter((n) => n.failure && n.id !== from.id)) {
+        const pts = jumpPoints(from.id, to.id);
+        expect(pts.length).toBeGreaterThanOrEqual(2);
+        for (const [x, y] of pts) {
+          expect(x).toBeGreaterThanOrEqual(0);
+          expect(x).toBeLessThanOrEqual(WIDTH);
+          expect(y).toBeGreaterThanOrEqual(0);
+          expect(y).toBeLessThanOrEqual(HEIGHT);
+        }
+        // Ends on the target box's border.
+        const [ex, ey] = pts.at(-1)!;
+        const b = BOXES[to.id];
+        expect(ex >= b.x && ex <= b.x + b.w && ey >= b.y && ey <= b.y + b.h).toBe(true);
+      }
+    }
   });
 });
 
