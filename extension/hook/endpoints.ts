@@ -9,7 +9,16 @@ export function rememberEndpoint(url: string, base?: string): void {
   if (key) known.add(key);
 }
 
+/** Endpoint keys of recently seen request URLs: a client posts to the same URL every time (a URL parse per call saved). */
+const keys = new Map<string, string | undefined>();
+const KEY_CACHE = 64;
+
 export function isKnownEndpoint(url: string): boolean {
-  const key = endpointKey(url);
+  let key = keys.get(url);
+  if (key === undefined && !keys.has(url)) {
+    if (keys.size >= KEY_CACHE) keys.clear();
+    key = endpointKey(url);
+    keys.set(url, key);
+  }
   return key !== undefined && known.has(key);
 }

@@ -125,21 +125,23 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
     const clone = response.body !== null && !response.bodyUsed ? response.clone() : undefined;
     const reader = clone?.body?.getReader();
     if (reader && kind === 'sse') linkCancel(response, reader);
-    const head: FrameDraft = {
-      kind: 'http-response',
-      conn,
-      status: response.status,
-      statusText: response.statusText,
-      url: redactUrl(response.url),
-      redirected: response.redirected,
-      headers: redactHeaders(headersToMap(response.headers), config.extraSecretHeaders),
-    };
     void requestDone.then(async (verdict) => {
       if (verdict === 'no' || (verdict === 'candidate' && kind !== 'sse')) {
         await reader?.cancel().catch(() => undefined);
         return;
       }
-      exchange.emit(head);
+      // One microtask later: the page's own continuation (queued when the response reached it) runs first; the head
+      // is read now (a fetch Response's status, URL and headers never change).
+      await undefined;
+      exchange.emit({
+        kind: 'http-response',
+        conn,
+        status: response.status,
+        statusText: response.statusText,
+        url: redactUrl(response.url),
+        redirected: response.redirected,
+        headers: redactHeaders(headersToMap(response.headers), config.extraSecretHeaders),
+      });
       if (!reader) {
         exchange.release();
         emitter.emit({ kind: 'http-end', conn, outcome: 'complete', phase: 'body', bytes: 0 });
@@ -168,15 +170,24 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       if (emitter.disabled) return Reflect.apply(target, thisArg, args);
       let facts: RequestFacts | undefined;
       let verdict: RequestVerdict = 'no';
-      try {
-        facts = requestFacts(args[0], args[1] as RequestInit | undefined, (f, head) => verdictFor(f, head) !== 'no');
-        verdict = verdictFor(facts, facts.bodyText);
-        // Not MCP by headers/URL and no async body to look at: leave it completely alone.
-        if (verdict === 'no' && !facts.bodyLater) facts = undefined;
-      } catch {
-        facts = undefined; // Invalid arguments: the native fetch reports them exactly as usual.
-      }
+      const look = (): void => {
+        try {
+          facts = requestFacts(args[0], args[1] as RequestInit | undefined, (f, head) => verdictFor(f, head) !== 'no');
+          verdict = verdictFor(facts, facts.bodyText);
+          // Not MCP by headers/URL and no async body to look at: leave it completely alone.
+          if (verdict === 'no' && !facts.bodyLater) facts = undefined;
+        } catch {
+          facts = undefined; // Invalid arguments: the native fetch reports them exactly as usual.
+        }
+      };
+      // A Request's body must be cloned before the native fetch takes it, so its facts come first. Any other call is
+      // looked at just after the native fetch started it: the request is on its way while the tap reads the arguments
+      // (they cannot change in between, it is the same synchronous call), and a one-shot headers iterator is consumed
+      // by the native fetch, as without the extension, not by the tap.
+      const early = args[0] instanceof Request;
+      if (early) look();
       const result = Reflect.apply(target, thisArg, args) as Promise<Response>;
+      if (!early) look();
       if (!facts) return result;
       try {
         return observe(facts, verdict, result);

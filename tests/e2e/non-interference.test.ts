@@ -63,6 +63,7 @@ it('gives the page exactly the same observations with and without the extension'
   expect(r.mcpRedirect).toMatchObject({ redirected: true, url: `${site.url}/rpc` });
   expect(r.sseCancelClosesConnection).toEqual({ opened: 1, closed: 1 });
   expect(r.throwingCloneInPage.status).toBe(200);
+  expect(r.oneShotHeaders.serverSaw).toEqual({ contentType: 'application/json', protocol: '2025-11-25' });
 
   // And the extension did capture the MCP traffic of the tapped run, reporting its own failure as a frame.
   const tabId = await tabIdOf(withExt, tapped.page);

@@ -30,6 +30,13 @@ export function installProbeRoutes(site: StaticServer): void {
     res.writeHead(200, { 'content-type': 'application/json', 'x-custom': 'yes', 'mcp-session-id': 'sess-1', 'set-cookie': 'a=b' });
     res.end(req.method === 'HEAD' ? undefined : text.startsWith('[') ? `[${result(1)},${result(2)}]` : result(idOf(text)));
   });
+  // Answers with the MCP headers the request arrived with (a page's one-shot headers iterator must reach the server).
+  r.set('/echo-headers', async (req, res) => {
+    const id = idOf(await bodyOf(req));
+    const seen = { contentType: req.headers['content-type'] ?? null, protocol: req.headers['mcp-protocol-version'] ?? null };
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { contents: [{ uri: 'file:///docs/policy.md', text: JSON.stringify(seen) }] } }));
+  });
   r.set('/rpc-404', async (req, res) => {
     await bodyOf(req);
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));

@@ -160,6 +160,16 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
   await probe('networkFailurePlain', () => errorOf(fetch(deadUrl)));
   await probe('badUrl', () => errorOf(fetch('http://[::1', post(rpc(1)))));
   await probe('badHeaders', () => errorOf(fetch(`${base}/rpc`, { method: 'POST', headers: { 'bad header': 'x' }, body: rpc(1) })));
+  await probe('oneShotHeaders', async () => {
+    // Headers from a generator can be iterated once: the native fetch must get them, not the tap.
+    function* headers(): Generator<[string, string]> {
+      yield ['content-type', 'application/json'];
+      yield ['mcp-protocol-version', '2025-11-25'];
+    }
+    const r = await fetch(`${base}/echo-headers`, { method: 'POST', headers: headers(), body: rpc(7) });
+    const text = ((await r.clone().json()) as { result: { contents: Array<{ text: string }> } }).result.contents[0]!.text;
+    return { ...(await describeResponse(r)), serverSaw: JSON.parse(text) as unknown };
+  });
   await probe('usedRequest', async () => {
     const req = new Request(`${base}/rpc`, post(rpc(1)));
     await req.text();
