@@ -12,7 +12,7 @@
 //    For reference, one run with a real page generating the traffic (tests/bench/panel-live-client.ts: 200
 //    notifications/s, each re-read = 5 frames) through the hook, the relay and the log, sharing the 2 cores.
 // Several runs each, medians reported: the machine is shared and noisy. Alone: `npx tsx tests/bench/panel.ts`;
-// PANEL_BENCH_ONLY=live skips the import part; PANEL_BENCH_KINDS=1 prints p50/p95 per kind of frame.
+// PANEL_BENCH_ONLY=live skips the import part (=import the live part); PANEL_BENCH_KINDS=1 prints p50/p95 per kind of frame.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,6 +33,9 @@ const LIVE_FPS = 1000;
 const BATCHES_PER_S = 20;
 const LIVE_RATE = 200; // page run: notifications/s → 1,000 frames/s
 const LIVE_URIS = 50;
+
+/** PANEL_BENCH_ONLY=import: the live part is skipped. */
+class SkipLive extends Error {}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -135,6 +138,7 @@ export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLi
     let pageP95 = NaN;
     let pageRate = NaN;
     try {
+      if (process.env.PANEL_BENCH_ONLY === 'import') throw new SkipLive();
       const page = await browser.context.newPage();
       await page.goto(base + '/');
       const tabId = await tabIdOf(browser, page);
@@ -213,13 +217,15 @@ export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLi
         rates.push(r.rate);
         counts.push(r.n);
       }
+    } catch (e) {
+      if (!(e instanceof SkipLive)) throw e;
     } finally {
       server.close();
     }
 
     const firstPaint = paints.length ? median(paints) : NaN;
-    const p95 = median(p95s);
-    const rate = median(rates);
+    const p95 = p95s.length ? median(p95s) : NaN;
+    const rate = rates.length ? median(rates) : NaN;
     return {
       panelFirstPaintMs: Number(firstPaint.toFixed(0)),
       panelLiveP95FrameMs: Number(p95.toFixed(1)),

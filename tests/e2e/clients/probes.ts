@@ -166,7 +166,7 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
       yield ['content-type', 'application/json'];
       yield ['mcp-protocol-version', '2025-11-25'];
     }
-    const r = await fetch(`${base}/echo-headers`, { method: 'POST', headers: headers(), body: rpc(7) });
+    const r = await fetch(`${base}/echo-headers`, { method: 'POST', headers: headers() as unknown as HeadersInit, body: rpc(7) });
     const text = ((await r.clone().json()) as { result: { contents: Array<{ text: string }> } }).result.contents[0]!.text;
     return { ...(await describeResponse(r)), serverSaw: JSON.parse(text) as unknown };
   });
