@@ -39,7 +39,9 @@ export interface HarWebSocketMessage {
   /** Seconds since the epoch (Chrome's format). */
   time: number;
   opcode: 1 | 2;
+  /** Text, or base64 for opcode 2 (empty: a binary frame's bytes are not captured, `_note` says what it was). */
   data: string;
+  _note?: string;
 }
 
 export interface HarEntry {
@@ -75,7 +77,7 @@ export interface HarEntry {
   _sseEvents?: HarSseEvent[];
   _webSocketMessages?: HarWebSocketMessage[];
   /** How the exchange ended as the page saw it, and the frame seqs it was built from. */
-  _mcp: { conn: string; outcome?: string; error?: string; seqs: [number, number]; redirected?: boolean };
+  _mcp: { conn: string; outcome?: string; error?: string; seqs: [number, number]; redirected?: boolean; finalUrl?: string };
 }
 
 export interface HarLog {
@@ -135,8 +137,16 @@ function utf8Length(s: string): number {
   return n;
 }
 
+/** Bytes of a captured payload; -1 when unknown (a body that was not text at capture: its text is a description). */
 function payloadSize(p: Payload): number {
+  if (p.opaque) return -1;
   return p.truncated ? p.truncated.bytes : utf8Length(p.text);
+}
+
+/** HAR request URLs exclude the fragment (HAR 1.2 `request.url`). */
+function withoutFragment(u: string): string {
+  const h = u.indexOf('#');
+  return h < 0 ? u : u.slice(0, h);
 }
 
 function truncationNote(p: Payload): string | undefined {
@@ -168,8 +178,8 @@ interface Building {
   responseT: number | undefined;
   lastT: number;
   endT: number | undefined;
-  bodyParts: string[];
-  bodyBytes: number;
+  /** Bytes the text of cut SSE events lacks. */
+  missingBytes: number;
   firstSeq: number;
   lastSeq: number;
 }
@@ -189,7 +199,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     const entry: HarEntry = {
       startedDateTime: iso(f.t),
       time: 0,
-      request: { method, url: url(u), httpVersion: 'unknown', cookies: [], headers: headerList(headers, redact, extra), queryString: queryList(url(u)), headersSize: -1, bodySize: 0 },
+      request: { method, url: withoutFragment(url(u)), httpVersion: 'unknown', cookies: [], headers: headerList(headers, redact, extra), queryString: queryList(url(u)), headersSize: -1, bodySize: 0 },
       response: { status: 0, statusText: '', httpVersion: 'unknown', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1 },
       cache: {},
       timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 0, receive: 0 },
@@ -198,7 +208,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     };
     const page = pageOfSegment.get(f.segment);
     if (page !== undefined) entry.pageref = page;
-    const b: Building = { entry, startT: f.t, responseT: undefined, lastT: f.t, endT: undefined, bodyParts: [], bodyBytes: 0, firstSeq: f.seq, lastSeq: f.seq };
+    const b: Building = { entry, startT: f.t, responseT: undefined, lastT: f.t, endT: undefined, missingBytes: 0, firstSeq: f.seq, lastSeq: f.seq };
     const prev = open.get(conn);
     if (prev) done.push(prev);
     open.set(conn, b);
@@ -247,14 +257,16 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         e.response.content.mimeType = f.headers['content-type'] ?? 'x-unknown';
         // An event stream always has the field, even while no event came yet.
         if (e.response.content.mimeType.startsWith('text/event-stream')) e._sseEvents ??= [];
+        // fetch followed the redirect: this is the final response (its own redirectURL is empty); where it ended up
+        // is kept beside it. HAR's redirectURL is the Location of a 3xx response, which the page never sees.
         if (f.redirected) {
           e._mcp.redirected = true;
-          e.response.redirectURL = url(f.url);
+          e._mcp.finalUrl = url(f.url);
         }
         break;
       case 'http-body': {
         e.response.content.text = f.body.text;
-        e.response.content.size = payloadSize(f.body);
+        e.response.content.size = Math.max(0, payloadSize(f.body));
         e.response.bodySize = payloadSize(f.body);
         const note = truncationNote(f.body);
         if (note) e.response.content.comment = note;
@@ -267,7 +279,8 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         if (f.retry !== undefined) ev.retry = f.retry;
         if (f.data.truncated) ev.truncated = f.data.truncated;
         (e._sseEvents ??= []).push(ev);
-        b.bodyBytes += payloadSize(f.data);
+        // A cut event's text is a prefix: count the bytes it lacks (the entry's text is the events' wire form).
+        if (f.data.truncated) b.missingBytes += f.data.truncated.bytes - utf8Length(f.data.text);
         break;
       }
       case 'sse-comment':
@@ -278,6 +291,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         e.response.status = 200;
         e.response.statusText = 'OK';
         e.response.content.mimeType = 'text/event-stream';
+        e._sseEvents ??= [];
         break;
       case 'es-error':
         if (f.readyState === 2) {
@@ -296,7 +310,11 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         if (f.protocol) e.response.headers = [{ name: 'sec-websocket-protocol', value: f.protocol }];
         break;
       case 'ws-message':
-        e._webSocketMessages?.push({ type: f.dir === 'out' ? 'send' : 'receive', time: f.t / 1000, opcode: f.data.opaque ? 2 : 1, data: f.data.text });
+        e._webSocketMessages?.push(
+          f.data.opaque
+            ? { type: f.dir === 'out' ? 'send' : 'receive', time: f.t / 1000, opcode: 2, data: '', _note: f.data.text }
+            : { type: f.dir === 'out' ? 'send' : 'receive', time: f.t / 1000, opcode: 1, data: f.data.text },
+        );
         break;
       case 'ws-close':
         b.endT = f.t;
@@ -331,7 +349,8 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     e._mcp.seqs = [b.firstSeq, b.lastSeq];
     if (e._sseEvents) {
       e.response.content.text = sseText(e._sseEvents);
-      e.response.content.size = b.bodyBytes;
+      // The wire bytes when the stream's end said how many; else what the text holds (plus what cut events lacked).
+      e.response.content.size = e.response.bodySize >= 0 ? e.response.bodySize : utf8Length(e.response.content.text) + b.missingBytes;
       if (e.response.content.mimeType === 'x-unknown') e.response.content.mimeType = 'text/event-stream';
     }
     return e;

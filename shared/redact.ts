@@ -37,11 +37,15 @@ export function redactHeaders(headers: HeaderMap, extra: readonly string[] = [])
   return out;
 }
 
-/** Redacts token-like query parameters (and URL userinfo) of an absolute or relative URL; leaves anything unparsable as is. */
+/**
+ * Redacts token-like query parameters, the same parameters in a `#a=b&c=d` fragment (OAuth's implicit flow returns
+ * `#access_token=…`), and URL userinfo, of an absolute or relative URL; leaves anything unparsable as is.
+ */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
   const at = url.indexOf('@');
-  if (q < 0 && at < 0) return url;
+  const hash = url.indexOf('#');
+  if (q < 0 && at < 0 && hash < 0) return url;
   let u: URL;
   try {
     u = new URL(url, 'http://relative.invalid');
@@ -56,6 +60,20 @@ export function redactUrl(url: string): string {
   for (const [name, value] of [...u.searchParams]) {
     if (isSecretQueryParam(name) && !value.startsWith(REDACTED_PREFIX)) {
       u.searchParams.set(name, redactValue(value));
+      changed = true;
+    }
+  }
+  if (u.hash.includes('=')) {
+    const params = new URLSearchParams(u.hash.slice(1));
+    let inHash = false;
+    for (const [name, value] of [...params]) {
+      if (isSecretQueryParam(name) && !value.startsWith(REDACTED_PREFIX)) {
+        params.set(name, redactValue(value));
+        inHash = true;
+      }
+    }
+    if (inHash) {
+      u.hash = params.toString();
       changed = true;
     }
   }

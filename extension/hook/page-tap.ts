@@ -1,16 +1,17 @@
 // Page lifecycle frames: page-start when the hook installs (one per document), page-end on pagehide, flushing at once
 // because no timer runs after it.
+import { redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
 import { natives } from './natives.ts';
 
 export function installPageTap(emitter: Emitter): void {
-  emitter.emit({ kind: 'page-start', url: location.href, top: window === window.top });
+  emitter.emit({ kind: 'page-start', url: redactUrl(location.href), top: window === window.top });
   natives.addEventListener.call(window, 'pagehide', (ev: Event) => {
-    emitter.emit({ kind: 'page-end', url: location.href, persisted: (ev as PageTransitionEvent).persisted });
+    emitter.emit({ kind: 'page-end', url: redactUrl(location.href), persisted: (ev as PageTransitionEvent).persisted });
     emitter.flush();
   });
   natives.addEventListener.call(window, 'pageshow', (ev: Event) => {
     // Back from the back/forward cache: the same document lives again.
-    if ((ev as PageTransitionEvent).persisted) emitter.emit({ kind: 'page-start', url: location.href, top: window === window.top });
+    if ((ev as PageTransitionEvent).persisted) emitter.emit({ kind: 'page-start', url: redactUrl(location.href), top: window === window.top });
   });
 }

@@ -37,7 +37,8 @@ afterAll(async () => {
 
 async function run(b: Browser) {
   const page = await b.context.newPage();
-  await page.goto(site.url + '/');
+  // The page's own URL carries an OAuth-style code and token: page frames must not (they are redacted at capture).
+  await page.goto(site.url + '/?code=page-secret-code#access_token=page-secret-frag');
   const results = await page.evaluate(
     ([base, dead, ws]) => (window as any).runProbes(base, dead, ws),
     [site.url, deadUrl, site.url.replace('http', 'ws') + '/echo'],
@@ -80,4 +81,7 @@ it('gives the page exactly the same observations with and without the extension'
   const withAuth = frames.find((f) => f.kind === 'http-request' && f.headers.authorization !== undefined);
   expect(withAuth && withAuth.kind === 'http-request' && withAuth.headers.authorization).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
   expect(JSON.stringify(frames)).not.toContain('secret-token');
+  const pageStart = frames.find((f) => f.kind === 'page-start');
+  expect(pageStart && pageStart.kind === 'page-start' && pageStart.url).toMatch(/\?code=%5Bredacted%3A[0-9a-f]{8}%5D#access_token=%5Bredacted/);
+  expect(JSON.stringify(frames)).not.toContain('page-secret');
 });

@@ -1,5 +1,6 @@
 // Helpers for end-to-end tests with the built extension: a browser with dist/ loaded, the tab id of a page, the frames
 // the background persisted for it, and the panel opened as a tab.
+import { redactUrl } from '../../shared/redact.ts';
 import type { BrowserContext, Page, Worker } from 'playwright-core';
 import { launchChromium, type LaunchedChromium } from '../../demo/launch-chromium.ts';
 import type { Frame } from '../../shared/frames.ts';
@@ -14,7 +15,8 @@ export async function startBrowser(opts: Parameters<typeof launchChromium>[0] = 
 /** The extension's tab id for a page (matched by its current URL). */
 export async function tabIdOf(browser: Browser, page: Page): Promise<number> {
   const sw = await browser.serviceWorker();
-  const url = page.url();
+  // Page frames carry the URL as redacted at capture.
+  const url = redactUrl(page.url());
   for (let i = 0; i < 50; i++) {
     // Without the "tabs" permission tabs.query hides URLs; the log knows each tab's pages from its page-start frames.
     const id = await sw.evaluate(async (u) => {

@@ -24,6 +24,16 @@ describe('redaction', () => {
     expect(redactUrl('/x?api_key=secret')).toMatch(/^\/x\?api_key=%5Bredacted%3A[0-9a-f]{8}%5D$/);
     expect(redactUrl('http://user:pw@h.test/')).not.toContain('pw');
   });
+  it('redacts the same parameters in a fragment (OAuth implicit flow), and leaves route fragments alone', () => {
+    const u = redactUrl('https://app.test/callback?state=s1#access_token=tok-123&token_type=bearer&expires_in=3600');
+    expect(u).not.toContain('tok-123');
+    expect(u).toMatch(/#access_token=%5Bredacted%3A[0-9a-f]{8}%5D&token_type=bearer&expires_in=3600$/);
+    expect(u).toContain('state=s1');
+    expect(redactUrl(u)).toBe(u);
+    expect(redactUrl('https://app.test/#/docs/policy')).toBe('https://app.test/#/docs/policy');
+    expect(redactUrl('https://app.test/kb#section=2')).toBe('https://app.test/kb#section=2');
+    expect(redactUrl('/cb#id_token=abc')).toMatch(/^\/cb#id_token=%5Bredacted/);
+  });
   it('never throws on odd URLs', () => {
     fc.assert(fc.property(fc.string(), (s) => typeof redactUrl(s) === 'string'));
   });

@@ -128,6 +128,58 @@ describe('buildHar', () => {
     expect(entries[3]!.response.content.text).toBe('event: endpoint\ndata: /message?sessionId=abc\n\n: keep-alive\n\n');
   });
 
+  it('keeps HAR 1.2 sizes and URLs honest: SSE size = body bytes, unknown sizes -1, no fragment, no fake redirectURL', () => {
+    const log = new FrameLog('d');
+    log.pageStart('http://localhost:8080/cb#access_token=frag-secret&state=1');
+    // An SSE answer: two events and a keep-alive; the stream's end counted 240 bytes on the wire.
+    const s = log.newConn('post');
+    log.httpRequest(s, 'POST', `${URL}#frag`, { 'content-type': 'application/json' }, '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    log.httpResponse(s, 200, URL, { 'content-type': 'text/event-stream' });
+    log.sseEvent(s, '{"jsonrpc":"2.0","method":"notifications/progress","params":{}}', { id: '1' });
+    log.emit({ kind: 'sse-comment', conn: s, text: 'keep-alive' });
+    log.sseEvent(s, '{"jsonrpc":"2.0","id":1,"result":{}}', { id: '2' });
+    log.httpEnd(s, 'complete', 'body', 240);
+    // A stream still open: its size is what its text holds, plus what a cut event lacks.
+    const o = log.newConn('get');
+    log.httpRequest(o, 'GET', URL, { 'mcp-session-id': 'S1' });
+    log.httpResponse(o, 200, URL, { 'content-type': 'text/event-stream' });
+    log.sseEvent(o, { text: '{"jsonrpc":"2.0","meth', truncated: { bytes: 1000, hash: 'h' } });
+    // A FormData upload and a redirect followed by fetch.
+    const f = log.newConn('post');
+    log.emit({ kind: 'http-request', conn: f, method: 'POST', url: URL, headers: {}, body: { text: '[FormData body]', opaque: true } });
+    log.emit({ kind: 'http-response', conn: f, status: 200, statusText: 'OK', url: `${URL}/moved?code=c1`, redirected: true, headers: { 'content-type': 'application/octet-stream' } });
+    log.httpBody(f, { text: '[binary body, 12 bytes]', opaque: true });
+    log.httpEnd(f);
+    log.emit({ kind: 'ws-connect', conn: 'w1', url: 'ws://localhost:3000/ws', protocols: [] });
+    log.emit({ kind: 'ws-open', conn: 'w1', protocol: '' });
+    log.emit({ kind: 'ws-message', conn: 'w1', dir: 'in', data: { text: '[binary frame, 4 bytes]', opaque: true } });
+    const har = buildHar(log.frames);
+    const [sse, open, form, ws] = har.log.entries;
+    expect(har.log.pages[0]!.title).not.toContain('frag-secret');
+    expect(sse!.request.url).toBe(URL);
+    expect(sse!.response.bodySize).toBe(240);
+    expect(sse!.response.content.size).toBe(240);
+    const text = open!.response.content.text!;
+    expect(open!.response.bodySize).toBe(-1);
+    expect(open!.response.content.size).toBe(new TextEncoder().encode(text).length + 1000 - '{"jsonrpc":"2.0","meth'.length);
+    expect(form!.request.bodySize).toBe(-1);
+    expect(form!.response.bodySize).toBe(-1);
+    expect(form!.response.content.size).toBe(0);
+    expect(form!.response.redirectURL).toBe('');
+    expect(form!._mcp).toMatchObject({ redirected: true });
+    expect(form!._mcp.finalUrl).toMatch(/\/mcp\/moved\?code=%5Bredacted/);
+    expect(ws!._webSocketMessages).toEqual([{ type: 'receive', time: expect.any(Number), opcode: 2, data: '', _note: '[binary frame, 4 bytes]' }]);
+  });
+
+  it('gives an EventSource that opened but got no event an empty stream body', () => {
+    const log = new FrameLog('d');
+    log.emit({ kind: 'es-connect', conn: 'e1', url: 'http://localhost:3000/sse', withCredentials: false });
+    log.emit({ kind: 'es-open', conn: 'e1' });
+    const e = buildHar(log.frames).log.entries[0]!;
+    expect(e._sseEvents).toEqual([]);
+    expect(e.response.content.text).toBe('');
+  });
+
   it('orders by seq whatever order the frames come in', () => {
     const frames = traffic().frames;
     const reversed = [...frames].reverse() as Frame[];
