@@ -79,7 +79,13 @@ export function main(argv: readonly string[], io: CliIo): number {
     io.stderr(`analyze: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
     return 2;
   }
-  const parsed = parseTrace(text);
+  let parsed: ReturnType<typeof parseTrace>;
+  try {
+    parsed = parseTrace(text);
+  } catch (e) {
+    io.stderr(`analyze: internal error while reading ${args.file}: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
+  }
   if (!parsed.ok) {
     io.stderr(`analyze: ${args.file} is not a usable trace: ${parsed.error}\n`);
     return 2;
@@ -103,7 +109,16 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   if (args.json) {
     const { messages, ...rest } = snap;
     const out = {
-      trace: { format: trace.format, version: trace.version, tool: trace.tool, createdAt: trace.createdAt, page: trace.page, dropped: trace.dropped, frames: trace.frames.length },
+      // Only the fields the format defines (a file may carry anything else beside them).
+      trace: {
+        format: trace.format,
+        version: trace.version,
+        tool: { name: trace.tool.name, version: trace.tool.version },
+        createdAt: trace.createdAt,
+        page: { url: trace.page.url, ...(trace.page.title !== undefined ? { title: trace.page.title } : {}) },
+        dropped: { frames: trace.dropped.frames, ...(trace.dropped.rejected !== undefined ? { rejected: trace.dropped.rejected } : {}) },
+        frames: trace.frames.length,
+      },
       ...rest,
       messages: messages.count,
       failOn: args.failOn,

@@ -3,7 +3,7 @@
 // show it or say precisely what is wrong — leaving the current view untouched.
 import { buildHar } from '../shared/har.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
-import { TOOL, exportTrace, serializeTrace, validateTrace } from '../shared/trace/index.ts';
+import { TOOL, exportTrace, serializeTrace, traceJsonText, validateTrace } from '../shared/trace/index.ts';
 import type { PanelStore } from './store.ts';
 
 /** The top-level page URL of the frames in view (the latest top-level page-start), or ''. */
@@ -100,18 +100,27 @@ export async function importFile(store: PanelStore, file: File): Promise<boolean
   }
   probe.importPhase('read');
   const head = text.slice(0, 200);
+  const json = traceJsonText(text);
+  if ('error' in json) return fail(json.error, head);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(json.text);
   } catch (e) {
     return fail(`not JSON: ${(e as Error).message}`, head);
   }
   text = '';
   probe.importPhase('parse');
-  const r = validateTrace(value);
-  probe.importPhase('validate');
-  if (!r.ok) return fail(r.error, head);
-  const prepared = store.prepareTrace(file.name, r.trace);
+  let prepared: ReturnType<PanelStore['prepareTrace']>;
+  try {
+    const r = validateTrace(value);
+    probe.importPhase('validate');
+    if (!r.ok) return fail(r.error, head);
+    prepared = store.prepareTrace(file.name, r.trace);
+  } catch (e) {
+    // A bug of ours, not the file's fault: still nothing changes, and the user is told.
+    store.importError.value = `Could not analyse ${file.name}: internal error (${e instanceof Error ? e.message : String(e)}); the view is unchanged`;
+    return false;
+  }
   store.showPrepared(prepared);
   probe.importCommitted();
   return true;

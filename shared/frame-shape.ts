@@ -54,7 +54,9 @@ const FIELDS: Record<FrameKind, Record<string, Check>> = {
   'capture-error': { where: str, message: str, conn: opt(str) },
 };
 
-const COMMON: Record<string, Check> = { doc: str, n: int, t: num };
+/** A time in epoch ms that a Date can hold (±8.64e15): `t: 1e20` is finite but no time anyone can show. */
+const time: Check = (v) => num(v) && Math.abs(v as number) <= 8.64e15;
+const COMMON: Record<string, Check> = { doc: str, n: int, t: time };
 const STAMP: Record<string, Check> = { seq: int, frameId: int, segment: int };
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -78,7 +80,7 @@ function checkFields(o: Record<string, unknown>, fields: FieldList): string | nu
 export function pageFrameProblem(v: unknown): string | null {
   if (!isObject(v)) return 'not an object';
   const kind = v.kind;
-  if (typeof kind !== 'string' || !(FRAME_KINDS as readonly string[]).includes(kind)) return `unknown kind ${JSON.stringify(kind)}`;
+  if (typeof kind !== 'string' || !(FRAME_KINDS as readonly string[]).includes(kind)) return `unknown kind ${typeof kind === 'string' ? JSON.stringify(kind.slice(0, 60)) : kind === undefined ? '(missing)' : Array.isArray(kind) ? '(an array)' : typeof kind === 'object' && kind !== null ? '(an object)' : String(kind)}`;
   return checkFields(v, COMMON_LIST) ?? checkFields(v, FIELD_LISTS[kind as FrameKind]);
 }
 

@@ -108,9 +108,14 @@ const RESULTS: Record<string, (r: unknown) => Verdict> = {
   [M.listen]: (r) => (isObj(r) ? KNOWN : bad('result is not an object')),
 };
 
+/** A table's own entry: a method is the page's string (`__proto__`, `valueOf`… must not find Object.prototype). */
+function entry<T>(table: Record<string, T>, method: string): T | undefined {
+  return Object.hasOwn(table, method) ? table[method] : undefined;
+}
+
 /** Check a request or notification by its method. `msg` is the whole JSON-RPC object. */
 export function checkCall(kind: 'request' | 'notification', method: string, msg: Obj): Verdict {
-  const own = kind === 'request' ? REQUESTS[method] : NOTIFICATIONS[method];
+  const own = entry(kind === 'request' ? REQUESTS : NOTIFICATIONS, method);
   if (own) return own(msg.params);
   const t = sdkSchemas();
   const schema = (kind === 'request' ? t.requests : t.notifications).get(method);
@@ -122,10 +127,10 @@ export function checkCall(kind: 'request' | 'notification', method: string, msg:
 /** Check a successful response against the method of its request (unknown when unpaired). */
 export function checkResult(method: string | undefined, msg: Obj): Verdict {
   if (method === undefined) return { known: false };
-  const own = RESULTS[method];
+  const own = entry(RESULTS, method);
   if (own) return own(msg.result);
   const schema = sdkSchemas().results.get(method);
-  if (!schema) return { known: REQUESTS[method] !== undefined || sdkSchemas().requests.has(method) };
+  if (!schema) return { known: entry(REQUESTS, method) !== undefined || sdkSchemas().requests.has(method) };
   const problem = zodProblem(schema, msg.result);
   return problem ? { known: true, problem: `result: ${problem}` } : KNOWN;
 }

@@ -3,6 +3,7 @@
 // new client: caches live in page memory.
 import type { Generation, RequestId, Transport } from '../decode/types.ts';
 import type { SubscriptionLedger } from './ledger.ts';
+import { uriSpellingKey } from '../findings/uri-spelling.ts';
 import { UriState } from './uri-state.ts';
 
 /**
@@ -80,9 +81,25 @@ export class ClientModel {
     const l = this.lastUri;
     if (l && l.uri === uri) return l;
     let u = this.uris.get(uri);
-    if (!u) this.uris.set(uri, (u = new UriState(`${this.key} ${uri}`, uri, this)));
+    if (!u) {
+      this.uris.set(uri, (u = new UriState(`${this.key} ${uri}`, uri, this)));
+      if (this.spellings) indexSpelling(this.spellings, u);
+    }
     this.lastUri = u;
     return u;
+  }
+
+  /** URI rows by RFC 3986 spelling key, built the first time a miss asks (then kept up to date as rows appear). */
+  private spellings: Map<string, UriState[]> | undefined = undefined;
+
+  /** The other rows of this client that spell the same resource differently (usually none). */
+  sameResource(u: UriState): readonly UriState[] {
+    if (!this.spellings) {
+      this.spellings = new Map();
+      for (const x of this.uris.values()) indexSpelling(this.spellings, x);
+    }
+    const same = this.spellings.get(spellingKeyOf(u))!;
+    return same.length === 1 ? NONE : same.filter((x) => x !== u);
   }
 
   nextReadOrder(): number {
@@ -109,4 +126,19 @@ export class ClientModel {
     for (const l of this.listens.values()) if (l !== except && l.open && l.requested?.includes(uri)) return l;
     return undefined;
   }
+}
+
+const NONE: readonly UriState[] = [];
+const spellingKeys = new WeakMap<UriState, string>();
+function spellingKeyOf(u: UriState): string {
+  let k = spellingKeys.get(u);
+  if (k === undefined) spellingKeys.set(u, (k = uriSpellingKey(u.uri)));
+  return k;
+}
+
+function indexSpelling(index: Map<string, UriState[]>, u: UriState): void {
+  const k = spellingKeyOf(u);
+  const list = index.get(k);
+  if (list) list.push(u);
+  else index.set(k, [u]);
 }

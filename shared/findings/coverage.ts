@@ -6,7 +6,6 @@ import type { UriState } from '../engine/uri-state.ts';
 import type { FindingSpec } from './finding-log.ts';
 import { COVERAGE_REASONS } from './catalogue.ts';
 import type { CoverageReason } from './types.ts';
-import { uriSpellingKey } from './uri-spelling.ts';
 
 /** Directory-like (`file:///docs/`) or schema-like (`postgres://kb/articles/schema`) URIs people subscribe to as "the parent". */
 export function isParentLike(uri: string): boolean {
@@ -47,19 +46,8 @@ function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason
 
 /** A URI of the same client that is subscribed and is this one spelled differently (case, escapes, default port). */
 function otherSpelling(u: UriState): string | undefined {
-  const key = spellingKey(u);
-  for (const o of u.client.uris.values()) {
-    if (o !== u && (o.held || o.believed) && spellingKey(o) === key) return o.uri;
-  }
+  for (const o of u.client.sameResource(u)) if (o.held || o.believed) return o.uri;
   return undefined;
-}
-
-/** Computed once per URI row: a miss re-checks every URI of its client. */
-const spellingKeys = new WeakMap<UriState, string>();
-function spellingKey(u: UriState): string {
-  let k = spellingKeys.get(u);
-  if (k === undefined) spellingKeys.set(u, (k = uriSpellingKey(u.uri)));
-  return k;
 }
 
 function endedHow(u: UriState): string {

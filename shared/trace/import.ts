@@ -8,11 +8,34 @@ export type TraceResult = { ok: true; trace: TraceFileV1 } | { ok: false; error:
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const describe = (v: unknown): string => (v === undefined ? 'missing' : `${JSON.stringify(v)?.slice(0, 60) ?? String(v)}`);
+/** A short description of a bad value for an error message (never throws: a value nested 100,000 deep is "an array"). */
+export function describeValue(v: unknown): string {
+  if (v === undefined) return 'missing';
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
+  if (typeof v !== 'object' || v === null) return String(v);
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(v);
+  } catch {
+    s = undefined;
+  }
+  const kind = Array.isArray(v) ? 'an array' : 'an object';
+  return s !== undefined && s.length <= 60 ? s : kind;
+}
+const describe = describeValue;
 
-/** An ISO 8601 date or date-time (`2026-12-02`, `2026-12-02T10:00:00Z`, with an offset or milliseconds) as epoch ms. */
+/**
+ * An ISO 8601 date (`2026-12-02`, read as UTC) or date-time with `Z` or an offset (`2026-12-02T10:00:00Z`,
+ * `…T11:00+01:00`, milliseconds allowed) as epoch ms. A time without an offset is refused: it would mean the local
+ * time of whatever machine reads it. So is a date that does not exist (`2026-02-30`).
+ */
 export function parseIsoTime(s: string): number | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(s)) return undefined;
+  const m = /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(s);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return undefined;
+  if (m[4] !== undefined && (Number(m[5]) > 23 || Number(m[6]) > 59 || Number(m[8] ?? 0) > 59)) return undefined;
   const t = Date.parse(s);
   return Number.isNaN(t) ? undefined : t;
 }
@@ -41,10 +64,11 @@ function headerProblem(v: Obj): string | undefined {
   if (!isObj(v.redaction) || typeof v.redaction.enabled !== 'boolean') return 'redaction.enabled: missing';
   for (const k of ['bodyCapBytes', 'redactedValues'] as const) {
     const x = v.redaction[k];
-    if (x !== undefined && !Number.isSafeInteger(x)) return `redaction.${k}: malformed`;
+    if (x !== undefined && !(Number.isSafeInteger(x) && (x as number) >= 0)) return `redaction.${k}: expected a non-negative integer, got ${describe(x)}`;
   }
-  if (!isObj(v.dropped) || !Number.isSafeInteger(v.dropped.frames)) return 'dropped.frames: missing';
-  if (v.dropped.rejected !== undefined && !Number.isSafeInteger(v.dropped.rejected)) return 'dropped.rejected: malformed';
+  if (!isObj(v.dropped) || v.dropped.frames === undefined) return 'dropped.frames: missing';
+  if (!(Number.isSafeInteger(v.dropped.frames) && (v.dropped.frames as number) >= 0)) return `dropped.frames: expected a non-negative integer, got ${describe(v.dropped.frames)}`;
+  if (v.dropped.rejected !== undefined && !(Number.isSafeInteger(v.dropped.rejected) && (v.dropped.rejected as number) >= 0)) return `dropped.rejected: expected a non-negative integer, got ${describe(v.dropped.rejected)}`;
   if (!Array.isArray(v.frames)) return v.frames === undefined ? 'frames: missing' : 'frames: expected an array';
   return undefined;
 }
@@ -66,11 +90,26 @@ export function validateTrace(v: unknown): TraceResult {
   return { ok: true, trace: v as unknown as TraceFileV1 };
 }
 
+/**
+ * The JSON text of a trace file as read (decoded as UTF-8): a byte-order mark is dropped (editors on Windows write one);
+ * a UTF-16 file, which decodes to replacement characters or NULs, is named as such instead of "unexpected token".
+ */
+export function traceJsonText(text: string): { text: string } | { error: string } {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const head = text.slice(0, 64);
+  if (head.startsWith('\ufffd\ufffd') || /^[^\0]\0[^\0]\0/.test(head) || /^\0[^\0]\0[^\0]/.test(head)) {
+    return { error: 'the file is UTF-16 encoded; a trace is UTF-8 JSON (save it as UTF-8)' };
+  }
+  return { text };
+}
+
 /** Parse and validate trace text. */
 export function parseTrace(text: string): TraceResult {
+  const t = traceJsonText(text);
+  if ('error' in t) return fail(t.error);
   let v: unknown;
   try {
-    v = JSON.parse(text);
+    v = JSON.parse(t.text);
   } catch (e) {
     return fail(`not JSON: ${(e as Error).message}`);
   }
