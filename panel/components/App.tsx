@@ -176,7 +176,10 @@ export function App({ store, connection }: Props) {
   } else if (view === 'sessions') {
     main = <SessionsView snapshot={snap} filter={filter} onOpen={(key) => (store.drawer.value = { kind: 'session', key })} />;
   } else {
-    const all = store.messageRows();
+    // While scrubbing, the messages up to the replayed instant.
+    const scrubbed = store.scrubSnapshot.value;
+    const every = store.messageRows();
+    const all = scrubbed ? every.filter((r) => r.seq <= scrubbed.lastSeq) : every;
     const staleUris = new Set(snap.uris.filter((r) => r.findings.some((f) => STALE_FINDINGS.has(f))).map((r) => r.uri));
     const phantomUris = new Set(snap.uris.filter((r) => r.clientBelievesSubscribed && !r.serverHasSubscription).map((r) => r.uri));
     const shownRows = filter.terms.length ? all.filter((r) => matchesMessage(filter, r, { staleUris, phantomUris })) : all;
@@ -288,10 +291,15 @@ export function App({ store, connection }: Props) {
 function TimelinePane(p: { store: PanelStore; filter: Filter; selected: string | null; live: boolean; scrubT: number | null; onSelectUri: (k: string) => void }) {
   const { store, filter } = p;
   const laneSnap = store.laneSnap.value ?? store.snapshot.value;
-  const rows = useMemo(() => (laneSnap ? filterRows(laneSnap, filter) : []), [laneSnap, filter]);
+  // While scrubbing, lanes (their order, status, sessions) are the replayed state's, like every other view; the marks
+  // stay the whole history, dimmed after the cursor.
+  const shownSnap = store.scrubSnapshot.value ?? laneSnap;
+  const rows = useMemo(() => (shownSnap ? filterRows(shownSnap, filter) : []), [shownSnap, filter]);
   return (
     <Timeline
-      snapshot={laneSnap}
+      snapshot={shownSnap}
+      messages={(store.snapshot.value ?? laneSnap)?.messages}
+      endT={(store.snapshot.value ?? laneSnap)?.lastT}
       index={store.timeline}
       rows={rows}
       filter={filter}

@@ -5,7 +5,7 @@
 // shows the state then.
 import { memo } from 'preact/compat';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { EngineSnapshot, UriRow } from '../../shared/engine/index.ts';
+import type { EngineSnapshot, MessageList, UriRow } from '../../shared/engine/index.ts';
 import { matchesSession, type Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
 import {
@@ -16,6 +16,8 @@ import {
   readAt,
   sessionLanes,
   staleIntervals,
+  positionOf,
+  scrubSteps,
   tOf,
   zoomAt,
   type TimeWindow,
@@ -25,7 +27,12 @@ import { probe } from '../perf.ts';
 import { AXIS_H, LANE_H, drawTimeline, paletteOf, type DrawInput, type LaneSpec } from './timeline-draw.ts';
 
 interface Props {
+  /** The state the lanes show (the replayed one while scrubbing). */
   snapshot: EngineSnapshot | null;
+  /** Every message so far (not only the replayed ones): the scrubber steps through them. */
+  messages: MessageList | undefined;
+  /** The time of the last frame of the whole log (the window's fit does not follow the scrubber). */
+  endT: number | undefined;
   index: TimelineIndex;
   rows: UriRow[];
   filter: Filter;
@@ -74,7 +81,7 @@ function TimelineView(props: Props) {
     return t;
   }, [snapshot, index, now]);
   /** The last thing that happened (fit shows the data, not the quiet time after it). */
-  const lastT = Math.max(first + 1, Math.min(now, snapshot?.lastT ?? now));
+  const lastT = Math.max(first + 1, Math.min(now, props.endT ?? now));
 
   // The window: follow live (right edge at now), or fit the data once when there is no window yet.
   const shownWin: TimeWindow = useMemo(() => {
@@ -156,9 +163,11 @@ function TimelineView(props: Props) {
 
   const totalH = lanes.length * LANE_H + AXIS_H;
   const visibleLanes = lanes.slice(firstLane, firstLane + visibleCount);
-  const scrubMin = Math.floor(first);
-  // To the second: the slider is not re-laid out on every update.
-  const scrubMax = Math.ceil(now / 1000) * 1000;
+  // The scrubber steps message by message (a burst of traffic and the quiet minute after it get the same room as the
+  // traffic deserves): position k replays up to message k's time, the last position is the end (or live).
+  const steps = useMemo(() => scrubSteps(props.messages), [props.messages?.store, props.messages?.count]);
+  const scrubPos = scrubT === null ? steps.length : positionOf(steps, scrubT);
+  const scrubLabel = scrubT !== null ? formatClock(scrubT) : live ? 'live' : 'end';
 
   return (
     <section class="timeline" aria-label="Subscription timeline">
@@ -185,21 +194,35 @@ function TimelineView(props: Props) {
           <input
             type="range"
             aria-label="Replay up to"
-            min={scrubMin}
-            max={Math.max(scrubMax, scrubMin + 1)}
+            aria-valuetext={scrubT !== null ? `${scrubLabel}, message ${scrubPos + 1} of ${steps.length}` : live ? 'live' : 'the end'}
+            min={0}
+            max={Math.max(1, steps.length)}
             step={1}
-            value={scrubT ?? scrubMax}
-            onInput={(e) => props.onScrub(Number(e.currentTarget.value))}
+            value={scrubPos}
+            disabled={steps.length === 0}
+            onInput={(e) => {
+              const k = Number(e.currentTarget.value);
+              props.onScrub(k >= steps.length ? null : steps[k]!);
+            }}
           />
           <output class="scrub-time" data-scrubbing={scrubT !== null}>
-            {scrubT !== null ? formatClock(scrubT) : live ? 'live' : 'end'}
+            {scrubLabel}
           </output>
         </label>
-        {scrubT !== null ? (
-          <button type="button" class="primary" aria-label={live ? 'Back to live' : 'Back to the end'} onClick={() => props.onScrub(null)}>
-            {live ? 'Back to live' : 'Back to end'}
-          </button>
-        ) : null}
+        {/* Always laid out (hidden when not scrubbing): the slider must not move under the pointer as a drag starts. */}
+        <button
+          type="button"
+          class="primary scrub-back"
+          aria-label={live ? 'Back to live' : 'Back to the end'}
+          style={scrubT === null ? { visibility: 'hidden' } : undefined}
+          onClick={(e) => {
+            props.onScrub(null);
+            // Focus stays on the scrubber rather than falling to the page when this button hides.
+            (e.currentTarget.parentElement?.querySelector('.scrub input') as HTMLInputElement | null)?.focus();
+          }}
+        >
+          {live ? 'Back to live' : 'Back to end'}
+        </button>
       </header>
       <div
         class="timeline-body"
@@ -329,3 +352,4 @@ const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; selected
 
 /** Re-renders when what it shows changed (handlers ignored: they only ever reach the same store). */
 export const Timeline = memo(TimelineView, sameShown);
+

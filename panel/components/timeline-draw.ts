@@ -255,6 +255,13 @@ export function drawTimeline(d: DrawInput): void {
   }
   if (d.scrubT !== null) {
     const x = Math.round(xOf(w, d.scrubT, width)) + 0.5;
+    // What happened after the replayed instant is shown, dimmed: the views show the state at the cursor.
+    if (x < width) {
+      ctx.globalAlpha = 0.55;
+      ctx.fillStyle = p.bg;
+      ctx.fillRect(Math.max(0, x), 0, width - Math.max(0, x), height);
+      ctx.globalAlpha = 1;
+    }
     ctx.strokeStyle = p.accent;
     ctx.lineWidth = 2;
     ctx.beginPath();

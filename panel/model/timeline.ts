@@ -331,3 +331,30 @@ export function readAt(lane: UriLane, t: number, tolerance: number, now: number)
   }
   return undefined;
 }
+
+/** The instants the scrubber stops at: each message's time, never going back (clocks of several documents interleave). */
+export function scrubSteps(messages: MessageList | undefined): Float64Array {
+  const n = messages?.count ?? 0;
+  const out = new Float64Array(n);
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    max = Math.max(max, messages!.store.tAt(i));
+    out[i] = max;
+  }
+  return out;
+}
+
+/** The last step at or before `t` (0 when `t` is before them all). */
+export function positionOf(steps: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = steps.length - 1;
+  let at = 0;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (steps[mid]! <= t) {
+      at = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return at;
+}

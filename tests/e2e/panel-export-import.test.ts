@@ -181,21 +181,33 @@ it('edits settings in the panel: the background refuses a bad value (shown), acc
 });
 
 it('replays up to an instant with the scrubber, then goes back to live', async () => {
-  const before = await panel.evaluate(() => {
-    const s = (globalThis as any).mcpPanel.snapshot.value.sessions.find((x: any) => !x.open);
-    return s.endT - 1;
+  // The scrubber steps message by message: the last position before the first session ended.
+  const pos = await panel.evaluate(() => {
+    const snap = (globalThis as any).mcpPanel.snapshot.value;
+    const ended = snap.sessions.find((x: any) => !x.open);
+    let k = 0;
+    for (let i = 0; i < snap.messages.count; i++) if (snap.messages.store.tAt(i) < ended.endT) k = i;
+    return k;
   });
-  await panel.evaluate((t) => {
+  await panel.evaluate((k) => {
     const input = document.querySelector<HTMLInputElement>('input[aria-label="Replay up to"]')!;
-    input.value = String(Math.floor(t));
+    input.value = String(k);
     input.dispatchEvent(new Event('input', { bubbles: true }));
-  }, before);
+  }, pos);
   await panel.waitForSelector('.scrub-banner[data-scrubbing="true"]');
   // Before the reconnect the first session still held the subscription: nothing wrong with the policy row yet.
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="ok"]`);
+  const slider = 'input[aria-label="Replay up to"]';
+  expect(await panel.getAttribute(slider, 'aria-valuetext')).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d\\.\\d{3}, message ${pos + 1} of \\d+$`));
+  // The keyboard moves one message back.
+  await panel.focus(slider);
+  await panel.keyboard.press('ArrowLeft');
+  await panel.waitForFunction(([sel, k]) => document.querySelector<HTMLInputElement>(sel as string)!.value === String(k), [slider, pos - 1] as const);
   await panel.click('button[aria-label="Back to live"]');
   await panel.waitForSelector('.scrub-banner', { state: 'detached' });
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="error"]`);
+  // Focus stays on the scrubber, not lost to the page.
+  expect(await panel.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Replay up to');
 });
 
 it('exports the HAR of the MCP HTTP traffic, SSE events in _sseEvents', async () => {

@@ -10,7 +10,9 @@ import {
   lowerBound,
   nearestMark,
   panBy,
+  positionOf,
   readAt,
+  scrubSteps,
   sessionLanes,
   staleIntervals,
   tOf,
@@ -167,5 +169,23 @@ describe('window maths', () => {
     const bar = lane.reads[1]!;
     expect(readAt(lane, (bar.t0 + (bar.t1 ?? bar.t0)) / 2, 1, log.t)).toBe(bar);
     expect(readAt(lane, bar.t0 - 100, 1, log.t)).toBeUndefined();
+  });
+});
+
+describe('scrubber steps', () => {
+  it('stops at every message, in time order even when document clocks interleave, and finds the step of a time', () => {
+    const times = [100, 105, 103, 200, 200, 950];
+    const steps = scrubSteps({ count: times.length, store: { tAt: (i: number) => times[i]! } } as never);
+    expect([...steps]).toEqual([100, 105, 105, 200, 200, 950]);
+    expect(positionOf(steps, 99)).toBe(0);
+    expect(positionOf(steps, 105)).toBe(2);
+    expect(positionOf(steps, 199)).toBe(2);
+    expect(positionOf(steps, 200)).toBe(4);
+    expect(positionOf(steps, 10_000)).toBe(5);
+    expect([...scrubSteps(undefined)]).toEqual([]);
+    // A real log: one step per message of the snapshot.
+    const log = reconnectWithoutResubscribe();
+    const snap = run(log).snapshot(log.t);
+    expect(scrubSteps(snap.messages).length).toBe(snap.messages.count);
   });
 });
