@@ -27,7 +27,7 @@ export const DEFAULT_SETTINGS: Settings = {
   capture: { bodyCapBytes: DEFAULT_BODY_CAP_BYTES, extraSecretHeaders: [] },
 };
 
-const LIMITS = {
+export const LIMITS = {
   defaultMaxAgeMs: [1_000, 30 * 24 * 3600_000],
   maxFrames: [1_000, 5_000_000],
   maxBytes: [1024 * 1024, 2 * 1024 * 1024 * 1024],

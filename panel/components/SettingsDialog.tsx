@@ -3,8 +3,8 @@
 // with `settings-set`; the background validates and answers with the new settings (dialog closes) or an error (shown
 // here, nothing changes). Without a tab they apply to this view only.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { FreshnessRule } from '../../shared/engine/index.ts';
 import type { Settings } from '../../shared/settings.ts';
+import { draftProblem, fromDraft, toDraft, type Draft, type DraftProblem, type FieldId } from '../model/settings-form.ts';
 
 interface Props {
   settings: Settings;
@@ -14,56 +14,29 @@ interface Props {
   onClose: () => void;
 }
 
-interface Draft {
-  rules: Array<{ pattern: string; seconds: string }>;
-  defaultSeconds: string;
-  maxFrames: string;
-  maxMiB: string;
-  bodyCapKiB: string;
-  extraHeaders: string;
-}
-
-function toDraft(s: Settings): Draft {
-  return {
-    rules: s.freshnessRules.map((r) => ({ pattern: r.pattern, seconds: String(r.maxAgeMs / 1000) })),
-    defaultSeconds: String(s.defaultMaxAgeMs / 1000),
-    maxFrames: String(s.maxFrames),
-    maxMiB: String(s.maxBytes / 1024 / 1024),
-    bodyCapKiB: String(s.capture.bodyCapBytes / 1024),
-    extraHeaders: s.capture.extraSecretHeaders.join(', '),
-  };
-}
-
-/** Numbers as typed (NaN stays NaN: the background names the bad field). */
-function fromDraft(d: Draft): Settings {
-  const rules: FreshnessRule[] = d.rules.filter((r) => r.pattern.trim() !== '' || r.seconds.trim() !== '').map((r) => ({ pattern: r.pattern, maxAgeMs: Number(r.seconds) * 1000 }));
-  return {
-    freshnessRules: rules,
-    defaultMaxAgeMs: Number(d.defaultSeconds) * 1000,
-    maxFrames: Number(d.maxFrames),
-    maxBytes: Number(d.maxMiB) * 1024 * 1024,
-    capture: {
-      bodyCapBytes: Number(d.bodyCapKiB) * 1024,
-      extraSecretHeaders: d.extraHeaders
-        .split(/[\s,]+/)
-        .map((h) => h.trim())
-        .filter(Boolean),
-    },
-  };
-}
-
 export function SettingsDialog({ settings, error, connected, onSave, onClose }: Props) {
   const [d, setD] = useState<Draft>(() => toDraft(settings));
+  const [problem, setProblem] = useState<DraftProblem | undefined>(undefined);
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dlg = ref.current;
+    // Focus goes back to what opened the dialog (the ⚙ button) when it closes, however it closes.
+    const opener = document.activeElement as HTMLElement | null;
     if (dlg && !dlg.open) dlg.showModal?.();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
   }, []);
-  const set = (patch: Partial<Draft>) => setD({ ...d, ...patch });
+  const set = (patch: Partial<Draft>) => {
+    setD({ ...d, ...patch });
+    setProblem(undefined);
+  };
+  /** Field attributes: marked invalid when it is the problem. */
+  const field = (id: FieldId) => ({ 'data-field': id, 'aria-invalid': problem?.field === id ? ('true' as const) : undefined, 'aria-describedby': problem?.field === id ? 'settings-problem' : undefined });
   const num = (label: string, key: 'defaultSeconds' | 'maxFrames' | 'maxMiB' | 'bodyCapKiB', unit: string) => (
     <label class="field">
       <span>{label}</span>
-      <input type="number" aria-label={label} value={d[key]} onInput={(e) => set({ [key]: e.currentTarget.value } as Partial<Draft>)} /> <span class="muted">{unit}</span>
+      <input type="number" step="any" aria-label={label} {...field(key)} value={d[key]} onInput={(e) => set({ [key]: e.currentTarget.value } as Partial<Draft>)} /> <span class="muted">{unit}</span>
     </label>
   );
   return (
@@ -80,7 +53,10 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
         method="dialog"
         onSubmit={(e) => {
           e.preventDefault();
-          onSave(fromDraft(d));
+          const p = draftProblem(d);
+          setProblem(p);
+          if (!p) return onSave(fromDraft(d));
+          ref.current?.querySelector<HTMLElement>(`[data-field="${p.field}"]`)?.focus();
         }}
       >
         <h2>Settings</h2>
@@ -91,13 +67,16 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
               <input
                 type="text"
                 aria-label={`Rule ${i + 1} URI pattern`}
+                {...field(`rule-${i}-pattern`)}
                 placeholder="file:///docs/** or postgres://kb/*"
                 value={r.pattern}
                 onInput={(e) => set({ rules: d.rules.map((x, j) => (j === i ? { ...x, pattern: e.currentTarget.value } : x)) })}
               />
               <input
                 type="number"
+                step="any"
                 aria-label={`Rule ${i + 1} max age in seconds`}
+                {...field(`rule-${i}-seconds`)}
                 value={r.seconds}
                 onInput={(e) => set({ rules: d.rules.map((x, j) => (j === i ? { ...x, seconds: e.currentTarget.value } : x)) })}
               />
@@ -122,13 +101,13 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
           {num('Body cap', 'bodyCapKiB', 'KiB (larger bodies keep a prefix, size and hash)')}
           <label class="field">
             <span>Extra secret headers</span>
-            <input type="text" aria-label="Extra secret headers" placeholder="x-tenant, x-customer-key" value={d.extraHeaders} onInput={(e) => set({ extraHeaders: e.currentTarget.value })} />
+            <input type="text" aria-label="Extra secret headers" {...field('extraHeaders')} placeholder="x-tenant, x-customer-key" value={d.extraHeaders} onInput={(e) => set({ extraHeaders: e.currentTarget.value })} />
           </label>
           <p class="muted">Authorization, Cookie, auth-like headers and token-like query parameters are always redacted.</p>
         </fieldset>
-        {error ? (
-          <p class="error-text" role="alert" data-settings-error="true">
-            {error}
+        {problem || error ? (
+          <p class="error-text" role="alert" id="settings-problem" data-settings-error="true">
+            {problem ? problem.message : error}
           </p>
         ) : null}
         {!connected ? <p class="muted">No tab connected: these settings apply to this view only.</p> : null}

@@ -151,17 +151,21 @@ it('filters rows with is:, uri: and free text, and says what is wrong with a bad
   await waitFor(async () => ((await uris()).length > 1 ? true : undefined), 5000, 'unfiltered');
 });
 
-it('edits settings in the panel: the background refuses a bad value (shown), accepts a good one', async () => {
+it('edits settings in the panel: a bad value is named, marked and focused, a good one is saved', async () => {
   await panel.click('button[aria-label="Settings"]');
   await panel.fill('dialog input[aria-label="Max frames"]', '5');
   await panel.click('dialog button[type="submit"]');
-  expect(await (await panel.waitForSelector('[data-settings-error="true"]')).textContent()).toBe('maxFrames must be between 1,000 and 5,000,000');
+  expect(await (await panel.waitForSelector('[data-settings-error="true"]')).textContent()).toBe('Max frames: a number of frames from 1,000 to 5,000,000');
+  expect(await panel.getAttribute('dialog input[aria-label="Max frames"]', 'aria-invalid')).toBe('true');
+  expect(await panel.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Max frames');
   await panel.fill('dialog input[aria-label="Max frames"]', String(DEFAULT_SETTINGS.maxFrames));
   await panel.click('dialog button:has-text("+ Add rule")');
   await panel.fill('dialog input[aria-label="Rule 1 URI pattern"]', 'file:///docs/**');
   await panel.fill('dialog input[aria-label="Rule 1 max age in seconds"]', '1');
   await panel.click('dialog button[type="submit"]');
   await panel.waitForSelector('dialog.settings', { state: 'detached' });
+  // Focus is back on the button that opened the dialog.
+  expect(await panel.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Settings');
   // The rule applies to the panel's engine: the policy document's cache is now older than expected.
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-findings*="cache-age-exceeded"]`);
   const stored = await (await browser.serviceWorker()).evaluate(() => (globalThis as any).mcpDevtools.settings.get());

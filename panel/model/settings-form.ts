@@ -1,0 +1,91 @@
+// The settings dialog's form: settings as the fields show them (seconds, MiB, KiB, a comma-separated header list), back
+// again, and the check that runs before anything is sent — in the words and units of the fields, naming the field, so
+// it can be marked and focused. The background validates again (shared/settings.ts): its limits are the same.
+import type { FreshnessRule } from '../../shared/engine/index.ts';
+import { LIMITS, type Settings } from '../../shared/settings.ts';
+
+export interface Draft {
+  rules: Array<{ pattern: string; seconds: string }>;
+  defaultSeconds: string;
+  maxFrames: string;
+  maxMiB: string;
+  bodyCapKiB: string;
+  extraHeaders: string;
+}
+
+/** A field of the form: `rule-<i>-pattern`, `rule-<i>-seconds`, or a Draft key. */
+export type FieldId = `rule-${number}-pattern` | `rule-${number}-seconds` | 'defaultSeconds' | 'maxFrames' | 'maxMiB' | 'bodyCapKiB' | 'extraHeaders';
+
+export interface DraftProblem {
+  field: FieldId;
+  message: string;
+}
+
+export function toDraft(s: Settings): Draft {
+  return {
+    rules: s.freshnessRules.map((r) => ({ pattern: r.pattern, seconds: String(r.maxAgeMs / 1000) })),
+    defaultSeconds: String(s.defaultMaxAgeMs / 1000),
+    maxFrames: String(s.maxFrames),
+    maxMiB: String(s.maxBytes / 1024 / 1024),
+    bodyCapKiB: String(s.capture.bodyCapBytes / 1024),
+    extraHeaders: s.capture.extraSecretHeaders.join(', '),
+  };
+}
+
+/** Rules left completely empty are dropped, not errors (an "+ Add rule" never filled in). */
+function filledRules(d: Draft): Draft['rules'] {
+  return d.rules.filter((r) => r.pattern.trim() !== '' || r.seconds.trim() !== '');
+}
+
+function headerNames(d: Draft): string[] {
+  return d.extraHeaders
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+}
+
+export function fromDraft(d: Draft): Settings {
+  const rules: FreshnessRule[] = filledRules(d).map((r) => ({ pattern: r.pattern.trim(), maxAgeMs: Number(r.seconds) * 1000 }));
+  return {
+    freshnessRules: rules,
+    defaultMaxAgeMs: Number(d.defaultSeconds) * 1000,
+    maxFrames: Number(d.maxFrames),
+    maxBytes: Number(d.maxMiB) * 1024 * 1024,
+    capture: { bodyCapBytes: Number(d.bodyCapKiB) * 1024, extraSecretHeaders: headerNames(d) },
+  };
+}
+
+const fmt = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 3 });
+
+function outside(text: string, scale: number, [lo, hi]: readonly [number, number]): boolean {
+  if (text.trim() === '') return true;
+  const v = Number(text) * scale;
+  return !Number.isFinite(v) || v < lo || v > hi;
+}
+
+/** The first problem of the form, in its own words; undefined when it can be saved. */
+export function draftProblem(d: Draft): DraftProblem | undefined {
+  const rules = filledRules(d);
+  for (let i = 0; i < d.rules.length; i++) {
+    const r = d.rules[i]!;
+    if (!rules.includes(r)) continue;
+    if (r.pattern.trim() === '') return { field: `rule-${i}-pattern`, message: `Rule ${i + 1}: enter a URI pattern (a glob such as file:///docs/**)` };
+    const [lo, hi] = LIMITS.ruleMaxAgeMs;
+    if (outside(r.seconds, 1000, LIMITS.ruleMaxAgeMs)) return { field: `rule-${i}-seconds`, message: `Rule ${i + 1} max age: a number of seconds from ${fmt(lo / 1000)} to ${fmt(hi / 1000)} (30 days)` };
+  }
+  const checks: Array<[FieldId, string, number, readonly [number, number], string, number]> = [
+    ['defaultSeconds', 'Default max age', 1000, LIMITS.defaultMaxAgeMs, 'seconds', 1000],
+    ['maxFrames', 'Max frames', 1, LIMITS.maxFrames, 'frames', 1],
+    ['maxMiB', 'Max size', 1024 * 1024, LIMITS.maxBytes, 'MiB', 1024 * 1024],
+    ['bodyCapKiB', 'Body cap', 1024, LIMITS.bodyCapBytes, 'KiB', 1024],
+  ];
+  for (const [field, label, scale, range, unit, unitScale] of checks) {
+    if (outside(d[field as keyof Draft] as string, scale, range)) {
+      return { field, message: `${label}: a number of ${unit} from ${fmt(range[0] / unitScale)} to ${fmt(range[1] / unitScale)}` };
+    }
+  }
+  for (const h of headerNames(d)) {
+    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(h)) return { field: 'extraHeaders', message: `Extra secret headers: “${h}” is not a header name (separate names with commas)` };
+  }
+  return undefined;
+}

@@ -1,0 +1,36 @@
+// The settings dialog's form model: what the fields show, what is sent, and the problems named in the fields' words.
+import { describe, expect, it } from 'vitest';
+import { draftProblem, fromDraft, toDraft } from '../../../panel/model/settings-form.ts';
+import { DEFAULT_SETTINGS, validateSettings } from '../../../shared/settings.ts';
+
+const base = () => toDraft(DEFAULT_SETTINGS);
+
+describe('settings form', () => {
+  it('round-trips the defaults, and what it sends the background accepts', () => {
+    expect(fromDraft(base())).toEqual(DEFAULT_SETTINGS);
+    expect(draftProblem(base())).toBeUndefined();
+    expect(validateSettings(fromDraft(base())).ok).toBe(true);
+  });
+
+  it('takes decimals (a 1.5 s rule, 0.5 MiB is refused only for its range) and drops untouched empty rules', () => {
+    const d = { ...base(), rules: [{ pattern: ' file:///docs/** ', seconds: '1.5' }, { pattern: '', seconds: '' }] };
+    expect(draftProblem(d)).toBeUndefined();
+    expect(fromDraft(d).freshnessRules).toEqual([{ pattern: 'file:///docs/**', maxAgeMs: 1500 }]);
+    expect(draftProblem({ ...base(), maxMiB: '0.5' })).toEqual({ field: 'maxMiB', message: 'Max size: a number of MiB from 1 to 2,048' });
+    expect(draftProblem({ ...base(), maxMiB: '1.5' })).toBeUndefined();
+  });
+
+  it('names the field of each problem in the words of the form', () => {
+    expect(draftProblem({ ...base(), rules: [{ pattern: '', seconds: '5' }] })).toEqual({ field: 'rule-0-pattern', message: 'Rule 1: enter a URI pattern (a glob such as file:///docs/**)' });
+    expect(draftProblem({ ...base(), rules: [{ pattern: 'a', seconds: '5' }, { pattern: 'b', seconds: '-1' }] })?.field).toBe('rule-1-seconds');
+    expect(draftProblem({ ...base(), rules: [{ pattern: 'a', seconds: 'x' }] })?.message).toBe('Rule 1 max age: a number of seconds from 0.001 to 2,592,000 (30 days)');
+    expect(draftProblem({ ...base(), defaultSeconds: '' })?.field).toBe('defaultSeconds');
+    expect(draftProblem({ ...base(), maxFrames: '5' })).toEqual({ field: 'maxFrames', message: 'Max frames: a number of frames from 1,000 to 5,000,000' });
+    expect(draftProblem({ ...base(), bodyCapKiB: '1e9' })?.field).toBe('bodyCapKiB');
+  });
+
+  it('takes header names separated by commas and refuses what is not one', () => {
+    expect(fromDraft({ ...base(), extraHeaders: 'X-Tenant, x-customer-key,' }).capture.extraSecretHeaders).toEqual(['X-Tenant', 'x-customer-key']);
+    expect(draftProblem({ ...base(), extraHeaders: 'x-ok, bad header!' })).toEqual({ field: 'extraHeaders', message: 'Extra secret headers: “bad header!” is not a header name (separate names with commas)' });
+  });
+});
