@@ -11,6 +11,7 @@ import { formatClock, formatDuration } from '../model/format.ts';
 import {
   fitWindow,
   followLive,
+  maxZoomSpan,
   nearestMark,
   panBy,
   readAt,
@@ -82,6 +83,7 @@ function TimelineView(props: Props) {
   }, [snapshot, index, now]);
   /** The last thing that happened (fit shows the data, not the quiet time after it). */
   const lastT = Math.max(first + 1, Math.min(now, props.endT ?? now));
+  const maxSpan = maxZoomSpan((live ? now : lastT) - first);
 
   // The window: follow live (right edge at now), or fit the data once when there is no window yet.
   const shownWin: TimeWindow = useMemo(() => {
@@ -143,22 +145,52 @@ function TimelineView(props: Props) {
     setWin(w);
   };
 
-  const hit = (clientX: number, clientY: number) => {
+  /** What is under the pointer: a session, a mark, a read bar, or just a URI lane. */
+  const under = (clientX: number, clientY: number) => {
     const c = canvasRef.current!;
     const r = c.getBoundingClientRect();
     const x = clientX - r.left;
     const y = clientY - r.top - AXIS_H - offsetY;
-    if (y < 0) return;
+    if (y < 0) return undefined;
     const lane = lanes[firstLane + Math.floor(y / LANE_H)];
-    if (!lane) return;
+    if (!lane) return undefined;
     const t = tOf(shownWin, x, size.w);
     const tol = ((shownWin.end - shownWin.start) / size.w) * 4;
-    if (lane.kind === 'session') return props.onOpenSession(lane.session.key);
+    if (lane.kind === 'session') return { lane, mark: undefined, bar: undefined };
     const mark = lane.lane ? nearestMark(lane.lane.marks, t, tol) : undefined;
-    if (mark) return props.onOpenMessage(mark.index);
-    const bar = lane.lane ? readAt(lane.lane, t, tol, now) : undefined;
-    if (bar) return props.onOpenMessage(bar.index);
-    props.onSelectUri(lane.id);
+    const bar = !mark && lane.lane ? readAt(lane.lane, t, tol, now) : undefined;
+    return { lane, mark, bar };
+  };
+
+  const hit = (clientX: number, clientY: number) => {
+    const u = under(clientX, clientY);
+    if (!u) return;
+    if (u.lane.kind === 'session') return props.onOpenSession(u.lane.session.key);
+    if (u.mark) return props.onOpenMessage(u.mark.index);
+    if (u.bar) return props.onOpenMessage(u.bar.index);
+    props.onSelectUri(u.lane.id);
+  };
+
+  // Hover says what a click would open (the canvas's title), and the pointer shows that it is clickable.
+  const [tip, setTip] = useState<{ text: string; clickable: boolean }>({ text: '', clickable: false });
+  const hover = (clientX: number, clientY: number) => {
+    const u = under(clientX, clientY);
+    let text = '';
+    let clickable = false;
+    if (u?.lane.kind === 'session') {
+      const s = u.lane.session;
+      text = `${s.label}: from ${formatClock(s.start)}${s.end !== undefined ? ` to ${formatClock(s.end)}${s.endCause ? ` (${s.endCause})` : ''}` : ', open'} — click for the session`;
+      clickable = true;
+    } else if (u?.mark) {
+      const what = u.mark.kind === 'notify' ? 'notification' : u.mark.kind === 'subscribe' ? (u.mark.failed ? 'subscribe (failed)' : 'subscribe') : 'unsubscribe';
+      text = `${what} at ${formatClock(u.mark.t)} — click for the message`;
+      clickable = true;
+    } else if (u?.bar) {
+      const b = u.bar;
+      text = `read at ${formatClock(b.t0)}${b.t1 !== undefined ? `, answered after ${formatDuration(b.t1 - b.t0)}` : ', no answer yet'}${b.failed ? ' (failed)' : ''} — click for the request`;
+      clickable = true;
+    } else if (u) text = `${u.lane.label} — click to select`;
+    if (text !== tip.text || clickable !== tip.clickable) setTip({ text, clickable });
   };
 
   const totalH = lanes.length * LANE_H + AXIS_H;
@@ -178,7 +210,7 @@ function TimelineView(props: Props) {
         <button type="button" aria-label="Zoom in" title="Zoom in (+)" onClick={() => setWindow(zoomAt(shownWin, 0.5, (shownWin.start + shownWin.end) / 2))}>
           +
         </button>
-        <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => setWindow(zoomAt(shownWin, 2, (shownWin.start + shownWin.end) / 2))}>
+        <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => setWindow(zoomAt(shownWin, 2, (shownWin.start + shownWin.end) / 2, maxSpan))}>
           −
         </button>
         <button type="button" aria-label="Fit all" title="Fit the data (0)" onClick={() => setWindow(fitWindow(first, lastT))}>
@@ -224,6 +256,11 @@ function TimelineView(props: Props) {
           {live ? 'Back to live' : 'Back to end'}
         </button>
       </header>
+      <p class="timeline-legend" aria-label="Timeline legend">
+        <span class="lg-sub">▲</span> subscribe <span class="lg-unsub">▼</span> unsubscribe <span class="lg-notify">◆</span> notification{' '}
+        <span class="lg-read">▬</span> read (request → answer) <span class="lg-fail">▬</span> failed <span class="lg-stale">█</span> stale cache{' '}
+        <span class="lg-gap">▨</span> no delivery channel <span class="lg-end">┆</span> session ended
+      </p>
       <div
         class="timeline-body"
         ref={bodyRef}
@@ -238,7 +275,7 @@ function TimelineView(props: Props) {
               setScrollTop((s) => Math.max(0, Math.min(Math.max(0, totalH - size.h), s + e.deltaY)));
               return;
             }
-            setWindow(zoomAt(shownWin, e.deltaY > 0 ? 1.25 : 0.8, tOf(shownWin, x, size.w)));
+            setWindow(zoomAt(shownWin, e.deltaY > 0 ? 1.25 : 0.8, tOf(shownWin, x, size.w), maxSpan));
           }
           e.preventDefault();
         }}
@@ -275,9 +312,11 @@ function TimelineView(props: Props) {
           onMouseDown={(e) => {
             drag.current = { x: e.clientX, moved: false, win: shownWin };
           }}
+          title={tip.text}
+          data-clickable={tip.clickable ? 'true' : undefined}
           onMouseMove={(e) => {
             const d = drag.current;
-            if (!d || (e.buttons & 1) === 0) return;
+            if (!d || (e.buttons & 1) === 0) return hover(e.clientX, e.clientY);
             if (Math.abs(e.clientX - d.x) > 3) d.moved = true;
             if (d.moved) setWindow(panBy(d.win, e.clientX - d.x, size.w));
           }}
@@ -290,7 +329,7 @@ function TimelineView(props: Props) {
             const mid = (shownWin.start + shownWin.end) / 2;
             const k = e.key;
             if (k === '+' || k === '=') setWindow(zoomAt(shownWin, 0.5, mid));
-            else if (k === '-' || k === '_') setWindow(zoomAt(shownWin, 2, mid));
+            else if (k === '-' || k === '_') setWindow(zoomAt(shownWin, 2, mid, maxSpan));
             else if (k === '0') setWindow(fitWindow(first, lastT));
             else if (k === 'ArrowLeft') setWindow(panBy(shownWin, size.w / 10, size.w));
             else if (k === 'ArrowRight') setWindow(panBy(shownWin, -size.w / 10, size.w));

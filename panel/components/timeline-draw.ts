@@ -4,7 +4,7 @@
 // and bars are gathered into one path per style and filled once, and a mark closer than 2 px to the previous one of
 // its kind is skipped.
 import { formatClock } from '../model/format.ts';
-import { lowerBound, tickStep, ticks, xOf, type Interval, type SessionLane, type TimeWindow, type UriLane } from '../model/timeline.ts';
+import { lowerBound, tickLabel, tickStep, ticks, xOf, type Interval, type SessionLane, type TimeWindow, type UriLane } from '../model/timeline.ts';
 
 export const AXIS_H = 18;
 export const LANE_H = 20;
@@ -112,9 +112,10 @@ export function drawTimeline(d: DrawInput): void {
     ctx.moveTo(x, AXIS_H);
     ctx.lineTo(x, height);
     ctx.stroke();
-    // Always with the hour: "18:14.000" (minutes, seconds) reads as a clock time it is not.
-    const label = step < 1000 ? formatClock(t) : formatClock(t).slice(0, 8);
-    ctx.fillText(label, x + 3, AXIS_H / 2);
+    // Always with the hour: "18:14.000" (minutes, seconds) reads as a clock time it is not; days get the date.
+    const label = tickLabel(t, step, formatClock);
+    // A label the right edge would cut is left out (its grid line stays).
+    if (x + 3 + ctx.measureText(label).width <= width) ctx.fillText(label, x + 3, AXIS_H / 2);
   }
   ctx.strokeStyle = p.line;
   ctx.beginPath();
@@ -147,15 +148,20 @@ export function drawTimeline(d: DrawInput): void {
         const g1 = clampX(xOf(w, g.t1, width), width);
         if (g1 >= 0 && g0 <= width) hatch(ctx, g0, g1, y + 3, LANE_H - 6, p.gapFill);
       }
-      // Start (a reconnect gets a triangle) and end (with its cause).
-      ctx.fillStyle = s.reconnectAfter ? p.warn : p.ok;
-      ctx.beginPath();
-      ctx.moveTo(x0, y + 3);
-      ctx.lineTo(x0 + 6, mid);
-      ctx.lineTo(x0, y + LANE_H - 3);
-      ctx.closePath();
-      ctx.fill();
-      if (s.end !== undefined) {
+      // Start (a reconnect gets a triangle) and end (with its cause), each only where it is in view: a session that
+      // ended before the window must not show its end at the left edge.
+      const startX = xOf(w, s.start, width);
+      if (startX >= 0 && startX <= width) {
+        ctx.fillStyle = s.reconnectAfter ? p.warn : p.ok;
+        ctx.beginPath();
+        ctx.moveTo(x0, y + 3);
+        ctx.lineTo(x0 + 6, mid);
+        ctx.lineTo(x0, y + LANE_H - 3);
+        ctx.closePath();
+        ctx.fill();
+      }
+      const endX = s.end !== undefined ? xOf(w, s.end, width) : -1;
+      if (s.end !== undefined && endX >= 0 && endX <= width) {
         ctx.fillStyle = p.error;
         ctx.fillRect(x1 - 1, y + 2, 2, LANE_H - 4);
         if (s.endCause) {

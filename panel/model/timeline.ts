@@ -253,9 +253,9 @@ export function tOf(w: TimeWindow, x: number, width: number): number {
 }
 
 /** Zooms by `factor` (< 1 = in) keeping `anchor` (a time) at the same screen position. */
-export function zoomAt(w: TimeWindow, factor: number, anchor: number): TimeWindow {
+export function zoomAt(w: TimeWindow, factor: number, anchor: number, maxSpan = MAX_SPAN_MS): TimeWindow {
   const span = w.end - w.start;
-  const next = Math.min(MAX_SPAN_MS, Math.max(MIN_SPAN_MS, span * factor));
+  const next = Math.min(Math.min(MAX_SPAN_MS, Math.max(maxSpan, span)), Math.max(MIN_SPAN_MS, span * factor));
   const k = span > 0 ? (anchor - w.start) / span : 0.5;
   const start = anchor - k * next;
   return { start, end: start + next };
@@ -357,4 +357,18 @@ export function positionOf(steps: Float64Array, t: number): number {
     } else hi = mid - 1;
   }
   return at;
+}
+
+/** How far out zooming goes for data spanning `dataSpan` ms: twenty times it, at least a minute (not a week for 0.5 s). */
+export function maxZoomSpan(dataSpan: number): number {
+  return Math.min(MAX_SPAN_MS, Math.max(60_000, dataSpan * 20));
+}
+
+/** An axis label: with the date when ticks are a day or more apart (every label would read 00:00:00). */
+export function tickLabel(t: number, step: number, clock: (t: number) => string): string {
+  if (step >= 86_400_000) {
+    const d = new Date(t);
+    return `${d.toLocaleString('en-US', { month: 'short' })} ${d.getDate()}`;
+  }
+  return step < 1000 ? clock(t) : clock(t).slice(0, 8);
 }

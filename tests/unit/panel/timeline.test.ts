@@ -9,6 +9,7 @@ import {
   gapsWithin,
   lowerBound,
   nearestMark,
+  maxZoomSpan,
   panBy,
   positionOf,
   readAt,
@@ -16,6 +17,7 @@ import {
   sessionLanes,
   staleIntervals,
   tOf,
+  tickLabel,
   tickStep,
   ticks,
   visibleRange,
@@ -187,5 +189,28 @@ describe('scrubber steps', () => {
     const log = reconnectWithoutResubscribe();
     const snap = run(log).snapshot(log.t);
     expect(scrubSteps(snap.messages).length).toBe(snap.messages.count);
+  });
+});
+
+describe('timeline zoom and axis', () => {
+  it('zooms out to twenty times the data (at least a minute), not to a week for half a second of traffic', () => {
+    const max = maxZoomSpan(500);
+    expect(max).toBe(60_000);
+    let w = { start: 0, end: 500 };
+    for (let i = 0; i < 30; i++) w = zoomAt(w, 2, 250, max);
+    expect(w.end - w.start).toBe(60_000);
+    expect(maxZoomSpan(3600_000)).toBe(20 * 3600_000);
+    // A window already wider (a live follow window) is not shrunk by zooming out.
+    const wide = zoomAt({ start: 0, end: 120_000 }, 2, 0, max);
+    expect(wide.end - wide.start).toBe(120_000);
+    // Zooming in is not limited by it.
+    expect(zoomAt({ start: 0, end: 60_000 }, 0.5, 0, max).end).toBe(30_000);
+  });
+  it('labels day ticks with the date (every label read 00:00:00)', () => {
+    const t = new Date(2026, 11, 2, 0, 0, 0).getTime();
+    const clock = (x: number) => new Date(x).toTimeString().slice(0, 8) + '.000';
+    expect(tickLabel(t, 86_400_000, clock)).toBe('Dec 2');
+    expect(tickLabel(t, 3600_000, clock)).toBe('00:00:00');
+    expect(tickLabel(t + 5, 100, clock)).toBe(clock(t + 5));
   });
 });
