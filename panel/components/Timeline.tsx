@@ -195,6 +195,8 @@ function TimelineView(props: Props) {
 
   const totalH = lanes.length * LANE_H + AXIS_H;
   const visibleLanes = lanes.slice(firstLane, firstLane + visibleCount);
+  /** Lanes below the view (not even partly shown): said, so none is hidden without a sign. */
+  const lanesBelow = Math.max(0, lanes.length - firstLane - Math.floor((size.h - AXIS_H - offsetY) / LANE_H));
   // The scrubber steps message by message (a burst of traffic and the quiet minute after it get the same room as the
   // traffic deserves): position k replays up to message k's time, the last position is the end (or live).
   const steps = useMemo(() => scrubSteps(props.messages), [props.messages?.store, props.messages?.count]);
@@ -280,6 +282,13 @@ function TimelineView(props: Props) {
           e.preventDefault();
         }}
       >
+        {lanesBelow > 0 || firstLane > 0 ? (
+          <div class="lanes-more" style={{ width: `${LABEL_W}px` }} data-lanes-above={firstLane} data-lanes-below={lanesBelow}>
+            {firstLane > 0 ? `↑ ${firstLane} ` : ''}
+            {lanesBelow > 0 ? `↓ ${lanesBelow} ` : ''}
+            more lane{firstLane + lanesBelow === 1 ? '' : 's'} (shift + wheel, or ↑ ↓ on the timeline)
+          </div>
+        ) : null}
         <ol class="lane-labels" style={{ width: `${LABEL_W}px`, paddingTop: `${AXIS_H + offsetY}px` }} aria-label="Timeline lanes">
           {visibleLanes.map((l) =>
             l.kind === 'session' ? (
@@ -353,6 +362,20 @@ function sameShown(a: object, b: object): boolean {
   return true;
 }
 
+/** A lane label works like a button: focusable, Enter or Space activates it, as a click does. */
+function activates(run: () => void) {
+  return {
+    role: 'button' as const,
+    tabIndex: 0,
+    onClick: run,
+    onKeyDown: (e: KeyboardEvent) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      run();
+    },
+  };
+}
+
 const SessionLabel = memo(function SessionLabel(p: {
   skey: string;
   label: string;
@@ -373,7 +396,7 @@ const SessionLabel = memo(function SessionLabel(p: {
       data-reconnect={p.reconnect}
       data-gaps={p.gaps}
       title={`${p.kind} ${p.label}${p.endCause ? ` — ended: ${p.endCause}` : ' — open'}`}
-      onClick={() => p.onOpen(p.skey)}
+      {...activates(() => p.onOpen(p.skey))}
     >
       {p.kind === 'listen' ? '⇶ ' : '◆ '}
       {p.label}
@@ -383,7 +406,15 @@ const SessionLabel = memo(function SessionLabel(p: {
 
 const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; selected: boolean; stale: boolean; onSelect: (key: string) => void }) {
   return (
-    <li class={`lane-label uri${p.selected ? ' selected' : ''}${p.stale ? ' stale' : ''}`} data-lane="uri" data-uri={p.uri} data-stale={p.stale} title={p.uri} onClick={() => p.onSelect(p.lkey)}>
+    <li
+      class={`lane-label uri${p.selected ? ' selected' : ''}${p.stale ? ' stale' : ''}`}
+      data-lane="uri"
+      data-uri={p.uri}
+      data-stale={p.stale}
+      title={p.uri}
+      aria-current={p.selected ? 'true' : undefined}
+      {...activates(() => p.onSelect(p.lkey))}
+    >
       {p.uri}
     </li>
   );

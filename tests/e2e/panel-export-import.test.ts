@@ -136,6 +136,14 @@ it('navigates the URI table with the keyboard; Enter opens the drawer, Esc close
   await panel.keyboard.press('ArrowDown');
   expect(await panel.getAttribute('.uri-row[aria-selected="true"]', 'data-uri')).not.toBe(POLICY);
   await panel.keyboard.press('ArrowUp');
+  // A timeline lane label is a button too: Enter on another URI's lane selects it.
+  const other = await panel.getAttribute('.lane-label[data-lane="uri"]:not([aria-current="true"])', 'data-uri');
+  await panel.focus(`.lane-label[data-lane="uri"][data-uri="${other}"]`);
+  await panel.keyboard.press('Enter');
+  await panel.waitForSelector(`.lane-label[data-lane="uri"][data-uri="${other}"][aria-current="true"]`);
+  expect(await panel.getAttribute('.uri-row[aria-selected="true"]', 'data-uri')).toBe(other);
+  await panel.focus(`.uri-row[data-uri="${POLICY}"]`);
+  await panel.click(`.uri-row[data-uri="${POLICY}"]`);
 });
 
 it('filters rows with is:, uri: and free text, and says what is wrong with a bad term', async () => {
