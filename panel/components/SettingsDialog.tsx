@@ -24,6 +24,8 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
     const opener = document.activeElement as HTMLElement | null;
     if (dlg && !dlg.open) dlg.showModal?.();
     return () => {
+      // Close first: while a modal dialog is open the rest of the page is inert and cannot take focus.
+      if (dlg?.open) dlg.close();
       if (opener?.isConnected) opener.focus();
     };
   }, []);

@@ -173,7 +173,7 @@ it('edits settings in the panel: a bad value is named, marked and focused, a goo
   await panel.click('dialog button[type="submit"]');
   await panel.waitForSelector('dialog.settings', { state: 'detached' });
   // Focus is back on the button that opened the dialog.
-  expect(await panel.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Settings');
+  await panel.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Settings', undefined, { timeout: 5000 });
   // The rule applies to the panel's engine: the policy document's cache is now older than expected.
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-findings*="cache-age-exceeded"]`);
   const stored = await (await browser.serviceWorker()).evaluate(() => (globalThis as any).mcpDevtools.settings.get());
@@ -219,7 +219,7 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
   await panel.waitForSelector('.scrub-banner', { state: 'detached' });
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="error"]`);
   // Focus stays on the scrubber, not lost to the page.
-  expect(await panel.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Replay up to');
+  await panel.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Replay up to', undefined, { timeout: 5000 });
 });
 
 it('exports the HAR of the MCP HTTP traffic, SSE events in _sseEvents', async () => {
