@@ -100,15 +100,18 @@ export async function importFile(store: PanelStore, file: File): Promise<boolean
   }
   probe.importPhase('read');
   const head = text.slice(0, 200);
-  const json = traceJsonText(text);
-  if ('error' in json) return fail(json.error, head);
   let value: unknown;
-  try {
-    value = JSON.parse(json.text);
-  } catch (e) {
-    return fail(`not JSON: ${(e as Error).message}`, head);
+  {
+    // Scoped: once parsed, nothing holds the file's text any more (a large trace would stay in memory twice).
+    const json = traceJsonText(text);
+    text = '';
+    if ('error' in json) return fail(json.error, head);
+    try {
+      value = JSON.parse(json.text);
+    } catch (e) {
+      return fail(`not JSON: ${(e as Error).message}`, head);
+    }
   }
-  text = '';
   probe.importPhase('parse');
   let prepared: ReturnType<PanelStore['prepareTrace']>;
   try {

@@ -38,14 +38,20 @@ export function redactHeaders(headers: HeaderMap, extra: readonly string[] = [])
 }
 
 /**
- * Redacts token-like query parameters, the same parameters in a `#a=b&c=d` fragment (OAuth's implicit flow returns
- * `#access_token=…`), and URL userinfo, of an absolute or relative URL; leaves anything unparsable as is.
+ * Redacts token-like query parameters, URL userinfo, and the same parameters anywhere in the fragment (OAuth's
+ * implicit flow returns `#access_token=…`; hash routers make it `#/access_token=…` or `#/cb?code=…`), of an absolute or
+ * relative URL; leaves anything unparsable as is. The fragment is rewritten in place: only secret values change.
  */
 export function redactUrl(url: string): string {
+  const hash = url.indexOf('#');
+  if (hash >= 0) return redactBeforeFragment(url.slice(0, hash)) + redactFragment(url.slice(hash));
+  return redactBeforeFragment(url);
+}
+
+function redactBeforeFragment(url: string): string {
   const q = url.indexOf('?');
   const at = url.indexOf('@');
-  const hash = url.indexOf('#');
-  if (q < 0 && at < 0 && hash < 0) return url;
+  if (q < 0 && at < 0) return url;
   let u: URL;
   try {
     u = new URL(url, 'http://relative.invalid');
@@ -53,8 +59,8 @@ export function redactUrl(url: string): string {
     return url;
   }
   let changed = false;
-  if (u.password) {
-    u.password = redactValue(u.password);
+  if (u.password && !decoded(u.password).startsWith(REDACTED_PREFIX)) {
+    u.password = redactValue(decoded(u.password));
     changed = true;
   }
   for (const [name, value] of [...u.searchParams]) {
@@ -63,21 +69,27 @@ export function redactUrl(url: string): string {
       changed = true;
     }
   }
-  if (u.hash.includes('=')) {
-    const params = new URLSearchParams(u.hash.slice(1));
-    let inHash = false;
-    for (const [name, value] of [...params]) {
-      if (isSecretQueryParam(name) && !value.startsWith(REDACTED_PREFIX)) {
-        params.set(name, redactValue(value));
-        inHash = true;
-      }
-    }
-    if (inHash) {
-      u.hash = params.toString();
-      changed = true;
-    }
-  }
   if (!changed) return url;
   const s = u.toString();
   return u.origin === 'http://relative.invalid' && !url.startsWith('http://relative.invalid') ? s.slice(u.origin.length) : s;
+}
+
+function decoded(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+}
+
+/** `name=value` pairs anywhere in a fragment: after `#`, `&`, `?`, `/` or `;`. */
+const FRAGMENT_PARAM = /(^#|[&?/;])([^&?/;#=]+)=([^&#]*)/g;
+
+function redactFragment(fragment: string): string {
+  if (!fragment.includes('=')) return fragment;
+  return fragment.replace(FRAGMENT_PARAM, (all, before: string, name: string, value: string) => {
+    const v = decoded(value);
+    if (!isSecretQueryParam(decoded(name)) || v.startsWith(REDACTED_PREFIX)) return all;
+    return `${before}${name}=${encodeURIComponent(redactValue(v))}`;
+  });
 }

@@ -125,23 +125,23 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
     const clone = response.body !== null && !response.bodyUsed ? response.clone() : undefined;
     const reader = clone?.body?.getReader();
     if (reader && kind === 'sse') linkCancel(response, reader);
+    // Read now, before the page's continuation could redefine anything on this Response. (Reading it a microtask
+    // later, after the page's continuation, was measured: no change in the page-overhead figure.)
+    const head: FrameDraft = {
+      kind: 'http-response',
+      conn,
+      status: response.status,
+      statusText: response.statusText,
+      url: redactUrl(response.url),
+      redirected: response.redirected,
+      headers: redactHeaders(headersToMap(response.headers), config.extraSecretHeaders),
+    };
     void requestDone.then(async (verdict) => {
       if (verdict === 'no' || (verdict === 'candidate' && kind !== 'sse')) {
         await reader?.cancel().catch(() => undefined);
         return;
       }
-      // One microtask later: the page's own continuation (queued when the response reached it) runs first; the head
-      // is read now (a fetch Response's status, URL and headers never change).
-      await undefined;
-      exchange.emit({
-        kind: 'http-response',
-        conn,
-        status: response.status,
-        statusText: response.statusText,
-        url: redactUrl(response.url),
-        redirected: response.redirected,
-        headers: redactHeaders(headersToMap(response.headers), config.extraSecretHeaders),
-      });
+      exchange.emit(head);
       if (!reader) {
         exchange.release();
         emitter.emit({ kind: 'http-end', conn, outcome: 'complete', phase: 'body', bytes: 0 });
@@ -170,9 +170,10 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       if (emitter.disabled) return Reflect.apply(target, thisArg, args);
       let facts: RequestFacts | undefined;
       let verdict: RequestVerdict = 'no';
+      let requestClone: Request | undefined;
       const look = (): void => {
         try {
-          facts = requestFacts(args[0], args[1] as RequestInit | undefined, (f, head) => verdictFor(f, head) !== 'no');
+          facts = requestFacts(args[0], args[1] as RequestInit | undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone);
           verdict = verdictFor(facts, facts.bodyText);
           // Not MCP by headers/URL and no async body to look at: leave it completely alone.
           if (verdict === 'no' && !facts.bodyLater) facts = undefined;
@@ -180,14 +181,20 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
           facts = undefined; // Invalid arguments: the native fetch reports them exactly as usual.
         }
       };
-      // A Request's body must be cloned before the native fetch takes it, so its facts come first. Any other call is
-      // looked at just after the native fetch started it: the request is on its way while the tap reads the arguments
-      // (they cannot change in between, it is the same synchronous call), and a one-shot headers iterator is consumed
-      // by the native fetch, as without the extension, not by the tap.
-      const early = args[0] instanceof Request;
-      if (early) look();
+      // The call is looked at just after the native fetch started it: the request is on its way while the tap reads the
+      // arguments (they cannot change in between, it is the same synchronous call), and a one-shot headers iterator is
+      // consumed by the native fetch, as without the extension, not by the tap. Only a Request's body must be taken
+      // first (cloned), before the native fetch uses it up.
+      try {
+        const input = args[0];
+        const init = args[1] as RequestInit | undefined;
+        const initBody = init !== null && typeof init === 'object' && 'body' in init && init.body !== undefined;
+        if (input instanceof Request && !initBody && input.body !== null && !input.bodyUsed) requestClone = input.clone();
+      } catch {
+        requestClone = undefined;
+      }
       const result = Reflect.apply(target, thisArg, args) as Promise<Response>;
-      if (!early) look();
+      look();
       if (!facts) return result;
       try {
         return observe(facts, verdict, result);

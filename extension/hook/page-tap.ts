@@ -7,8 +7,14 @@ import { natives } from './natives.ts';
 export function installPageTap(emitter: Emitter): void {
   emitter.emit({ kind: 'page-start', url: redactUrl(location.href), top: window === window.top });
   natives.addEventListener.call(window, 'pagehide', (ev: Event) => {
-    emitter.emit({ kind: 'page-end', url: redactUrl(location.href), persisted: (ev as PageTransitionEvent).persisted });
-    emitter.flush();
+    try {
+      emitter.emit({ kind: 'page-end', url: redactUrl(location.href), persisted: (ev as PageTransitionEvent).persisted });
+    } catch (e) {
+      emitter.captureError('page-end', e);
+    } finally {
+      // Nothing runs after pagehide: what is queued goes now, whatever happened above.
+      emitter.flush();
+    }
   });
   natives.addEventListener.call(window, 'pageshow', (ev: Event) => {
     // Back from the back/forward cache: the same document lives again.

@@ -53,14 +53,18 @@ function bodyFacts(body: unknown, facts: RequestFacts, keep: KeepReading): void 
   else facts.bodyText = String(body);
 }
 
-/** Throws when the arguments are not a valid fetch() call; the caller then lets the native fetch report it. */
-export function requestFacts(input: unknown, init: RequestInit | undefined, keep: KeepReading = () => true): RequestFacts {
+/**
+ * Throws when the arguments are not a valid fetch() call; the caller then lets the native fetch report it. `bodyClone`
+ * is a clone of a Request input taken before the native fetch used its body (read instead of the input's body).
+ */
+export function requestFacts(input: unknown, init: RequestInit | undefined, keep: KeepReading = () => true, bodyClone?: Request): RequestFacts {
   const isRequest = input instanceof Request;
   const url = isRequest ? input.url : new URL(String(input), document.baseURI).href;
   const method = (init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
   const headers = headersToMap(new Headers(init?.headers ?? (isRequest ? input.headers : undefined)));
   const facts: RequestFacts = { method, url, headers };
   if (init && 'body' in init && init.body !== undefined) bodyFacts(init.body, facts, keep);
+  else if (bodyClone) facts.bodyLater = probedText(bodyClone.blob(), (head) => keep(facts, head));
   else if (isRequest && input.body !== null && !input.bodyUsed) facts.bodyLater = probedText(input.clone().blob(), (head) => keep(facts, head));
   return facts;
 }

@@ -60,19 +60,21 @@ function TimelineView(props: Props) {
   const [scrollTop, setScrollTop] = useState(0);
   const drag = useRef<{ x: number; moved: boolean; win: TimeWindow } | null>(null);
 
+  // While scrubbing, sessions and stale spans are as known at the cursor: an open session ends there, not at now.
+  const laneNow = scrubT ?? now;
   const lanes: LaneSpec[] = useMemo(() => {
     if (!snapshot) return [];
-    const sl = sessionLanes(snapshot.sessions, snapshot.streams, now)
+    const sl = sessionLanes(snapshot.sessions, snapshot.streams, laneNow)
       .filter((s) => matchesSession(filter, [s.key, s.label]))
       .sort((a, b) => a.start - b.start)
       .map((s): LaneSpec => ({ kind: 'session', id: `session:${s.key}`, label: s.label, session: s }));
-    const stale = staleIntervals(snapshot, now);
+    const stale = staleIntervals(snapshot, laneNow);
     const ul = rows.map(
       (r): LaneSpec => ({ kind: 'uri', id: r.key, label: r.uri, uri: r.uri, lane: index.lanes.get(r.key), stale: stale.get(r.key) ?? [], selected: r.key === selectedKey }),
     );
     return [...sl, ...ul];
     // The index grows in place; `snapshot` changes whenever it did.
-  }, [snapshot, index, rows, filter, selectedKey, now]);
+  }, [snapshot, index, rows, filter, selectedKey, laneNow]);
 
   const boundaries = useMemo(() => (snapshot ? snapshot.sessions.filter((s) => !s.open && s.endT !== undefined).map((s) => s.endT!) : []), [snapshot]);
 
@@ -201,6 +203,8 @@ function TimelineView(props: Props) {
   // traffic deserves): position k replays up to message k's time, the last position is the end (or live).
   const steps = useMemo(() => scrubSteps(props.messages), [props.messages?.store, props.messages?.count]);
   const scrubPos = scrubT === null ? steps.length : positionOf(steps, scrubT);
+  const scrubCount = scrubT === null || steps.length === 0 ? 0 : steps.upTo[scrubPos]!;
+  const total = steps.length ? steps.upTo[steps.length - 1]! : 0;
   const scrubLabel = scrubT !== null ? formatClock(scrubT) : live ? 'live' : 'end';
 
   return (
@@ -228,7 +232,7 @@ function TimelineView(props: Props) {
           <input
             type="range"
             aria-label="Replay up to"
-            aria-valuetext={scrubT !== null ? `${scrubLabel}, message ${scrubPos + 1} of ${steps.length}` : live ? 'live' : 'the end'}
+            aria-valuetext={scrubT !== null ? `${scrubLabel}, ${scrubCount} of ${total} messages` : live ? 'live' : 'the end'}
             min={0}
             max={Math.max(1, steps.length)}
             step={1}
@@ -236,7 +240,7 @@ function TimelineView(props: Props) {
             disabled={steps.length === 0}
             onInput={(e) => {
               const k = Number(e.currentTarget.value);
-              props.onScrub(k >= steps.length ? null : steps[k]!);
+              props.onScrub(k >= steps.length ? null : steps.t[k]!);
             }}
           />
           <output class="scrub-time" data-scrubbing={scrubT !== null}>

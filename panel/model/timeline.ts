@@ -291,7 +291,10 @@ export function tickStep(w: TimeWindow, width: number, minPx = 80): number {
 export function ticks(w: TimeWindow, width: number, minPx = 80): number[] {
   const step = tickStep(w, width, minPx);
   const out: number[] = [];
-  for (let t = Math.ceil(w.start / step) * step; t <= w.end; t += step) out.push(t);
+  // Day ticks fall on local midnight (their labels are local dates); shorter steps on round UTC multiples, which are
+  // round local times too wherever the offset is whole hours.
+  const shift = step >= 86_400_000 ? -new Date(w.start).getTimezoneOffset() * 60_000 : 0;
+  for (let t = Math.ceil((w.start + shift) / step) * step - shift; t <= w.end; t += step) out.push(t);
   return out;
 }
 
@@ -332,26 +335,44 @@ export function readAt(lane: UriLane, t: number, tolerance: number, now: number)
   return undefined;
 }
 
-/** The instants the scrubber stops at: each message's time, never going back (clocks of several documents interleave). */
-export function scrubSteps(messages: MessageList | undefined): Float64Array {
-  const n = messages?.count ?? 0;
-  const out = new Float64Array(n);
-  let max = -Infinity;
-  for (let i = 0; i < n; i++) {
-    max = Math.max(max, messages!.store.tAt(i));
-    out[i] = max;
-  }
-  return out;
+/**
+ * The instants the scrubber stops at: the distinct times of the messages, in order (a replay takes every message up to
+ * an instant, so messages of one millisecond are one stop), never going back (clocks of several documents interleave),
+ * with how many messages each one includes.
+ */
+export interface ScrubSteps {
+  t: Float64Array;
+  /** Messages at or before t[k]. */
+  upTo: Int32Array;
+  length: number;
 }
 
-/** The last step at or before `t` (0 when `t` is before them all). */
-export function positionOf(steps: Float64Array, t: number): number {
+export function scrubSteps(messages: MessageList | undefined): ScrubSteps {
+  const n = messages?.count ?? 0;
+  const t = new Float64Array(n);
+  const upTo = new Int32Array(n);
+  let len = 0;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const x = messages!.store.tAt(i);
+    if (x > max) {
+      max = x;
+      t[len] = x;
+      len++;
+    }
+    upTo[len - 1] = i + 1;
+  }
+  return { t: t.subarray(0, len), upTo: upTo.subarray(0, len), length: len };
+}
+
+/** The last stop at or before `t` (0 when `t` is before them all). */
+export function positionOf(steps: ScrubSteps, t: number): number {
   let lo = 0;
   let hi = steps.length - 1;
   let at = 0;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (steps[mid]! <= t) {
+    if (steps.t[mid]! <= t) {
       at = mid;
       lo = mid + 1;
     } else hi = mid - 1;

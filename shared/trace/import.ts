@@ -33,7 +33,8 @@ export function parseIsoTime(s: string): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.exec(s);
   if (!m) return undefined;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const day = new Date(Date.UTC(y, mo - 1, d));
+  const day = new Date(0);
+  day.setUTCFullYear(y, mo - 1, d); // (Date.UTC reads years 0–99 as 1900–1999)
   if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return undefined;
   if (m[4] !== undefined && (Number(m[5]) > 23 || Number(m[6]) > 59 || Number(m[8] ?? 0) > 59)) return undefined;
   const t = Date.parse(s);

@@ -65,6 +65,7 @@ it('gives the page exactly the same observations with and without the extension'
   expect(r.sseCancelClosesConnection).toEqual({ opened: 1, closed: 1 });
   expect(r.throwingCloneInPage.status).toBe(200);
   expect(r.oneShotHeaders.serverSaw).toEqual({ contentType: 'application/json', protocol: '2025-11-25' });
+  expect(r.oneShotHeadersWithRequest.serverSaw).toEqual({ contentType: 'application/json', protocol: '2025-11-25' });
 
   // And the extension did capture the MCP traffic of the tapped run, reporting its own failure as a frame.
   const tabId = await tabIdOf(withExt, tapped.page);
@@ -81,6 +82,9 @@ it('gives the page exactly the same observations with and without the extension'
   const withAuth = frames.find((f) => f.kind === 'http-request' && f.headers.authorization !== undefined);
   expect(withAuth && withAuth.kind === 'http-request' && withAuth.headers.authorization).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
   expect(JSON.stringify(frames)).not.toContain('secret-token');
+  // A Request input's body is captured from the clone taken before the native fetch used it.
+  const viaRequest = frames.find((f) => f.kind === 'http-request' && f.url.endsWith('/echo-headers') && (f.body?.text ?? '').includes('"id":8'));
+  expect(viaRequest && viaRequest.kind === 'http-request' && JSON.parse(viaRequest.body!.text).method).toBe('resources/read');
   const pageStart = frames.find((f) => f.kind === 'page-start');
   expect(pageStart && pageStart.kind === 'page-start' && pageStart.url).toMatch(/\?code=%5Bredacted%3A[0-9a-f]{8}%5D#access_token=%5Bredacted/);
   expect(JSON.stringify(frames)).not.toContain('page-secret');

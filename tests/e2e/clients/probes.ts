@@ -170,6 +170,17 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
     const text = ((await r.clone().json()) as { result: { contents: Array<{ text: string }> } }).result.contents[0]!.text;
     return { ...(await describeResponse(r)), serverSaw: JSON.parse(text) as unknown };
   });
+  await probe('oneShotHeadersWithRequest', async () => {
+    // The same with a Request input whose body the tap must clone first: the init's headers still reach the server.
+    function* headers(): Generator<[string, string]> {
+      yield ['content-type', 'application/json'];
+      yield ['mcp-protocol-version', '2025-11-25'];
+    }
+    const req = new Request(`${base}/echo-headers`, { method: 'POST', body: rpc(8) });
+    const r = await fetch(req, { headers: headers() as unknown as HeadersInit });
+    const text = ((await r.clone().json()) as { result: { contents: Array<{ text: string }> } }).result.contents[0]!.text;
+    return { ...(await describeResponse(r)), serverSaw: JSON.parse(text) as unknown };
+  });
   await probe('usedRequest', async () => {
     const req = new Request(`${base}/rpc`, post(rpc(1)));
     await req.text();

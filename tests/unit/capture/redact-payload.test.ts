@@ -33,6 +33,13 @@ describe('redaction', () => {
     expect(redactUrl('https://app.test/#/docs/policy')).toBe('https://app.test/#/docs/policy');
     expect(redactUrl('https://app.test/kb#section=2')).toBe('https://app.test/kb#section=2');
     expect(redactUrl('/cb#id_token=abc')).toMatch(/^\/cb#id_token=%5Bredacted/);
+    // Hash routers: the parameters sit after a route.
+    expect(redactUrl('https://a.test/#/access_token=SECRET&token_type=bearer')).toMatch(/^https:\/\/a\.test\/#\/access_token=%5Bredacted%3A[0-9a-f]{8}%5D&token_type=bearer$/);
+    expect(redactUrl('https://a.test/#/cb?code=SECRET')).toMatch(/^https:\/\/a\.test\/#\/cb\?code=%5Bredacted/);
+    // Every occurrence, and nothing else re-encoded.
+    const twice = redactUrl('https://a.test/x#state=/x&token=a&token=b');
+    expect(twice).toMatch(/^https:\/\/a\.test\/x#state=\/x&token=%5Bredacted%3A[0-9a-f]{8}%5D&token=%5Bredacted%3A[0-9a-f]{8}%5D$/);
+    for (const u of [twice, redactUrl('http://user:pw@h.test/?api_key=1#x=1')]) expect(redactUrl(u)).toBe(u);
   });
   it('never throws on odd URLs', () => {
     fc.assert(fc.property(fc.string(), (s) => typeof redactUrl(s) === 'string'));

@@ -175,20 +175,24 @@ describe('window maths', () => {
 });
 
 describe('scrubber steps', () => {
-  it('stops at every message, in time order even when document clocks interleave, and finds the step of a time', () => {
+  it('stops at each distinct instant, in time order even when document clocks interleave, counting its messages', () => {
     const times = [100, 105, 103, 200, 200, 950];
     const steps = scrubSteps({ count: times.length, store: { tAt: (i: number) => times[i]! } } as never);
-    expect([...steps]).toEqual([100, 105, 105, 200, 200, 950]);
+    expect([...steps.t]).toEqual([100, 105, 200, 950]);
+    expect([...steps.upTo]).toEqual([1, 3, 5, 6]);
     expect(positionOf(steps, 99)).toBe(0);
-    expect(positionOf(steps, 105)).toBe(2);
-    expect(positionOf(steps, 199)).toBe(2);
-    expect(positionOf(steps, 200)).toBe(4);
-    expect(positionOf(steps, 10_000)).toBe(5);
-    expect([...scrubSteps(undefined)]).toEqual([]);
-    // A real log: one step per message of the snapshot.
+    expect(positionOf(steps, 105)).toBe(1);
+    expect(positionOf(steps, 199)).toBe(1);
+    expect(positionOf(steps, 200)).toBe(2);
+    expect(positionOf(steps, 10_000)).toBe(3);
+    // Every stop maps back to itself: the arrow keys always move (two messages in one millisecond are one stop).
+    for (let k = 0; k < steps.length; k++) expect(positionOf(steps, steps.t[k]!)).toBe(k);
+    expect(scrubSteps(undefined).length).toBe(0);
+    // A real log: the last stop includes every message.
     const log = reconnectWithoutResubscribe();
     const snap = run(log).snapshot(log.t);
-    expect(scrubSteps(snap.messages).length).toBe(snap.messages.count);
+    const real = scrubSteps(snap.messages);
+    expect(real.upTo[real.length - 1]).toBe(snap.messages.count);
   });
 });
 
@@ -205,6 +209,12 @@ describe('timeline zoom and axis', () => {
     expect(wide.end - wide.start).toBe(120_000);
     // Zooming in is not limited by it.
     expect(zoomAt({ start: 0, end: 60_000 }, 0.5, 0, max).end).toBe(30_000);
+  });
+  it('puts day ticks on local midnight', () => {
+    const start = new Date(2026, 11, 1, 15, 0).getTime();
+    const ts = ticks({ start, end: start + 6 * 86_400_000 }, 400);
+    expect(ts.length).toBeGreaterThan(0);
+    for (const t of ts) expect([new Date(t).getHours(), new Date(t).getMinutes()]).toEqual([0, 0]);
   });
   it('labels day ticks with the date (every label read 00:00:00)', () => {
     const t = new Date(2026, 11, 2, 0, 0, 0).getTime();

@@ -73,6 +73,7 @@ describe('hostile trace input', () => {
     expect(parseIsoTime('2026-02-30')).toBeUndefined();
     expect(parseIsoTime('2026-12-02T24:00Z')).toBeUndefined();
     expect(parseIsoTime('2026-12-02')).toBe(Date.UTC(2026, 11, 2));
+    expect(parseIsoTime('0050-01-01')).toBe(Date.parse('0050-01-01'));
     expect(parseIsoTime('2026-12-02T11:01Z')).toBe(Date.UTC(2026, 11, 2, 11, 1));
     expect(parseIsoTime('2026-12-02T12:01:00.500+01:00')).toBe(Date.UTC(2026, 11, 2, 11, 1, 0, 500));
     const t = trace();
