@@ -59,6 +59,20 @@ const time: Check = (v) => num(v) && Math.abs(v as number) <= 8.64e15;
 const COMMON: Record<string, Check> = { doc: str, n: int, t: time };
 const STAMP: Record<string, Check> = { seq: int, frameId: int, segment: int };
 
+/** A short description of a bad value for an error message (never throws: a value nested 100,000 deep is "an array"). */
+export function describeValue(v: unknown): string {
+  if (v === undefined) return 'missing';
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
+  if (typeof v !== 'object' || v === null) return String(v);
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(v);
+  } catch {
+    s = undefined;
+  }
+  const kind = Array.isArray(v) ? 'an array' : 'an object';
+  return s !== undefined && s.length <= 60 ? s : kind;
+}
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -80,7 +94,7 @@ function checkFields(o: Record<string, unknown>, fields: FieldList): string | nu
 export function pageFrameProblem(v: unknown): string | null {
   if (!isObject(v)) return 'not an object';
   const kind = v.kind;
-  if (typeof kind !== 'string' || !(FRAME_KINDS as readonly string[]).includes(kind)) return `unknown kind ${typeof kind === 'string' ? JSON.stringify(kind.slice(0, 60)) : kind === undefined ? '(missing)' : Array.isArray(kind) ? '(an array)' : typeof kind === 'object' && kind !== null ? '(an object)' : String(kind)}`;
+  if (typeof kind !== 'string' || !(FRAME_KINDS as readonly string[]).includes(kind)) return `unknown kind ${typeof kind === 'string' || typeof kind === 'number' ? describeValue(kind) : `(${describeValue(kind)})`}`;
   return checkFields(v, COMMON_LIST) ?? checkFields(v, FIELD_LISTS[kind as FrameKind]);
 }
 

@@ -4,7 +4,8 @@
 // `_webSocketMessages`. Frames are redacted at capture; `redact` (default on) re-applies the built-in rules to headers
 // and URLs as a second line for traces from elsewhere. Pure: no browser or Node API.
 import type { Frame, HeaderMap, Payload } from './frames.ts';
-import { REDACTED_PREFIX, isSecretHeader, redactUrl, redactValue } from './redact.ts';
+import { utf8Length } from './payload.ts';
+import { REDACTED_PREFIX, decodeComponent, isSecretHeader, redactUrl, redactValue } from './redact.ts';
 
 export interface HarOptions {
   creatorName?: string;
@@ -111,31 +112,11 @@ function queryList(url: string): HarNameValue[] {
   for (const part of url.slice(q + 1, h < 0 ? undefined : h).split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
-    const dec = (s: string): string => {
-      try {
-        return decodeURIComponent(s.replace(/\+/g, ' '));
-      } catch {
-        return s;
-      }
-    };
-    out.push({ name: dec(eq < 0 ? part : part.slice(0, eq)), value: dec(eq < 0 ? '' : part.slice(eq + 1)) });
+    out.push({ name: decodeComponent(eq < 0 ? part : part.slice(0, eq)), value: decodeComponent(eq < 0 ? '' : part.slice(eq + 1)) });
   }
   return out;
 }
 
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
 
 /** Bytes of a captured payload; -1 when unknown (a body that was not text at capture: its text is a description). */
 function payloadSize(p: Payload): number {

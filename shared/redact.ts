@@ -59,8 +59,8 @@ function redactBeforeFragment(url: string): string {
     return url;
   }
   let changed = false;
-  if (u.password && !decoded(u.password).startsWith(REDACTED_PREFIX)) {
-    u.password = redactValue(decoded(u.password));
+  if (u.password && !decodeComponent(u.password).startsWith(REDACTED_PREFIX)) {
+    u.password = redactValue(decodeComponent(u.password));
     changed = true;
   }
   for (const [name, value] of [...u.searchParams]) {
@@ -74,7 +74,8 @@ function redactBeforeFragment(url: string): string {
   return u.origin === 'http://relative.invalid' && !url.startsWith('http://relative.invalid') ? s.slice(u.origin.length) : s;
 }
 
-function decoded(s: string): string {
+/** A query or fragment component decoded (`+` as space); as it is when it is not valid percent-encoding. */
+export function decodeComponent(s: string): string {
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '));
   } catch {
@@ -88,8 +89,8 @@ const FRAGMENT_PARAM = /(^#|[&?/;])([^&?/;#=]+)=([^&#]*)/g;
 function redactFragment(fragment: string): string {
   if (!fragment.includes('=')) return fragment;
   return fragment.replace(FRAGMENT_PARAM, (all, before: string, name: string, value: string) => {
-    const v = decoded(value);
-    if (!isSecretQueryParam(decoded(name)) || v.startsWith(REDACTED_PREFIX)) return all;
+    const v = decodeComponent(value);
+    if (!isSecretQueryParam(decodeComponent(name)) || v.startsWith(REDACTED_PREFIX)) return all;
     return `${before}${name}=${encodeURIComponent(redactValue(v))}`;
   });
 }

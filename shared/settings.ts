@@ -35,6 +35,11 @@ export const LIMITS = {
   ruleMaxAgeMs: [1, 30 * 24 * 3600_000],
 } as const;
 
+/** An HTTP header name (an RFC 9110 token). */
+export function isHeaderName(h: string): boolean {
+  return /^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(h);
+}
+
 export type SettingsResult = { ok: true; settings: Settings } | { ok: false; error: string };
 
 function inRange(v: unknown, [lo, hi]: readonly [number, number]): v is number {
@@ -59,7 +64,7 @@ export function validateSettings(v: unknown): SettingsResult {
   const c = s.capture as Partial<CaptureConfig> | undefined;
   if (typeof c !== 'object' || c === null) return { ok: false, error: 'capture must be an object' };
   if (!inRange(c.bodyCapBytes, LIMITS.bodyCapBytes)) return { ok: false, error: 'capture.bodyCapBytes must be between 1 KiB and 64 MiB' };
-  if (!Array.isArray(c.extraSecretHeaders) || !c.extraSecretHeaders.every((h) => typeof h === 'string' && /^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(h))) {
+  if (!Array.isArray(c.extraSecretHeaders) || !c.extraSecretHeaders.every((h) => typeof h === 'string' && isHeaderName(h))) {
     return { ok: false, error: 'capture.extraSecretHeaders must be a list of header names' };
   }
   return {

@@ -168,23 +168,11 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
   const tapped = new Proxy(nativeFetch, {
     apply(target, thisArg, args: unknown[]) {
       if (emitter.disabled) return Reflect.apply(target, thisArg, args);
-      let facts: RequestFacts | undefined;
-      let verdict: RequestVerdict = 'no';
-      let requestClone: Request | undefined;
-      const look = (): void => {
-        try {
-          facts = requestFacts(args[0], args[1] as RequestInit | undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone);
-          verdict = verdictFor(facts, facts.bodyText);
-          // Not MCP by headers/URL and no async body to look at: leave it completely alone.
-          if (verdict === 'no' && !facts.bodyLater) facts = undefined;
-        } catch {
-          facts = undefined; // Invalid arguments: the native fetch reports them exactly as usual.
-        }
-      };
       // The call is looked at just after the native fetch started it: the request is on its way while the tap reads the
       // arguments (they cannot change in between, it is the same synchronous call), and a one-shot headers iterator is
       // consumed by the native fetch, as without the extension, not by the tap. Only a Request's body must be taken
       // first (cloned), before the native fetch uses it up.
+      let requestClone: Request | undefined;
       try {
         const input = args[0];
         const init = args[1] as RequestInit | undefined;
@@ -194,7 +182,16 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
         requestClone = undefined;
       }
       const result = Reflect.apply(target, thisArg, args) as Promise<Response>;
-      look();
+      let facts: RequestFacts | undefined;
+      let verdict: RequestVerdict = 'no';
+      try {
+        facts = requestFacts(args[0], args[1] as RequestInit | undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone);
+        verdict = verdictFor(facts, facts.bodyText);
+        // Not MCP by headers/URL and no async body to look at: leave it completely alone.
+        if (verdict === 'no' && !facts.bodyLater) facts = undefined;
+      } catch {
+        facts = undefined; // Invalid arguments: the native fetch reports them exactly as usual.
+      }
       if (!facts) return result;
       try {
         return observe(facts, verdict, result);

@@ -2,7 +2,7 @@
 // again, and the check that runs before anything is sent — in the words and units of the fields, naming the field, so
 // it can be marked and focused. The background validates again (shared/settings.ts): its limits are the same.
 import type { FreshnessRule } from '../../shared/engine/index.ts';
-import { LIMITS, type Settings } from '../../shared/settings.ts';
+import { LIMITS, isHeaderName, type Settings } from '../../shared/settings.ts';
 
 export interface Draft {
   rules: Array<{ pattern: string; seconds: string }>;
@@ -85,7 +85,7 @@ export function draftProblem(d: Draft): DraftProblem | undefined {
     }
   }
   for (const h of headerNames(d)) {
-    if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/i.test(h)) return { field: 'extraHeaders', message: `Extra secret headers: “${h}” is not a header name (separate names with commas)` };
+    if (!isHeaderName(h)) return { field: 'extraHeaders', message: `Extra secret headers: “${h}” is not a header name (separate names with commas)` };
   }
   return undefined;
 }

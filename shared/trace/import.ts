@@ -1,6 +1,6 @@
 // Reading a trace file: validate everything before anything is used, and say precisely what is wrong and where
 // (`frames[12].seq: missing`). Never throws; a bad file changes nothing.
-import { frameProblem } from '../frame-shape.ts';
+import { describeValue, frameProblem } from '../frame-shape.ts';
 import type { Frame } from '../frames.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceFileV1 } from './format.ts';
 
@@ -8,20 +8,6 @@ export type TraceResult = { ok: true; trace: TraceFileV1 } | { ok: false; error:
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** A short description of a bad value for an error message (never throws: a value nested 100,000 deep is "an array"). */
-export function describeValue(v: unknown): string {
-  if (v === undefined) return 'missing';
-  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
-  if (typeof v !== 'object' || v === null) return String(v);
-  let s: string | undefined;
-  try {
-    s = JSON.stringify(v);
-  } catch {
-    s = undefined;
-  }
-  const kind = Array.isArray(v) ? 'an array' : 'an object';
-  return s !== undefined && s.length <= 60 ? s : kind;
-}
 const describe = describeValue;
 
 /**
