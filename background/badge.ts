@@ -25,14 +25,15 @@ export class Badge {
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly due = new Map<number, ReturnType<typeof setTimeout>>();
 
-  private options: EngineOptions = {};
+  /** The badge needs findings only: its engines keep no messages, so a long-lived page does not grow this worker's heap. */
+  private options: EngineOptions = { retainMessages: false };
 
   constructor(
     private readonly tabs: Tabs,
     settings: SettingsStore,
   ) {
     const apply = (s: Settings) => {
-      this.options = { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs };
+      this.options = { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs, retainMessages: false };
       // Engines built with the old rules are rebuilt from the log on the next frames.
       this.engines.clear();
     };

@@ -60,7 +60,7 @@ export class EngineCore {
   readonly log = new FindingLog();
   readonly conds: ConditionSet;
   readonly flow = new FlowTracker();
-  readonly messages = new MessageStore();
+  readonly messages: MessageStore;
   readonly reconnects: Reconnect[] = [];
   readonly counters: Counters = {
     frames: 0,
@@ -93,6 +93,7 @@ export class EngineCore {
     this.defaultMaxAgeMs = options.defaultMaxAgeMs ?? DEFAULT_MAX_AGE_MS;
     this.rules = compileRules(options.freshnessRules);
     this.conds = new ConditionSet(this.log, this.grace);
+    this.messages = new MessageStore(options.retainMessages ?? true);
   }
 
   /** By document, then endpoint: looked up for every message, so no key string is built on the way. */

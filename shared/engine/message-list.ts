@@ -55,6 +55,9 @@ function idFromRaw(raw: string, batch: number): string | number | null | undefin
 }
 
 export class MessageStore {
+  /** `retain` false: a store that keeps nothing (size stays 0), for an engine that only needs findings. */
+  constructor(private readonly retain = true) {}
+
   private n = 0;
   private cap = 1024;
   private seq = new Float64Array(this.cap);
@@ -94,6 +97,7 @@ export class MessageStore {
 
   /** `info` is the exchange the message was decoded on (its session, doc, endpoint, transport, generation, conn). */
   push(m: DecodedMessage, info: ConnInfo): void {
+    if (!this.retain) return;
     const i = this.n;
     if (i === this.cap) this.grow();
     this.seq[i] = m.seq;

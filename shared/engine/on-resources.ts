@@ -107,7 +107,7 @@ export function onSubscribeAnswered(core: EngineCore, c: ClientModel, m: Decoded
     core.counters.subscribeFailed++;
     core.disbelieve(u, 'subscribe-failed', m.t, m.seq);
     const code = obj(obj(value)?.error)?.code;
-    if (typeof code === 'number') checkSubscribeRejected(core, u, code, l?.label, m.t, [m.pair !== undefined ? (core.messages.seqAt(m.pair) ?? m.seq) : m.seq, m.seq]);
+    if (typeof code === 'number') checkSubscribeRejected(core, u, code, l?.label, m.t, [m.pairSeq ?? m.seq, m.seq]);
   }
   core.reevaluate(u, m.t, m.seq);
 }

@@ -21,6 +21,12 @@ export interface EngineOptions {
    * re-initialized, a condition (cached but not subscribed…) that might still be fixed by the next message. Default 2 s.
    */
   graceMs?: number;
+  /**
+   * Keep every decoded message for views (the panel's message list, detail drawer, timeline). Default true. The
+   * background's badge engine passes false: it only needs findings, and a store that keeps each message's text would
+   * grow with every frame of a long-lived page (the log on disk is capped; this memory was not).
+   */
+  retainMessages?: boolean;
 }
 
 export const DEFAULT_MAX_AGE_MS = 10 * 60_000;

@@ -9,8 +9,8 @@ import type { Page } from 'playwright-core';
 import { launchChromium } from '../../demo/launch-chromium.ts';
 import { bundleClient } from '../support/bundle.ts';
 
-const NOTIFICATIONS = 5000;
-const POSTS = 500;
+export const NOTIFICATIONS = 5000;
+export const POSTS = 500;
 const ROUNDS = 11;
 
 function median(xs: number[]): number {

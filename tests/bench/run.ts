@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark in one run, a table, and as the last line one JSON object of all figures.
+import { benchBackgroundHeap } from './background-heap.ts';
 import { benchEngine } from './engine.ts';
 import { benchPageOverhead } from './page-overhead.ts';
 import { benchPanel } from './panel.ts';
@@ -8,6 +9,7 @@ const benches: Array<[string, Bench]> = [
   ['engine replay', benchEngine],
   ['page overhead', benchPageOverhead],
   ['panel', benchPanel],
+  ['background heap', benchBackgroundHeap],
 ];
 
 const figures: Record<string, unknown> = {};
