@@ -31,6 +31,9 @@ export interface ImportedTrace {
   trace: TraceFileV1;
 }
 
+/** Frames the panel may hold beyond what the log has before it trims (see trimToLog). */
+const TRIM_SLACK = 1000;
+
 /**
  * While frames stream, a snapshot at most this often (the engine applies every frame at once regardless): five
  * updates a second read as live, and leave most animation frames to input and scrolling.
@@ -164,6 +167,7 @@ export class PanelStore {
       case 'stats':
         // Counters come with every batch; they are shown with the next snapshot (at most every SNAPSHOT_MS).
         this.pendingStats = m.stats;
+        this.trimToLog(m.stats);
         this.schedule(true);
         return;
       case 'cleared':
@@ -204,6 +208,26 @@ export class PanelStore {
     }
     if (added > 0 && !this.imported) this.schedule();
     if (this.probe.enabled) this.probe.ingest(performance.now() - t0);
+  }
+
+  /**
+   * The log drops its oldest frames at its caps (frames and bytes, background/tab-log.ts); an open panel follows it,
+   * so a devtools window left open on a busy page does not grow without bound either. Once the panel holds a tenth
+   * more frames than the log (and at least TRIM_SLACK more), it drops those the log no longer has and rebuilds its
+   * engine from the rest: the view a panel opened now would build. Not while paused or scrubbing (the user is looking
+   * at that moment); the next stats after that trim.
+   */
+  private trimToLog(stats: TabStats): void {
+    if (this.paused.value || this.scrubT.value !== null) return;
+    const extra = this.frames.length - stats.frames;
+    if (extra <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
+    // The log holds seqs firstSeq..lastSeq without gaps (seq is given out once per stored frame).
+    const firstKept = stats.lastSeq - stats.frames + 1;
+    let cut = 0;
+    while (cut < this.frames.length && this.frames[cut]!.seq < firstKept) cut++;
+    if (cut === 0) return;
+    this.frames = this.frames.slice(cut);
+    if (!this.imported) this.reset();
   }
 
   /**

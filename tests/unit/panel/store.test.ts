@@ -133,4 +133,37 @@ describe('background errors', () => {
     expect(store.backgroundError.value).toBe("Could not read this tab's log: disk full");
     expect(store.status.value).toBe(before);
   });
+  it('follows the log when it drops its oldest frames: keeps what the log has, not more (not while paused)', async () => {
+    const log = new FrameLog('long');
+    log.pageStart('http://localhost:8080/app');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.subscribe(POLICY);
+    for (let i = 0; i < 1200; i++) c.read(POLICY, `v${i}`);
+    const all = log.frames.map((f) => ({ ...f, segment: 1 }));
+    const last = all.at(-1)!.seq;
+    const stats = (frames: number) => ({ type: 'stats' as const, stats: { tabId: 1, frames, bytes: 0, dropped: all.length - frames, rejected: 0, lastSeq: last, segment: 1, errors: 0 } });
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await frames();
+    // A small difference (a batch in flight) is left alone.
+    s.receive(stats(all.length - 500));
+    expect(s.frames.length).toBe(all.length);
+    // Paused: the user is looking at what is there.
+    s.setPaused(true);
+    s.receive(stats(2000));
+    expect(s.frames.length).toBe(all.length);
+    s.setPaused(false);
+    await frames();
+    s.receive(stats(2000));
+    expect(s.frames.length).toBe(2000);
+    expect(s.frames[0]!.seq).toBe(last - 1999);
+    await frames();
+    const snap = s.snapshot.value!;
+    expect(snap.lastSeq).toBe(last);
+    // The rebuilt view is the one a panel opened on the trimmed log builds.
+    expect(snap.metrics.frames).toBe(2000);
+    expect(s.messageRows().length).toBeLessThanOrEqual(2000);
+  });
 });
