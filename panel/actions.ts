@@ -83,6 +83,20 @@ export function exportHarFile(store: PanelStore): void {
  * twice.)
  */
 export async function importFile(store: PanelStore, file: File): Promise<boolean> {
+  // A large trace takes a second or two to read and analyse: say so while it happens (the view stays as it is).
+  store.importing.value = `${file.name} (${formatBytes(file.size)})`;
+  try {
+    return await readAndShow(store, file);
+  } finally {
+    store.importing.value = null;
+  }
+}
+
+function formatBytes(n: number): string {
+  return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} bytes`;
+}
+
+async function readAndShow(store: PanelStore, file: File): Promise<boolean> {
   const probe = store.probe;
   probe.importStarted();
   const fail = (error: string, head: string): false => {

@@ -111,6 +111,8 @@ export class PanelStore {
   /** A failure the background reported (reading or clearing the log); shown as a banner until dismissed. */
   readonly backgroundError = signal<string | null>(null);
   readonly importError = signal<string | null>(null);
+  /** The file being imported right now (what the notice names while it is read and analysed), or null. */
+  readonly importing = signal<string | null>(null);
   readonly paused = signal(false);
   readonly preserveLog = signal(readPref('preserveLog', false));
   readonly filterText = signal('');

@@ -258,6 +258,11 @@ export function App({ store, connection }: Props) {
           </div>
         ) : null}
       </div>
+      {store.importing.value ? (
+        <div class="banner info" role="status" data-importing="true">
+          <span>Importing {store.importing.value}…</span>
+        </div>
+      ) : null}
       <ErrorBanner message={store.importError} kind="import" />
       <ErrorBanner message={store.backgroundError} kind="background" />
       <div class="main" role="tabpanel" aria-labelledby={`view-tab-${view}`} data-view={view}>

@@ -3,7 +3,8 @@
 // is analysed aside and shown in one step, the scrubber replays up to an instant.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../../../shared/frames.ts';
-import { exportTrace } from '../../../shared/trace/index.ts';
+import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
+import { importFile } from '../../../panel/actions.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
@@ -165,5 +166,20 @@ describe('background errors', () => {
     // The rebuilt view is the one a panel opened on the trimmed log builds.
     expect(snap.metrics.frames).toBe(2000);
     expect(s.messageRows().length).toBeLessThanOrEqual(2000);
+  });
+  it('names the file it is importing while it reads and analyses it, and clears the notice after, also on a bad file', async () => {
+    const s = new PanelStore();
+    const t = stamped(page(1, new FrameLog('imported-doc')), 1);
+    const text = serializeTrace(exportTrace({ frames: t, createdAt: t.at(-1)!.t + 60_000, pageUrl: 'http://x/' }));
+    const good = importFile(s, new File([text], 'session.json'));
+    expect(s.importing.value).toBe(`session.json (${(text.length / 1e3).toFixed(1)} kB)`);
+    expect(await good).toBe(true);
+    expect(s.importing.value).toBeNull();
+    expect(s.isImported).toBe(true);
+    const bad = importFile(s, new File(['{"not":"a trace"}'], 'foreign.json'));
+    expect(s.importing.value).toBe('foreign.json (17 bytes)');
+    expect(await bad).toBe(false);
+    expect(s.importing.value).toBeNull();
+    expect(s.importError.value).toMatch(/foreign\.json is not a trace/);
   });
 });
