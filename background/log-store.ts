@@ -17,6 +17,14 @@ export interface TabMeta {
   rejected: number;
   rejectedWhy?: string;
   segment: number;
+  /**
+   * Documents of the current segment that started and have not ended (most recent last, capped). When none is left, a
+   * subframe's page-start starts a new segment too: a top-level page that never speaks MCP sends no page-start of its
+   * own, so its MCP iframe must not join the previous page's segment.
+   */
+  liveDocs?: string[];
+  /** When a subframe's page-start began the current segment: its page time (a top-level page-start after it joins). */
+  segmentBegunBySubframeAt?: number;
   /** Per relay instance, the last batch persisted: makes re-sends after a reconnect idempotent. Key order = recency. */
   relays: Record<string, number>;
 }

@@ -97,9 +97,10 @@ export class TabLog {
       if ((prev.relays[relay] ?? 0) >= batch) return { persisted: Promise.resolve({ frames: [], stats: this.stats() }) };
       // Re-inserting moves this relay to the end: key order is recency order, which pruning relies on.
       const relays = { ...prev.relays };
+      const liveDocs = prev.liveDocs ? [...prev.liveDocs] : [];
       delete relays[relay];
       relays[relay] = batch;
-      const meta: TabMeta = { ...prev, relays };
+      const meta: TabMeta = { ...prev, relays, liveDocs };
       meta.rejected += rejected;
       meta.dropped += lost;
       if (rejectedWhy && !meta.rejectedWhy) meta.rejectedWhy = rejectedWhy;
@@ -112,7 +113,7 @@ export class TabLog {
         if (parsed.why && !meta.rejectedWhy) meta.rejectedWhy = parsed.why;
         bytes += parsed.bytes;
         for (const pf of parsed.frames) {
-          if (pf.kind === 'page-start' && pf.top && frameId === 0) meta.segment++;
+          if (pf.kind === 'page-start' || pf.kind === 'page-end') trackDocs(meta, pf.kind, pf.doc, pf.kind === 'page-start' && pf.top && frameId === 0, pf.t);
           // The parsed objects are ours alone: stamp them in place.
           const frame = pf as Frame;
           frame.seq = ++meta.lastSeq;
@@ -204,7 +205,7 @@ export class TabLog {
       await this.writePending();
       const prev = this.meta!;
       await this.store.deleteTab(this.tabId);
-      const meta: TabMeta = { ...emptyMeta(this.tabId), lastSeq: prev.lastSeq, firstSeq: prev.lastSeq + 1, segment: prev.segment, relays: prev.relays };
+      const meta: TabMeta = { ...emptyMeta(this.tabId), lastSeq: prev.lastSeq, firstSeq: prev.lastSeq + 1, segment: prev.segment, relays: prev.relays, liveDocs: prev.liveDocs };
       await this.store.putMeta(meta);
       this.meta = meta;
       return this.stats();
@@ -222,6 +223,34 @@ export class TabLog {
       this.meta = undefined;
     });
   }
+}
+
+const MAX_LIVE_DOCS = 64;
+
+/**
+ * Page segments. A document's page-start comes with its first MCP frame (see the hook's emitter), so a top-level page
+ * that never speaks MCP sends none. A top-level page-start begins a segment, unless the segment was begun by a
+ * subframe that started after it (an iframe of this very page spoke first). A subframe's page-start begins one when no
+ * document of the current segment is still alive (the page around it sent nothing). A page-end takes its document out.
+ */
+function trackDocs(meta: TabMeta, kind: 'page-start' | 'page-end', doc: string, topLevel: boolean, t: number): void {
+  const live = meta.liveDocs!;
+  if (kind === 'page-end') {
+    const i = live.lastIndexOf(doc);
+    if (i >= 0) live.splice(i, 1);
+    return;
+  }
+  const joinsSubframe = topLevel && meta.segmentBegunBySubframeAt !== undefined && meta.segmentBegunBySubframeAt >= t;
+  if (joinsSubframe) {
+    meta.segmentBegunBySubframeAt = undefined;
+  } else if (topLevel || live.length === 0) {
+    meta.segment++;
+    live.length = 0;
+    meta.segmentBegunBySubframeAt = topLevel ? undefined : t;
+  }
+  if (!live.includes(doc)) live.push(doc);
+  // Documents that never said goodbye (a crashed frame) must not pile up.
+  if (live.length > MAX_LIVE_DOCS) live.splice(0, live.length - MAX_LIVE_DOCS);
 }
 
 function pruneRelays(meta: TabMeta): void {

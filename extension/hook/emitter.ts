@@ -1,5 +1,6 @@
 // Stamps frames (doc, n, t) and hands them to the relay in batches, as a JSON string in a CustomEvent on `document`.
 // Frames wait in a queue until the relay has said it listens (handshake), so the page's first requests are never lost.
+// A document's page-start is held until its first MCP frame: pages that never speak MCP send nothing at all.
 // Never throws into the page; never changes what the page sees.
 import type { FrameDraft, PageFrame } from '../../shared/frames.ts';
 import { HOOK_EVENT, HOOK_HELLO_EVENT, PAGE_TAG, RELAY_GONE_EVENT, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
@@ -21,6 +22,9 @@ export class Emitter {
   private lostWhileWaiting = 0;
   /** The extension went away: taps pass everything through and nothing is queued. */
   disabled = false;
+  /** This document has emitted something besides its page lifecycle. */
+  private spoke = false;
+  private heldStart: PageFrame | undefined;
 
   constructor() {
     natives.addEventListener.call(document, RELAY_READY_EVENT, (e: Event) => {
@@ -51,6 +55,18 @@ export class Emitter {
     frame.doc = this.doc;
     frame.n = ++this.n;
     frame.t = now();
+    if (!this.spoke) {
+      // A document that never speaks MCP leaves nothing in the log (no URL of every page browsed, no worker woken on
+      // every navigation): its page-start waits here, stamped with its own time, until its first MCP frame.
+      if (frame.kind === 'page-start') {
+        this.heldStart = frame;
+        return;
+      }
+      if (frame.kind === 'page-end') return;
+      this.spoke = true;
+      if (this.heldStart) this.queue.push(this.heldStart);
+      this.heldStart = undefined;
+    }
     this.queue.push(frame);
     if (!this.relayReady && this.queue.length > MAX_WAITING) {
       this.queue.shift();

@@ -28,7 +28,6 @@ afterAll(async () => {
 it('shows or counts every bad input and keeps capturing', async () => {
   const page = await browser.context.newPage();
   await page.goto(site.url + '/');
-  const tabId = await tabIdOf(browser, page);
   const pageSaw = await page.evaluate(async () => {
     const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     // Malformed JSON-RPC request body (truncated JSON).
@@ -52,6 +51,8 @@ it('shows or counts every bad input and keeps capturing', async () => {
   });
   expect(pageSaw.sse).toContain('this is not json');
   expect(pageSaw.bigLength).toBeGreaterThan(5 * 1024 * 1024);
+  // (Found by its page-start, which a page sends with its first MCP frame.)
+  const tabId = await tabIdOf(browser, page);
 
   const frames = await waitFor(async () => {
     const fs = await loggedFrames(browser, tabId);
@@ -94,7 +95,6 @@ it('shows or counts every bad input and keeps capturing', async () => {
 it('a page script that forges the relay-gone signal stops capture visibly, not silently', async () => {
   const page = await browser.context.newPage();
   await page.goto(site.url + '/');
-  const tabId = await tabIdOf(browser, page);
   const status = await page.evaluate(async () => {
     const h = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     await (await fetch('/rpc', { method: 'POST', headers: h, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })).text();
@@ -103,6 +103,7 @@ it('a page script that forges the relay-gone signal stops capture visibly, not s
     return (await fetch('/rpc', { method: 'POST', headers: h, body: '{"jsonrpc":"2.0","id":2,"method":"ping"}' })).status;
   });
   expect(status).toBe(200);
+  const tabId = await tabIdOf(browser, page);
   const frames = await waitFor(async () => {
     const fs = await loggedFrames(browser, tabId);
     return fs.some((f) => f.kind === 'capture-error') ? fs : undefined;

@@ -72,9 +72,13 @@ it('keeps tabs apart, tags iframe frames, and segments navigations', async () =>
   expect(logB.map((f) => f.seq)).toEqual(logB.map((_, i) => i + 1));
   expect(logA.every((f) => f.segment === 1)).toBe(true);
 
-  // A reload of tab A starts page segment 2; the iframe's new document belongs to it as well.
+  // A reload of tab A starts page segment 2; the iframe's new document belongs to it as well. A new document's
+  // page-start is sent with its first MCP frame (a page that never speaks MCP sends nothing), so both connect again.
   const before = logA.length;
   await a.reload();
+  const inner2 = await waitFor(async () => a.frames().find((f) => f.url() === `${site.altUrl}/inner`), 5000, 'iframe after reload');
+  await Promise.all([a, inner2].map((ctx) => ctx.waitForFunction(() => (window as any).mcp)));
+  await Promise.all([a, inner2].map((ctx) => ctx.evaluate((u) => (window as any).mcp.connect('streamable', u), endpoint)));
   const after = await waitFor(async () => {
     const fs = await loggedFrames(browser, tabA);
     return fs.filter((f) => f.kind === 'page-start').length >= 4 ? fs : undefined;
@@ -84,4 +88,44 @@ it('keeps tabs apart, tags iframe frames, and segments navigations', async () =>
   const newStarts = newFrames.filter((f) => f.kind === 'page-start');
   expect(newStarts.map((f) => f.segment)).toEqual([2, 2]);
   expect(after.slice(0, before).every((f) => f.segment === 1)).toBe(true);
+});
+
+it('logs nothing for a page that never speaks MCP, and announces a page with its first MCP frame', async () => {
+  site.routes.set('/plain', html(`<h1>plain</h1><script src="/client.js"></script><iframe src="${site.altUrl}/inner"></iframe><script>fetch('/plain-data').catch(() => {})</script>`));
+  site.routes.set('/plain-data', { status: 200, type: 'application/json', body: '{"hello":"world"}' });
+  // Every frame of every tab's log (the tabs of the test above stay open and idle).
+  const sw = await browser.serviceWorker();
+  const everyLog = () =>
+    sw.evaluate(async () => {
+      const store = (globalThis as unknown as { mcpDevtools: { tabs: { store: { allTabIds(): Promise<number[]>; readAfter(t: number, a: number, l: number): Promise<unknown[]> } } } }).mcpDevtools.tabs.store;
+      let frames = 0;
+      const tabs = await store.allTabIds();
+      for (const tab of tabs) frames += (await store.readAfter(tab, 0, 1e7)).length;
+      return { tabs: tabs.length, frames };
+    });
+  const before = await everyLog();
+  const p = await browser.context.newPage();
+  await p.goto(site.url + '/plain');
+  await waitFor(async () => p.frames().find((f) => f.url() === `${site.altUrl}/inner`), 5000, 'iframe');
+  // Let the hook's and the relay's batching windows pass several times over, reload, wait again: nothing anywhere.
+  await p.waitForTimeout(1500);
+  const loadedAt = Date.now();
+  await p.reload();
+  await p.waitForFunction(() => (window as any).mcp);
+  await p.waitForTimeout(1000);
+  expect(await everyLog()).toEqual(before);
+  // Once it speaks MCP, its page-start comes first, stamped with the page's own start, not the first request's.
+  const connectedAt = Date.now();
+  await p.evaluate((u) => (window as any).mcp.connect('streamable', u), `${mcp.url}/mcp`);
+  const tab = await tabIdOf(browser, p);
+  const log = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tab);
+    return fs.some((f) => f.kind === 'http-end') ? fs : undefined;
+  }, 10_000, 'the plain page speaking MCP');
+  expect(log[0]!.kind).toBe('page-start');
+  expect(log[0]!.t).toBeGreaterThanOrEqual(loadedAt);
+  expect(log[0]!.t).toBeLessThan(connectedAt);
+  expect(log.filter((f) => f.kind === 'page-start')).toHaveLength(1);
+  expect(log.every((f) => f.frameId === 0)).toBe(true);
+  await p.close();
 });

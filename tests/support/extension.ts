@@ -18,7 +18,8 @@ export async function tabIdOf(browser: Browser, page: Page): Promise<number> {
   // Page frames carry the URL as redacted at capture.
   const url = redactUrl(page.url());
   for (let i = 0; i < 50; i++) {
-    // Without the "tabs" permission tabs.query hides URLs; the log knows each tab's pages from its page-start frames.
+    // Without the "tabs" permission tabs.query hides URLs; the log knows each tab's pages from its page-start frames
+    // (a page sends its page-start with its first MCP frame: call this after the page spoke MCP).
     const id = await sw.evaluate(async (u) => {
       const g = globalThis as unknown as { mcpDevtools: { tabs: { store: { allTabIds(): Promise<number[]>; readAfter(t: number, a: number, l: number): Promise<Frame[]> } } } };
       const store = g.mcpDevtools.tabs.store;

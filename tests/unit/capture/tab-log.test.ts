@@ -101,4 +101,51 @@ describe('TabLog', () => {
     expect((await store.readAfter(4, 0, 100)).map((f) => f.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(log.stats()).toMatchObject({ frames: 6, lastSeq: 6, dropped: 0 });
   });
+  it('segments pages: a top-level page-start begins one; an MCP iframe of a page that never spoke MCP begins one too', async () => {
+    const store = freshStore();
+    const log = new TabLog(9, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
+    let k = 0;
+    const msg = (doc: string, ...kinds: string[]) =>
+      JSON.stringify({
+        tag: PAGE_TAG,
+        frames: kinds.map((kind) =>
+          kind === 'page-start'
+            ? { kind, doc, n: ++k, t: k, url: `http://x/${doc}`, top: doc.startsWith('top') }
+            : kind === 'page-end'
+              ? { kind, doc, n: ++k, t: k, url: `http://x/${doc}`, persisted: false }
+              : { kind: 'sse-event', doc, n: ++k, t: k, conn: `${doc}.1`, data: { text: '{"jsonrpc":"2.0","method":"m"}' } },
+        ),
+      });
+    const segmentsOf = async (doc: string) => [...new Set((await store.readAfter(9, 0, 1e6)).filter((f) => f.doc === doc).map((f) => f.segment))];
+    let b = 0;
+    const send = (frameId: number, text: string) => log.accept('r', ++b, [text], frameId, 0);
+    // Page 1 speaks MCP at the top and in an iframe: one segment.
+    await send(0, msg('top1', 'page-start', 'event'));
+    await send(3, msg('inner1', 'page-start', 'event'));
+    // Navigating away ends both; page 2's top never speaks MCP (so it sends nothing), only its iframe does.
+    await send(3, msg('inner1', 'page-end'));
+    await send(0, msg('top1', 'page-end'));
+    await send(5, msg('inner2', 'page-start', 'event'));
+    // A second MCP iframe on page 2 joins its segment; then page 3 speaks at the top.
+    await send(6, msg('inner2b', 'page-start', 'event'));
+    await send(0, msg('top3', 'page-start', 'event'));
+    expect(await segmentsOf('top1')).toEqual([1]);
+    expect(await segmentsOf('inner1')).toEqual([1]);
+    expect(await segmentsOf('inner2')).toEqual([2]);
+    expect(await segmentsOf('inner2b')).toEqual([2]);
+    expect(await segmentsOf('top3')).toEqual([3]);
+    expect(log.stats().segment).toBe(3);
+    // Page 4: its iframe's first MCP frame arrives before its top's; the top document started earlier, so it joins.
+    await send(0, msg('top3', 'page-end'));
+    const topStartedAt = ++k;
+    await send(7, msg('inner4', 'page-start', 'event'));
+    await send(0, JSON.stringify({ tag: PAGE_TAG, frames: [{ kind: 'page-start', doc: 'top4', n: 1, t: topStartedAt, url: 'http://x/top4', top: true }] }));
+    await send(0, msg('top4', 'event'));
+    expect(await segmentsOf('inner4')).toEqual([4]);
+    expect(await segmentsOf('top4')).toEqual([4]);
+    // Page 5 speaks at the top again: a new segment, although page 4 began with a subframe.
+    await send(0, msg('top4', 'page-end'));
+    await send(0, msg('top5', 'page-start', 'event'));
+    expect(await segmentsOf('top5')).toEqual([5]);
+  });
 });
