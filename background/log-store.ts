@@ -25,6 +25,8 @@ export interface TabMeta {
   liveDocs?: string[];
   /** When a subframe's page-start began the current segment: its page time (a top-level page-start after it joins). */
   segmentBegunBySubframeAt?: number;
+  /** Browser frames that started a document in the current segment (an iframe reloading keeps its frame id). */
+  segmentFrameIds?: number[];
   /** Per relay instance, the last batch persisted: makes re-sends after a reconnect idempotent. Key order = recency. */
   relays: Record<string, number>;
 }

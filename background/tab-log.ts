@@ -98,9 +98,10 @@ export class TabLog {
       // Re-inserting moves this relay to the end: key order is recency order, which pruning relies on.
       const relays = { ...prev.relays };
       const liveDocs = prev.liveDocs ? [...prev.liveDocs] : [];
+      const segmentFrameIds = prev.segmentFrameIds ? [...prev.segmentFrameIds] : [];
       delete relays[relay];
       relays[relay] = batch;
-      const meta: TabMeta = { ...prev, relays, liveDocs };
+      const meta: TabMeta = { ...prev, relays, liveDocs, segmentFrameIds };
       meta.rejected += rejected;
       meta.dropped += lost;
       if (rejectedWhy && !meta.rejectedWhy) meta.rejectedWhy = rejectedWhy;
@@ -113,7 +114,7 @@ export class TabLog {
         if (parsed.why && !meta.rejectedWhy) meta.rejectedWhy = parsed.why;
         bytes += parsed.bytes;
         for (const pf of parsed.frames) {
-          if (pf.kind === 'page-start' || pf.kind === 'page-end') trackDocs(meta, pf.kind, pf.doc, pf.kind === 'page-start' && pf.top && frameId === 0, pf.t);
+          if (pf.kind === 'page-start' || pf.kind === 'page-end') trackDocs(meta, pf.kind, pf.doc, frameId, pf.kind === 'page-start' && pf.top && frameId === 0, pf.t);
           // The parsed objects are ours alone: stamp them in place.
           const frame = pf as Frame;
           frame.seq = ++meta.lastSeq;
@@ -205,7 +206,7 @@ export class TabLog {
       await this.writePending();
       const prev = this.meta!;
       await this.store.deleteTab(this.tabId);
-      const meta: TabMeta = { ...emptyMeta(this.tabId), lastSeq: prev.lastSeq, firstSeq: prev.lastSeq + 1, segment: prev.segment, relays: prev.relays, liveDocs: prev.liveDocs };
+      const meta: TabMeta = { ...emptyMeta(this.tabId), lastSeq: prev.lastSeq, firstSeq: prev.lastSeq + 1, segment: prev.segment, relays: prev.relays, liveDocs: prev.liveDocs, segmentFrameIds: prev.segmentFrameIds, segmentBegunBySubframeAt: prev.segmentBegunBySubframeAt };
       await this.store.putMeta(meta);
       this.meta = meta;
       return this.stats();
@@ -231,10 +232,13 @@ const MAX_LIVE_DOCS = 64;
  * Page segments. A document's page-start comes with its first MCP frame (see the hook's emitter), so a top-level page
  * that never speaks MCP sends none. A top-level page-start begins a segment, unless the segment was begun by a
  * subframe that started after it (an iframe of this very page spoke first). A subframe's page-start begins one when no
- * document of the current segment is still alive (the page around it sent nothing). A page-end takes its document out.
+ * document of the current segment is still alive and its browser frame had none in it (the page around it sent
+ * nothing; an iframe that reloads keeps its frame id, a new page's iframes get new ones). A page-end takes its
+ * document out.
  */
-function trackDocs(meta: TabMeta, kind: 'page-start' | 'page-end', doc: string, topLevel: boolean, t: number): void {
+function trackDocs(meta: TabMeta, kind: 'page-start' | 'page-end', doc: string, frameId: number, topLevel: boolean, t: number): void {
   const live = meta.liveDocs!;
+  const frames = meta.segmentFrameIds!;
   if (kind === 'page-end') {
     const i = live.lastIndexOf(doc);
     if (i >= 0) live.splice(i, 1);
@@ -243,14 +247,17 @@ function trackDocs(meta: TabMeta, kind: 'page-start' | 'page-end', doc: string, 
   const joinsSubframe = topLevel && meta.segmentBegunBySubframeAt !== undefined && meta.segmentBegunBySubframeAt >= t;
   if (joinsSubframe) {
     meta.segmentBegunBySubframeAt = undefined;
-  } else if (topLevel || live.length === 0) {
+  } else if (topLevel || (live.length === 0 && !frames.includes(frameId))) {
     meta.segment++;
     live.length = 0;
+    frames.length = 0;
     meta.segmentBegunBySubframeAt = topLevel ? undefined : t;
   }
   if (!live.includes(doc)) live.push(doc);
+  if (!frames.includes(frameId)) frames.push(frameId);
   // Documents that never said goodbye (a crashed frame) must not pile up.
   if (live.length > MAX_LIVE_DOCS) live.splice(0, live.length - MAX_LIVE_DOCS);
+  if (frames.length > MAX_LIVE_DOCS) frames.splice(0, frames.length - MAX_LIVE_DOCS);
 }
 
 function pruneRelays(meta: TabMeta): void {

@@ -10,6 +10,7 @@ import {
   HOOK_EVENT,
   HOOK_HELLO_EVENT,
   HOOK_MESSAGE_PREFIX,
+  HOOK_WAKE_EVENT,
   PAGE_TAG,
   RELAY_PORT,
   RELAY_READY_EVENT,
@@ -100,6 +101,7 @@ function orphan(): void {
   pending = [];
   document.removeEventListener(HOOK_EVENT, onHookEvent);
   document.removeEventListener(HOOK_HELLO_EVENT, announce);
+  document.removeEventListener(HOOK_WAKE_EVENT, onWake);
   document.dispatchEvent(new CustomEvent(RELAY_GONE_EVENT, { detail: PAGE_TAG }));
 }
 
@@ -142,6 +144,12 @@ function connect(): void {
 }
 
 document.addEventListener(HOOK_EVENT, onHookEvent);
+// The document spoke MCP for the first time: connect now, so the capture settings come before its first batch goes.
+document.addEventListener(HOOK_WAKE_EVENT, onWake);
+function onWake(event: Event): void {
+  if (event.target !== document || !(event instanceof CustomEvent) || event.detail !== PAGE_TAG) return;
+  connect();
+}
 // Whichever of hook and relay starts second completes the handshake.
 document.addEventListener(HOOK_HELLO_EVENT, announce);
 function announce(): void {

@@ -82,13 +82,18 @@ export function exportHarFile(store: PanelStore): void {
  * worker while this thread analyses was measured slower on a busy 2-core machine: the file is then read and parsed
  * twice.)
  */
+let lastImport = 0;
+
 export async function importFile(store: PanelStore, file: File): Promise<boolean> {
-  // A large trace takes a second or two to read and analyse: say so while it happens (the view stays as it is).
+  // A large trace takes a second or two to read and analyse: say so while it happens (the view stays as it is). A file
+  // dropped while another is still being read replaces it: the earlier one is then neither shown nor reported.
+  const token = ++lastImport;
+  const current = () => token === lastImport;
   store.importing.value = `${file.name} (${formatBytes(file.size)})`;
   try {
-    return await readAndShow(store, file);
+    return await readAndShow(store, file, current);
   } finally {
-    store.importing.value = null;
+    if (current()) store.importing.value = null;
   }
 }
 
@@ -96,7 +101,7 @@ function formatBytes(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} bytes`;
 }
 
-async function readAndShow(store: PanelStore, file: File): Promise<boolean> {
+async function readAndShow(store: PanelStore, file: File, current: () => boolean): Promise<boolean> {
   const probe = store.probe;
   probe.importStarted();
   const fail = (error: string, head: string): false => {
@@ -109,9 +114,11 @@ async function readAndShow(store: PanelStore, file: File): Promise<boolean> {
     // (File.text + JSON.parse measured faster in Chromium than Response.json on a 70 MB trace: 450 vs 700 ms.)
     text = await file.text();
   } catch (e) {
-    store.importError.value = `Could not read ${file.name}: ${(e as Error).message}`;
+    if (current()) store.importError.value = `Could not read ${file.name}: ${(e as Error).message}`;
     return false;
   }
+  // Another file was dropped meanwhile: it wins. (Everything after this point runs without yielding.)
+  if (!current()) return false;
   probe.importPhase('read');
   const head = text.slice(0, 200);
   let value: unknown;

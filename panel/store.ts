@@ -229,7 +229,19 @@ export class PanelStore {
     while (cut < this.frames.length && this.frames[cut]!.seq < firstKept) cut++;
     if (cut === 0) return;
     this.frames = this.frames.slice(cut);
-    if (!this.imported) this.reset();
+    if (this.imported) return;
+    if (cut <= this.viewStart) {
+      // Only frames before the view went (earlier pages, without "preserve log"): the engine saw none of them.
+      this.viewStart -= cut;
+      this.applied -= cut;
+      this.rowsApplied = Math.max(this.viewStart, this.rowsApplied - cut);
+      this.scrubEngine = null;
+      return;
+    }
+    // A message is shown by its index in the engine's list, which the rebuild renumbers; a dropped frame is gone.
+    const d = this.drawer.value;
+    if (d && (d.kind === 'message' || (d.kind === 'frame' && d.seq < firstKept))) this.drawer.value = null;
+    this.reset();
   }
 
   /**

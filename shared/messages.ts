@@ -14,6 +14,11 @@ export const HOOK_HELLO_EVENT = 'mcp-devtools:hook-hello';
 export const RELAY_READY_EVENT = 'mcp-devtools:relay-ready';
 /** CustomEvent type the relay dispatches when the extension went away (reloaded, removed): the hook stops capturing. */
 export const RELAY_GONE_EVENT = 'mcp-devtools:relay-gone';
+/**
+ * CustomEvent type the hook dispatches once, when its document first speaks MCP (detail: PAGE_TAG): the relay then
+ * connects to the background, which answers with the capture settings. (Until then a page costs the worker nothing.)
+ */
+export const HOOK_WAKE_EVENT = 'mcp-devtools:hook-wake';
 /** CustomEvent type the relay dispatches with the capture settings (detail: JSON of { tag, config: CaptureConfig }). */
 export const CAPTURE_CONFIG_EVENT = 'mcp-devtools:config';
 

@@ -6,7 +6,8 @@ import { DEFAULT_BODY_CAP_BYTES } from '../../shared/payload.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { natives } from './natives.ts';
 
-export function createConfig(): TapConfig {
+/** `onUpdate` is called after each accepted config (the emitter holds the first frames until the first one). */
+export function createConfig(onUpdate: (config: TapConfig) => void = () => undefined): TapConfig {
   const config: TapConfig = { capBytes: DEFAULT_BODY_CAP_BYTES, extraSecretHeaders: [] };
   natives.addEventListener.call(document, CAPTURE_CONFIG_EVENT, (e: Event) => {
     try {
@@ -18,6 +19,7 @@ export function createConfig(): TapConfig {
       if (typeof cap === 'number' && cap >= 1024 && cap <= 64 * 1024 * 1024) config.capBytes = cap;
       const extra = m.config.extraSecretHeaders;
       if (Array.isArray(extra) && extra.every((h) => typeof h === 'string')) config.extraSecretHeaders = extra.map((h) => h.toLowerCase());
+      onUpdate(config);
     } catch {
       // Ignore a malformed config; keep the current one.
     }

@@ -2,8 +2,11 @@
 // Frames wait in a queue until the relay has said it listens (handshake), so the page's first requests are never lost.
 // A document's page-start is held until its first MCP frame: pages that never speak MCP send nothing at all.
 // Never throws into the page; never changes what the page sees.
-import type { FrameDraft, PageFrame } from '../../shared/frames.ts';
-import { HOOK_EVENT, HOOK_HELLO_EVENT, PAGE_TAG, RELAY_GONE_EVENT, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
+import type { FrameDraft, PageFrame, Payload } from '../../shared/frames.ts';
+import { HOOK_EVENT, HOOK_HELLO_EVENT, HOOK_WAKE_EVENT, PAGE_TAG, RELAY_GONE_EVENT, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
+import { makePayload } from '../../shared/payload.ts';
+import { isSecretHeader, redactValue } from '../../shared/redact.ts';
+import type { TapConfig } from './fetch-tap.ts';
 import { natives, now, randomId } from './natives.ts';
 
 // Batching window: long enough to amortize the cross-world hop, far below the 1 s "live" budget.
@@ -11,6 +14,8 @@ const FLUSH_DELAY_MS = 40;
 const MAX_BATCH = 500;
 /** Frames kept while no relay answers (e.g. the extension is reloading); beyond it the oldest go, and we say so. */
 const MAX_WAITING = 20_000;
+/** How long the first frames wait for the user's capture settings before they go with the defaults. */
+const CONFIG_WAIT_MS = 1000;
 
 export class Emitter {
   readonly doc = randomId();
@@ -25,11 +30,20 @@ export class Emitter {
   /** This document has emitted something besides its page lifecycle. */
   private spoke = false;
   private heldStart: PageFrame | undefined;
+  /**
+   * The user's capture settings arrive once the relay has connected, which it does when this document first speaks
+   * MCP. Until then (or CONFIG_WAIT_MS) nothing is sent: the frames already taken get the settings applied first, so
+   * an extra secret header of the first request is redacted before it leaves the page like any later one.
+   */
+  private configured = false;
+  private configTimer: number | undefined;
 
   constructor() {
     natives.addEventListener.call(document, RELAY_READY_EVENT, (e: Event) => {
       if ((e as CustomEvent).detail !== PAGE_TAG) return;
       this.relayReady = true;
+      // The relay started after this document first spoke MCP: it missed the wake-up.
+      if (this.spoke && !this.configured) this.dispatch(HOOK_WAKE_EVENT, PAGE_TAG);
       this.flush();
     });
     natives.addEventListener.call(document, RELAY_GONE_EVENT, (e: Event) => {
@@ -37,7 +51,7 @@ export class Emitter {
       // Say so first: when the relay is really gone nobody hears it, but when a page script forged the signal the relay
       // is still there and the log shows why capture stopped.
       this.captureError('hook', new Error('capture stopped: the relay said it is gone (extension reloaded or removed, or a page script sent the signal)'));
-      this.flush();
+      this.flush(true);
       this.disabled = true;
       this.queue = [];
     });
@@ -66,6 +80,14 @@ export class Emitter {
       this.spoke = true;
       if (this.heldStart) this.queue.push(this.heldStart);
       this.heldStart = undefined;
+      if (!this.configured) {
+        this.dispatch(HOOK_WAKE_EVENT, PAGE_TAG);
+        this.configTimer = natives.setTimeout(() => {
+          this.configTimer = undefined;
+          this.configured = true;
+          this.flush();
+        }, CONFIG_WAIT_MS);
+      }
     }
     this.queue.push(frame);
     if (!this.relayReady && this.queue.length > MAX_WAITING) {
@@ -86,12 +108,26 @@ export class Emitter {
     }
   }
 
-  /** Sends everything queued now (also called on pagehide, when no timer will run). */
-  flush(): void {
+  /** The relay forwarded the capture settings: what waits for them gets them, then goes. */
+  configArrived(config: TapConfig): void {
+    if (!this.configured) {
+      for (const f of this.queue) applyConfig(f, config);
+      this.configured = true;
+    }
+    if (this.configTimer !== undefined) {
+      natives.clearTimeout(this.configTimer);
+      this.configTimer = undefined;
+    }
+    this.flush();
+  }
+
+  /** Sends everything queued now; `final` (pagehide, capture stopping: no timer will run) also if the settings never came. */
+  flush(final = false): void {
     if (this.timer !== undefined) {
       natives.clearTimeout(this.timer);
       this.timer = undefined;
     }
+    if (!this.configured && !final) return;
     if (!this.relayReady || this.queue.length === 0) return;
     if (this.lostWhileWaiting > 0) {
       const lost = this.lostWhileWaiting;
@@ -108,4 +144,19 @@ export class Emitter {
   private dispatch(type: string, detail: string): void {
     natives.dispatchEvent.call(document, new natives.CustomEvent(type, { detail }));
   }
+}
+
+/** The user's settings for a frame taken before they were known: their extra secret headers, their body cap. */
+function applyConfig(f: PageFrame, config: TapConfig): void {
+  if (f.kind === 'http-request' || f.kind === 'http-response') {
+    for (const name of config.extraSecretHeaders) {
+      const v = f.headers[name];
+      // A built-in secret header was redacted when the frame was taken; an extra one was not.
+      if (v !== undefined && !isSecretHeader(name)) f.headers[name] = redactValue(v);
+    }
+  }
+  const recap = (p: Payload): Payload => (p.truncated || p.opaque || p.text.length <= config.capBytes / 3 ? p : makePayload(p.text, config.capBytes));
+  if (f.kind === 'http-request' && f.body) f.body = recap(f.body);
+  else if (f.kind === 'http-body') f.body = recap(f.body);
+  else if (f.kind === 'sse-event' || f.kind === 'ws-message') f.data = recap(f.data);
 }

@@ -14,7 +14,7 @@ function install(): void {
   if (w[INSTALLED]) return;
   Object.defineProperty(w, INSTALLED, { value: true, enumerable: false });
   const emitter = new Emitter();
-  const config = createConfig();
+  const config = createConfig((c) => emitter.configArrived(c));
   installPageTap(emitter);
   for (const [name, tap] of [
     ['fetch', installFetchTap],

@@ -13,7 +13,7 @@ export function installPageTap(emitter: Emitter): void {
       emitter.captureError('page-end', e);
     } finally {
       // Nothing runs after pagehide: what is queued goes now, whatever happened above.
-      emitter.flush();
+      emitter.flush(true);
     }
   });
   natives.addEventListener.call(window, 'pageshow', (ev: Event) => {

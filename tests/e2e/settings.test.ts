@@ -75,4 +75,25 @@ it('applies capture settings to the page and refuses invalid ones', async () => 
   expect(requests.at(-1)!.kind === 'http-request' && requests.at(-1)!.headers['x-tenant']).toMatch(/^\[redacted:/);
   await panel.close();
   await page.close();
+
+  // A new page's very first MCP request already gets them: a document's first frames wait for the settings, which the
+  // relay asks for when the document first speaks MCP (before that the page costs the worker nothing).
+  const fresh = await browser.context.newPage();
+  await fresh.goto(site.url + '/');
+  const freshLength = await fresh.evaluate(async () => {
+    const r = await fetch('/big?mb=1', { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant': 'acme-secret' }, body: '{"jsonrpc":"2.0","id":1,"method":"resources/read"}' });
+    return (await r.text()).length;
+  });
+  expect(freshLength).toBeGreaterThan(1024 * 1024);
+  const freshTab = await tabIdOf(browser, fresh);
+  const first = await waitFor(async () => {
+    const fs = await loggedFrames(browser, freshTab);
+    return fs.some((f) => f.kind === 'http-body') ? fs : undefined;
+  }, 10_000, 'the fresh page logged');
+  const req = first.find((f) => f.kind === 'http-request');
+  expect(req?.kind === 'http-request' && req.headers['x-tenant']).toMatch(/^\[redacted:/);
+  const body = first.find((f) => f.kind === 'http-body');
+  expect(body?.kind === 'http-body' && body.body.text.length).toBe(4096);
+  expect(body?.kind === 'http-body' && body.body.truncated?.bytes).toBeGreaterThan(1024 * 1024);
+  await fresh.close();
 });

@@ -147,5 +147,13 @@ describe('TabLog', () => {
     await send(0, msg('top4', 'page-end'));
     await send(0, msg('top5', 'page-start', 'event'));
     expect(await segmentsOf('top5')).toEqual([5]);
+    // Page 6 is silent; its MCP iframe reloads (same browser frame): still one page. A clear in between changes nothing.
+    await send(0, msg('top5', 'page-end'));
+    await send(8, msg('inner6', 'page-start', 'event'));
+    await send(8, msg('inner6', 'page-end'));
+    await log.clear();
+    await send(8, msg('inner6b', 'page-start', 'event'));
+    expect(await segmentsOf('inner6b')).toEqual([6]);
+    expect(log.stats().segment).toBe(6);
   });
 });

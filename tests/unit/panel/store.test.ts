@@ -157,7 +157,10 @@ describe('background errors', () => {
     expect(s.frames.length).toBe(all.length);
     s.setPaused(false);
     await frames();
+    // A message is shown by its index, which the rebuild renumbers: that drawer closes (a URI's stays).
+    s.drawer.value = { kind: 'message', index: 5 };
     s.receive(stats(2000));
+    expect(s.drawer.value).toBeNull();
     expect(s.frames.length).toBe(2000);
     expect(s.frames[0]!.seq).toBe(last - 1999);
     await frames();
@@ -181,5 +184,46 @@ describe('background errors', () => {
     expect(await bad).toBe(false);
     expect(s.importing.value).toBeNull();
     expect(s.importError.value).toMatch(/foreign\.json is not a trace/);
+    // A file dropped while another is still being read replaces it: only the last one is shown, reported and noticed.
+    s.importError.value = null;
+    const slow = new File([text], 'slow.json');
+    const slowText = slow.text.bind(slow);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    slow.text = async () => {
+      await gate;
+      return slowText();
+    };
+    const first = importFile(s, slow);
+    const second = importFile(s, new File(['{"not":"a trace"}'], 'late.json'));
+    expect(await second).toBe(false);
+    expect(s.importError.value).toMatch(/late\.json is not a trace/);
+    expect(s.importing.value).toBeNull();
+    release();
+    expect(await first).toBe(false);
+    expect(s.importError.value).toMatch(/late\.json/);
+  });
+  it('drops earlier pages the log no longer has without rebuilding the page in view', async () => {
+    const s = new PanelStore();
+    const first = stamped(page(1), 1);
+    const filler = new FrameLog('doc1');
+    const c = new StreamableClient(filler, URL);
+    for (let i = 0; i < 400; i++) c.read(POLICY, `old ${i}`);
+    const older = [...first, ...stamped(filler.frames.map((f) => ({ ...f, segment: 1 })), first.length + 1)];
+    const current = stamped(page(2), older.length + 1);
+    s.receive({ type: 'backlog', frames: [...older, ...current], done: true });
+    await frames();
+    const view = () => ({ frames: s.snapshot.value!.metrics.frames, rows: s.messageRows().map((r) => r.seq) });
+    const before = view();
+    expect(before.frames).toBe(current.length);
+    s.drawer.value = { kind: 'message', index: 1 };
+    const last = current.at(-1)!.seq;
+    s.receive({ type: 'stats', stats: { tabId: 1, frames: current.length + 10, bytes: 0, dropped: older.length - 10, rejected: 0, lastSeq: last, segment: 2, errors: 0 } });
+    expect(s.frames.length).toBe(current.length + 10);
+    // The engine saw none of the dropped frames: same view, the message drawer still points at the same message.
+    expect(s.drawer.value).toEqual({ kind: 'message', index: 1 });
+    await frames();
+    expect(view()).toEqual(before);
+    expect(s.shownFrames().map((f) => f.seq)).toEqual(current.map((f) => f.seq));
   });
 });
