@@ -63,7 +63,7 @@ export class PanelHub {
 
   private async serve(port: browser.Runtime.Port, tabId: number, since: number): Promise<void> {
     if (!(await this.tabExists(tabId))) {
-      send(port, { type: 'error', error: `There is no tab ${tabId} (it was closed, or the id is wrong): nothing will be captured here. Open the MCP panel from devtools on the page, or import a trace.` });
+      send(port, { type: 'error', error: `There is no tab ${tabId} (it was closed, or the id is wrong): nothing will be captured here. Open the MCP panel from devtools on the page, or import a trace.`, noTab: true });
     }
     const log = this.tabs.get(tabId);
     const stats = await log.ensureLoaded();

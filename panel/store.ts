@@ -106,6 +106,8 @@ export class PanelStore {
   readonly status = signal<PanelStatus>('connecting');
   /** Status of the tab connection while an import is shown (to go back to it). */
   private tabStatus: PanelStatus = 'connecting';
+  /** The background said the tab does not exist: the port stays up (it is harmless), but the panel is "No tab". */
+  private noTab = false;
   readonly settings = signal<Settings | null>(null);
   readonly settingsError = signal<string | null>(null);
   /** A failure the background reported (reading or clearing the log); shown as a banner until dismissed. */
@@ -156,8 +158,9 @@ export class PanelStore {
   }
 
   setTabStatus(s: ConnectionStatus | 'offline'): void {
-    this.tabStatus = s;
-    if (!this.imported) this.status.value = s;
+    const shown = this.noTab && (s === 'live' || s === 'connecting') ? 'offline' : s;
+    this.tabStatus = shown;
+    if (!this.imported) this.status.value = shown;
   }
 
   receive(m: BackgroundToPanel): void {
@@ -193,6 +196,10 @@ export class PanelStore {
         return;
       case 'error':
         this.backgroundError.value = m.error;
+        if (m.noTab) {
+          this.noTab = true;
+          this.setTabStatus('live');
+        }
         return;
     }
   }

@@ -101,4 +101,4 @@ export type BackgroundToPanel =
   | { type: 'settings'; settings: Settings }
   | { type: 'settings-error'; error: string }
   /** The background failed at something the panel asked for (reading the log, clearing it): shown as a banner. */
-  | { type: 'error'; error: string };
+  | { type: 'error'; error: string; /** The panel's tab does not exist: nothing will ever be captured there. */ noTab?: boolean };

@@ -1,13 +1,19 @@
 // The messages view: every JSON-RPC message and transport event in view, one row each — time, direction, transport,
-// session, method, id, error, URI (or a transport note). Filtered with the same language as the URI table; a click
-// opens the frame in the detail drawer. Follows the tail while scrolled to the bottom.
+// session, method, id, error, URI (or a transport note). Filtered with the same language as the URI table; a click,
+// or the arrow keys and Enter (as in the URI table), opens the frame in the detail drawer. Follows the tail while
+// scrolled to the bottom.
+import { useState } from 'preact/hooks';
 import type { FrameRow } from '../frame-rows.ts';
 import { formatClock } from '../model/format.ts';
+import { isNavKey, moveSelection } from '../model/uri-table.ts';
 import { VirtualList } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 20;
 
 export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; version: number; total: number; onOpen: (seq: number) => void }) {
+  // The row the keyboard is on, by seq (rows are appended while live; a seq stays where it is).
+  const [selected, setSelected] = useState<number | null>(null);
+  const index = selected === null ? -1 : rows.findIndex((r) => r.seq === selected);
   return (
     <div class="frame-list">
       <div class="frame-row head" role="row" aria-hidden="true">
@@ -28,18 +34,42 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
         rowHeight={ROW_HEIGHT}
         version={version}
         follow
+        class="frame-grid"
+        tabIndex={0}
+        reveal={index >= 0 ? index : undefined}
+        activeId={index >= 0 ? `frame-row-${selected}` : undefined}
+        onKeyDown={(e) => {
+          if (isNavKey(e.key)) {
+            e.preventDefault();
+            const next = moveSelection(
+              rows.map((r) => String(r.seq)),
+              index >= 0 ? String(selected) : null,
+              e.key,
+            );
+            setSelected(next === null ? null : Number(next));
+          } else if (e.key === 'Enter' && index >= 0) {
+            e.preventDefault();
+            onOpen(selected!);
+          }
+        }}
         renderRow={(i) => {
           const r = rows[i]!;
+          const isSelected = r.seq === selected;
           return (
             <div
               key={`${r.seq}:${i}`}
-              class={`frame-row${r.error ? ' has-error' : ''}`}
+              id={`frame-row-${r.seq}`}
+              class={`frame-row${r.error ? ' has-error' : ''}${isSelected ? ' selected' : ''}`}
               role="row"
+              aria-selected={isSelected}
               data-seq={r.seq}
               data-method={r.method}
               data-session={r.session}
               data-frame-id={r.frameId}
-              onClick={() => onOpen(r.seq)}
+              onClick={() => {
+                setSelected(r.seq);
+                onOpen(r.seq);
+              }}
             >
               <span>{r.seq}</span>
               <span>{formatClock(r.t)}</span>

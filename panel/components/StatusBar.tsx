@@ -41,6 +41,8 @@ export function StatusBar({ status, counts, waiting, title, paused = false }: { 
 
 /** The status line bound to the store's signals: only it re-renders when the counters tick (every frames batch). */
 export function LiveStatus({ store }: { store: PanelStore }) {
+  // `imported` is not a signal: read the view's version so that a second import (status stays "imported") re-renders.
+  void store.version.value;
   const imported = store.imported;
   const status = store.status.value;
   const counts = imported

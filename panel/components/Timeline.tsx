@@ -11,6 +11,7 @@ import { formatClock, formatDuration } from '../model/format.ts';
 import {
   fitWindow,
   followLive,
+  withCursorInView,
   maxZoomSpan,
   nearestMark,
   panBy,
@@ -89,12 +90,21 @@ function TimelineView(props: Props) {
 
   // The window: follow live (right edge at now), or fit the data once when there is no window yet.
   const shownWin: TimeWindow = useMemo(() => {
-    if (follow && live) {
-      if (now - first <= FOLLOW_SPAN_MS) return fitWindow(first, now);
-      return followLive({ start: 0, end: FOLLOW_SPAN_MS }, now);
-    }
-    return win ?? fitWindow(first, live ? now : lastT);
-  }, [follow, live, win, first, now, lastT]);
+    let w: TimeWindow;
+    if (follow && live) w = now - first <= FOLLOW_SPAN_MS ? fitWindow(first, now) : followLive({ start: 0, end: FOLLOW_SPAN_MS }, now);
+    else w = win ?? fitWindow(first, live ? now : lastT);
+    return withCursorInView(w, scrubT);
+  }, [follow, live, win, first, now, lastT, scrubT]);
+
+  // A change of the colour scheme re-renders, so the canvas is drawn again in the new theme's colours.
+  const [, setScheme] = useState(0);
+  useEffect(() => {
+    const mq = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+    if (!mq) return;
+    const onChange = () => setScheme((n) => n + 1);
+    mq.addEventListener('change', onChange);
+    return () => mq.removeEventListener('change', onChange);
+  }, []);
 
   useEffect(() => setFollow(live), [live]);
 

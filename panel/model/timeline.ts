@@ -274,6 +274,17 @@ export function followLive(w: TimeWindow, now: number): TimeWindow {
 }
 
 /** The whole data range with a little padding (at least one second wide). */
+/**
+ * Where the replay cursor is shown: the window as it is when the cursor is in it, else moved (same span) to show the
+ * cursor near its right edge. Replaying an instant outside the window, e.g. while following live, must not leave an
+ * empty view.
+ */
+export function withCursorInView(w: TimeWindow, cursor: number | null): TimeWindow {
+  if (cursor === null || (cursor >= w.start && cursor <= w.end)) return w;
+  const span = w.end - w.start;
+  return { start: cursor - span * 0.8, end: cursor + span * 0.2 };
+}
+
 export function fitWindow(first: number, last: number): TimeWindow {
   const span = Math.max(1000, last - first);
   return { start: first - span * 0.02, end: first + span * 1.03 };

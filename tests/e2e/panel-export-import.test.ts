@@ -225,6 +225,26 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
   await panel.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Replay up to', undefined, { timeout: 5000 });
 });
 
+it('walks the Messages view by keyboard: arrows select a row, Enter opens it, Esc comes back to the list', async () => {
+  await panel.click('[role="tab"][data-view="messages"]');
+  await panel.waitForSelector('.frame-row[data-seq]');
+  await panel.focus('.frame-grid');
+  await panel.keyboard.press('Home');
+  await panel.keyboard.press('ArrowDown');
+  const seq = await panel.getAttribute('.frame-row.selected', 'data-seq');
+  const second = await panel.evaluate(() => document.querySelectorAll('.frame-row[data-seq]')[1]!.getAttribute('data-seq'));
+  expect(seq).toBe(second);
+  expect(await panel.getAttribute('.frame-grid', 'aria-activedescendant')).toBe(`frame-row-${seq}`);
+  await panel.keyboard.press('Enter');
+  await panel.waitForSelector('[data-drawer="frame"]');
+  expect(await panel.textContent('[data-drawer="frame"]')).toContain(`#${seq}`);
+  await panel.keyboard.press('Escape');
+  await panel.waitForSelector('[data-drawer]', { state: 'detached' });
+  await panel.waitForFunction(() => document.activeElement?.classList.contains('frame-grid'), undefined, { timeout: 5000 });
+  await panel.click('[role="tab"][data-view="resources"]');
+  await panel.waitForSelector('.uri-row[data-uri]');
+});
+
 it('exports the HAR of the MCP HTTP traffic, SSE events in _sseEvents', async () => {
   const path = await download(panel, /HAR/);
   expect(path).toMatch(/\.har$/);
@@ -279,6 +299,12 @@ it('exports the trace; importing it shows the same table and findings, and the C
 
 it('imports by drag and drop', async () => {
   const off = await offlinePanel();
+  // First another trace, so the drop replaces an imported one: every figure must follow (the status stays "imported").
+  const fixture = new URL('../fixtures/sdk-v1-streamable.trace.json', import.meta.url);
+  const fixtureFrames = (JSON.parse(readFileSync(fixture, 'utf8')) as { frames: unknown[] }).frames.length;
+  await importInto(off, fixture.pathname);
+  await off.waitForSelector('.status-bar[data-status="imported"]');
+  expect(await off.textContent('[data-count="frames"]')).toBe(`${fixtureFrames} frames`);
   const text = readFileSync(tracePath, 'utf8');
   await off.evaluate((t) => {
     const dt = new DataTransfer();
@@ -288,8 +314,11 @@ it('imports by drag and drop', async () => {
     app.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
   }, text);
   await off.waitForSelector('.status-bar[data-status="imported"]');
-  expect(await off.textContent('.toolbar')).toContain('dropped-trace.json');
+  await off.waitForFunction(() => document.querySelector('.toolbar')?.textContent?.includes('dropped-trace.json'));
   expect(await rowsOf(off)).toEqual(await rowsOf(panel));
+  const dropped = (JSON.parse(text) as { frames: unknown[] }).frames.length;
+  expect(dropped).not.toBe(fixtureFrames);
+  expect(await off.textContent('[data-count="frames"]')).toBe(`${dropped} frames`);
   await off.close();
 });
 

@@ -59,7 +59,7 @@ describe('PanelHub for a tab that does not exist', () => {
     hub.onPort(port);
     deliver({ type: 'hello', tabId: 999999, since: 0 });
     await settle();
-    expect(sent[0]).toMatchObject({ type: 'error', error: expect.stringContaining('There is no tab 999999') });
+    expect(sent[0]).toMatchObject({ type: 'error', error: expect.stringContaining('There is no tab 999999'), noTab: true });
     expect(sent.map((m) => m.type)).toEqual(['error', 'settings', 'stats', 'backlog']);
     const other = fakePort();
     hub.onPort(other.port);

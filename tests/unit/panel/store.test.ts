@@ -226,4 +226,13 @@ describe('background errors', () => {
     expect(view()).toEqual(before);
     expect(s.shownFrames().map((f) => f.seq)).toEqual(current.map((f) => f.seq));
   });
+  it('says "No tab" for a tab that does not exist, whatever the port does, and shows no reload hint', () => {
+    const s = new PanelStore();
+    s.setTabStatus('live');
+    s.receive({ type: 'error', error: 'There is no tab 999999 (it was closed, or the id is wrong)', noTab: true });
+    expect(s.status.value).toBe('offline');
+    s.setTabStatus('live');
+    expect(s.status.value).toBe('offline');
+    expect(s.backgroundError.value).toMatch(/There is no tab 999999/);
+  });
 });

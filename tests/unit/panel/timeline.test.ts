@@ -18,6 +18,7 @@ import {
   staleIntervals,
   tOf,
   tickLabel,
+  withCursorInView,
   tickStep,
   ticks,
   visibleRange,
@@ -145,6 +146,17 @@ describe('window maths', () => {
     expect(fit.start).toBeLessThan(0);
     expect(fit.end).toBeGreaterThan(10_000);
     expect(fitWindow(5, 5).end - fitWindow(5, 5).start).toBeGreaterThanOrEqual(1000);
+  });
+  it('keeps the replay cursor in view: moves the window (same span) only when the cursor is outside it', () => {
+    const live = followLive({ start: 0, end: 120_000 }, 1_000_000);
+    expect(withCursorInView(live, null)).toBe(live);
+    expect(withCursorInView(live, live.start + 10)).toBe(live);
+    const back = withCursorInView(live, 500_000);
+    expect(back.end - back.start).toBeCloseTo(live.end - live.start);
+    expect(back.start).toBeLessThan(500_000);
+    expect(back.end).toBeGreaterThan(500_000);
+    const ahead = withCursorInView(w, 5000);
+    expect(ahead.start <= 5000 && ahead.end >= 5000).toBe(true);
   });
   it('ticks are readable steps at least minPx apart', () => {
     expect(tickStep({ start: 0, end: 10_000 }, 1000, 80)).toBe(1000);
