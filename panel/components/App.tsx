@@ -6,7 +6,7 @@ import type { Signal } from '@preact/signals';
 import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
 import { exportHarFile, exportTraceFile, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
-import { matchesMessage, STALE_FINDINGS, type Filter } from '../model/filter.ts';
+import { matchesMessage, STALE_FINDINGS, viewNotes, type Filter } from '../model/filter.ts';
 import { formatClock } from '../model/format.ts';
 import { filterRows, findingCounts } from '../model/uri-table.ts';
 import type { PanelStore, ViewName } from '../store.ts';
@@ -209,6 +209,7 @@ export function App({ store, connection }: Props) {
         preserveLog={store.preserveLog.value}
         filterText={store.filterText.value}
         filterErrors={filter.errors.join('; ')}
+        filterNotes={[...filter.notes, ...viewNotes(filter, view)].join('; ')}
         errors={counts.error}
         warnings={counts.warning}
         infos={counts.info}

@@ -25,6 +25,7 @@ import {
   type TimeWindow,
   type TimelineIndex,
 } from '../model/timeline.ts';
+import { uriParts } from '../model/uri-table.ts';
 import { probe } from '../perf.ts';
 import { AXIS_H, LANE_H, drawTimeline, paletteOf, type DrawInput, type LaneSpec } from './timeline-draw.ts';
 
@@ -328,7 +329,7 @@ function TimelineView(props: Props) {
           style={{ width: `${size.w}px`, height: `${size.h}px`, left: `${LABEL_W}px` }}
           tabIndex={0}
           role="img"
-          aria-label={`Timeline: ${lanes.length} lanes, ${boundaries.length} session boundaries. + and − zoom, arrows pan, 0 fits, F follows live.`}
+          aria-label={`Timeline: ${plural(lanes.length, 'lane')}, ${plural(boundaries.length, 'session boundary', 'session boundaries')}. + and − zoom, arrows pan, 0 fits, F follows live.`}
           data-lanes={lanes.length}
           data-session-boundaries={boundaries.length}
           data-window={`${Math.round(shownWin.start)}-${Math.round(shownWin.end)}`}
@@ -429,7 +430,8 @@ const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; selected
       aria-current={p.selected ? 'true' : undefined}
       {...activates(() => p.onSelect(p.lkey))}
     >
-      {p.uri}
+      <span class="uri-head">{uriParts(p.uri)[0]}</span>
+      <span class="uri-tail">{uriParts(p.uri)[1]}</span>
     </li>
   );
 }, sameShown);
@@ -437,3 +439,6 @@ const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; selected
 /** Re-renders when what it shows changed (handlers ignored: they only ever reach the same store). */
 export const Timeline = memo(TimelineView, sameShown);
 
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

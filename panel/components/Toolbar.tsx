@@ -24,6 +24,8 @@ interface Props {
   filterText: string;
   /** Problems with the filter, '; '-joined ('' when none). */
   filterErrors: string;
+  /** Terms searched differently than they may look, or not used by this view (shown when there is no error). */
+  filterNotes: string;
   errors: number;
   warnings: number;
   infos: number;
@@ -52,6 +54,8 @@ function ExportMenu({ onTrace, onHar, disabled }: { onTrace: () => void; onHar: 
   }, [open]);
   const pick = (f: () => void) => {
     setOpen(false);
+    // The chosen item goes away with the menu: focus goes back to the Export button, not to the page.
+    ref.current?.querySelector<HTMLElement>('button')?.focus();
     f();
   };
   return (
@@ -129,7 +133,7 @@ function ToolbarView(props: Props) {
           class={`filter${errors.length ? ' invalid' : ''}`}
           aria-label="Filter"
           aria-invalid={errors.length > 0}
-          aria-describedby={errors.length ? 'filter-errors' : undefined}
+          aria-describedby={errors.length ? 'filter-errors' : props.filterNotes ? 'filter-notes' : undefined}
           placeholder="Filter: is:stale is:phantom is:error uri:… session:… text"
           value={p.filterText}
           onInput={(e) => p.onFilter(e.currentTarget.value)}
@@ -143,6 +147,10 @@ function ToolbarView(props: Props) {
         {errors.length ? (
           <span id="filter-errors" class="filter-errors" role="alert">
             {props.filterErrors}
+          </span>
+        ) : props.filterNotes ? (
+          <span id="filter-notes" class="filter-errors note" role="status">
+            {props.filterNotes}
           </span>
         ) : null}
       </div>

@@ -7,7 +7,7 @@ import { memo } from 'preact/compat';
 import type { UriRow } from '../../shared/engine/index.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
-import { cacheAge, isNavKey, isProblem, moveSelection } from '../model/uri-table.ts';
+import { cacheAge, isNavKey, isProblem, moveSelection, uriParts } from '../model/uri-table.ts';
 import { VirtualList } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 22;
@@ -26,6 +26,16 @@ const yes = (b: boolean, label: string) => (
     {b ? '✓' : '✗'}
   </span>
 );
+
+function UriText({ uri }: { uri: string }) {
+  const [head, tail] = uriParts(uri);
+  return (
+    <>
+      <span class="uri-head">{head}</span>
+      <span class="uri-tail">{tail}</span>
+    </>
+  );
+}
 
 function rowId(key: string): string {
   return `uri-row-${key.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
@@ -98,7 +108,7 @@ const RowView = memo(function RowView({ c, onSelect, onOpen }: { c: Cells; onSel
         {c.status}
       </span>
       <span role="gridcell" title={`${c.uri}\n${c.endpoint}`} class="uri">
-        {c.uri}
+        <UriText uri={c.uri} />
       </span>
       <span role="gridcell">
         <span class={c.overAge ? 'over-age' : c.age === 'listed' || c.age === 'not cached' ? 'muted' : ''} title={c.ageTitle}>

@@ -16,6 +16,8 @@ export interface Filter {
   terms: FilterTerm[];
   /** Problems with the input, in words; the terms they concern are left out. */
   errors: string[];
+  /** What the user may not expect, in words (a word that looks like a key but is not one: searched as text). */
+  notes: string[];
 }
 
 const KEYS = new Set(['is', 'uri', 'session', 'method', 'finding']);
@@ -58,6 +60,7 @@ export function tokenize(input: string): string[] {
 export function parseFilter(input: string): Filter {
   const terms: FilterTerm[] = [];
   const errors: string[] = [];
+  const notes: string[] = [];
   for (const raw of tokenize(input)) {
     let word = raw;
     let negate = false;
@@ -68,6 +71,10 @@ export function parseFilter(input: string): Filter {
     const colon = word.indexOf(':');
     const key = colon > 0 ? word.slice(0, colon).toLowerCase() : '';
     if (!KEYS.has(key)) {
+      // `sesion:abc` or `status:ok` reads like a key; `file:///docs` or `urn:x` is a URI (or its start).
+      if (/^[a-z][a-z-]{1,15}$/.test(key) && !word.slice(colon + 1).startsWith('/') && !URI_SCHEMES.has(key)) {
+        notes.push(`${key}: is not a filter key (${[...KEYS].map((k) => `${k}:`).join(' ')}): searched as text`);
+      }
       terms.push({ key: 'text', value: word.toLowerCase(), negate });
       continue;
     }
@@ -84,7 +91,24 @@ export function parseFilter(input: string): Filter {
     }
     terms.push({ key: key as 'uri' | 'session' | 'method' | 'finding', value: key === 'uri' ? value : value.toLowerCase(), negate });
   }
-  return { terms, errors };
+  return { terms, errors, notes };
+}
+
+/** Schemes written without `//` (`urn:…`, `mailto:…`): a URI, not a mistyped key. */
+const URI_SCHEMES = new Set(['urn', 'mailto', 'data', 'tel', 'about', 'blob', 'ui']);
+
+/** Terms the given view does not use, said in words (so a filter that changes nothing there is not a mystery). */
+export function viewNotes(f: Filter, view: 'resources' | 'findings' | 'sessions' | 'messages'): string[] {
+  const out = new Set<string>();
+  for (const t of f.terms) {
+    if (t.key === 'method' && view !== 'messages') out.add('method: applies to the Messages view only');
+    if (t.key === 'finding' && (view === 'messages' || view === 'sessions')) out.add('finding: applies to the Resources and Findings views only');
+    if (t.key === 'is' && view === 'messages' && (t.value === 'warning' || t.value === 'cached' || t.value === 'subscribed')) {
+      out.add(`is:${t.value} does not apply to messages`);
+    }
+    if (view === 'sessions' && t.key !== 'session') out.add('only session: applies to the Sessions view');
+  }
+  return [...out];
 }
 
 const globCache = new Map<string, RegExp>();
@@ -171,7 +195,7 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
       if (t.value === 'error') return m.error !== '';
       if (t.value === 'stale' || t.value === 'problem') return m.uri !== '' && ctx.staleUris.has(m.uri);
       if (t.value === 'phantom') return m.uri !== '' && ctx.phantomUris.has(m.uri);
-      if (t.value === 'warning') return false;
+      // is:warning, is:cached, is:subscribed say nothing about a message: ignored (and said so, see viewNotes).
       return true;
     case 'uri':
       return m.uri !== '' && uriMatches(t.value, m.uri);

@@ -86,3 +86,13 @@ export function findingsForRow(findings: readonly Finding[], r: Pick<UriRow, 'en
     .filter((f) => f.uri === r.uri && (f.endpoint === undefined || f.endpoint === r.endpoint))
     .sort((a, b) => Number(b.open) - Number(a.open) || rank[b.severity] - rank[a.severity] || a.firstT - b.firstT);
 }
+
+/**
+ * A URI cut in the middle, not at its end: `postgres://kb/artic…/12` and `…/13` stay apart in a narrow column. The
+ * last path segment (up to 32 characters) never shrinks; what comes before it ellipsizes.
+ */
+export function uriParts(uri: string): [string, string] {
+  const slash = uri.lastIndexOf('/', uri.length - 2);
+  const cut = slash >= 0 && uri.length - slash <= 32 ? slash : Math.max(0, uri.length - 16);
+  return [uri.slice(0, cut), uri.slice(cut)];
+}

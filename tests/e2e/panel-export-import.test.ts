@@ -69,6 +69,8 @@ async function download(p: Page, item: RegExp): Promise<string> {
   const [dl] = await Promise.all([p.waitForEvent('download'), p.getByRole('menuitem', { name: item }).click()]);
   const path = join(out, dl.suggestedFilename());
   await dl.saveAs(path);
+  // The menu closed with the pick: focus is back on its button, not lost to the page.
+  await p.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Export trace', undefined, { timeout: 5000 });
   return path;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UriRow } from '../../../shared/engine/index.ts';
-import { matchesMessage, matchesRow, matchesSession, parseFilter, tokenize, uriMatches } from '../../../panel/model/filter.ts';
+import { matchesMessage, matchesRow, matchesSession, parseFilter, tokenize, uriMatches, viewNotes } from '../../../panel/model/filter.ts';
 
 function row(over: Partial<UriRow> = {}): UriRow {
   return {
@@ -124,5 +124,22 @@ describe('matchesMessage and matchesSession', () => {
     expect(matchesSession(parseFilter('is:stale uri:x'), ['S1'])).toBe(true);
     expect(matchesSession(parseFilter('session:s2'), ['S1'])).toBe(false);
     expect(matchesSession(parseFilter('-session:s1'), ['S1'])).toBe(false);
+  });
+});
+
+describe('filter notes', () => {
+  it('says when a word reads like a key but is not one (searched as text), not for URIs', () => {
+    expect(parseFilter('sesion:abc').notes).toEqual(['sesion: is not a filter key (is: uri: session: method: finding:): searched as text']);
+    expect(parseFilter('sesion:abc').terms).toEqual([{ key: 'text', value: 'sesion:abc', negate: false }]);
+    for (const uri of ['file:///docs/a.md', 'postgres://kb/1', 'urn:isbn:123', 'http://x/y', 'policy']) expect(parseFilter(uri).notes).toEqual([]);
+    expect(parseFilter('session:abc').notes).toEqual([]);
+  });
+  it('says which terms the view in front of the user does not use', () => {
+    const f = parseFilter('method:read finding:stale is:warning session:S1');
+    expect(viewNotes(f, 'resources')).toEqual(['method: applies to the Messages view only']);
+    expect(viewNotes(f, 'messages')).toEqual(['finding: applies to the Resources and Findings views only', 'is:warning does not apply to messages']);
+    expect(viewNotes(f, 'sessions')).toContain('only session: applies to the Sessions view');
+    expect(viewNotes(parseFilter('session:S1'), 'sessions')).toEqual([]);
+    expect(viewNotes(parseFilter('uri:file:///*'), 'resources')).toEqual([]);
   });
 });

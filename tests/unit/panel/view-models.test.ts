@@ -4,7 +4,7 @@ import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../..
 import { flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, sessionEntries } from '../../../panel/model/sessions-view.ts';
-import { cacheAge, filterRows, findingCounts, findingsForRow, moveSelection, rowSessions } from '../../../panel/model/uri-table.ts';
+import { cacheAge, filterRows, findingCounts, findingsForRow, moveSelection, rowSessions, uriParts } from '../../../panel/model/uri-table.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
@@ -204,5 +204,18 @@ describe('sessions view model', () => {
     expect(rows.find((r) => r.name === 'reconnects')?.value).toBe('1');
     expect(rows.find((r) => r.name === 'resubscribeShare')?.value).toBe('0 %');
     expect(new Set(rows.map((r) => r.group))).toEqual(new Set(['server', 'client', 'capture']));
+  });
+});
+
+describe('URI cell', () => {
+  it('keeps the last path segment whole, so URIs that differ at the end stay apart when cut', () => {
+    expect(uriParts('postgres://kb/articles/12')).toEqual(['postgres://kb/articles', '/12']);
+    expect(uriParts('postgres://kb/articles/13')[1]).toBe('/13');
+    expect(uriParts('file:///docs/')).toEqual(['file://', '/docs/']);
+    // A long last segment: only its end is kept whole.
+    const long = `file:///d/${'x'.repeat(60)}-end.md`;
+    expect(uriParts(long).join('')).toBe(long);
+    expect(uriParts(long)[1]).toHaveLength(16);
+    expect(uriParts('urn:x').join('')).toBe('urn:x');
   });
 });
