@@ -172,7 +172,7 @@ export function App({ store, connection }: Props) {
       </div>
     );
   } else if (view === 'findings') {
-    main = <FindingsView findings={snap.findings} filter={filter} onOpen={(key) => (store.drawer.value = { kind: 'finding', key })} />;
+    main = <FindingsView findings={snap.findings} sessions={snap.sessions} filter={filter} onOpen={(key) => (store.drawer.value = { kind: 'finding', key })} />;
   } else if (view === 'sessions') {
     main = <SessionsView snapshot={snap} filter={filter} onOpen={(key) => (store.drawer.value = { kind: 'session', key })} />;
   } else {

@@ -1,7 +1,7 @@
 // The findings view: every finding of the view (open ones first, worst first), including those about a session rather
 // than a URI (an expired session never re-initialized, a missing protocol header, a version regression). A click
 // opens the finding — explanation, evidence, fix — in the drawer.
-import type { Finding } from '../../shared/engine/index.ts';
+import type { Finding, SessionView } from '../../shared/engine/index.ts';
 import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import type { Filter } from '../model/filter.ts';
 import { findingMatches, sortFindings } from '../model/findings-view.ts';
@@ -12,8 +12,8 @@ function reasonLabel(reason: string): string {
   return (COVERAGE_REASONS as Record<string, { label: string } | undefined>)[reason]?.label ?? reason;
 }
 
-export function FindingsView({ findings, filter, onOpen }: { findings: readonly Finding[]; filter: Filter; onOpen: (key: string) => void }) {
-  const shown = sortFindings(findings).filter((f) => findingMatches(f, filter));
+export function FindingsView({ findings, sessions, filter, onOpen }: { findings: readonly Finding[]; sessions: readonly SessionView[]; filter: Filter; onOpen: (key: string) => void }) {
+  const shown = sortFindings(findings).filter((f) => findingMatches(f, filter, sessions));
   return (
     <div class="findings-view">
       <table class="findings-table" aria-label="Findings">

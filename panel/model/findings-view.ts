@@ -1,16 +1,18 @@
 // The findings view's model: open first, worst first, newest first; and which findings a filter keeps. Pure.
-import type { Finding } from '../../shared/engine/index.ts';
+import type { Finding, SessionView } from '../../shared/engine/index.ts';
 import { uriMatches, type Filter } from './filter.ts';
+import { findingSessions } from './uri-table.ts';
 
 const RANK = { error: 3, warning: 2, info: 1 } as const;
 
 /** `finding:`, `uri:`, `session:`, `is:error|warning`, free text; other terms do not apply to findings. */
-export function findingMatches(f: Finding, filter: Filter): boolean {
+export function findingMatches(f: Finding, filter: Filter, sessions: readonly Pick<SessionView, 'label'>[] = []): boolean {
   for (const t of filter.terms) {
     let hit = true;
     if (t.key === 'finding') hit = f.id.includes(t.value);
     else if (t.key === 'uri') hit = f.uri !== undefined && uriMatches(t.value, f.uri);
-    else if (t.key === 'session') hit = (f.session ?? '').toLowerCase().includes(t.value);
+    // Its own session, or one its detail names (the session that held a subscription lost on re-initialize).
+    else if (t.key === 'session') hit = findingSessions(f, sessions).some((s) => s.toLowerCase().includes(t.value));
     else if (t.key === 'is' && (t.value === 'error' || t.value === 'warning')) hit = f.severity === t.value;
     else if (t.key === 'is' && t.value === 'problem') hit = f.severity !== 'info';
     else if (t.key === 'text') hit = [f.id, f.title, f.uri ?? '', f.session ?? '', f.detail ?? ''].some((s) => s.toLowerCase().includes(t.value));

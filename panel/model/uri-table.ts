@@ -1,25 +1,27 @@
 // The URI table's view model: which rows pass the filter (in the engine's order: problems first, worst first), the
 // sessions that concern each row (for `session:`), keyboard movement of the selection, and the finding counts per
 // severity for the toolbar. Pure.
-import type { EngineSnapshot, Finding, Severity, UriRow } from '../../shared/engine/index.ts';
+import type { EngineSnapshot, Finding, SessionView, Severity, UriRow } from '../../shared/engine/index.ts';
 import { matchesRow, type Filter } from './filter.ts';
 
 /** Session / listen ids per row key: holders now, plus the sessions named by the row's findings. */
-export function rowSessions(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'>): Map<string, string[]> {
+export function rowSessions(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> & Partial<Pick<EngineSnapshot, 'sessions'>>): Map<string, string[]> {
   const byUri = new Map<string, string[]>();
   for (const f of snapshot.findings) {
-    if (f.uri === undefined || f.session === undefined) continue;
+    if (f.uri === undefined) continue;
+    const named = findingSessions(f, snapshot.sessions);
+    if (named.length === 0) continue;
     const k = `${f.endpoint ?? ''} ${f.uri}`;
     const list = byUri.get(k);
-    if (list) list.push(f.session);
-    else byUri.set(k, [f.session]);
+    if (list) list.push(...named);
+    else byUri.set(k, named);
   }
   const out = new Map<string, string[]>();
   for (const r of snapshot.uris) out.set(r.key, [...new Set([...r.heldBy, ...(byUri.get(`${r.endpoint} ${r.uri}`) ?? [])])]);
   return out;
 }
 
-export function filterRows(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'>, filter: Filter): UriRow[] {
+export function filterRows(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> & Partial<Pick<EngineSnapshot, 'sessions'>>, filter: Filter): UriRow[] {
   if (filter.terms.length === 0) return snapshot.uris;
   const sessions = rowSessions(snapshot);
   return snapshot.uris.filter((row) => matchesRow(filter, { row, sessions: sessions.get(row.key) ?? [] }));
@@ -95,4 +97,25 @@ export function uriParts(uri: string): [string, string] {
   const slash = uri.lastIndexOf('/', uri.length - 2);
   const cut = slash >= 0 && uri.length - slash <= 32 ? slash : Math.max(0, uri.length - 16);
   return [uri.slice(0, cut), uri.slice(cut)];
+}
+
+/**
+ * The sessions a finding is about: its own, and any known session its detail names (a subscription lost on
+ * re-initialize was held by the session that ended: `session:<old id>` finds it too).
+ */
+export function findingSessions(f: Pick<Finding, 'session' | 'detail'>, sessions: readonly Pick<SessionView, 'label'>[] = []): string[] {
+  const out = f.session !== undefined ? [f.session] : [];
+  const detail = f.detail;
+  if (detail) for (const s of sessions) if (s.label !== f.session && namesId(detail, s.label)) out.push(s.label);
+  return out;
+}
+
+/** `text` names `id` as a whole word (S1 is not named by "S10 ended"). */
+function namesId(text: string, id: string): boolean {
+  for (let i = text.indexOf(id); i >= 0; i = text.indexOf(id, i + 1)) {
+    const before = i === 0 ? '' : text[i - 1]!;
+    const after = text[i + id.length] ?? '';
+    if (!/[A-Za-z0-9_-]/.test(before) && !/[A-Za-z0-9_-]/.test(after)) return true;
+  }
+  return false;
 }

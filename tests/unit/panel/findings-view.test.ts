@@ -46,4 +46,12 @@ describe('findings view', () => {
     expect(m('is:stale')).toBe(true); // not applicable to findings: ignored
     expect(findingMatches(f({ uri: undefined }), parseFilter('uri:x'))).toBe(false);
   });
+  it('session: also finds a finding whose detail names a known session (the one that held a lost subscription)', () => {
+    const x = f({ id: 'phantom-subscription', uri: 'file:///docs/policy.md', session: 'S2', detail: 'S1 ended (re-initialize) at seq 9' });
+    const sessions = [{ label: 'S1' }, { label: 'S2' }];
+    expect(findingMatches(x, parseFilter('session:S1'), sessions)).toBe(true);
+    expect(findingMatches(x, parseFilter('session:S1'))).toBe(false);
+    // "S10" does not name S1 (a whole id only).
+    expect(findingMatches(f({ session: 'S2', detail: 'S10 ended (delete)' }), parseFilter('session:S1'), [{ label: 'S1' }, { label: 'S2' }])).toBe(false);
+  });
 });

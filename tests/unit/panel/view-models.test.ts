@@ -158,6 +158,10 @@ describe('URI table model', () => {
     expect(filterRows(snap, parseFilter('uri:faq')).map((r) => r.uri)).toEqual([FAQ]);
     expect(rowSessions(snap).get(snap.uris.find((r) => r.uri === POLICY)!.key)).toContain('S2');
     expect(filterRows(snap, parseFilter('session:S2 uri:policy')).map((r) => r.uri)).toEqual([POLICY]);
+    // The session that held the lost subscription finds the row too: its findings name it.
+    expect(snap.findings.some((f) => f.uri === POLICY && f.session === 'S2' && /\bS1 ended/.test(f.detail ?? ''))).toBe(true);
+    expect(filterRows(snap, parseFilter('session:S1')).map((r) => r.uri)).toContain(POLICY);
+    expect(filterRows(snap, parseFilter('session:S1')).map((r) => r.uri)).not.toContain(FAQ);
     const counts = findingCounts(snap.findings);
     expect(counts.error).toBeGreaterThan(0);
     const policy = snap.uris.find((r) => r.uri === POLICY)!;
