@@ -157,6 +157,11 @@ export class PanelStore {
     return this.imported ? importClock(this.imported.trace) : Date.now();
   }
 
+  /** No tab behind this panel (opened offline, or the background said the tab does not exist). */
+  tabStatusIsOffline(): boolean {
+    return this.tabStatus === 'offline';
+  }
+
   setTabStatus(s: ConnectionStatus | 'offline'): void {
     const shown = this.noTab && (s === 'live' || s === 'connecting') ? 'offline' : s;
     this.tabStatus = shown;

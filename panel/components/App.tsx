@@ -215,6 +215,7 @@ export function App({ store, connection }: Props) {
         infos={counts.info}
         store={store}
         imported={imported?.name ?? null}
+        noTab={store.tabStatusIsOffline()}
         canClear={imported !== null || connection !== undefined}
         canExport={imported !== null || (store.stats.value?.frames ?? 0) > 0}
         filterRef={filterRef}
@@ -254,7 +255,7 @@ export function App({ store, connection }: Props) {
         ) : null}
         {imported ? (
           <div class="imported-note muted" title={imported.trace.page.url}>
-            {imported.trace.page.url || imported.name} · exported {imported.trace.createdAt}
+            {imported.trace.page.url || imported.name} · exported {imported.trace.createdAt} · ages and “ago” are as of the export
             {imported.trace.dropped.frames ? <span class="warn"> · {imported.trace.dropped.frames} frames were dropped before export: partial analysis</span> : null}
           </div>
         ) : null}

@@ -32,6 +32,8 @@ interface Props {
   /** For the status line, which is bound to the store's own signals. */
   store: PanelStore;
   imported: string | null;
+  /** No tab behind this panel (opened offline, or the tab does not exist): pause and preserve log mean nothing. */
+  noTab: boolean;
   canClear: boolean;
   /** Something to export (frames captured, or an imported trace). */
   canExport: boolean;
@@ -114,7 +116,7 @@ function ToolbarView(props: Props) {
         aria-label={p.paused ? 'Resume recording' : 'Pause recording'}
         aria-pressed={!p.paused}
         title={p.paused ? 'Resume: apply the frames captured meanwhile' : 'Pause: freeze the view (capture continues in the background)'}
-        disabled={p.imported !== null}
+        disabled={p.imported !== null || p.noTab}
         onClick={() => p.onPause(!p.paused)}
       >
         {p.paused ? '▶' : '●'}
@@ -123,7 +125,7 @@ function ToolbarView(props: Props) {
         ⊘
       </button>
       <label class="check" title="Keep the log of earlier pages when the tab navigates">
-        <input type="checkbox" checked={p.preserveLog} aria-label="Preserve log" disabled={p.imported !== null} onChange={(e) => p.onPreserve(e.currentTarget.checked)} /> Preserve log
+        <input type="checkbox" checked={p.preserveLog} aria-label="Preserve log" disabled={p.imported !== null || p.noTab} onChange={(e) => p.onPreserve(e.currentTarget.checked)} /> Preserve log
       </label>
       <span class="sep" />
       <div class="filter-wrap">

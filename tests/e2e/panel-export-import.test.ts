@@ -278,6 +278,9 @@ it('exports the trace; importing it shows the same table and findings, and the C
   const liveFindings = await findingsOf(panel);
   const off = await offlinePanel();
   expect(await off.textContent('[data-empty="true"]')).toMatch(/Import a trace/);
+  // No tab behind it: pausing or preserving a log would do nothing, so they are off.
+  expect(await off.isDisabled('button[aria-label="Pause recording"]')).toBe(true);
+  expect(await off.isDisabled('input[aria-label="Preserve log"]')).toBe(true);
   await importInto(off, tracePath);
   await off.waitForSelector('.status-bar[data-status="imported"]');
   expect(await off.textContent('[data-count="frames"]')).toBe(`${parsed.trace.frames.length} frames`);
