@@ -128,3 +128,11 @@ export class FrameRows {
     }
   }
 }
+
+/** A row's key in the Messages list, `seq.k`: the k-th row of its frame (a JSON-RPC batch is one frame, adjacent rows). */
+export function rowKey(rows: readonly Pick<FrameRow, 'seq'>[], i: number): string {
+  const seq = rows[i]!.seq;
+  let k = 0;
+  while (i - k - 1 >= 0 && rows[i - k - 1]!.seq === seq) k++;
+  return `${seq}.${k}`;
+}

@@ -33,6 +33,19 @@ export function makePayload(text: string, capBytes = DEFAULT_BODY_CAP_BYTES): Pa
 }
 
 /**
+ * A payload cut to a smaller cap after the fact: exactly what makePayload would have given for the full text (a kept
+ * prefix is cut further; the size and hash of the full text stay). A larger cap cannot bring back what was not kept.
+ */
+export function recapPayload(p: Payload, capBytes: number): Payload {
+  if (p.opaque || p.text.length * 3 <= capBytes) return p;
+  if (!p.truncated) return makePayload(p.text, capBytes);
+  if (p.text.length < capBytes && utf8Length(p.text) <= capBytes) return p;
+  let prefix = p.text.slice(0, capBytes);
+  while (utf8Length(prefix) > capBytes) prefix = prefix.slice(0, Math.floor(prefix.length * 0.9));
+  return prefix === p.text ? p : { text: prefix, truncated: p.truncated };
+}
+
+/**
  * Builds the payload of a body that arrives in pieces without keeping more than the cap: a prefix, the byte count and
  * a running hash. Gives exactly what makePayload would give for the whole text. Small bodies (the common case) are
  * neither measured byte by byte nor hashed: only a body that may exceed the cap pays for that.

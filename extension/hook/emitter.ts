@@ -4,8 +4,8 @@
 // Never throws into the page; never changes what the page sees.
 import type { FrameDraft, PageFrame, Payload } from '../../shared/frames.ts';
 import { HOOK_EVENT, HOOK_HELLO_EVENT, HOOK_WAKE_EVENT, PAGE_TAG, RELAY_GONE_EVENT, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
-import { makePayload } from '../../shared/payload.ts';
-import { isSecretHeader, redactValue } from '../../shared/redact.ts';
+import { recapPayload } from '../../shared/payload.ts';
+import { isSecretHeader, REDACTED_PREFIX, redactValue } from '../../shared/redact.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { natives, now, randomId } from './natives.ts';
 
@@ -37,6 +37,8 @@ export class Emitter {
    */
   private configured = false;
   private configTimer: number | undefined;
+  /** The user's settings once they came: applied to every frame, also those a tap built earlier and held. */
+  private config: TapConfig | undefined;
 
   constructor() {
     natives.addEventListener.call(document, RELAY_READY_EVENT, (e: Event) => {
@@ -89,6 +91,9 @@ export class Emitter {
         }, CONFIG_WAIT_MS);
       }
     }
+    // A tap may have built this frame before the settings came and held it (an undecided SSE GET, a WebSocket not yet
+    // known to be MCP): it gets them now. Frames built with them already are left as they are.
+    if (this.config) applyConfig(frame, this.config);
     this.queue.push(frame);
     if (!this.relayReady && this.queue.length > MAX_WAITING) {
       this.queue.shift();
@@ -110,10 +115,9 @@ export class Emitter {
 
   /** The relay forwarded the capture settings: what waits for them gets them, then goes. */
   configArrived(config: TapConfig): void {
-    if (!this.configured) {
-      for (const f of this.queue) applyConfig(f, config);
-      this.configured = true;
-    }
+    if (!this.config) for (const f of this.queue) applyConfig(f, config);
+    this.config = config;
+    this.configured = true;
     if (this.configTimer !== undefined) {
       natives.clearTimeout(this.configTimer);
       this.configTimer = undefined;
@@ -151,11 +155,11 @@ function applyConfig(f: PageFrame, config: TapConfig): void {
   if (f.kind === 'http-request' || f.kind === 'http-response') {
     for (const name of config.extraSecretHeaders) {
       const v = f.headers[name];
-      // A built-in secret header was redacted when the frame was taken; an extra one was not.
-      if (v !== undefined && !isSecretHeader(name)) f.headers[name] = redactValue(v);
+      // A built-in secret header was redacted when the frame was taken; an extra one maybe not (taken before the settings).
+      if (v !== undefined && !isSecretHeader(name) && !v.startsWith(REDACTED_PREFIX)) f.headers[name] = redactValue(v);
     }
   }
-  const recap = (p: Payload): Payload => (p.truncated || p.opaque || p.text.length <= config.capBytes / 3 ? p : makePayload(p.text, config.capBytes));
+  const recap = (p: Payload): Payload => recapPayload(p, config.capBytes);
   if (f.kind === 'http-request' && f.body) f.body = recap(f.body);
   else if (f.kind === 'http-body') f.body = recap(f.body);
   else if (f.kind === 'sse-event' || f.kind === 'ws-message') f.data = recap(f.data);

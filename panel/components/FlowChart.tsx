@@ -1,6 +1,6 @@
 // The seed's flow chart as SVG, live: counts on every edge, the selected URI's path and current node, failure nodes
 // (H, K, M, Q) red once reached, and a short pulse on each new step. Labels are short English; the full English and
-// the Chinese original are the hover text.
+// the Chinese original are the hover text, and a list under the chart (for the keyboard and screen readers).
 import { memo } from 'preact/compat';
 import type { FlowSnapshot } from '../../shared/engine/index.ts';
 import { EDGES, NODES, nodeById, type NodeId } from '../../shared/flow/index.ts';
@@ -79,6 +79,22 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
           );
         })}
       </svg>
+      {/* The hover texts, for the keyboard and screen readers too: every node's full sentence and the Chinese original. */}
+      <details class="flow-legend">
+        <summary>Node labels (English / 中文)</summary>
+        <ol>
+          {NODES.map((n) => {
+            const s = v.nodes[n.id];
+            const state = [s.current ? 'current' : '', s.reached ? 'reached' : '', n.failure ? 'failure node' : '', n.inferred ? 'reached by inference' : ''].filter(Boolean).join(', ');
+            return (
+              <li key={n.id} data-legend-node={n.id}>
+                <b>{n.id}</b> {n.en} — <span lang="zh">{n.zh}</span>
+                {state ? <span class="muted"> ({state})</span> : null}
+              </li>
+            );
+          })}
+        </ol>
+      </details>
     </section>
   );
 }

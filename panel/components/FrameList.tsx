@@ -3,7 +3,7 @@
 // or the arrow keys and Enter (as in the URI table), opens the frame in the detail drawer. Follows the tail while
 // scrolled to the bottom.
 import { useState } from 'preact/hooks';
-import type { FrameRow } from '../frame-rows.ts';
+import { rowKey, type FrameRow } from '../frame-rows.ts';
 import { formatClock } from '../model/format.ts';
 import { isNavKey, moveSelection } from '../model/uri-table.ts';
 import { VirtualList } from './VirtualList.tsx';
@@ -11,9 +11,10 @@ import { VirtualList } from './VirtualList.tsx';
 const ROW_HEIGHT = 20;
 
 export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; version: number; total: number; onOpen: (seq: number) => void }) {
-  // The row the keyboard is on, by seq (rows are appended while live; a seq stays where it is).
-  const [selected, setSelected] = useState<number | null>(null);
-  const index = selected === null ? -1 : rows.findIndex((r) => r.seq === selected);
+  // The row the keyboard is on, as `seq.k` (the k-th row of that frame: a JSON-RPC batch is one frame, several rows).
+  // Rows are appended while live; a key stays where it is.
+  const [selected, setSelected] = useState<string | null>(null);
+  const index = selected === null ? -1 : rows.findIndex((_, i) => rowKey(rows, i) === selected);
   return (
     <div class="frame-list">
       <div class="frame-row head" role="row" aria-hidden="true">
@@ -41,24 +42,20 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
         onKeyDown={(e) => {
           if (isNavKey(e.key)) {
             e.preventDefault();
-            const next = moveSelection(
-              rows.map((r) => String(r.seq)),
-              index >= 0 ? String(selected) : null,
-              e.key,
-            );
-            setSelected(next === null ? null : Number(next));
+            setSelected(moveSelection(rows.map((_, i) => rowKey(rows, i)), index >= 0 ? selected : null, e.key));
           } else if (e.key === 'Enter' && index >= 0) {
             e.preventDefault();
-            onOpen(selected!);
+            onOpen(rows[index]!.seq);
           }
         }}
         renderRow={(i) => {
           const r = rows[i]!;
-          const isSelected = r.seq === selected;
+          const key = rowKey(rows, i);
+          const isSelected = key === selected;
           return (
             <div
               key={`${r.seq}:${i}`}
-              id={`frame-row-${r.seq}`}
+              id={`frame-row-${key}`}
               class={`frame-row${r.error ? ' has-error' : ''}${isSelected ? ' selected' : ''}`}
               role="row"
               aria-selected={isSelected}
@@ -67,7 +64,7 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
               data-session={r.session}
               data-frame-id={r.frameId}
               onClick={() => {
-                setSelected(r.seq);
+                setSelected(key);
                 onOpen(r.seq);
               }}
             >

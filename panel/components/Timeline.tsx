@@ -91,11 +91,26 @@ function TimelineView(props: Props) {
 
   // The window: follow live (right edge at now), or fit the data once when there is no window yet.
   const shownWin: TimeWindow = useMemo(() => {
-    let w: TimeWindow;
-    if (follow && live) w = now - first <= FOLLOW_SPAN_MS ? fitWindow(first, now) : followLive({ start: 0, end: FOLLOW_SPAN_MS }, now);
-    else w = win ?? fitWindow(first, live ? now : lastT);
-    return withCursorInView(w, scrubT);
-  }, [follow, live, win, first, now, lastT, scrubT]);
+    if (follow && live) return now - first <= FOLLOW_SPAN_MS ? fitWindow(first, now) : followLive({ start: 0, end: FOLLOW_SPAN_MS }, now);
+    return win ?? fitWindow(first, live ? now : lastT);
+  }, [follow, live, win, first, now, lastT]);
+
+  // Replaying an instant outside the window (while following live, say) moves the window to it, once per step: the
+  // user may still zoom and pan away while replaying. Following live stops meanwhile and resumes on "Back to live".
+  const followBeforeScrub = useRef<boolean | null>(null);
+  useEffect(() => {
+    if (scrubT === null) {
+      if (followBeforeScrub.current !== null) setFollow(followBeforeScrub.current);
+      followBeforeScrub.current = null;
+      return;
+    }
+    const moved = withCursorInView(shownWin, scrubT);
+    if (moved === shownWin) return;
+    followBeforeScrub.current ??= follow;
+    setFollow(false);
+    setWin(moved);
+    // Only a new cursor position moves the window (not a zoom or a pan of the user's).
+  }, [scrubT]);
 
   // A change of the colour scheme re-renders, so the canvas is drawn again in the new theme's colours.
   const [, setScheme] = useState(0);

@@ -72,7 +72,8 @@ export function parseFilter(input: string): Filter {
     const key = colon > 0 ? word.slice(0, colon).toLowerCase() : '';
     if (!KEYS.has(key)) {
       // `sesion:abc` or `status:ok` reads like a key; `file:///docs` or `urn:x` is a URI (or its start).
-      if (/^[a-z][a-z-]{1,15}$/.test(key) && !word.slice(colon + 1).startsWith('/') && !URI_SCHEMES.has(key)) {
+      const rest = word.slice(colon + 1);
+      if (/^[a-z][a-z-]{1,15}$/.test(key) && !rest.startsWith('/') && !/^\d/.test(rest) && !URI_SCHEMES.has(key)) {
         notes.push(`${key}: is not a filter key (${[...KEYS].map((k) => `${k}:`).join(' ')}): searched as text`);
       }
       terms.push({ key: 'text', value: word.toLowerCase(), negate });
@@ -94,6 +95,9 @@ export function parseFilter(input: string): Filter {
   return { terms, errors, notes };
 }
 
+/** The is: values a finding has (its severity). */
+const FINDING_IS: ReadonlySet<string> = new Set(['error', 'warning', 'problem']);
+
 /** Schemes written without `//` (`urn:…`, `mailto:…`): a URI, not a mistyped key. */
 const URI_SCHEMES = new Set(['urn', 'mailto', 'data', 'tel', 'about', 'blob', 'ui']);
 
@@ -107,6 +111,9 @@ export function viewNotes(f: Filter, view: 'resources' | 'findings' | 'sessions'
       out.add(`is:${t.value} does not apply to messages`);
     }
     if (view === 'sessions' && t.key !== 'session') out.add('only session: applies to the Sessions view');
+    if (view === 'findings' && (t.key === 'method' || (t.key === 'is' && !FINDING_IS.has(t.value)))) {
+      out.add(t.key === 'method' ? 'method: applies to the Messages view only' : `is:${t.value} does not apply to findings`);
+    }
   }
   return [...out];
 }
@@ -150,7 +157,8 @@ function rowIs(v: IsValue, r: UriRow): boolean {
   }
 }
 
-function termMatchesRow(t: FilterTerm, { row, sessions }: RowFacts): boolean {
+/** Whether a term holds for a row; undefined when the term says nothing about rows (then it is ignored, negated or not). */
+function termMatchesRow(t: FilterTerm, { row, sessions }: RowFacts): boolean | undefined {
   switch (t.key) {
     case 'is':
       return rowIs(t.value, row);
@@ -161,14 +169,17 @@ function termMatchesRow(t: FilterTerm, { row, sessions }: RowFacts): boolean {
     case 'finding':
       return row.findings.some((f) => f.includes(t.value));
     case 'method':
-      return true;
+      return undefined;
     case 'text':
       return row.uri.toLowerCase().includes(t.value) || row.findings.some((f) => f.includes(t.value)) || row.status === t.value;
   }
 }
 
 export function matchesRow(f: Filter, facts: RowFacts): boolean {
-  for (const t of f.terms) if (termMatchesRow(t, facts) === t.negate) return false;
+  for (const t of f.terms) {
+    const hit = termMatchesRow(t, facts);
+    if (hit !== undefined && hit === t.negate) return false;
+  }
   return true;
 }
 
@@ -189,14 +200,15 @@ export interface MessageContext {
   phantomUris: ReadonlySet<string>;
 }
 
-function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext): boolean {
+/** Whether a term holds for a message; undefined when it says nothing about messages (ignored, negated or not). */
+function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext): boolean | undefined {
   switch (t.key) {
     case 'is':
       if (t.value === 'error') return m.error !== '';
       if (t.value === 'stale' || t.value === 'problem') return m.uri !== '' && ctx.staleUris.has(m.uri);
       if (t.value === 'phantom') return m.uri !== '' && ctx.phantomUris.has(m.uri);
       // is:warning, is:cached, is:subscribed say nothing about a message: ignored (and said so, see viewNotes).
-      return true;
+      return undefined;
     case 'uri':
       return m.uri !== '' && uriMatches(t.value, m.uri);
     case 'session':
@@ -204,7 +216,7 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
     case 'method':
       return m.method.toLowerCase().includes(t.value);
     case 'finding':
-      return true;
+      return undefined;
     case 'text': {
       const v = t.value;
       return [m.method, m.uri, m.session, m.error, m.note, m.transport, m.id].some((s) => s.toLowerCase().includes(v));
@@ -213,7 +225,10 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
 }
 
 export function matchesMessage(f: Filter, m: MessageFacts, ctx: MessageContext): boolean {
-  for (const t of f.terms) if (termMatchesMessage(t, m, ctx) === t.negate) return false;
+  for (const t of f.terms) {
+    const hit = termMatchesMessage(t, m, ctx);
+    if (hit !== undefined && hit === t.negate) return false;
+  }
   return true;
 }
 

@@ -8,7 +8,8 @@ const RANK = { error: 3, warning: 2, info: 1 } as const;
 /** `finding:`, `uri:`, `session:`, `is:error|warning`, free text; other terms do not apply to findings. */
 export function findingMatches(f: Finding, filter: Filter, sessions: readonly Pick<SessionView, 'label'>[] = []): boolean {
   for (const t of filter.terms) {
-    let hit = true;
+    // undefined: the term says nothing about findings (method:, is:stale…): ignored, negated or not.
+    let hit: boolean | undefined;
     if (t.key === 'finding') hit = f.id.includes(t.value);
     else if (t.key === 'uri') hit = f.uri !== undefined && uriMatches(t.value, f.uri);
     // Its own session, or one its detail names (the session that held a subscription lost on re-initialize).
@@ -16,7 +17,7 @@ export function findingMatches(f: Finding, filter: Filter, sessions: readonly Pi
     else if (t.key === 'is' && (t.value === 'error' || t.value === 'warning')) hit = f.severity === t.value;
     else if (t.key === 'is' && t.value === 'problem') hit = f.severity !== 'info';
     else if (t.key === 'text') hit = [f.id, f.title, f.uri ?? '', f.session ?? '', f.detail ?? ''].some((s) => s.toLowerCase().includes(t.value));
-    if (hit === t.negate) return false;
+    if (hit !== undefined && hit === t.negate) return false;
   }
   return true;
 }

@@ -273,7 +273,6 @@ export function followLive(w: TimeWindow, now: number): TimeWindow {
   return { start: now - span * 0.97, end: now + span * 0.03 };
 }
 
-/** The whole data range with a little padding (at least one second wide). */
 /**
  * Where the replay cursor is shown: the window as it is when the cursor is in it, else moved (same span) to show the
  * cursor near its right edge. Replaying an instant outside the window, e.g. while following live, must not leave an
@@ -285,6 +284,7 @@ export function withCursorInView(w: TimeWindow, cursor: number | null): TimeWind
   return { start: cursor - span * 0.8, end: cursor + span * 0.2 };
 }
 
+/** The whole data range with a little padding (at least one second wide). */
 export function fitWindow(first: number, last: number): TimeWindow {
   const span = Math.max(1000, last - first);
   return { start: first - span * 0.02, end: first + span * 1.03 };

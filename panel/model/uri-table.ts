@@ -95,7 +95,10 @@ export function findingsForRow(findings: readonly Finding[], r: Pick<UriRow, 'en
  */
 export function uriParts(uri: string): [string, string] {
   const slash = uri.lastIndexOf('/', uri.length - 2);
-  const cut = slash >= 0 && uri.length - slash <= 32 ? slash : Math.max(0, uri.length - 16);
+  let cut = slash >= 0 && uri.length - slash <= 32 ? slash : Math.max(0, uri.length - 16);
+  // Never between the two halves of a surrogate pair (an emoji near the end).
+  const c = uri.charCodeAt(cut);
+  if (cut > 0 && c >= 0xdc00 && c <= 0xdfff) cut--;
   return [uri.slice(0, cut), uri.slice(cut)];
 }
 
@@ -112,6 +115,8 @@ export function findingSessions(f: Pick<Finding, 'session' | 'detail'>, sessions
 
 /** `text` names `id` as a whole word (S1 is not named by "S10 ended"). */
 function namesId(text: string, id: string): boolean {
+  // (An empty id — an empty Mcp-Session-Id header — names nothing; indexOf('') would never end the loop.)
+  if (id.length === 0) return false;
   for (let i = text.indexOf(id); i >= 0; i = text.indexOf(id, i + 1)) {
     const before = i === 0 ? '' : text[i - 1]!;
     const after = text[i + id.length] ?? '';

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { NODES } from '../../shared/flow/index.ts';
 import type { PageServer } from '../../demo/page-server.ts';
 import { POLICY } from '../../demo/scenarios.ts';
 import type { Frame } from '../../shared/frames.ts';
@@ -227,6 +228,21 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
   await panel.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Replay up to', undefined, { timeout: 5000 });
 });
 
+it("lists the flow chart's node labels in full, English and Chinese, for the keyboard too", async () => {
+  await panel.focus('.flow-legend summary');
+  await panel.keyboard.press('Enter');
+  await panel.waitForSelector('.flow-legend[open]');
+  const items = await panel.$$eval('[data-legend-node]', (els) => els.map((e) => [e.getAttribute('data-legend-node'), e.textContent] as const));
+  expect(items.map(([id]) => id)).toEqual(NODES.map((n) => n.id));
+  const q = NODES.find((n) => n.id === 'Q')!;
+  expect(items.find(([id]) => id === 'Q')![1]).toContain(q.en);
+  expect(items.find(([id]) => id === 'Q')![1]).toContain(q.zh);
+  // The scenario reached Q (reconnect without resubscribe).
+  expect(items.find(([id]) => id === 'Q')![1]).toMatch(/\((current, )?reached, failure node/);
+  await panel.keyboard.press('Enter');
+  await panel.waitForSelector('.flow-legend:not([open])');
+});
+
 it('walks the Messages view by keyboard: arrows select a row, Enter opens it, Esc comes back to the list', async () => {
   await panel.click('[role="tab"][data-view="messages"]');
   await panel.waitForSelector('.frame-row[data-seq]');
@@ -236,7 +252,7 @@ it('walks the Messages view by keyboard: arrows select a row, Enter opens it, Es
   const seq = await panel.getAttribute('.frame-row.selected', 'data-seq');
   const second = await panel.evaluate(() => document.querySelectorAll('.frame-row[data-seq]')[1]!.getAttribute('data-seq'));
   expect(seq).toBe(second);
-  expect(await panel.getAttribute('.frame-grid', 'aria-activedescendant')).toBe(`frame-row-${seq}`);
+  expect(await panel.getAttribute('.frame-grid', 'aria-activedescendant')).toBe(await panel.getAttribute('.frame-row.selected', 'id'));
   await panel.keyboard.press('Enter');
   await panel.waitForSelector('[data-drawer="frame"]');
   expect(await panel.textContent('[data-drawer="frame"]')).toContain(`#${seq}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { hashText } from '../../../shared/hash.ts';
-import { DEFAULT_BODY_CAP_BYTES, makePayload, payloadHash, utf8Length } from '../../../shared/payload.ts';
+import { DEFAULT_BODY_CAP_BYTES, makePayload, payloadHash, utf8Length, recapPayload } from '../../../shared/payload.ts';
 import { redactHeaders, redactUrl, redactValue } from '../../../shared/redact.ts';
 
 describe('redaction', () => {
@@ -73,5 +73,20 @@ describe('streamed payloads', () => {
         expect(b.build()).toEqual(makePayload(pieces.join(''), cap));
       }),
     );
+  });
+});
+
+describe('recapPayload', () => {
+  it('gives what makePayload gives for the full text at the smaller cap, also from an already cut payload', () => {
+    const full = `${'é'.repeat(50_000)}${'x'.repeat(400_000)}`;
+    for (const cap of [4096, 10_000, 65_536]) {
+      expect(recapPayload(makePayload(full, 262_144), cap)).toEqual(makePayload(full, cap));
+      expect(recapPayload(makePayload(full, 2 * 1024 * 1024), cap)).toEqual(makePayload(full, cap));
+    }
+    const small = makePayload('{"jsonrpc":"2.0"}', 4096);
+    expect(recapPayload(small, 4096)).toBe(small);
+    // A larger cap cannot bring back what was cut.
+    const cut = makePayload(full, 4096);
+    expect(recapPayload(cut, 262_144)).toBe(cut);
   });
 });

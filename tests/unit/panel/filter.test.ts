@@ -141,5 +141,16 @@ describe('filter notes', () => {
     expect(viewNotes(f, 'sessions')).toContain('only session: applies to the Sessions view');
     expect(viewNotes(parseFilter('session:S1'), 'sessions')).toEqual([]);
     expect(viewNotes(parseFilter('uri:file:///*'), 'resources')).toEqual([]);
+    expect(viewNotes(parseFilter('is:stale method:x is:error'), 'findings')).toEqual(['is:stale does not apply to findings', 'method: applies to the Messages view only']);
+    expect(parseFilter('localhost:8080').notes).toEqual([]);
+  });
+  it('ignores a term that does not apply, negated or not (it never empties a view)', () => {
+    const msg = { method: 'resources/read', uri: 'file:///a', session: 'S1', error: '', note: '', transport: 'streamable-http', id: '1' };
+    const ctx = { staleUris: new Set<string>(), phantomUris: new Set<string>() };
+    for (const q of ['-is:warning', '-is:cached', '-is:subscribed', '-finding:x', 'finding:x', 'is:cached']) expect(matchesMessage(parseFilter(q), msg, ctx), q).toBe(true);
+    for (const q of ['-method:read', 'method:read']) expect(matchesRow(parseFilter(q), { row: row(), sessions: [] }), q).toBe(true);
+    // Terms that apply still count, negated or not.
+    expect(matchesMessage(parseFilter('-method:read'), msg, ctx)).toBe(false);
+    expect(matchesRow(parseFilter('-uri:policy'), { row: row(), sessions: [] })).toBe(false);
   });
 });

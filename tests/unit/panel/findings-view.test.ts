@@ -44,6 +44,8 @@ describe('findings view', () => {
     expect(m('-is:error')).toBe(false);
     expect(m('delete')).toBe(true);
     expect(m('is:stale')).toBe(true); // not applicable to findings: ignored
+    expect(m('-is:stale')).toBe(true); // ignored when negated too
+    expect(m('-method:read')).toBe(true);
     expect(findingMatches(f({ uri: undefined }), parseFilter('uri:x'))).toBe(false);
   });
   it('session: also finds a finding whose detail names a known session (the one that held a lost subscription)', () => {

@@ -5,6 +5,7 @@ import { flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, sessionEntries } from '../../../panel/model/sessions-view.ts';
 import { cacheAge, filterRows, findingCounts, findingsForRow, moveSelection, rowSessions, uriParts } from '../../../panel/model/uri-table.ts';
+import { rowKey } from '../../../panel/frame-rows.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
@@ -221,5 +222,20 @@ describe('URI cell', () => {
     expect(uriParts(long).join('')).toBe(long);
     expect(uriParts(long)[1]).toHaveLength(16);
     expect(uriParts('urn:x').join('')).toBe('urn:x');
+    // Never between the halves of a surrogate pair.
+    const emoji = `file:///d/${'y'.repeat(40)}😀abcdefghijklmno`;
+    const [head, tail] = uriParts(emoji);
+    expect(head + tail).toBe(emoji);
+    expect(tail.startsWith('😀')).toBe(true);
+  });
+});
+
+describe('Messages list keys', () => {
+  it('tells apart the rows of one frame (a JSON-RPC batch), so the keyboard can move through them', () => {
+    const rows = [{ seq: 4 }, { seq: 5 }, { seq: 5 }, { seq: 5 }, { seq: 6 }];
+    const keys = rows.map((_, i) => rowKey(rows, i));
+    expect(keys).toEqual(['4.0', '5.0', '5.1', '5.2', '6.0']);
+    expect(moveSelection(keys, '5.0', 'ArrowDown')).toBe('5.1');
+    expect(moveSelection(keys, '5.2', 'ArrowDown')).toBe('6.0');
   });
 });
