@@ -2,7 +2,7 @@
 // Frames wait in a queue until the relay has said it listens (handshake), so the page's first requests are never lost.
 // A document's page-start is held until its first MCP frame: pages that never speak MCP send nothing at all.
 // Never throws into the page; never changes what the page sees.
-import type { FrameDraft, PageFrame, Payload } from '../../shared/frames.ts';
+import type { FrameDraft, PageFrame } from '../../shared/frames.ts';
 import { HOOK_EVENT, HOOK_HELLO_EVENT, HOOK_WAKE_EVENT, PAGE_TAG, RELAY_GONE_EVENT, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
 import { recapPayload } from '../../shared/payload.ts';
 import { isSecretHeader, REDACTED_PREFIX, redactValue } from '../../shared/redact.ts';
@@ -159,8 +159,8 @@ function applyConfig(f: PageFrame, config: TapConfig): void {
       if (v !== undefined && !isSecretHeader(name) && !v.startsWith(REDACTED_PREFIX)) f.headers[name] = redactValue(v);
     }
   }
-  const recap = (p: Payload): Payload => recapPayload(p, config.capBytes);
-  if (f.kind === 'http-request' && f.body) f.body = recap(f.body);
-  else if (f.kind === 'http-body') f.body = recap(f.body);
-  else if (f.kind === 'sse-event' || f.kind === 'ws-message') f.data = recap(f.data);
+  const cap = config.capBytes;
+  if (f.kind === 'http-request' && f.body) f.body = recapPayload(f.body, cap);
+  else if (f.kind === 'http-body') f.body = recapPayload(f.body, cap);
+  else if (f.kind === 'sse-event' || f.kind === 'ws-message') f.data = recapPayload(f.data, cap);
 }

@@ -141,6 +141,8 @@ export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLi
       if (process.env.PANEL_BENCH_ONLY === 'import') throw new SkipLive();
       const page = await browser.context.newPage();
       await page.goto(base + '/');
+      // A little traffic first: a page is logged (and its tab found) once it speaks MCP.
+      await page.evaluate((b) => (window as any).startLive(b, 2, 1, 1), base);
       const tabId = await tabIdOf(browser, page);
       const panel = await browser.context.newPage();
       await panel.setViewportSize({ width: 1400, height: 820 });
@@ -172,7 +174,6 @@ export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLi
       };
 
       // For reference: a real page generating the traffic through the hook and the relay.
-      await page.evaluate((b) => (window as any).startLive(b, 2, 1, 1), base);
       const pr = await measure(async () => {
         const r = (await page.evaluate(([b, u, rate, sec]) => (window as any).startLive(b, u, rate, sec), [base, LIVE_URIS, LIVE_RATE, LIVE_SECONDS] as const)) as { notifications: number; reads: number };
         if (r.notifications !== LIVE_RATE * LIVE_SECONDS || r.reads !== r.notifications) throw new Error(`live workload incomplete: ${JSON.stringify(r)}`);
