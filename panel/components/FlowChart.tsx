@@ -81,7 +81,7 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
       </svg>
       {/* The hover texts, for the keyboard and screen readers too: every node's full sentence and the Chinese original. */}
       <details class="flow-legend">
-        <summary>Node labels (English / 中文)</summary>
+        <summary>Node labels (English and Chinese)</summary>
         <ol>
           {NODES.map((n) => {
             const s = v.nodes[n.id];
