@@ -136,3 +136,19 @@ export function rowKey(rows: readonly Pick<FrameRow, 'seq'>[], i: number): strin
   while (i - k - 1 >= 0 && rows[i - k - 1]!.seq === seq) k++;
   return `${seq}.${k}`;
 }
+
+/** The index of the row with key `seq.k` in rows sorted by seq (binary search), or -1. */
+export function rowIndexOf(rows: readonly Pick<FrameRow, 'seq'>[], key: string): number {
+  const dot = key.indexOf('.');
+  const seq = Number(key.slice(0, dot));
+  const k = Number(key.slice(dot + 1));
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid]!.seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  const i = lo + k;
+  return i < rows.length && rows[i]!.seq === seq ? i : -1;
+}

@@ -6,6 +6,23 @@ import type { Payload } from './frames.ts';
 /** Default cap on a single body or message: 256 KiB. */
 export const DEFAULT_BODY_CAP_BYTES = 256 * 1024;
 
+/**
+ * The longest prefix of `text` of at most `capBytes` UTF-8 bytes, never ending inside a surrogate pair (counted as
+ * utf8Length counts). Only ever called on a text over the cap; it looks at no more than capBytes units.
+ */
+export function prefixWithin(text: string, capBytes: number): string {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length;
+    const b = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+    if (bytes + b > capBytes) return text.slice(0, i);
+    bytes += b;
+    if (pair) i++;
+  }
+  return text;
+}
+
 /** UTF-8 byte length without allocating. */
 export function utf8Length(text: string): number {
   let bytes = 0;
@@ -26,10 +43,7 @@ export function makePayload(text: string, capBytes = DEFAULT_BODY_CAP_BYTES): Pa
   if (text.length * 3 <= capBytes) return { text };
   const bytes = utf8Length(text);
   if (bytes <= capBytes) return { text };
-  // Keep a prefix of at most capBytes bytes (measured in units as an upper bound of bytes/1).
-  let prefix = text.slice(0, capBytes);
-  while (utf8Length(prefix) > capBytes) prefix = prefix.slice(0, Math.floor(prefix.length * 0.9));
-  return { text: prefix, truncated: { bytes, hash: hashText(text) } };
+  return { text: prefixWithin(text, capBytes), truncated: { bytes, hash: hashText(text) } };
 }
 
 /**
@@ -39,10 +53,9 @@ export function makePayload(text: string, capBytes = DEFAULT_BODY_CAP_BYTES): Pa
 export function recapPayload(p: Payload, capBytes: number): Payload {
   if (p.opaque || p.text.length * 3 <= capBytes) return p;
   if (!p.truncated) return makePayload(p.text, capBytes);
-  if (p.text.length < capBytes && utf8Length(p.text) <= capBytes) return p;
-  let prefix = p.text.slice(0, capBytes);
-  while (utf8Length(prefix) > capBytes) prefix = prefix.slice(0, Math.floor(prefix.length * 0.9));
-  return prefix === p.text ? p : { text: prefix, truncated: p.truncated };
+  // The kept prefix is the longest within the old cap: the longest within a smaller cap is a prefix of it.
+  const prefix = prefixWithin(p.text, capBytes);
+  return prefix.length === p.text.length ? p : { text: prefix, truncated: p.truncated };
 }
 
 /**
@@ -81,9 +94,8 @@ export class PayloadBuilder {
   }
   build(): Payload {
     if (!this.hasher) return { text: this.chunks.join('') };
-    let prefix = this.prefix;
-    while (utf8Length(prefix) > this.capBytes) prefix = prefix.slice(0, Math.floor(prefix.length * 0.9));
-    return { text: prefix, truncated: { bytes: this.bytes, hash: this.hasher.digest() } };
+    // `prefix` holds the first capBytes units, at least as many as fit in capBytes bytes.
+    return { text: prefixWithin(this.prefix, this.capBytes), truncated: { bytes: this.bytes, hash: this.hasher.digest() } };
   }
 }
 

@@ -4,7 +4,7 @@
 // Never throws into the page; never changes what the page sees.
 import type { FrameDraft, PageFrame } from '../../shared/frames.ts';
 import { HOOK_EVENT, HOOK_HELLO_EVENT, HOOK_WAKE_EVENT, PAGE_TAG, RELAY_GONE_EVENT, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
-import { recapPayload } from '../../shared/payload.ts';
+import { DEFAULT_BODY_CAP_BYTES, recapPayload } from '../../shared/payload.ts';
 import { isSecretHeader, REDACTED_PREFIX, redactValue } from '../../shared/redact.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { natives, now, randomId } from './natives.ts';
@@ -92,7 +92,7 @@ export class Emitter {
       }
     }
     // A tap may have built this frame before the settings came and held it (an undecided SSE GET, a WebSocket not yet
-    // known to be MCP): it gets them now. Frames built with them already are left as they are.
+    // known to be MCP): it gets them now. On a frame built with them, applyConfig finds nothing to change.
     if (this.config) applyConfig(frame, this.config);
     this.queue.push(frame);
     if (!this.relayReady && this.queue.length > MAX_WAITING) {
@@ -160,6 +160,9 @@ function applyConfig(f: PageFrame, config: TapConfig): void {
     }
   }
   const cap = config.capBytes;
+  // Frames taken before the settings were cut at the default cap: only a smaller cap has anything to cut (and frames
+  // taken with a smaller cap are within it, so checking them costs at most that cap).
+  if (cap >= DEFAULT_BODY_CAP_BYTES) return;
   if (f.kind === 'http-request' && f.body) f.body = recapPayload(f.body, cap);
   else if (f.kind === 'http-body') f.body = recapPayload(f.body, cap);
   else if (f.kind === 'sse-event' || f.kind === 'ws-message') f.data = recapPayload(f.data, cap);

@@ -3,18 +3,18 @@
 // or the arrow keys and Enter (as in the URI table), opens the frame in the detail drawer. Follows the tail while
 // scrolled to the bottom.
 import { useState } from 'preact/hooks';
-import { rowKey, type FrameRow } from '../frame-rows.ts';
+import { rowIndexOf, rowKey, type FrameRow } from '../frame-rows.ts';
 import { formatClock } from '../model/format.ts';
-import { isNavKey, moveSelection } from '../model/uri-table.ts';
+import { isNavKey, moveIndex } from '../model/uri-table.ts';
 import { VirtualList } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 20;
 
 export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; version: number; total: number; onOpen: (seq: number) => void }) {
   // The row the keyboard is on, as `seq.k` (the k-th row of that frame: a JSON-RPC batch is one frame, several rows).
-  // Rows are appended while live; a key stays where it is.
+  // Rows are appended while live, in seq order; a key stays where it is.
   const [selected, setSelected] = useState<string | null>(null);
-  const index = selected === null ? -1 : rows.findIndex((_, i) => rowKey(rows, i) === selected);
+  const index = selected === null ? -1 : rowIndexOf(rows, selected);
   return (
     <div class="frame-list">
       <div class="frame-row head" role="row" aria-hidden="true">
@@ -42,7 +42,10 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
         onKeyDown={(e) => {
           if (isNavKey(e.key)) {
             e.preventDefault();
-            setSelected(moveSelection(rows.map((_, i) => rowKey(rows, i)), index >= 0 ? selected : null, e.key));
+            // Moves by position; only the rows around the selection need keys.
+            const from = index >= 0 ? index : -1;
+            const to = moveIndex(rows.length, from, e.key);
+            setSelected(to < 0 ? null : rowKey(rows, to));
           } else if (e.key === 'Enter' && index >= 0) {
             e.preventDefault();
             onOpen(rows[index]!.seq);

@@ -95,22 +95,30 @@ function TimelineView(props: Props) {
     return win ?? fitWindow(first, live ? now : lastT);
   }, [follow, live, win, first, now, lastT]);
 
-  // Replaying an instant outside the window (while following live, say) moves the window to it, once per step: the
-  // user may still zoom and pan away while replaying. Following live stops meanwhile and resumes on "Back to live".
+  // While replaying, the window holds still (following live would slide it away from the cursor) and moves only to
+  // bring a new cursor position into view, once per step: the user may still zoom and pan. "Back to live" resumes
+  // following live as it was.
   const followBeforeScrub = useRef<boolean | null>(null);
   useEffect(() => {
     if (scrubT === null) {
-      if (followBeforeScrub.current !== null) setFollow(followBeforeScrub.current);
+      if (followBeforeScrub.current !== null) {
+        setFollow(followBeforeScrub.current);
+        setWin(null);
+      }
       followBeforeScrub.current = null;
       return;
     }
     const moved = withCursorInView(shownWin, scrubT);
-    if (moved === shownWin) return;
-    followBeforeScrub.current ??= follow;
-    setFollow(false);
-    setWin(moved);
-    // Only a new cursor position moves the window (not a zoom or a pan of the user's).
+    if (followBeforeScrub.current === null) {
+      // The first step: the window freezes where it is now (moved to show the cursor if it does not).
+      followBeforeScrub.current = follow;
+      setFollow(false);
+      setWin(moved);
+    } else if (moved !== shownWin) setWin(moved);
+    // Only a new cursor position does this (not a zoom or a pan of the user's).
   }, [scrubT]);
+  // Another source (an import, back to the tab): its own window, fitted or following.
+  useEffect(() => setWin(null), [live]);
 
   // A change of the colour scheme re-renders, so the canvas is drawn again in the new theme's colours.
   const [, setScheme] = useState(0);

@@ -73,7 +73,7 @@ export function parseFilter(input: string): Filter {
     if (!KEYS.has(key)) {
       // `sesion:abc` or `status:ok` reads like a key; `file:///docs` or `urn:x` is a URI (or its start).
       const rest = word.slice(colon + 1);
-      if (/^[a-z][a-z-]{1,15}$/.test(key) && !rest.startsWith('/') && !/^\d/.test(rest) && !URI_SCHEMES.has(key)) {
+      if (/^[a-z][a-z-]{1,15}$/.test(key) && !rest.startsWith('/') && !(key === 'localhost' && /^\d/.test(rest)) && !URI_SCHEMES.has(key)) {
         notes.push(`${key}: is not a filter key (${[...KEYS].map((k) => `${k}:`).join(' ')}): searched as text`);
       }
       terms.push({ key: 'text', value: word.toLowerCase(), negate });

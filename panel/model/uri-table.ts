@@ -45,9 +45,14 @@ export function isNavKey(k: string): k is NavKey {
 
 /** The row key selected after pressing `key`; from nothing, Down/Home pick the first row and Up/End the last. */
 export function moveSelection(keys: readonly string[], current: string | null, key: NavKey, page = 10): string | null {
-  if (keys.length === 0) return null;
-  const i = current === null ? -1 : keys.indexOf(current);
-  const last = keys.length - 1;
+  const next = moveIndex(keys.length, current === null ? -1 : keys.indexOf(current), key, page);
+  return next < 0 ? null : keys[next]!;
+}
+
+/** The same by position, over `count` rows (-1: none selected, or no rows). */
+export function moveIndex(count: number, i: number, key: NavKey, page = 10): number {
+  if (count === 0) return -1;
+  const last = count - 1;
   let next: number;
   switch (key) {
     case 'ArrowDown':
@@ -69,7 +74,7 @@ export function moveSelection(keys: readonly string[], current: string | null, k
       next = i < 0 ? 0 : Math.max(0, i - page);
       break;
   }
-  return keys[next]!;
+  return next;
 }
 
 export type SeverityCounts = Record<Severity, number>;

@@ -79,6 +79,11 @@ describe('streamed payloads', () => {
 describe('recapPayload', () => {
   it('gives what makePayload gives for the full text at the smaller cap, also from an already cut payload', () => {
     const full = `${'é'.repeat(50_000)}${'x'.repeat(400_000)}`;
+    // Caps between a third of the old cap and the old cap too: a mostly non-ASCII prefix is shorter than the cap.
+    const accents = 'é'.repeat(400_000);
+    for (const cap of [100_000, 200_000]) expect(recapPayload(makePayload(accents, 262_144), cap)).toEqual(makePayload(accents, cap));
+    expect(makePayload(accents, 200_000).text).toHaveLength(100_000);
+    expect(makePayload('😀'.repeat(10), 10).text).toBe('😀😀');
     for (const cap of [4096, 10_000, 65_536]) {
       expect(recapPayload(makePayload(full, 262_144), cap)).toEqual(makePayload(full, cap));
       expect(recapPayload(makePayload(full, 2 * 1024 * 1024), cap)).toEqual(makePayload(full, cap));

@@ -143,6 +143,7 @@ describe('filter notes', () => {
     expect(viewNotes(parseFilter('uri:file:///*'), 'resources')).toEqual([]);
     expect(viewNotes(parseFilter('is:stale method:x is:error'), 'findings')).toEqual(['is:stale does not apply to findings', 'method: applies to the Messages view only']);
     expect(parseFilter('localhost:8080').notes).toEqual([]);
+    expect(parseFilter('status:500').notes).toHaveLength(1);
   });
   it('ignores a term that does not apply, negated or not (it never empties a view)', () => {
     const msg = { method: 'resources/read', uri: 'file:///a', session: 'S1', error: '', note: '', transport: 'streamable-http', id: '1' };

@@ -5,7 +5,7 @@ import { flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, sessionEntries } from '../../../panel/model/sessions-view.ts';
 import { cacheAge, filterRows, findingCounts, findingsForRow, moveSelection, rowSessions, uriParts } from '../../../panel/model/uri-table.ts';
-import { rowKey } from '../../../panel/frame-rows.ts';
+import { rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
@@ -237,5 +237,10 @@ describe('Messages list keys', () => {
     expect(keys).toEqual(['4.0', '5.0', '5.1', '5.2', '6.0']);
     expect(moveSelection(keys, '5.0', 'ArrowDown')).toBe('5.1');
     expect(moveSelection(keys, '5.2', 'ArrowDown')).toBe('6.0');
+    // Found again by binary search on seq, then the position within the frame.
+    expect(keys.map((k) => rowIndexOf(rows, k))).toEqual([0, 1, 2, 3, 4]);
+    expect(rowIndexOf(rows, '5.3')).toBe(-1);
+    expect(rowIndexOf(rows, '7.0')).toBe(-1);
+    expect(rowIndexOf(rows.slice(2), '5.0')).toBe(0);
   });
 });
