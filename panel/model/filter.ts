@@ -95,8 +95,8 @@ export function parseFilter(input: string): Filter {
   return { terms, errors, notes };
 }
 
-/** The is: values a finding has (its severity). */
-const FINDING_IS: ReadonlySet<string> = new Set(['error', 'warning', 'problem']);
+/** The is: values that say something about a finding (its severity, or whether it is about staleness or a phantom). */
+const FINDING_IS: ReadonlySet<string> = new Set(['error', 'warning', 'problem', 'stale', 'phantom']);
 
 /** Schemes written without `//` (`urn:…`, `mailto:…`): a URI, not a mistyped key. */
 const URI_SCHEMES = new Set(['urn', 'mailto', 'data', 'tel', 'about', 'blob', 'ui']);

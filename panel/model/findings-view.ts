@@ -1,11 +1,11 @@
 // The findings view's model: open first, worst first, newest first; and which findings a filter keeps. Pure.
 import type { Finding, SessionView } from '../../shared/engine/index.ts';
-import { uriMatches, type Filter } from './filter.ts';
+import { STALE_FINDINGS, uriMatches, type Filter } from './filter.ts';
 import { findingSessions } from './uri-table.ts';
 
 const RANK = { error: 3, warning: 2, info: 1 } as const;
 
-/** `finding:`, `uri:`, `session:`, `is:error|warning`, free text; other terms do not apply to findings. */
+/** `finding:`, `uri:`, `session:`, `is:error|warning|problem|stale|phantom`, free text; other terms do not apply to findings. */
 export function findingMatches(f: Finding, filter: Filter, sessions: readonly Pick<SessionView, 'label'>[] = []): boolean {
   for (const t of filter.terms) {
     // undefined: the term says nothing about findings (method:, is:stale…): ignored, negated or not.
@@ -16,6 +16,9 @@ export function findingMatches(f: Finding, filter: Filter, sessions: readonly Pi
     else if (t.key === 'session') hit = findingSessions(f, sessions).some((s) => s.toLowerCase().includes(t.value));
     else if (t.key === 'is' && (t.value === 'error' || t.value === 'warning')) hit = f.severity === t.value;
     else if (t.key === 'is' && t.value === 'problem') hit = f.severity !== 'info';
+    // The staleness findings, and the phantom one: what the same terms mean in the URI table.
+    else if (t.key === 'is' && t.value === 'stale') hit = STALE_FINDINGS.has(f.id);
+    else if (t.key === 'is' && t.value === 'phantom') hit = f.id === 'phantom-subscription';
     else if (t.key === 'text') hit = [f.id, f.title, f.uri ?? '', f.session ?? '', f.detail ?? ''].some((s) => s.toLowerCase().includes(t.value));
     if (hit !== undefined && hit === t.negate) return false;
   }

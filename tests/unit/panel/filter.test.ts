@@ -141,7 +141,7 @@ describe('filter notes', () => {
     expect(viewNotes(f, 'sessions')).toContain('only session: applies to the Sessions view');
     expect(viewNotes(parseFilter('session:S1'), 'sessions')).toEqual([]);
     expect(viewNotes(parseFilter('uri:file:///*'), 'resources')).toEqual([]);
-    expect(viewNotes(parseFilter('is:stale method:x is:error'), 'findings')).toEqual(['is:stale does not apply to findings', 'method: applies to the Messages view only']);
+    expect(viewNotes(parseFilter('is:cached method:x is:error is:stale'), 'findings')).toEqual(['is:cached does not apply to findings', 'method: applies to the Messages view only']);
     expect(parseFilter('localhost:8080').notes).toEqual([]);
     expect(parseFilter('status:500').notes).toHaveLength(1);
   });

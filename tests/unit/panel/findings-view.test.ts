@@ -43,8 +43,12 @@ describe('findings view', () => {
     expect(m('is:problem')).toBe(true);
     expect(m('-is:error')).toBe(false);
     expect(m('delete')).toBe(true);
-    expect(m('is:stale')).toBe(true); // not applicable to findings: ignored
-    expect(m('-is:stale')).toBe(true); // ignored when negated too
+    expect(m('is:stale')).toBe(true); // a phantom is a staleness finding
+    expect(m('is:phantom')).toBe(true);
+    expect(findingMatches(f({ id: 'protocol-header-missing' }), parseFilter('is:stale'))).toBe(false);
+    expect(findingMatches(f({ id: 'cache-age-exceeded' }), parseFilter('is:phantom'))).toBe(false);
+    expect(m('is:cached')).toBe(true); // not applicable to findings: ignored
+    expect(m('-is:cached')).toBe(true); // ignored when negated too
     expect(m('-method:read')).toBe(true);
     expect(findingMatches(f({ uri: undefined }), parseFilter('uri:x'))).toBe(false);
   });
