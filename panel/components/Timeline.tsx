@@ -25,9 +25,9 @@ import {
   type TimeWindow,
   type TimelineIndex,
 } from '../model/timeline.ts';
-import { uriParts } from '../model/uri-table.ts';
 import { probe } from '../perf.ts';
 import { AXIS_H, LANE_H, drawTimeline, paletteOf, type DrawInput, type LaneSpec } from './timeline-draw.ts';
+import { UriText } from './UriTable.tsx';
 
 interface Props {
   /** The state the lanes show (the replayed one while scrubbing). */
@@ -453,8 +453,7 @@ const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; selected
       aria-current={p.selected ? 'true' : undefined}
       {...activates(() => p.onSelect(p.lkey))}
     >
-      <span class="uri-head">{uriParts(p.uri)[0]}</span>
-      <span class="uri-tail">{uriParts(p.uri)[1]}</span>
+      <UriText uri={p.uri} />
     </li>
   );
 }, sameShown);

@@ -27,7 +27,8 @@ const yes = (b: boolean, label: string) => (
   </span>
 );
 
-function UriText({ uri }: { uri: string }) {
+/** A URI as the table and the timeline's labels show it: cut in the middle (see uriParts). */
+export function UriText({ uri }: { uri: string }) {
   const [head, tail] = uriParts(uri);
   return (
     <>
