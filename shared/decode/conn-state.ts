@@ -57,6 +57,51 @@ export function newConn(info: ConnInfo, source: Conn['source'], url: string, req
   };
 }
 
+/**
+ * Open connections by id, in creation order like a Map. The newest sits in a slot outside the Map: almost every
+ * exchange ends before the next one starts, so most never enter it (a Map insert and delete per exchange cost ~2 % of
+ * a replay). An id seen again keeps its place, as with Map.set.
+ */
+export class ConnTable {
+  private map = new Map<string, Conn>();
+  private newestId: string | undefined = undefined;
+  private newest: Conn | undefined = undefined;
+
+  get(id: string): Conn | undefined {
+    return id === this.newestId ? this.newest : this.map.get(id);
+  }
+
+  set(id: string, c: Conn): void {
+    if (id === this.newestId) this.newest = c;
+    else if (this.map.has(id)) this.map.set(id, c);
+    else {
+      this.flush();
+      this.newestId = id;
+      this.newest = c;
+    }
+  }
+
+  delete(id: string): void {
+    if (id === this.newestId) {
+      this.newestId = undefined;
+      this.newest = undefined;
+    } else this.map.delete(id);
+  }
+
+  /** Every open connection, oldest first (a copy: the caller may delete while it walks them). */
+  entries(): [string, Conn][] {
+    this.flush();
+    return [...this.map];
+  }
+
+  private flush(): void {
+    if (this.newestId === undefined) return;
+    this.map.set(this.newestId, this.newest!);
+    this.newestId = undefined;
+    this.newest = undefined;
+  }
+}
+
 /** Per-session transport memory: the negotiated version and the ended streams a GET could resume. */
 export interface SessionTrack {
   version: string | undefined;

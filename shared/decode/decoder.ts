@@ -14,8 +14,8 @@ import type {
   WsConnectFrame,
   WsMessageFrame,
 } from '../frames.ts';
-import { MAX_ENDED_STREAMS, newConn, postStream, type Conn, type SessionTrack } from './conn-state.ts';
-import { MessageReader, peekCalls, preparePayload, type PayloadContext, type PeekedVersion, type PreparedPayload } from './message-reader.ts';
+import { ConnTable, MAX_ENDED_STREAMS, newConn, postStream, type Conn, type SessionTrack } from './conn-state.ts';
+import { MessageReader, peekCalls, prepareInto, scratchPayload, type PayloadContext, type PeekedVersion, type PreparedPayload } from './message-reader.ts';
 import { RequestPairing } from './pairing.ts';
 import { isModernVersion, M, MODERN_ONLY_METHODS } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, DecodeSink, Direction, ExchangeRole, RequestId, StreamKind, Transport } from './types.ts';
@@ -59,13 +59,15 @@ function connInfo(
 type S<F> = F & FrameStamp;
 
 export class Decoder {
-  private conns = new Map<string, Conn>();
+  private conns = new ConnTable();
   private sessions = new Map<string, SessionTrack>();
   /** Legacy HTTP+SSE sessions by their `sessionId`, announced by an `endpoint` event. */
   private legacy = new Map<string, { endpoint: string }>();
   private pairing = new RequestPairing();
   private reader: MessageReader;
   private peeked: PeekedVersion = { metaVersion: undefined };
+  /** Every payload is prepared into this one object: one frame is decoded at a time, and nothing keeps it. */
+  private payload = scratchPayload();
   private lastUrl = '';
   private lastEndpoint = '';
 
@@ -143,7 +145,7 @@ export class Decoder {
         this.sink.wire({ type: 'page-start', doc: f.doc, url: f.url, top: f.top }, f.seq, f.t);
         return;
       case 'page-end':
-        for (const [id, c] of this.conns) {
+        for (const [id, c] of this.conns.entries()) {
           if (c.info.doc !== f.doc) continue;
           this.closeStream(c, f, 'aborted');
           this.conns.delete(id);
@@ -256,7 +258,7 @@ export class Decoder {
         endpoint = leg.endpoint;
       }
     }
-    const body: PreparedPayload | undefined = f.body && f.body.text.length > 0 ? preparePayload(f.body) : undefined;
+    const body: PreparedPayload | undefined = f.body && f.body.text.length > 0 ? prepareInto(this.payload, f.body) : undefined;
     const methods = body ? peekCalls(body, this.peeked) : undefined;
     const metaVersion = body ? this.peeked.metaVersion : undefined;
     const headerVersion = h['mcp-protocol-version'];
@@ -330,7 +332,7 @@ export class Decoder {
     const first = text[i];
     // Only JSON is MCP; an HTML error page is not a message.
     if (first !== '{' && first !== '[') return;
-    this.reader.read(preparePayload(f.body), this.ctx(c, f, 'in', postStream(c), 'post'));
+    this.reader.read(prepareInto(this.payload, f.body), this.ctx(c, f, 'in', postStream(c), 'post'));
   }
 
   private onSseEvent(f: S<SseEventFrame>): void {
@@ -347,7 +349,7 @@ export class Decoder {
       this.sink.wire({ type: 'stream-open', info: c.info, stream: c.stream, kind: c.streamKind }, f.seq, f.t);
     }
     const stream = c.stream ?? `sse:${f.conn}`;
-    this.reader.read(preparePayload(f.data), this.ctx(c, f, 'in', stream, c.stream ? c.streamKind : 'sse', f.id));
+    this.reader.read(prepareInto(this.payload, f.data), this.ctx(c, f, 'in', stream, c.stream ? c.streamKind : 'sse', f.id));
   }
 
   private onLegacyEndpoint(c: Conn, f: S<SseEventFrame>): void {
@@ -438,6 +440,6 @@ export class Decoder {
       c.streamKind = 'ws';
     }
     if (f.data.opaque) return;
-    this.reader.read(preparePayload(f.data), this.ctx(c, f, f.dir, c.stream!, 'ws'));
+    this.reader.read(prepareInto(this.payload, f.data), this.ctx(c, f, f.dir, c.stream!, 'ws'));
   }
 }

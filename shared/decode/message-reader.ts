@@ -4,7 +4,7 @@
 import type { Payload } from '../frames.ts';
 import { classifyInto, sniffTruncated } from './jsonrpc.ts';
 import type { RequestPairing } from './pairing.ts';
-import { M } from './protocol.ts';
+import { canonicalMethod, M } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, Direction, MessageKind, StreamKind } from './types.ts';
 import { checkCall, checkResult } from './validate.ts';
 
@@ -46,18 +46,58 @@ export interface PreparedPayload {
 
 const NO_VALUES: unknown[] = [];
 
-/** Parse once, into one object (this runs for every payload; jsonrpc.ts parsePayload gives the same verdicts). */
+/** Parse once, into one object (jsonrpc.ts parsePayload gives the same verdicts). */
 export function preparePayload(payload: Payload): PreparedPayload {
-  if (payload.truncated) return { payload, truncated: true, problem: undefined, values: NO_VALUES, batch: false };
+  return prepareInto({ payload, truncated: false, problem: undefined, values: NO_VALUES, batch: false }, payload);
+}
+
+/** A PreparedPayload the decoder refills for every payload (nothing keeps it, nor its `values`), with its array of one. */
+export interface ScratchPayload extends PreparedPayload {
+  one: unknown[];
+}
+
+export function scratchPayload(): ScratchPayload {
+  const one: unknown[] = [undefined];
+  return { payload: { text: '' }, truncated: false, problem: undefined, values: one, batch: false, one };
+}
+
+/**
+ * preparePayload into `out`: this runs for every payload, and a single message (almost all of them) reuses `out`'s
+ * array of one rather than a new one (scratch objects only: `out.values` is overwritten by the next payload).
+ */
+export function prepareInto(out: PreparedPayload | ScratchPayload, payload: Payload): PreparedPayload {
+  out.payload = payload;
+  out.truncated = false;
+  out.problem = undefined;
+  out.batch = false;
+  if (payload.truncated) {
+    out.truncated = true;
+    out.values = NO_VALUES;
+    return out;
+  }
   let v: unknown;
   try {
     v = JSON.parse(payload.text);
   } catch (e) {
-    return { payload, truncated: false, problem: `not JSON: ${(e as Error).message}`, values: NO_VALUES, batch: false };
+    out.problem = `not JSON: ${(e as Error).message}`;
+    out.values = NO_VALUES;
+    return out;
   }
-  if (!Array.isArray(v)) return { payload, truncated: false, problem: undefined, values: [v], batch: false };
-  if (v.length === 0) return { payload, truncated: false, problem: 'empty JSON-RPC batch', values: NO_VALUES, batch: false };
-  return { payload, truncated: false, problem: undefined, values: v, batch: true };
+  if (!Array.isArray(v)) {
+    if ('one' in out) {
+      out.one[0] = v;
+      out.values = out.one;
+    } else out.values = [v];
+    return out;
+  }
+  if (v.length === 0) {
+    out.problem = 'empty JSON-RPC batch';
+    out.values = NO_VALUES;
+    return out;
+  }
+  out.values = v;
+  out.batch = true;
+  return out;
 }
 
 /** What peekCalls found besides the methods; one object reused (the caller reads it at once). */
@@ -81,7 +121,7 @@ export function peekCalls(p: PreparedPayload, out: PeekedVersion): string[] | un
     const v = values[i];
     if (typeof v !== 'object' || v === null) continue;
     const o = v as Record<string, unknown>;
-    if (typeof o.method === 'string' && o.id !== undefined) (methods ??= []).push(o.method);
+    if (typeof o.method === 'string' && o.id !== undefined) (methods ??= []).push(canonicalMethod(o.method));
     const params = o.params as Record<string, unknown> | undefined;
     const meta = params && typeof params === 'object' ? (params._meta as Record<string, unknown> | undefined) : undefined;
     const claim = meta && typeof meta === 'object' ? meta['io.modelcontextprotocol/protocolVersion'] : undefined;
@@ -102,15 +142,6 @@ function answerScope(ctx: PayloadContext): string | undefined {
 }
 
 const URI_METHODS: ReadonlySet<string> = new Set([M.read, M.subscribe, M.unsubscribe, M.updated]);
-
-/**
- * Method names are fresh strings from JSON.parse; swapping them once for the canonical literal makes every later
- * comparison (the engine's switch, set lookups, interning in the message store) an identity check.
- */
-const CANONICAL = new Map<string, string>(Object.values(M).map((m) => [m, m]));
-function canonicalMethod(method: string): string {
-  return CANONICAL.get(method) ?? method;
-}
 
 export class MessageReader {
   private count = 0;

@@ -29,6 +29,24 @@ export const M = {
   cancelled: 'notifications/cancelled',
 } as const;
 
+/**
+ * Method names are fresh strings from JSON.parse; swapping them once for the canonical literal makes every later
+ * comparison (the engine's switch, set lookups, interning in the message store) an identity check. Found by length,
+ * then compared: cheaper than hashing the fresh string for a Map lookup (it runs for every request and notification).
+ */
+const CANONICAL_BY_LENGTH: (string[] | undefined)[] = Array.from({ length: 64 }, () => undefined);
+for (const m of Object.values(M)) {
+  const same = CANONICAL_BY_LENGTH[m.length];
+  if (same) same.push(m);
+  else CANONICAL_BY_LENGTH[m.length] = [m];
+}
+
+export function canonicalMethod(method: string): string {
+  const same = method.length < 64 ? CANONICAL_BY_LENGTH[method.length] : undefined;
+  if (same !== undefined) for (let i = 0; i < same.length; i++) if (same[i] === method) return same[i]!;
+  return method;
+}
+
 /** Methods that exist only in the 2026 generation: seeing one marks the exchange as 2026. */
 export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([M.discover, M.listen, M.acknowledged]);
 
