@@ -129,6 +129,8 @@ export class UriState {
   /** The last CADENCE_WINDOW intervals between notifications, as a ring. */
   private ring = new Float64Array(CADENCE_WINDOW);
   private ringCount = 0;
+  /** ringCount % CADENCE_WINDOW, kept rather than divided for every notification. */
+  private ringPos = 0;
   pendingReread: Pending | undefined;
   /** A changed read without a notification, waiting out the grace for a late notification. */
   pendingMissed: { t: number; seq: number; evidence: number[]; held: boolean; session?: string } | undefined;
@@ -215,8 +217,9 @@ export class UriState {
 
   noteInterval(t: number): void {
     if (this.lastNotifyT === undefined) return;
-    this.ring[this.ringCount % CADENCE_WINDOW] = t - this.lastNotifyT;
+    this.ring[this.ringPos] = t - this.lastNotifyT;
     this.ringCount++;
+    if (++this.ringPos === CADENCE_WINDOW) this.ringPos = 0;
   }
 
   /** Recent intervals between notifications (order does not matter: they feed a median). */

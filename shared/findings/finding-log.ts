@@ -21,6 +21,11 @@ export function findingKey(s: Pick<FindingSpec, 'id' | 'endpoint' | 'uri' | 'ses
   return `${s.id}|${s.endpoint ?? ''}|${s.uri ?? ''}|${s.session ?? ''}`;
 }
 
+/** Do two specs have the same findingKey? (Field by field, as the key spells them.) */
+function sameSubject(a: FindingSpec, b: FindingSpec): boolean {
+  return a.id === b.id && (a.endpoint ?? '') === (b.endpoint ?? '') && (a.uri ?? '') === (b.uri ?? '') && (a.session ?? '') === (b.session ?? '');
+}
+
 export function severityOf(s: FindingSpec): Severity {
   if (s.severity) return s.severity;
   if (s.id === 'cached-not-subscribed' && s.reason && s.reason in COVERAGE_REASONS) {
@@ -106,8 +111,9 @@ export class ConditionSet {
 
   /** The condition holds (from `t` if it was not open, or under a new key). */
   hold(slots: ConditionSlots, spec: FindingSpec & { id: ConditionId }, t: number, evidence: readonly number[], settleMs?: number): OpenCondition {
-    const key = findingKey(spec);
     const cur = slots[spec.id];
+    // The same subject (hence the same key) needs no key string: a re-check of an open condition is the common case.
+    const key = cur && sameSubject(cur.spec, spec) ? cur.key : findingKey(spec);
     if (cur && cur.key === key) {
       cur.spec = spec;
       addEvidence(cur.evidence, evidence);

@@ -58,11 +58,7 @@ export class FlowState {
     return this.counted ? this.blocks!.buf.subarray(this.base, this.base + N_EDGES) : undefined;
   }
 
-  countEdge(e: number): void {
-    this.counted = true;
-    this.blocks!.buf[this.base + e]!++;
-  }
-
+  /** A step into the ring, and its edge (if any) counted: one pass over the URI's block. */
   push(blocks: FlowBlocks, code: number, edge: number, t: number, seq: number, inferred: boolean): void {
     if (this.base < 0) {
       this.blocks = blocks;
@@ -74,6 +70,10 @@ export class FlowState {
     b[i + 1] = seq;
     b[i + 2] = code | ((edge + 1) << 5) | (inferred ? 1024 : 0);
     this.steps++;
+    if (edge >= 0) {
+      this.counted = true;
+      b[this.base + edge]!++;
+    }
   }
 
   /** The last steps as plain objects, oldest first (memoized until the next step). */
@@ -130,7 +130,6 @@ export class FlowTracker {
     s.node = NODE_IDS[code];
     s.code = code;
     s.push(this.blocks, code, e, t, seq, inferred);
-    if (e >= 0) s.countEdge(e);
   }
 
   /** Several steps in a row (e.g. E → F → G → I for a notification). */
