@@ -25,6 +25,8 @@ const relays = new RelayHub(tabs, panels, settings, (tabId, frames) =>
   badge.onFrames(tabId, frames).catch((e: unknown) => console.error('mcp-devtools: badge update failed', e)),
 );
 
+tabs.onWatched = (tabId, watched) => relays.setLive(tabId, watched);
+
 const applyCaps = (s: Settings) => (tabs.caps = { maxFrames: s.maxFrames, maxBytes: s.maxBytes });
 void settings.get().then(applyCaps);
 settings.onChange(applyCaps);

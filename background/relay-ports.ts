@@ -3,7 +3,7 @@
 // then fanned out to the tab's live panels.
 import type browser from 'webextension-polyfill';
 import type { Frame } from '../shared/frames.ts';
-import type { RelayAck, RelayBatch, RelayConfig } from '../shared/messages.ts';
+import type { RelayAck, RelayBatch, RelayConfig, RelayPace } from '../shared/messages.ts';
 import type { CaptureConfig } from '../shared/settings.ts';
 import type { SettingsStore } from './settings.ts';
 import type { PanelHub } from './panel-ports.ts';
@@ -24,7 +24,8 @@ function isBatch(m: unknown): m is RelayBatch {
 }
 
 export class RelayHub {
-  private readonly ports = new Set<browser.Runtime.Port>();
+  /** Every relay port, with its tab. */
+  private readonly ports = new Map<browser.Runtime.Port, number>();
 
   constructor(
     private readonly tabs: Tabs,
@@ -33,8 +34,13 @@ export class RelayHub {
     private readonly onFrames: (tabId: number, frames: Frame[]) => void,
   ) {
     settings.onChange((s) => {
-      for (const port of this.ports) sendConfig(port, s.capture);
+      for (const port of this.ports.keys()) sendConfig(port, s.capture);
     });
+  }
+
+  /** A panel started, or the last one stopped, showing `tabId`: its relays forward live, or gather (see RelayPace). */
+  setLive(tabId: number, live: boolean): void {
+    for (const [port, tab] of this.ports) if (tab === tabId) sendPace(port, live);
   }
 
   onPort(port: browser.Runtime.Port): void {
@@ -44,9 +50,10 @@ export class RelayHub {
       port.disconnect();
       return;
     }
-    this.ports.add(port);
+    this.ports.set(port, tabId);
     port.onDisconnect.addListener(() => this.ports.delete(port));
     void this.settings.get().then((s) => sendConfig(port, s.capture));
+    if (this.tabs.get(tabId).watched) sendPace(port, true);
     // After a failed write nothing more from this port is taken (not even batches already queued behind it): an ack of a
     // later batch would tell the relay to forget the failed one. The port is closed; the relay reconnects and re-sends
     // every unacknowledged batch in order.
@@ -79,6 +86,15 @@ export class RelayHub {
           this.ports.delete(port);
         });
     });
+  }
+}
+
+function sendPace(port: browser.Runtime.Port, live: boolean): void {
+  const message: RelayPace = { type: 'pace', live };
+  try {
+    port.postMessage(message);
+  } catch {
+    // Disconnected.
   }
 }
 

@@ -1,7 +1,7 @@
 // One tab's append-only frame log: stamps page frames (seq, browser frame id, page segment), enforces the caps by
 // dropping the oldest frames and counting them, and keeps every step in order on one promise chain, so concurrent
-// relay batches, panel backlogs and clears never interleave half-way. Writes are coalesced: batches arriving within
-// WRITE_DELAY_MS go to IndexedDB in one transaction (IndexedDB work runs in the browser process and competes with the
+// relay batches, panel backlogs and clears never interleave half-way. Writes are coalesced: batches arriving within the
+// write delay go to IndexedDB in one transaction (IndexedDB work runs in the browser process and competes with the
 // inspected page for CPU). A batch is only acknowledged, and only shown to panels, once it is persisted: a worker
 // stopped in between loses nothing, because the relay re-sends what was not acknowledged.
 import type { Frame } from '../shared/frames.ts';
@@ -18,7 +18,18 @@ export const DEFAULT_CAPS: LogCaps = { maxFrames: 250_000, maxBytes: 128 * 1024 
 /** When a cap is hit, free this share of it at once, so trimming is amortized instead of once per frame. */
 const TRIM_SHARE = 0.1;
 const MAX_REMEMBERED_RELAYS = 200;
-const WRITE_DELAY_MS = 100;
+export interface WriteDelays {
+  /** While a panel shows the tab: frames reach a panel only once persisted, so this is its latency. */
+  watchedMs: number;
+  /**
+   * While no panel shows the tab (the usual case: the extension installed, devtools closed). Each IndexedDB
+   * transaction costs the browser process a fixed amount, whatever it holds; ten a second were most of the browser
+   * process's share of the page overhead (docs/architecture.md). The badge is updated once a second at most anyway.
+   */
+  unwatchedMs: number;
+}
+
+export const WRITE_DELAYS: WriteDelays = { watchedMs: 100, unwatchedMs: 1000 };
 const WRITE_MAX_FRAMES = 5000;
 
 interface PendingWrite {
@@ -39,6 +50,9 @@ export class TabLog {
   private pending: PendingWrite[] = [];
   private pendingFrames = 0;
   private writeTimer: ReturnType<typeof setTimeout> | undefined;
+  private writeTimerMs = 0;
+  /** Panels showing this tab now (see watch). */
+  private watchers = 0;
   /** Open error-level findings, set by the badge. */
   errors = 0;
 
@@ -46,7 +60,15 @@ export class TabLog {
     readonly tabId: number,
     private readonly store: LogStore,
     private readonly caps: () => LogCaps,
+    /** Called when the first panel starts, or the last one stops, showing this tab. */
+    private readonly onWatched: (watched: boolean) => void = () => undefined,
+    private readonly delays: WriteDelays = WRITE_DELAYS,
   ) {}
+
+  /** Whether a panel shows this tab now. */
+  get watched(): boolean {
+    return this.watchers > 0;
+  }
 
   /** Runs `step` after every earlier step of this tab. */
   run<T>(step: () => Promise<T>): Promise<T> {
@@ -134,9 +156,26 @@ export class TabLog {
       const persisted = new Promise<TabStats>((done, failed) => this.pending.push({ chunk, done, failed }));
       this.pendingFrames += frames.length;
       if (this.pendingFrames >= WRITE_MAX_FRAMES) void this.run(() => this.writePending());
-      else this.writeTimer ??= setTimeout(() => void this.run(() => this.writePending()), WRITE_DELAY_MS);
+      else this.scheduleWrite();
       return { persisted: persisted.then((stats) => ({ frames, stats })) };
     }).then((box) => box.persisted);
+  }
+
+  /** A panel starts (+1) or stops (-1) showing this tab: while one does, writes (and so its live frames) come sooner. */
+  watch(delta: 1 | -1): void {
+    const was = this.watched;
+    this.watchers = Math.max(0, this.watchers + delta);
+    if (this.pending.length > 0) this.scheduleWrite();
+    if (this.watched !== was) this.onWatched(this.watched);
+  }
+
+  private scheduleWrite(): void {
+    const ms = this.watchers > 0 ? this.delays.watchedMs : this.delays.unwatchedMs;
+    // A timer already due sooner stays; one set for an unwatched tab is brought forward when a panel comes.
+    if (this.writeTimer !== undefined && this.writeTimerMs <= ms) return;
+    if (this.writeTimer !== undefined) clearTimeout(this.writeTimer);
+    this.writeTimerMs = ms;
+    this.writeTimer = setTimeout(() => void this.run(() => this.writePending()), ms);
   }
 
   /** Persists every pending batch in one transaction, then releases their acknowledgements. Runs inside a chain step. */

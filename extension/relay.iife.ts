@@ -19,9 +19,13 @@ import {
   type RelayAck,
   type RelayBatch,
   type RelayConfig,
+  type RelayPace,
 } from '../shared/messages.ts';
 
-const FLUSH_DELAY_MS = 10;
+/** Forwarding delay while a panel shows this tab (see RelayPace). */
+const LIVE_DELAY_MS = 10;
+/** Forwarding delay while none does: a few messages a second instead of dozens (see RelayPace). */
+const IDLE_DELAY_MS = 500;
 const MAX_PAYLOADS_PER_BATCH = 50;
 /** Unacknowledged data kept while the background is unreachable; beyond it the oldest goes, counted as lost. */
 const MAX_UNACKED_CHARS = 32 * 1024 * 1024;
@@ -37,6 +41,8 @@ let pending: string[] = [];
 let rejected = 0;
 let rejectedWhy: string | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** Whether a panel shows this tab (the background says so on connect and on every change). */
+let live = false;
 const backoff = new Backoff(50, 2000);
 
 function reject(why: string): void {
@@ -58,7 +64,7 @@ function onHookEvent(event: Event): void {
 }
 
 function schedule(): void {
-  if (timer === undefined) timer = setTimeout(flush, FLUSH_DELAY_MS);
+  if (timer === undefined) timer = setTimeout(flush, live ? LIVE_DELAY_MS : IDLE_DELAY_MS);
 }
 
 function flush(): void {
@@ -123,7 +129,13 @@ function connect(): void {
     return orphan();
   }
   port.onMessage.addListener((m: unknown) => {
-    const msg = m as RelayAck | RelayConfig;
+    const msg = m as RelayAck | RelayConfig | RelayPace;
+    if (msg?.type === 'pace') {
+      live = msg.live === true;
+      // A panel just opened: what waits goes now, and from now on within LIVE_DELAY_MS.
+      if (live && timer !== undefined) flush();
+      return;
+    }
     if (msg?.type === 'config') {
       // The only thing that ever flows towards the page: how much to capture and what to redact.
       document.dispatchEvent(new CustomEvent(CAPTURE_CONFIG_EVENT, { detail: JSON.stringify({ tag: PAGE_TAG, config: msg.config }) }));

@@ -58,6 +58,17 @@ export interface RelayAck {
   batch: number;
 }
 
+/**
+ * Background → relay, on connect and whenever it changes: whether a panel shows this tab. While one does, the relay
+ * forwards within RELAY_LIVE_DELAY_MS (the panel is live); while none does, it gathers for RELAY_IDLE_DELAY_MS, since
+ * each message wakes the worker and leads to an IndexedDB transaction in the browser process, which competes with the
+ * page for CPU (docs/architecture.md, "Page overhead").
+ */
+export interface RelayPace {
+  type: 'pace';
+  live: boolean;
+}
+
 /** Background → relay, on connect and whenever the settings change: what the hook should apply. */
 export interface RelayConfig {
   type: 'config';

@@ -3,11 +3,15 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { LogStore, type FrameChunk, type TabMeta } from '../../../background/log-store.ts';
-import { TabLog, type LogCaps } from '../../../background/tab-log.ts';
+import { TabLog, type LogCaps, type WriteDelays } from '../../../background/tab-log.ts';
 import { PAGE_TAG } from '../../../shared/messages.ts';
 
 let dbCount = 0;
 const freshStore = () => new LogStore(`tab-log-test-${++dbCount}`);
+
+/** Short write delays: these tests are about what is written, not when (the pace has its own tests below). */
+const FAST: WriteDelays = { watchedMs: 5, unwatchedMs: 5 };
+const newLog = (tab: number, store: LogStore, caps: () => LogCaps) => new TabLog(tab, store, caps, undefined, FAST);
 
 let n = 0;
 /** One hook message of `count` sse-event frames, numbered so order and duplicates show. */
@@ -24,7 +28,7 @@ const numbers = async (store: LogStore, tab: number) => (await store.readAfter(t
 describe('TabLog', () => {
   it('accepts each relay batch once and stamps seq in order', async () => {
     const store = freshStore();
-    const log = new TabLog(1, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
+    const log = newLog(1, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
     n = 0;
     const a = payload(3);
     const first = await log.accept('relay-a', 1, [a], 0, 0);
@@ -39,7 +43,7 @@ describe('TabLog', () => {
   it('drops the oldest beyond the frame cap and counts every dropped frame', async () => {
     const store = freshStore();
     const caps: LogCaps = { maxFrames: 100, maxBytes: 1e9 };
-    const log = new TabLog(2, store, () => caps);
+    const log = newLog(2, store, () => caps);
     n = 0;
     for (let b = 1; b <= 30; b++) await log.accept('relay-a', b, [payload(10)], 0, 0);
     const kept = await numbers(store, 2);
@@ -51,7 +55,7 @@ describe('TabLog', () => {
     expect(kept.at(-1)).toBe(300);
     expect(kept).toEqual(Array.from({ length: kept.length }, (_, i) => 301 - kept.length + i));
     // The counters survive a restart of the worker (a new TabLog on the same store).
-    const reopened = new TabLog(2, store, () => caps);
+    const reopened = newLog(2, store, () => caps);
     await reopened.accept('relay-b', 1, [payload(1)], 0, 0);
     expect(reopened.stats().dropped + reopened.stats().frames).toBe(301);
   });
@@ -59,7 +63,7 @@ describe('TabLog', () => {
   it('drops the oldest beyond the byte cap', async () => {
     const store = freshStore();
     const one = payload(10).length;
-    const log = new TabLog(3, store, () => ({ maxFrames: 1e6, maxBytes: one * 5 }));
+    const log = newLog(3, store, () => ({ maxFrames: 1e6, maxBytes: one * 5 }));
     n = 0;
     for (let b = 1; b <= 20; b++) await log.accept('relay-a', b, [payload(10)], 0, 0);
     const stats = log.stats();
@@ -80,7 +84,7 @@ describe('TabLog', () => {
       }
     }
     const store = new FlakyStore(`tab-log-test-${++dbCount}`);
-    const log = new TabLog(4, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
+    const log = newLog(4, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
     n = 0;
     const p1 = payload(2);
     const p2 = payload(2);
@@ -103,7 +107,7 @@ describe('TabLog', () => {
   });
   it('segments pages: a top-level page-start begins one; an MCP iframe of a page that never spoke MCP begins one too', async () => {
     const store = freshStore();
-    const log = new TabLog(9, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
+    const log = newLog(9, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
     let k = 0;
     const msg = (doc: string, ...kinds: string[]) =>
       JSON.stringify({
@@ -155,5 +159,44 @@ describe('TabLog', () => {
     await send(8, msg('inner6b', 'page-start', 'event'));
     expect(await segmentsOf('inner6b')).toEqual([6]);
     expect(log.stats().segment).toBe(6);
+  });
+
+  describe('write pace', () => {
+    const caps = () => ({ maxFrames: 1000, maxBytes: 1e9 });
+    const elapsed = async (p: Promise<unknown>) => {
+      const t0 = performance.now();
+      await p;
+      return performance.now() - t0;
+    };
+
+    it('writes after the idle delay while no panel shows the tab, after the live delay while one does', async () => {
+      const store = freshStore();
+      const log = new TabLog(20, store, caps, undefined, { watchedMs: 10, unwatchedMs: 600 });
+      n = 0;
+      expect(await elapsed(log.accept('r', 1, [payload(2)], 0, 0))).toBeGreaterThanOrEqual(590);
+      log.watch(1);
+      expect(await elapsed(log.accept('r', 2, [payload(2)], 0, 0))).toBeLessThan(400);
+      log.watch(-1);
+      expect(await elapsed(log.accept('r', 3, [payload(2)], 0, 0))).toBeGreaterThanOrEqual(590);
+      expect(await numbers(store, 20)).toEqual([1, 2, 3, 4, 5, 6]);
+    });
+
+    it('brings a pending write forward when a panel comes, and says when the tab becomes watched or not', async () => {
+      const store = freshStore();
+      const changes: boolean[] = [];
+      const log = new TabLog(21, store, caps, (w) => changes.push(w), { watchedMs: 10, unwatchedMs: 60_000 });
+      n = 0;
+      const accepted = log.accept('r', 1, [payload(3)], 0, 0);
+      await new Promise((r) => setTimeout(r, 20));
+      log.watch(1);
+      log.watch(1); // a second panel on the same tab
+      expect(await elapsed(accepted)).toBeLessThan(1000);
+      expect(await numbers(store, 21)).toEqual([1, 2, 3]);
+      log.watch(-1);
+      expect(log.watched).toBe(true);
+      log.watch(-1);
+      expect(log.watched).toBe(false);
+      expect(changes).toEqual([true, false]);
+    });
   });
 });
