@@ -26,7 +26,7 @@ export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage):
   core.step(u, 'J', m.t, m.seq);
 }
 
-/** Filled per answer and handed to applyReadAnswer, which keeps none of it: one object for every read answer. */
+/** Filled per answer and handed to applyReadAnswer, which keeps none of it (the row copies the ref): one object for every read answer. */
 const answer: ReadAnswer = { order: 0, reqSeq: 0, ref: { raw: undefined, batch: -1, hash: undefined, bytes: undefined }, text: undefined, lastModified: undefined, ttlMs: undefined, cacheScope: undefined };
 
 export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
@@ -51,7 +51,11 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   const a = answer;
   a.order = order ?? c.nextReadOrder();
   a.reqSeq = order !== undefined ? m.pairSeq! : m.seq;
-  a.ref = { raw: m.raw, batch: m.batch ?? -1, hash: m.truncated ? m.hash : undefined, bytes: m.truncated ? m.bytes : undefined };
+  const ref = a.ref;
+  ref.raw = m.raw;
+  ref.batch = m.batch ?? -1;
+  ref.hash = m.truncated ? m.hash : undefined;
+  ref.bytes = m.truncated ? m.bytes : undefined;
   a.text = m.truncated ? undefined : contentTextOf(result);
   a.lastModified = lastModified;
   a.ttlMs = typeof result?.ttlMs === 'number' ? result.ttlMs : undefined;

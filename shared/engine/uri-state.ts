@@ -155,8 +155,19 @@ export class UriState {
     return false;
   }
 
+  /**
+   * `c` is copied into the row's own ref, one per row rather than one per read answer: a ref lives until the URI's
+   * next read, long enough to be promoted to the old generation every time.
+   */
   setContent(c: ContentRef): void {
-    this.content = c;
+    const own = this.content;
+    if (own === NO_CONTENT) this.content = { raw: c.raw, batch: c.batch, hash: c.hash, bytes: c.bytes };
+    else {
+      own.raw = c.raw;
+      own.batch = c.batch;
+      own.hash = c.hash;
+      own.bytes = c.bytes;
+    }
     this.described = false;
   }
 

@@ -70,7 +70,6 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
     return;
   }
   const session = c.current?.label;
-  const base = { endpoint: c.endpoint, uri: u.uri, ...(session !== undefined ? { session } : {}) };
 
   // An open condition under the same session and reason only needs nothing: its details are built when it opens.
   // A subscribe still on its way (a slow server, or its answer held back on a polled POST stream) is neither a missing
@@ -81,7 +80,10 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
     const quick = u.loss && u.loss.reason !== 'never-subscribed' ? u.loss.reason : undefined;
     if (!cns || cns.spec.session !== session || quick === undefined || cns.spec.reason !== quick) {
       const { reason, detail } = coverageReason(core, u);
-      const spec: FindingSpec & { id: 'cached-not-subscribed' } = { id: 'cached-not-subscribed', ...base, reason, detail };
+      const spec: FindingSpec & { id: 'cached-not-subscribed' } =
+        session !== undefined
+          ? { id: 'cached-not-subscribed', endpoint: c.endpoint, uri: u.uri, session, reason, detail }
+          : { id: 'cached-not-subscribed', endpoint: c.endpoint, uri: u.uri, reason, detail };
       // Without the capability there is nothing to subscribe to: polling is the only option, so it is only worth a
       // note (subscribe-unsupported tells the client off if it tried anyway).
       if (c.serverSubscribe === false) spec.severity = 'info';
@@ -92,7 +94,12 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
   const ph = slots['phantom-subscription'];
   if (live && u.believed && !held && !pending) {
     if (!ph || ph.spec.session !== session) {
-      core.conds.hold(slots, { id: 'phantom-subscription', ...base, detail: endedHow(u) }, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq]);
+      const detail = endedHow(u);
+      const spec: FindingSpec & { id: 'phantom-subscription' } =
+        session !== undefined
+          ? { id: 'phantom-subscription', endpoint: c.endpoint, uri: u.uri, session, detail }
+          : { id: 'phantom-subscription', endpoint: c.endpoint, uri: u.uri, detail };
+      core.conds.hold(slots, spec, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq]);
       if (!ph) u.flowPending = { kind: 'phantom', deadline: t + core.grace, seq };
     }
   } else if (ph) {
