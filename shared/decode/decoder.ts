@@ -329,9 +329,9 @@ export class Decoder {
     let i = 0;
     while (i < text.length && (text.charCodeAt(i) <= 32)) i++;
     if (i === text.length) return;
-    const first = text[i];
-    // Only JSON is MCP; an HTML error page is not a message.
-    if (first !== '{' && first !== '[') return;
+    const first = text.charCodeAt(i);
+    // Only JSON is MCP ({ or [); an HTML error page is not a message.
+    if (first !== 123 && first !== 91) return;
     this.reader.read(prepareInto(this.payload, f.body), this.ctx(c, f, 'in', postStream(c), 'post'));
   }
 

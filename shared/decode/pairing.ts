@@ -10,6 +10,12 @@ interface SessionPending {
   in: Map<RequestId, DecodedMessage>;
 }
 
+/** Remove one element, keeping the order, without splice's array of the removed (an exchange usually waits for one). */
+function removeAt(list: DecodedMessage[], i: number): void {
+  for (let k = i + 1; k < list.length; k++) list[k - 1] = list[k]!;
+  list.pop();
+}
+
 export class RequestPairing {
   private bySession = new Map<string, SessionPending>();
 
@@ -41,7 +47,7 @@ export class RequestPairing {
         // An error with id null (an HTTP-level JSON-RPC error) answers the exchange when it asked exactly one thing.
         const match = id === null || id === undefined ? own.length === 1 : m.id === id;
         if (match && m.dir === requestDir) {
-          own.splice(i, 1);
+          removeAt(own, i);
           this.unscope(m);
           return m;
         }
