@@ -4,7 +4,6 @@ import type browser from 'webextension-polyfill';
 import type { Frame } from '../shared/frames.ts';
 import type { BackgroundToPanel, PanelToBackground, TabStats } from '../shared/messages.ts';
 import type { SettingsStore } from './settings.ts';
-import type { TabLog } from './tab-log.ts';
 import type { Tabs } from './tabs.ts';
 
 const BACKLOG_CHUNK = 2000;
@@ -28,16 +27,13 @@ export class PanelHub {
 
   onPort(port: browser.Runtime.Port): void {
     let tabId: number | undefined;
-    /** The log this panel shows (kept: a closed tab's log object is not looked up again, which would recreate it). */
-    let watched: TabLog | undefined;
     this.all.add(port);
     port.onMessage.addListener((m: unknown) => {
       const msg = m as PanelToBackground;
       if (msg?.type === 'hello' && Number.isSafeInteger(msg.tabId) && Number.isSafeInteger(msg.since)) {
         if (tabId !== undefined) return;
         tabId = msg.tabId;
-        watched = this.tabs.get(tabId);
-        watched.watch(1);
+        this.tabs.watch(tabId, 1);
         this.serve(port, msg.tabId, msg.since).catch((e: unknown) => send(port, { type: 'error', error: `Could not read this tab's log: ${messageOf(e)}` }));
       } else if (msg?.type === 'settings-set') {
         this.settings.set(msg.settings).then(
@@ -62,8 +58,9 @@ export class PanelHub {
     });
     port.onDisconnect.addListener(() => {
       this.all.delete(port);
-      if (tabId !== undefined) this.live.get(tabId)?.delete(port);
-      watched?.watch(-1);
+      if (tabId === undefined) return;
+      this.live.get(tabId)?.delete(port);
+      this.tabs.watch(tabId, -1);
     });
   }
 

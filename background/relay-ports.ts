@@ -53,7 +53,9 @@ export class RelayHub {
     this.ports.set(port, tabId);
     port.onDisconnect.addListener(() => this.ports.delete(port));
     void this.settings.get().then((s) => sendConfig(port, s.capture));
-    if (this.tabs.get(tabId).watched) sendPace(port, true);
+    // Always, also when no panel watches: a relay keeps its last pace across reconnects, and a change made while it was
+    // disconnected (the last panel closed during a worker restart) would otherwise never reach it.
+    sendPace(port, this.tabs.watched(tabId));
     // After a failed write nothing more from this port is taken (not even batches already queued behind it): an ack of a
     // later batch would tell the relay to forget the failed one. The port is closed; the relay reconnects and re-sends
     // every unacknowledged batch in order.

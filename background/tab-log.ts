@@ -51,8 +51,6 @@ export class TabLog {
   private pendingFrames = 0;
   private writeTimer: ReturnType<typeof setTimeout> | undefined;
   private writeTimerMs = 0;
-  /** Panels showing this tab now (see watch). */
-  private watchers = 0;
   /** Open error-level findings, set by the badge. */
   errors = 0;
 
@@ -60,15 +58,10 @@ export class TabLog {
     readonly tabId: number,
     private readonly store: LogStore,
     private readonly caps: () => LogCaps,
-    /** Called when the first panel starts, or the last one stops, showing this tab. */
-    private readonly onWatched: (watched: boolean) => void = () => undefined,
+    /** Whether a panel shows this tab now (Tabs counts them: the count outlives a log that is replaced). */
+    private readonly isWatched: () => boolean = () => false,
     private readonly delays: WriteDelays = WRITE_DELAYS,
   ) {}
-
-  /** Whether a panel shows this tab now. */
-  get watched(): boolean {
-    return this.watchers > 0;
-  }
 
   /** Runs `step` after every earlier step of this tab. */
   run<T>(step: () => Promise<T>): Promise<T> {
@@ -130,12 +123,14 @@ export class TabLog {
       pruneRelays(meta);
       const frames: Frame[] = [];
       let bytes = 0;
+      let pageEnded = false;
       for (const text of payloads) {
         const parsed = parseHookMessage(text);
         meta.rejected += parsed.rejected;
         if (parsed.why && !meta.rejectedWhy) meta.rejectedWhy = parsed.why;
         bytes += parsed.bytes;
         for (const pf of parsed.frames) {
+          if (pf.kind === 'page-end') pageEnded = true;
           if (pf.kind === 'page-start' || pf.kind === 'page-end') trackDocs(meta, pf.kind, pf.doc, frameId, pf.kind === 'page-start' && pf.top && frameId === 0, pf.t);
           // The parsed objects are ours alone: stamp them in place.
           const frame = pf as Frame;
@@ -156,21 +151,22 @@ export class TabLog {
       const persisted = new Promise<TabStats>((done, failed) => this.pending.push({ chunk, done, failed }));
       this.pendingFrames += frames.length;
       if (this.pendingFrames >= WRITE_MAX_FRAMES) void this.run(() => this.writePending());
-      else this.scheduleWrite();
+      else this.scheduleWrite(pageEnded);
       return { persisted: persisted.then((stats) => ({ frames, stats })) };
     }).then((box) => box.persisted);
   }
 
-  /** A panel starts (+1) or stops (-1) showing this tab: while one does, writes (and so its live frames) come sooner. */
-  watch(delta: 1 | -1): void {
-    const was = this.watched;
-    this.watchers = Math.max(0, this.watchers + delta);
+  /** A panel started or stopped showing this tab: while one does, writes (and so its live frames) come sooner. */
+  paceChanged(): void {
     if (this.pending.length > 0) this.scheduleWrite();
-    if (this.watched !== was) this.onWatched(this.watched);
   }
 
-  private scheduleWrite(): void {
-    const ms = this.watchers > 0 ? this.delays.watchedMs : this.delays.unwatchedMs;
+  /**
+   * `soon`: the batch ends a page. Its relay is gone with the page and cannot re-send it, so it is written within the
+   * short delay even when no panel watches (a worker stopped in between would lose it).
+   */
+  private scheduleWrite(soon = false): void {
+    const ms = soon || this.isWatched() ? this.delays.watchedMs : this.delays.unwatchedMs;
     // A timer already due sooner stays; one set for an unwatched tab is brought forward when a panel comes.
     if (this.writeTimer !== undefined && this.writeTimerMs <= ms) return;
     if (this.writeTimer !== undefined) clearTimeout(this.writeTimer);

@@ -8,16 +8,35 @@ export class Tabs {
   caps: LogCaps = DEFAULT_CAPS;
   /** Told when a panel starts, or the last one stops, showing a tab (the relays change pace). */
   onWatched: (tabId: number, watched: boolean) => void = () => undefined;
+  /** Panels showing each tab, by tab id (kept here, not in the log: a log can be replaced while a panel shows it). */
+  private readonly watchers = new Map<number, number>();
 
   constructor(readonly store = new LogStore()) {}
 
   get(tabId: number): TabLog {
     let log = this.logs.get(tabId);
     if (!log) {
-      log = new TabLog(tabId, this.store, () => this.caps, (watched) => this.onWatched(tabId, watched));
+      log = new TabLog(tabId, this.store, () => this.caps, () => this.watched(tabId));
       this.logs.set(tabId, log);
     }
     return log;
+  }
+
+  /** Whether a panel shows `tabId` now. */
+  watched(tabId: number): boolean {
+    return (this.watchers.get(tabId) ?? 0) > 0;
+  }
+
+  /** A panel starts (+1) or stops (-1) showing `tabId`. */
+  watch(tabId: number, delta: 1 | -1): void {
+    const was = this.watched(tabId);
+    const n = Math.max(0, (this.watchers.get(tabId) ?? 0) + delta);
+    if (n === 0) this.watchers.delete(tabId);
+    else this.watchers.set(tabId, n);
+    // Only an existing log: a panel closing on a closed tab must not bring its log back.
+    this.logs.get(tabId)?.paceChanged();
+    const now = this.watched(tabId);
+    if (now !== was) this.onWatched(tabId, now);
   }
 
   async remove(tabId: number): Promise<void> {

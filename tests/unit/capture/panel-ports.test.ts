@@ -21,7 +21,8 @@ function fakePort() {
 
 const broken = new Error('QuotaExceededError (simulated)');
 const tabs = {
-  get: () => ({ watch: () => undefined, ensureLoaded: () => Promise.reject(broken), clear: () => Promise.reject(broken) }),
+  watch: () => undefined,
+  get: () => ({ ensureLoaded: () => Promise.reject(broken), clear: () => Promise.reject(broken) }),
 } as unknown as Tabs;
 const settings = {
   onChange: () => undefined,
@@ -51,7 +52,8 @@ describe('PanelHub when storage fails', () => {
 describe('PanelHub for a tab that does not exist', () => {
   it('says so, and still serves what the log has', async () => {
     const working = {
-      get: () => ({ watch: () => undefined, ensureLoaded: async () => ({ frames: 0 }), backlog: async (_s: number, _c: number, on: (f: unknown[], d: boolean) => void) => on([], true) }),
+      watch: () => undefined,
+      get: () => ({ ensureLoaded: async () => ({ frames: 0 }), backlog: async (_s: number, _c: number, on: (f: unknown[], d: boolean) => void) => on([], true) }),
     } as unknown as Tabs;
     const ok = { onChange: () => undefined, get: async () => DEFAULT_SETTINGS } as unknown as SettingsStore;
     const hub = new PanelHub(working, ok, () => undefined, async (id) => id !== 999999);

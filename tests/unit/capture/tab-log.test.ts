@@ -4,6 +4,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { LogStore, type FrameChunk, type TabMeta } from '../../../background/log-store.ts';
 import { TabLog, type LogCaps, type WriteDelays } from '../../../background/tab-log.ts';
+import { Tabs } from '../../../background/tabs.ts';
 import { PAGE_TAG } from '../../../shared/messages.ts';
 
 let dbCount = 0;
@@ -11,7 +12,7 @@ const freshStore = () => new LogStore(`tab-log-test-${++dbCount}`);
 
 /** Short write delays: these tests are about what is written, not when (the pace has its own tests below). */
 const FAST: WriteDelays = { watchedMs: 5, unwatchedMs: 5 };
-const newLog = (tab: number, store: LogStore, caps: () => LogCaps) => new TabLog(tab, store, caps, undefined, FAST);
+const newLog = (tab: number, store: LogStore, caps: () => LogCaps) => new TabLog(tab, store, caps, () => false, FAST);
 
 let n = 0;
 /** One hook message of `count` sse-event frames, numbered so order and duplicates show. */
@@ -171,32 +172,50 @@ describe('TabLog', () => {
 
     it('writes after the idle delay while no panel shows the tab, after the live delay while one does', async () => {
       const store = freshStore();
-      const log = new TabLog(20, store, caps, undefined, { watchedMs: 10, unwatchedMs: 600 });
+      let watching = false;
+      const log = new TabLog(20, store, caps, () => watching, { watchedMs: 10, unwatchedMs: 600 });
       n = 0;
       expect(await elapsed(log.accept('r', 1, [payload(2)], 0, 0))).toBeGreaterThanOrEqual(590);
-      log.watch(1);
+      watching = true;
       expect(await elapsed(log.accept('r', 2, [payload(2)], 0, 0))).toBeLessThan(400);
-      log.watch(-1);
+      watching = false;
       expect(await elapsed(log.accept('r', 3, [payload(2)], 0, 0))).toBeGreaterThanOrEqual(590);
       expect(await numbers(store, 20)).toEqual([1, 2, 3, 4, 5, 6]);
     });
 
-    it('brings a pending write forward when a panel comes, and says when the tab becomes watched or not', async () => {
+    it('writes a batch that ends a page within the live delay: its relay is gone and cannot re-send it', async () => {
       const store = freshStore();
-      const changes: boolean[] = [];
-      const log = new TabLog(21, store, caps, (w) => changes.push(w), { watchedMs: 10, unwatchedMs: 60_000 });
+      const log = new TabLog(22, store, caps, () => false, { watchedMs: 10, unwatchedMs: 60_000 });
+      const end = JSON.stringify({ tag: PAGE_TAG, frames: [{ kind: 'page-end', doc: 'd', n: 1, t: 1, url: 'http://x/', persisted: false }] });
+      const accepted = await log.accept('r', 1, [end], 0, 0);
+      expect(accepted.frames.map((f) => f.kind)).toEqual(['page-end']);
+      expect(await elapsed(log.accept('r', 2, [end.replace('"n":1', '"n":2')], 0, 0))).toBeLessThan(1000);
+    });
+
+    it('brings a pending write forward when a panel comes; the watch count is per tab and outlives a replaced log', async () => {
+      const tabs = new Tabs(freshStore());
+      tabs.caps = { maxFrames: 1000, maxBytes: 1e9 };
+      const changes: Array<[number, boolean]> = [];
+      tabs.onWatched = (tab, w) => changes.push([tab, w]);
       n = 0;
-      const accepted = log.accept('r', 1, [payload(3)], 0, 0);
+      // The real delays: an unwatched batch would wait a second.
+      const accepted = tabs.get(21).accept('r', 1, [payload(3)], 0, 0);
       await new Promise((r) => setTimeout(r, 20));
-      log.watch(1);
-      log.watch(1); // a second panel on the same tab
-      expect(await elapsed(accepted)).toBeLessThan(1000);
-      expect(await numbers(store, 21)).toEqual([1, 2, 3]);
-      log.watch(-1);
-      expect(log.watched).toBe(true);
-      log.watch(-1);
-      expect(log.watched).toBe(false);
-      expect(changes).toEqual([true, false]);
+      tabs.watch(21, 1);
+      tabs.watch(21, 1); // a second panel on the same tab
+      expect(await elapsed(accepted)).toBeLessThan(500);
+      expect(await numbers(tabs.store, 21)).toEqual([1, 2, 3]);
+      await tabs.remove(21); // e.g. the startup clean-up while a panel shows the tab
+      expect(tabs.watched(21)).toBe(true);
+      tabs.watch(21, -1);
+      expect(tabs.watched(21)).toBe(true);
+      tabs.watch(21, -1);
+      expect(tabs.watched(21)).toBe(false);
+      tabs.watch(99, -1); // a panel of a tab never seen: no log is made for it, nothing is said
+      expect(changes).toEqual([
+        [21, true],
+        [21, false],
+      ]);
     });
   });
 });

@@ -1,0 +1,55 @@
+// RelayHub's pace messages (background/relay-ports.ts): every relay learns on connect whether a panel shows its tab —
+// also when none does, since a relay keeps its last pace across reconnects — and hears every change after.
+import 'fake-indexeddb/auto';
+import type browser from 'webextension-polyfill';
+import { describe, expect, it } from 'vitest';
+import { LogStore } from '../../../background/log-store.ts';
+import type { PanelHub } from '../../../background/panel-ports.ts';
+import { RelayHub } from '../../../background/relay-ports.ts';
+import type { SettingsStore } from '../../../background/settings.ts';
+import { Tabs } from '../../../background/tabs.ts';
+import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
+
+function relayPort(tabId: number) {
+  const sent: unknown[] = [];
+  let disconnect = () => undefined as void;
+  const port = {
+    sender: { tab: { id: tabId }, frameId: 0 },
+    postMessage: (m: unknown) => void sent.push(m),
+    onMessage: { addListener: () => undefined },
+    onDisconnect: { addListener: (f: () => void) => void (disconnect = f) },
+  } as unknown as browser.Runtime.Port;
+  return { port, sent, paces: () => sent.filter((m) => (m as { type: string }).type === 'pace'), disconnect: () => disconnect() };
+}
+
+describe('RelayHub pace', () => {
+  it('tells each relay on connect and on every change whether a panel shows its tab', async () => {
+    const tabs = new Tabs(new LogStore('relay-ports-test'));
+    const settings = { onChange: () => undefined, get: async () => DEFAULT_SETTINGS } as unknown as SettingsStore;
+    const hub = new RelayHub(tabs, {} as PanelHub, settings, () => undefined);
+    tabs.onWatched = (tabId, watched) => hub.setLive(tabId, watched); // as background/index.ts wires it
+
+    const a = relayPort(3);
+    const other = relayPort(4);
+    hub.onPort(a.port);
+    hub.onPort(other.port);
+    expect(a.paces()).toEqual([{ type: 'pace', live: false }]);
+
+    tabs.watch(3, 1);
+    expect(a.paces()).toEqual([{ type: 'pace', live: false }, { type: 'pace', live: true }]);
+    expect(other.paces()).toEqual([{ type: 'pace', live: false }]); // another tab's relay is not told
+
+    // The relay reconnects (worker restart) while the panel still shows the tab: it is live at once.
+    a.disconnect();
+    const again = relayPort(3);
+    hub.onPort(again.port);
+    expect(again.paces()).toEqual([{ type: 'pace', live: true }]);
+
+    // The panel closed while the relay was away: the reconnecting relay hears that it is idle now.
+    again.disconnect();
+    tabs.watch(3, -1);
+    const back = relayPort(3);
+    hub.onPort(back.port);
+    expect(back.paces()).toEqual([{ type: 'pace', live: false }]);
+  });
+});
