@@ -7,7 +7,7 @@ import { redactHeaders, redactUrl } from '../../shared/redact.ts';
 import { readBody, type BodyKind } from './body-reader.ts';
 import type { Emitter } from './emitter.ts';
 import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
-import { bodyPayload, headersToMap, requestFacts, type RequestFacts } from './request-facts.ts';
+import { bodyPayload, redactedHeaderMap, requestFacts, type RequestFacts } from './request-facts.ts';
 import { linkCancel } from './link-cancel.ts';
 import { disguise } from './disguise.ts';
 
@@ -134,7 +134,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       statusText: response.statusText,
       url: redactUrl(response.url),
       redirected: response.redirected,
-      headers: redactHeaders(headersToMap(response.headers), config.extraSecretHeaders),
+      headers: redactedHeaderMap(response.headers, config.extraSecretHeaders),
     };
     void requestDone.then(async (verdict) => {
       if (verdict === 'no' || (verdict === 'candidate' && kind !== 'sse')) {

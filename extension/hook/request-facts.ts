@@ -2,6 +2,7 @@
 // page still needs: a Request's body is read from a clone, taken before the native fetch uses the original.
 import type { HeaderMap, Payload } from '../../shared/frames.ts';
 import { makePayload, opaquePayload } from '../../shared/payload.ts';
+import { isSecretHeader, redactValue } from '../../shared/redact.ts';
 import { natives } from './natives.ts';
 
 export interface RequestFacts {
@@ -22,6 +23,31 @@ export function headersToMap(h: Headers): HeaderMap {
     out[name] = value;
   });
   return out;
+}
+
+/** A response's headers as a map, redacted in the same pass (redactHeaders over headersToMap, for every MCP response). */
+export function redactedHeaderMap(h: Headers, extraSecret: readonly string[]): HeaderMap {
+  const out: HeaderMap = {};
+  // Headers iterates lower-case names.
+  h.forEach((value, name) => {
+    out[name] = isSecretHeader(name) || extraSecret.includes(name) ? redactValue(value) : value;
+  });
+  return out;
+}
+
+/** The last URL made absolute: a client calls the same endpoint again and again (one URL parse saved per call). */
+let lastInput = '';
+let lastBase = '';
+let lastHref = '';
+function absoluteUrl(input: unknown): string {
+  const s = String(input);
+  const base = document.baseURI;
+  if (s === lastInput && base === lastBase) return lastHref;
+  const href = new URL(s, base).href;
+  lastInput = s;
+  lastBase = base;
+  lastHref = href;
+  return href;
 }
 
 /** Bodies read asynchronously are looked at through their first 64 KiB; only an MCP body is read whole. */
@@ -59,9 +85,11 @@ function bodyFacts(body: unknown, facts: RequestFacts, keep: KeepReading): void 
  */
 export function requestFacts(input: unknown, init: RequestInit | undefined, keep: KeepReading = () => true, bodyClone?: Request): RequestFacts {
   const isRequest = input instanceof Request;
-  const url = isRequest ? input.url : new URL(String(input), document.baseURI).href;
+  const url = isRequest ? input.url : absoluteUrl(input);
   const method = (init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
-  const headers = headersToMap(new Headers(init?.headers ?? (isRequest ? input.headers : undefined)));
+  const given = init?.headers ?? (isRequest ? input.headers : undefined);
+  // A Headers object (what the SDKs pass, and a Request's own) is already normalized: read it, do not copy it first.
+  const headers = headersToMap(given instanceof Headers ? given : new Headers(given));
   const facts: RequestFacts = { method, url, headers };
   if (init && 'body' in init && init.body !== undefined) bodyFacts(init.body, facts, keep);
   else if (bodyClone) facts.bodyLater = probedText(bodyClone.blob(), (head) => keep(facts, head));

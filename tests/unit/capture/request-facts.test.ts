@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const reads: number[] = [];
 let requestFacts: typeof import('../../../extension/hook/request-facts.ts').requestFacts;
 let PROBE_BYTES: number;
+let redactedHeaderMap: typeof import('../../../extension/hook/request-facts.ts').redactedHeaderMap;
 
 beforeAll(async () => {
   // The hook captures its natives at import (document_start in a page): spy on Blob.text first, give it a window.
@@ -14,7 +15,7 @@ beforeAll(async () => {
     return text.call(this);
   };
   Object.assign(globalThis, { window: globalThis, document: { baseURI: 'http://127.0.0.1/app/' } });
-  ({ requestFacts, PROBE_BYTES } = await import('../../../extension/hook/request-facts.ts'));
+  ({ requestFacts, PROBE_BYTES, redactedHeaderMap } = await import('../../../extension/hook/request-facts.ts'));
 });
 
 const rpc = (pad: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { pad: 'x'.repeat(pad) } });
@@ -50,5 +51,34 @@ describe('requestFacts: asynchronous bodies', () => {
     expect(reads).toEqual([PROBE_BYTES]);
     expect(req.bodyUsed).toBe(false);
     expect((await req.arrayBuffer()).byteLength).toBe(1_000_000);
+  });
+});
+
+describe('requestFacts: URL and headers', () => {
+  it('resolves a relative URL against the base it has now, also when the same string comes again', () => {
+    const doc = globalThis.document as unknown as { baseURI: string };
+    expect(requestFacts('mcp', { method: 'POST' }).url).toBe('http://127.0.0.1/app/mcp');
+    expect(requestFacts('mcp', { method: 'POST' }).url).toBe('http://127.0.0.1/app/mcp');
+    doc.baseURI = 'http://127.0.0.1/other/';
+    expect(requestFacts('mcp', { method: 'POST' }).url).toBe('http://127.0.0.1/other/mcp');
+    expect(requestFacts(new URL('http://h/x?y=1'), {}).url).toBe('http://h/x?y=1');
+    doc.baseURI = 'http://127.0.0.1/app/';
+  });
+
+  it('reads a Headers object as given, and normalizes any other headers init the way fetch does', () => {
+    const given = new Headers({ 'Mcp-Session-Id': 's1', Accept: 'text/event-stream' });
+    expect(requestFacts('/mcp', { headers: given }).headers).toEqual({ accept: 'text/event-stream', 'mcp-session-id': 's1' });
+    expect(requestFacts('/mcp', { headers: { 'X-A': ' 1 ', 'x-a': '2' } }).headers).toEqual({ 'x-a': '1, 2' });
+    expect(requestFacts('/mcp', { headers: [['X-B', 'b']] }).headers).toEqual({ 'x-b': 'b' });
+    expect(() => requestFacts('/mcp', { headers: { 'bad name': 'x' } })).toThrow();
+  });
+
+  it("redacts a response's secret headers, built-in and the user's, in the same pass", () => {
+    const h = new Headers({ 'content-type': 'application/json', authorization: 'Bearer t', 'X-Api-Tenant': 'acme' });
+    const map = redactedHeaderMap(h, ['x-api-tenant']);
+    expect(map['content-type']).toBe('application/json');
+    for (const name of ['authorization', 'x-api-tenant']) expect(map[name]).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
+    expect(Object.keys(map).sort()).toEqual(['authorization', 'content-type', 'x-api-tenant']);
+    expect(redactedHeaderMap(h, [])['x-api-tenant']).toBe('acme');
   });
 });
