@@ -25,8 +25,9 @@ export async function benchBackgroundHeap(): Promise<{ backgroundHeapKbPer1kFram
     cdp = await CdpSession.open(sw);
     const c = cdp;
     const heapAfterGc = async (): Promise<number> => {
-      // Let the worker finish the last batches (hook 40 ms, relay 10 ms, store 100 ms, badge 1 s), then collect.
-      await new Promise((r) => setTimeout(r, 2000));
+      // Let the worker finish the last batches (no panel watches: hook 40 ms, relay 500 ms, store 1 s, badge 1 s), then
+      // collect.
+      await new Promise((r) => setTimeout(r, 3500));
       await c.send('HeapProfiler.collectGarbage');
       return (await c.send<{ usedSize: number }>('Runtime.getHeapUsage')).usedSize;
     };
