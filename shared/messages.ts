@@ -60,9 +60,9 @@ export interface RelayAck {
 
 /**
  * Background → relay, on connect and whenever it changes: whether a panel shows this tab. While one does, the relay
- * forwards within RELAY_LIVE_DELAY_MS (the panel is live); while none does, it gathers for RELAY_IDLE_DELAY_MS, since
- * each message wakes the worker and leads to an IndexedDB transaction in the browser process, which competes with the
- * page for CPU (docs/architecture.md, "Page overhead").
+ * forwards within 10 ms (the panel is live); while none does, it gathers for 500 ms, since each message wakes the
+ * worker and leads to an IndexedDB transaction in the browser process, which competes with the page for CPU
+ * (docs/architecture.md, "Pace").
  */
 export interface RelayPace {
   type: 'pace';

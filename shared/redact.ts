@@ -27,12 +27,17 @@ export function isSecretQueryParam(name: string): boolean {
   return SECRET_QUERY_PATTERN.test(name);
 }
 
+/** The value to keep for header `name` (lower-case): redacted when it is secret (the built-in list plus `extra`). */
+export function redactHeaderValue(name: string, value: string, extra: readonly string[] = []): string {
+  return isSecretHeader(name) || extra.includes(name) ? redactValue(value) : value;
+}
+
 /** Lower-cases names and redacts secret values (the built-in list plus `extra` lower-case names). Returns a new map. */
 export function redactHeaders(headers: HeaderMap, extra: readonly string[] = []): HeaderMap {
   const out: HeaderMap = {};
   for (const [name, value] of Object.entries(headers)) {
     const n = name.toLowerCase();
-    out[n] = isSecretHeader(n) || extra.includes(n) ? redactValue(value) : value;
+    out[n] = redactHeaderValue(n, value, extra);
   }
   return out;
 }

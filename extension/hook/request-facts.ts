@@ -2,7 +2,7 @@
 // page still needs: a Request's body is read from a clone, taken before the native fetch uses the original.
 import type { HeaderMap, Payload } from '../../shared/frames.ts';
 import { makePayload, opaquePayload } from '../../shared/payload.ts';
-import { isSecretHeader, redactValue } from '../../shared/redact.ts';
+import { redactHeaderValue } from '../../shared/redact.ts';
 import { natives } from './natives.ts';
 
 export interface RequestFacts {
@@ -30,7 +30,7 @@ export function redactedHeaderMap(h: Headers, extraSecret: readonly string[]): H
   const out: HeaderMap = {};
   // Headers iterates lower-case names.
   h.forEach((value, name) => {
-    out[name] = isSecretHeader(name) || extraSecret.includes(name) ? redactValue(value) : value;
+    out[name] = redactHeaderValue(name, value, extraSecret);
   });
   return out;
 }

@@ -34,7 +34,7 @@ export const M = {
  * comparison (the engine's switch, set lookups, interning in the message store) an identity check. Found by length,
  * then compared: cheaper than hashing the fresh string for a Map lookup (it runs for every request and notification).
  */
-const CANONICAL_BY_LENGTH: (string[] | undefined)[] = Array.from({ length: 64 }, () => undefined);
+const CANONICAL_BY_LENGTH: (string[] | undefined)[] = Array.from({ length: Math.max(...Object.values(M).map((m) => m.length)) + 1 }, () => undefined);
 for (const m of Object.values(M)) {
   const same = CANONICAL_BY_LENGTH[m.length];
   if (same) same.push(m);
@@ -42,7 +42,7 @@ for (const m of Object.values(M)) {
 }
 
 export function canonicalMethod(method: string): string {
-  const same = method.length < 64 ? CANONICAL_BY_LENGTH[method.length] : undefined;
+  const same = method.length < CANONICAL_BY_LENGTH.length ? CANONICAL_BY_LENGTH[method.length] : undefined;
   if (same !== undefined) for (let i = 0; i < same.length; i++) if (same[i] === method) return same[i]!;
   return method;
 }
