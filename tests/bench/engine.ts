@@ -2,10 +2,10 @@
 // JSON.parse of the same payloads in the same run — parsing is the floor, the budget is 2×. Also µs per frame, heap
 // retained per 1,000 frames and the cost of a snapshot. Parse and replay alternate in chunks so both see the same
 // momentary load of a shared machine; the fastest of several passes is taken.
-// Every pass starts from a forced full GC, and a forced GC throws away the engine's optimized code (V8 then re-tiers
-// ~100 functions during the pass, on the second core) while JSON.parse is a builtin with nothing to warm. So each pass
-// first replays and parses a small warm-up trace, untimed: the figure is the engine's steady-state throughput. The
-// ratio without that warm-up (the protocol before 2026-12-03) is reported alongside as information.
+// Every pass starts from a forced full GC, and after a forced GC V8 optimizes the engine's functions all over again
+// during the pass (measured with --trace-opt; the compiles take the second core), while JSON.parse is a builtin with
+// nothing to warm. So each pass first replays and parses a small warm-up trace, untimed: the figure is the engine's
+// steady-state throughput. The ratio without that warm-up (the protocol before 2026-12-03) is reported alongside.
 // The headline trace uses markdown documents of 0.5–4 KB; the same figures for 1 KB documents are reported alongside
 // (smaller documents mean less parsing per frame, so the ratio is higher).
 import { setFlagsFromString } from 'node:v8';
@@ -31,11 +31,6 @@ interface Measured {
 
 const CHUNK = 5000;
 
-/**
- * Parse and replay alternate chunk by chunk (5,000 frames, then JSON.parse of exactly those frames' payloads), so both
- * sides run under the same momentary load of a shared machine; each side's total is summed, and the fastest of RUNS
- * full passes is taken.
- */
 /** A small trace with every path of the big one (both generations, reconnects): replayed and parsed, untimed. */
 let warmTrace: SyntheticTrace | undefined;
 function warmUp(): number {
@@ -47,6 +42,11 @@ function warmUp(): number {
   return sink + e.frameCount;
 }
 
+/**
+ * Parse and replay alternate chunk by chunk (5,000 frames, then JSON.parse of exactly those frames' payloads), so both
+ * sides run under the same momentary load of a shared machine; each side's total is summed, and the fastest of RUNS
+ * full passes is taken.
+ */
 function timeRuns({ frames }: SyntheticTrace, warm: boolean): { parseMs: number; replayMs: number } {
   const chunks: { frames: typeof frames; payloads: string[] }[] = [];
   for (let i = 0; i < frames.length; i += CHUNK) {
