@@ -75,11 +75,10 @@ export class MessageStore {
   private versions = new StringTable();
   private methods = new StringTable();
   private uris = new StringTable();
-  // References kept are to things that live anyway (the exchange's ConnInfo, frame payloads, frame ids). The JSON-RPC
-  // id is not kept: it is read back from `raw` when a view asks.
   /**
    * Per message, three slots side by side: its exchange's ConnInfo, its SSE event id, its raw payload text (one array
-   * and one cache line per message, not three: ~1–2 % of a replay, measured by an in-process A/B).
+   * and one cache line per message, not three: ~1–2 % of a replay, measured by an in-process A/B). Only things that
+   * live anyway are referenced. The JSON-RPC id is not kept: it is read back from `raw` when a view asks.
    */
   private refs: (ConnInfo | string | undefined)[] = [];
   /** Rare fields, by message index. */
