@@ -63,6 +63,18 @@ export function classifyInto(m: { kind: MessageKind; id?: RequestId | null | und
       m.problem = 'response id is neither a string nor a number';
       return;
     }
+    // What the SDK's clients refuse as a response (its envelope schemas are strict): the request stays unanswered.
+    if ('error' in o) {
+      m.kind = 'invalid';
+      m.problem = 'a response with both result and error';
+      return;
+    }
+    const r = o.result;
+    if (typeof r !== 'object' || r === null || Array.isArray(r)) {
+      m.kind = 'invalid';
+      m.problem = 'result is not an object';
+      return;
+    }
     m.kind = 'result';
     m.id = id;
     return;
@@ -113,13 +125,14 @@ export function idKey(id: RequestId): string {
  * SDK serializers put `method` early for requests and notifications; response ids often come last, so responses are
  * matched through their exchange instead (see decoder).
  */
-export function sniffTruncated(prefix: string): { method?: string; id?: RequestId; isResponse: boolean } {
+export function sniffTruncated(prefix: string): { method?: string; id?: RequestId; isResponse: boolean; isError: boolean } {
   const head = prefix.length > 4096 ? prefix.slice(0, 4096) : prefix;
   const method = /"method"\s*:\s*"([^"\\]{1,200})"/.exec(head)?.[1];
   const idMatch = /"id"\s*:\s*(?:(-?\d{1,15})\b|"([^"\\]{0,200})")/.exec(head);
   const id = idMatch ? (idMatch[1] !== undefined ? Number(idMatch[1]) : idMatch[2]) : undefined;
-  const isResponse = method === undefined && /"(result|error)"\s*:/.test(head);
-  const out: { method?: string; id?: RequestId; isResponse: boolean } = { isResponse };
+  // The first of the two keys decides. (Inside a JSON string a quote is escaped, so a document's text cannot match.)
+  const answer = method === undefined ? /"(result|error)"\s*:/.exec(head)?.[1] : undefined;
+  const out: { method?: string; id?: RequestId; isResponse: boolean; isError: boolean } = { isResponse: answer !== undefined, isError: answer === 'error' };
   if (method !== undefined) out.method = method;
   if (id !== undefined) out.id = id;
   return out;

@@ -216,7 +216,9 @@ export class MessageReader {
         }
         if (m.kind === 'request') this.pairing.register(m, ctx.own, answerScope(ctx));
       } else if (m.kind === 'result' || m.kind === 'error') {
-        const req = this.pairing.take(ctx.dir, m.id, ctx.own, ctx.session);
+        // An error with id null answers an HTTP exchange that asked one thing; a WebSocket is one long exchange, where
+        // it answers a message the server could not read, not whichever request happens to be waiting.
+        const req = this.pairing.take(ctx.dir, m.id, m.id === null && ctx.websocket ? undefined : ctx.own, ctx.session);
         if (req) {
           m.pair = req.index;
           m.pairSeq = req.seq;
@@ -240,7 +242,15 @@ export class MessageReader {
   private readTruncated(payload: Payload, ctx: PayloadContext): void {
     const s = sniffTruncated(payload.text);
     const kind: MessageKind =
-      s.method !== undefined ? (s.id !== undefined ? 'request' : 'notification') : s.isResponse || ctx.dir === 'in' ? 'result' : 'invalid';
+      s.method !== undefined
+        ? s.id !== undefined
+          ? 'request'
+          : 'notification'
+        : s.isError
+          ? 'error'
+          : s.isResponse || ctx.dir === 'in'
+            ? 'result'
+            : 'invalid';
     const m = this.base(ctx, payload.text, kind);
     m.truncated = true;
     m.hash = payload.truncated!.hash;
@@ -250,7 +260,7 @@ export class MessageReader {
     if (s.id !== undefined) m.id = s.id;
     if (kind === 'request') {
       this.pairing.register(m, ctx.own, answerScope(ctx));
-    } else if (kind === 'result') {
+    } else if (kind === 'result' || kind === 'error') {
       // The id of a cut response is usually past the cut; inside one exchange, a single waiting request is its match.
       const req = this.pairing.take(ctx.dir, s.id ?? null, ctx.own, ctx.session);
       if (req) {

@@ -38,7 +38,9 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   const u = c.uri(uri);
   core.touch(u, m.t);
   if (order !== undefined) u.readsInFlight = Math.max(0, u.readsInFlight - 1);
-  if (m.kind !== 'result') return;
+  // An answer of the wrong shape is one the client's SDK rejects (the read fails): nothing is cached. A cut answer is
+  // still content, known by its hash.
+  if (m.kind !== 'result' || (m.problem !== undefined && !m.truncated)) return;
   const wasCached = u.cached;
   const result = obj(obj(value)?.result);
   // Not content yet: the server asks for input and the client retries the read (2026-07-28). Nothing is cached.

@@ -1,0 +1,120 @@
+// Answers a client's SDK would refuse must not change what the engine says the client holds (found by a bad-input
+// review, 2026-12-03): each case is the trace that showed a false finding.
+import { describe, expect, it } from 'vitest';
+import { messageAt } from '../../../shared/engine/index.ts';
+import { brief, findingsAfter, run } from '../../support/analyze.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { request, result, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
+
+const URL = 'http://localhost:3000/mcp';
+const A = 'file:///docs/a.md';
+const doc = (text: string) => ({ contents: [{ uri: A, mimeType: 'text/markdown', text }] });
+
+function session(log: FrameLog) {
+  const c = new StreamableClient(log, URL, '2025-06-18');
+  c.initialize({ sessionId: 'S1' });
+  c.openGet();
+  return c;
+}
+
+function uriRow(log: FrameLog) {
+  return run(log).snapshot(log.t + 10_000).uris.find((u) => u.uri === A);
+}
+
+describe('WebSocket: an error with id null', () => {
+  it('answers the message the server could not read, not the request that happens to be waiting', () => {
+    const log = new FrameLog();
+    const ws = new WsClient(log, 'ws://localhost:3000/mcp');
+    ws.connect();
+    ws.initialize();
+    ws.send(request('resources/read', { uri: A }, 9));
+    ws.receive(result(9, doc('v1')));
+    ws.send(request('resources/subscribe', { uri: A }, 10));
+    ws.send('garbage');
+    ws.receive(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+    ws.receive(result(10, {}));
+    log.wait(1000);
+    const e = run(log);
+    const snap = e.snapshot(log.t + 3000);
+    const answers = [];
+    for (let i = 0; i < snap.messages.count; i++) {
+      const m = messageAt(snap.messages, i)!;
+      if (m.kind === 'error' || (m.kind === 'result' && m.method === 'resources/subscribe')) answers.push([m.kind, m.pair !== undefined]);
+    }
+    expect(answers).toEqual([
+      ['error', false],
+      ['result', true],
+    ]);
+    expect(snap.uris.find((u) => u.uri === A)?.serverHasSubscription).toBe(true);
+    expect(brief(findingsAfter(e, 3000))).toEqual([]);
+  });
+});
+
+describe('responses the SDK refuses', () => {
+  it('a response with both result and error is invalid and answers nothing: the subscribe is still on its way', () => {
+    const log = new FrameLog();
+    const c = session(log);
+    c.read(A, 'v1');
+    const sub = c.begin('resources/subscribe', { uri: A });
+    c.answer(sub.conn, JSON.stringify({ jsonrpc: '2.0', id: sub.id, result: {}, error: { code: -32601, message: 'Method not found' } }), false);
+    const e = run(log);
+    const snap = e.snapshot(log.t + 10);
+    const last = messageAt(snap.messages, snap.messages.count - 1)!;
+    expect([last.kind, last.problem, last.pair]).toEqual(['invalid', 'a response with both result and error', undefined]);
+    expect(snap.uris.find((u) => u.uri === A)?.serverHasSubscription).toBe(false);
+  });
+
+  it('a read answered with a result that is not an object caches nothing', () => {
+    const log = new FrameLog();
+    const c = session(log);
+    const r = c.beginRead(A);
+    c.answer(r.conn, JSON.stringify({ jsonrpc: '2.0', id: r.id, result: null }), false);
+    expect(uriRow(log)?.cached ?? false).toBe(false);
+  });
+
+  it('a read answered with contents of the wrong shape caches nothing (the SDK rejects it), and is shown as such', () => {
+    const log = new FrameLog();
+    const c = session(log);
+    c.read(A, 'v1');
+    c.subscribe(A);
+    const r = c.beginRead(A);
+    r.respond({ contents: 'nope' });
+    log.wait(1000);
+    const e = run(log);
+    const snap = e.snapshot(log.t + 10);
+    const last = messageAt(snap.messages, snap.messages.count - 1)!;
+    expect([last.kind, last.problem]).toEqual(['result', 'result.contents is not an array']);
+    // The cache still holds the first answer: its read time is the first read's.
+    const row = snap.uris.find((u) => u.uri === A)!;
+    expect(row.cached).toBe(true);
+    expect(row.cacheReadAt).toBeLessThan(last.t);
+  });
+
+  it('a cut error answer to a subscribe is an error: the subscription is not held', () => {
+    const log = new FrameLog();
+    const c = session(log);
+    c.read(A, 'v1');
+    const sub = c.begin('resources/subscribe', { uri: A });
+    log.httpResponse(sub.conn, 200, URL, { 'content-type': 'application/json' });
+    log.httpBody(sub.conn, { text: `{"jsonrpc":"2.0","id":${sub.id},"error":{"code":-32602,"message":"Unknown resource ${'x'.repeat(40)}`, truncated: { bytes: 9000, hash: 'h1' } });
+    log.httpEnd(sub.conn);
+    log.wait(1000);
+    const e = run(log);
+    const snap = e.snapshot(log.t + 10);
+    const last = messageAt(snap.messages, snap.messages.count - 1)!;
+    expect([last.kind, last.truncated, last.pair !== undefined]).toEqual(['error', true, true]);
+    const row = snap.uris.find((u) => u.uri === A)!;
+    expect(row.serverHasSubscription).toBe(false);
+    expect(row.clientBelievesSubscribed).toBe(false);
+  });
+
+  it('a cut read answer is still cached content (known by its hash)', () => {
+    const log = new FrameLog();
+    const c = session(log);
+    const r = c.beginRead(A);
+    log.httpResponse(r.conn, 200, URL, { 'content-type': 'application/json' });
+    log.httpBody(r.conn, { text: `{"result":{"contents":[{"uri":"${A}","text":"${'y'.repeat(100)}`, truncated: { bytes: 9000, hash: 'h2' } });
+    log.httpEnd(r.conn);
+    expect(uriRow(log)?.cached).toBe(true);
+  });
+});
