@@ -3,6 +3,7 @@
 // findings (or JSON), and exit 0 when nothing is at or above the --fail-on level (default: error), 1 when something
 // is, 2 when the input is unusable. `main` takes its I/O as arguments so the tests run it in-process.
 import { readFileSync } from 'node:fs';
+import { printable } from './printable.ts';
 import { fileURLToPath } from 'node:url';
 import { Engine, type EngineOptions, type FreshnessRule, type Severity } from '../shared/engine/index.ts';
 import { parseIsoTime, parseTrace, type TraceFileV1 } from '../shared/trace/index.ts';
@@ -15,6 +16,8 @@ export interface CliIo {
 }
 
 const USAGE = 'usage: analyze <trace.json> [--json] [--fail-on warning|error|info] [--now <ISO time>] [--rule <glob>=<ms>] [--default-max-age <ms>] [--grace <ms>]';
+/** Asked for with --help: printed to stdout, exit 0. */
+const HELP = Symbol('help');
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
 
 interface Args {
@@ -25,17 +28,22 @@ interface Args {
   options: EngineOptions;
 }
 
-function parseArgs(argv: readonly string[]): Args | string {
+function parseArgs(argv: readonly string[]): Args | string | typeof HELP {
   let file: string | undefined;
   let json = false;
   let failOn: Severity = 'error';
   let now: number | undefined;
   const rules: FreshnessRule[] = [];
   const options: EngineOptions = {};
+  let positional = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string | undefined => argv[++i];
-    if (a === '--json') json = true;
+    if (positional || !a.startsWith('-') || a === '-') {
+      if (file !== undefined) return `unexpected argument ${a}`;
+      file = a;
+    } else if (a === '--') positional = true;
+    else if (a === '--json') json = true;
     else if (a === '--fail-on') {
       const v = value();
       if (v !== 'warning' && v !== 'error' && v !== 'info') return `--fail-on: expected warning, error or info, got ${v ?? 'nothing'}`;
@@ -52,55 +60,75 @@ function parseArgs(argv: readonly string[]): Args | string {
       if (eq <= 0 || !Number.isFinite(ms) || ms <= 0) return `--rule: expected <glob>=<milliseconds>, got ${v || 'nothing'}`;
       rules.push({ pattern: v.slice(0, eq), maxAgeMs: ms });
     } else if (a === '--default-max-age' || a === '--grace') {
-      const v = Number(value());
-      if (!Number.isFinite(v) || v < 0) return `${a}: expected milliseconds`;
+      const raw = value();
+      const v = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+      if (!Number.isFinite(v) || v < 0) return `${a}: expected a number of milliseconds ≥ 0, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)}`;
       if (a === '--grace') options.graceMs = v;
       else options.defaultMaxAgeMs = v;
-    } else if (a === '-h' || a === '--help') return USAGE;
-    else if (a.startsWith('-')) return `unknown option ${a}`;
-    else if (file === undefined) file = a;
-    else return `unexpected argument ${a}`;
+    } else if (a === '-h' || a === '--help') return HELP;
+    else return `unknown option ${a}`;
   }
   if (file === undefined) return 'no trace file given';
   if (rules.length) options.freshnessRules = rules;
   return { file, json, failOn, now, options };
 }
 
+/** Why a file could not be read, in words (the code stays, for searching). */
+function readProblem(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const words: Record<string, string> = {
+    ENOENT: 'no such file',
+    EISDIR: 'it is a directory',
+    EACCES: 'permission denied',
+    ERR_STRING_TOO_LONG: 'the file is too large to read as text (the limit is about 512 MB)',
+  };
+  if (code !== undefined) return words[code] ? `${words[code]} (${code})` : code;
+  return e instanceof Error ? e.message : String(e);
+}
+
 export function main(argv: readonly string[], io: CliIo): number {
   const args = parseArgs(argv);
+  if (args === HELP) {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
   if (typeof args === 'string') {
-    io.stderr(`analyze: ${args}\n${args === USAGE ? '' : `${USAGE}\n`}`);
+    io.stderr(`analyze: ${printable(args)}\n${USAGE}\n`);
     return 2;
   }
+  const file = printable(args.file);
   let text: string;
   try {
     text = io.readFile(args.file);
   } catch (e) {
-    io.stderr(`analyze: cannot read ${args.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    io.stderr(`analyze: cannot read ${file}: ${printable(readProblem(e))}\n`);
     return 2;
   }
   let parsed: ReturnType<typeof parseTrace>;
   try {
     parsed = parseTrace(text);
   } catch (e) {
-    io.stderr(`analyze: internal error while reading ${args.file}: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(`analyze: internal error while reading ${file}: ${printable(e instanceof Error ? e.message : String(e))}\n`);
     return 2;
   }
   if (!parsed.ok) {
-    io.stderr(`analyze: ${args.file} is not a usable trace: ${parsed.error}\n`);
+    io.stderr(`analyze: ${file} is not a usable trace: ${printable(parsed.error)}\n`);
     return 2;
   }
   try {
     return report(parsed.trace, args, io);
   } catch (e) {
     // Exit 1 means "findings": a failure of this tool must not read as one.
-    io.stderr(`analyze: internal error while analysing ${args.file}: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    io.stderr(`analyze: internal error while analysing ${file}: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
     return 2;
   }
 }
 
 function report(trace: TraceFileV1, args: Args, io: CliIo): number {
-  const engine = Engine.replay(trace.frames, args.options);
+  // --now judges the trace as of that moment: what came after it has not happened yet.
+  const engine = Engine.replay(trace.frames, args.options, args.now !== undefined ? { t: args.now } : undefined);
+  const later = trace.frames.length - engine.frameCount;
+  if (later > 0) io.stderr(`analyze: note: ${later} of ${trace.frames.length} frames come after --now and are left out\n`);
   // Default: judge the trace as of the moment it was exported (what the user was looking at), never before its last frame.
   const exported = Date.parse(trace.createdAt);
   const now = args.now ?? Math.max(engine.lastT ?? exported, exported);
@@ -124,7 +152,7 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
       failOn: args.failOn,
     };
     io.stdout(JSON.stringify(out, null, 2) + '\n');
-  } else io.stdout(renderReport(trace, snap, args.failOn));
+  } else io.stdout(printable(renderReport(trace, snap, args.failOn), true));
   return snap.findings.some((f) => RANK[f.severity] >= RANK[args.failOn]) ? 1 : 0;
 }
 

@@ -2,8 +2,11 @@
 // fix, and the metrics. Plain text, no colours (CI logs), fixed-width columns.
 import type { EngineSnapshot, Finding, SessionView, UriRow } from '../shared/engine/index.ts';
 import type { TraceFileV1 } from '../shared/trace/index.ts';
+import { printable as p } from './printable.ts';
 
-function table(head: string[], rows: string[][]): string {
+function table(head: string[], cells: string[][]): string {
+  // Cells hold what the trace said (URIs, session ids…): one line each, control characters shown as escapes.
+  const rows = cells.map((r) => r.map((c) => p(c)));
   const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]): string => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(w[i]!))).join('  ').trimEnd();
   return [line(head), line(w.map((n) => '-'.repeat(n))), ...rows.map(line)].join('\n');
@@ -39,11 +42,11 @@ function uriRows(uris: readonly UriRow[]): string[][] {
 }
 
 function findingText(f: Finding, i: number): string {
-  const where = [f.uri, f.session ? `session ${f.session}` : undefined].filter(Boolean).join(', ');
+  const where = p([f.uri, f.session ? `session ${f.session}` : undefined].filter(Boolean).join(', '));
   const lines = [
     `${i + 1}. [${f.severity.toUpperCase()}] ${f.id}${f.reason ? ` (${f.reason})` : ''}${f.open ? '' : ' — resolved/past'}: ${f.title}`,
     where ? `   where: ${where}` : '',
-    f.detail ? `   detail: ${f.detail}` : '',
+    f.detail ? `   detail: ${p(f.detail)}` : '',
     `   when: ${iso(f.firstT)} → ${iso(f.lastT)}${f.count > 1 ? ` (${f.count}×)` : ''}; frames ${f.evidence.join(', ')}`,
     `   why: ${f.explanation}`,
     `   fix: ${f.fix}`,
@@ -53,7 +56,7 @@ function findingText(f: Finding, i: number): string {
 
 export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: string): string {
   const out: string[] = [];
-  out.push(`trace: ${trace.page.url} — ${trace.frames.length} frames, written ${trace.createdAt} by ${trace.tool.name} ${trace.tool.version}`);
+  out.push(`trace: ${p(trace.page.url)} — ${trace.frames.length} frames, written ${p(trace.createdAt)} by ${p(trace.tool.name)} ${p(trace.tool.version)}`);
   if (trace.dropped.frames || trace.dropped.rejected) {
     out.push(`note: the capture dropped ${trace.dropped.frames} frame(s)${trace.dropped.rejected ? ` and rejected ${trace.dropped.rejected}` : ''}; the analysis is partial`);
   }

@@ -11,8 +11,19 @@ const opt =
   (c: Check): Check =>
   (v) =>
     v === undefined || c(v);
-const headers: Check = (v) =>
-  isObject(v) && Object.values(v as Record<string, unknown>).every((x) => typeof x === 'string');
+/** Why a header map is not one as page JS sees it (string values, lower-case names), or null. */
+function headersProblem(v: unknown): string | null {
+  if (!isObject(v)) return 'not an object';
+  for (const name in v) {
+    if (typeof v[name] !== 'string') return `the value of ${describeValue(name)} is not a string`;
+    for (let i = 0; i < name.length; i++) {
+      const c = name.charCodeAt(i);
+      if (c >= 65 && c <= 90) return `header names are lower-case, as page JS sees them; got ${describeValue(name)}`;
+    }
+  }
+  return null;
+}
+const headers: Check = (v) => headersProblem(v) === null;
 const strings: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
 const payload: Check = (v) => {
   if (!isObject(v)) return false;
@@ -85,7 +96,9 @@ const STAMP_LIST: FieldList = Object.entries(STAMP);
 
 function checkFields(o: Record<string, unknown>, fields: FieldList): string | null {
   for (const [name, check] of fields) {
-    if (!check(o[name])) return `field "${name}" is ${o[name] === undefined ? 'missing' : 'malformed'}`;
+    if (check(o[name])) continue;
+    if (o[name] === undefined) return `field "${name}" is missing`;
+    return `field "${name}" is malformed${check === headers ? ` (${headersProblem(o[name])})` : ''}`;
   }
   return null;
 }

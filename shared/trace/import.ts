@@ -33,27 +33,35 @@ function fail(error: string): TraceResult {
 
 /** `field "seq" is missing` (frame-shape.ts) → `frames[12].seq: missing`. */
 function framePath(i: number, problem: string): string {
-  const m = /^field "([^"]+)" is (missing|malformed)$/.exec(problem);
-  if (m) return `frames[${i}].${m[1]}: ${m[2] === 'missing' ? 'missing' : 'malformed'}`;
+  const m = /^field "([^"]+)" is (missing|malformed)( \(.*\))?$/.exec(problem);
+  if (m) return `frames[${i}].${m[1]}: ${m[2] === 'missing' ? 'missing' : 'malformed'}${m[3] ?? ''}`;
   return `frames[${i}]: ${problem}`;
+}
+
+/** `page.url: missing`, or what was there instead: `page.url: expected a string, got 5`. */
+function wrong(path: string, expected: string, value: unknown): string {
+  return value === undefined ? `${path}: missing` : `${path}: expected ${expected}, got ${describe(value)}`;
 }
 
 function headerProblem(v: Obj): string | undefined {
   if (v.format !== TRACE_FORMAT) return `format: expected "${TRACE_FORMAT}", got ${describe(v.format)}`;
   if (v.version !== TRACE_VERSION) {
-    if (typeof v.version === 'number' && v.version > TRACE_VERSION) return `version: ${v.version} is newer than this tool reads (${TRACE_VERSION})`;
+    if (Number.isSafeInteger(v.version) && (v.version as number) > TRACE_VERSION) return `version: ${v.version} is newer than this tool reads (${TRACE_VERSION})`;
     return `version: expected ${TRACE_VERSION}, got ${describe(v.version)}`;
   }
   if (!isObj(v.tool) || typeof v.tool.name !== 'string' || typeof v.tool.version !== 'string') return 'tool: expected {name, version} strings';
   if (typeof v.createdAt !== 'string' || parseIsoTime(v.createdAt) === undefined) return `createdAt: expected an ISO 8601 time, got ${describe(v.createdAt)}`;
-  if (!isObj(v.page) || typeof v.page.url !== 'string') return 'page.url: missing';
-  if (v.page.title !== undefined && typeof v.page.title !== 'string') return 'page.title: malformed';
-  if (!isObj(v.redaction) || typeof v.redaction.enabled !== 'boolean') return 'redaction.enabled: missing';
+  if (!isObj(v.page)) return wrong('page', 'an object with a url', v.page);
+  if (typeof v.page.url !== 'string') return wrong('page.url', 'a string', v.page.url);
+  if (v.page.title !== undefined && typeof v.page.title !== 'string') return wrong('page.title', 'a string', v.page.title);
+  if (!isObj(v.redaction)) return wrong('redaction', 'an object', v.redaction);
+  if (typeof v.redaction.enabled !== 'boolean') return wrong('redaction.enabled', 'true or false', v.redaction.enabled);
   for (const k of ['bodyCapBytes', 'redactedValues'] as const) {
     const x = v.redaction[k];
     if (x !== undefined && !(Number.isSafeInteger(x) && (x as number) >= 0)) return `redaction.${k}: expected a non-negative integer, got ${describe(x)}`;
   }
-  if (!isObj(v.dropped) || v.dropped.frames === undefined) return 'dropped.frames: missing';
+  if (!isObj(v.dropped)) return wrong('dropped', 'an object', v.dropped);
+  if (v.dropped.frames === undefined) return 'dropped.frames: missing';
   if (!(Number.isSafeInteger(v.dropped.frames) && (v.dropped.frames as number) >= 0)) return `dropped.frames: expected a non-negative integer, got ${describe(v.dropped.frames)}`;
   if (v.dropped.rejected !== undefined && !(Number.isSafeInteger(v.dropped.rejected) && (v.dropped.rejected as number) >= 0)) return `dropped.rejected: expected a non-negative integer, got ${describe(v.dropped.rejected)}`;
   if (!Array.isArray(v.frames)) return v.frames === undefined ? 'frames: missing' : 'frames: expected an array';
@@ -84,9 +92,14 @@ export function validateTrace(v: unknown): TraceResult {
 export function traceJsonText(text: string): { text: string } | { error: string } {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const head = text.slice(0, 64);
-  if (head.startsWith('\ufffd\ufffd') || /^[^\0]\0[^\0]\0/.test(head) || /^\0[^\0]\0[^\0]/.test(head)) {
+  // Byte-order marks decode to two replacement characters (FF FE, FE FF); UTF-32 has two NULs beside them.
+  if (/^(\ufffd\ufffd\0\0|\0\0\ufffd\ufffd|[^\0]\0\0\0|\0\0\0[^\0])/.test(head)) {
+    return { error: 'the file is UTF-32 encoded; a trace is UTF-8 JSON (save it as UTF-8)' };
+  }
+  if (/^(\ufffd\ufffd)?([^\0]\0[^\0]\0|\0[^\0]\0[^\0])/.test(head) || head === '\ufffd\ufffd') {
     return { error: 'the file is UTF-16 encoded; a trace is UTF-8 JSON (save it as UTF-8)' };
   }
+  if (/^[\ufffd\0]/.test(head)) return { error: 'the file is not UTF-8 text (it starts with binary data); a trace is a JSON file' };
   return { text };
 }
 

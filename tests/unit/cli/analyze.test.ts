@@ -104,7 +104,7 @@ describe('analyze', () => {
 
   it('exits 2 with a clear message for unusable input', () => {
     expect(cli([], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('analyze: no trace file given') });
-    expect(cli(['missing.json'], {})).toMatchObject({ code: 2, stderr: 'analyze: cannot read missing.json: ENOENT\n' });
+    expect(cli(['missing.json'], {})).toMatchObject({ code: 2, stderr: 'analyze: cannot read missing.json: no such file (ENOENT)\n' });
     expect(cli(['x.json'], { 'x.json': 'not json' })).toMatchObject({ code: 2, stderr: expect.stringMatching(/^analyze: x.json is not a usable trace: not JSON/) });
     const t = JSON.parse(healthyTrace());
     delete t.frames[3].seq;
@@ -117,6 +117,56 @@ describe('analyze', () => {
     const badTime = JSON.parse(healthyTrace());
     badTime.createdAt = '12/02/2026';
     expect(cli(['x.json'], { 'x.json': JSON.stringify(badTime) })).toMatchObject({ code: 2, stderr: expect.stringContaining('createdAt: expected an ISO 8601 time') });
+  });
+
+  it('says what a number option wanted and got', () => {
+    for (const [flag, v] of [['--grace', ''], ['--grace', '-1'], ['--default-max-age', 'abc']]) {
+      expect(cli(['x.json', flag!, v!], {})).toMatchObject({ code: 2, stderr: expect.stringContaining(`${flag}: expected a number of milliseconds ≥ 0, got ${JSON.stringify(v)}`) });
+    }
+    expect(cli(['x.json', '--grace'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--grace: expected a number of milliseconds ≥ 0, got nothing') });
+  });
+
+  it('--help prints the usage to stdout and exits 0; -- ends the options', () => {
+    expect(cli(['--help'], {})).toEqual({ code: 0, stdout: expect.stringMatching(/^usage: analyze <trace.json>/), stderr: '' });
+    expect(cli(['--', '--odd-name.json'], { '--odd-name.json': healthyTrace() }).code).toBe(0);
+  });
+
+  it('names a file too large to read in words', () => {
+    let stderr = '';
+    expect(
+      main(['big.json'], {
+        stdout: () => undefined,
+        stderr: (s) => void (stderr += s),
+        readFile: () => {
+          throw Object.assign(new Error('too long'), { code: 'ERR_STRING_TOO_LONG' });
+        },
+      }),
+    ).toBe(2);
+    expect(stderr).toBe('analyze: cannot read big.json: the file is too large to read as text (the limit is about 512 MB) (ERR_STRING_TOO_LONG)\n');
+  });
+
+  it('never lets a trace write control characters to the terminal', () => {
+    const t = JSON.parse(brokenTrace());
+    t.page.url = 'http://x/\n0 error(s), 0 warning(s), 0 info; failing on error\u001b[2J';
+    const r = cli(['t.json'], { 't.json': JSON.stringify(t) });
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    expect(r.stdout).toContain('trace: http://x/\\n0 error(s), 0 warning(s), 0 info; failing on error\\u001b[2J — ');
+    expect(r.stdout.trimEnd().split('\n').filter((l) => l.includes('failing on'))).toHaveLength(2);
+    const bad = cli(['t.json'], { 't.json': '\u001b[31m{' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).not.toContain('\u001b');
+  });
+
+  it('--now judges the trace as of that moment: later frames are left out, and it says so', () => {
+    const text = brokenTrace(0);
+    const frames = JSON.parse(text).frames as { t: number }[];
+    const mid = frames[Math.floor(frames.length / 2)]!.t;
+    const r = cli(['t.json', '--now', new Date(mid).toISOString(), '--json'], { 't.json': text });
+    const later = frames.filter((f) => f.t > mid).length;
+    expect(later).toBeGreaterThan(0);
+    expect(r.stderr).toBe(`analyze: note: ${later} of ${frames.length} frames come after --now and are left out\n`);
+    expect(JSON.parse(r.stdout).metrics.messages).toBeLessThan(JSON.parse(cli(['t.json', '--json'], { 't.json': text }).stdout).metrics.messages);
   });
 
   it('an internal failure exits 2, never 1 (which means "findings")', () => {

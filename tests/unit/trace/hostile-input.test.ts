@@ -98,6 +98,10 @@ describe('hostile trace input', () => {
     expect(parseTrace(utf16)).toEqual({ ok: false, error: 'the file is UTF-16 encoded; a trace is UTF-8 JSON (save it as UTF-8)' });
     const utf16be = new TextDecoder('utf-8').decode(new Uint8Array([...text].flatMap((c) => [0, c.charCodeAt(0)])));
     expect(parseTrace(utf16be).ok).toBe(false);
+    const utf32 = new TextDecoder('utf-8').decode(new Uint8Array([0xff, 0xfe, 0, 0, ...[...text].flatMap((c) => [c.charCodeAt(0), 0, 0, 0])]));
+    expect(parseTrace(utf32)).toEqual({ ok: false, error: 'the file is UTF-32 encoded; a trace is UTF-8 JSON (save it as UTF-8)' });
+    const jpeg = new TextDecoder('utf-8').decode(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]));
+    expect(parseTrace(jpeg)).toEqual({ ok: false, error: 'the file is not UTF-8 text (it starts with binary data); a trace is a JSON file' });
   });
 });
 

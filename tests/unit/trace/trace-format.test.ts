@@ -45,6 +45,10 @@ function everyKindTrace() {
   return exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/', dropped: { frames: 0 } });
 }
 
+function firstWithHeaders(t: Record<string, unknown>): number {
+  return (t.frames as { headers?: object }[]).findIndex((f) => f.headers !== undefined);
+}
+
 describe('trace v1', () => {
   it('round-trips losslessly and re-analyzes to the same state', () => {
     const trace = everyKindTrace();
@@ -77,6 +81,12 @@ describe('trace v1', () => {
     ['a frame without seq', (t) => ({ ...t, frames: (t.frames as object[]).map((f, i) => (i === 12 ? { ...f, seq: undefined } : f)) }), 'frames[12].seq: missing'],
     ['a malformed field', (t) => ({ ...t, frames: (t.frames as object[]).map((f, i) => (i === 3 ? { ...f, t: 'soon' } : f)) }), 'frames[3].t: malformed'],
     ['an unknown kind', (t) => ({ ...t, frames: (t.frames as object[]).map((f, i) => (i === 5 ? { ...f, kind: 'smoke-signal' } : f)) }), 'frames[5]: unknown kind "smoke-signal"'],
+    ['a capitalised header name', (t) => ({ ...t, frames: (t.frames as { kind: string; headers?: object }[]).map((f, i) => (i === firstWithHeaders(t) ? { ...f, headers: { 'Mcp-Session-Id': 'S' } } : f)) }), `frames[`],
+    ['redaction.enabled as a string', (t) => ({ ...t, redaction: { enabled: 'true' } }), 'redaction.enabled: expected true or false, got "true"'],
+    ['page.url as a number', (t) => ({ ...t, page: { url: 5 } }), 'page.url: expected a string, got 5'],
+    ['page as null', (t) => ({ ...t, page: null }), 'page: expected an object with a url, got null'],
+    ['a fractional version', (t) => ({ ...t, version: 1.5 }), 'version: expected 1, got 1.5'],
+    ['an infinite version', (t) => ({ ...t, version: Infinity }), 'version: expected 1, got Infinity'],
     [
       'seq going backwards',
       (t) => ({ ...t, frames: (t.frames as { seq: number }[]).map((f, i) => (i === 7 ? { ...f, seq: 2 } : f)) }),
@@ -92,6 +102,25 @@ describe('trace v1', () => {
       if (!r.ok) expect(r.ok || r.error.startsWith(error) ? r.error.slice(0, error.length) : r.error).toBe(error);
     });
   }
+
+  it('names a capitalised header precisely', () => {
+    const t = JSON.parse(serializeTrace(everyKindTrace())) as Record<string, unknown>;
+    const i = firstWithHeaders(t);
+    (t.frames as { headers: object }[])[i]!.headers = { 'content-type': 'application/json', 'Mcp-Session-Id': 'S' };
+    expect(validateTrace(t)).toEqual({ ok: false, error: `frames[${i}].headers: malformed (header names are lower-case, as page JS sees them; got "Mcp-Session-Id")` });
+    expect(schemaValid(t)).toBe(false);
+  });
+
+  it('the schema agrees with the importer on createdAt and on large integers', () => {
+    const base = JSON.parse(serializeTrace(everyKindTrace())) as Record<string, unknown> & { frames: Record<string, unknown>[]; dropped: object };
+    const times = ['2026-12-02', '2026-12-02T10:00Z', '2026-12-02T10:00:00Z', '2026-12-02T10:00:00.123+01:00', '2026-12-02T23:59:60Z', '2026-12-02t10:00:00z', '2026-12-02 10:00:00Z', '2026-12-02T10:00:00', '2026-13-01', '2026-12-02T24:00Z', '2026-12-02T10:00+24:00', '20261202'];
+    for (const createdAt of times) expect([createdAt, schemaValid({ ...base, createdAt })]).toEqual([createdAt, validateTrace({ ...base, createdAt }).ok]);
+    for (const n of [2 ** 53 - 1, 2 ** 53, 1e300]) {
+      expect(schemaValid({ ...base, dropped: { frames: n } })).toBe(validateTrace({ ...base, dropped: { frames: n } }).ok);
+      const frames = base.frames.map((f, k) => (k === base.frames.length - 1 ? { ...f, seq: n } : f));
+      expect(schemaValid({ ...base, frames })).toBe(validateTrace({ ...base, frames }).ok);
+    }
+  });
 
   // Strictly increasing seq is the importer's job: JSON Schema cannot say it. Everything else must agree.
   it('the schema agrees with the importer on mutated frames', () => {

@@ -1,0 +1,13 @@
+// Text from a trace file reaches the terminal: a URL, a URI or a session id holding an escape sequence could clear the
+// screen or forge a line of the report. Control characters are shown as escapes instead (`\u001b`, `\n`).
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+const CONTROL_AND_NEWLINES = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+function escape(c: string): string {
+  return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** `s` with control characters escaped; `keepNewlines` for whole reports, whose own line breaks are layout. */
+export function printable(s: string, keepNewlines = false): string {
+  return s.replace(keepNewlines ? CONTROL : CONTROL_AND_NEWLINES, escape);
+}
