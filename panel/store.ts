@@ -353,9 +353,14 @@ export class PanelStore {
     while (s.next < this.applied && frames[s.next]!.t <= t) s.engine.apply(frames[s.next++]!);
     s.t = t;
     this.scrubEngine = s;
+    // A stop shows the state from its instant until the next frame came (or until now after the last one), judged at
+    // the end of that span: a problem that held through a quiet minute shows at the stop before it, as it did live.
+    // Judged at the instant itself, nothing would have had time to settle, and no stop would show what live shows.
+    const next = s.next < this.applied ? frames[s.next]!.t - 0.001 : this.clock();
+    const at = Math.max(t, next);
     batch(() => {
       this.scrubT.value = t;
-      this.scrubSnapshot.value = s.engine.snapshot(t);
+      this.scrubSnapshot.value = s.engine.snapshot(at);
     });
   }
 

@@ -126,6 +126,35 @@ describe('PanelStore', () => {
   });
 });
 
+describe('the scrubber', () => {
+  it('shows at a stop what held until the next frame: a reconnect without resubscribe, then a quiet minute', async () => {
+    const log = new FrameLog('doc1');
+    log.pageStart('http://localhost:8080/');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    get.close('aborted');
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    const reinit = log.t;
+    log.wait(60_000);
+    c.read('file:///docs/other.md', 'x');
+    const s = new PanelStore();
+    s.add(stamped(log.frames.map((f) => ({ ...f, segment: 1 })), 1));
+    await frames();
+    // The stop at the re-initialize: the minute after it, the policy was cached with nobody subscribed.
+    s.setScrub(reinit);
+    const row = s.shown.value!.uris.find((u) => u.uri === POLICY)!;
+    expect(row.findings).toContain('cached-not-subscribed');
+    expect(s.scrubT.value).toBe(reinit);
+    // The stop at the end shows what live shows.
+    s.setScrub(log.t);
+    expect(s.shown.value!.findings.map((f) => f.id).sort()).toEqual(s.snapshot.value!.findings.map((f) => f.id).sort());
+  });
+});
+
 describe('background errors', () => {
   it('keeps what the background could not do until the user dismisses it, and changes nothing else', () => {
     const store = new PanelStore();
