@@ -56,6 +56,8 @@ export class ClientModel {
   /** 2026: listen streams by request id. */
   /** By the listen request's raw id: a Map tells 1 from "1", so no key string is built per notification. */
   readonly listens = new Map<RequestId, SubscriptionLedger>();
+  /** How many listens used each request id (a reused id is a new stream: see onListenSent). */
+  readonly listenIdUses = new Map<RequestId, number>();
   private readOrder = 0;
   readonly inflight = new InflightReads();
   initSent: { t: number; seq: number } | undefined;

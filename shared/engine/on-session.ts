@@ -63,7 +63,12 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   if (m.id === undefined || m.id === null) return;
   const filter = obj(obj(obj(value)?.params)?.notifications);
   const requested = strings(filter?.resourceSubscriptions);
-  const l = core.newLedger(c, `${c.key}|${idKey(m.id)}`, String(m.id), 'listen', m.t, m.seq, true);
+  // A client that starts over (a new SDK client after a reconnect) numbers its requests from 0 again: a listen that
+  // reuses an earlier listen's id is another stream, with a key and a label of its own (`1`, then `1 #2`).
+  const n = (c.listenIdUses.get(m.id) ?? 0) + 1;
+  c.listenIdUses.set(m.id, n);
+  const suffix = n > 1 ? ` #${n}` : '';
+  const l = core.newLedger(c, `${c.key}|${idKey(m.id)}${suffix}`, `${String(m.id)}${suffix}`, 'listen', m.t, m.seq, true);
   l.listenId = m.id;
   l.requested = requested;
   l.version = m.version;

@@ -28,6 +28,20 @@ describe('2026-07-28 listen', () => {
     expect(s).toMatchObject({ key: `doc-1 ${URL}|slisten:1`, open: true, subscriptions: [POLICY], requested: [POLICY, FAQ], deliveryChannelOpen: true });
   });
 
+  it('a new client that reuses an ended listen\'s id opens another stream: its own key and label', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    c.listen([POLICY]).complete();
+    // A fresh SDK client on the page numbers its requests from the start again.
+    const again = new ModernClient(log, URL);
+    again.listen([POLICY]);
+    const listens = run(log).snapshot(log.t).sessions.filter((x) => x.kind === 'listen');
+    expect(listens.map((x) => [x.key, x.label, x.open])).toEqual([
+      [`doc-1 ${URL}|slisten:1`, 'listen:1', false],
+      [`doc-1 ${URL}|slisten:1 #2`, 'listen:1 #2', true],
+    ]);
+  });
+
   it('an abrupt listen close (no resultType: complete): phantom + lost with the stream', () => {
     const log = new FrameLog();
     const c = modern(log);
