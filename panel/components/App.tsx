@@ -112,7 +112,7 @@ export function App({ store, connection }: Props) {
         setSettingsOpen(true);
       },
       onCloseImport: () => store.closeImport(),
-      onSeverity: (s) => (store.filterText.value = s === 'info' ? '' : `is:${s}`),
+      onSeverity: (s) => (store.filterText.value = `is:${s}`),
     }),
     [],
   );

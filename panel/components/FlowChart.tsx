@@ -85,7 +85,7 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
         <ol>
           {NODES.map((n) => {
             const s = v.nodes[n.id];
-            const state = [s.current ? 'current' : '', s.reached ? 'reached' : '', n.failure ? 'failure node' : '', n.inferred ? 'reached by inference' : ''].filter(Boolean).join(', ');
+            const state = [s.current ? 'current' : '', s.reached ? 'reached' : 'not reached', n.failure ? 'failure node' : '', n.inferred ? 'only ever inferred, never seen on the wire' : ''].filter(Boolean).join(', ');
             return (
               <li key={n.id} data-legend-node={n.id}>
                 <b>{n.id}</b> {n.en} — <span lang="zh">{n.zh}</span>
@@ -158,7 +158,7 @@ const FlowNodeView = memo(function FlowNodeView(props: { id: NodeId; reached: bo
     .join(' ');
   return (
     <g class={cls} data-node={id} data-reached={reached} data-current={current} data-failure={n.failure}>
-      <title>{`${id}: ${n.en}\n${n.zh}${n.inferred ? '\n(reached by inference)' : ''}${at ? `\n${at} URI(s) here now` : ''}`}</title>
+      <title>{`${id}: ${n.en}\n${n.zh}\n${reached ? 'reached' : 'not reached'}${n.inferred ? ' (only ever inferred, never seen on the wire)' : ''}${at ? `\n${at} URI(s) here now` : ''}`}</title>
       <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={n.decision ? 12 : 3} />
       <text x={b.x + 6} y={b.y + NODE_H / 2 + 4} class={labelFits(id) ? 'node-label' : 'node-label long'}>
         <tspan class="node-id">{id}</tspan> {SHORT_LABEL[id]}

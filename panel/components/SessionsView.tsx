@@ -16,7 +16,8 @@ export function SessionsView({ snapshot, filter, onOpen }: Props) {
   // Capabilities never change once seen: parse each initialize answer once per engine.
   const caps = useRef<{ messages: unknown; map: Map<string, string[] | undefined> }>({ messages: null, map: new Map() });
   if (caps.current.messages !== snapshot.messages.store) caps.current = { messages: snapshot.messages.store, map: new Map() };
-  const entries = sessionEntries(snapshot, caps.current.map).filter((e) => matchesSession(filter, [e.key, e.label]));
+  const all = sessionEntries(snapshot, caps.current.map);
+  const entries = all.filter((e) => matchesSession(filter, [e.key, e.label]));
   const metrics = metricRows(snapshot.metrics);
   return (
     <div class="sessions-view">
@@ -41,7 +42,7 @@ export function SessionsView({ snapshot, filter, onOpen }: Props) {
             {entries.length === 0 ? (
               <tr>
                 <td colSpan={11} class="muted">
-                  No sessions yet.
+                  {all.length === 0 ? 'No sessions yet.' : 'No session matches the filter.'}
                 </td>
               </tr>
             ) : (

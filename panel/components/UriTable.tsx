@@ -4,6 +4,7 @@
 // every other view), Enter opens the detail drawer, Esc closes it. Rows re-render only when what they show changed:
 // times are shown to the second, so a live table touches the DOM at most once a second per row.
 import { memo } from 'preact/compat';
+import { useRef } from 'preact/hooks';
 import type { UriRow } from '../../shared/engine/index.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
@@ -132,9 +133,11 @@ const RowView = memo(function RowView({ c, onSelect, onOpen }: { c: Cells; onSel
 
 function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
   const index = selected === null ? -1 : rows.findIndex((r) => r.key === selected);
+  // In a narrow panel the rows scroll sideways: the column heads move with them.
+  const head = useRef<HTMLDivElement>(null);
   return (
     <div class="uri-table" data-rows={rows.length}>
-      <div class="uri-row head" role="row" aria-hidden="true">
+      <div class="uri-row head" role="row" aria-hidden="true" ref={head}>
         <span>Status</span>
         <span>URI</span>
         <span>Cache age</span>
@@ -157,6 +160,9 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
           reveal={index >= 0 ? index : undefined}
           tabIndex={0}
           activeId={index >= 0 ? rowId(selected!) : undefined}
+          onScrollX={(left) => {
+            if (head.current) head.current.style.transform = left ? `translateX(${-left}px)` : '';
+          }}
           onKeyDown={(e) => {
             if (isNavKey(e.key)) {
               e.preventDefault();

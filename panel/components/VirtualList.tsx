@@ -19,11 +19,13 @@ interface Props {
   onKeyDown?: (e: TargetedKeyboardEvent<HTMLDivElement>) => void;
   role?: AriaRole;
   activeId?: string | undefined;
+  /** Told the horizontal scroll position (a header outside the list follows it). */
+  onScrollX?: (left: number) => void;
 }
 
 const OVERSCAN = 8;
 
-export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, class: cls, tabIndex, onKeyDown, role = 'grid', activeId }: Props) {
+export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, class: cls, tabIndex, onKeyDown, role = 'grid', activeId, onScrollX }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
@@ -74,9 +76,10 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
         const el = e.currentTarget;
         following.current = el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;
         setScrollTop(el.scrollTop);
+        onScrollX?.(el.scrollLeft);
       }}
     >
-      <div style={{ height: `${count * rowHeight}px`, position: 'relative' }}>
+      <div class="vlist-sizer" style={{ height: `${count * rowHeight}px`, position: 'relative' }}>
         <div style={{ position: 'absolute', top: `${first * rowHeight}px`, left: 0, right: 0 }}>{rows}</div>
       </div>
     </div>

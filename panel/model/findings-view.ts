@@ -5,7 +5,7 @@ import { findingSessions } from './uri-table.ts';
 
 const RANK = { error: 3, warning: 2, info: 1 } as const;
 
-/** `finding:`, `uri:`, `session:`, `is:error|warning|problem|stale|phantom`, free text; other terms do not apply to findings. */
+/** `finding:`, `uri:`, `session:`, `is:error|warning|info|problem|stale|phantom`, free text; other terms do not apply to findings. */
 export function findingMatches(f: Finding, filter: Filter, sessions: readonly Pick<SessionView, 'label'>[] = []): boolean {
   for (const t of filter.terms) {
     // undefined: the term says nothing about findings (method:, is:stale…): ignored, negated or not.
@@ -14,7 +14,7 @@ export function findingMatches(f: Finding, filter: Filter, sessions: readonly Pi
     else if (t.key === 'uri') hit = f.uri !== undefined && uriMatches(t.value, f.uri);
     // Its own session, or one its detail names (the session that held a subscription lost on re-initialize).
     else if (t.key === 'session') hit = findingSessions(f, sessions).some((s) => s.toLowerCase().includes(t.value));
-    else if (t.key === 'is' && (t.value === 'error' || t.value === 'warning')) hit = f.severity === t.value;
+    else if (t.key === 'is' && (t.value === 'error' || t.value === 'warning' || t.value === 'info')) hit = f.severity === t.value;
     else if (t.key === 'is' && t.value === 'problem') hit = f.severity !== 'info';
     // The staleness findings, and the phantom one: what the same terms mean in the URI table.
     else if (t.key === 'is' && t.value === 'stale') hit = STALE_FINDINGS.has(f.id);

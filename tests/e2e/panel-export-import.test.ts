@@ -162,6 +162,43 @@ it('filters rows with is:, uri: and free text, and says what is wrong with a bad
   await waitFor(async () => ((await uris()).length > 1 ? true : undefined), 5000, 'unfiltered');
 });
 
+it('the severity counts filter by severity; a filter that hides every session says so', async () => {
+  await panel.click('button.count[data-severity="error"]');
+  expect(await panel.inputValue('input[aria-label="Filter"]')).toBe('is:error');
+  await panel.click('button.count[data-severity="info"]');
+  expect(await panel.inputValue('input[aria-label="Filter"]')).toBe('is:info');
+  await panel.click('[role="tab"][data-view="sessions"]');
+  await panel.fill('input[aria-label="Filter"]', 'session:zzz');
+  await panel.waitForSelector('text=No session matches the filter.');
+  await panel.fill('input[aria-label="Filter"]', '');
+  await panel.click('[role="tab"][data-view="resources"]');
+  await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"]`);
+});
+
+it('in a narrow panel the URI table scrolls sideways, column heads with the rows', async () => {
+  await panel.setViewportSize({ width: 700, height: 820 });
+  try {
+    await panel.click(`.uri-row[data-uri="${POLICY}"]`);
+    const m = await panel.evaluate(() => {
+      const grid = document.querySelector<HTMLElement>('.uri-grid')!;
+      grid.scrollLeft = 200;
+      grid.dispatchEvent(new Event('scroll'));
+      const head = document.querySelector<HTMLElement>('.uri-row.head')!;
+      const row = document.querySelector<HTMLElement>('.uri-row.selected')!;
+      const cells = (el: HTMLElement) => [...el.children].map((c) => Math.round(c.getBoundingClientRect().left));
+      return { wide: grid.scrollWidth > grid.clientWidth, grid: grid.scrollLeft, head: cells(head), cells: cells(row), rowWidth: row.getBoundingClientRect().width, content: grid.scrollWidth };
+    });
+    expect(m.wide).toBe(true);
+    expect(m.grid).toBeGreaterThan(0);
+    // Every column head sits over its column.
+    expect(m.head).toEqual(m.cells);
+    // The selected row's tint reaches the last column.
+    expect(m.rowWidth).toBeGreaterThanOrEqual(m.content - 20);
+  } finally {
+    await panel.setViewportSize({ width: 1400, height: 820 });
+  }
+});
+
 it('edits settings in the panel: a bad value is named, marked and focused, a good one is saved', async () => {
   await panel.click('button[aria-label="Settings"]');
   await panel.fill('dialog input[aria-label="Max frames"]', '5');
@@ -239,6 +276,10 @@ it("lists the flow chart's node labels in full, English and Chinese, for the key
   expect(items.find(([id]) => id === 'Q')![1]).toContain(q.zh);
   // The scenario reached Q (reconnect without resubscribe).
   expect(items.find(([id]) => id === 'Q')![1]).toMatch(/\((current, )?reached, failure node/);
+  // Each label says whether the node was reached, as the chart draws it (an inferred node is not thereby reached).
+  const drawn = await panel.$$eval('g[data-node]', (els) => els.map((e) => [e.getAttribute('data-node'), e.getAttribute('data-reached')] as const));
+  for (const [id, reached] of drawn) expect([id, items.find(([x]) => x === id)![1]!.includes('not reached')]).toEqual([id, reached === 'false']);
+  expect(drawn.some(([, reached]) => reached === 'false')).toBe(true);
   await panel.keyboard.press('Enter');
   await panel.waitForSelector('.flow-legend:not([open])');
 });

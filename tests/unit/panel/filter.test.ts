@@ -87,6 +87,8 @@ describe('matchesRow', () => {
     expect(m('is:error', phantom)).toBe(true);
     expect(m('is:problem', phantom)).toBe(true);
     expect(m('is:problem', row({ status: 'info' }))).toBe(false);
+    expect(m('is:info', row({ status: 'info' }))).toBe(true);
+    expect(m('is:info', phantom)).toBe(false);
     expect(m('is:cached', row({ cached: false }))).toBe(false);
     expect(m('-is:subscribed', phantom)).toBe(true);
   });

@@ -40,6 +40,8 @@ describe('findings view', () => {
     expect(m('session:s2')).toBe(true);
     expect(m('is:error')).toBe(true);
     expect(m('is:warning')).toBe(false);
+    expect(m('is:info')).toBe(false);
+    expect(findingMatches(f({ id: 'unsolicited-update', severity: 'info' }), parseFilter('is:info'))).toBe(true);
     expect(m('is:problem')).toBe(true);
     expect(m('-is:error')).toBe(false);
     expect(m('delete')).toBe(true);
