@@ -152,9 +152,12 @@ export class PanelStore {
     return this.imported !== null;
   }
 
-  /** The time snapshots are taken at: wall time while live; for an import, see importClock. */
+  /** When the view was paused: its clock stops there too (ages and timed findings as they were), until resumed. */
+  private pausedAt: number | undefined;
+
+  /** The time snapshots are taken at: wall time while live (the pause's time while paused); for an import, see importClock. */
   private clock(): number {
-    return this.imported ? importClock(this.imported.trace) : Date.now();
+    return this.imported ? importClock(this.imported.trace) : (this.pausedAt ?? Date.now());
   }
 
   /** No tab behind this panel (opened offline, or the background said the tab does not exist). */
@@ -313,7 +316,8 @@ export class PanelStore {
 
   setPaused(p: boolean): void {
     this.paused.value = p;
-    if (!p) this.schedule();
+    this.pausedAt = p ? Date.now() : undefined;
+    if (!p) this.schedule(true);
   }
 
   setPreserveLog(on: boolean): void {

@@ -126,6 +126,28 @@ describe('PanelStore', () => {
   });
 });
 
+describe('pause', () => {
+  it('freezes the view: the counters from the background still come, the clock (ages, timed findings) does not move', async () => {
+    const s = new PanelStore();
+    const a = stamped(page(1), 1);
+    s.add(a);
+    await frames();
+    s.setPaused(true);
+    const stats = (n: number) => ({ type: 'stats' as const, stats: { tabId: 1, frames: a.length + n, bytes: 0, dropped: 0, rejected: 0, lastSeq: a.at(-1)!.seq + n, segment: 1, errors: 0 } });
+    s.receive(stats(1));
+    await frames();
+    const frozen = s.snapshot.value!.now;
+    await frames(1100);
+    s.receive(stats(5));
+    await frames();
+    expect(s.stats.value?.frames).toBe(a.length + 5);
+    expect(s.snapshot.value!.now).toBe(frozen);
+    s.setPaused(false);
+    await frames();
+    expect(s.snapshot.value!.now).toBeGreaterThan(frozen);
+  });
+});
+
 describe('the scrubber', () => {
   it('shows at a stop what held until the next frame: a reconnect without resubscribe, then a quiet minute', async () => {
     const log = new FrameLog('doc1');
