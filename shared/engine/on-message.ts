@@ -27,6 +27,11 @@ export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, i
   }
   if (!m.known) core.counters.unknownMessages++;
   const c = core.client(m.doc, m.endpoint, m.transport, m.generation);
+  // A session whose initialize the capture did not see (after Clear, or a log trimmed at its cap) is known from its
+  // first message: partial, so what happened before the capture is not judged as if it never happened.
+  if (m.session !== undefined && m.generation === '2025' && m.transport === 'streamable-http' && c.current?.key !== m.session && m.method !== M.initialize) {
+    core.session(c, m.session, m.t, m.seq);
+  }
   if (m.dir === 'out') {
     if (m.kind === 'request') {
       switch (m.method) {

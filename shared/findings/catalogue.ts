@@ -209,6 +209,12 @@ export const COVERAGE_REASONS: Record<CoverageReason, ReasonEntry> = {
     severity: 'warning',
     explanation: 'The client asked for it in subscriptions/listen, but notifications/subscriptions/acknowledged left it out.',
   },
+  'not-seen-subscribing': {
+    label: 'not seen subscribing (the capture began mid-session)',
+    severity: 'info',
+    explanation:
+      'The capture began in the middle of this session (its initialize was not seen: after Clear, or when the log dropped its oldest frames), so a subscribe sent before that would not show. Reload the page with devtools open to see the whole session.',
+  },
 };
 
 export const FINDING_IDS = Object.keys(CATALOGUE) as FindingId[];

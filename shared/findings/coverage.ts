@@ -41,6 +41,10 @@ function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason
   if (other !== undefined) {
     return { reason: 'never-subscribed', detail: `subscribed as ${other}, a different spelling of this URI: servers match URIs exactly, so updates for this one never come` };
   }
+  const current = u.client.current;
+  if (current && !current.observedFromStart && current.kind === 'session') {
+    return { reason: 'not-seen-subscribing', detail: `session ${current.label} began before the capture; no subscribe for it was seen since` };
+  }
   return { reason: 'never-subscribed', detail: 'no resources/subscribe or listen was sent for it' };
 }
 

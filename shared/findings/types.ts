@@ -29,7 +29,8 @@ export type CoverageReason =
   | 'dropped-on-relisten'
   | 'subscribe-failed'
   | 'parent-only'
-  | 'refused-in-ack';
+  | 'refused-in-ack'
+  | 'not-seen-subscribing';
 
 export interface Finding {
   id: FindingId;

@@ -1,5 +1,6 @@
 // False positives and misses found by a protocol review (2026-12-02), each pinned by the trace that showed it.
 import { describe, expect, it } from 'vitest';
+import { Engine } from '../../../shared/engine/index.ts';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, notification, request, result, SERVER_CAPS, SERVER_INFO, StreamableClient } from '../../support/mcp-clients.ts';
@@ -229,3 +230,42 @@ describe('no misses', () => {
     expect(brief(findingsAfter(e, 3000))).toEqual([]);
   });
 });
+
+describe('a capture that began mid-session (after Clear, or a log trimmed at its cap)', () => {
+  /** The frames after the first `skip` of a healthy, subscribed session: its initialize and subscribe not among them. */
+  function midSession() {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(A, 'v1');
+    c.subscribe(A);
+    const skip = log.frames.length;
+    get.updated(A);
+    c.read(A, 'v2');
+    log.wait(5000);
+    c.read(A, 'v2');
+    return { log, frames: log.frames.slice(skip) };
+  }
+
+  it('knows the session from its first message (partial), and does not call a URI never subscribed', () => {
+    const { log, frames } = midSession();
+    const e = new Engine();
+    e.applyAll(frames);
+    const snap = e.snapshot(log.t + 3000);
+    expect(snap.sessions.map((s) => [s.key, s.observedFromStart])).toEqual([['S1', false]]);
+    const f = findingsAfter(e, 3000).filter((x) => x.id === 'cached-not-subscribed');
+    expect(f.map((x) => [x.reason, x.severity, x.session])).toEqual([['not-seen-subscribing', 'info', 'S1']]);
+    expect(brief(findingsAfter(e, 3000))).toEqual([]);
+  });
+
+  it('a session seen from its start still says never subscribed', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.read(A, 'v1');
+    expect(brief(findingsAfter(run(log), 3000))).toEqual([`cached-not-subscribed ${A} never-subscribed warning`]);
+  });
+});
+
