@@ -55,6 +55,9 @@ function connInfo(
   return { conn, doc, endpoint, transport, generation, role, session, listenId };
 }
 
+/** The endpoint of a connection whose start the log does not have (its request was trimmed or lost). */
+export const UNKNOWN_ENDPOINT = '(unknown endpoint)';
+
 /** A page frame as the engine receives it: stamped with seq. */
 type S<F> = F & FrameStamp;
 
@@ -231,7 +234,7 @@ export class Decoder {
 
   /** A frame for a connection we never saw the start of (the log was trimmed): decode it with what we know. */
   private stub(f: Frame & { conn: string }): Conn {
-    const info = connInfo(f.conn, f.doc, '(unknown endpoint)', 'streamable-http', '2025', 'other');
+    const info = connInfo(f.conn, f.doc, UNKNOWN_ENDPOINT, 'streamable-http', '2025', 'other');
     const c = newConn(info, 'fetch', '', {});
     this.conns.set(f.conn, c);
     return c;

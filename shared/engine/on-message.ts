@@ -1,5 +1,6 @@
 // Dispatch of decoded messages to the rules, by direction, kind and method. Messages the engine has no rule for are
 // still stored (the panel shows every message); only their counters change.
+import { UNKNOWN_ENDPOINT } from '../decode/decoder.ts';
 import { M } from '../decode/protocol.ts';
 import type { ConnInfo, DecodedMessage } from '../decode/types.ts';
 import { noteInitializeSent } from '../findings/lifecycle.ts';
@@ -29,7 +30,8 @@ export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, i
   const c = core.client(m.doc, m.endpoint, m.transport, m.generation);
   // A session whose initialize the capture did not see (after Clear, or a log trimmed at its cap) is known from its
   // first message: partial, so what happened before the capture is not judged as if it never happened.
-  if (m.session !== undefined && m.generation === '2025' && m.transport === 'streamable-http' && c.current?.key !== m.session && m.method !== M.initialize) {
+  // (Not from a connection whose request is missing too: its endpoint, hence its client, is unknown.)
+  if (m.session !== undefined && m.generation === '2025' && m.transport === 'streamable-http' && c.current?.key !== m.session && m.method !== M.initialize && m.endpoint !== UNKNOWN_ENDPOINT) {
     core.session(c, m.session, m.t, m.seq);
   }
   if (m.dir === 'out') {

@@ -259,6 +259,21 @@ describe('a capture that began mid-session (after Clear, or a log trimmed at its
     expect(brief(findingsAfter(e, 3000))).toEqual([]);
   });
 
+  it('a log that lost the initialize request: its answer (on an unknown connection) does not claim the session', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.read(A, 'v1');
+    c.subscribe(A);
+    c.beginRead(A).httpStatus(404, -32001, 'Session not found');
+    const e = new Engine();
+    e.applyAll(log.frames.slice(1));
+    const row = e.snapshot(log.t + 3000).uris.find((u) => u.uri === A)!;
+    // The 404 ended S1 for the client that used it: nothing is held by an ended session.
+    expect([row.serverHasSubscription, row.heldBy]).toEqual([false, []]);
+  });
+
   it('a session seen from its start still says never subscribed', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL, '2025-06-18');
