@@ -72,7 +72,10 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   l.listenId = m.id;
   l.requested = requested;
   l.version = m.version;
-  const endedBefore = [...c.listens.values()].some((x) => !x.open);
+  // The last listen of this client that ended (looked up before a reused id replaces it in the map).
+  let lastEnded: SubscriptionLedger | undefined;
+  for (const x of c.listens.values()) if (!x.open && (!lastEnded || (x.endSeq ?? 0) > (lastEnded.endSeq ?? 0))) lastEnded = x;
+  const endedBefore = lastEnded !== undefined;
   c.listens.set(m.id, l);
   c.ledgerEpoch++; // a reused id replaces an ended listen in the scan
   // A client that opens a new listen after one ended is re-establishing: what it leaves out, it dropped.
@@ -80,7 +83,11 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   // Membership by set: a re-listen names every URI again, and a list scan per URI is quadratic.
   const asked = new Set(requested);
   if (endedBefore) {
-    core.reconnects.push({ client: c, t: m.t, seq: m.seq, believed: fromEnded.length, missing: new Set(fromEnded.map((u) => u.uri).filter((x) => !asked.has(x))) });
+    // What there was to resubscribe: what is still believed from an ended listen, and what the last ended listen asked
+    // for and is still cached (a client that closes its listen to reconnect withdrew the belief, not the cache).
+    const wanted = new Set(fromEnded.map((u) => u.uri));
+    for (const uri of lastEnded!.requested ?? []) if (c.uris.get(uri)?.cached) wanted.add(uri);
+    core.reconnects.push({ client: c, t: m.t, seq: m.seq, believed: wanted.size, missing: new Set([...wanted].filter((x) => !asked.has(x))) });
   }
   for (const u of fromEnded) {
     if (asked.has(u.uri)) continue;

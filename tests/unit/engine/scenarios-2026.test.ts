@@ -42,6 +42,19 @@ describe('2026-07-28 listen', () => {
     ]);
   });
 
+  it('a client that closes its listen to reconnect and listens again for everything it caches counts as resubscribed', () => {
+    const metrics = (relisten: string[]) => {
+      const log = new FrameLog();
+      const c = modern(log);
+      c.cancel(c.listen([POLICY, FAQ]));
+      c.discover();
+      c.listen(relisten);
+      return run(log).snapshot(log.t + 5000).metrics;
+    };
+    expect(metrics([POLICY, FAQ])).toMatchObject({ reconnects: 1, reconnectsResubscribed: 1, resubscribeShare: 1 });
+    expect(metrics([POLICY])).toMatchObject({ reconnects: 1, reconnectsResubscribed: 0, resubscribeShare: 0 });
+  });
+
   it('an abrupt listen close (no resultType: complete): phantom + lost with the stream', () => {
     const log = new FrameLog();
     const c = modern(log);
