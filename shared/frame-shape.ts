@@ -14,12 +14,11 @@ const opt =
 /** Why a header map is not one as page JS sees it (string values, lower-case names), or null. */
 function headersProblem(v: unknown): string | null {
   if (!isObject(v)) return 'not an object';
-  for (const name in v) {
+  const names = Object.keys(v);
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
     if (typeof v[name] !== 'string') return `the value of ${describeValue(name)} is not a string`;
-    for (let i = 0; i < name.length; i++) {
-      const c = name.charCodeAt(i);
-      if (c >= 65 && c <= 90) return `header names are lower-case, as page JS sees them; got ${describeValue(name)}`;
-    }
+    if (name.toLowerCase() !== name) return `header names are lower-case, as page JS sees them; got ${describeValue(name)}`;
   }
   return null;
 }
