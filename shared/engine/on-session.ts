@@ -82,7 +82,12 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   const fromEnded = [...c.uris.values()].filter((u) => u.believed && u.beliefListen && !u.beliefListen.open);
   // Membership by set: a re-listen names every URI again, and a list scan per URI is quadratic.
   const asked = new Set(requested);
-  if (endedBefore) {
+  // A reconnect of this client that just began (a client with several listens re-opens them one by one) is the same
+  // reconnect: what this listen asks for is resubscribed there, and it is not counted twice.
+  const prev = core.reconnects.at(-1);
+  const current = prev !== undefined && prev.client === c && m.t - prev.t <= core.grace ? prev : undefined;
+  if (current) for (const uri of asked) current.missing.delete(uri);
+  if (endedBefore && !current) {
     // What there was to resubscribe: what is still believed from an ended listen, and what the last ended listen asked
     // for and is still cached (a client that closes its listen to reconnect withdrew the belief, not the cache).
     const wanted = new Set(fromEnded.map((u) => u.uri));

@@ -55,6 +55,20 @@ describe('2026-07-28 listen', () => {
     expect(metrics([POLICY])).toMatchObject({ reconnects: 1, reconnectsResubscribed: 0, resubscribeShare: 0 });
   });
 
+  it('a client with two listens that re-opens both after a reconnect: one reconnect, fully resubscribed', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    const a = c.listen([POLICY]);
+    const b = c.listen([POLICY, FAQ]);
+    c.cancel(a);
+    c.cancel(b);
+    log.wait(500);
+    c.discover();
+    c.listen([POLICY]);
+    c.listen([POLICY, FAQ]);
+    expect(run(log).snapshot(log.t + 5000).metrics).toMatchObject({ reconnects: 1, reconnectsResubscribed: 1, resubscribeShare: 1 });
+  });
+
   it('an abrupt listen close (no resultType: complete): phantom + lost with the stream', () => {
     const log = new FrameLog();
     const c = modern(log);
