@@ -297,6 +297,7 @@ export class PanelStore {
       this.scrubT.value = null;
       this.scrubSnapshot.value = null;
       this.paused.value = false;
+      this.pausedAt = undefined;
       this.waiting.value = 0;
     });
     this.commit(p.snap, p.now, true);

@@ -74,6 +74,22 @@ const NOTIFICATIONS = table<(p: unknown) => Verdict>({
   },
 });
 
+/**
+ * Why the SDK's clients would refuse a read result's content (readResource then fails), or undefined. A bad `ttlMs`
+ * is not such a reason: the SDK falls back to its default then.
+ */
+export function readContentsProblem(r: unknown): string | undefined {
+  if (!isObj(r)) return 'result is not an object';
+  const contents = r.contents;
+  if (!Array.isArray(contents)) return 'result.contents is not an array';
+  for (let i = 0; i < contents.length; i++) {
+    const c = contents[i] as unknown;
+    if (!isObj(c) || typeof c.uri !== 'string') return `result.contents[${i}].uri is not a string`;
+    if (typeof c.text !== 'string' && typeof c.blob !== 'string') return `result.contents[${i}] has neither text nor blob`;
+  }
+  return undefined;
+}
+
 const RESULTS = table<(r: unknown) => Verdict>({
   [M.initialize]: (r) => {
     if (!isObj(r)) return bad('result is not an object');
@@ -90,13 +106,8 @@ const RESULTS = table<(r: unknown) => Verdict>({
     if (!isObj(r)) return bad('result is not an object');
     // 2026-07-28: the server needs input first (elicitation etc.); the client retries with inputResponses.
     if (r.resultType === 'input_required') return KNOWN;
-    const contents = r.contents;
-    if (!Array.isArray(contents)) return bad('result.contents is not an array');
-    for (let i = 0; i < contents.length; i++) {
-      const c = contents[i] as unknown;
-      if (!isObj(c) || typeof c.uri !== 'string') return bad(`result.contents[${i}].uri is not a string`);
-      if (typeof c.text !== 'string' && typeof c.blob !== 'string') return bad(`result.contents[${i}] has neither text nor blob`);
-    }
+    const problem = readContentsProblem(r);
+    if (problem !== undefined) return bad(problem);
     if (r.ttlMs !== undefined && !(typeof r.ttlMs === 'number' && r.ttlMs >= 0)) return bad('result.ttlMs is not a non-negative number');
     return KNOWN;
   },

@@ -2,6 +2,7 @@
 // resources/subscribe and unsubscribe (2025), notifications/resources/updated. The hot path: every rule is O(1) per
 // message apart from the URI's own small lists.
 import { SUBSCRIPTION_ID_META_KEY } from '../decode/protocol.ts';
+import { readContentsProblem } from '../decode/validate.ts';
 import type { DecodedMessage } from '../decode/types.ts';
 import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
 import { applyReadAnswer, noteNotified, noteReadSent, type ReadAnswer } from '../findings/refresh.ts';
@@ -38,13 +39,14 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   const u = c.uri(uri);
   core.touch(u, m.t);
   if (order !== undefined) u.readsInFlight = Math.max(0, u.readsInFlight - 1);
-  // An answer of the wrong shape is one the client's SDK rejects (the read fails): nothing is cached. A cut answer is
-  // still content, known by its hash.
-  if (m.kind !== 'result' || (m.problem !== undefined && !m.truncated)) return;
+  if (m.kind !== 'result') return;
   const wasCached = u.cached;
   const result = obj(obj(value)?.result);
   // Not content yet: the server asks for input and the client retries the read (2026-07-28). Nothing is cached.
   if (result?.resultType === 'input_required') return;
+  // Content the client's SDK refuses (its readResource fails) is not cached. (A bad ttlMs is not refused: the SDK
+  // takes its default then.) A cut answer is still content, known by its hash.
+  if (!m.truncated && readContentsProblem(result) !== undefined) return;
   const contents = result?.contents;
   const first = Array.isArray(contents) ? obj(contents[0]) : undefined;
   const annotations = obj(first?.annotations);

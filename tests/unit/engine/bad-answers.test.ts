@@ -64,12 +64,26 @@ describe('responses the SDK refuses', () => {
     expect(snap.uris.find((u) => u.uri === A)?.serverHasSubscription).toBe(false);
   });
 
-  it('a read answered with a result that is not an object caches nothing', () => {
+  it('a result that is not an object is invalid and answers nothing: a subscribe so answered is not held', () => {
     const log = new FrameLog();
     const c = session(log);
-    const r = c.beginRead(A);
-    c.answer(r.conn, JSON.stringify({ jsonrpc: '2.0', id: r.id, result: null }), false);
-    expect(uriRow(log)?.cached ?? false).toBe(false);
+    c.read(A, 'v1');
+    const sub = c.begin('resources/subscribe', { uri: A });
+    c.answer(sub.conn, JSON.stringify({ jsonrpc: '2.0', id: sub.id, result: null }), false);
+    const snap = run(log).snapshot(log.t + 10);
+    const last = messageAt(snap.messages, snap.messages.count - 1)!;
+    expect([last.kind, last.problem, last.pair]).toEqual(['invalid', 'result is not an object', undefined]);
+    expect(snap.uris.find((u) => u.uri === A)?.serverHasSubscription).toBe(false);
+  });
+
+  it('a read answered with a bad ttlMs is still cached (the SDK takes its default), and shown with its problem', () => {
+    const log = new FrameLog();
+    const c = session(log);
+    c.read(A, 'v1', { ttlMs: -1 });
+    const snap = run(log).snapshot(log.t + 10);
+    const last = messageAt(snap.messages, snap.messages.count - 1)!;
+    expect([last.kind, last.problem]).toEqual(['result', 'result.ttlMs is not a non-negative number']);
+    expect(snap.uris.find((u) => u.uri === A)?.cached).toBe(true);
   });
 
   it('a read answered with contents of the wrong shape caches nothing (the SDK rejects it), and is shown as such', () => {

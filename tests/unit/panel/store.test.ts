@@ -146,6 +146,23 @@ describe('pause', () => {
     await frames();
     expect(s.snapshot.value!.now).toBeGreaterThan(frozen);
   });
+
+  it('an import ends the pause, clock included: after closing it, the live view ticks again', async () => {
+    const s = new PanelStore();
+    s.add(stamped(page(1), 1));
+    await frames();
+    s.setPaused(true);
+    const other = page(2, new FrameLog('imported-doc'));
+    s.showPrepared(s.prepareTrace('t.json', exportTrace({ frames: other, createdAt: other.at(-1)!.t + 1000, pageUrl: 'http://x/' })));
+    expect(s.paused.value).toBe(false);
+    s.closeImport();
+    await frames();
+    const before = s.snapshot.value!.now;
+    await frames(1100);
+    s.receive({ type: 'stats', stats: { tabId: 1, frames: 1, bytes: 0, dropped: 0, rejected: 0, lastSeq: 1, segment: 1, errors: 0 } });
+    await frames();
+    expect(s.snapshot.value!.now).toBeGreaterThan(before);
+  });
 });
 
 describe('the scrubber', () => {
