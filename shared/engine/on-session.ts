@@ -72,10 +72,12 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   l.listenId = m.id;
   l.requested = requested;
   l.version = m.version;
-  // The last listen of this client that ended (looked up before a reused id replaces it in the map).
+  // The listens of this client that ended last, together (within the grace of the last one): looked up before a
+  // reused id replaces one of them in the map.
   let lastEnded: SubscriptionLedger | undefined;
   for (const x of c.listens.values()) if (!x.open && (!lastEnded || (x.endSeq ?? 0) > (lastEnded.endSeq ?? 0))) lastEnded = x;
   const endedBefore = lastEnded !== undefined;
+  const endedTogether = endedBefore ? [...c.listens.values()].filter((x) => !x.open && (lastEnded!.endT ?? 0) - (x.endT ?? 0) <= core.grace) : [];
   c.listens.set(m.id, l);
   c.ledgerEpoch++; // a reused id replaces an ended listen in the scan
   // A client that opens a new listen after one ended is re-establishing: what it leaves out, it dropped.
@@ -88,10 +90,10 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   const current = prev !== undefined && prev.client === c && m.t - prev.t <= core.grace ? prev : undefined;
   if (current) for (const uri of asked) current.missing.delete(uri);
   if (endedBefore && !current) {
-    // What there was to resubscribe: what is still believed from an ended listen, and what the last ended listen asked
-    // for and is still cached (a client that closes its listen to reconnect withdrew the belief, not the cache).
+    // What there was to resubscribe: what is still believed from an ended listen, and what the listens that ended last
+    // asked for and is still cached (a client that closes its listen to reconnect withdrew the belief, not the cache).
     const wanted = new Set(fromEnded.map((u) => u.uri));
-    for (const uri of lastEnded!.requested ?? []) if (c.uris.get(uri)?.cached) wanted.add(uri);
+    for (const x of endedTogether) for (const uri of x.requested ?? []) if (c.uris.get(uri)?.cached) wanted.add(uri);
     core.reconnects.push({ client: c, t: m.t, seq: m.seq, believed: wanted.size, missing: new Set([...wanted].filter((x) => !asked.has(x))) });
   }
   for (const u of fromEnded) {

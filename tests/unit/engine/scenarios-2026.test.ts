@@ -69,6 +69,19 @@ describe('2026-07-28 listen', () => {
     expect(run(log).snapshot(log.t + 5000).metrics).toMatchObject({ reconnects: 1, reconnectsResubscribed: 1, resubscribeShare: 1 });
   });
 
+  it('what two listens asked for counts, whichever closed last: a re-listen that leaves one URI out is not a full resubscribe', () => {
+    for (const order of ['a-first', 'b-first']) {
+      const log = new FrameLog();
+      const c = modern(log);
+      const a = c.listen([POLICY]);
+      const b = c.listen([POLICY, FAQ]);
+      for (const l of order === 'a-first' ? [a, b] : [b, a]) c.cancel(l);
+      log.wait(500);
+      c.listen([POLICY]);
+      expect([order, run(log).snapshot(log.t + 5000).metrics]).toMatchObject([order, { reconnects: 1, reconnectsResubscribed: 0, resubscribeShare: 0 }]);
+    }
+  });
+
   it('an abrupt listen close (no resultType: complete): phantom + lost with the stream', () => {
     const log = new FrameLog();
     const c = modern(log);
