@@ -3,7 +3,7 @@
 // findings (or JSON), and exit 0 when nothing is at or above the --fail-on level (default: error), 1 when something
 // is, 2 when the input is unusable. `main` takes its I/O as arguments so the tests run it in-process.
 import { readFileSync } from 'node:fs';
-import { printable } from './printable.ts';
+import { printable, printableJson } from './printable.ts';
 import { fileURLToPath } from 'node:url';
 import { Engine, type EngineOptions, type FreshnessRule, type Severity } from '../shared/engine/index.ts';
 import { parseIsoTime, parseTrace, type TraceFileV1 } from '../shared/trace/index.ts';
@@ -151,7 +151,7 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
       messages: messages.count,
       failOn: args.failOn,
     };
-    io.stdout(JSON.stringify(out, null, 2) + '\n');
+    io.stdout(printableJson(JSON.stringify(out, null, 2)) + '\n');
   } else io.stdout(printable(renderReport(trace, snap, args.failOn), true));
   return snap.findings.some((f) => RANK[f.severity] >= RANK[args.failOn]) ? 1 : 0;
 }

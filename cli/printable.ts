@@ -7,6 +7,11 @@ function escape(c: string): string {
   return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
+/** JSON text with the control characters JSON.stringify leaves raw (DEL, C1, U+2028/9) as \u escapes: still valid JSON. */
+export function printableJson(json: string): string {
+  return json.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** `s` with control characters escaped; `keepNewlines` for whole reports, whose own line breaks are layout. */
 export function printable(s: string, keepNewlines = false): string {
   return s.replace(keepNewlines ? CONTROL : CONTROL_AND_NEWLINES, escape);

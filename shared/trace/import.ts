@@ -96,10 +96,14 @@ export function traceJsonText(text: string): { text: string } | { error: string 
   if (/^(\ufffd\ufffd\0\0|\0\0\ufffd\ufffd|[^\0]\0\0\0|\0\0\0[^\0])/.test(head)) {
     return { error: 'the file is UTF-32 encoded; a trace is UTF-8 JSON (save it as UTF-8)' };
   }
-  if (/^(\ufffd\ufffd)?([^\0]\0[^\0]\0|\0[^\0]\0[^\0])/.test(head) || head === '\ufffd\ufffd') {
+  // UTF-16: every other code unit is NUL (after the mark; a first letter outside ASCII decodes to U+FFFD).
+  if (/^(\ufffd\ufffd)?([\s\S]\0){4}/.test(head) || /^(\ufffd\ufffd)?(\0[\s\S]){4}/.test(head) || head === '\ufffd\ufffd') {
     return { error: 'the file is UTF-16 encoded; a trace is UTF-8 JSON (save it as UTF-8)' };
   }
-  if (/^[\ufffd\0]/.test(head)) return { error: 'the file is not UTF-8 text (it starts with binary data); a trace is a JSON file' };
+  // JSON text never holds a raw control character other than tab and line breaks: a compressed or binary file.
+  if (/^\ufffd|[\0-\u0008\u000b\u000c\u000e-\u001f]/.test(head)) {
+    return { error: 'the file is not UTF-8 text (it starts with binary data: compressed?); a trace is a JSON file' };
+  }
   return { text };
 }
 

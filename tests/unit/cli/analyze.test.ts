@@ -153,6 +153,25 @@ describe('analyze', () => {
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     expect(r.stdout).toContain('trace: http://x/\\n0 error(s), 0 warning(s), 0 info; failing on error\\u001b[2J — ');
     expect(r.stdout.trimEnd().split('\n').filter((l) => l.includes('failing on'))).toHaveLength(2);
+    // A URI and a session id with a line break and an escape sequence: each stays on its line, escaped.
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S\u001b[31m\nforged' });
+    c.openGet();
+    c.read('file:///x\nFORGED-URI\u001b[2J', 'v1');
+    const hostile = serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t + 5000, pageUrl: 'http://x/' }));
+    for (const args of [['h.json'], ['h.json', '--json']]) {
+      const out = cli(args, { 'h.json': hostile }).stdout;
+      expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+      expect(out).not.toMatch(/^FORGED/m);
+      expect(out).not.toMatch(/^forged/m);
+    }
+    expect(cli(['h.json'], { 'h.json': hostile }).stdout).toContain('file:///x\\nFORGED-URI\\u001b[2J');
+    const c1 = JSON.parse(brokenTrace());
+    c1.page.url = 'http://x/\u009b2J\u007f\u2028';
+    const json = cli(['t.json', '--json'], { 't.json': JSON.stringify(c1) }).stdout;
+    expect(json).not.toMatch(/[\u007f-\u009f\u2028\u2029]/);
+    expect(JSON.parse(json).trace.page.url).toBe(c1.page.url);
     const bad = cli(['t.json'], { 't.json': '\u001b[31m{' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).not.toContain('\u001b');

@@ -101,7 +101,14 @@ describe('hostile trace input', () => {
     const utf32 = new TextDecoder('utf-8').decode(new Uint8Array([0xff, 0xfe, 0, 0, ...[...text].flatMap((c) => [c.charCodeAt(0), 0, 0, 0])]));
     expect(parseTrace(utf32)).toEqual({ ok: false, error: 'the file is UTF-32 encoded; a trace is UTF-8 JSON (save it as UTF-8)' });
     const jpeg = new TextDecoder('utf-8').decode(new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]));
-    expect(parseTrace(jpeg)).toEqual({ ok: false, error: 'the file is not UTF-8 text (it starts with binary data); a trace is a JSON file' });
+    const binary = { ok: false, error: 'the file is not UTF-8 text (it starts with binary data: compressed?); a trace is a JSON file' };
+    expect(parseTrace(jpeg)).toEqual(binary);
+    const gzip = new TextDecoder('utf-8').decode(new Uint8Array([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]));
+    expect(parseTrace(gzip)).toEqual(binary);
+    expect(parseTrace('PK\u0003\u0004\u0014\u0000')).toEqual(binary);
+    // UTF-16 with a first character outside ASCII.
+    const accented = new TextDecoder('utf-8').decode(new Uint8Array([0xff, 0xfe, ...[...`é${text}`].flatMap((c) => [c.charCodeAt(0) & 0xff, c.charCodeAt(0) >> 8])]));
+    expect(parseTrace(accented)).toEqual({ ok: false, error: 'the file is UTF-16 encoded; a trace is UTF-8 JSON (save it as UTF-8)' });
   });
 });
 

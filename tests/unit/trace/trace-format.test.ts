@@ -109,6 +109,9 @@ describe('trace v1', () => {
     (t.frames as { headers: object }[])[i]!.headers = { 'content-type': 'application/json', 'Mcp-Session-Id': 'S' };
     expect(validateTrace(t)).toEqual({ ok: false, error: `frames[${i}].headers: malformed (header names are lower-case, as page JS sees them; got "Mcp-Session-Id")` });
     expect(schemaValid(t)).toBe(false);
+    // Only A–Z, as in the schema: other letters are not a header name's case.
+    (t.frames as { headers: object }[])[i]!.headers = { 'x-Ä': 'a' };
+    expect([validateTrace(t).ok, schemaValid(t)]).toEqual([true, true]);
   });
 
   it('the schema agrees with the importer on createdAt and on large integers', () => {
