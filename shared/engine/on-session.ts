@@ -184,7 +184,9 @@ export function pageGone(core: EngineCore, doc: string, t: number, seq: number):
   for (const c of core.clients.values()) {
     if (c.doc !== doc || c.ended) continue;
     for (const l of c.sessions) core.endLedger(l, 'unload', t, seq);
-    for (const l of c.listens.values()) core.endLedger(l, 'unload', t, seq);
+    // Every listen of the client, also one whose id a later listen reused (two SDK clients on the page): the map by id
+    // holds only the latest of them.
+    for (const l of core.ledgers) if (l.client === c && l.kind === 'listen') core.endLedger(l, 'unload', t, seq);
     c.ended = true;
     c.expired = undefined;
     for (const u of c.uris.values()) {

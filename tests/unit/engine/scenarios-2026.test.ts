@@ -82,6 +82,24 @@ describe('2026-07-28 listen', () => {
     }
   });
 
+  it('two clients of one page whose listens share an id: both streams end when the page goes', () => {
+    const log = new FrameLog();
+    log.pageStart('http://localhost:8080/');
+    const c = modern(log);
+    c.listen([POLICY]);
+    new ModernClient(log, URL).listen([FAQ]);
+    expect(run(log).snapshot(log.t).metrics.activeListenStreams).toBe(2);
+    log.pageEnd('http://localhost:8080/');
+    const snap = run(log).snapshot(log.t);
+    expect(snap.metrics.activeListenStreams).toBe(0);
+    // (Which cause each gets is not told apart: what arrives on a stream is matched to a listen by its request id, and
+    // the two share it. docs/engine.md, Limits.)
+    expect(snap.sessions.filter((x) => x.kind === 'listen').map((x) => [x.label, x.open])).toEqual([
+      ['listen:1', false],
+      ['listen:1 #2', false],
+    ]);
+  });
+
   it('an abrupt listen close (no resultType: complete): phantom + lost with the stream', () => {
     const log = new FrameLog();
     const c = modern(log);
