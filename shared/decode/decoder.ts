@@ -73,6 +73,16 @@ export class Decoder {
   private payload = scratchPayload();
   private lastUrl = '';
   private lastEndpoint = '';
+  /**
+   * Per document, the one Streamable HTTP endpoint its requests went to (undefined once there were two) and the session
+   * they used last: what a connection whose request the log does not have (after Clear, a trimmed log) belongs to.
+   */
+  private docEndpoints = new Map<string, { endpoint: string | undefined; session: string | undefined }>();
+  private lastDoc = '';
+  private lastDocEndpoint = '';
+  private lastDocSession: string | undefined = undefined;
+  /** Connections made from a frame without their request: their endpoint is found out later (see adopt). */
+  private stubs = 0;
 
   constructor(private sink: DecodeSink) {
     this.reader = new MessageReader(this.pairing, (m, v, info) => this.deliver(m, v, info));
@@ -237,7 +247,37 @@ export class Decoder {
     const info = connInfo(f.conn, f.doc, UNKNOWN_ENDPOINT, 'streamable-http', '2025', 'other');
     const c = newConn(info, 'fetch', '', {});
     this.conns.set(f.conn, c);
+    this.stubs++;
     return c;
+  }
+
+  /**
+   * A connection without its request belongs to the one endpoint its document talks to, in the session it used last:
+   * from then on its messages are that client's (an SSE stream of it is that session's GET stream, open).
+   */
+  private adopt(c: Conn, f: Frame): void {
+    const known = this.docEndpoints.get(c.info.doc);
+    if (known?.endpoint === undefined) return;
+    this.stubs--;
+    c.info = connInfo(c.info.conn, c.info.doc, known.endpoint, 'streamable-http', '2025', 'get', known.session);
+    if (c.sse || c.stream === undefined) {
+      c.stream = `get:${c.info.conn}`;
+      c.streamKind = 'get';
+      c.streamOpen = true;
+      this.sink.wire({ type: 'stream-open', info: c.info, stream: c.stream, kind: 'get' }, f.seq, f.t);
+    }
+  }
+
+  /** Where a document's requests go (only when it changed since the last request: this runs for every one). */
+  private noteDocEndpoint(doc: string, endpoint: string, session: string | undefined): void {
+    if (doc === this.lastDoc && endpoint === this.lastDocEndpoint && session === this.lastDocSession) return;
+    this.lastDoc = doc;
+    this.lastDocEndpoint = endpoint;
+    this.lastDocSession = session;
+    const known = this.docEndpoints.get(doc);
+    if (!known) this.docEndpoints.set(doc, { endpoint, session });
+    else if (known.endpoint === endpoint) known.session = session ?? known.session;
+    else known.endpoint = undefined;
   }
 
   private onRequest(f: S<HttpRequestFrame>): void {
@@ -276,6 +316,7 @@ export class Decoder {
       listenId = listen?.id;
     }
     const info = connInfo(f.conn, f.doc, endpoint, transport, modern ? '2026' : '2025', role, session, listenId);
+    if (transport === 'streamable-http' && !modern) this.noteDocEndpoint(f.doc, endpoint, session);
     const c = newConn(info, 'fetch', f.url, h);
     c.version = modern ? (metaVersion ?? headerVersion) : headerVersion;
     c.legacyCandidate = role === 'get' && session === undefined && headerVersion === undefined;
@@ -340,6 +381,7 @@ export class Decoder {
 
   private onSseEvent(f: S<SseEventFrame>): void {
     const c = this.conns.get(f.conn) ?? this.stub(f);
+    if (this.stubs > 0 && c.info.endpoint === UNKNOWN_ENDPOINT && f.event !== 'endpoint') this.adopt(c, f);
     if (f.id !== undefined) c.lastSseId = f.id;
     if (f.retry !== undefined) c.lastRetry = f.retry;
     if (f.event === 'endpoint') return this.onLegacyEndpoint(c, f);

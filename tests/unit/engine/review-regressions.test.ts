@@ -274,6 +274,29 @@ describe('a capture that began mid-session (after Clear, or a log trimmed at its
     expect([row.serverHasSubscription, row.heldBy]).toEqual([false, []]);
   });
 
+  it("an open GET stream whose request is gone belongs to its document's endpoint and session, once they are known", () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(A, 'v1');
+    c.subscribe(A);
+    const skip = log.frames.length;
+    // After Clear: a notification on the stream comes first, then the client's traffic.
+    get.updated(A);
+    c.read(A, 'v2');
+    log.wait(1000);
+    get.updated(A);
+    c.read(A, 'v3');
+    const e = new Engine();
+    e.applyAll(log.frames.slice(skip));
+    const snap = e.snapshot(log.t + 3000);
+    // The first notification came before anything said where the stream goes: it stays unattributed. The second is
+    // the client's, on its session's GET stream.
+    expect(snap.uris.filter((u) => u.endpoint === URL).map((u) => [u.uri, u.notifications])).toEqual([[A, 1]]);
+    expect(snap.streams.filter((s) => s.open).map((s) => [s.kind, s.endpoint, s.session])).toEqual([['get', URL, 'S1']]);
+  });
+
   it('a session seen from its start still says never subscribed', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL, '2025-06-18');
