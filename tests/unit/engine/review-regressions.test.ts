@@ -232,15 +232,19 @@ describe('no misses', () => {
 });
 
 describe('a capture that began mid-session (after Clear, or a log trimmed at its cap)', () => {
-  /** The frames after the first `skip` of a healthy, subscribed session: its initialize and subscribe not among them. */
-  function midSession() {
+  /** A healthy, subscribed session; `skip` frames (its initialize, GET and subscribe) are what the capture missed. */
+  function subscribedSession() {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL, '2025-06-18');
     c.initialize({ sessionId: 'S1' });
     const get = c.openGet();
     c.read(A, 'v1');
     c.subscribe(A);
-    const skip = log.frames.length;
+    return { log, c, get, skip: log.frames.length };
+  }
+
+  function midSession() {
+    const { log, c, get, skip } = subscribedSession();
     get.updated(A);
     c.read(A, 'v2');
     log.wait(5000);
@@ -260,12 +264,7 @@ describe('a capture that began mid-session (after Clear, or a log trimmed at its
   });
 
   it('a log that lost the initialize request: its answer (on an unknown connection) does not claim the session', () => {
-    const log = new FrameLog();
-    const c = new StreamableClient(log, URL, '2025-06-18');
-    c.initialize({ sessionId: 'S1' });
-    c.openGet();
-    c.read(A, 'v1');
-    c.subscribe(A);
+    const { log, c } = subscribedSession();
     c.beginRead(A).httpStatus(404, -32001, 'Session not found');
     const e = new Engine();
     e.applyAll(log.frames.slice(1));
@@ -275,13 +274,7 @@ describe('a capture that began mid-session (after Clear, or a log trimmed at its
   });
 
   it("an open GET stream whose request is gone belongs to its document's endpoint and session, once they are known", () => {
-    const log = new FrameLog();
-    const c = new StreamableClient(log, URL, '2025-06-18');
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
-    c.read(A, 'v1');
-    c.subscribe(A);
-    const skip = log.frames.length;
+    const { log, c, get, skip } = subscribedSession();
     // After Clear: a notification on the stream comes first, then the client's traffic.
     get.updated(A);
     c.read(A, 'v2');
