@@ -3,13 +3,17 @@
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
 const CONTROL_AND_NEWLINES = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
+function unicodeEscape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
 function escape(c: string): string {
-  return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : unicodeEscape(c);
 }
 
 /** JSON text with the control characters JSON.stringify leaves raw (DEL, C1, U+2028/9) as \u escapes: still valid JSON. */
 export function printableJson(json: string): string {
-  return json.replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(/[\u007f-\u009f\u2028\u2029]/g, unicodeEscape);
 }
 
 /** `s` with control characters escaped; `keepNewlines` for whole reports, whose own line breaks are layout. */

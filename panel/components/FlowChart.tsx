@@ -7,6 +7,9 @@ import { EDGES, NODES, nodeById, type NodeId } from '../../shared/flow/index.ts'
 import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, NODE_W, SHORT_LABEL, WIDTH, jumpPoints, pointsAttr } from '../model/flow-layout.ts';
 import { flowView, type FlowJump, type FlowView } from '../model/flow-view.ts';
 
+/** How the chart says a node is known only by inference (legend and hover text). */
+const INFERRED = 'only ever inferred, never seen on the wire';
+
 const horizontal = (points: ReadonlyArray<[number, number]>): boolean => points.length === 2 && points[0]![1] === points[1]![1];
 
 interface Props {
@@ -85,7 +88,7 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
         <ol>
           {NODES.map((n) => {
             const s = v.nodes[n.id];
-            const state = [s.current ? 'current' : '', s.reached ? 'reached' : 'not reached', n.failure ? 'failure node' : '', n.inferred ? 'only ever inferred, never seen on the wire' : ''].filter(Boolean).join(', ');
+            const state = [s.current ? 'current' : '', s.reached ? 'reached' : 'not reached', n.failure ? 'failure node' : '', n.inferred ? INFERRED : ''].filter(Boolean).join(', ');
             return (
               <li key={n.id} data-legend-node={n.id}>
                 <b>{n.id}</b> {n.en} — <span lang="zh">{n.zh}</span>
@@ -158,7 +161,7 @@ const FlowNodeView = memo(function FlowNodeView(props: { id: NodeId; reached: bo
     .join(' ');
   return (
     <g class={cls} data-node={id} data-reached={reached} data-current={current} data-failure={n.failure}>
-      <title>{`${id}: ${n.en}\n${n.zh}\n${reached ? 'reached' : 'not reached'}${n.inferred ? ' (only ever inferred, never seen on the wire)' : ''}${at ? `\n${at} URI(s) here now` : ''}`}</title>
+      <title>{`${id}: ${n.en}\n${n.zh}\n${reached ? 'reached' : 'not reached'}${n.inferred ? ` (${INFERRED})` : ''}${at ? `\n${at} URI(s) here now` : ''}`}</title>
       <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={n.decision ? 12 : 3} />
       <text x={b.x + 6} y={b.y + NODE_H / 2 + 4} class={labelFits(id) ? 'node-label' : 'node-label long'}>
         <tspan class="node-id">{id}</tspan> {SHORT_LABEL[id]}

@@ -81,8 +81,6 @@ export class Decoder {
   private lastDoc = '';
   private lastDocEndpoint = '';
   private lastDocSession: string | undefined = undefined;
-  /** Connections made from a frame without their request: their endpoint is found out later (see adopt). */
-  private stubs = 0;
 
   constructor(private sink: DecodeSink) {
     this.reader = new MessageReader(this.pairing, (m, v, info) => this.deliver(m, v, info));
@@ -247,7 +245,6 @@ export class Decoder {
     const info = connInfo(f.conn, f.doc, UNKNOWN_ENDPOINT, 'streamable-http', '2025', 'other');
     const c = newConn(info, 'fetch', '', {});
     this.conns.set(f.conn, c);
-    this.stubs++;
     return c;
   }
 
@@ -258,7 +255,6 @@ export class Decoder {
   private adopt(c: Conn, f: Frame): void {
     const known = this.docEndpoints.get(c.info.doc);
     if (known?.endpoint === undefined) return;
-    this.stubs--;
     c.info = connInfo(c.info.conn, c.info.doc, known.endpoint, 'streamable-http', '2025', 'get', known.session);
     if (c.sse || c.stream === undefined) {
       c.stream = `get:${c.info.conn}`;
@@ -381,7 +377,7 @@ export class Decoder {
 
   private onSseEvent(f: S<SseEventFrame>): void {
     const c = this.conns.get(f.conn) ?? this.stub(f);
-    if (this.stubs > 0 && c.info.endpoint === UNKNOWN_ENDPOINT && f.event !== 'endpoint') this.adopt(c, f);
+    if (c.info.endpoint === UNKNOWN_ENDPOINT && f.event !== 'endpoint') this.adopt(c, f);
     if (f.id !== undefined) c.lastSseId = f.id;
     if (f.retry !== undefined) c.lastRetry = f.retry;
     if (f.event === 'endpoint') return this.onLegacyEndpoint(c, f);

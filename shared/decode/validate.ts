@@ -75,10 +75,13 @@ const NOTIFICATIONS = table<(p: unknown) => Verdict>({
 });
 
 /**
- * Why the SDK's clients would refuse a read result's content (readResource then fails), or undefined. A bad `ttlMs`
- * is not such a reason: the SDK falls back to its default then.
+ * The one problem of a read result the SDK's clients do not refuse (they fall back to their default ttl): the engine
+ * still caches such an answer. Every other problem of a read result means readResource fails.
  */
-export function readContentsProblem(r: unknown): string | undefined {
+export const READ_TTL_PROBLEM = 'result.ttlMs is not a non-negative number';
+
+/** Why the SDK's clients would refuse a read result's content (readResource then fails), or undefined. */
+function readContentsProblem(r: unknown): string | undefined {
   if (!isObj(r)) return 'result is not an object';
   const contents = r.contents;
   if (!Array.isArray(contents)) return 'result.contents is not an array';
@@ -108,7 +111,7 @@ const RESULTS = table<(r: unknown) => Verdict>({
     if (r.resultType === 'input_required') return KNOWN;
     const problem = readContentsProblem(r);
     if (problem !== undefined) return bad(problem);
-    if (r.ttlMs !== undefined && !(typeof r.ttlMs === 'number' && r.ttlMs >= 0)) return bad('result.ttlMs is not a non-negative number');
+    if (r.ttlMs !== undefined && !(typeof r.ttlMs === 'number' && r.ttlMs >= 0)) return bad(READ_TTL_PROBLEM);
     return KNOWN;
   },
   [M.list]: (r) => {

@@ -2,7 +2,7 @@
 // resources/subscribe and unsubscribe (2025), notifications/resources/updated. The hot path: every rule is O(1) per
 // message apart from the URI's own small lists.
 import { SUBSCRIPTION_ID_META_KEY } from '../decode/protocol.ts';
-import { readContentsProblem } from '../decode/validate.ts';
+import { READ_TTL_PROBLEM } from '../decode/validate.ts';
 import type { DecodedMessage } from '../decode/types.ts';
 import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
 import { applyReadAnswer, noteNotified, noteReadSent, type ReadAnswer } from '../findings/refresh.ts';
@@ -44,9 +44,9 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   const result = obj(obj(value)?.result);
   // Not content yet: the server asks for input and the client retries the read (2026-07-28). Nothing is cached.
   if (result?.resultType === 'input_required') return;
-  // Content the client's SDK refuses (its readResource fails) is not cached. (A bad ttlMs is not refused: the SDK
-  // takes its default then.) A cut answer is still content, known by its hash.
-  if (!m.truncated && readContentsProblem(result) !== undefined) return;
+  // Content the client's SDK refuses (its readResource fails: the decoder's check of the answer found a problem) is not
+  // cached. A bad ttlMs is not refused (the SDK takes its default then); a cut answer is still content, known by its hash.
+  if (m.problem !== undefined && m.problem !== READ_TTL_PROBLEM && !m.truncated) return;
   const contents = result?.contents;
   const first = Array.isArray(contents) ? obj(contents[0]) : undefined;
   const annotations = obj(first?.annotations);
