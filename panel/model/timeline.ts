@@ -3,7 +3,7 @@
 // subscribes (and listen requests), unsubscribes and notifications as marks. Session lanes, channel gaps and stale
 // intervals come from the snapshot (sessions, streams, findings), which is small.
 import type { EngineSnapshot, Finding, MessageList, SessionView, StreamView } from '../../shared/engine/index.ts';
-import { decodedJson, messageAt } from '../../shared/engine/index.ts';
+import { decodedJson, findingRowKey, messageAt } from '../../shared/engine/index.ts';
 import { STALE_FINDINGS } from './filter.ts';
 
 export interface ReadBar {
@@ -212,24 +212,15 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
 }
 
 /** Per URI lane key: intervals during which a staleness finding was open (event findings: a zero-length mark). */
-export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings' | 'uris'>, now: number): Map<string, Interval[]> {
-  const keysByUri = new Map<string, string[]>();
-  for (const r of snapshot.uris) {
-    const k = `${r.endpoint} ${r.uri}`;
-    const list = keysByUri.get(k);
-    if (list) list.push(r.key);
-    else keysByUri.set(k, [r.key]);
-  }
+export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings'>, now: number): Map<string, Interval[]> {
   const out = new Map<string, Interval[]>();
   for (const f of snapshot.findings as Finding[]) {
-    if (f.uri === undefined || !STALE_FINDINGS.has(f.id)) continue;
-    const keys = keysByUri.get(`${f.endpoint ?? ''} ${f.uri}`) ?? [];
+    const k = STALE_FINDINGS.has(f.id) ? findingRowKey(f) : undefined;
+    if (k === undefined) continue;
     const iv = { t0: f.firstT, t1: f.open ? Math.max(now, f.lastT) : f.lastT };
-    for (const k of keys) {
-      const list = out.get(k);
-      if (list) list.push(iv);
-      else out.set(k, [iv]);
-    }
+    const list = out.get(k);
+    if (list) list.push(iv);
+    else out.set(k, [iv]);
   }
   return out;
 }

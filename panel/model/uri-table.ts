@@ -1,23 +1,23 @@
 // The URI table's view model: which rows pass the filter (in the engine's order: problems first, worst first), the
 // sessions that concern each row (for `session:`), keyboard movement of the selection, and the finding counts per
 // severity for the toolbar. Pure.
-import type { EngineSnapshot, Finding, SessionView, Severity, UriRow } from '../../shared/engine/index.ts';
+import { findingRowKey, type EngineSnapshot, type Finding, type SessionView, type Severity, type UriRow } from '../../shared/engine/index.ts';
 import { matchesRow, type Filter } from './filter.ts';
 
 /** Session / listen ids per row key: holders now, plus the sessions named by the row's findings. */
 export function rowSessions(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> & Partial<Pick<EngineSnapshot, 'sessions'>>): Map<string, string[]> {
   const byUri = new Map<string, string[]>();
   for (const f of snapshot.findings) {
-    if (f.uri === undefined) continue;
+    const k = findingRowKey(f);
+    if (k === undefined) continue;
     const named = findingSessions(f, snapshot.sessions);
     if (named.length === 0) continue;
-    const k = `${f.endpoint ?? ''} ${f.uri}`;
     const list = byUri.get(k);
     if (list) list.push(...named);
     else byUri.set(k, named);
   }
   const out = new Map<string, string[]>();
-  for (const r of snapshot.uris) out.set(r.key, [...new Set([...r.heldBy, ...(byUri.get(`${r.endpoint} ${r.uri}`) ?? [])])]);
+  for (const r of snapshot.uris) out.set(r.key, [...new Set([...r.heldBy, ...(byUri.get(r.key) ?? [])])]);
   return out;
 }
 
@@ -86,11 +86,11 @@ export function findingCounts(findings: readonly Finding[]): SeverityCounts {
   return c;
 }
 
-/** The findings that concern a row: same endpoint and URI, open first, worst first. */
-export function findingsForRow(findings: readonly Finding[], r: Pick<UriRow, 'endpoint' | 'uri'>): Finding[] {
+/** The findings that concern a row (its client's, about its URI), open first, worst first. */
+export function findingsForRow(findings: readonly Finding[], r: Pick<UriRow, 'key'>): Finding[] {
   const rank: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
   return findings
-    .filter((f) => f.uri === r.uri && (f.endpoint === undefined || f.endpoint === r.endpoint))
+    .filter((f) => findingRowKey(f) === r.key)
     .sort((a, b) => Number(b.open) - Number(a.open) || rank[b.severity] - rank[a.severity] || a.firstT - b.firstT);
 }
 

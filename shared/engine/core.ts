@@ -278,7 +278,7 @@ export class EngineCore {
     const m = u.pendingMissed;
     if (m && t - m.t >= this.grace) {
       u.pendingMissed = undefined;
-      this.log.record({ id: 'missed-update', endpoint: u.client.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}) }, m.t, m.t, m.evidence);
+      this.log.record({ id: 'missed-update', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}) }, m.t, m.t, m.evidence);
     }
   }
 

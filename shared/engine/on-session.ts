@@ -193,7 +193,7 @@ export function pageGone(core: EngineCore, doc: string, t: number, seq: number):
       core.touch(u, t);
       const p = u.pendingReread;
       if (p && t - p.t >= core.grace) {
-        core.log.record({ id: 'notified-not-reread', endpoint: c.endpoint, uri: u.uri, detail: 'never re-read before the page unloaded' }, p.t, t, [p.seq, seq]);
+        core.log.record({ id: 'notified-not-reread', doc: c.doc, endpoint: c.endpoint, uri: u.uri, detail: 'never re-read before the page unloaded' }, p.t, t, [p.seq, seq]);
       }
       u.pendingReread = undefined;
       u.pendingMissed = undefined;

@@ -2,6 +2,7 @@
 // shown (URIs, sessions, recent streams), never in the frame count; messages are shared chunks, not copies.
 import type { Finding, FindingId } from '../findings/types.ts';
 import { SEVERITY_RANK } from '../findings/types.ts';
+import { findingRowKey } from '../findings/finding-log.ts';
 import { EDGES, type NodeId } from '../flow/chart.ts';
 import { projectSteps } from '../flow/flow-tracker.ts';
 import { computeMetrics } from '../metrics.ts';
@@ -86,8 +87,8 @@ export function buildSnapshot(core: EngineCore, now: number, findings: Finding[]
   // Open findings mark their row; the worst decides its status.
   const byRow = new Map<string, { ids: FindingId[]; worst: Finding['severity'] }>();
   for (const f of findings) {
-    if (!f.open || f.uri === undefined) continue;
-    const k = `${f.endpoint ?? ''} ${f.uri}`;
+    const k = f.open ? findingRowKey(f) : undefined;
+    if (k === undefined) continue;
     const e = byRow.get(k);
     if (!e) byRow.set(k, { ids: [f.id], worst: f.severity });
     else {
@@ -96,7 +97,7 @@ export function buildSnapshot(core: EngineCore, now: number, findings: Finding[]
     }
   }
   const uris = live.map((u) => {
-    const e = byRow.get(`${u.client.endpoint} ${u.uri}`);
+    const e = byRow.get(u.key);
     return row(core, u, now, e?.ids ?? [], e?.worst, flow.perUri[u.key]?.node);
   });
   const rank = (s: UriRow['status']): number => (s === 'ok' ? 0 : SEVERITY_RANK[s]);

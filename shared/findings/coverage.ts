@@ -86,8 +86,8 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
       const { reason, detail } = coverageReason(core, u);
       const spec: FindingSpec & { id: 'cached-not-subscribed' } =
         session !== undefined
-          ? { id: 'cached-not-subscribed', endpoint: c.endpoint, uri: u.uri, session, reason, detail }
-          : { id: 'cached-not-subscribed', endpoint: c.endpoint, uri: u.uri, reason, detail };
+          ? { id: 'cached-not-subscribed', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session, reason, detail }
+          : { id: 'cached-not-subscribed', doc: c.doc, endpoint: c.endpoint, uri: u.uri, reason, detail };
       // Without the capability there is nothing to subscribe to: polling is the only option, so it is only worth a
       // note (subscribe-unsupported tells the client off if it tried anyway).
       if (c.serverSubscribe === false) spec.severity = 'info';
@@ -101,8 +101,8 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
       const detail = endedHow(u);
       const spec: FindingSpec & { id: 'phantom-subscription' } =
         session !== undefined
-          ? { id: 'phantom-subscription', endpoint: c.endpoint, uri: u.uri, session, detail }
-          : { id: 'phantom-subscription', endpoint: c.endpoint, uri: u.uri, detail };
+          ? { id: 'phantom-subscription', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session, detail }
+          : { id: 'phantom-subscription', doc: c.doc, endpoint: c.endpoint, uri: u.uri, detail };
       core.conds.hold(slots, spec, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq]);
       if (!ph) u.flowPending = { kind: 'phantom', deadline: t + core.grace, seq };
     }
@@ -125,7 +125,7 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
       // A stream the server closed after asking for a `retry` (SEP-1699 polling) is expected back after that wait.
       const retry = reason === 'closed' ? l.lastChannelClose?.retryMs : undefined;
       const settle = retry !== undefined ? core.grace + retry : undefined;
-      core.conds.hold(slots, { id: 'no-delivery-channel', endpoint: c.endpoint, uri: u.uri, session: l.label, reason, detail }, t, [u.heldSeq], settle);
+      core.conds.hold(slots, { id: 'no-delivery-channel', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session: l.label, reason, detail }, t, [u.heldSeq], settle);
     }
   } else if (ndc) core.conds.release(slots, 'no-delivery-channel', t, [seq]);
 }

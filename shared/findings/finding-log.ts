@@ -8,6 +8,8 @@ import { SEVERITY_RANK, type CoverageReason, type Finding, type FindingId, type 
 
 export interface FindingSpec {
   id: FindingId;
+  /** The page document whose client it is about (two pages of a preserved log are two clients). */
+  doc?: string;
   endpoint?: string;
   uri?: string;
   session?: string;
@@ -17,13 +19,18 @@ export interface FindingSpec {
   severity?: Severity;
 }
 
-export function findingKey(s: Pick<FindingSpec, 'id' | 'endpoint' | 'uri' | 'session'>): string {
-  return `${s.id}|${s.endpoint ?? ''}|${s.uri ?? ''}|${s.session ?? ''}`;
+export function findingKey(s: Pick<FindingSpec, 'id' | 'doc' | 'endpoint' | 'uri' | 'session'>): string {
+  return `${s.id}|${s.doc ?? ''}|${s.endpoint ?? ''}|${s.uri ?? ''}|${s.session ?? ''}`;
+}
+
+/** The URI row a finding is about (the row's key: document, endpoint, URI), or undefined for a finding about no URI. */
+export function findingRowKey(f: Pick<Finding, 'doc' | 'endpoint' | 'uri'>): string | undefined {
+  return f.uri === undefined ? undefined : `${f.doc ?? ''} ${f.endpoint ?? ''} ${f.uri}`;
 }
 
 /** Do two specs have the same findingKey? (Field by field, as the key spells them.) */
 function sameSubject(a: FindingSpec, b: FindingSpec): boolean {
-  return a.id === b.id && (a.endpoint ?? '') === (b.endpoint ?? '') && (a.uri ?? '') === (b.uri ?? '') && (a.session ?? '') === (b.session ?? '');
+  return a.id === b.id && (a.doc ?? '') === (b.doc ?? '') && (a.endpoint ?? '') === (b.endpoint ?? '') && (a.uri ?? '') === (b.uri ?? '') && (a.session ?? '') === (b.session ?? '');
 }
 
 export function severityOf(s: FindingSpec): Severity {
@@ -170,6 +177,7 @@ function toFinding(spec: FindingSpec, key: string, firstT: number, lastT: number
         : c.explanation,
     fix: c.fix,
   };
+  if (spec.doc !== undefined) f.doc = spec.doc;
   if (spec.endpoint !== undefined) f.endpoint = spec.endpoint;
   if (spec.uri !== undefined) f.uri = spec.uri;
   if (spec.session !== undefined) f.session = spec.session;

@@ -12,7 +12,7 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
   const prev = e.previous;
   if (!prev) return;
   const session = e.info.session;
-  const base = { id: 'resume-gap' as const, endpoint: c.endpoint, ...(session !== undefined ? { session } : {}) };
+  const base = { id: 'resume-gap' as const, doc: c.doc, endpoint: c.endpoint, ...(session !== undefined ? { session } : {}) };
   if (e.lastEventId === undefined) {
     core.log.record(
       { ...base, reason: 'no-last-event-id', detail: `the stream that ended at seq ${prev.endedSeq} had delivered up to event id ${prev.lastId}; the new GET sent no Last-Event-ID` },
@@ -45,7 +45,7 @@ export function noteInitializeSent(core: EngineCore, c: ClientModel, t: number, 
   c.expired = undefined;
   if (t - x.t >= core.grace) {
     core.log.record(
-      { id: 'session-expired-not-reinitialized', endpoint: c.endpoint, session: x.ledger.label, detail: `re-initialized only after ${Math.round(t - x.t)} ms` },
+      { id: 'session-expired-not-reinitialized', doc: c.doc, endpoint: c.endpoint, session: x.ledger.label, detail: `re-initialized only after ${Math.round(t - x.t)} ms` },
       x.t,
       t,
       [...x.evidence, seq],
@@ -60,7 +60,7 @@ export function timedLifecycleFindings(core: EngineCore, now: number, out: Timed
     out.push({
       spec: {
         id: 'session-expired-not-reinitialized',
-        endpoint: c.endpoint,
+        doc: c.doc, endpoint: c.endpoint,
         session: x.ledger.label,
         reason: x.ledger.endCause ?? 'http-404',
         detail: `the server ended session ${x.ledger.label} (${x.ledger.endCause}); ${x.evidence.length - 1} request(s) still used it, no initialize followed`,

@@ -12,7 +12,7 @@ export function checkSubscribeCapability(core: EngineCore, c: ClientModel, uris:
   if (!c.capsSeen || c.serverSubscribe === true) return;
   for (const uri of uris) {
     core.log.record(
-      { id: 'subscribe-unsupported', endpoint: c.endpoint, uri, ...(session !== undefined ? { session } : {}), reason: 'not-advertised', detail: 'the server capabilities have no resources.subscribe' },
+      { id: 'subscribe-unsupported', doc: c.doc, endpoint: c.endpoint, uri, ...(session !== undefined ? { session } : {}), reason: 'not-advertised', detail: 'the server capabilities have no resources.subscribe' },
       t,
       t,
       [seq],
@@ -24,7 +24,7 @@ export function checkSubscribeCapability(core: EngineCore, c: ClientModel, uris:
 export function checkSubscribeRejected(core: EngineCore, u: UriState, code: number, session: string | undefined, t: number, seqs: number[]): void {
   if (code !== METHOD_NOT_FOUND) return;
   core.log.record(
-    { id: 'subscribe-unsupported', endpoint: u.client.endpoint, uri: u.uri, ...(session !== undefined ? { session } : {}), reason: 'method-not-found', detail: `the server answered ${code} (method not found)` },
+    { id: 'subscribe-unsupported', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...(session !== undefined ? { session } : {}), reason: 'method-not-found', detail: `the server answered ${code} (method not found)` },
     t,
     t,
     seqs,
@@ -41,7 +41,7 @@ export function checkUnsolicited(core: EngineCore, u: UriState, l: SubscriptionL
   // Sent just before the unsubscribe / session end reached the server.
   if (u.loss && t - u.loss.t < core.grace) return;
   core.log.record(
-    { id: 'unsolicited-update', endpoint: u.client.endpoint, uri: u.uri, session: l.label, detail: `${l.kind === 'listen' ? 'listen' : 'session'} ${l.label} holds no subscription for it` },
+    { id: 'unsolicited-update', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, session: l.label, detail: `${l.kind === 'listen' ? 'listen' : 'session'} ${l.label} holds no subscription for it` },
     t,
     t,
     [seq],
@@ -86,14 +86,14 @@ export function checkRequestHeaders(
     }
   }
   if (!reason) return;
-  core.log.record({ id: 'protocol-header-missing', endpoint: c.endpoint, ...(session !== undefined ? { session } : {}), reason, detail }, t, t, [seq]);
+  core.log.record({ id: 'protocol-header-missing', doc: c.doc, endpoint: c.endpoint, ...(session !== undefined ? { session } : {}), reason, detail }, t, t, [seq]);
 }
 
 /** A session negotiated a lower version than an earlier one on the same endpoint. */
 export function checkVersion(core: EngineCore, c: ClientModel, version: string, session: string | undefined, t: number, seq: number): void {
   if (c.maxVersion !== undefined && version < c.maxVersion) {
     core.log.record(
-      { id: 'version-regression', endpoint: c.endpoint, ...(session !== undefined ? { session } : {}), detail: `negotiated ${version} after ${c.maxVersion} earlier` },
+      { id: 'version-regression', doc: c.doc, endpoint: c.endpoint, ...(session !== undefined ? { session } : {}), detail: `negotiated ${version} after ${c.maxVersion} earlier` },
       t,
       t,
       [seq],

@@ -33,7 +33,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
     core.log.record(
       {
         id: 'stale-overwrite',
-        endpoint: c.endpoint,
+        doc: c.doc, endpoint: c.endpoint,
         uri: u.uri,
         ...sessionOf(u),
         detail: `the read sent at seq ${a.reqSeq} was answered after a newer read (answered at seq ${u.writtenSeq}): the cache ends on the older content`,
@@ -81,7 +81,7 @@ export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: numb
   core.counters.notificationsReread += p.count;
   if (t - p.t >= core.grace) {
     core.log.record(
-      { id: 'notified-not-reread', endpoint: u.client.endpoint, uri: u.uri, ...sessionOf(u), detail: `re-read only after ${Math.round(t - p.t)} ms` },
+      { id: 'notified-not-reread', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...sessionOf(u), detail: `re-read only after ${Math.round(t - p.t)} ms` },
       p.t,
       t,
       [p.seq, seq],
@@ -110,7 +110,7 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
       const p = u.pendingReread;
       if (p && now - p.t >= core.grace) {
         out.push({
-          spec: { id: 'notified-not-reread', endpoint: c.endpoint, uri: u.uri, ...sessionOf(u), detail: `no resources/read in ${Math.round(now - p.t)} ms after ${p.count} notification(s)` },
+          spec: { id: 'notified-not-reread', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...sessionOf(u), detail: `no resources/read in ${Math.round(now - p.t)} ms after ${p.count} notification(s)` },
           firstT: p.t,
           evidence: [p.seq],
           open: true,
@@ -118,11 +118,11 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
       }
       const m = u.pendingMissed;
       if (m && now - m.t >= core.grace) {
-        const spec = { id: 'missed-update' as const, endpoint: c.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}) };
+        const spec = { id: 'missed-update' as const, doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}) };
         out.push({ spec, firstT: m.t, evidence: m.evidence, open: false });
       }
       if (u.staleSince && u.cached) {
-        out.push({ spec: { id: 'stale-overwrite', endpoint: c.endpoint, uri: u.uri, ...sessionOf(u) }, firstT: u.staleSince.t, evidence: u.staleSince.evidence, open: true });
+        out.push({ spec: { id: 'stale-overwrite', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...sessionOf(u) }, firstT: u.staleSince.t, evidence: u.staleSince.evidence, open: true });
       }
       if (u.cached) {
         const f = u.freshness(core.rules, core.defaultMaxAgeMs);
@@ -131,7 +131,7 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
           out.push({
             spec: {
               id: 'cache-age-exceeded',
-              endpoint: c.endpoint,
+              doc: c.doc, endpoint: c.endpoint,
               uri: u.uri,
               ...sessionOf(u),
               reason: f.source,

@@ -34,9 +34,11 @@ export type CoverageReason =
 
 export interface Finding {
   id: FindingId;
-  /** Stable per (id, client endpoint, uri, session): the same problem keeps its key across snapshots and replays. */
+  /** Stable per (id, client, uri, session): the same problem keeps its key across snapshots and replays. */
   key: string;
   severity: Severity;
+  /** The page document of the client (a reload is a new document, and a new client). */
+  doc?: string;
   endpoint?: string;
   uri?: string;
   session?: string;
