@@ -12,6 +12,10 @@ export interface BodySink {
   emit(draft: FrameDraft): void;
   /** Called for the first SSE event before it is emitted; returning false stops reading (not MCP after all). */
   decideOnFirstEvent?(event: string | undefined, data: string): boolean;
+  /** Called for every chunk read (see link-cancel.ts). */
+  onChunk?(): void;
+  /** Whether the page cancelled its side of the body (then the end is the page's abort, not the body's end). */
+  cancelledByPage?(): boolean;
   capBytes: number;
 }
 
@@ -72,6 +76,7 @@ export async function readBody(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      sink.onChunk?.();
       bytes += value.byteLength;
       if (kind === 'binary') continue;
       const text = decoder.decode(value, { stream: true });
@@ -91,7 +96,9 @@ export async function readBody(
     if (stopped || !decided) return;
     if (kind === 'text') sink.emit({ kind: 'http-body', conn, body: body.build() });
     if (kind === 'binary') sink.emit({ kind: 'http-body', conn, body: opaquePayload(`[binary body, ${bytes} bytes]`) });
-    sink.emit({ kind: 'http-end', conn, outcome: 'complete', phase: 'body', bytes });
+    if (sink.cancelledByPage?.()) {
+      sink.emit({ kind: 'http-end', conn, outcome: 'aborted', phase: 'body', error: { name: 'AbortError', message: 'the page cancelled the body' }, bytes });
+    } else sink.emit({ kind: 'http-end', conn, outcome: 'complete', phase: 'body', bytes });
   } catch (e) {
     if (stopped || !decided) return;
     const error = errorInfo(e);

@@ -62,7 +62,7 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
     natives.addEventListener.call(es, type, (ev: Event) => onEvent(tap, ev as MessageEvent));
   };
 
-  window.EventSource = disguise(new Proxy(NativeEventSource, {
+  const tapped = disguise(new Proxy(NativeEventSource, {
     construct(target, args: unknown[], newTarget) {
       const es = Reflect.construct(target, args, newTarget) as EventSource;
       try {
@@ -87,8 +87,11 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
       return es;
     },
   }), NativeEventSource);
+  window.EventSource = tapped;
 
   const proto = NativeEventSource.prototype;
+  // `es.constructor === EventSource` as without us, and `new es.constructor(url)` is tapped too.
+  Object.defineProperty(proto, 'constructor', { value: tapped, writable: true, configurable: true, enumerable: false });
   const nativeClose = proto.close;
   Object.defineProperty(proto, 'close', {
     configurable: true,

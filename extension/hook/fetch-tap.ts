@@ -124,7 +124,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
     // Clone now, synchronously, before the page can touch the body.
     const clone = response.body !== null && !response.bodyUsed ? response.clone() : undefined;
     const reader = clone?.body?.getReader();
-    if (reader && kind === 'sse') linkCancel(response, reader);
+    const cancelWatch = reader && kind === 'sse' ? linkCancel(response, reader) : undefined;
     // Read now, before the page's continuation could redefine anything on this Response. (Reading it a microtask
     // later, after the page's continuation, was measured: no change in the page-overhead figure.)
     const head: FrameDraft = {
@@ -149,6 +149,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       }
       await readBody(conn, reader, kind, {
         emit: exchange.emit,
+        ...(cancelWatch ? { onChunk: cancelWatch.check, cancelledByPage: () => cancelWatch.cancelledByPage } : {}),
         capBytes: config.capBytes,
         ...(verdict === 'candidate'
           ? {
@@ -162,7 +163,9 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
             }
           : {}),
       });
-    }).catch((e: unknown) => emitter.captureError('fetch:body', e, conn));
+    })
+      .catch((e: unknown) => emitter.captureError('fetch:body', e, conn))
+      .finally(() => cancelWatch?.stop());
   };
 
   const tapped = new Proxy(nativeFetch, {

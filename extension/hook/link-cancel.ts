@@ -1,11 +1,33 @@
 // When the page cancels its side of a streamed response, cancel our clone too: a tee keeps the connection open while
 // either branch is still reading, and the server must see the page's disconnect exactly as without us.
+// Two ways to see it: the body's cancel / getReader().cancel() are wrapped (the page's call is seen at once); and a
+// pipe (pipeThrough, pipeTo) or an async iteration cancels the body inside the stream machinery, where nothing can be
+// wrapped — but it also releases the body's lock, so a body that was locked, is unlocked again and turns out closed was
+// cancelled by the page (watched as our clone's chunks arrive, and once a second while it is quiet).
 import { disguise } from './disguise.ts';
+import { natives } from './natives.ts';
 
-export function linkCancel(response: Response, ours: ReadableStreamDefaultReader<Uint8Array>): void {
+const WATCH_MS = 1000;
+
+export interface CancelWatch {
+  /** Looks whether the page's branch was cancelled by a pipe or an iteration (cheap: call it for every chunk). */
+  check(): void;
+  /** Our reading ended: stop watching. */
+  stop(): void;
+  /** The page cancelled its side (our clone was cancelled for it): the body did not end, the page dropped it. */
+  readonly cancelledByPage: boolean;
+}
+
+export function linkCancel(response: Response, ours: ReadableStreamDefaultReader<Uint8Array>): CancelWatch | undefined {
   const body = response.body;
-  if (!body) return;
-  const cancelOurs = () => void ours.cancel().catch(() => undefined);
+  if (!body) return undefined;
+  let done = false;
+  const cancelOurs = () => {
+    if (done) return;
+    watch.cancelledByPage = true;
+    watch.stop();
+    void ours.cancel().catch(() => undefined);
+  };
   const nativeCancel = body.cancel;
   const nativeGetReader = body.getReader;
   Object.defineProperty(body, 'cancel', {
@@ -33,4 +55,42 @@ export function linkCancel(response: Response, ours: ReadableStreamDefaultReader
       return reader;
     }, nativeGetReader),
   });
+
+  let wasLocked = false;
+  let probing = false;
+  const watch: CancelWatch & { cancelledByPage: boolean } = {
+    cancelledByPage: false,
+    check() {
+      if (done || probing) return;
+      if (body.locked) {
+        wasLocked = true;
+        return;
+      }
+      if (!wasLocked) return;
+      // Unlocked after a lock: closed (cancelled), or just released between two readers. A reader taken and released
+      // in the same turn tells which without the page seeing anything: its `closed` settles as the stream was.
+      let closed: Promise<unknown>;
+      try {
+        const probe = nativeGetReader.call(body) as ReadableStreamDefaultReader;
+        closed = probe.closed;
+        probe.releaseLock();
+      } catch {
+        return;
+      }
+      probing = true;
+      closed.then(
+        () => cancelOurs(),
+        () => {
+          probing = false;
+          wasLocked = false;
+        },
+      );
+    },
+    stop() {
+      done = true;
+      natives.clearInterval(timer);
+    },
+  };
+  const timer = natives.setInterval(() => watch.check(), WATCH_MS);
+  return watch;
 }

@@ -4,6 +4,8 @@ export const natives = {
   stringify: JSON.stringify,
   setTimeout: window.setTimeout.bind(window),
   clearTimeout: window.clearTimeout.bind(window),
+  setInterval: window.setInterval.bind(window),
+  clearInterval: window.clearInterval.bind(window),
   dispatchEvent: EventTarget.prototype.dispatchEvent,
   addEventListener: EventTarget.prototype.addEventListener,
   CustomEvent: window.CustomEvent,

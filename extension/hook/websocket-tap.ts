@@ -55,7 +55,7 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
     emit(tap, { kind: 'ws-message', conn: tap.conn, dir, data: payload });
   };
 
-  window.WebSocket = disguise(new Proxy(NativeWebSocket, {
+  const tapped = disguise(new Proxy(NativeWebSocket, {
     construct(target, args: unknown[], newTarget) {
       const ws = Reflect.construct(target, args, newTarget) as WebSocket;
       try {
@@ -85,19 +85,23 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
       return ws;
     },
   }), NativeWebSocket);
+  window.WebSocket = tapped;
 
   const proto = NativeWebSocket.prototype;
+  // `ws.constructor === WebSocket` as without us, and `new ws.constructor(url)` (a reconnect idiom) is tapped too.
+  Object.defineProperty(proto, 'constructor', { value: tapped, writable: true, configurable: true, enumerable: false });
   const nativeSend = proto.send;
   Object.defineProperty(proto, 'send', {
     configurable: true,
     writable: true,
-    value: disguise(function send(this: WebSocket, data: unknown) {
-      // The native send first: it throws InvalidStateError on a CONNECTING socket, and then nothing was sent.
-      const result = nativeSend.call(this, data as string);
+    value: disguise(function send(this: WebSocket, ...args: unknown[]) {
+      // The native send first, with the page's very arguments (none is a TypeError, not the text "undefined"): it
+      // throws InvalidStateError on a CONNECTING socket, and then nothing was sent.
+      const result = Reflect.apply(nativeSend, this, args) as void;
       const tap = taps.get(this);
       if (tap) {
         try {
-          onMessage(tap, 'out', data);
+          onMessage(tap, 'out', args[0]);
         } catch (e) {
           emitter.captureError('websocket:send', e, tap.conn);
         }

@@ -62,7 +62,11 @@ it('gives the page exactly the same observations with and without the extension'
   expect(r.abortWithReason).toMatchObject({ threw: true, name: 'RangeError', message: 'custom reason' });
   expect(r.networkFailureMcp).toMatchObject({ threw: true, name: 'TypeError', isTypeError: true });
   expect(r.mcpRedirect).toMatchObject({ redirected: true, url: `${site.url}/rpc` });
-  expect(r.sseCancelClosesConnection).toEqual({ opened: 1, closed: 1 });
+  for (const how of ['readerCancel', 'pipeThroughCancel', 'asyncIteratorBreak', 'pipeToAbort']) {
+    expect(r[`sseCancelClosesConnection:${how}`], how).toEqual({ opened: 1, closed: 1 });
+  }
+  expect(r.webSocketSendNoArgument).toEqual({ threw: true, got: ['after'] });
+  expect(r.identity.constructors).toEqual([true, true, true]);
   expect(r.throwingCloneInPage.status).toBe(200);
   expect(r.oneShotHeaders.serverSaw).toEqual({ contentType: 'application/json', protocol: '2025-11-25' });
   expect(r.oneShotHeadersWithRequest.serverSaw).toEqual({ contentType: 'application/json', protocol: '2025-11-25' });
@@ -85,6 +89,15 @@ it('gives the page exactly the same observations with and without the extension'
   // A Request input's body is captured from the clone taken before the native fetch used it.
   const viaRequest = frames.find((f) => f.kind === 'http-request' && f.url.endsWith('/echo-headers') && (f.body?.text ?? '').includes('"id":8'));
   expect(viaRequest && viaRequest.kind === 'http-request' && JSON.parse(viaRequest.body!.text).method).toBe('resources/read');
+  // Each cancelled SSE body ends as the page's abort, not as a body read to its end.
+  const foreverConns = frames.flatMap((f) => (f.kind === 'http-request' && f.url.endsWith('/rpc-sse-forever') ? [f.conn] : []));
+  expect(foreverConns.length).toBe(4);
+  const ends = await waitFor(async () => {
+    const fs = await loggedFrames(withExt, tabId);
+    const es = fs.filter((f) => f.kind === 'http-end' && foreverConns.includes(f.conn));
+    return es.length === 4 ? es : undefined;
+  }, 10_000, 'the cancelled streams ended');
+  expect(ends.map((f) => f.kind === 'http-end' && f.outcome)).toEqual(['aborted', 'aborted', 'aborted', 'aborted']);
   const pageStart = frames.find((f) => f.kind === 'page-start');
   expect(pageStart && pageStart.kind === 'page-start' && pageStart.url).toMatch(/\?code=%5Bredacted%3A[0-9a-f]{8}%5D#access_token=%5Bredacted/);
   expect(JSON.stringify(frames)).not.toContain('page-secret');

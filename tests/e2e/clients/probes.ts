@@ -82,13 +82,33 @@ async function abortWithReason(base: string) {
   return errorOf(p);
 }
 
-async function sseCancelClosesConnection(base: string) {
-  // The page cancels its SSE body: the server must see the disconnect (a tee must not keep it open).
+/** Every way a page can cancel a streamed body: the server must see the disconnect (a tee must not keep it open). */
+const CANCELS: Record<string, (body: ReadableStream<Uint8Array>) => Promise<void>> = {
+  readerCancel: async (body) => {
+    const reader = body.getReader();
+    await reader.read();
+    await reader.cancel();
+  },
+  // A pipe or an async iteration cancels the body inside the stream machinery, with no method call to see.
+  pipeThroughCancel: async (body) => {
+    const reader = body.pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>).getReader();
+    await reader.read();
+    await reader.cancel();
+  },
+  asyncIteratorBreak: async (body) => {
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) if (chunk) break;
+  },
+  pipeToAbort: async (body) => {
+    const c = new AbortController();
+    const done = body.pipeTo(new WritableStream({ write: () => c.abort() }), { signal: c.signal }).catch(() => undefined);
+    await done;
+  },
+};
+
+async function sseCancelClosesConnection(base: string, how: keyof typeof CANCELS) {
   const before = await (await fetch(`${base}/forever-state`)).json();
   const r = await fetch(`${base}/rpc-sse-forever`, post(rpc(10)));
-  const reader = r.body!.getReader();
-  await reader.read();
-  await reader.cancel();
+  await CANCELS[how]!(r.body!);
   // Give the server up to 10 s to see the disconnect: a kept-open tee never closes, but Chromium itself (without the
   // extension too) sometimes takes more than 3 s to drop a cancelled body's connection on a loaded machine.
   let after = before;
@@ -114,6 +134,24 @@ async function webSocketEcho(wsUrl: string) {
     };
     ws.onclose = (e) => ok({ got, code: e.code, reason: e.reason, wasClean: e.wasClean, protocol: ws.protocol });
   });
+}
+
+/** send() without an argument throws a TypeError and sends nothing (not the text "undefined"). */
+async function webSocketSendNoArgument(wsUrl: string) {
+  const ws = new WebSocket(wsUrl);
+  await new Promise((ok) => (ws.onopen = ok));
+  const got: string[] = [];
+  ws.onmessage = (e) => got.push(String(e.data));
+  let error: unknown;
+  try {
+    (ws.send as () => void)();
+  } catch (e) {
+    error = e;
+  }
+  ws.send('after');
+  await new Promise((ok) => setTimeout(ok, 300));
+  ws.close();
+  return { threw: error instanceof TypeError, got };
 }
 
 async function eventSource(base: string) {
@@ -198,8 +236,9 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
       Response.prototype.clone = orig;
     }
   });
-  await probe('sseCancelClosesConnection', () => sseCancelClosesConnection(base));
+  for (const how of Object.keys(CANCELS)) await probe(`sseCancelClosesConnection:${how}`, () => sseCancelClosesConnection(base, how));
   await probe('webSocketEcho', () => webSocketEcho(wsUrl));
+  await probe('webSocketSendNoArgument', () => webSocketSendNoArgument(wsUrl));
   await probe('eventSource', () => eventSource(base));
   await probe('identity', async () => ({
     fetchName: fetch.name,
@@ -211,6 +250,7 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
     esConstants: [EventSource.CONNECTING, EventSource.OPEN, EventSource.CLOSED],
     wsName: WebSocket.name,
     wsInstanceOf: new WebSocket(wsUrl) instanceof WebSocket,
+    constructors: [new WebSocket(wsUrl).constructor === WebSocket, WebSocket.prototype.constructor === WebSocket, EventSource.prototype.constructor === EventSource],
     ownKeysOfWindowWithMcp: Object.keys(window).filter((k) => /mcp/i.test(k)),
   }));
   return out;
