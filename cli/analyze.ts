@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { printable, printableJson } from './printable.ts';
 import { fileURLToPath } from 'node:url';
-import { Engine, type EngineOptions, type FreshnessRule, type Severity } from '../shared/engine/index.ts';
-import { parseIsoTime, parseTrace, type TraceFileV1 } from '../shared/trace/index.ts';
+import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, Engine, type EngineOptions, type FreshnessRule, type Severity } from '../shared/engine/index.ts';
+import { notATraceHint, parseIsoTime, parseTrace, type TraceFileV1 } from '../shared/trace/index.ts';
 import { renderReport } from './report.ts';
 
 export interface CliIo {
@@ -16,6 +16,21 @@ export interface CliIo {
 }
 
 const USAGE = 'usage: analyze <trace.json> [--json] [--fail-on warning|error|info] [--now <ISO time>] [--rule <glob>=<ms>] [--default-max-age <ms>] [--grace <ms>]';
+const OPTIONS = `
+Reads a trace exported by the MCP devtools panel (Export ▾ → Trace) and prints its sessions, URI table and findings.
+
+  --json                  the report as JSON instead of text
+  --fail-on <level>       exit 1 when an open or resolved finding is at or above error (default), warning or info
+  --now <ISO time>        judge the trace as of that moment (e.g. 2026-12-02T10:00:00Z); later frames are left out.
+                          Default: when the trace was exported (never before its last frame). Conditions younger
+                          than the grace are not findings yet.
+  --rule <glob>=<ms>      expected freshness for URIs matching the glob (* any run of characters), repeatable;
+                          the panel's freshness rules, which the trace does not carry
+  --default-max-age <ms>  expected freshness when nothing else says (default ${DEFAULT_MAX_AGE_MS})
+  --grace <ms>            how long a condition must hold before it is a finding (default ${DEFAULT_GRACE_MS})
+
+Exit status: 0 nothing at or above the level, 1 findings at or above it, 2 unusable file, bad option or internal error.
+Times are printed in UTC.`;
 /** Asked for with --help: printed to stdout, exit 0. */
 const HELP = Symbol('help');
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
@@ -89,7 +104,7 @@ function readProblem(e: unknown): string {
 export function main(argv: readonly string[], io: CliIo): number {
   const args = parseArgs(argv);
   if (args === HELP) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(`${USAGE}\n${OPTIONS}\n`);
     return 0;
   }
   if (typeof args === 'string') {
@@ -112,7 +127,7 @@ export function main(argv: readonly string[], io: CliIo): number {
     return 2;
   }
   if (!parsed.ok) {
-    io.stderr(`analyze: ${file} is not a usable trace: ${printable(parsed.error)}\n`);
+    io.stderr(`analyze: ${file} is not a usable trace: ${printable(parsed.error)}${notATraceHint(text)}\n`);
     return 2;
   }
   try {

@@ -12,7 +12,7 @@ function table(head: string[], cells: string[][]): string {
   return [line(head), line(w.map((n) => '-'.repeat(n))), ...rows.map(line)].join('\n');
 }
 
-const iso = (t: number | undefined): string => (t === undefined ? '-' : new Date(t).toISOString().replace('T', ' ').replace('Z', ''));
+const iso = (t: number | undefined): string => (t === undefined ? '-' : new Date(t).toISOString().replace('T', ' ').replace('Z', ' UTC'));
 const age = (ms: number | undefined): string => (ms === undefined ? '-' : ms < 10_000 ? `${Math.round(ms)}ms` : `${Math.round(ms / 1000)}s`);
 const yes = (b: boolean): string => (b ? 'yes' : 'no');
 

@@ -3,7 +3,7 @@
 // show it or say precisely what is wrong — leaving the current view untouched.
 import { buildHar } from '../shared/har.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
-import { TOOL, exportTrace, serializeTrace, traceJsonText, validateTrace } from '../shared/trace/index.ts';
+import { TOOL, exportTrace, notATraceHint, serializeTrace, traceJsonText, validateTrace } from '../shared/trace/index.ts';
 import type { PanelStore } from './store.ts';
 
 /** The top-level page URL of the frames in view (the latest top-level page-start), or ''. */
@@ -105,8 +105,7 @@ async function readAndShow(store: PanelStore, file: File, current: () => boolean
   const probe = store.probe;
   probe.importStarted();
   const fail = (error: string, head: string): false => {
-    const har = /^\s*\{\s*"log"\s*:/.test(head);
-    store.importError.value = `${file.name} is not a trace this panel can read: ${error}${har ? ' (this looks like a HAR file; import a trace .json exported by this panel)' : ''}`;
+    store.importError.value = `${file.name} is not a trace this panel can read: ${error}${notATraceHint(head)}`;
     return false;
   };
   let text: string;

@@ -108,6 +108,11 @@ export function traceJsonText(text: string): { text: string } | { error: string 
 }
 
 /** Parse and validate trace text. */
+/** What to add to the error for a file that is not a trace: a hint when it is a HAR (the other file we export). */
+export function notATraceHint(text: string): string {
+  return /^\uFEFF?\s*\{\s*"log"\s*:/.test(text.slice(0, 200)) ? ' (this looks like a HAR file; a trace is the .json of Export ▾ → Trace)' : '';
+}
+
 export function parseTrace(text: string): TraceResult {
   const t = traceJsonText(text);
   if ('error' in t) return fail(t.error);

@@ -1,4 +1,4 @@
 // Trace format v1: types, export, import with precise errors. The JSON schema is trace.schema.json. Re-exports only.
 export * from './format.ts';
 export { exportTrace, serializeTrace, TOOL, type ExportInput } from './export.ts';
-export { parseIsoTime, parseTrace, traceJsonText, validateTrace, type TraceResult } from './import.ts';
+export { notATraceHint, parseIsoTime, parseTrace, traceJsonText, validateTrace, type TraceResult } from './import.ts';

@@ -7,7 +7,7 @@ import { nodeById, type NodeId } from '../../shared/flow/chart.ts';
 const OTHER_REASONS: Record<string, [string, string][]> = {
   'no-delivery-channel': [
     ['never-opened', 'no GET stream was opened for the session'],
-    ['refused', 'the server answered the GET stream with 405'],
+    ['refused', 'the server answered the GET stream with 405, or with 404 before any GET stream of the session worked'],
     ['closed', 'the GET stream closed and was not reopened (e.g. the SDK gave up after maxRetries)'],
   ],
   'cache-age-exceeded': [
@@ -22,7 +22,7 @@ const OTHER_REASONS: Record<string, [string, string][]> = {
   ],
   'session-expired-not-reinitialized': [
     ['http-404', 'the SDK server: 404 "Session not found"'],
-    ['http-400', 'server-everything: 400 "No valid session ID provided"'],
+    ['http-400', 'a 400 naming the session: server-everything\'s "No valid session ID provided", the SDK\'s "Server not initialized"'],
   ],
   'subscribe-unsupported': [
     ['not-advertised', 'capabilities.resources.subscribe is absent'],

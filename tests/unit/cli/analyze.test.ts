@@ -114,6 +114,8 @@ describe('analyze', () => {
     expect(cli(['x.json', '--bogus'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown option --bogus') });
     // Date.parse would read "1" as the year 2001: only ISO 8601 is taken.
     expect(cli(['x.json', '--now', '1'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--now: expected an ISO 8601 time') });
+    // A HAR (the other file the panel exports) is named as such.
+    expect(cli(['x.har'], { 'x.har': JSON.stringify({ log: { version: '1.2', entries: [] } }) })).toMatchObject({ code: 2, stderr: expect.stringContaining('(this looks like a HAR file;') });
     const badTime = JSON.parse(healthyTrace());
     badTime.createdAt = '12/02/2026';
     expect(cli(['x.json'], { 'x.json': JSON.stringify(badTime) })).toMatchObject({ code: 2, stderr: expect.stringContaining('createdAt: expected an ISO 8601 time') });
@@ -127,7 +129,9 @@ describe('analyze', () => {
   });
 
   it('--help prints the usage to stdout and exits 0; -- ends the options', () => {
-    expect(cli(['--help'], {})).toEqual({ code: 0, stdout: expect.stringMatching(/^usage: analyze <trace.json>/), stderr: '' });
+    expect(cli(['--help'], {})).toEqual({ code: 0, stdout: expect.stringMatching(/^usage: analyze <trace.json>[^]*--grace <ms>[^]*Exit status: 0/), stderr: '' });
+    // Times say their zone.
+    expect(cli(['t.json'], { 't.json': healthyTrace() }).stdout).toMatch(/evaluated at: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC/);
     expect(cli(['--', '--odd-name.json'], { '--odd-name.json': healthyTrace() }).code).toBe(0);
   });
 
