@@ -8,7 +8,7 @@ import { exportHarFile, exportTraceFile, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
 import { matchesMessage, STALE_FINDINGS, viewNotes, type Filter } from '../model/filter.ts';
 import { formatClock } from '../model/format.ts';
-import { filterRows, findingCounts } from '../model/uri-table.ts';
+import { filterRows, findingCounts, viewForSeverity } from '../model/uri-table.ts';
 import type { PanelStore, ViewName } from '../store.ts';
 import { DetailDrawer } from './DetailDrawer.tsx';
 import { FlowChart } from './FlowChart.tsx';
@@ -112,7 +112,10 @@ export function App({ store, connection }: Props) {
         setSettingsOpen(true);
       },
       onCloseImport: () => store.closeImport(),
-      onSeverity: (s) => (store.filterText.value = `is:${s}`),
+      onSeverity: (s) => {
+        store.filterText.value = `is:${s}`;
+        store.view.value = viewForSeverity(store.snapshot.value?.findings ?? [], s, store.view.value);
+      },
     }),
     [],
   );

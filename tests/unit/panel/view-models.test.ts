@@ -4,11 +4,12 @@ import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../..
 import { flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, sessionEntries } from '../../../panel/model/sessions-view.ts';
-import { cacheAge, filterRows, findingCounts, findingsForRow, moveSelection, rowSessions, uriParts } from '../../../panel/model/uri-table.ts';
+import { cacheAge, filterRows, findingCounts, findingsForRow, moveSelection, rowSessions, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
 import { rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
+import type { Finding } from '../../../shared/engine/index.ts';
 
 const URL = 'http://localhost:3000/mcp';
 const POLICY = 'file:///docs/policy.md';
@@ -242,5 +243,19 @@ describe('Messages list keys', () => {
     expect(rowIndexOf(rows, '5.3')).toBe(-1);
     expect(rowIndexOf(rows, '7.0')).toBe(-1);
     expect(rowIndexOf(rows.slice(2), '5.0')).toBe(0);
+  });
+});
+
+describe('a click on a severity count', () => {
+  const finding = (severity: Finding['severity'], uri?: string, open = true) => ({ id: 'protocol-header-missing', severity, open, ...(uri ? { uri } : {}) }) as Finding;
+  it('filters the table in place when every counted finding has a row', () => {
+    expect(viewForSeverity([finding('error', 'file:///a.md'), finding('warning')], 'error', 'resources')).toBe('resources');
+    // A resolved finding about no URI is not counted.
+    expect(viewForSeverity([finding('error', undefined, false)], 'error', 'resources')).toBe('resources');
+  });
+  it('shows the Findings view when some counted finding is about no URI (the table has no row for it)', () => {
+    expect(viewForSeverity([finding('error', 'file:///a.md'), finding('error')], 'error', 'resources')).toBe('findings');
+    // Another view than the table stays as it is.
+    expect(viewForSeverity([finding('error')], 'error', 'sessions')).toBe('sessions');
   });
 });
