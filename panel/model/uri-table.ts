@@ -23,8 +23,9 @@ export function rowSessions(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> 
 
 export function filterRows(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> & Partial<Pick<EngineSnapshot, 'sessions'>>, filter: Filter): UriRow[] {
   if (filter.terms.length === 0) return snapshot.uris;
-  const sessions = rowSessions(snapshot);
-  return snapshot.uris.filter((row) => matchesRow(filter, { row, sessions: sessions.get(row.key) ?? [] }));
+  // The sessions that concern each row cost a pass over every finding and session: only a session: term reads them.
+  const sessions = filter.terms.some((t) => t.key === 'session') ? rowSessions(snapshot) : undefined;
+  return snapshot.uris.filter((row) => matchesRow(filter, { row, sessions: sessions?.get(row.key) ?? [] }));
 }
 
 /** A row is highlighted when something is wrong with it (warning or error). */
