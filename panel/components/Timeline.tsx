@@ -117,8 +117,12 @@ function TimelineView(props: Props) {
     } else if (moved !== shownWin) setWin(moved);
     // Only a new cursor position does this (not a zoom or a pan of the user's).
   }, [scrubT]);
-  // Another source (an import, back to the tab): its own window, fitted or following.
-  useEffect(() => setWin(null), [live]);
+  // Another source (an import, another import, back to the tab: each has its own index): its own window, fitted or
+  // following, and its lanes from the top.
+  useEffect(() => {
+    setWin(null);
+    setScrollTop(0);
+  }, [live, index]);
 
   // A change of the colour scheme re-renders, so the canvas is drawn again in the new theme's colours.
   const [, setScheme] = useState(0);

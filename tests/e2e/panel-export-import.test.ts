@@ -374,6 +374,12 @@ it('imports by drag and drop', async () => {
   await importInto(off, fixture.pathname);
   await off.waitForSelector('.status-bar[data-status="imported"]');
   expect(await off.textContent('[data-count="frames"]')).toBe(`${fixtureFrames} frames`);
+  // Zoom into the first trace: the next one must not be shown through this window (its times are elsewhere).
+  const windowOf = async () => (await off.getAttribute('.timeline-canvas', 'data-window'))!.split('-').map(Number) as [number, number];
+  const fitted = await windowOf();
+  await off.focus('.timeline-canvas');
+  for (let i = 0; i < 4; i++) await off.keyboard.press('+');
+  await off.waitForFunction((w) => document.querySelector('.timeline-canvas')?.getAttribute('data-window') !== w, fitted.join('-'));
   const text = readFileSync(tracePath, 'utf8');
   await off.evaluate((t) => {
     const dt = new DataTransfer();
@@ -388,6 +394,11 @@ it('imports by drag and drop', async () => {
   const dropped = (JSON.parse(text) as { frames: unknown[] }).frames.length;
   expect(dropped).not.toBe(fixtureFrames);
   expect(await off.textContent('[data-count="frames"]')).toBe(`${dropped} frames`);
+  // The dropped trace is shown fitted: fitting it again (0) changes nothing.
+  const shown = await windowOf();
+  await off.focus('.timeline-canvas');
+  await off.keyboard.press('0');
+  expect(await windowOf()).toEqual(shown);
   await off.close();
 });
 
