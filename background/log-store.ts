@@ -23,6 +23,11 @@ export interface TabMeta {
    * own, so its MCP iframe must not join the previous page's segment.
    */
   liveDocs?: string[];
+  /**
+   * Documents that ended most recently (capped): what they still send (their own pagehide or unload handlers speaking
+   * MCP) is written soon, as their page-end is, since their relay is gone and cannot re-send it.
+   */
+  endedDocs?: string[];
   /** When a subframe's page-start began the current segment: its page time (a top-level page-start after it joins). */
   segmentBegunBySubframeAt?: number;
   /** Browser frames that started a document in the current segment (an iframe reloading keeps its frame id). */

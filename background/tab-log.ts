@@ -130,7 +130,8 @@ export class TabLog {
         if (parsed.why && !meta.rejectedWhy) meta.rejectedWhy = parsed.why;
         bytes += parsed.bytes;
         for (const pf of parsed.frames) {
-          if (pf.kind === 'page-end') pageEnded = true;
+          // A page-end, or a frame its document sent after it (its own pagehide or unload handler speaking MCP).
+          if (pf.kind === 'page-end' || (meta.endedDocs !== undefined && meta.endedDocs.includes(pf.doc))) pageEnded = true;
           if (pf.kind === 'page-start' || pf.kind === 'page-end') trackDocs(meta, pf.kind, pf.doc, frameId, pf.kind === 'page-start' && pf.top && frameId === 0, pf.t);
           // The parsed objects are ours alone: stamp them in place.
           const frame = pf as Frame;
@@ -162,7 +163,7 @@ export class TabLog {
   }
 
   /**
-   * `soon`: the batch ends a page. Its relay is gone with the page and cannot re-send it, so it is written within the
+   * `soon`: the batch ends a page, or comes after its end. Its relay is gone with the page and cannot re-send it, so it is written within the
    * short delay even when no panel watches (a worker stopped in between would lose it).
    */
   private scheduleWrite(soon = false): void {
@@ -241,7 +242,7 @@ export class TabLog {
       await this.writePending();
       const prev = this.meta!;
       await this.store.deleteTab(this.tabId);
-      const meta: TabMeta = { ...emptyMeta(this.tabId), lastSeq: prev.lastSeq, firstSeq: prev.lastSeq + 1, segment: prev.segment, relays: prev.relays, liveDocs: prev.liveDocs, segmentFrameIds: prev.segmentFrameIds, segmentBegunBySubframeAt: prev.segmentBegunBySubframeAt };
+      const meta: TabMeta = { ...emptyMeta(this.tabId), lastSeq: prev.lastSeq, firstSeq: prev.lastSeq + 1, segment: prev.segment, relays: prev.relays, liveDocs: prev.liveDocs, endedDocs: prev.endedDocs, segmentFrameIds: prev.segmentFrameIds, segmentBegunBySubframeAt: prev.segmentBegunBySubframeAt };
       await this.store.putMeta(meta);
       this.meta = meta;
       return this.stats();
@@ -262,6 +263,7 @@ export class TabLog {
 }
 
 const MAX_LIVE_DOCS = 64;
+const MAX_ENDED_DOCS = 8;
 
 /**
  * Page segments. A document's page-start comes with its first MCP frame (see the hook's emitter), so a top-level page
@@ -277,6 +279,8 @@ function trackDocs(meta: TabMeta, kind: 'page-start' | 'page-end', doc: string, 
   if (kind === 'page-end') {
     const i = live.lastIndexOf(doc);
     if (i >= 0) live.splice(i, 1);
+    const ended = (meta.endedDocs = [...(meta.endedDocs ?? []).filter((d) => d !== doc), doc]);
+    if (ended.length > MAX_ENDED_DOCS) ended.shift();
     return;
   }
   const joinsSubframe = topLevel && meta.segmentBegunBySubframeAt !== undefined && meta.segmentBegunBySubframeAt >= t;

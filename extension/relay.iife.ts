@@ -41,6 +41,8 @@ let pending: string[] = [];
 let rejected = 0;
 let rejectedWhy: string | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** The page has gone (its page-end passed): every message is forwarded at once. */
+let pageGone = false;
 /** Whether a panel shows this tab (the background says so on connect and on every change). */
 let live = false;
 const backoff = new Backoff(50, 2000);
@@ -58,9 +60,12 @@ function onHookEvent(event: Event): void {
   const detail = event.detail;
   if (!detail.startsWith(HOOK_MESSAGE_PREFIX)) return reject('missing or wrong protocol tag');
   pending.push(detail);
-  // After pagehide no timer may run: a batch holding the page's end goes now.
-  if (detail.includes('"kind":"page-end"')) flush();
-  else schedule();
+  // After pagehide no timer may run: a batch holding the page's end goes now, and so does everything after it (what
+  // the page's own pagehide and unload handlers send), until the page comes back from the back/forward cache.
+  if (pageGone || detail.includes('"kind":"page-end"')) {
+    pageGone = true;
+    flush();
+  } else schedule();
 }
 
 function schedule(): void {
@@ -156,6 +161,9 @@ function connect(): void {
 }
 
 document.addEventListener(HOOK_EVENT, onHookEvent);
+window.addEventListener('pageshow', (e) => {
+  if (e.persisted) pageGone = false;
+});
 // The document spoke MCP for the first time: connect now, so the capture settings come before its first batch goes.
 document.addEventListener(HOOK_WAKE_EVENT, onWake);
 function onWake(event: Event): void {

@@ -31,6 +31,12 @@ export class Emitter {
   private spoke = false;
   private heldStart: PageFrame | undefined;
   /**
+   * The page has gone (pagehide): no timer will run any more, but the page's own pagehide and unload handlers still
+   * may speak MCP (a DELETE of the session, a cancellation). Until the document comes back from the back/forward
+   * cache, every frame goes at once.
+   */
+  private ended = false;
+  /**
    * The user's capture settings arrive once the relay has connected, which it does when this document first speaks
    * MCP. Until then (or CONFIG_WAIT_MS) nothing is sent: the frames already taken get the settings applied first, so
    * an extra secret header of the first request is redacted before it leaves the page like any later one.
@@ -99,7 +105,8 @@ export class Emitter {
       this.queue.shift();
       this.lostWhileWaiting++;
     }
-    if (this.queue.length >= MAX_BATCH) this.flush();
+    if (this.ended) this.flush(true);
+    else if (this.queue.length >= MAX_BATCH) this.flush();
     else if (this.timer === undefined) this.timer = natives.setTimeout(() => this.flush(), FLUSH_DELAY_MS);
   }
 
@@ -143,6 +150,17 @@ export class Emitter {
       const message: HookToRelay = { tag: PAGE_TAG, frames };
       this.dispatch(HOOK_EVENT, natives.stringify(message));
     }
+  }
+
+  /** The page is going (pagehide): what is queued goes now, and so will every later frame (see `ended`). */
+  pageGone(): void {
+    this.flush(true);
+    this.ended = true;
+  }
+
+  /** The document is shown again from the back/forward cache: batching resumes. */
+  pageBack(): void {
+    this.ended = false;
   }
 
   private dispatch(type: string, detail: string): void {

@@ -1,5 +1,5 @@
 // Page lifecycle frames: page-start when the hook installs (one per document), page-end on pagehide, flushing at once
-// because no timer runs after it.
+// because no timer runs after it — also for what the page's own pagehide and unload handlers send after it.
 import { redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
 import { natives } from './natives.ts';
@@ -12,12 +12,14 @@ export function installPageTap(emitter: Emitter): void {
     } catch (e) {
       emitter.captureError('page-end', e);
     } finally {
-      // Nothing runs after pagehide: what is queued goes now, whatever happened above.
-      emitter.flush(true);
+      // No timer runs after pagehide: what is queued goes now, whatever happened above, and so will later frames.
+      emitter.pageGone();
     }
   });
   natives.addEventListener.call(window, 'pageshow', (ev: Event) => {
     // Back from the back/forward cache: the same document lives again.
-    if ((ev as PageTransitionEvent).persisted) emitter.emit({ kind: 'page-start', url: redactUrl(location.href), top: window === window.top });
+    if (!(ev as PageTransitionEvent).persisted) return;
+    emitter.pageBack();
+    emitter.emit({ kind: 'page-start', url: redactUrl(location.href), top: window === window.top });
   });
 }

@@ -129,3 +129,28 @@ it('logs nothing for a page that never speaks MCP, and announces a page with its
   expect(log.every((f) => f.frameId === 0)).toBe(true);
   await p.close();
 });
+
+it("captures what the page's own pagehide handler sends after the page-end (no timer runs then)", async () => {
+  // A route of its own: tabIdOf finds the tab by its URL, and the first test's tab B still shows /other.
+  site.routes.set('/leaving', html('<h1>leaving</h1><script src="/client.js"></script>'));
+  const p = await browser.context.newPage();
+  await p.goto(site.url + '/leaving');
+  await p.waitForFunction(() => (window as any).mcp);
+  const session = (await p.evaluate((u) => (window as any).mcp.connect('streamable', u), `${mcp.url}/mcp`)) as string;
+  await p.evaluate(() => (window as any).mcp.endSessionOnPageHide());
+  const tab = await tabIdOf(browser, p);
+  await waitFor(async () => ((await loggedFrames(browser, tab)).some((f) => f.kind === 'http-end') ? true : undefined), 10_000, 'the session logged');
+  // Leave the page: its pagehide handler (registered after the hook's) DELETEs the session.
+  await p.goto(site.url + '/plain-data');
+  const log = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tab);
+    return fs.some((f) => f.kind === 'http-request' && f.method === 'DELETE') ? fs : undefined;
+  }, 10_000, 'the DELETE sent from pagehide');
+  const end = log.find((f) => f.kind === 'page-end')!;
+  const del = log.find((f) => f.kind === 'http-request' && f.method === 'DELETE')!;
+  expect(del.kind === 'http-request' && del.headers['mcp-session-id']).toBe(session);
+  expect(del.doc).toBe(end.doc);
+  expect(del.seq).toBeGreaterThan(end.seq);
+  expect(del.segment).toBe(end.segment);
+  await p.close();
+});

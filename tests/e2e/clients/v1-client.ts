@@ -7,6 +7,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 
 type Kind = 'streamable' | 'sse' | 'ws';
 let client: Client | undefined;
+let transport: StreamableHTTPClientTransport | SSEClientTransport | WebSocketClientTransport | undefined;
 const updates: Array<{ uri: string; at: number }> = [];
 
 const mcp = {
@@ -16,7 +17,7 @@ const mcp = {
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
       updates.push({ uri: n.params.uri, at: Date.now() });
     });
-    const transport =
+    transport =
       kind === 'streamable'
         ? new StreamableHTTPClientTransport(new URL(url))
         : kind === 'sse'
@@ -38,6 +39,11 @@ const mcp = {
   },
   async callTool(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
     return client!.callTool({ name, arguments: args });
+  },
+  /** Ends the Streamable HTTP session from the page's own pagehide handler, as a careful client does (a DELETE). */
+  endSessionOnPageHide(): void {
+    const t = transport as StreamableHTTPClientTransport;
+    addEventListener('pagehide', () => void t.terminateSession().catch(() => {}));
   },
   async close(): Promise<void> {
     await client?.close();

@@ -192,6 +192,19 @@ describe('TabLog', () => {
       expect(await elapsed(log.accept('r', 2, [end.replace('"n":1', '"n":2')], 0, 0))).toBeLessThan(1000);
     });
 
+    it("writes soon what a page sent after its end (its own pagehide handler), not what a live page sends", async () => {
+      const store = freshStore();
+      const log = new TabLog(23, store, caps, () => false, { watchedMs: 10, unwatchedMs: 60_000 });
+      const msg = (...frames: object[]) => JSON.stringify({ tag: PAGE_TAG, frames });
+      const req = (doc: string, n: number) => ({ kind: 'http-request', doc, n, t: n, conn: `${doc}.1`, method: 'DELETE', url: 'http://x/mcp', headers: {} });
+      const start = (doc: string) => ({ kind: 'page-start', doc, n: 1, t: 1, url: 'http://x/', top: true });
+      await log.accept('r', 1, [msg(start('d'), req('d', 2), { kind: 'page-end', doc: 'd', n: 3, t: 3, url: 'http://x/', persisted: false })], 0, 0);
+      expect(await elapsed(log.accept('r', 2, [msg(req('d', 4))], 0, 0))).toBeLessThan(1000);
+      // A live document's batch waits for the idle delay.
+      const live = log.accept('r2', 1, [msg(start('e'), req('e', 2))], 0, 0);
+      expect(await Promise.race([live.then(() => 'written'), new Promise((r) => setTimeout(() => r('waiting'), 300))])).toBe('waiting');
+    });
+
     it('brings a pending write forward when a panel comes; the watch count is per tab and outlives a replaced log', async () => {
       const tabs = new Tabs(freshStore());
       tabs.caps = { maxFrames: 1000, maxBytes: 1e9 };
