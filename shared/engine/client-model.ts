@@ -115,12 +115,49 @@ export class ClientModel {
   /** Bumped whenever ledgersEndedWith could answer differently: a ledger ended, or an ended one let go of a URI. */
   ledgerEpoch = 0;
 
+  /**
+   * uri → the most recently ended session or listen that held it, valid while `endedIndexEpoch === ledgerEpoch`. A
+   * scan of every ended ledger per URI, asked again for every URI after every reconnect, made a client with thousands
+   * of URIs and hundreds of reconnects take half a minute; an ending ledger updates the index with what it held.
+   */
+  private endedIndex = new Map<string, SubscriptionLedger>();
+  private endedIndexEpoch = 0;
+
+  /** A ledger ended: a new epoch, and it is now the latest ended ledger for every URI it held. */
+  ledgerEnded(l: SubscriptionLedger): void {
+    const current = this.endedIndexEpoch === this.ledgerEpoch;
+    this.ledgerEpoch++;
+    // Only the plain case is done in place (what a rebuild would pick, in its order): a later end than every indexed
+    // one (not a tie: several ledgers ending at one seq are ordered as the scan orders them), of a ledger the scan sees.
+    if (!current || (l.kind === 'listen' && this.listens.get(l.listenId!) !== l)) return;
+    const seq = l.endSeq ?? 0;
+    for (const uri of l.uris) {
+      const best = this.endedIndex.get(uri);
+      if (best !== undefined && (best.endSeq ?? 0) >= seq) return;
+      this.endedIndex.set(uri, l);
+    }
+    this.endedIndexEpoch = this.ledgerEpoch;
+  }
+
   /** The most recently ended session or listen that held `uri` (for explanations; UriState.endedWith memoizes it). */
   ledgersEndedWith(uri: string): SubscriptionLedger | undefined {
-    let best: SubscriptionLedger | undefined;
-    for (const l of this.sessions) if (!l.open && l.uris.has(uri) && (!best || (l.endSeq ?? 0) > (best.endSeq ?? 0))) best = l;
-    for (const l of this.listens.values()) if (!l.open && l.uris.has(uri) && (!best || (l.endSeq ?? 0) > (best.endSeq ?? 0))) best = l;
-    return best;
+    if (this.endedIndexEpoch !== this.ledgerEpoch) this.rebuildEndedIndex();
+    return this.endedIndex.get(uri);
+  }
+
+  private rebuildEndedIndex(): void {
+    const index = this.endedIndex;
+    index.clear();
+    const add = (l: SubscriptionLedger) => {
+      if (l.open) return;
+      for (const uri of l.uris) {
+        const best = index.get(uri);
+        if (!best || (l.endSeq ?? 0) > (best.endSeq ?? 0)) index.set(uri, l);
+      }
+    };
+    for (const l of this.sessions) add(l);
+    for (const l of this.listens.values()) add(l);
+    this.endedIndexEpoch = this.ledgerEpoch;
   }
 
   /** Open listens of this client that asked for `uri`, other than `except`. */

@@ -210,7 +210,7 @@ export class EngineCore {
     l.endT = t;
     l.endSeq = seq;
     l.endCause = cause;
-    l.client.ledgerEpoch++;
+    l.client.ledgerEnded(l);
     const reason: CoverageReason = l.kind === 'session' ? 'lost-on-reinit' : 'lost-with-stream';
     for (const uri of [...l.uris]) {
       const u = l.client.uris.get(uri);

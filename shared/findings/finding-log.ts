@@ -19,8 +19,17 @@ export interface FindingSpec {
   severity?: Severity;
 }
 
+/**
+ * The session a finding is keyed by. A URI's coverage follows it across sessions: cached but not subscribed (or
+ * believed subscribed but not held) in one session and in the next ones is one problem, not one per reconnect — a
+ * client that never resubscribes made URIs × reconnects findings. Such a finding names its latest session.
+ */
+function keySession(s: Pick<FindingSpec, 'id' | 'session'>): string {
+  return s.id === 'cached-not-subscribed' || s.id === 'phantom-subscription' ? '' : (s.session ?? '');
+}
+
 export function findingKey(s: Pick<FindingSpec, 'id' | 'doc' | 'endpoint' | 'uri' | 'session'>): string {
-  return `${s.id}|${s.doc ?? ''}|${s.endpoint ?? ''}|${s.uri ?? ''}|${s.session ?? ''}`;
+  return `${s.id}|${s.doc ?? ''}|${s.endpoint ?? ''}|${s.uri ?? ''}|${keySession(s)}`;
 }
 
 /** The URI row a finding is about (the row's key: document, endpoint, URI), or undefined for a finding about no URI. */
@@ -30,7 +39,7 @@ export function findingRowKey(f: Pick<Finding, 'doc' | 'endpoint' | 'uri'>): str
 
 /** Do two specs have the same findingKey? (Field by field, as the key spells them.) */
 function sameSubject(a: FindingSpec, b: FindingSpec): boolean {
-  return a.id === b.id && (a.doc ?? '') === (b.doc ?? '') && (a.endpoint ?? '') === (b.endpoint ?? '') && (a.uri ?? '') === (b.uri ?? '') && (a.session ?? '') === (b.session ?? '');
+  return a.id === b.id && (a.doc ?? '') === (b.doc ?? '') && (a.endpoint ?? '') === (b.endpoint ?? '') && (a.uri ?? '') === (b.uri ?? '') && keySession(a) === keySession(b);
 }
 
 export function severityOf(s: FindingSpec): Severity {

@@ -11,6 +11,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Engine } from '../../shared/engine/index.ts';
+import { neverResubscribingTrace } from './reconnect-trace.ts';
 import { payloadsOf, syntheticTrace, type SyntheticTrace } from './synthetic-trace.ts';
 
 setFlagsFromString('--expose-gc');
@@ -104,6 +105,7 @@ export async function benchEngine(): Promise<{
   engineHeapKbPer1kFrames: number;
   engineReplayVsJsonParse1KbDocs: number;
   engineReplayVsJsonParseNoWarmUp: number;
+  engineManyReconnectsMs: number;
   rows: string[][];
 }> {
   const mixed = syntheticTrace(200_000, 500, 20);
@@ -116,6 +118,15 @@ export async function benchEngine(): Promise<{
   m.engine.snapshot(now + 1);
   const snapshot2Ms = performance.now() - t;
   const small = measure(syntheticTrace(200_000, 500, 20, 1024), false);
+  // At scale: 5,000 URIs, 300 reconnects, never a resubscribe (one replay and snapshot, for the order of magnitude).
+  const many = neverResubscribingTrace(5000, 300);
+  gc();
+  t = performance.now();
+  const manyEngine = new Engine();
+  manyEngine.applyAll(many);
+  const manyReplayMs = performance.now() - t;
+  const manySnap = manyEngine.snapshot(manyEngine.lastT! + 1000);
+  const manyMs = performance.now() - t;
   const mb = (tr: SyntheticTrace): string => (tr.payloads.reduce((n, p) => n + p.length, 0) / 1e6).toFixed(1);
   const rows = [
     ['engine: frames replayed (JSON payloads, MB)', `${mixed.frames.length} (${mixed.payloads.length}, ${mb(mixed)})`, ''],
@@ -130,6 +141,8 @@ export async function benchEngine(): Promise<{
     ['engine: first snapshot (ms)', snapshotMs.toFixed(1), ''],
     ['engine: next snapshot, new now (ms)', snapshot2Ms.toFixed(1), ''],
     ['engine: URIs / sessions / findings', `${snap.uris.length} / ${snap.sessions.length} / ${snap.findings.length}`, ''],
+    [`engine: 5,000 URIs × 300 reconnects without resubscribe (${many.length} frames): replay + snapshot (ms)`, `${manyReplayMs.toFixed(0)} + ${(manyMs - manyReplayMs).toFixed(0)}`, '(info)'],
+    ['engine: same, findings', String(manySnap.findings.length), '(info)'],
   ];
   return {
     engineReplayVsJsonParse: Number(m.ratio.toFixed(3)),
@@ -137,6 +150,7 @@ export async function benchEngine(): Promise<{
     engineHeapKbPer1kFrames: Number(m.heapKbPer1k.toFixed(1)),
     engineReplayVsJsonParse1KbDocs: Number(small.ratio.toFixed(3)),
     engineReplayVsJsonParseNoWarmUp: Number(m.coldRatio.toFixed(3)),
+    engineManyReconnectsMs: Math.round(manyMs),
     rows,
   };
 }

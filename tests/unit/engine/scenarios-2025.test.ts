@@ -42,6 +42,26 @@ describe('reconnect without resubscribe', () => {
     expect(e.snapshot(log.t + 3000).metrics).toMatchObject({ reconnects: 1, reconnectsResubscribed: 0, resubscribeShare: 0 });
   });
 
+  it('many reconnects, never a resubscribe: one finding per URI and kind, open throughout, naming the latest session', () => {
+    const log = new FrameLog();
+    const uris = Array.from({ length: 20 }, (_, i) => `file:///docs/${i}.md`);
+    const { c } = subscribed(log, uris);
+    for (let s = 2; s <= 11; s++) {
+      log.wait(10_000);
+      c.delete();
+      c.initialize({ sessionId: `S${s}` });
+      c.openGet();
+    }
+    const f = findingsAfter(run(log), 3000);
+    // Each reconnect used to make a new pair per URI: 20 URIs × 10 sessions × 2 findings.
+    expect(f).toHaveLength(40);
+    expect(new Set(f.map((x) => `${x.id} ${x.uri}`)).size).toBe(40);
+    expect(f.every((x) => x.session === 'S11' && x.open && x.count === 1)).toBe(true);
+    // From the first loss on: the condition held through every later session.
+    const firstLoss = log.frames.find((x) => x.kind === 'http-request' && x.method === 'DELETE')!;
+    expect(f.every((x) => x.firstT >= firstLoss.t && x.firstT < firstLoss.t + 1000)).toBe(true);
+  });
+
   it('within the grace nothing is reported yet (the client may still resubscribe)', () => {
     const log = new FrameLog();
     const { c, get } = subscribed(log, [POLICY]);
