@@ -16,7 +16,8 @@ import { POLICY } from '../../demo/scenarios.ts';
 import type { Frame } from '../../shared/frames.ts';
 import type { HarLog } from '../../shared/har.ts';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
-import { parseTrace } from '../../shared/trace/index.ts';
+import { exportTrace, parseTrace, serializeTrace } from '../../shared/trace/index.ts';
+import { neverResubscribingTrace } from '../bench/reconnect-trace.ts';
 import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { buildDemoPage, playInPage, servePage, type PlayedScenario } from './demo/demo-harness.ts';
 
@@ -399,6 +400,41 @@ it('imports by drag and drop', async () => {
   await off.focus('.timeline-canvas');
   await off.keyboard.press('0');
   expect(await windowOf()).toEqual(shown);
+  await off.close();
+});
+
+it('lists thousands of findings in a window of rows, walked by keyboard (a client with many URIs that never resubscribes)', async () => {
+  const frames = neverResubscribingTrace(1500, 3);
+  const path = join(out, 'many-findings.trace.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames, createdAt: frames.at(-1)!.t + 60_000, pageUrl: 'http://localhost:8080/kb' })));
+  const off = await offlinePanel();
+  await importInto(off, path);
+  await off.waitForSelector('.status-bar[data-status="imported"]');
+  const total = await off.evaluate(() => ((globalThis as any).mcpPanel.snapshot.value.findings as unknown[]).length);
+  expect(total).toBeGreaterThanOrEqual(3000);
+  await off.click('[role="tab"][data-view="findings"]');
+  await off.waitForSelector('.finding-row');
+  // Every finding is counted; only the rows in sight (and a few around them) are in the page.
+  expect(Number(await off.getAttribute('.finding-grid', 'aria-rowcount'))).toBe(total);
+  expect((await off.$$('.finding-row')).length).toBeLessThan(100);
+  // The keyboard reaches the last one; Enter opens it in the drawer.
+  await off.focus('.finding-grid');
+  await off.keyboard.press('End');
+  await off.waitForSelector(`#finding-row-${total - 1}.selected`);
+  expect(await off.getAttribute('.finding-grid', 'aria-activedescendant')).toBe(`finding-row-${total - 1}`);
+  const uri = await off.getAttribute(`#finding-row-${total - 1}`, 'data-uri');
+  await off.keyboard.press('Enter');
+  await off.waitForSelector('[data-drawer="finding"]');
+  if (uri) expect(await off.textContent('[data-drawer="finding"]')).toContain(uri);
+  await off.keyboard.press('Escape');
+  // A filter narrows the same list.
+  await off.fill('input[aria-label="Filter"]', 'uri:file:///docs/42.md');
+  await off.waitForFunction(() => {
+    const n = Number(document.querySelector('.findings-view')?.getAttribute('data-count'));
+    return n > 0 && n < 10;
+  });
+  const shown = await off.$$eval('.finding-row', (rs) => rs.map((r) => r.getAttribute('data-uri')));
+  expect(new Set(shown)).toEqual(new Set(['file:///docs/42.md']));
   await off.close();
 });
 
