@@ -305,8 +305,18 @@ function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot:
 
 export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) {
   const ref = useRef<HTMLElement>(null);
+  const shown = useRef(false);
   useEffect(() => {
-    ref.current?.querySelector<HTMLElement>('.drawer-close')?.focus({ preventScroll: true });
+    // The drawer takes the focus when it opens, and when what it showed changed under the focus (an evidence link
+    // replaced by the frame it opens). Not when the selection moved in a list with the drawer open: the arrow keys
+    // must keep walking the list, the drawer following.
+    const el = ref.current;
+    const active = document.activeElement;
+    const opening = !shown.current;
+    shown.current = true;
+    if (opening || active === null || active === document.body || (el?.contains(active) ?? false)) {
+      el?.querySelector<HTMLElement>('.drawer-close')?.focus({ preventScroll: true });
+    }
   }, [target]);
   let body: ComponentChildren;
   switch (target.kind) {

@@ -130,6 +130,14 @@ it('navigates the URI table with the keyboard; Enter opens the drawer, Esc close
   await panel.keyboard.press('Enter');
   await panel.waitForSelector('.drawer[data-drawer="uri"]');
   expect(await panel.textContent('.drawer')).toContain('Client believes it is subscribed; the server has no record');
+  // With the drawer open, the arrow keys still walk the table (the focus stays there) and the drawer follows.
+  await panel.focus('.uri-grid');
+  await panel.keyboard.press('ArrowDown');
+  await panel.waitForFunction((uri) => document.querySelector('.drawer .drawer-title')?.textContent?.includes(uri) === true, second!);
+  expect(await panel.evaluate(() => document.activeElement?.classList.contains('uri-grid'))).toBe(true);
+  await panel.keyboard.press('ArrowUp');
+  expect(await panel.getAttribute('.uri-row[aria-selected="true"]', 'data-uri')).toBe(POLICY);
+  await panel.waitForFunction((uri) => document.querySelector('.drawer .drawer-title')?.textContent?.includes(uri) === true, POLICY);
   // Evidence opens the frame.
   await panel.click('.drawer .evidence button.link');
   await panel.waitForSelector('.drawer[data-drawer="frame"]');
