@@ -28,33 +28,40 @@ function sessionFromUrl(url: string): string {
   return m ? decodeURIComponent(m[1]!) : '';
 }
 
-function describe(v: unknown): Pick<FrameRow, 'method' | 'id' | 'error' | 'uri'> {
-  const o = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
-  const params = (o.params ?? {}) as Record<string, unknown>;
-  const result = (o.result ?? {}) as Record<string, unknown>;
-  const contents = Array.isArray(result.contents) ? (result.contents[0] as Record<string, unknown> | undefined) : undefined;
-  const err = o.error as { code?: unknown; message?: unknown } | undefined;
-  return {
-    method: typeof o.method === 'string' ? o.method : 'result' in o ? '(result)' : err ? '(error)' : '',
-    id: o.id === undefined || o.id === null ? '' : String(o.id),
-    error: err ? `${String(err.code)} ${String(err.message ?? '')}` : '',
-    uri: typeof params.uri === 'string' ? params.uri : typeof contents?.uri === 'string' ? contents.uri : '',
-  };
+type Dir = FrameRow['dir'];
+
+/** One row, always built in the same shape (spreading partial rows cost ~15 µs a frame: 1.6–2.3 s for 100k frames). */
+function row(f: Frame, dir: Dir, transport: string, session: string, method: string, id: string, error: string, uri: string, note: string): FrameRow {
+  return { seq: f.seq, t: f.t, dir, transport, session, method, id, error, uri, note, frameId: f.frameId, segment: f.segment };
 }
 
-function messagesOf(p: Payload): Array<Pick<FrameRow, 'method' | 'id' | 'error' | 'uri' | 'note'>> {
-  if (p.opaque) return [{ method: '', id: '', error: '', uri: '', note: p.text }];
-  if (p.truncated) return [{ method: '', id: '', error: '', uri: '', note: `truncated body (${p.truncated.bytes} bytes)` }];
+/** The rows of a payload: one per JSON-RPC message (a batch is several), or one saying what the body is. */
+function pushMessages(rows: FrameRow[], f: Frame, p: Payload, dir: Dir, transport: string, session: string): void {
+  if (p.opaque) return void rows.push(row(f, dir, transport, session, '', '', '', '', p.text));
+  if (p.truncated) return void rows.push(row(f, dir, transport, session, '', '', '', '', `truncated body (${p.truncated.bytes} bytes)`));
   // An empty body (a 202 to a notification, a 405) is not malformed JSON-RPC.
-  if (p.text.trim() === '') return [{ method: '', id: '', error: '', uri: '', note: '(empty body)' }];
+  if (p.text.length === 0 || (p.text.charCodeAt(0) <= 32 && p.text.trim() === '')) return void rows.push(row(f, dir, transport, session, '', '', '', '', '(empty body)'));
   let v: unknown;
   try {
     v = JSON.parse(p.text);
   } catch {
-    return [{ method: '', id: '', error: 'not JSON', uri: '', note: p.text.slice(0, 80) }];
+    return void rows.push(row(f, dir, transport, session, '', '', 'not JSON', '', p.text.slice(0, 80)));
   }
-  const list = Array.isArray(v) ? v : [v];
-  return list.map((m) => ({ ...describe(m), note: '' }));
+  if (!Array.isArray(v)) return void rows.push(described(f, v, dir, transport, session));
+  for (const m of v) rows.push(described(f, m, dir, transport, session));
+}
+
+function described(f: Frame, v: unknown, dir: Dir, transport: string, session: string): FrameRow {
+  const o = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
+  const params = o.params as Record<string, unknown> | undefined;
+  const result = o.result as Record<string, unknown> | undefined;
+  const contents = result !== null && typeof result === 'object' && Array.isArray(result.contents) ? (result.contents[0] as Record<string, unknown> | undefined) : undefined;
+  const err = o.error as { code?: unknown; message?: unknown } | undefined;
+  const method = typeof o.method === 'string' ? o.method : 'result' in o ? '(result)' : err ? '(error)' : '';
+  const id = o.id === undefined || o.id === null ? '' : String(o.id);
+  const error = err ? `${String(err.code)} ${String(err.message ?? '')}` : '';
+  const uri = params !== null && typeof params === 'object' && typeof params.uri === 'string' ? params.uri : typeof contents?.uri === 'string' ? contents.uri : '';
+  return row(f, dir, transport, session, method, id, error, uri, '');
 }
 
 export class FrameRows {
@@ -62,69 +69,68 @@ export class FrameRows {
   private readonly conns = new Map<string, ConnContext>();
 
   add(frame: Frame): void {
-    const base = { seq: frame.seq, t: frame.t, frameId: frame.frameId, segment: frame.segment };
-    const blank = { dir: '' as const, method: '', id: '', error: '', uri: '', note: '' };
+    const rows = this.rows;
     const ctx = 'conn' in frame && frame.conn ? this.conns.get(frame.conn) : undefined;
-    const where = { transport: ctx?.transport ?? '', session: ctx?.session ?? '' };
-    const push = (r: Partial<FrameRow>): void => {
-      this.rows.push({ ...base, ...blank, ...where, ...r });
-    };
+    const transport = ctx?.transport ?? '';
+    const session = ctx?.session ?? '';
+    /** A transport row: no JSON-RPC fields. */
+    const note = (text: string, dir: Dir = '', error = ''): void => void rows.push(row(frame, dir, transport, session, '', '', error, '', text));
 
     switch (frame.kind) {
       case 'page-start':
-        return push({ note: `${frame.top ? 'page' : 'frame'} ${frame.url}` });
+        return note(`${frame.top ? 'page' : 'frame'} ${frame.url}`);
       case 'page-end':
-        return push({ note: `unload ${frame.url}` });
+        return note(`unload ${frame.url}`);
       case 'http-request': {
         const c = { transport: `HTTP ${frame.method}`, session: frame.headers['mcp-session-id'] ?? sessionFromUrl(frame.url) };
         this.conns.set(frame.conn, c);
-        if (!frame.body) return push({ ...c, dir: 'out', note: frame.url });
-        for (const m of messagesOf(frame.body)) push({ ...c, dir: 'out', ...m });
-        return;
+        if (!frame.body) return void rows.push(row(frame, 'out', c.transport, c.session, '', '', '', '', frame.url));
+        return pushMessages(rows, frame, frame.body, 'out', c.transport, c.session);
       }
       case 'http-response': {
-        const session = frame.headers['mcp-session-id'];
-        if (ctx && session) ctx.session = session;
-        return push({ dir: 'in', session: ctx?.session ?? '', note: `HTTP ${frame.status} ${frame.headers['content-type'] ?? ''}` });
+        const sid = frame.headers['mcp-session-id'];
+        if (ctx && sid) ctx.session = sid;
+        return void rows.push(row(frame, 'in', transport, ctx?.session ?? '', '', '', '', '', `HTTP ${frame.status} ${frame.headers['content-type'] ?? ''}`));
       }
       case 'http-body':
-        for (const m of messagesOf(frame.body)) push({ dir: 'in', ...m });
-        return;
+        return pushMessages(rows, frame, frame.body, 'in', transport, session);
       case 'sse-event':
         if (frame.event === 'endpoint') {
           if (ctx) ctx.session = sessionFromUrl(frame.data.text);
-          return push({ dir: 'in', session: ctx?.session ?? '', note: `endpoint ${frame.data.text}` });
+          return void rows.push(row(frame, 'in', transport, ctx?.session ?? '', '', '', '', '', `endpoint ${frame.data.text}`));
         }
-        if (frame.data.text === '') return push({ dir: 'in', note: `SSE event id=${frame.id ?? ''} (no data)` });
-        for (const m of messagesOf(frame.data)) push({ dir: 'in', ...m });
-        return;
+        if (frame.data.text === '') return note(`SSE event id=${frame.id ?? ''} (no data)`, 'in');
+        return pushMessages(rows, frame, frame.data, 'in', transport, session);
       case 'sse-comment':
-        return push({ dir: 'in', note: `: ${frame.text}` });
+        return note(`: ${frame.text}`, 'in');
       case 'http-end':
-        return push({ note: `end ${frame.outcome}${frame.error ? ` (${frame.error.name}: ${frame.error.message})` : ''}` });
+        // The exchange is over: its context goes (a long capture would keep one per request).
+        this.conns.delete(frame.conn);
+        return note(`end ${frame.outcome}${frame.error ? ` (${frame.error.name}: ${frame.error.message})` : ''}`);
       case 'es-connect':
         this.conns.set(frame.conn, { transport: 'EventSource', session: sessionFromUrl(frame.url) });
-        return push({ transport: 'EventSource', dir: 'out', note: frame.url });
+        return void rows.push(row(frame, 'out', 'EventSource', session, '', '', '', '', frame.url));
       case 'es-open':
-        return push({ note: 'open' });
+        return note('open');
       case 'es-error':
-        return push({ note: frame.readyState === 2 ? 'closed by error' : 'error, reconnecting' });
+        return note(frame.readyState === 2 ? 'closed by error' : 'error, reconnecting');
       case 'es-close':
-        return push({ note: 'closed by page' });
+        this.conns.delete(frame.conn);
+        return note('closed by page');
       case 'ws-connect':
         this.conns.set(frame.conn, { transport: 'WebSocket', session: frame.conn });
-        return push({ transport: 'WebSocket', session: frame.conn, dir: 'out', note: frame.url });
+        return void rows.push(row(frame, 'out', 'WebSocket', frame.conn, '', '', '', '', frame.url));
       case 'ws-open':
-        return push({ note: `open ${frame.protocol}` });
+        return note(`open ${frame.protocol}`);
       case 'ws-message':
-        for (const m of messagesOf(frame.data)) push({ dir: frame.dir, ...m });
-        return;
+        return pushMessages(rows, frame, frame.data, frame.dir, transport, session);
       case 'ws-close':
-        return push({ note: `close ${frame.code} ${frame.reason}` });
+        this.conns.delete(frame.conn);
+        return note(`close ${frame.code} ${frame.reason}`);
       case 'ws-error':
-        return push({ note: 'error' });
+        return note('error');
       case 'capture-error':
-        return push({ error: 'capture error', note: `${frame.where}: ${frame.message}` });
+        return note(`${frame.where}: ${frame.message}`, '', 'capture error');
     }
   }
 }

@@ -1,0 +1,71 @@
+// The Messages view's rows: one per JSON-RPC message (a batch is several) or transport event, with the context of its
+// connection (transport, session).
+import { describe, expect, it } from 'vitest';
+import { FrameRows } from '../../../panel/frame-rows.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+
+const URL = 'http://localhost:3000/mcp';
+const pick = ({ dir, transport, session, method, id, error, uri, note }: FrameRows['rows'][number]) => ({ dir, transport, session, method, id, error, uri, note });
+
+function rowsOf(log: FrameLog) {
+  const rows = new FrameRows();
+  for (const f of log.frames) rows.add(f);
+  return rows.rows;
+}
+
+describe('Messages rows', () => {
+  it('a request, its SSE answer and the session the answer named, then the same session on the next request', () => {
+    const log = new FrameLog();
+    log.httpRequest('c1', 'POST', URL, {}, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'file:///a.md' } }));
+    log.httpResponse('c1', 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+    log.sseEvent('c1', JSON.stringify({ jsonrpc: '2.0', id: 1, result: { contents: [{ uri: 'file:///a.md', text: 'x' }] } }), { id: 'e1' });
+    log.sseEvent('c1', '', { id: 'e2' });
+    log.httpEnd('c1');
+    log.httpRequest('c2', 'POST', URL, { 'mcp-session-id': 'S1' }, JSON.stringify({ jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'nope' } }));
+    expect(rowsOf(log).map(pick)).toEqual([
+      { dir: 'out', transport: 'HTTP POST', session: '', method: 'resources/read', id: '1', error: '', uri: 'file:///a.md', note: '' },
+      { dir: 'in', transport: 'HTTP POST', session: 'S1', method: '', id: '', error: '', uri: '', note: 'HTTP 200 text/event-stream' },
+      { dir: 'in', transport: 'HTTP POST', session: 'S1', method: '(result)', id: '1', error: '', uri: 'file:///a.md', note: '' },
+      { dir: 'in', transport: 'HTTP POST', session: 'S1', method: '', id: '', error: '', uri: '', note: 'SSE event id=e2 (no data)' },
+      { dir: '', transport: 'HTTP POST', session: 'S1', method: '', id: '', error: '', uri: '', note: 'end complete' },
+      { dir: 'out', transport: 'HTTP POST', session: 'S1', method: '(error)', id: '2', error: '-32601 nope', uri: '', note: '' },
+    ]);
+  });
+
+  it('a batch is one row per message; empty, malformed, cut and opaque bodies say what they are', () => {
+    const log = new FrameLog();
+    log.httpRequest('c1', 'POST', `${URL}?sessionId=L1`, {}, JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 'a', method: 'ping' }]));
+    log.httpResponse('c1', 202, URL, {});
+    log.httpBody('c1', '  ');
+    log.httpBody('c1', '{"jsonrpc":');
+    log.httpBody('c1', { text: '{"jsonrpc":"2.0","id":3,"res', truncated: { bytes: 90_000, hash: 'h' } });
+    log.httpBody('c1', { text: '[binary body, 12 bytes]', opaque: true });
+    const rows = rowsOf(log).map(pick);
+    expect(rows.map((r) => [r.method, r.id, r.session])).toEqual([
+      ['notifications/initialized', '', 'L1'],
+      ['ping', 'a', 'L1'],
+      ['', '', 'L1'],
+      ['', '', 'L1'],
+      ['', '', 'L1'],
+      ['', '', 'L1'],
+      ['', '', 'L1'],
+    ]);
+    expect(rows.slice(2).map((r) => [r.error, r.note])).toEqual([
+      ['', 'HTTP 202 '],
+      ['', '(empty body)'],
+      ['not JSON', '{"jsonrpc":'],
+      ['', 'truncated body (90000 bytes)'],
+      ['', '[binary body, 12 bytes]'],
+    ]);
+  });
+
+  it('an exchange that ended leaves no context behind: a later frame of its connection id starts afresh', () => {
+    const log = new FrameLog();
+    log.httpRequest('c1', 'GET', URL, { 'mcp-session-id': 'S1' });
+    log.httpEnd('c1');
+    log.httpBody('c1', JSON.stringify({ jsonrpc: '2.0', method: 'ping' }));
+    const rows = rowsOf(log).map(pick);
+    expect(rows[1]).toMatchObject({ transport: 'HTTP GET', session: 'S1', note: 'end complete' });
+    expect(rows[2]).toMatchObject({ transport: '', session: '', method: 'ping' });
+  });
+});
