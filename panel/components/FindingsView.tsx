@@ -4,7 +4,7 @@
 // Windowed like the other lists: a trace with thousands of findings (a client with 5,000 URIs) rendered every row, 14 s
 // to open the view and 5 s per filter keystroke.
 import { memo } from 'preact/compat';
-import { useMemo, useRef, useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import type { Finding, SessionView } from '../../shared/engine/index.ts';
 import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import type { Filter } from '../model/filter.ts';
@@ -27,26 +27,30 @@ interface Props {
   onOpen: (key: string) => void;
 }
 
+/** The column heads; inside the grid they are its first row. */
+function HeadCells() {
+  return (
+    <>
+      <span role="columnheader">Severity</span>
+      <span role="columnheader">Finding</span>
+      <span role="columnheader">URI</span>
+      <span role="columnheader">Session</span>
+      <span role="columnheader">Detail</span>
+      <span role="columnheader">First</span>
+      <span role="columnheader">Last</span>
+      <span role="columnheader">Count</span>
+      <span role="columnheader">State</span>
+    </>
+  );
+}
+
 function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
   const shown = useMemo(() => sortFindings(findings).filter((f) => findingMatches(f, filter, sessions)), [findings, sessions, filter]);
   // The finding the keyboard is on, by key (its position changes when the list does).
   const [selected, setSelected] = useState<string | null>(null);
   const index = useMemo(() => (selected === null ? -1 : shown.findIndex((f) => f.key === selected)), [shown, selected]);
-  // In a narrow panel the rows scroll sideways: the column heads move with them.
-  const head = useRef<HTMLDivElement>(null);
   return (
     <div class="findings-view findings-table" data-count={shown.length}>
-      <div class="finding-head" role="row" aria-hidden="true" ref={head}>
-        <span>Severity</span>
-        <span>Finding</span>
-        <span>URI</span>
-        <span>Session</span>
-        <span>Detail</span>
-        <span>First</span>
-        <span>Last</span>
-        <span>Count</span>
-        <span>State</span>
-      </div>
       {shown.length === 0 ? (
         <div class="uri-empty muted">{findings.length === 0 ? 'No findings: nothing looks wrong so far.' : 'No finding matches the filter.'}</div>
       ) : (
@@ -59,9 +63,11 @@ function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
           tabIndex={0}
           reveal={index >= 0 ? index : undefined}
           activeId={index >= 0 ? `finding-row-${index}` : undefined}
-          onScrollX={(left) => {
-            if (head.current) head.current.style.transform = left ? `translateX(${-left}px)` : '';
-          }}
+          header={
+            <div class="finding-head vlist-head" role="row" aria-rowindex={1}>
+              <HeadCells />
+            </div>
+          }
           onKeyDown={(e) => {
             if (isNavKey(e.key)) {
               e.preventDefault();
@@ -80,6 +86,7 @@ function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
                 key={f.key}
                 id={`finding-row-${i}`}
                 role="row"
+                aria-rowindex={i + 2}
                 aria-selected={isSelected}
                 class={`finding-row finding-${f.severity}${f.open ? ' open' : ' closed'}${isSelected ? ' selected' : ''}`}
                 data-finding-id={f.id}

@@ -17,17 +17,6 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
   const index = selected === null ? -1 : rowIndexOf(rows, selected);
   return (
     <div class="frame-list">
-      <div class="frame-row head" role="row" aria-hidden="true">
-        <span>#</span>
-        <span>time</span>
-        <span>dir</span>
-        <span>transport</span>
-        <span>session</span>
-        <span>method</span>
-        <span>id</span>
-        <span>error</span>
-        <span>URI / note</span>
-      </div>
       {rows.length === 0 && total > 0 ? <div class="uri-empty muted">No message matches the filter.</div> : null}
       <VirtualList
         label="MCP messages and transport events"
@@ -39,6 +28,19 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
         tabIndex={0}
         reveal={index >= 0 ? index : undefined}
         activeId={index >= 0 ? `frame-row-${selected}` : undefined}
+        header={
+          <div class="frame-row head vlist-head" role="row" aria-rowindex={1}>
+            <span role="columnheader">#</span>
+            <span role="columnheader">time</span>
+            <span role="columnheader">dir</span>
+            <span role="columnheader">transport</span>
+            <span role="columnheader">session</span>
+            <span role="columnheader">method</span>
+            <span role="columnheader">id</span>
+            <span role="columnheader">error</span>
+            <span role="columnheader">URI / note</span>
+          </div>
+        }
         onKeyDown={(e) => {
           if (isNavKey(e.key)) {
             e.preventDefault();
@@ -61,6 +63,7 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
               id={`frame-row-${key}`}
               class={`frame-row${r.error ? ' has-error' : ''}${isSelected ? ' selected' : ''}`}
               role="row"
+              aria-rowindex={i + 2}
               aria-selected={isSelected}
               data-seq={r.seq}
               data-method={r.method}
@@ -71,15 +74,15 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
                 onOpen(r.seq);
               }}
             >
-              <span>{r.seq}</span>
-              <span>{formatClock(r.t)}</span>
-              <span>{r.dir === 'out' ? '↑' : r.dir === 'in' ? '↓' : ''}</span>
-              <span>{r.transport}</span>
-              <span title={r.session}>{r.session.slice(0, 8)}</span>
-              <span>{r.method}</span>
-              <span>{r.id}</span>
-              <span>{r.error}</span>
-              <span title={r.uri || r.note}>{r.uri || r.note}</span>
+              <span role="gridcell">{r.seq}</span>
+              <span role="gridcell">{formatClock(r.t)}</span>
+              <span role="gridcell">{r.dir === 'out' ? '↑' : r.dir === 'in' ? '↓' : ''}</span>
+              <span role="gridcell">{r.transport}</span>
+              <span role="gridcell" title={r.session}>{r.session.slice(0, 8)}</span>
+              <span role="gridcell">{r.method}</span>
+              <span role="gridcell">{r.id}</span>
+              <span role="gridcell">{r.error}</span>
+              <span role="gridcell" title={r.uri || r.note}>{r.uri || r.note}</span>
             </div>
           );
         }}

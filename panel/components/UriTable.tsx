@@ -87,17 +87,19 @@ function cellsOf(r: UriRow, now: number, selected: boolean): Cells {
   };
 }
 
-const sameCells = (a: { c: Cells }, b: { c: Cells }): boolean => {
+const sameCells = (a: { c: Cells; n: number }, b: { c: Cells; n: number }): boolean => {
+  if (a.n !== b.n) return false;
   for (const k in a.c) if (a.c[k as keyof Cells] !== b.c[k as keyof Cells]) return false;
   return true;
 };
 
-const RowView = memo(function RowView({ c, onSelect, onOpen }: { c: Cells; onSelect: (k: string) => void; onOpen: (k: string) => void }) {
+const RowView = memo(function RowView({ c, n, onSelect, onOpen }: { c: Cells; n: number; onSelect: (k: string) => void; onOpen: (k: string) => void }) {
   return (
     <div
       id={rowId(c.key)}
       class={`uri-row status-${c.status}${c.problem ? ' problem' : ''}${c.selected ? ' selected' : ''}`}
       role="row"
+      aria-rowindex={n}
       aria-selected={c.selected}
       data-uri={c.uri}
       data-key={c.key}
@@ -131,25 +133,40 @@ const RowView = memo(function RowView({ c, onSelect, onOpen }: { c: Cells; onSel
   );
 }, sameCells);
 
+/** The column heads; inside the grid they are its first row. */
+function HeadCells() {
+  return (
+    <>
+      <span role="columnheader">Status</span>
+      <span role="columnheader">URI</span>
+      <span role="columnheader">Cache age</span>
+      <span role="columnheader" title="The client believes it is subscribed">
+        Client
+      </span>
+      <span role="columnheader" title="The server side (reconstructed) holds the subscription">
+        Server
+      </span>
+      <span role="columnheader" title="An open stream could deliver a notification">
+        Channel
+      </span>
+      <span role="columnheader">Last notify</span>
+      <span role="columnheader">Last read</span>
+      <span role="columnheader">Findings</span>
+    </>
+  );
+}
+
 function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
   const index = selected === null ? -1 : rows.findIndex((r) => r.key === selected);
-  // In a narrow panel the rows scroll sideways: the column heads move with them.
-  const head = useRef<HTMLDivElement>(null);
   return (
     <div class="uri-table" data-rows={rows.length}>
-      <div class="uri-row head" role="row" aria-hidden="true" ref={head}>
-        <span>Status</span>
-        <span>URI</span>
-        <span>Cache age</span>
-        <span title="The client believes it is subscribed">Client</span>
-        <span title="The server side (reconstructed) holds the subscription">Server</span>
-        <span title="An open stream could deliver a notification">Channel</span>
-        <span>Last notify</span>
-        <span>Last read</span>
-        <span>Findings</span>
-      </div>
       {rows.length === 0 ? (
-        <div class="uri-empty muted">{total === 0 ? 'No resource URIs yet: the table fills as the client reads and subscribes.' : 'No URI matches the filter.'}</div>
+        <>
+          <div class="uri-row head" aria-hidden="true">
+            <HeadCells />
+          </div>
+          <div class="uri-empty muted">{total === 0 ? 'No resource URIs yet: the table fills as the client reads and subscribes.' : 'No URI matches the filter.'}</div>
+        </>
       ) : (
         <VirtualList
           label="Resource URIs"
@@ -160,9 +177,11 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
           reveal={index >= 0 ? index : undefined}
           tabIndex={0}
           activeId={index >= 0 ? rowId(selected!) : undefined}
-          onScrollX={(left) => {
-            if (head.current) head.current.style.transform = left ? `translateX(${-left}px)` : '';
-          }}
+          header={
+            <div class="uri-row head vlist-head" role="row" aria-rowindex={1}>
+              <HeadCells />
+            </div>
+          }
           onKeyDown={(e) => {
             if (isNavKey(e.key)) {
               e.preventDefault();
@@ -174,7 +193,7 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
           }}
           renderRow={(i) => {
             const r = rows[i]!;
-            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected)} onSelect={onSelect} onOpen={onOpen} />;
+            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected)} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;
           }}
         />
       )}

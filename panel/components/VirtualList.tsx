@@ -1,6 +1,8 @@
 // A windowed list with fixed-height rows: only the visible rows are in the DOM, so 100k rows scroll smoothly. With
 // `follow`, it keeps to the end while the user is scrolled to the bottom (live tail) and stays put otherwise;
-// `reveal` scrolls a row into view (keyboard selection).
+// `reveal` scrolls a row into view (keyboard selection). `header` is the grid's first row (its column heads), inside
+// the grid for assistive technology and sticky at the top: it scrolls sideways with the rows, never up and away.
+// Rows are numbered from 2 (`aria-rowindex`, by the caller) when there is a header.
 import type { AriaRole, ComponentChildren, TargetedKeyboardEvent } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
@@ -19,13 +21,13 @@ interface Props {
   onKeyDown?: (e: TargetedKeyboardEvent<HTMLDivElement>) => void;
   role?: AriaRole;
   activeId?: string | undefined;
-  /** Told the horizontal scroll position (a header outside the list follows it). */
-  onScrollX?: (left: number) => void;
+  /** The row of column heads (role="row" with role="columnheader" cells, class `vlist-head`), `rowHeight` tall. */
+  header?: ComponentChildren;
 }
 
 const OVERSCAN = 8;
 
-export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, class: cls, tabIndex, onKeyDown, role = 'grid', activeId, onScrollX }: Props) {
+export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, class: cls, tabIndex, onKeyDown, role = 'grid', activeId, header }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
@@ -51,8 +53,10 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el || reveal === undefined || reveal < 0) return;
-    const top = reveal * rowHeight;
-    if (top < el.scrollTop) el.scrollTop = top;
+    // The sticky header covers the top of the view: a row is in view below it.
+    const headerHeight = header === undefined ? 0 : rowHeight;
+    const top = headerHeight + reveal * rowHeight;
+    if (top < el.scrollTop + headerHeight) el.scrollTop = top - headerHeight;
     else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
     setScrollTop(el.scrollTop);
   }, [reveal, rowHeight]);
@@ -68,7 +72,7 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
       class={`vlist${cls ? ` ${cls}` : ''}`}
       role={role}
       aria-label={label}
-      aria-rowcount={count}
+      aria-rowcount={header === undefined ? count : count + 1}
       aria-activedescendant={activeId}
       tabIndex={tabIndex}
       onKeyDown={onKeyDown}
@@ -76,9 +80,9 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
         const el = e.currentTarget;
         following.current = el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;
         setScrollTop(el.scrollTop);
-        onScrollX?.(el.scrollLeft);
       }}
     >
+      {header}
       <div class="vlist-sizer" style={{ height: `${count * rowHeight}px`, position: 'relative' }}>
         <div style={{ position: 'absolute', top: `${first * rowHeight}px`, left: 0, right: 0 }}>{rows}</div>
       </div>

@@ -422,14 +422,30 @@ it('lists thousands of findings in a window of rows, walked by keyboard (a clien
   expect(total).toBeGreaterThanOrEqual(3000);
   await off.click('[role="tab"][data-view="findings"]');
   await off.waitForSelector('.finding-row');
-  // Every finding is counted; only the rows in sight (and a few around them) are in the page.
-  expect(Number(await off.getAttribute('.finding-grid', 'aria-rowcount'))).toBe(total);
+  // Every finding is counted (and the row of column heads, inside the grid); only the rows in sight (and a few
+  // around them) are in the page.
+  expect(Number(await off.getAttribute('.finding-grid', 'aria-rowcount'))).toBe(total + 1);
+  expect(await off.$$eval('.finding-grid [role="row"][aria-rowindex="1"] [role="columnheader"]', (hs) => hs.map((h) => h.textContent))).toEqual([
+    'Severity', 'Finding', 'URI', 'Session', 'Detail', 'First', 'Last', 'Count', 'State',
+  ]);
   expect((await off.$$('.finding-row')).length).toBeLessThan(100);
   // The keyboard reaches the last one; Enter opens it in the drawer.
   await off.focus('.finding-grid');
   await off.keyboard.press('End');
   await off.waitForSelector(`#finding-row-${total - 1}.selected`);
   expect(await off.getAttribute('.finding-grid', 'aria-activedescendant')).toBe(`finding-row-${total - 1}`);
+  expect(await off.getAttribute(`#finding-row-${total - 1}`, 'aria-rowindex')).toBe(String(total + 1));
+  // The last row is in view, below the sticky heads.
+  const [rowBox, headBox, gridBox] = await Promise.all([`#finding-row-${total - 1}`, '.finding-grid .vlist-head', '.finding-grid'].map((sel) => off.locator(sel).boundingBox()));
+  expect(rowBox!.y).toBeGreaterThanOrEqual(headBox!.y + headBox!.height - 1);
+  expect(rowBox!.y + rowBox!.height).toBeLessThanOrEqual(gridBox!.y + gridBox!.height + 1);
+  // Back to the first: shown below the heads, not under them.
+  await off.keyboard.press('Home');
+  await off.waitForSelector('#finding-row-0.selected');
+  const [firstBox, headAgain] = await Promise.all(['#finding-row-0', '.finding-grid .vlist-head'].map((sel) => off.locator(sel).boundingBox()));
+  expect(firstBox!.y).toBeGreaterThanOrEqual(headAgain!.y + headAgain!.height - 1);
+  await off.keyboard.press('End');
+  await off.waitForSelector(`#finding-row-${total - 1}.selected`);
   const uri = await off.getAttribute(`#finding-row-${total - 1}`, 'data-uri');
   await off.keyboard.press('Enter');
   await off.waitForSelector('[data-drawer="finding"]');
