@@ -68,10 +68,10 @@ function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
               <HeadCells />
             </div>
           }
-          onKeyDown={(e) => {
+          onKeyDown={(e, page) => {
             if (isNavKey(e.key)) {
               e.preventDefault();
-              const to = moveIndex(shown.length, index, e.key);
+              const to = moveIndex(shown.length, index, e.key, page);
               setSelected(to < 0 ? null : shown[to]!.key);
             } else if (e.key === 'Enter' && index >= 0) {
               e.preventDefault();

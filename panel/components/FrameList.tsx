@@ -41,12 +41,12 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
             <span role="columnheader">URI / note</span>
           </div>
         }
-        onKeyDown={(e) => {
+        onKeyDown={(e, page) => {
           if (isNavKey(e.key)) {
             e.preventDefault();
             // Moves by position; only the rows around the selection need keys.
             const from = index >= 0 ? index : -1;
-            const to = moveIndex(rows.length, from, e.key);
+            const to = moveIndex(rows.length, from, e.key, page);
             setSelected(to < 0 ? null : rowKey(rows, to));
           } else if (e.key === 'Enter' && index >= 0) {
             e.preventDefault();

@@ -146,8 +146,10 @@ function TimelineView(props: Props) {
     return () => ro.disconnect();
   }, []);
 
-  const firstLane = Math.floor(scrollTop / LANE_H);
-  const offsetY = -(scrollTop % LANE_H);
+  // Fewer lanes than before (a filter, a selection): the lanes scrolled past come back rather than an empty view.
+  const laneTop = Math.min(scrollTop, Math.max(0, lanes.length * LANE_H + AXIS_H - size.h));
+  const firstLane = Math.floor(laneTop / LANE_H);
+  const offsetY = -(laneTop % LANE_H);
   const visibleCount = Math.ceil((size.h - AXIS_H) / LANE_H) + 1;
 
   // The canvas is drawn in the animation frame after the render that changed it: a live update's DOM work and its
@@ -310,13 +312,13 @@ function TimelineView(props: Props) {
         ref={bodyRef}
         onWheel={(e) => {
           if (e.shiftKey || Math.abs(e.deltaY) < Math.abs(e.deltaX)) {
-            if (e.shiftKey) setScrollTop((s) => Math.max(0, Math.min(Math.max(0, totalH - size.h), s + e.deltaY)));
+            if (e.shiftKey) setScrollTop(Math.max(0, Math.min(Math.max(0, totalH - size.h), laneTop + e.deltaY)));
             else setWindow(panBy(shownWin, -e.deltaX, size.w));
           } else {
             const c = canvasRef.current!;
             const x = e.clientX - c.getBoundingClientRect().left;
             if (x < 0) {
-              setScrollTop((s) => Math.max(0, Math.min(Math.max(0, totalH - size.h), s + e.deltaY)));
+              setScrollTop(Math.max(0, Math.min(Math.max(0, totalH - size.h), laneTop + e.deltaY)));
               return;
             }
             setWindow(zoomAt(shownWin, e.deltaY > 0 ? 1.25 : 0.8, tOf(shownWin, x, size.w), maxSpan));
@@ -384,8 +386,8 @@ function TimelineView(props: Props) {
             else if (k === '0') setWindow(fitWindow(first, lastT));
             else if (k === 'ArrowLeft') setWindow(panBy(shownWin, size.w / 10, size.w));
             else if (k === 'ArrowRight') setWindow(panBy(shownWin, -size.w / 10, size.w));
-            else if (k === 'ArrowDown') setScrollTop((s) => Math.min(Math.max(0, totalH - size.h), s + LANE_H));
-            else if (k === 'ArrowUp') setScrollTop((s) => Math.max(0, s - LANE_H));
+            else if (k === 'ArrowDown') setScrollTop(Math.min(Math.max(0, totalH - size.h), laneTop + LANE_H));
+            else if (k === 'ArrowUp') setScrollTop(Math.max(0, laneTop - LANE_H));
             else if ((k === 'f' || k === 'F') && live) setFollow(true);
             else return;
             e.preventDefault();

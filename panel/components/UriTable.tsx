@@ -182,10 +182,10 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
               <HeadCells />
             </div>
           }
-          onKeyDown={(e) => {
+          onKeyDown={(e, page) => {
             if (isNavKey(e.key)) {
               e.preventDefault();
-              onSelect(moveSelection(rows.map((r) => r.key), selected, e.key));
+              onSelect(moveSelection(rows.map((r) => r.key), selected, e.key, page));
             } else if (e.key === 'Enter' && selected !== null) {
               e.preventDefault();
               onOpen(selected);

@@ -18,7 +18,8 @@ interface Props {
   reveal?: number | undefined;
   class?: string;
   tabIndex?: number;
-  onKeyDown?: (e: TargetedKeyboardEvent<HTMLDivElement>) => void;
+  /** `pageRows`: how many rows a page is (what PgUp / PgDn move by): the rows in sight. */
+  onKeyDown?: (e: TargetedKeyboardEvent<HTMLDivElement>, pageRows: number) => void;
   role?: AriaRole;
   activeId?: string | undefined;
   /** The row of column heads (role="row" with role="columnheader" cells, class `vlist-head`), `rowHeight` tall. */
@@ -75,7 +76,7 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
       aria-rowcount={header === undefined ? count : count + 1}
       aria-activedescendant={activeId}
       tabIndex={tabIndex}
-      onKeyDown={onKeyDown}
+      onKeyDown={onKeyDown && ((e) => onKeyDown(e, Math.max(1, Math.floor(height / rowHeight) - (header === undefined ? 0 : 1))))}
       onScroll={(e) => {
         const el = e.currentTarget;
         following.current = el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;

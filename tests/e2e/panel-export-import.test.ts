@@ -444,6 +444,12 @@ it('lists thousands of findings in a window of rows, walked by keyboard (a clien
   await off.waitForSelector('#finding-row-0.selected');
   const [firstBox, headAgain] = await Promise.all(['#finding-row-0', '.finding-grid .vlist-head'].map((sel) => off.locator(sel).boundingBox()));
   expect(firstBox!.y).toBeGreaterThanOrEqual(headAgain!.y + headAgain!.height - 1);
+  // PgDn moves by the rows in sight (below the heads).
+  const page = await off.evaluate(() => Math.floor(document.querySelector('.finding-grid')!.clientHeight / 22) - 1);
+  await off.keyboard.press('PageDown');
+  await off.waitForSelector(`#finding-row-${page}.selected`);
+  await off.keyboard.press('PageUp');
+  await off.waitForSelector('#finding-row-0.selected');
   await off.keyboard.press('End');
   await off.waitForSelector(`#finding-row-${total - 1}.selected`);
   const uri = await off.getAttribute(`#finding-row-${total - 1}`, 'data-uri');
@@ -459,6 +465,20 @@ it('lists thousands of findings in a window of rows, walked by keyboard (a clien
   });
   const shown = await off.$$eval('.finding-row', (rs) => rs.map((r) => r.getAttribute('data-uri')));
   expect(new Set(shown)).toEqual(new Set(['file:///docs/42.md']));
+  // The timeline's lanes scrolled down, then a filter leaves a few: they are shown from the top, not scrolled away.
+  await off.fill('input[aria-label="Filter"]', '');
+  await off.click('[role="tab"][data-view="resources"]');
+  await off.focus('.timeline-canvas');
+  for (let i = 0; i < 30; i++) await off.keyboard.press('ArrowDown');
+  await off.waitForFunction(() => Number(document.querySelector('.lanes-more')?.getAttribute('data-lanes-above')) >= 20);
+  await off.fill('input[aria-label="Filter"]', 'uri:file:///docs/42.md');
+  await off.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.getAttribute('data-lanes')) < 10);
+  // Clamped to the lanes there are: the last of them fill the view (it is short here), none are scrolled past it.
+  const lanes = Number(await off.getAttribute('.timeline-canvas', 'data-lanes'));
+  const above = Number(await off.getAttribute('.lanes-more', 'data-lanes-above'));
+  expect(above).toBeLessThan(lanes);
+  expect(await off.getAttribute('.lanes-more', 'data-lanes-below')).toBe('0');
+  expect(await off.$$eval('.lane-label[data-lane="uri"]', (ls) => ls.map((l) => l.getAttribute('data-uri')))).toEqual(['file:///docs/42.md']);
   await off.close();
 });
 
