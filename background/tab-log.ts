@@ -131,7 +131,8 @@ export class TabLog {
         bytes += parsed.bytes;
         for (const pf of parsed.frames) {
           // A page-end, or a frame its document sent after it (its own pagehide or unload handler speaking MCP).
-          if (pf.kind === 'page-end' || (meta.endedDocs !== undefined && meta.endedDocs.includes(pf.doc))) pageEnded = true;
+          // (A page-start of an ended document is its return from the back/forward cache: alive again.)
+          if (pf.kind === 'page-end' || (pf.kind !== 'page-start' && meta.endedDocs !== undefined && meta.endedDocs.includes(pf.doc))) pageEnded = true;
           if (pf.kind === 'page-start' || pf.kind === 'page-end') trackDocs(meta, pf.kind, pf.doc, frameId, pf.kind === 'page-start' && pf.top && frameId === 0, pf.t);
           // The parsed objects are ours alone: stamp them in place.
           const frame = pf as Frame;
@@ -292,6 +293,8 @@ function trackDocs(meta: TabMeta, kind: 'page-start' | 'page-end', doc: string, 
     frames.length = 0;
     meta.segmentBegunBySubframeAt = topLevel ? undefined : t;
   }
+  // Back from the back/forward cache: the document lives again.
+  if (meta.endedDocs?.includes(doc)) meta.endedDocs = meta.endedDocs.filter((d) => d !== doc);
   if (!live.includes(doc)) live.push(doc);
   if (!frames.includes(frameId)) frames.push(frameId);
   // Documents that never said goodbye (a crashed frame) must not pile up.

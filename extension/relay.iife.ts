@@ -161,6 +161,11 @@ function connect(): void {
 }
 
 document.addEventListener(HOOK_EVENT, onHookEvent);
+// The page-end frame says it too, but a document that never spoke MCP sends none: its own pagehide or unload handler
+// may still speak MCP first, after which no timer runs.
+window.addEventListener('pagehide', () => {
+  pageGone = true;
+});
 window.addEventListener('pageshow', (e) => {
   if (e.persisted) pageGone = false;
 });

@@ -113,6 +113,8 @@ export class FrameRows {
       case 'es-open':
         return note('open');
       case 'es-error':
+        // Closed for good (readyState 2): no es-close follows.
+        if (frame.readyState === 2) this.conns.delete(frame.conn);
         return note(frame.readyState === 2 ? 'closed by error' : 'error, reconnecting');
       case 'es-close':
         this.conns.delete(frame.conn);

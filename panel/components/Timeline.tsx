@@ -147,7 +147,8 @@ function TimelineView(props: Props) {
   }, []);
 
   // Fewer lanes than before (a filter, a selection): the lanes scrolled past come back rather than an empty view.
-  const laneTop = Math.min(scrollTop, Math.max(0, lanes.length * LANE_H + AXIS_H - size.h));
+  const maxLaneTop = Math.max(0, lanes.length * LANE_H + AXIS_H - size.h);
+  const laneTop = Math.min(scrollTop, maxLaneTop);
   const firstLane = Math.floor(laneTop / LANE_H);
   const offsetY = -(laneTop % LANE_H);
   const visibleCount = Math.ceil((size.h - AXIS_H) / LANE_H) + 1;
@@ -235,7 +236,6 @@ function TimelineView(props: Props) {
     if (text !== tip.text || clickable !== tip.clickable) setTip({ text, clickable });
   };
 
-  const totalH = lanes.length * LANE_H + AXIS_H;
   const visibleLanes = lanes.slice(firstLane, firstLane + visibleCount);
   /** Lanes below the view (not even partly shown): said, so none is hidden without a sign. */
   const lanesBelow = Math.max(0, lanes.length - firstLane - Math.floor((size.h - AXIS_H - offsetY) / LANE_H));
@@ -312,13 +312,13 @@ function TimelineView(props: Props) {
         ref={bodyRef}
         onWheel={(e) => {
           if (e.shiftKey || Math.abs(e.deltaY) < Math.abs(e.deltaX)) {
-            if (e.shiftKey) setScrollTop(Math.max(0, Math.min(Math.max(0, totalH - size.h), laneTop + e.deltaY)));
+            if (e.shiftKey) setScrollTop(Math.max(0, Math.min(maxLaneTop, laneTop + e.deltaY)));
             else setWindow(panBy(shownWin, -e.deltaX, size.w));
           } else {
             const c = canvasRef.current!;
             const x = e.clientX - c.getBoundingClientRect().left;
             if (x < 0) {
-              setScrollTop(Math.max(0, Math.min(Math.max(0, totalH - size.h), laneTop + e.deltaY)));
+              setScrollTop(Math.max(0, Math.min(maxLaneTop, laneTop + e.deltaY)));
               return;
             }
             setWindow(zoomAt(shownWin, e.deltaY > 0 ? 1.25 : 0.8, tOf(shownWin, x, size.w), maxSpan));
@@ -386,7 +386,7 @@ function TimelineView(props: Props) {
             else if (k === '0') setWindow(fitWindow(first, lastT));
             else if (k === 'ArrowLeft') setWindow(panBy(shownWin, size.w / 10, size.w));
             else if (k === 'ArrowRight') setWindow(panBy(shownWin, -size.w / 10, size.w));
-            else if (k === 'ArrowDown') setScrollTop(Math.min(Math.max(0, totalH - size.h), laneTop + LANE_H));
+            else if (k === 'ArrowDown') setScrollTop(Math.min(maxLaneTop, laneTop + LANE_H));
             else if (k === 'ArrowUp') setScrollTop(Math.max(0, laneTop - LANE_H));
             else if ((k === 'f' || k === 'F') && live) setFollow(true);
             else return;

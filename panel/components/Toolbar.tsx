@@ -121,7 +121,7 @@ function ToolbarView(props: Props) {
       >
         {p.paused ? '▶' : '●'}
       </button>
-      <button type="button" onClick={p.onClear} aria-label="Clear log" title={p.imported ? 'Close the imported trace' : "Clear the tab's log"} disabled={!p.canClear}>
+      <button type="button" onClick={p.onClear} aria-label={p.imported ? 'Clear: close the imported trace' : 'Clear log'} title={p.imported ? 'Close the imported trace' : "Clear the tab's log"} disabled={!p.canClear}>
         ⊘
       </button>
       <label class="check" title="Keep the log of earlier pages when the tab navigates">

@@ -1,12 +1,12 @@
 // The findings view's model: open first, worst first, newest first; and which findings a filter keeps. Pure.
-import type { Finding, SessionView } from '../../shared/engine/index.ts';
+import type { Finding } from '../../shared/engine/index.ts';
 import { STALE_FINDINGS, uriMatches, type Filter } from './filter.ts';
-import { findingSessions } from './uri-table.ts';
+import { findingSessions, type SessionSpan } from './uri-table.ts';
 
 const RANK = { error: 3, warning: 2, info: 1 } as const;
 
 /** `finding:`, `uri:`, `session:`, `is:error|warning|info|problem|stale|phantom`, free text; other terms do not apply to findings. */
-export function findingMatches(f: Finding, filter: Filter, sessions: readonly Pick<SessionView, 'label'>[] = []): boolean {
+export function findingMatches(f: Finding, filter: Filter, sessions: readonly SessionSpan[] = []): boolean {
   for (const t of filter.terms) {
     // undefined: the term says nothing about findings (method:, is:stale…): ignored, negated or not.
     let hit: boolean | undefined;

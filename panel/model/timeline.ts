@@ -217,10 +217,12 @@ export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings'>, now: 
   for (const f of snapshot.findings as Finding[]) {
     const k = STALE_FINDINGS.has(f.id) ? findingRowKey(f) : undefined;
     if (k === undefined) continue;
-    const iv = { t0: f.firstT, t1: f.open ? Math.max(now, f.lastT) : f.lastT };
-    const list = out.get(k);
-    if (list) list.push(iv);
-    else out.set(k, [iv]);
+    let list = out.get(k);
+    if (!list) out.set(k, (list = []));
+    // A finding that held several times is shaded where it held, not over the healthy times in between.
+    if (f.spans) for (const [t0, t1] of f.spans) list.push({ t0, t1 });
+    else list.push({ t0: f.firstT, t1: f.lastT });
+    if (f.open) list[list.length - 1]!.t1 = Math.max(now, list[list.length - 1]!.t1);
   }
   return out;
 }

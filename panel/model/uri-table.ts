@@ -112,11 +112,28 @@ export function uriParts(uri: string): [string, string] {
  * The sessions a finding is about: its own, and any known session its detail names (a subscription lost on
  * re-initialize was held by the session that ended: `session:<old id>` finds it too).
  */
-export function findingSessions(f: Pick<Finding, 'session' | 'detail'>, sessions: readonly Pick<SessionView, 'label'>[] = []): string[] {
+export type SessionSpan = Pick<SessionView, 'label'> & Partial<Pick<SessionView, 'doc' | 'endpoint' | 'startT' | 'endT'>>;
+
+export function findingSessions(f: Pick<Finding, 'id' | 'session' | 'detail' | 'doc' | 'endpoint' | 'firstT' | 'lastT' | 'spans'>, sessions: readonly SessionSpan[] = []): string[] {
   const out = f.session !== undefined ? [f.session] : [];
   const detail = f.detail;
   if (detail) for (const s of sessions) if (s.label !== f.session && namesId(detail, s.label)) out.push(s.label);
+  // A URI's coverage finding follows it across sessions and names the latest: the client's sessions it held during
+  // concern it too.
+  if (f.id === 'cached-not-subscribed' || f.id === 'phantom-subscription') {
+    for (const s of sessions) {
+      if (s.startT === undefined || s.doc !== f.doc || s.endpoint !== f.endpoint || out.includes(s.label)) continue;
+      if (heldDuring(f, s.startT, s.endT ?? Infinity)) out.push(s.label);
+    }
+  }
   return out;
+}
+
+/** Did the finding hold at some time in [from, to)? */
+function heldDuring(f: Pick<Finding, 'firstT' | 'lastT' | 'spans'>, from: number, to: number): boolean {
+  if (!f.spans) return f.firstT < to && from <= f.lastT;
+  for (const [t0, t1] of f.spans) if (t0 < to && from <= t1) return true;
+  return false;
 }
 
 /** `text` names `id` as a whole word (S1 is not named by "S10 ended"). */

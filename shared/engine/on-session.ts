@@ -78,8 +78,10 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   for (const x of c.listens.values()) if (!x.open && (!lastEnded || (x.endSeq ?? 0) > (lastEnded.endSeq ?? 0))) lastEnded = x;
   const endedBefore = lastEnded !== undefined;
   const endedTogether = endedBefore ? [...c.listens.values()].filter((x) => !x.open && (lastEnded!.endT ?? 0) - (x.endT ?? 0) <= core.grace) : [];
+  const replaced = c.listens.get(m.id);
   c.listens.set(m.id, l);
-  c.ledgerEpoch++; // a reused id replaces an ended listen in the scan
+  // A reused id takes an ended listen out of ClientModel.ledgersEndedWith's view (a new open one changes nothing there).
+  if (replaced !== undefined && !replaced.open) c.ledgerEpoch++;
   // A client that opens a new listen after one ended is re-establishing: what it leaves out, it dropped.
   const fromEnded = [...c.uris.values()].filter((u) => u.believed && u.beliefListen && !u.beliefListen.open);
   // Membership by set: a re-listen names every URI again, and a list scan per URI is quadratic.

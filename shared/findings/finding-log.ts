@@ -68,6 +68,16 @@ interface Rec {
   lastT: number;
   evidence: number[];
   count: number;
+  /** Each occurrence's time span, as flat pairs (from, to); capped like the evidence: the first and the latest. */
+  spans: number[];
+}
+
+/** Spans kept per finding (pairs): the first occurrence and the most recent ones. */
+const SPANS_CAP = 24;
+
+function addSpan(spans: number[], from: number, to: number): void {
+  spans.push(from, to);
+  if (spans.length > SPANS_CAP * 2) spans.splice(2, 2);
 }
 
 export class FindingLog {
@@ -79,12 +89,13 @@ export class FindingLog {
     if (!r) {
       const ev: number[] = [];
       addEvidence(ev, evidence);
-      this.recs.set(key, { spec: { ...spec }, key, firstT, lastT, evidence: ev, count: 1 });
+      this.recs.set(key, { spec: { ...spec }, key, firstT, lastT, evidence: ev, count: 1, spans: [firstT, lastT] });
       return;
     }
     r.firstT = Math.min(r.firstT, firstT);
     r.lastT = Math.max(r.lastT, lastT);
     r.count++;
+    addSpan(r.spans, firstT, lastT);
     // The latest occurrence's reason and detail describe it best.
     r.spec = { ...spec };
     addEvidence(r.evidence, evidence);
@@ -198,12 +209,19 @@ function toFinding(spec: FindingSpec, key: string, firstT: number, lastT: number
 /** All findings at `now`: logged ones, settled open conditions and timed ones, merged by key, worst first. */
 export function assembleFindings(log: FindingLog, conditions: ConditionSet, timed: readonly TimedFinding[], now: number): Finding[] {
   const byKey = new Map<string, Finding>();
-  const merge = (spec: FindingSpec, key: string, firstT: number, lastT: number, evidence: readonly number[], count: number, open: boolean): void => {
+  // The spans of findings that happened more than once (most happen once: no list is made for them).
+  const spansByKey = new Map<string, number[]>();
+  const merge = (spec: FindingSpec, key: string, firstT: number, lastT: number, evidence: readonly number[], count: number, open: boolean, spans?: readonly number[]): void => {
     const f = byKey.get(key);
     if (!f) {
       byKey.set(key, toFinding(spec, key, firstT, lastT, [...evidence], count, open));
+      if (spans !== undefined && spans.length > 2) spansByKey.set(key, [...spans]);
       return;
     }
+    let list = spansByKey.get(key);
+    if (!list) spansByKey.set(key, (list = [f.firstT, f.lastT]));
+    if (spans !== undefined) for (let i = 0; i < spans.length; i += 2) addSpan(list, spans[i]!, spans[i + 1]!);
+    else addSpan(list, firstT, lastT);
     f.firstT = Math.min(f.firstT, firstT);
     f.lastT = Math.max(f.lastT, lastT);
     f.count += count;
@@ -214,11 +232,16 @@ export function assembleFindings(log: FindingLog, conditions: ConditionSet, time
     }
     addEvidence(f.evidence, evidence);
   };
-  for (const r of log.values()) merge(r.spec, r.key, r.firstT, r.lastT, r.evidence, r.count, false);
+  for (const r of log.values()) merge(r.spec, r.key, r.firstT, r.lastT, r.evidence, r.count, false, r.spans);
   for (const c of conditions.open.values()) {
     if (conditions.settled(c, now)) merge(c.spec, c.key, c.since, now, c.evidence, 1, true);
   }
   for (const t of timed) merge(t.spec, findingKey(t.spec), t.firstT, now, t.evidence, 1, t.open);
+  for (const [key, flat] of spansByKey) {
+    const spans: Array<[number, number]> = [];
+    for (let i = 0; i < flat.length; i += 2) spans.push([flat[i]!, flat[i + 1]!]);
+    byKey.get(key)!.spans = spans.sort((a, b) => a[0] - b[0]);
+  }
   const out = [...byKey.values()];
   for (const f of out) f.evidence.sort((a, b) => a - b);
   out.sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || a.firstT - b.firstT || (a.key < b.key ? -1 : 1));

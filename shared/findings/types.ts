@@ -52,6 +52,11 @@ export interface Finding {
   evidence: number[];
   /** How many times it happened (event findings) or was re-opened (state findings). */
   count: number;
+  /**
+   * Only for a finding that happened more than once: each occurrence's time span (from, to), oldest first (capped:
+   * the first and the latest 23). `firstT`…`lastT` then covers the times in between, when it did not hold.
+   */
+  spans?: Array<[number, number]>;
   /** True while the condition still holds at `now`; false for something that happened or has been resolved. */
   open: boolean;
   title: string;

@@ -408,6 +408,10 @@ it('imports by drag and drop', async () => {
   await off.focus('.timeline-canvas');
   await off.keyboard.press('0');
   expect(await windowOf()).toEqual(shown);
+  // On an import the clear button closes it, and its name says so.
+  await off.click('button[aria-label="Clear: close the imported trace"]');
+  await off.waitForSelector('.status-bar[data-status="offline"]');
+  expect(await off.$('button[aria-label="Clear log"]')).not.toBeNull();
   await off.close();
 });
 

@@ -154,3 +154,24 @@ it("captures what the page's own pagehide handler sends after the page-end (no t
   expect(del.segment).toBe(end.segment);
   await p.close();
 });
+
+it('captures MCP that a page speaks for the first time from its own pagehide handler', async () => {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'leaving', version: '1' } } });
+  site.routes.set(
+    '/silent-then-leaving',
+    html(`<h1>silent</h1><script>addEventListener('pagehide', () => { fetch(${JSON.stringify(`${mcp.url}/mcp`)}, { method: 'POST', keepalive: true, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: ${JSON.stringify(body)} }).catch(() => {}); });</script>`),
+  );
+  const p = await browser.context.newPage();
+  await p.goto(site.url + '/silent-then-leaving');
+  // Back on the page (its URL is what finds the tab's log) after leaving it once: that departure spoke MCP.
+  await p.goto(site.url + '/plain-data');
+  await p.goBack();
+  const tab = await tabIdOf(browser, p);
+  const log = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tab);
+    return fs.some((f) => f.kind === 'http-request' && f.method === 'POST') ? fs : undefined;
+  }, 10_000, 'the initialize sent from pagehide');
+  // Announced by its page-start, as any document's first MCP frame is.
+  expect(log.map((f) => f.kind).slice(0, 2)).toEqual(['page-start', 'http-request']);
+  await p.close();
+});

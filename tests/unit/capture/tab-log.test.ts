@@ -200,9 +200,11 @@ describe('TabLog', () => {
       const start = (doc: string) => ({ kind: 'page-start', doc, n: 1, t: 1, url: 'http://x/', top: true });
       await log.accept('r', 1, [msg(start('d'), req('d', 2), { kind: 'page-end', doc: 'd', n: 3, t: 3, url: 'http://x/', persisted: false })], 0, 0);
       expect(await elapsed(log.accept('r', 2, [msg(req('d', 4))], 0, 0))).toBeLessThan(1000);
-      // A live document's batch waits for the idle delay.
+      // A live document's batch waits for the idle delay; so does one back from the back/forward cache.
       const live = log.accept('r2', 1, [msg(start('e'), req('e', 2))], 0, 0);
       expect(await Promise.race([live.then(() => 'written'), new Promise((r) => setTimeout(() => r('waiting'), 300))])).toBe('waiting');
+      const back = log.accept('r', 3, [msg({ ...start('d'), n: 5 }, req('d', 6))], 0, 0);
+      expect(await Promise.race([back.then(() => 'written'), new Promise((r) => setTimeout(() => r('waiting'), 300))])).toBe('waiting');
     });
 
     it('brings a pending write forward when a panel comes; the watch count is per tab and outlives a replaced log', async () => {

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { request, result, StreamableClient } from '../../support/mcp-clients.ts';
+import { staleIntervals } from '../../../panel/model/timeline.ts';
+import { findingSessions } from '../../../panel/model/uri-table.ts';
 
 const URL = 'http://localhost:3000/mcp';
 const POLICY = 'file:///docs/policy.md';
@@ -60,6 +62,39 @@ describe('reconnect without resubscribe', () => {
     // From the first loss on: the condition held through every later session.
     const firstLoss = log.frames.find((x) => x.kind === 'http-request' && x.method === 'DELETE')!;
     expect(f.every((x) => x.firstT >= firstLoss.t && x.firstT < firstLoss.t + 1000)).toBe(true);
+  });
+
+  it('lost, resubscribed, lost again in a later session: one finding, its spans apart, the healthy time between not stale', () => {
+    const log = new FrameLog();
+    const { c } = subscribed(log, [POLICY]);
+    log.wait(10_000);
+    c.delete();
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    log.wait(20_000);
+    c.subscribe(POLICY);
+    const healthyFrom = log.t;
+    log.wait(60_000);
+    const healthyTo = log.t;
+    c.delete();
+    c.initialize({ sessionId: 'S3' });
+    c.openGet();
+    log.wait(30_000);
+    const e = run(log);
+    const snap = e.snapshot(log.t);
+    const f = snap.findings.find((x) => x.id === 'cached-not-subscribed')!;
+    expect([f.session, f.open, f.count]).toEqual(['S3', true, 2]);
+    expect(f.spans).toHaveLength(2);
+    expect(f.spans![0]![1]).toBeLessThanOrEqual(healthyFrom + 10);
+    expect(f.spans![1]![0]).toBeGreaterThanOrEqual(healthyTo);
+    // The timeline shades the two losses, not the minute in between.
+    const row = snap.uris.find((r) => r.uri === POLICY)!;
+    const shaded = staleIntervals(snap, log.t).get(row.key)!;
+    const mid = (healthyFrom + healthyTo) / 2;
+    expect(shaded.some((i) => i.t0 <= mid && mid <= i.t1)).toBe(false);
+    expect(shaded.some((i) => i.t0 <= log.t - 1000 && log.t - 1000 <= i.t1)).toBe(true);
+    // The sessions it held in are its own (a session: filter finds it by any of them), not S1, when all was well.
+    expect(findingSessions(f, snap.sessions).sort()).toEqual(['S2', 'S3']);
   });
 
   it('within the grace nothing is reported yet (the client may still resubscribe)', () => {
