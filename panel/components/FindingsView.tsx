@@ -10,8 +10,7 @@ import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import type { Filter } from '../model/filter.ts';
 import { findingMatches, sortFindings } from '../model/findings-view.ts';
 import { formatClock } from '../model/format.ts';
-import { isNavKey, moveIndex } from '../model/uri-table.ts';
-import { VirtualList } from './VirtualList.tsx';
+import { VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 22;
 
@@ -27,22 +26,7 @@ interface Props {
   onOpen: (key: string) => void;
 }
 
-/** The column heads; inside the grid they are its first row. */
-function HeadCells() {
-  return (
-    <>
-      <span role="columnheader">Severity</span>
-      <span role="columnheader">Finding</span>
-      <span role="columnheader">URI</span>
-      <span role="columnheader">Session</span>
-      <span role="columnheader">Detail</span>
-      <span role="columnheader">First</span>
-      <span role="columnheader">Last</span>
-      <span role="columnheader">Count</span>
-      <span role="columnheader">State</span>
-    </>
-  );
-}
+const COLUMNS: readonly Column[] = ['Severity', 'Finding', 'URI', 'Session', 'Detail', 'First', 'Last', 'Count', 'State'].map((label) => ({ label }));
 
 function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
   const shown = useMemo(() => sortFindings(findings).filter((f) => findingMatches(f, filter, sessions)), [findings, sessions, filter]);
@@ -63,21 +47,10 @@ function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
           tabIndex={0}
           reveal={index >= 0 ? index : undefined}
           activeId={index >= 0 ? `finding-row-${index}` : undefined}
-          header={
-            <div class="finding-head vlist-head" role="row" aria-rowindex={1}>
-              <HeadCells />
-            </div>
-          }
-          onKeyDown={(e, page) => {
-            if (isNavKey(e.key)) {
-              e.preventDefault();
-              const to = moveIndex(shown.length, index, e.key, page);
-              setSelected(to < 0 ? null : shown[to]!.key);
-            } else if (e.key === 'Enter' && index >= 0) {
-              e.preventDefault();
-              onOpen(shown[index]!.key);
-            }
-          }}
+          columns={COLUMNS}
+          headClass="finding-head"
+          onMove={(to) => setSelected(shown[to]!.key)}
+          onOpen={(i) => onOpen(shown[i]!.key)}
           renderRow={(i) => {
             const f = shown[i]!;
             const isSelected = f.key === selected;

@@ -5,10 +5,10 @@
 import { useState } from 'preact/hooks';
 import { rowIndexOf, rowKey, type FrameRow } from '../frame-rows.ts';
 import { formatClock } from '../model/format.ts';
-import { isNavKey, moveIndex } from '../model/uri-table.ts';
-import { VirtualList } from './VirtualList.tsx';
+import { VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 20;
+const COLUMNS: readonly Column[] = ['#', 'time', 'dir', 'transport', 'session', 'method', 'id', 'error', 'URI / note'].map((label) => ({ label }));
 
 export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; version: number; total: number; onOpen: (seq: number) => void }) {
   // The row the keyboard is on, as `seq.k` (the k-th row of that frame: a JSON-RPC batch is one frame, several rows).
@@ -28,31 +28,10 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
         tabIndex={0}
         reveal={index >= 0 ? index : undefined}
         activeId={index >= 0 ? `frame-row-${selected}` : undefined}
-        header={
-          <div class="frame-row head vlist-head" role="row" aria-rowindex={1}>
-            <span role="columnheader">#</span>
-            <span role="columnheader">time</span>
-            <span role="columnheader">dir</span>
-            <span role="columnheader">transport</span>
-            <span role="columnheader">session</span>
-            <span role="columnheader">method</span>
-            <span role="columnheader">id</span>
-            <span role="columnheader">error</span>
-            <span role="columnheader">URI / note</span>
-          </div>
-        }
-        onKeyDown={(e, page) => {
-          if (isNavKey(e.key)) {
-            e.preventDefault();
-            // Moves by position; only the rows around the selection need keys.
-            const from = index >= 0 ? index : -1;
-            const to = moveIndex(rows.length, from, e.key, page);
-            setSelected(to < 0 ? null : rowKey(rows, to));
-          } else if (e.key === 'Enter' && index >= 0) {
-            e.preventDefault();
-            onOpen(rows[index]!.seq);
-          }
-        }}
+        columns={COLUMNS}
+        headClass="frame-row head"
+        onMove={(to) => setSelected(rowKey(rows, to))}
+        onOpen={(i) => onOpen(rows[i]!.seq)}
         renderRow={(i) => {
           const r = rows[i]!;
           const key = rowKey(rows, i);

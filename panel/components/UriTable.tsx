@@ -4,12 +4,11 @@
 // every other view), Enter opens the detail drawer, Esc closes it. Rows re-render only when what they show changed:
 // times are shown to the second, so a live table touches the DOM at most once a second per row.
 import { memo } from 'preact/compat';
-import { useRef } from 'preact/hooks';
 import type { UriRow } from '../../shared/engine/index.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
-import { cacheAge, isNavKey, isProblem, moveSelection, uriParts } from '../model/uri-table.ts';
-import { VirtualList } from './VirtualList.tsx';
+import { cacheAge, isProblem, uriParts } from '../model/uri-table.ts';
+import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 22;
 
@@ -133,28 +132,17 @@ const RowView = memo(function RowView({ c, n, onSelect, onOpen }: { c: Cells; n:
   );
 }, sameCells);
 
-/** The column heads; inside the grid they are its first row. */
-function HeadCells() {
-  return (
-    <>
-      <span role="columnheader">Status</span>
-      <span role="columnheader">URI</span>
-      <span role="columnheader">Cache age</span>
-      <span role="columnheader" title="The client believes it is subscribed">
-        Client
-      </span>
-      <span role="columnheader" title="The server side (reconstructed) holds the subscription">
-        Server
-      </span>
-      <span role="columnheader" title="An open stream could deliver a notification">
-        Channel
-      </span>
-      <span role="columnheader">Last notify</span>
-      <span role="columnheader">Last read</span>
-      <span role="columnheader">Findings</span>
-    </>
-  );
-}
+const COLUMNS: readonly Column[] = [
+  { label: 'Status' },
+  { label: 'URI' },
+  { label: 'Cache age' },
+  { label: 'Client', title: 'The client believes it is subscribed' },
+  { label: 'Server', title: 'The server side (reconstructed) holds the subscription' },
+  { label: 'Channel', title: 'An open stream could deliver a notification' },
+  { label: 'Last notify' },
+  { label: 'Last read' },
+  { label: 'Findings' },
+];
 
 function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
   const index = selected === null ? -1 : rows.findIndex((r) => r.key === selected);
@@ -162,9 +150,7 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
     <div class="uri-table" data-rows={rows.length}>
       {rows.length === 0 ? (
         <>
-          <div class="uri-row head" aria-hidden="true">
-            <HeadCells />
-          </div>
+          <HeadRow columns={COLUMNS} class="uri-row head" inGrid={false} />
           <div class="uri-empty muted">{total === 0 ? 'No resource URIs yet: the table fills as the client reads and subscribes.' : 'No URI matches the filter.'}</div>
         </>
       ) : (
@@ -177,20 +163,10 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
           reveal={index >= 0 ? index : undefined}
           tabIndex={0}
           activeId={index >= 0 ? rowId(selected!) : undefined}
-          header={
-            <div class="uri-row head vlist-head" role="row" aria-rowindex={1}>
-              <HeadCells />
-            </div>
-          }
-          onKeyDown={(e, page) => {
-            if (isNavKey(e.key)) {
-              e.preventDefault();
-              onSelect(moveSelection(rows.map((r) => r.key), selected, e.key, page));
-            } else if (e.key === 'Enter' && selected !== null) {
-              e.preventDefault();
-              onOpen(selected);
-            }
-          }}
+          columns={COLUMNS}
+          headClass="uri-row head"
+          onMove={(to) => onSelect(rows[to]!.key)}
+          onOpen={(i) => onOpen(rows[i]!.key)}
           renderRow={(i) => {
             const r = rows[i]!;
             return <RowView key={r.key} c={cellsOf(r, now, r.key === selected)} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;

@@ -1,10 +1,29 @@
 // A windowed list with fixed-height rows: only the visible rows are in the DOM, so 100k rows scroll smoothly. With
 // `follow`, it keeps to the end while the user is scrolled to the bottom (live tail) and stays put otherwise;
-// `reveal` scrolls a row into view (keyboard selection). `header` is the grid's first row (its column heads), inside
-// the grid for assistive technology and sticky at the top: it scrolls sideways with the rows, never up and away.
-// Rows are numbered from 2 (`aria-rowindex`, by the caller) when there is a header.
-import type { AriaRole, ComponentChildren, TargetedKeyboardEvent } from 'preact';
+// `reveal` is the selected row, scrolled into view; the keyboard moves it (`onMove`) and opens it (`onOpen`). The
+// `columns` heads are the grid's first row, inside the grid for assistive technology and sticky at the top: they
+// scroll sideways with the rows, never up and away. Rows are numbered from 2 (`aria-rowindex`, by the caller) then.
+import type { AriaRole, ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { isNavKey, moveIndex } from '../model/uri-table.ts';
+
+export interface Column {
+  label: string;
+  title?: string;
+}
+
+/** A grid's row of column heads (`inGrid`: its first row, sticky; else a plain heading above an empty grid). */
+export function HeadRow({ columns, class: cls, inGrid = true }: { columns: readonly Column[]; class: string; inGrid?: boolean }) {
+  return (
+    <div class={inGrid ? `${cls} vlist-head` : cls} role={inGrid ? 'row' : undefined} aria-rowindex={inGrid ? 1 : undefined} aria-hidden={inGrid ? undefined : 'true'}>
+      {columns.map((c) => (
+        <span key={c.label} role={inGrid ? 'columnheader' : undefined} title={c.title}>
+          {c.label}
+        </span>
+      ))}
+    </div>
+  );
+}
 
 interface Props {
   count: number;
@@ -18,17 +37,20 @@ interface Props {
   reveal?: number | undefined;
   class?: string;
   tabIndex?: number;
-  /** `pageRows`: how many rows a page is (what PgUp / PgDn move by): the rows in sight. */
-  onKeyDown?: (e: TargetedKeyboardEvent<HTMLDivElement>, pageRows: number) => void;
+  /** The keyboard moved the selection to row `index` (arrows, Home/End, PgUp/PgDn by the rows in sight). */
+  onMove?: (index: number) => void;
+  /** Enter on the selected row (`reveal`). */
+  onOpen?: (index: number) => void;
   role?: AriaRole;
   activeId?: string | undefined;
-  /** The row of column heads (role="row" with role="columnheader" cells, class `vlist-head`), `rowHeight` tall. */
-  header?: ComponentChildren;
+  /** The column heads: the grid's first row, `rowHeight` tall, with class `headClass`. */
+  columns?: readonly Column[];
+  headClass?: string;
 }
 
 const OVERSCAN = 8;
 
-export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, class: cls, tabIndex, onKeyDown, role = 'grid', activeId, header }: Props) {
+export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, class: cls, tabIndex, onMove, onOpen, role = 'grid', activeId, columns, headClass = '' }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
@@ -55,7 +77,7 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
     const el = ref.current;
     if (!el || reveal === undefined || reveal < 0) return;
     // The sticky header covers the top of the view: a row is in view below it.
-    const headerHeight = header === undefined ? 0 : rowHeight;
+    const headerHeight = columns === undefined ? 0 : rowHeight;
     const top = headerHeight + reveal * rowHeight;
     if (top < el.scrollTop + headerHeight) el.scrollTop = top - headerHeight;
     else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
@@ -73,17 +95,28 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
       class={`vlist${cls ? ` ${cls}` : ''}`}
       role={role}
       aria-label={label}
-      aria-rowcount={header === undefined ? count : count + 1}
+      aria-rowcount={columns === undefined ? count : count + 1}
       aria-activedescendant={activeId}
       tabIndex={tabIndex}
-      onKeyDown={onKeyDown && ((e) => onKeyDown(e, Math.max(1, Math.floor(height / rowHeight) - (header === undefined ? 0 : 1))))}
+      onKeyDown={(e) => {
+        const selected = reveal ?? -1;
+        if (isNavKey(e.key) && onMove) {
+          e.preventDefault();
+          const page = Math.max(1, Math.floor(height / rowHeight) - (columns === undefined ? 0 : 1));
+          const to = moveIndex(count, selected, e.key, page);
+          if (to >= 0) onMove(to);
+        } else if (e.key === 'Enter' && onOpen && selected >= 0) {
+          e.preventDefault();
+          onOpen(selected);
+        }
+      }}
       onScroll={(e) => {
         const el = e.currentTarget;
         following.current = el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;
         setScrollTop(el.scrollTop);
       }}
     >
-      {header}
+      {columns === undefined ? null : <HeadRow columns={columns} class={headClass} />}
       <div class="vlist-sizer" style={{ height: `${count * rowHeight}px`, position: 'relative' }}>
         <div style={{ position: 'absolute', top: `${first * rowHeight}px`, left: 0, right: 0 }}>{rows}</div>
       </div>
