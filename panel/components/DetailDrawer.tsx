@@ -114,6 +114,8 @@ function FindingBlock({ f, open, compact = false }: { f: Finding; open: Props['o
               ['First', formatClock(f.firstT)],
               ['Last', formatClock(f.lastT)],
               ['Count', String(f.count)],
+              // A finding that held several times: when (the times between, it did not hold).
+              ...(f.spans ? ([['Held', f.spans.map(([a, b], i) => `${formatClock(a)} – ${f.open && i === f.spans!.length - 1 ? 'now' : formatClock(b)}`).join('\n')]] as Array<[string, string]>) : []),
             ]}
           />
         </>

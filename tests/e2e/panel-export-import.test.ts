@@ -18,6 +18,8 @@ import type { HarLog } from '../../shared/har.ts';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { exportTrace, parseTrace, serializeTrace } from '../../shared/trace/index.ts';
 import { neverResubscribingTrace } from '../bench/reconnect-trace.ts';
+import { FrameLog } from '../support/frame-log.ts';
+import { StreamableClient } from '../support/mcp-clients.ts';
 import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { buildDemoPage, playInPage, servePage, type PlayedScenario } from './demo/demo-harness.ts';
 
@@ -483,6 +485,38 @@ it('lists thousands of findings in a window of rows, walked by keyboard (a clien
   expect(above).toBeLessThan(lanes);
   expect(await off.getAttribute('.lanes-more', 'data-lanes-below')).toBe('0');
   expect(await off.$$eval('.lane-label[data-lane="uri"]', (ls) => ls.map((l) => l.getAttribute('data-uri')))).toEqual(['file:///docs/42.md']);
+  await off.close();
+});
+
+it('a finding that held twice shows both times in the drawer (its spans)', async () => {
+  // Lost on a reconnect, resubscribed 20 s later, lost again on the next reconnect a minute after.
+  const log = new FrameLog('doc-spans');
+  log.pageStart('http://localhost:8080/kb');
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp', '2025-11-25');
+  c.initialize({ sessionId: 'S1' });
+  c.openGet();
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  for (const [session, then] of [['S2', 20_000], ['S3', 30_000]] as const) {
+    log.wait(10_000);
+    c.delete();
+    c.initialize({ sessionId: session });
+    c.openGet();
+    log.wait(then);
+    if (session === 'S2') c.subscribe(POLICY);
+    if (session === 'S2') log.wait(60_000);
+  }
+  const path = join(out, 'held-twice.trace.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t + 1000, pageUrl: 'http://localhost:8080/kb' })));
+  const off = await offlinePanel();
+  await importInto(off, path);
+  await off.waitForSelector('.status-bar[data-status="imported"]');
+  await off.click('[role="tab"][data-view="findings"]');
+  await off.click('.finding-row[data-finding-id="cached-not-subscribed"]');
+  await off.waitForSelector('[data-drawer="finding"]');
+  const held = await off.evaluate(() => [...document.querySelectorAll('.drawer dt')].find((d) => d.textContent === 'Held')?.nextElementSibling?.textContent ?? '');
+  expect(held.split('\n')).toHaveLength(2);
+  expect(held).toMatch(/– now$/);
   await off.close();
 });
 
