@@ -169,6 +169,16 @@ it('filters rows with is:, uri: and free text, and says what is wrong with a bad
   await waitFor(async () => ((await uris()).every((u) => u!.startsWith('postgres://')) ? true : undefined), 5000, 'uri filter');
   await panel.fill('input[aria-label="Filter"]', 'is:bogus');
   expect(await panel.textContent('#filter-errors')).toMatch(/unknown is:bogus/);
+  // In a narrow panel the whole message stays in sight (it wraps).
+  await panel.setViewportSize({ width: 700, height: 820 });
+  try {
+    await panel.fill('input[aria-label="Filter"]', 'is:bogus uri:');
+    const box = (await panel.locator('#filter-errors').boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(700);
+    expect(await panel.$eval('#filter-errors', (e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+  } finally {
+    await panel.setViewportSize({ width: 1400, height: 820 });
+  }
   await panel.fill('input[aria-label="Filter"]', '');
   await waitFor(async () => ((await uris()).length > 1 ? true : undefined), 5000, 'unfiltered');
 });
