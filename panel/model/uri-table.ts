@@ -1,7 +1,7 @@
 // The URI table's view model: which rows pass the filter (in the engine's order: problems first, worst first), the
 // sessions that concern each row (for `session:`), keyboard movement of the selection, and the finding counts per
 // severity for the toolbar. Pure.
-import { findingRowKey, type EngineSnapshot, type Finding, type SessionView, type Severity, type UriRow } from '../../shared/engine/index.ts';
+import { findingRowKey, followsUriAcrossSessions, type EngineSnapshot, type Finding, type SessionView, type Severity, type UriRow } from '../../shared/engine/index.ts';
 import { matchesRow, type Filter } from './filter.ts';
 
 /** Session / listen ids per row key: holders now, plus the sessions named by the row's findings. */
@@ -108,19 +108,19 @@ export function uriParts(uri: string): [string, string] {
   return [uri.slice(0, cut), uri.slice(cut)];
 }
 
-/**
- * The sessions a finding is about: its own, and any known session its detail names (a subscription lost on
- * re-initialize was held by the session that ended: `session:<old id>` finds it too).
- */
+/** What findingSessions needs of a session: its label, and its client and life to tell when a finding held in it. */
 export type SessionSpan = Pick<SessionView, 'label'> & Partial<Pick<SessionView, 'doc' | 'endpoint' | 'startT' | 'endT'>>;
 
+/**
+ * The sessions a finding is about: its own, any known session its detail names (a subscription lost on re-initialize
+ * was held by the session that ended: `session:<old id>` finds it too), and for a finding that follows its URI across
+ * sessions, every session of its client during which it held.
+ */
 export function findingSessions(f: Pick<Finding, 'id' | 'session' | 'detail' | 'doc' | 'endpoint' | 'firstT' | 'lastT' | 'spans'>, sessions: readonly SessionSpan[] = []): string[] {
   const out = f.session !== undefined ? [f.session] : [];
   const detail = f.detail;
   if (detail) for (const s of sessions) if (s.label !== f.session && namesId(detail, s.label)) out.push(s.label);
-  // A URI's coverage finding follows it across sessions and names the latest: the client's sessions it held during
-  // concern it too.
-  if (f.id === 'cached-not-subscribed' || f.id === 'phantom-subscription') {
+  if (followsUriAcrossSessions(f.id)) {
     for (const s of sessions) {
       if (s.startT === undefined || s.doc !== f.doc || s.endpoint !== f.endpoint || out.includes(s.label)) continue;
       if (heldDuring(f, s.startT, s.endT ?? Infinity)) out.push(s.label);

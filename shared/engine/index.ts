@@ -4,6 +4,6 @@ export * from './types.ts';
 export { messageAt, messagesSlice, type MessageList } from './message-list.ts';
 export { globToRegExp, expectedFreshness } from './freshness.ts';
 export type { Finding, FindingId, Severity, CoverageReason } from '../findings/types.ts';
-export { findingRowKey } from '../findings/finding-log.ts';
+export { findingRowKey, followsUriAcrossSessions } from '../findings/finding-log.ts';
 export type { Metrics } from '../metrics.ts';
 export { decodedJson } from '../decode/decoded-json.ts';

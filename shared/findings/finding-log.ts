@@ -20,12 +20,17 @@ export interface FindingSpec {
 }
 
 /**
- * The session a finding is keyed by. A URI's coverage follows it across sessions: cached but not subscribed (or
- * believed subscribed but not held) in one session and in the next ones is one problem, not one per reconnect — a
- * client that never resubscribes made URIs × reconnects findings. Such a finding names its latest session.
+ * A URI's coverage follows it across sessions: cached but not subscribed (or believed subscribed but not held) in one
+ * session and in the next ones is one problem, not one per reconnect — a client that never resubscribes made URIs ×
+ * reconnects findings. Such a finding is keyed without its session and names the latest one.
  */
+export function followsUriAcrossSessions(id: FindingId): boolean {
+  return id === 'cached-not-subscribed' || id === 'phantom-subscription';
+}
+
+/** The session a finding is keyed by. */
 function keySession(s: Pick<FindingSpec, 'id' | 'session'>): string {
-  return s.id === 'cached-not-subscribed' || s.id === 'phantom-subscription' ? '' : (s.session ?? '');
+  return followsUriAcrossSessions(s.id) ? '' : (s.session ?? '');
 }
 
 export function findingKey(s: Pick<FindingSpec, 'id' | 'doc' | 'endpoint' | 'uri' | 'session'>): string {
@@ -68,8 +73,11 @@ interface Rec {
   lastT: number;
   evidence: number[];
   count: number;
-  /** Each occurrence's time span, as flat pairs (from, to); capped like the evidence: the first and the latest. */
-  spans: number[];
+  /**
+   * Each occurrence's time span, as flat pairs (from, to), once it happened more than once (most findings happen once:
+   * no list for them); capped like the evidence: the first and the latest.
+   */
+  spans: number[] | undefined;
 }
 
 /** Spans kept per finding (pairs): the first occurrence and the most recent ones. */
@@ -89,9 +97,11 @@ export class FindingLog {
     if (!r) {
       const ev: number[] = [];
       addEvidence(ev, evidence);
-      this.recs.set(key, { spec: { ...spec }, key, firstT, lastT, evidence: ev, count: 1, spans: [firstT, lastT] });
+      this.recs.set(key, { spec: { ...spec }, key, firstT, lastT, evidence: ev, count: 1, spans: undefined });
       return;
     }
+    // The second occurrence: the first one's span is still firstT…lastT.
+    r.spans ??= [r.firstT, r.lastT];
     r.firstT = Math.min(r.firstT, firstT);
     r.lastT = Math.max(r.lastT, lastT);
     r.count++;
@@ -215,7 +225,7 @@ export function assembleFindings(log: FindingLog, conditions: ConditionSet, time
     const f = byKey.get(key);
     if (!f) {
       byKey.set(key, toFinding(spec, key, firstT, lastT, [...evidence], count, open));
-      if (spans !== undefined && spans.length > 2) spansByKey.set(key, [...spans]);
+      if (spans !== undefined) spansByKey.set(key, [...spans]);
       return;
     }
     let list = spansByKey.get(key);
