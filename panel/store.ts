@@ -13,6 +13,7 @@ import { FrameRows, type FrameRow } from './frame-rows.ts';
 import { parseFilter } from './model/filter.ts';
 import { TimelineIndex } from './model/timeline.ts';
 import { probe } from './perf.ts';
+import { ScrubEngines } from './scrub-engines.ts';
 import { readPref, writePref } from './prefs.ts';
 
 export type PanelStatus = ConnectionStatus | 'offline' | 'imported';
@@ -83,7 +84,8 @@ export class PanelStore {
   private snapshotTimer: ReturnType<typeof setTimeout> | undefined;
   private dirty = false;
   private lastSnapshotAt = -Infinity;
-  private scrubEngine: { engine: Engine; t: number; next: number } | null = null;
+  /** The scrubber's replays (null until the first stop, and after anything that changes what is in view). */
+  private scrubEngines: ScrubEngines | null = null;
   readonly probe = probe;
 
   /** Bumped when frames were applied or the view was reset (once per animation frame at most). */
@@ -250,7 +252,7 @@ export class PanelStore {
       this.viewStart -= cut;
       this.applied -= cut;
       this.rowsApplied = Math.max(this.viewStart, this.rowsApplied - cut);
-      this.scrubEngine = null;
+      this.scrubEngines = null;
       return;
     }
     // A message is shown by its index in the engine's list, which the rebuild renumbers; a dropped frame is gone.
@@ -282,7 +284,7 @@ export class PanelStore {
     this.engine = p.engine;
     this.timeline = p.timeline;
     this.rows = null;
-    this.scrubEngine = null;
+    this.scrubEngines = null;
     this.prepared = null;
     this.viewStart = 0;
     this.applied = p.trace.frames.length;
@@ -345,7 +347,7 @@ export class PanelStore {
   setScrub(t: number | null): void {
     if (t === null) {
       this.scrubRequest = null;
-      this.scrubEngine = null;
+      this.scrubEngines = null;
       batch(() => {
         this.scrubT.value = null;
         this.scrubSnapshot.value = null;
@@ -353,19 +355,22 @@ export class PanelStore {
       return;
     }
     const frames = this.source;
-    let s = this.scrubEngine;
-    if (!s || t < s.t) s = { engine: new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS)), t, next: this.viewStart };
-    while (s.next < this.applied && frames[s.next]!.t <= t) s.engine.apply(frames[s.next++]!);
-    s.t = t;
-    this.scrubEngine = s;
+    // The frames up to the instant: from the view's start while their time is not past it (as live applied them).
+    let end = this.viewStart;
+    while (end < this.applied && frames[end]!.t <= t) end++;
+    this.scrubEngines ??= new ScrubEngines(engineOptions(this.settings.value ?? DEFAULT_SETTINGS), this.viewStart);
+    const engine = this.scrubEngines.engineAt(frames, end);
     // A stop shows the state from its instant until the next frame came (or until now after the last one), judged at
     // the end of that span: a problem that held through a quiet minute shows at the stop before it, as it did live.
     // Judged at the instant itself, nothing would have had time to settle, and no stop would show what live shows.
-    const next = s.next < this.applied ? frames[s.next]!.t - 0.001 : this.clock();
+    const next = end < this.applied ? frames[end]!.t - 0.001 : this.clock();
     const at = Math.max(t, next);
+    // The scrub engines keep no messages; the live engine's list numbers them the same (same frames from the same start).
+    const snap = engine.snapshot(at);
+    const shown = { ...snap, messages: this.engine.messageList(engine.messageCount) };
     batch(() => {
       this.scrubT.value = t;
-      this.scrubSnapshot.value = s.engine.snapshot(at);
+      this.scrubSnapshot.value = shown;
     });
   }
 
@@ -416,7 +421,7 @@ export class PanelStore {
     this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
     this.timeline = new TimelineIndex();
     this.rows = null;
-    this.scrubEngine = null;
+    this.scrubEngines = null;
     const src = this.source;
     this.applied = 0;
     this.viewStart = 0;
@@ -468,7 +473,7 @@ export class PanelStore {
           this.timeline = new TimelineIndex();
           this.rows = null;
           this.viewStart = this.applied;
-          this.scrubEngine = null;
+          this.scrubEngines = null;
           this.prepared = null;
           this.scrubT.value = null;
           this.scrubSnapshot.value = null;

@@ -83,7 +83,7 @@ export class Decoder {
   private lastDocSession: string | undefined = undefined;
 
   constructor(private sink: DecodeSink) {
-    this.reader = new MessageReader(this.pairing, (m, v, info) => this.deliver(m, v, info));
+    this.reader = new MessageReader(this.pairing, this);
   }
 
   get messageCount(): number {
@@ -173,7 +173,8 @@ export class Decoder {
     }
   }
 
-  private deliver(m: DecodedMessage, value: unknown, info: ConnInfo): void {
+  /** Where the reader hands each message (a method, not a closure: an engine's state must hold no functions, see fork.ts). */
+  deliver(m: DecodedMessage, value: unknown, info: ConnInfo): void {
     // The negotiated version belongs to the session; learn it from the initialize answer.
     if (m.kind === 'result' && m.method === M.initialize && m.session !== undefined && value && typeof value === 'object') {
       const result = (value as { result?: { protocolVersion?: unknown } }).result;

@@ -44,7 +44,7 @@ export interface PreparedPayload {
   batch: boolean;
 }
 
-const NO_VALUES: unknown[] = [];
+const NO_VALUES: unknown[] = Object.freeze([]) as unknown as unknown[];
 
 /** Parse once, into one object (jsonrpc.ts parsePayload gives the same verdicts). */
 export function preparePayload(payload: Payload): PreparedPayload {
@@ -143,12 +143,17 @@ function answerScope(ctx: PayloadContext): string | undefined {
 
 const URI_METHODS: ReadonlySet<string> = new Set([M.read, M.subscribe, M.unsubscribe, M.updated]);
 
+/** Where a reader hands the messages it read. */
+export interface MessageOut {
+  deliver(m: DecodedMessage, value: unknown, info: ConnInfo): void;
+}
+
 export class MessageReader {
   private count = 0;
 
   constructor(
     private pairing: RequestPairing,
-    private deliver: (m: DecodedMessage, value: unknown, info: ConnInfo) => void,
+    private out: MessageOut,
   ) {}
 
   get messageCount(): number {
@@ -196,7 +201,7 @@ export class MessageReader {
       const m = this.base(ctx, text, 'invalid');
       m.known = false;
       m.problem = p.problem;
-      this.deliver(m, undefined, ctx.info);
+      this.out.deliver(m, undefined, ctx.info);
       return;
     }
     for (let i = 0; i < p.values.length; i++) {
@@ -235,7 +240,7 @@ export class MessageReader {
       } else {
         m.known = false;
       }
-      this.deliver(m, v, ctx.info);
+      this.out.deliver(m, v, ctx.info);
     }
   }
 
@@ -276,6 +281,6 @@ export class MessageReader {
         m.known = false;
       }
     }
-    this.deliver(m, undefined, ctx.info);
+    this.out.deliver(m, undefined, ctx.info);
   }
 }

@@ -167,7 +167,7 @@ export class ClientModel {
   }
 }
 
-const NONE: readonly UriState[] = [];
+const NONE: readonly UriState[] = Object.freeze([]);
 const spellingKeys = new WeakMap<UriState, string>();
 function spellingKeyOf(u: UriState): string {
   let k = spellingKeys.get(u);

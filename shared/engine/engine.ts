@@ -8,9 +8,12 @@ import { timedRefreshFindings } from '../findings/refresh.ts';
 import type { Finding } from '../findings/types.ts';
 import type { Frame } from '../frames.ts';
 import { EngineCore } from './core.ts';
+import { deepCopy } from './fork.ts';
+import type { MessageList } from './message-list.ts';
 import { onMessage } from './on-message.ts';
 import { onWire } from './on-wire.ts';
 import { buildSnapshot } from './snapshot.ts';
+import type { ConnInfo, DecodeSink, WireEvent } from '../decode/types.ts';
 import type { DecodedMessage, EngineOptions, EngineSnapshot } from './types.ts';
 
 export interface ReplayLimit {
@@ -18,6 +21,17 @@ export interface ReplayLimit {
   seq?: number;
   /** Apply frames with t ≤ this. */
   t?: number;
+}
+
+/** The decoder's sink: an object holding the core, not closures over it, so a fork (fork.ts) rebinds by copying. */
+class CoreSink implements DecodeSink {
+  constructor(private readonly core: EngineCore) {}
+  message(m: DecodedMessage, v: unknown, info: ConnInfo): void {
+    onMessage(this.core, m, v, info);
+  }
+  wire(e: WireEvent, seq: number, t: number): void {
+    onWire(this.core, e, seq, t);
+  }
 }
 
 export class Engine {
@@ -29,12 +43,8 @@ export class Engine {
   firstError: string | undefined;
 
   constructor(readonly options: EngineOptions = {}) {
-    this.core = new EngineCore(options);
-    const core = this.core;
-    this.decoder = new Decoder({
-      message: (m, v, info) => onMessage(core, m, v, info),
-      wire: (e, seq, t) => onWire(core, e, seq, t),
-    });
+    const core = (this.core = new EngineCore(options));
+    this.decoder = new Decoder(new CoreSink(core));
   }
 
   /** Apply one frame. Frames must come in seq order. Never throws. */
@@ -74,6 +84,35 @@ export class Engine {
   /** Internal errors caught so far (expected 0). */
   get engineErrors(): number {
     return this.errors;
+  }
+
+  /** Messages decoded so far (also counted by an engine that keeps none). */
+  get messageCount(): number {
+    return this.decoder.messageCount;
+  }
+
+  /** The decoded messages so far, or the first `count` of them: a list a snapshot can carry. */
+  messageList(count?: number): MessageList {
+    const all = this.core.messages.view();
+    return count === undefined || count >= all.count ? all : { count, store: all.store };
+  }
+
+  /**
+   * An independent copy of this engine: fed the same frames afterwards, it reaches what this one would, and neither
+   * sees the other's frames. The scrubber saves forks along a trace. Throws ForkError if the state cannot be copied.
+   */
+  fork(): Engine {
+    const memo = new Map<object, unknown>();
+    const e = Object.create(Engine.prototype) as Engine;
+    Object.assign(e, {
+      options: this.options,
+      core: deepCopy(this.core, memo),
+      decoder: deepCopy(this.decoder, memo),
+      cached: undefined,
+      errors: this.errors,
+      firstError: this.firstError,
+    });
+    return e;
   }
 
   /** A decoded message by index (see DecodedMessage.pair). */

@@ -25,7 +25,8 @@ export interface ContentRef {
   bytes: number | undefined;
 }
 
-const NO_CONTENT: ContentRef = { raw: undefined, batch: -1, hash: undefined, bytes: undefined };
+// Frozen: a sentinel compared by identity, which a fork (fork.ts) shares rather than copies.
+const NO_CONTENT: ContentRef = Object.freeze({ raw: undefined, batch: -1, hash: undefined, bytes: undefined }) as ContentRef;
 
 /** The identity text of a parsed read result's contents: one part's text (or blob), or the JSON of several parts. */
 export function contentTextOf(result: unknown): string {

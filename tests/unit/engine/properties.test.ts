@@ -264,4 +264,28 @@ describe('engine properties', () => {
       { numRuns: 60 },
     );
   }, 60_000);
+
+  it('a fork continues like the engine it was taken from, and neither disturbs the other', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...SCRIPTED.keys()), fc.array(mutation, { maxLength: 6 }), fc.nat(), fc.boolean(), (which, muts, cut, retainMessages) => {
+        const frames = mutate(SCRIPTED[which]!, muts);
+        const k = cut % (frames.length + 1);
+        const now = (frames.at(-1)?.t ?? 0) + 3000;
+        const saved = new Engine({ graceMs: 500, retainMessages });
+        for (let i = 0; i < k; i++) saved.apply(frames[i]!);
+        const before = comparable(saved.snapshot(now));
+        const a = saved.fork();
+        const b = saved.fork();
+        for (let i = k; i < frames.length; i++) a.apply(frames[i]!);
+        const whole = comparable(Engine.replay(frames, { graceMs: 500, retainMessages }).snapshot(now));
+        expect(comparable(a.snapshot(now))).toEqual(whole);
+        // The saved engine did not see the fork's frames, and a second fork from it continues the same way.
+        expect(comparable(saved.snapshot(now))).toEqual(before);
+        for (let i = k; i < frames.length; i++) b.apply(frames[i]!);
+        expect(comparable(b.snapshot(now))).toEqual(whole);
+        expect(a.engineErrors + b.engineErrors).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  }, 60_000);
 });

@@ -3,11 +3,13 @@
 // is analysed aside and shown in one step, the scrubber replays up to an instant.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../../../shared/frames.ts';
+import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
 import { importFile } from '../../../panel/actions.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
+import { syntheticTrace } from '../../bench/synthetic-trace.ts';
 
 const g = globalThis as { requestAnimationFrame?: (cb: (t: number) => void) => number };
 const had = g.requestAnimationFrame;
@@ -191,6 +193,27 @@ describe('the scrubber', () => {
     // The stop at the end shows what live shows.
     s.setScrub(log.t);
     expect(s.shown.value!.findings.map((f) => f.id).sort()).toEqual(s.snapshot.value!.findings.map((f) => f.id).sort());
+  });
+});
+
+describe('the scrubber on a long view', () => {
+  it('shows, at every stop back and forth, what a replay up to it shows, messages included', async () => {
+    const trace = syntheticTrace(8_000, 30, 4).frames.map((f) => ({ ...f, segment: 1 }));
+    const s = new PanelStore();
+    s.add(trace);
+    await frames();
+    for (const i of [7_999, 2_000, 5_000, 4_999, 100, 7_000]) {
+      const t = trace[i]!.t;
+      s.setScrub(t);
+      let end = 0;
+      while (end < trace.length && trace[end]!.t <= t) end++;
+      const fresh = Engine.replay(trace.slice(0, end));
+      const shown = s.shown.value!;
+      expect(shown.lastSeq).toBe(fresh.lastSeq);
+      const at = shown.now;
+      const want = fresh.snapshot(at);
+      expect(JSON.stringify({ ...shown, messages: messagesSlice(shown.messages) })).toBe(JSON.stringify({ ...want, messages: messagesSlice(want.messages) }));
+    }
   });
 });
 

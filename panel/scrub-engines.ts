@@ -1,0 +1,105 @@
+// The scrubber's engines. A stop replays the frames in view up to an instant; a step forward continues the last
+// replay, and a step back starts from the nearest engine saved on the way (Engine.fork) instead of from the first
+// frame. An engine is saved once the replay since the last save took SAVE_FACTOR times as long as a fork costs (and
+// at least MIN_SAVE_MS): saving stays a bounded share of a replay, and a step back costs at most one fork and that
+// much replay. They keep no messages (the views read the live engine's list, which has the same numbering).
+import { Engine, type EngineOptions } from '../shared/engine/index.ts';
+import type { Frame } from '../shared/frames.ts';
+
+const SAVE_FACTOR = 4;
+const MIN_SAVE_MS = 80;
+/** More saves than this: every other one goes, and saves come half as often. */
+const MAX_SAVES = 32;
+/** Frames between two looks at the clock during a replay. */
+const CLOCK_EVERY = 256;
+
+interface Save {
+  /** Index of the next frame to apply: the engine has applied frames [start, next). */
+  next: number;
+  engine: Engine;
+}
+
+export class ScrubEngines {
+  private readonly saves: Save[] = [];
+  private current: Save;
+  /** Replay time since the last save, and the last fork's cost. */
+  private sinceSave = 0;
+  private forkMs = 0;
+  private spacing = 1;
+  /** Forks refused (ForkError): the scrubber then replays from the start, as before saves existed. */
+  private forkBroken = false;
+
+  constructor(
+    private readonly options: EngineOptions,
+    private readonly start: number,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    this.current = { next: start, engine: new Engine({ ...options, retainMessages: false }) };
+  }
+
+  /** Saved engines (for tests and the probe). */
+  get saved(): number {
+    return this.saves.length;
+  }
+
+  /** An engine that has applied exactly `frames[start, end)`. It is only valid until the next call. */
+  engineAt(frames: readonly Frame[], end: number): Engine {
+    const save = this.latestSave(end);
+    if (end < this.current.next || (save && save.next > this.current.next)) this.current = this.restore(save);
+    const cur = this.current;
+    let mark = this.clock();
+    while (cur.next < end) {
+      const stop = Math.min(end, cur.next + CLOCK_EVERY);
+      while (cur.next < stop) cur.engine.apply(frames[cur.next++]!);
+      const now = this.clock();
+      this.sinceSave += now - mark;
+      mark = now;
+      if (this.sinceSave >= Math.max(MIN_SAVE_MS, SAVE_FACTOR * this.forkMs) * this.spacing && this.beyondSaves(cur.next)) {
+        this.save(cur);
+        mark = this.clock();
+      }
+    }
+    return cur.engine;
+  }
+
+  private latestSave(end: number): Save | undefined {
+    for (let i = this.saves.length - 1; i >= 0; i--) if (this.saves[i]!.next <= end) return this.saves[i];
+    return undefined;
+  }
+
+  /** A fork of `save` (which stays as it was), or a fresh engine. */
+  private restore(save: Save | undefined): Save {
+    this.sinceSave = 0;
+    const engine = save && this.fork(save.engine);
+    return engine ? { next: save.next, engine } : { next: this.start, engine: new Engine({ ...this.options, retainMessages: false }) };
+  }
+
+  private beyondSaves(next: number): boolean {
+    return !this.forkBroken && next > (this.saves.at(-1)?.next ?? this.start);
+  }
+
+  private save(cur: Save): void {
+    const engine = this.fork(cur.engine);
+    this.sinceSave = 0;
+    if (!engine) return;
+    this.saves.push({ next: cur.next, engine });
+    if (this.saves.length > MAX_SAVES) {
+      for (let i = this.saves.length - 2; i >= 0; i -= 2) this.saves.splice(i, 1);
+      this.spacing *= 2;
+    }
+  }
+
+  private fork(e: Engine): Engine | undefined {
+    const t0 = this.clock();
+    try {
+      const f = e.fork();
+      this.forkMs = this.clock() - t0;
+      return f;
+    } catch (err) {
+      // A bug, not a user error: stepping back still works, by replaying from the start.
+      console.error('mcp-devtools: the scrubber could not save an engine', err);
+      this.forkBroken = true;
+      return undefined;
+    }
+  }
+}
