@@ -97,7 +97,43 @@ export function liveServer(clientJs: string) {
   });
 }
 
-export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLiveP95FrameMs: number; rows: string[][] }> {
+/**
+ * The scrubber on the imported trace: the first stop at the last message, then SCRUB_STEPS steps back one message
+ * each (the slider's input event, as the arrow keys and a drag give it), each timed from the event to the first
+ * animation frame after the replayed state was set.
+ */
+const SCRUB_STEPS = 6;
+async function measureScrub(p: import('playwright-core').Page): Promise<{ first: number; back: number[] }> {
+  const slider = 'input[aria-label="Replay up to"]';
+  await p.waitForSelector(slider);
+  // tsx names the arrow functions below with a helper the page does not have.
+  await p.evaluate('globalThis.__name = (f) => f');
+  const step = (delta: number | null) =>
+    p.evaluate(
+      ([sel, d]) =>
+        new Promise<number>((done) => {
+          const store = (globalThis as any).mcpPanel;
+          const input = document.querySelector<HTMLInputElement>(sel as string)!;
+          const before = store.scrubT.value;
+          const t0 = performance.now();
+          // The last stop is max − 1 (max is "the end").
+          input.value = String(d === null ? Number(input.max) - 1 : Number(input.value) + (d as number));
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+          const wait = () => (store.scrubT.value !== before ? requestAnimationFrame(() => done(performance.now() - t0)) : requestAnimationFrame(wait));
+          requestAnimationFrame(wait);
+        }),
+      [slider, delta] as const,
+    );
+  const first = await step(null);
+  const back: number[] = [];
+  for (let i = 0; i < SCRUB_STEPS; i++) {
+    back.push(await step(-1));
+    await p.waitForTimeout(50);
+  }
+  return { first, back };
+}
+
+export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLiveP95FrameMs: number; panelScrubBackMs: number; rows: string[][] }> {
   const extensionDir = resolve(process.env.BENCH_DIST ?? 'dist');
   const work = mkdtempSync(join(tmpdir(), 'panel-bench-'));
   const browser = await launchChromium({ extensionDir });
@@ -111,6 +147,7 @@ export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLi
     const paints: number[] = [];
     const phases: Record<string, number[]> = {};
     let shownRows = 0;
+    let scrub = { first: NaN, back: [] as number[] };
     // PANEL_BENCH_ONLY=live skips the import part (for quick iterations on the live figure).
     for (let run = 0; run < (process.env.PANEL_BENCH_ONLY === 'live' ? 0 : IMPORT_RUNS); run++) {
       const p = await browser.context.newPage();
@@ -125,6 +162,7 @@ export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLi
       shownRows = (await p.$$('.uri-row[data-uri]')).length;
       const status = await p.getAttribute('.status-bar', 'data-status');
       if (status !== 'imported' || shownRows === 0) throw new Error(`import did not show the trace (status ${status}, ${shownRows} rows)`);
+      if (run === 0) scrub = await measureScrub(p);
       await p.close();
     }
 
@@ -230,10 +268,13 @@ export async function benchPanel(): Promise<{ panelFirstPaintMs: number; panelLi
     return {
       panelFirstPaintMs: Number(firstPaint.toFixed(0)),
       panelLiveP95FrameMs: Number(p95.toFixed(1)),
+      panelScrubBackMs: Number((scrub.back.length ? median(scrub.back) : NaN).toFixed(0)),
       rows: [
         [`panel: first paint of an imported ${IMPORT_FRAMES.toLocaleString('en-US')}-frame trace (median of ${IMPORT_RUNS}, ms)`, firstPaint.toFixed(0), '< 1000'],
         ['panel: import runs (ms)', paints.map((x) => x.toFixed(0)).join(' '), ''],
         ['panel: import phases (median ms)', Object.entries(phases).map(([k, v]) => `${k} ${median(v).toFixed(0)}`).join(', '), ''],
+        ['panel: scrubber on the imported trace: first stop at the end, then a step back (median ms)', `${scrub.first.toFixed(0)}, ${(scrub.back.length ? median(scrub.back) : NaN).toFixed(0)}`, '(info)'],
+        ['panel: scrubber steps back (ms)', scrub.back.map((x) => x.toFixed(0)).join(' '), ''],
         [`panel: live frames/s reaching the panel (median of ${LIVE_RUNS})`, rate.toFixed(0), '≈ 1000'],
         [`panel: p95 frame time while frames stream in live (median of ${LIVE_RUNS}, ms)`, p95.toFixed(1), '≤ 16'],
         ['panel: live p95 per run (ms) / frames measured', `${p95s.map((x) => x.toFixed(1)).join(' ')} / ${counts.join(' ')}`, ''],
