@@ -12,22 +12,41 @@ import { disguise } from './disguise.ts';
 
 /** Messages looked at before a socket without the `mcp` subprotocol is declared not MCP. */
 const SNIFF_MESSAGES = 3;
+/** A Blob message larger than this is logged by its size only (its text would be read whole to be hashed). */
+const BLOB_READ_LIMIT = 16 * 1024 * 1024;
 
 interface Tapped {
   conn: string;
   mcp: boolean | undefined;
   sniffed: number;
   held: FrameDraft[];
+  /**
+   * Set while a Blob message is being read (asynchronously): the socket's later events wait behind it, so its frames
+   * keep the order the page saw them in.
+   */
+  queue: Promise<void> | undefined;
 }
 
-function toPayload(data: unknown, capBytes: number): { payload: Payload; text?: string } {
+type Message = { payload: Payload; text?: string };
+
+/** A message's payload, read now (a Blob's text comes later: blobMessage). */
+function toPayload(data: unknown, capBytes: number): Message {
   if (typeof data === 'string') return { payload: makePayload(data, capBytes), text: data };
   if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
     const text = new natives.TextDecoder().decode(data);
     return { payload: makePayload(text, capBytes), text };
   }
-  if (data instanceof Blob) return { payload: opaquePayload(`[Blob message, ${data.size} bytes]`) };
   return { payload: opaquePayload('[unknown message type]') };
+}
+
+/** A Blob message's text (Blobs are immutable: reading one takes nothing from the page). */
+function blobMessage(blob: Blob, capBytes: number): Promise<Message> {
+  const size = blob.size;
+  if (size > BLOB_READ_LIMIT) return Promise.resolve({ payload: opaquePayload(`[Blob message, ${size} bytes, not read]`) });
+  return (natives.blobText.call(blob) as Promise<string>).then(
+    (text) => ({ payload: makePayload(text, capBytes), text }),
+    () => ({ payload: opaquePayload(`[Blob message, ${size} bytes, unreadable]`) }),
+  );
 }
 
 export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
@@ -44,9 +63,38 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
     if (tap.mcp === true) emitter.emit(draft);
     else if (tap.mcp === undefined) tap.held.push(draft);
   };
-  const onMessage = (tap: Tapped, dir: 'in' | 'out', data: unknown) => {
+  const guarded = (tap: Tapped, fn: () => void) => {
+    try {
+      fn();
+    } catch (e) {
+      emitter.captureError('websocket', e, tap.conn);
+    }
+  };
+  /** `q` is now the last thing the socket waits for. */
+  const chain = (tap: Tapped, q: Promise<void>) => {
+    tap.queue = q;
+    void q.then(() => {
+      if (tap.queue === q) tap.queue = undefined;
+    });
+  };
+  /** Runs `fn` now, or once the Blob messages the socket is reading were logged. */
+  const inOrder = (tap: Tapped, fn: () => void) => {
+    if (!tap.queue) return guarded(tap, fn);
+    chain(tap, tap.queue.then(() => guarded(tap, fn)));
+  };
+  const onData = (tap: Tapped, dir: 'in' | 'out', data: unknown) => {
     if (tap.mcp === false) return;
-    const { payload, text } = toPayload(data, config.capBytes);
+    if (data instanceof Blob) {
+      const read = blobMessage(data, config.capBytes);
+      chain(tap, (tap.queue ?? Promise.resolve()).then(() => read).then((m) => guarded(tap, () => onMessage(tap, dir, m))));
+      return;
+    }
+    // Read now: the page may reuse an ArrayBuffer it sent.
+    const m = toPayload(data, config.capBytes);
+    inOrder(tap, () => onMessage(tap, dir, m));
+  };
+  const onMessage = (tap: Tapped, dir: 'in' | 'out', { payload, text }: Message) => {
+    if (tap.mcp === false) return;
     if (tap.mcp === undefined) {
       tap.sniffed++;
       if (text !== undefined && isJsonRpcText(text)) decide(tap, true);
@@ -60,24 +108,28 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
       const ws = Reflect.construct(target, args, newTarget) as WebSocket;
       try {
         const requested = args[1] === undefined ? [] : Array.isArray(args[1]) ? args[1].map(String) : [String(args[1])];
-        const tap: Tapped = { conn: emitter.newConn(), mcp: requested.includes('mcp') ? true : undefined, sniffed: 0, held: [] };
+        const tap: Tapped = { conn: emitter.newConn(), mcp: requested.includes('mcp') ? true : undefined, sniffed: 0, held: [], queue: undefined };
         taps.set(ws, tap);
         emit(tap, { kind: 'ws-connect', conn: tap.conn, url: redactUrl(ws.url), protocols: requested });
         natives.addEventListener.call(ws, 'open', () => {
-          if (ws.protocol === 'mcp' && tap.mcp === undefined) decide(tap, true);
-          emit(tap, { kind: 'ws-open', conn: tap.conn, protocol: ws.protocol });
+          const protocol = ws.protocol;
+          inOrder(tap, () => {
+            if (protocol === 'mcp' && tap.mcp === undefined) decide(tap, true);
+            emit(tap, { kind: 'ws-open', conn: tap.conn, protocol });
+          });
         });
         natives.addEventListener.call(ws, 'message', (ev: Event) => {
           try {
-            onMessage(tap, 'in', (ev as MessageEvent).data);
+            onData(tap, 'in', (ev as MessageEvent).data);
           } catch (e) {
             emitter.captureError('websocket:message', e, tap.conn);
           }
         });
-        natives.addEventListener.call(ws, 'error', () => emit(tap, { kind: 'ws-error', conn: tap.conn }));
+        natives.addEventListener.call(ws, 'error', () => inOrder(tap, () => emit(tap, { kind: 'ws-error', conn: tap.conn })));
         natives.addEventListener.call(ws, 'close', (ev: Event) => {
           const c = ev as CloseEvent;
-          emit(tap, { kind: 'ws-close', conn: tap.conn, code: c.code, reason: c.reason, wasClean: c.wasClean });
+          const frame: FrameDraft = { kind: 'ws-close', conn: tap.conn, code: c.code, reason: c.reason, wasClean: c.wasClean };
+          inOrder(tap, () => emit(tap, frame));
         });
       } catch (e) {
         emitter.captureError('websocket', e);
@@ -101,7 +153,7 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
       const tap = taps.get(this);
       if (tap) {
         try {
-          onMessage(tap, 'out', args[0]);
+          onData(tap, 'out', args[0]);
         } catch (e) {
           emitter.captureError('websocket:send', e, tap.conn);
         }

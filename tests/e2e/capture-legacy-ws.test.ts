@@ -125,4 +125,60 @@ describe('legacy and WebSocket transports', () => {
     recordFixture('sdk-v1-websocket', closed, page.url());
     await page.close();
   });
+
+  it('captures Blob messages in both directions, in the order the page saw them', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(site.url + '/');
+    // A hand-written client: it sends Blobs, and the server answers in binary frames (Blobs, the default binaryType).
+    const got = await page.evaluate(async (url) => {
+      const ws = new WebSocket(url, 'mcp');
+      const waiting = new Map<number, (m: any) => void>();
+      const updates: string[] = [];
+      ws.onmessage = async (ev) => {
+        const m = JSON.parse(await (ev.data as Blob).text());
+        if (m.id !== undefined) waiting.get(m.id)?.(m);
+        else if (m.method === 'notifications/resources/updated') updates.push(m.params.uri);
+      };
+      await new Promise((r) => (ws.onopen = r));
+      const blob = (m: object) => new Blob([JSON.stringify({ jsonrpc: '2.0', ...m })]);
+      const call = (id: number, method: string, params: object) =>
+        new Promise<any>((r) => {
+          waiting.set(id, r);
+          ws.send(blob({ id, method, params }));
+        });
+      const init = await call(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'blob-client', version: '1' } });
+      // A Blob and then a string, back to back: the log must keep this order although the Blob is read later.
+      ws.send(blob({ method: 'notifications/initialized' }));
+      const read = new Promise<any>((r) => waiting.set(2, r));
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'file:///docs/policy.md' } }));
+      const text = (await read).result.contents[0].text as string;
+      await call(3, 'resources/subscribe', { uri: 'file:///docs/policy.md' });
+      (window as any).blobUpdates = updates;
+      return { version: init.result.protocolVersion as string, text };
+    }, `${mcp.url.replace('http', 'ws')}/ws-binary`);
+    expect(got.version).toBe('2025-06-18');
+    expect(got.text).toContain('# Policy');
+    expect(await mcp.edit('file:///docs/policy.md')).toBe(1);
+    await waitFor(() => page.evaluate(() => (window as any).blobUpdates.length > 0), 5000, 'update in page');
+    const tabId = await tabIdOf(browser, page);
+    const frames = await waitFor(async () => {
+      const fs = await loggedFrames(browser, tabId);
+      return fs.filter((f) => f.kind === 'ws-message').length >= 8 ? fs : undefined;
+    });
+    const dirs = frames.filter((f) => f.kind === 'ws-message').map((m) => `${m.kind === 'ws-message' ? m.dir : ''}:${rpcMethods([m], 'ws-message')[0]}`);
+    expect(dirs).toEqual([
+      'out:initialize',
+      'in:result',
+      'out:notifications/initialized',
+      'out:resources/read',
+      'in:result',
+      'out:resources/subscribe',
+      'in:result',
+      'in:notifications/resources/updated',
+    ]);
+    // Frames of one socket stay in order: the open before every message.
+    const kinds = frames.filter((f) => f.kind.startsWith('ws-')).map((f) => f.kind);
+    expect(kinds.slice(0, 2)).toEqual(['ws-connect', 'ws-open']);
+    await page.close();
+  });
 });

@@ -51,7 +51,11 @@ class WebSocketServerTransport implements Transport {
   onclose?: () => void;
   onerror?: (e: Error) => void;
   onmessage?: (m: JSONRPCMessage) => void;
-  constructor(private readonly ws: WebSocket) {
+  /** `binary`: every message goes out as a binary frame (a page with the default binaryType gets Blobs). */
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly binary = false,
+  ) {
     ws.on('message', (data) => {
       try {
         this.onmessage?.(JSON.parse(String(data)) as JSONRPCMessage);
@@ -63,7 +67,7 @@ class WebSocketServerTransport implements Transport {
   }
   async start(): Promise<void> {}
   async send(message: JSONRPCMessage): Promise<void> {
-    this.ws.send(JSON.stringify(message));
+    this.ws.send(this.binary ? Buffer.from(JSON.stringify(message)) : JSON.stringify(message));
   }
   async close(): Promise<void> {
     this.ws.close();
@@ -151,11 +155,13 @@ export async function startV1Server(): Promise<V1Server> {
     }
   });
 
-  const wss = new WebSocketServer({ server: http, path: '/ws', handleProtocols: (p) => (p.has('mcp') ? 'mcp' : false) });
-  wss.on('connection', (ws) => {
+  // /ws, and /ws-binary where the server sends binary frames.
+  const wss = new WebSocketServer({ server: http, handleProtocols: (p) => (p.has('mcp') ? 'mcp' : false) });
+  wss.on('connection', (ws, req) => {
+    if (req.url !== '/ws' && req.url !== '/ws-binary') return void ws.close(1008, 'no such endpoint');
     const id = `ws-${randomUUID()}`;
     const { server } = makeServer(() => id);
-    const transport = new WebSocketServerTransport(ws);
+    const transport = new WebSocketServerTransport(ws, req.url === '/ws-binary');
     ws.on('close', () => subscribers.delete(id));
     void server.connect(transport);
   });
