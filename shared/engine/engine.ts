@@ -100,8 +100,9 @@ export class Engine {
   /**
    * An independent copy of this engine: fed the same frames afterwards, it reaches what this one would, and neither
    * sees the other's frames. The scrubber saves forks along a trace. Throws ForkError if the state cannot be copied.
+   * `stats.objects` is set to the number of objects copied (a measure of the fork's memory).
    */
-  fork(): Engine {
+  fork(stats?: { objects: number }): Engine {
     const memo = new Map<object, unknown>();
     const e = Object.create(Engine.prototype) as Engine;
     Object.assign(e, {
@@ -112,6 +113,7 @@ export class Engine {
       errors: this.errors,
       firstError: this.firstError,
     });
+    if (stats) stats.objects = memo.size;
     return e;
   }
 

@@ -64,4 +64,24 @@ describe('ScrubEngines', () => {
     const now = long.at(-1)!.t;
     expect(analysis(e.snapshot(now))).toBe(analysis(Engine.replay(long.slice(0, 15_000)).snapshot(now)));
   });
+
+  it('keeps the saves within a memory bound, and saves nothing of a state bigger than it', () => {
+    const c = tickingClock();
+    const one = new Engine({ retainMessages: false });
+    one.applyAll(frames.slice(0, frames.length >> 1));
+    const stats = { objects: 0 };
+    one.fork(stats);
+    // Room for about three states of half the trace.
+    const bounded = new ScrubEngines({}, 0, c.clock, { saves: 32, objects: stats.objects * 3 });
+    bounded.engineAt(frames, frames.length);
+    expect(bounded.saved).toBeGreaterThan(0);
+    expect(bounded.saved).toBeLessThanOrEqual(5);
+    const tiny = new ScrubEngines({}, 0, c.clock, { saves: 32, objects: 10 });
+    const e = tiny.engineAt(frames, frames.length);
+    expect(tiny.saved).toBe(0);
+    const back = tiny.engineAt(frames, 5_000);
+    expect(back).not.toBe(e);
+    const now = frames.at(-1)!.t;
+    expect(analysis(back.snapshot(now))).toBe(analysis(Engine.replay(frames.slice(0, 5_000)).snapshot(now)));
+  });
 });
