@@ -66,7 +66,7 @@ export function computeMetrics(core: EngineCore, now: number, engineErrors = 0):
     }
   }
   const withSomething = core.reconnects.filter((r) => r.believed > 0);
-  const resubscribed = withSomething.filter((r) => r.missing.size === 0).length;
+  const resubscribed = withSomething.filter((r) => r.missingCount === 0).length;
   const spanMin = k.firstT !== undefined && core.lastT !== undefined ? (core.lastT - k.firstT) / 60_000 : 0;
   return {
     activeSessions,

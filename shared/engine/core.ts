@@ -40,7 +40,17 @@ export interface Reconnect {
   t: number;
   seq: number;
   believed: number;
-  missing: Set<string>;
+  /**
+   * Believed URIs not subscribed again yet, while this is the latest reconnect (subscribes strike them off); when the
+   * next reconnect comes only their number is kept: a set per reconnect would hold URIs × reconnects.
+   */
+  missing: Set<string> | undefined;
+  missingCount: number;
+}
+
+/** `uri` was subscribed again after reconnect `r` (when `r` is still the latest). */
+export function strikeMissing(r: Reconnect, uri: string): void {
+  if (r.missing?.delete(uri)) r.missingCount--;
 }
 
 export const STREAM_HISTORY = 200;
@@ -62,6 +72,13 @@ export class EngineCore {
   readonly flow = new FlowTracker();
   readonly messages: MessageStore;
   readonly reconnects: Reconnect[] = [];
+
+  /** A reconnect of `client`; the one before it keeps only the number of URIs it still missed. */
+  addReconnect(client: ClientModel, t: number, seq: number, believed: number, missing: Set<string>): void {
+    const prev = this.reconnects.at(-1);
+    if (prev) prev.missing = undefined;
+    this.reconnects.push({ client, t, seq, believed, missing, missingCount: missing.size });
+  }
   readonly counters: Counters = {
     frames: 0,
     messages: 0,

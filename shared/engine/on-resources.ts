@@ -7,7 +7,7 @@ import type { DecodedMessage } from '../decode/types.ts';
 import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
 import { applyReadAnswer, noteNotified, noteReadSent, type ReadAnswer } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
-import type { EngineCore } from './core.ts';
+import { strikeMissing, type EngineCore } from './core.ts';
 import { obj } from './on-session.ts';
 import { contentTextOf } from './uri-state.ts';
 import { flowWalk } from '../flow/flow-tracker.ts';
@@ -94,7 +94,7 @@ export function onSubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMess
   const l = core.session(c, m.session, m.t, m.seq);
   checkSubscribeCapability(core, c, [m.uri], l?.label, m.t, m.seq);
   const last = core.reconnects.at(-1);
-  if (last && last.client === c) last.missing.delete(m.uri);
+  if (last && last.client === c) strikeMissing(last, m.uri);
   core.step(u, 'C', m.t, m.seq);
   core.reevaluate(u, m.t, m.seq);
 }

@@ -5,7 +5,7 @@ import { idKey } from '../decode/jsonrpc.ts';
 import type { DecodedMessage, RequestId } from '../decode/types.ts';
 import { checkSubscribeCapability, checkVersion } from '../findings/protocol-checks.ts';
 import type { ClientModel } from './client-model.ts';
-import type { EngineCore } from './core.ts';
+import { strikeMissing, type EngineCore } from './core.ts';
 import type { SubscriptionLedger } from './ledger.ts';
 import type { EndCause } from './types.ts';
 
@@ -31,7 +31,7 @@ export function onInitialized(core: EngineCore, c: ClientModel, m: DecodedMessag
   c.serverSubscribe = obj(obj(r.capabilities)?.resources)?.subscribe === true;
   if (old && old !== l) {
     const believed = [...c.uris.values()].filter((u) => u.believed);
-    core.reconnects.push({ client: c, t: m.t, seq: m.seq, believed: believed.length, missing: new Set(believed.map((u) => u.uri)) });
+    core.addReconnect(c, m.t, m.seq, believed.length, new Set(believed.map((u) => u.uri)));
     if (old.open) {
       // A client that re-initializes but leaves the old GET stream open still receives on the old session.
       if (old.channels > 0) old.abandoned = true;
@@ -90,13 +90,13 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   // reconnect: what this listen asks for is resubscribed there, and it is not counted twice.
   const prev = core.reconnects.at(-1);
   const current = prev !== undefined && prev.client === c && m.t - prev.t <= core.grace ? prev : undefined;
-  if (current) for (const uri of asked) current.missing.delete(uri);
+  if (current) for (const uri of asked) strikeMissing(current, uri);
   if (endedBefore && !current) {
     // What there was to resubscribe: what is still believed from an ended listen, and what the listens that ended last
     // asked for and is still cached (a client that closes its listen to reconnect withdrew the belief, not the cache).
     const wanted = new Set(fromEnded.map((u) => u.uri));
     for (const x of endedTogether) for (const uri of x.requested ?? []) if (c.uris.get(uri)?.cached) wanted.add(uri);
-    core.reconnects.push({ client: c, t: m.t, seq: m.seq, believed: wanted.size, missing: new Set([...wanted].filter((x) => !asked.has(x))) });
+    core.addReconnect(c, m.t, m.seq, wanted.size, new Set([...wanted].filter((x) => !asked.has(x))));
   }
   for (const u of fromEnded) {
     if (asked.has(u.uri)) continue;

@@ -44,6 +44,22 @@ describe('reconnect without resubscribe', () => {
     expect(e.snapshot(log.t + 3000).metrics).toMatchObject({ reconnects: 1, reconnectsResubscribed: 0, resubscribeShare: 0 });
   });
 
+  it('counts each reconnect as resubscribed or not, over several (only the latest one is struck off by subscribes)', () => {
+    const log = new FrameLog();
+    const { c } = subscribed(log, [POLICY, FAQ]);
+    // 1: both again; 2: only one; 3: both again. A subscribe after reconnect 3 does not mend reconnect 2.
+    const again = (sid: string, uris: string[]) => {
+      log.wait(1000);
+      c.initialize({ sessionId: sid });
+      c.openGet();
+      for (const u of uris) c.subscribe(u);
+    };
+    again('S2', [POLICY, FAQ]);
+    again('S3', [POLICY]);
+    again('S4', [POLICY, FAQ]);
+    expect(run(log).snapshot(log.t + 3000).metrics).toMatchObject({ reconnects: 3, reconnectsResubscribed: 2 });
+  });
+
   it('many reconnects, never a resubscribe: one finding per URI and kind, open throughout, naming the latest session', () => {
     const log = new FrameLog();
     const uris = Array.from({ length: 20 }, (_, i) => `file:///docs/${i}.md`);
