@@ -86,6 +86,8 @@ export class PanelStore {
   private lastSnapshotAt = -Infinity;
   /** The scrubber's replays (null until the first stop, and after anything that changes what is in view). */
   private scrubEngines: ScrubEngines | null = null;
+  /** The clock that paces the scrubber's saves (tests set a ticking one). */
+  scrubClock: () => number = () => performance.now();
   readonly probe = probe;
 
   /** Bumped when frames were applied or the view was reset (once per animation frame at most). */
@@ -343,6 +345,11 @@ export class PanelStore {
     });
   }
 
+  /** Engines the scrubber holds saved (tests). */
+  get scrubSaves(): number {
+    return this.scrubEngines?.saved ?? 0;
+  }
+
   /** Replays the engine up to `t` (null = back to live). Moving forward continues the last replay. */
   setScrub(t: number | null): void {
     if (t === null) {
@@ -358,7 +365,7 @@ export class PanelStore {
     // The frames up to the instant: from the view's start while their time is not past it (as live applied them).
     let end = this.viewStart;
     while (end < this.applied && frames[end]!.t <= t) end++;
-    this.scrubEngines ??= new ScrubEngines(engineOptions(this.settings.value ?? DEFAULT_SETTINGS), this.viewStart);
+    this.scrubEngines ??= new ScrubEngines(engineOptions(this.settings.value ?? DEFAULT_SETTINGS), this.viewStart, this.scrubClock);
     const engine = this.scrubEngines.engineAt(frames, end);
     // A stop shows the state from its instant until the next frame came (or until now after the last one), judged at
     // the end of that span: a problem that held through a quiet minute shows at the stop before it, as it did live.

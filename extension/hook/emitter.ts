@@ -152,6 +152,24 @@ export class Emitter {
     }
   }
 
+  private enders: Array<() => void> = [];
+
+  /** `fn` runs on pagehide before the page-end is logged (a tap with frames still waiting logs them first). */
+  beforePageEnd(fn: () => void): void {
+    this.enders.push(fn);
+  }
+
+  /** Called by the page tap just before it logs the page-end. */
+  pageEnding(): void {
+    for (const fn of this.enders) {
+      try {
+        fn();
+      } catch (e) {
+        this.captureError('page-end', e);
+      }
+    }
+  }
+
   /** The page is going (pagehide): what is queued goes now, and so will every later frame (see `ended`). */
   pageGone(): void {
     this.flush(true);

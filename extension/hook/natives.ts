@@ -12,6 +12,7 @@ export const natives = {
   TextDecoder: window.TextDecoder,
   blobText: Blob.prototype.text,
   blobSlice: Blob.prototype.slice,
+  promiseThen: Promise.prototype.then,
   performanceNow: performance.now.bind(performance),
   timeOrigin: performance.timeOrigin,
   random: Math.random,

@@ -8,6 +8,7 @@ export function installPageTap(emitter: Emitter): void {
   emitter.emit({ kind: 'page-start', url: redactUrl(location.href), top: window === window.top });
   natives.addEventListener.call(window, 'pagehide', (ev: Event) => {
     try {
+      emitter.pageEnding();
       emitter.emit({ kind: 'page-end', url: redactUrl(location.href), persisted: (ev as PageTransitionEvent).persisted });
     } catch (e) {
       emitter.captureError('page-end', e);

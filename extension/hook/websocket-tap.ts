@@ -1,6 +1,8 @@
 // Taps the native WebSocket (SDK v1 WebSocketClientTransport and hand-written clients). MCP when the subprotocol is
 // `mcp` or the first messages are JSON-RPC; other sockets are left alone after a few messages. Our listeners come first
-// on each instance; outgoing messages are seen in a wrapper around the prototype's send().
+// on each instance; outgoing messages are seen in a wrapper around the prototype's send(). A Blob message is read
+// asynchronously; meanwhile every later WebSocket event waits in one queue (all sockets: a client that reconnects from
+// onclose must not have its new socket logged before the old one's last messages), so the log keeps the page's order.
 import type { FrameDraft, Payload } from '../../shared/frames.ts';
 import { isJsonRpcText } from '../../shared/mcp-detect.ts';
 import { makePayload, opaquePayload } from '../../shared/payload.ts';
@@ -14,20 +16,29 @@ import { disguise } from './disguise.ts';
 const SNIFF_MESSAGES = 3;
 /** A Blob message larger than this is logged by its size only (its text would be read whole to be hashed). */
 const BLOB_READ_LIMIT = 16 * 1024 * 1024;
+/** On a socket not known to be MCP yet, a Blob larger than this is not read to find out (it counts as not JSON-RPC). */
+const SNIFF_BLOB_LIMIT = 1024 * 1024;
 
 interface Tapped {
   conn: string;
   mcp: boolean | undefined;
   sniffed: number;
   held: FrameDraft[];
-  /**
-   * Set while a Blob message is being read (asynchronously): the socket's later events wait behind it, so its frames
-   * keep the order the page saw them in.
-   */
-  queue: Promise<void> | undefined;
 }
 
 type Message = { payload: Payload; text?: string };
+
+/** A WebSocket event waiting its turn behind a Blob being read. */
+interface Step {
+  tap: Tapped;
+  /** Ready to log (`run`); a Blob step is ready once read, or given up at page-end. */
+  ready: boolean;
+  run: () => void;
+  /** A Blob of a socket not known to be MCP is read only when its turn comes (and not at all once it is known not to be). */
+  start?: () => void;
+  /** Logs the step without its content (the page is going, the read will not finish in time). */
+  giveUp?: () => void;
+}
 
 /** A message's payload, read now (a Blob's text comes later: blobMessage). */
 function toPayload(data: unknown, capBytes: number): Message {
@@ -39,13 +50,17 @@ function toPayload(data: unknown, capBytes: number): Message {
   return { payload: opaquePayload('[unknown message type]') };
 }
 
-/** A Blob message's text (Blobs are immutable: reading one takes nothing from the page). */
-function blobMessage(blob: Blob, capBytes: number): Promise<Message> {
+/**
+ * Reads a Blob message's text (Blobs are immutable: reading one takes nothing from the page) and hands it to `done`.
+ * Through the natives: the page's own Promise.prototype.then must neither see nor break it.
+ */
+function readBlob(blob: Blob, capBytes: number, done: (m: Message) => void): void {
   const size = blob.size;
-  if (size > BLOB_READ_LIMIT) return Promise.resolve({ payload: opaquePayload(`[Blob message, ${size} bytes, not read]`) });
-  return (natives.blobText.call(blob) as Promise<string>).then(
-    (text) => ({ payload: makePayload(text, capBytes), text }),
-    () => ({ payload: opaquePayload(`[Blob message, ${size} bytes, unreadable]`) }),
+  if (size > BLOB_READ_LIMIT) return done({ payload: opaquePayload(`[Blob message, ${size} bytes, not read]`) });
+  natives.promiseThen.call(
+    natives.blobText.call(blob),
+    (text: string) => done({ payload: makePayload(text, capBytes), text }),
+    () => done({ payload: opaquePayload(`[Blob message, ${size} bytes, unreadable]`) }),
   );
 }
 
@@ -70,25 +85,62 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
       emitter.captureError('websocket', e, tap.conn);
     }
   };
-  /** `q` is now the last thing the socket waits for. */
-  const chain = (tap: Tapped, q: Promise<void>) => {
-    tap.queue = q;
-    void q.then(() => {
-      if (tap.queue === q) tap.queue = undefined;
-    });
+  /** Events waiting behind a Blob read, in the order they happened (empty almost always). */
+  const steps: Step[] = [];
+  const drain = () => {
+    while (steps.length > 0) {
+      const head = steps[0]!;
+      if (!head.ready) {
+        const start = head.start;
+        if (!start) return;
+        head.start = undefined;
+        if (head.tap.mcp === false) {
+          steps.shift();
+          continue;
+        }
+        start();
+        if (!head.ready) return;
+        continue;
+      }
+      steps.shift();
+      guarded(head.tap, head.run);
+    }
   };
-  /** Runs `fn` now, or once the Blob messages the socket is reading were logged. */
+  /** Runs `fn` now, or after the events before it (when a Blob is being read). */
   const inOrder = (tap: Tapped, fn: () => void) => {
-    if (!tap.queue) return guarded(tap, fn);
-    chain(tap, tap.queue.then(() => guarded(tap, fn)));
+    if (steps.length === 0) return guarded(tap, fn);
+    steps.push({ tap, ready: true, run: fn });
+  };
+  // At pagehide nothing waits for a read any more: the rest is logged (Blobs by their size) before the page-end.
+  emitter.beforePageEnd(() => {
+    for (const s of steps) s.giveUp?.();
+    drain();
+  });
+  const onBlob = (tap: Tapped, dir: 'in' | 'out', blob: Blob) => {
+    const size = blob.size;
+    if (tap.mcp === undefined && size > SNIFF_BLOB_LIMIT) {
+      return inOrder(tap, () => onMessage(tap, dir, { payload: opaquePayload(`[Blob message, ${size} bytes, not read]`) }));
+    }
+    const step: Step = { tap, ready: false, run: () => undefined };
+    const settle = (m: Message) => {
+      if (step.ready) return;
+      step.ready = true;
+      step.start = undefined;
+      step.run = () => onMessage(tap, dir, m);
+      drain();
+    };
+    step.giveUp = () => settle({ payload: opaquePayload(`[Blob message, ${size} bytes, not read: the page was closing]`) });
+    const start = () => readBlob(blob, config.capBytes, settle);
+    steps.push(step);
+    // Known MCP: read at once (reads overlap). Not known yet: read when its turn comes, so a busy binary socket that
+    // turns out not to be MCP has at most its first few messages read.
+    if (tap.mcp === true) start();
+    else step.start = start;
+    if (steps.length === 1) drain();
   };
   const onData = (tap: Tapped, dir: 'in' | 'out', data: unknown) => {
     if (tap.mcp === false) return;
-    if (data instanceof Blob) {
-      const read = blobMessage(data, config.capBytes);
-      chain(tap, (tap.queue ?? Promise.resolve()).then(() => read).then((m) => guarded(tap, () => onMessage(tap, dir, m))));
-      return;
-    }
+    if (data instanceof Blob) return onBlob(tap, dir, data);
     // Read now: the page may reuse an ArrayBuffer it sent.
     const m = toPayload(data, config.capBytes);
     inOrder(tap, () => onMessage(tap, dir, m));
@@ -108,9 +160,10 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
       const ws = Reflect.construct(target, args, newTarget) as WebSocket;
       try {
         const requested = args[1] === undefined ? [] : Array.isArray(args[1]) ? args[1].map(String) : [String(args[1])];
-        const tap: Tapped = { conn: emitter.newConn(), mcp: requested.includes('mcp') ? true : undefined, sniffed: 0, held: [], queue: undefined };
+        const tap: Tapped = { conn: emitter.newConn(), mcp: requested.includes('mcp') ? true : undefined, sniffed: 0, held: [] };
         taps.set(ws, tap);
-        emit(tap, { kind: 'ws-connect', conn: tap.conn, url: redactUrl(ws.url), protocols: requested });
+        const connect: FrameDraft = { kind: 'ws-connect', conn: tap.conn, url: redactUrl(ws.url), protocols: requested };
+        inOrder(tap, () => emit(tap, connect));
         natives.addEventListener.call(ws, 'open', () => {
           const protocol = ws.protocol;
           inOrder(tap, () => {

@@ -200,6 +200,9 @@ describe('the scrubber on a long view', () => {
   it('shows, at every stop back and forth, what a replay up to it shows, messages included', async () => {
     const trace = syntheticTrace(8_000, 30, 4).frames.map((f) => ({ ...f, segment: 1 }));
     const s = new PanelStore();
+    // 10 ms per look at the clock (one per 256 frames): a save every ~8 looks, so steps back start from saves.
+    let ticks = 0;
+    s.scrubClock = () => 10 * ticks++;
     s.add(trace);
     await frames();
     for (const i of [7_999, 2_000, 5_000, 4_999, 100, 7_000]) {
@@ -214,6 +217,10 @@ describe('the scrubber on a long view', () => {
       const want = fresh.snapshot(at);
       expect(JSON.stringify({ ...shown, messages: messagesSlice(shown.messages) })).toBe(JSON.stringify({ ...want, messages: messagesSlice(want.messages) }));
     }
+    expect(s.scrubSaves).toBeGreaterThan(2);
+    // Anything that changes what is in view drops them (here: turning on "preserve log").
+    s.setPreserveLog(true);
+    expect(s.scrubSaves).toBe(0);
   });
 });
 
