@@ -37,6 +37,20 @@ const rpcMethods = (frames: Frame[], kind: Frame['kind']) =>
       }
     });
 
+/** The WebSocket messages in order, as direction:method. */
+const wsFlow = (frames: Frame[]) => frames.flatMap((m) => (m.kind === 'ws-message' ? [`${m.dir}:${rpcMethods([m], 'ws-message')[0]}`] : []));
+/** What both WebSocket clients do: initialize, read, subscribe, then an update arrives. */
+const WS_FLOW = [
+  'out:initialize',
+  'in:result',
+  'out:notifications/initialized',
+  'out:resources/read',
+  'in:result',
+  'out:resources/subscribe',
+  'in:result',
+  'in:notifications/resources/updated',
+];
+
 describe('legacy and WebSocket transports', () => {
   it('captures the SDK legacy SSE transport: endpoint event, POSTs to /message, responses on the stream', async () => {
     const page = await browser.context.newPage();
@@ -105,18 +119,7 @@ describe('legacy and WebSocket transports', () => {
     expect(connect && connect.kind === 'ws-connect' && connect.protocols).toEqual(['mcp']);
     const open = frames.find((f) => f.kind === 'ws-open');
     expect(open && open.kind === 'ws-open' && open.protocol).toBe('mcp');
-    const messages = frames.filter((f) => f.kind === 'ws-message');
-    const dirs = messages.map((m) => (m.kind === 'ws-message' ? `${m.dir}:${rpcMethods([m], 'ws-message')[0]}` : ''));
-    expect(dirs).toEqual([
-      'out:initialize',
-      'in:result',
-      'out:notifications/initialized',
-      'out:resources/read',
-      'in:result',
-      'out:resources/subscribe',
-      'in:result',
-      'in:notifications/resources/updated',
-    ]);
+    expect(wsFlow(frames)).toEqual(WS_FLOW);
     await page.evaluate(() => (window as any).mcp.close());
     const closed = await waitFor(async () => {
       const fs = await loggedFrames(browser, tabId);
@@ -165,17 +168,7 @@ describe('legacy and WebSocket transports', () => {
       const fs = await loggedFrames(browser, tabId);
       return fs.filter((f) => f.kind === 'ws-message').length >= 8 ? fs : undefined;
     });
-    const dirs = frames.filter((f) => f.kind === 'ws-message').map((m) => `${m.kind === 'ws-message' ? m.dir : ''}:${rpcMethods([m], 'ws-message')[0]}`);
-    expect(dirs).toEqual([
-      'out:initialize',
-      'in:result',
-      'out:notifications/initialized',
-      'out:resources/read',
-      'in:result',
-      'out:resources/subscribe',
-      'in:result',
-      'in:notifications/resources/updated',
-    ]);
+    expect(wsFlow(frames)).toEqual(WS_FLOW);
     // Frames of one socket stay in order: the open before every message.
     const kinds = frames.filter((f) => f.kind.startsWith('ws-')).map((f) => f.kind);
     expect(kinds.slice(0, 2)).toEqual(['ws-connect', 'ws-open']);

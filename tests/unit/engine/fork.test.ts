@@ -1,37 +1,18 @@
 // Engine.fork on real traces (the golden fixtures recorded by the e2e suite) and a long synthetic one: a fork taken
 // mid-trace and fed the rest reaches exactly what one replay of the whole trace reaches; the engine it came from is
 // left as it was. The scrubber relies on this (panel/scrub-engines.ts).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Engine, messagesSlice, type EngineSnapshot } from '../../../shared/engine/index.ts';
 import { deepCopy, ForkError } from '../../../shared/engine/fork.ts';
-import type { Frame } from '../../../shared/frames.ts';
-import { parseTrace } from '../../../shared/trace/index.ts';
-import { syntheticTrace } from '../../bench/synthetic-trace.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
-
-const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+import { traceCases } from '../../support/trace-cases.ts';
 
 function text(s: EngineSnapshot): string {
   return JSON.stringify({ ...s, messages: messagesSlice(s.messages) });
 }
 
-const cases: [string, () => readonly Frame[]][] = [
-  ...readdirSync(FIXTURES)
-    .filter((f) => f.endsWith('.trace.json'))
-    .map((f): [string, () => readonly Frame[]] => [
-      f,
-      () => {
-        const p = parseTrace(readFileSync(join(FIXTURES, f), 'utf8'));
-        if (!p.ok) throw new Error(p.error);
-        return p.trace.frames;
-      },
-    ]),
-  ['synthetic: 20,000 frames, both generations, reconnects', () => syntheticTrace(20_000, 60, 6).frames],
-];
+const cases = traceCases();
 
 describe('Engine.fork', () => {
   for (const [name, load] of cases) {

@@ -1,20 +1,14 @@
 // The background's badge engine runs with retainMessages: false. It must reach exactly the findings, URI states,
 // sessions, flow and metrics of a full engine, and it must not keep what the frames carried: over a long-lived page the
 // worker's heap would otherwise grow with every payload (the log on disk is capped, that memory was not).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../../shared/engine/index.ts';
 import type { Frame } from '../../../shared/frames.ts';
-import { parseTrace } from '../../../shared/trace/index.ts';
-import { syntheticTrace } from '../../bench/synthetic-trace.ts';
 import { FrameLog } from '../../support/frame-log.ts';
+import { traceCases } from '../../support/trace-cases.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
-
-const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
 /** Everything a snapshot says except the message list (which a non-retaining engine leaves empty). */
 function analysis(frames: readonly Frame[], retainMessages: boolean): { text: string; messages: number } {
@@ -25,19 +19,7 @@ function analysis(frames: readonly Frame[], retainMessages: boolean): { text: st
 }
 
 describe('an engine that keeps no messages', () => {
-  const cases: [string, () => readonly Frame[]][] = [
-    ...readdirSync(FIXTURES)
-      .filter((f) => f.endsWith('.trace.json'))
-      .map((f): [string, () => readonly Frame[]] => [
-        f,
-        () => {
-          const p = parseTrace(readFileSync(join(FIXTURES, f), 'utf8'));
-          if (!p.ok) throw new Error(p.error);
-          return p.trace.frames;
-        },
-      ]),
-    ['synthetic: 20,000 frames, both generations, reconnects', () => syntheticTrace(20_000, 60, 6).frames],
-  ];
+  const cases = traceCases();
   for (const [name, frames] of cases) {
     it(`reaches the same analysis: ${name}`, () => {
       const f = frames();
