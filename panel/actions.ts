@@ -97,6 +97,13 @@ export async function importFile(store: PanelStore, file: File): Promise<boolean
   }
 }
 
+/** Stops the import under way (its analysis stops at its next slice); the view stays as it was. */
+export function cancelImport(store: PanelStore): void {
+  lastImport++;
+  store.importing.value = null;
+  store.importProgress.value = null;
+}
+
 function formatBytes(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} bytes`;
 }
@@ -116,7 +123,8 @@ async function readAndShow(store: PanelStore, file: File, current: () => boolean
     if (current()) store.importError.value = `Could not read ${file.name}: ${(e as Error).message}`;
     return false;
   }
-  // Another file was dropped meanwhile: it wins. (Everything after this point runs without yielding.)
+  // Another file was dropped meanwhile, or the import was cancelled: it wins. (From here on only a long analysis
+  // yields, see PanelStore.prepareTraceSliced.)
   if (!current()) return false;
   probe.importPhase('read');
   const head = text.slice(0, 200);
@@ -138,12 +146,19 @@ async function readAndShow(store: PanelStore, file: File, current: () => boolean
     const r = validateTrace(value);
     probe.importPhase('validate');
     if (!r.ok) return fail(r.error, head);
-    prepared = store.prepareTrace(file.name, r.trace);
+    const p = await store.prepareTraceSliced(file.name, r.trace, current);
+    // Cancelled, or another file was dropped meanwhile: it wins.
+    if (!p) return false;
+    prepared = p;
   } catch (e) {
     // A bug of ours, not the file's fault: still nothing changes, and the user is told.
-    store.importError.value = `Could not analyse ${file.name}: internal error (${e instanceof Error ? e.message : String(e)}); the view is unchanged`;
+    if (current()) store.importError.value = `Could not analyse ${file.name}: internal error (${e instanceof Error ? e.message : String(e)}); the view is unchanged`;
     return false;
+  } finally {
+    if (current()) store.importProgress.value = null;
   }
+  // Cancelled during the snapshot's last stretch: still not shown.
+  if (!current()) return false;
   store.showPrepared(prepared);
   probe.importCommitted();
   return true;

@@ -60,6 +60,23 @@ export interface PreparedTrace {
   now: number;
 }
 
+/** An import's analysis yields to the event loop only once it has run this long, then every slice. */
+const SLICING = { unslicedMs: 1000, sliceMs: 100 };
+/** Frames between two looks at the clock while analysing. */
+const ANALYSE_CHECK_FRAMES = 1024;
+
+/** Resolves in a new task (after pending input and rendering), without the 4 ms clamp of nested timers. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
 function engineOptions(s: Settings): EngineOptions {
   return { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs };
 }
@@ -119,6 +136,8 @@ export class PanelStore {
   readonly importError = signal<string | null>(null);
   /** The file being imported right now (what the notice names while it is read and analysed), or null. */
   readonly importing = signal<string | null>(null);
+  /** How far the analysis of a long import got (0–1), while it runs in slices; null otherwise. */
+  readonly importProgress = signal<number | null>(null);
   readonly paused = signal(false);
   readonly preserveLog = signal(readPref('preserveLog', false));
   readonly filterText = signal('');
@@ -270,6 +289,11 @@ export class PanelStore {
   prepareTrace(name: string, trace: TraceFileV1): PreparedTrace {
     const engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
     engine.applyAll(trace.frames);
+    return this.analysed(name, trace, engine);
+  }
+
+  /** The rest of an import's analysis, once the engine has every frame: snapshot and timeline. */
+  private analysed(name: string, trace: TraceFileV1, engine: Engine): PreparedTrace {
     this.probe.importPhase('engine');
     const now = importClock(trace);
     const snap = engine.snapshot(now);
@@ -278,6 +302,35 @@ export class PanelStore {
     timeline.update(snap.messages);
     this.probe.importPhase('timeline');
     return { name, trace, engine, timeline, snap, now };
+  }
+
+  /**
+   * prepareTrace for a file the user imports. An analysis that runs past ANALYSE_UNSLICED_MS goes on in slices of
+   * ANALYSE_SLICE_MS with the event loop in between: the panel stays responsive, says how far it got
+   * (`importProgress`), and the import can be cancelled or replaced by another file (`current()` false: null back).
+   * Below that, nothing yields (a typical trace is analysed in one go, as fast as before).
+   */
+  async prepareTraceSliced(name: string, trace: TraceFileV1, current: () => boolean, slicing = SLICING): Promise<PreparedTrace | null> {
+    const settings = this.settings.value;
+    const engine = new Engine(engineOptions(settings ?? DEFAULT_SETTINGS));
+    const frames = trace.frames;
+    const started = performance.now();
+    let sliceStart = started;
+    for (let i = 0; i < frames.length; ) {
+      const stop = Math.min(frames.length, i + ANALYSE_CHECK_FRAMES);
+      for (; i < stop; i++) engine.apply(frames[i]!);
+      const t = performance.now();
+      if (i < frames.length && t - started >= slicing.unslicedMs && t - sliceStart >= slicing.sliceMs) {
+        this.importProgress.value = i / frames.length;
+        await nextTask();
+        if (!current()) return null;
+        // The settings changed meanwhile (freshness rules): the analysis starts over with them.
+        if (this.settings.value !== settings) return this.prepareTraceSliced(name, trace, current, slicing);
+        sliceStart = performance.now();
+      }
+    }
+    this.importProgress.value = null;
+    return this.analysed(name, trace, engine);
   }
 
   /** Shows a prepared (and validated) trace instead of the tab: offline analysis, status "imported". */

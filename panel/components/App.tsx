@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Signal } from '@preact/signals';
 import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
-import { exportHarFile, exportTraceFile, importFile } from '../actions.ts';
+import { cancelImport, exportHarFile, exportTraceFile, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
 import { matchesMessage, STALE_FINDINGS, viewNotes, type Filter } from '../model/filter.ts';
 import { formatClock } from '../model/format.ts';
@@ -265,7 +265,12 @@ export function App({ store, connection }: Props) {
       </div>
       {store.importing.value ? (
         <div class="banner info" role="status" data-importing="true">
-          <span>Importing {store.importing.value}…</span>
+          <span>
+            Importing {store.importing.value}…{store.importProgress.value !== null ? ` analysed ${Math.floor(store.importProgress.value * 100)} %` : ''}
+          </span>
+          <button type="button" class="link" aria-label="Cancel the import" onClick={() => cancelImport(store)}>
+            Cancel
+          </button>
         </div>
       ) : null}
       <ErrorBanner message={store.importError} kind="import" />

@@ -555,6 +555,43 @@ it('refuses bad files with a clear error and leaves the current view as it was',
   await off.close();
 });
 
+it('analyses a long import in slices: says how far it got, stays responsive, and can be cancelled leaving the view as it was', async () => {
+  const off = await offlinePanel();
+  await importInto(off, tracePath);
+  await off.waitForSelector('.status-bar[data-status="imported"]');
+  const before = await rowsOf(off);
+  // A client with 5,000 URIs that reconnects 300 times and never resubscribes: seconds of analysis.
+  const frames = neverResubscribingTrace(5000, 300);
+  const path = join(out, 'slow-to-analyse.trace.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames, createdAt: frames.at(-1)!.t + 60_000, pageUrl: 'http://localhost:8080/kb' })));
+  await importInto(off, path);
+  // The panel answers meanwhile: a timer in the page sees the progress and clicks Cancel while the analysis runs.
+  const said = await off.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const started = Date.now();
+        const look = () => {
+          const notice = document.querySelector('[data-importing="true"]');
+          if (notice?.textContent?.includes('analysed')) {
+            document.querySelector<HTMLButtonElement>('button[aria-label="Cancel the import"]')!.click();
+            return resolve(notice.textContent);
+          }
+          if (Date.now() - started > 30_000) return reject(new Error(`no progress shown: ${notice?.textContent ?? 'no notice'}`));
+          setTimeout(look, 20);
+        };
+        look();
+      }),
+  );
+  expect(said).toMatch(/Importing slow-to-analyse\.trace\.json \([\d.]+ MB\)… analysed \d+ %/);
+  await off.waitForSelector('[data-importing="true"]', { state: 'detached' });
+  expect(await off.getAttribute('.status-bar', 'data-status')).toBe('imported');
+  expect(await off.$('[data-import-error="true"]')).toBeNull();
+  // The analysis stopped: the view does not change later either (the whole analysis takes a few seconds).
+  await off.waitForTimeout(5000);
+  expect(await rowsOf(off)).toEqual(before);
+  await off.close();
+});
+
 it('pauses the view while capture continues, and keeps earlier pages only with "preserve log"', async () => {
   const before = await rowsOf(panel);
   await panel.click('button[aria-label="Pause recording"]');

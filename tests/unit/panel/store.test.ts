@@ -301,6 +301,28 @@ describe('background errors', () => {
     expect(await first).toBe(false);
     expect(s.importError.value).toMatch(/late\.json/);
   });
+  it('analyses a long import in slices: progress shown, same result, and it can be cancelled leaving the view as it was', async () => {
+    const trace = exportTrace({ frames: syntheticTrace(6_000, 20, 3).frames, createdAt: Date.now(), pageUrl: 'http://x/' });
+    const s = new PanelStore();
+    const seen: number[] = [];
+    const stop = s.importProgress.subscribe((v) => void (v !== null && seen.push(v)));
+    // Slices from the start (the real thresholds: after 1 s of work, every 100 ms).
+    const p = await s.prepareTraceSliced('t.json', trace, () => true, { unslicedMs: 0, sliceMs: 0 });
+    stop();
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(s.importProgress.value).toBeNull();
+    const whole = s.prepareTrace('t.json', trace);
+    expect(JSON.stringify(p!.snap.findings)).toBe(JSON.stringify(whole.snap.findings));
+    expect(JSON.stringify(p!.snap.uris)).toBe(JSON.stringify(whole.snap.uris));
+    // Cancelled after the first slice: nothing comes back, nothing is shown.
+    let live = true;
+    const cancelled = s.prepareTraceSliced('t.json', trace, () => live, { unslicedMs: 0, sliceMs: 0 });
+    live = false;
+    expect(await cancelled).toBeNull();
+    expect(s.isImported).toBe(false);
+  });
+
   it('drops earlier pages the log no longer has without rebuilding the page in view', async () => {
     const s = new PanelStore();
     const first = stamped(page(1), 1);
