@@ -40,17 +40,20 @@ export interface Reconnect {
   t: number;
   seq: number;
   believed: number;
+  /** Its index in EngineCore.reconnects. */
+  index: number;
   /**
-   * Believed URIs not subscribed again yet, while this is the latest reconnect (subscribes strike them off); when the
-   * next reconnect comes only their number is kept: a set per reconnect would hold URIs × reconnects.
+   * Believed URIs not subscribed again yet. Each is marked (`UriState.missingIn`) rather than listed: a list per
+   * reconnect would hold URIs × reconnects. Subscribes strike them off while this is the latest reconnect.
    */
-  missing: Set<string> | undefined;
   missingCount: number;
 }
 
-/** `uri` was subscribed again after reconnect `r` (when `r` is still the latest). */
-export function strikeMissing(r: Reconnect, uri: string): void {
-  if (r.missing?.delete(uri)) r.missingCount--;
+/** `u` was subscribed again after reconnect `r` (when `r` is still the latest). */
+export function strikeMissing(r: Reconnect, u: UriState | undefined): void {
+  if (u === undefined || u.missingIn !== r.index) return;
+  u.missingIn = -1;
+  r.missingCount--;
 }
 
 export const STREAM_HISTORY = 200;
@@ -73,11 +76,14 @@ export class EngineCore {
   readonly messages: MessageStore;
   readonly reconnects: Reconnect[] = [];
 
-  /** A reconnect of `client`; the one before it keeps only the number of URIs it still missed. */
-  addReconnect(client: ClientModel, t: number, seq: number, believed: number, missing: Set<string>): void {
-    const prev = this.reconnects.at(-1);
-    if (prev) prev.missing = undefined;
-    this.reconnects.push({ client, t, seq, believed, missing, missingCount: missing.size });
+  /** A reconnect of `client`, after which `missing` were still to be subscribed again (the earlier reconnects' marks are replaced). */
+  addReconnect(client: ClientModel, t: number, seq: number, believed: number, missing: Iterable<UriState>): void {
+    const r: Reconnect = { client, t, seq, believed, index: this.reconnects.length, missingCount: 0 };
+    for (const u of missing) {
+      u.missingIn = r.index;
+      r.missingCount++;
+    }
+    this.reconnects.push(r);
   }
   readonly counters: Counters = {
     frames: 0,

@@ -31,7 +31,7 @@ export function onInitialized(core: EngineCore, c: ClientModel, m: DecodedMessag
   c.serverSubscribe = obj(obj(r.capabilities)?.resources)?.subscribe === true;
   if (old && old !== l) {
     const believed = [...c.uris.values()].filter((u) => u.believed);
-    core.addReconnect(c, m.t, m.seq, believed.length, new Set(believed.map((u) => u.uri)));
+    core.addReconnect(c, m.t, m.seq, believed.length, believed);
     if (old.open) {
       // A client that re-initializes but leaves the old GET stream open still receives on the old session.
       if (old.channels > 0) old.abandoned = true;
@@ -90,13 +90,18 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   // reconnect: what this listen asks for is resubscribed there, and it is not counted twice.
   const prev = core.reconnects.at(-1);
   const current = prev !== undefined && prev.client === c && m.t - prev.t <= core.grace ? prev : undefined;
-  if (current) for (const uri of asked) strikeMissing(current, uri);
+  if (current) for (const uri of asked) strikeMissing(current, c.uris.get(uri));
   if (endedBefore && !current) {
     // What there was to resubscribe: what is still believed from an ended listen, and what the listens that ended last
     // asked for and is still cached (a client that closes its listen to reconnect withdrew the belief, not the cache).
-    const wanted = new Set(fromEnded.map((u) => u.uri));
-    for (const x of endedTogether) for (const uri of x.requested ?? []) if (c.uris.get(uri)?.cached) wanted.add(uri);
-    core.addReconnect(c, m.t, m.seq, wanted.size, new Set([...wanted].filter((x) => !asked.has(x))));
+    const wanted = new Set(fromEnded);
+    for (const x of endedTogether) {
+      for (const uri of x.requested ?? []) {
+        const u = c.uris.get(uri);
+        if (u?.cached) wanted.add(u);
+      }
+    }
+    core.addReconnect(c, m.t, m.seq, wanted.size, [...wanted].filter((u) => !asked.has(u.uri)));
   }
   for (const u of fromEnded) {
     if (asked.has(u.uri)) continue;

@@ -101,6 +101,8 @@ export class UriState {
   writtenSeq = 0;
   /** Seq of the request whose answer is cached: a notification after it announces any change since. */
   writtenReqSeq = 0;
+  /** The reconnect (index) after which this URI was still to be subscribed again; -1: none. */
+  missingIn = -1;
 
   /** An older answer overwrote a newer one and nothing has rewritten it since: the cache is known stale. */
   staleSince: { t: number; seq: number; evidence: number[] } | undefined;
