@@ -101,6 +101,8 @@ export class UriState {
   writtenSeq = 0;
   /** Seq of the request whose answer is cached: a notification after it announces any change since. */
   writtenReqSeq = 0;
+  /** How its last holder ended, as coverage findings say it (findings/coverage.ts endedHow). */
+  endedText: { ledger: SubscriptionLedger; endSeq: number | undefined; text: string; lost: string } | undefined = undefined;
   /** The reconnect (index) after which this URI was still to be subscribed again; -1: none. */
   missingIn = -1;
 

@@ -30,10 +30,7 @@ function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason
   const parent = parentHeld(core, u);
   if (u.loss && u.loss.reason !== 'never-subscribed') {
     const r = u.loss.reason;
-    const detail =
-      r === 'lost-on-reinit' || r === 'lost-with-stream'
-        ? `${endedHow(u)}; nothing live subscribes it since`
-        : `${COVERAGE_REASONS[r].label} at seq ${u.loss.seq}`;
+    const detail = r === 'lost-on-reinit' || r === 'lost-with-stream' ? lostDetail(u) : `${COVERAGE_REASONS[r].label} at seq ${u.loss.seq}`;
     return { reason: r, detail };
   }
   if (parent) return { reason: 'parent-only', detail: `only ${parent} is subscribed` };
@@ -54,9 +51,24 @@ function otherSpelling(u: UriState): string | undefined {
   return undefined;
 }
 
+/**
+ * How the URI's last holder ended. Kept on the URI per ledger and end: on every reconnect each cached URI is checked
+ * again, and a client that never resubscribes would otherwise build this text URIs × reconnects times.
+ */
 function endedHow(u: UriState): string {
   const lost = u.endedWith();
-  return lost ? `${lost.label} ended (${lost.endCause}) at seq ${lost.endSeq}` : 'no live session holds it';
+  if (!lost) return 'no live session holds it';
+  const memo = u.endedText;
+  if (memo && memo.ledger === lost && memo.endSeq === lost.endSeq) return memo.text;
+  const text = `${lost.label} ended (${lost.endCause}) at seq ${lost.endSeq}`;
+  u.endedText = { ledger: lost, endSeq: lost.endSeq, text, lost: `${text}; nothing live subscribes it since` };
+  return text;
+}
+
+function lostDetail(u: UriState): string {
+  const how = endedHow(u);
+  const memo = u.endedText;
+  return memo && memo.text === how ? memo.lost : `${how}; nothing live subscribes it since`;
 }
 
 export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: number): void {
@@ -84,20 +96,31 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
     const quick = u.loss && u.loss.reason !== 'never-subscribed' ? u.loss.reason : undefined;
     if (!cns || cns.spec.session !== session || quick === undefined || cns.spec.reason !== quick) {
       const { reason, detail } = coverageReason(core, u);
-      const spec: FindingSpec & { id: 'cached-not-subscribed' } =
-        session !== undefined
-          ? { id: 'cached-not-subscribed', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session, reason, detail }
-          : { id: 'cached-not-subscribed', doc: c.doc, endpoint: c.endpoint, uri: u.uri, reason, detail };
-      // Without the capability there is nothing to subscribe to: polling is the only option, so it is only worth a
-      // note (subscribe-unsupported tells the client off if it tried anyway).
-      if (c.serverSubscribe === false) spec.severity = 'info';
-      core.conds.hold(slots, spec, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq]);
+      const info = c.serverSubscribe === false;
+      if (cns && session !== undefined && cns.spec.reason === reason && cns.spec.detail === detail && (cns.spec.severity === 'info') === info) {
+        // Only the session it names changed (a reconnect): the open condition's own spec says so, no new one.
+        cns.spec.session = session;
+        core.conds.hold(slots, cns.spec as FindingSpec & { id: 'cached-not-subscribed' }, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq]);
+      } else {
+        const spec: FindingSpec & { id: 'cached-not-subscribed' } =
+          session !== undefined
+            ? { id: 'cached-not-subscribed', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session, reason, detail }
+            : { id: 'cached-not-subscribed', doc: c.doc, endpoint: c.endpoint, uri: u.uri, reason, detail };
+        // Without the capability there is nothing to subscribe to: polling is the only option, so it is only worth a
+        // note (subscribe-unsupported tells the client off if it tried anyway).
+        if (info) spec.severity = 'info';
+        core.conds.hold(slots, spec, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq]);
+      }
     }
   } else if (cns) core.conds.release(slots, 'cached-not-subscribed', t, [seq]);
 
   const ph = slots['phantom-subscription'];
   if (live && u.believed && !held && !pending) {
-    if (!ph || ph.spec.session !== session) {
+    if (ph && session !== undefined && ph.spec.session !== session && ph.spec.detail === endedHow(u)) {
+      // Only the session it names changed (a reconnect): the open condition's own spec says so.
+      ph.spec.session = session;
+      core.conds.hold(slots, ph.spec as FindingSpec & { id: 'phantom-subscription' }, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq]);
+    } else if (!ph || ph.spec.session !== session) {
       const detail = endedHow(u);
       const spec: FindingSpec & { id: 'phantom-subscription' } =
         session !== undefined
