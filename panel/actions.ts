@@ -90,10 +90,15 @@ export async function importFile(store: PanelStore, file: File): Promise<boolean
   const token = ++lastImport;
   const current = () => token === lastImport;
   store.importing.value = `${file.name} (${formatBytes(file.size)})`;
+  // A file that replaces one being analysed starts from nothing, not from the other's progress.
+  store.importProgress.value = null;
   try {
     return await readAndShow(store, file, current);
   } finally {
-    if (current()) store.importing.value = null;
+    if (current()) {
+      store.importing.value = null;
+      store.importProgress.value = null;
+    }
   }
 }
 
@@ -154,8 +159,6 @@ async function readAndShow(store: PanelStore, file: File, current: () => boolean
     // A bug of ours, not the file's fault: still nothing changes, and the user is told.
     if (current()) store.importError.value = `Could not analyse ${file.name}: internal error (${e instanceof Error ? e.message : String(e)}); the view is unchanged`;
     return false;
-  } finally {
-    if (current()) store.importProgress.value = null;
   }
   // Cancelled during the snapshot's last stretch: still not shown.
   if (!current()) return false;

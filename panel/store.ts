@@ -138,6 +138,8 @@ export class PanelStore {
   readonly importing = signal<string | null>(null);
   /** How far the analysis of a long import got (0–1), while it runs in slices; null otherwise. */
   readonly importProgress = signal<number | null>(null);
+  /** Sliced analyses that stopped early (cancelled, or replaced by another file): tests wait on it. */
+  readonly importsStopped = signal(0);
   readonly paused = signal(false);
   readonly preserveLog = signal(readPref('preserveLog', false));
   readonly filterText = signal('');
@@ -310,9 +312,13 @@ export class PanelStore {
    * (`importProgress`), and the import can be cancelled or replaced by another file (`current()` false: null back).
    * Below that, nothing yields (a typical trace is analysed in one go, as fast as before).
    */
-  async prepareTraceSliced(name: string, trace: TraceFileV1, current: () => boolean, slicing = SLICING): Promise<PreparedTrace | null> {
-    const settings = this.settings.value;
-    const engine = new Engine(engineOptions(settings ?? DEFAULT_SETTINGS));
+  /** When an import's analysis slices (tests shorten it). */
+  importSlicing = SLICING;
+
+  async prepareTraceSliced(name: string, trace: TraceFileV1, current: () => boolean, slicing = this.importSlicing): Promise<PreparedTrace | null> {
+    const options = engineOptions(this.settings.value ?? DEFAULT_SETTINGS);
+    const key = JSON.stringify(options);
+    const engine = new Engine(options);
     const frames = trace.frames;
     const started = performance.now();
     let sliceStart = started;
@@ -323,9 +329,16 @@ export class PanelStore {
       if (i < frames.length && t - started >= slicing.unslicedMs && t - sliceStart >= slicing.sliceMs) {
         this.importProgress.value = i / frames.length;
         await nextTask();
-        if (!current()) return null;
-        // The settings changed meanwhile (freshness rules): the analysis starts over with them.
-        if (this.settings.value !== settings) return this.prepareTraceSliced(name, trace, current, slicing);
+        if (!current()) {
+          this.importsStopped.value++;
+          return null;
+        }
+        // What the engine is built with changed meanwhile (freshness rules, default max age): it starts over with
+        // them, in slices from the start (other settings messages change nothing here).
+        if (JSON.stringify(engineOptions(this.settings.value ?? DEFAULT_SETTINGS)) !== key) {
+          this.importProgress.value = 0;
+          return this.prepareTraceSliced(name, trace, current, { ...slicing, unslicedMs: 0 });
+        }
         sliceStart = performance.now();
       }
     }
@@ -340,6 +353,8 @@ export class PanelStore {
     this.timeline = p.timeline;
     this.rows = null;
     this.scrubEngines = null;
+    // A stop asked for on the view before (it lands on the next animation frame) is not one on this trace.
+    this.scrubRequest = null;
     this.prepared = null;
     this.viewStart = 0;
     this.applied = p.trace.frames.length;
@@ -482,6 +497,7 @@ export class PanelStore {
     this.timeline = new TimelineIndex();
     this.rows = null;
     this.scrubEngines = null;
+    this.scrubRequest = null;
     const src = this.source;
     this.applied = 0;
     this.viewStart = 0;

@@ -264,11 +264,27 @@ export function App({ store, connection }: Props) {
         ) : null}
       </div>
       {store.importing.value ? (
-        <div class="banner info" role="status" data-importing="true">
-          <span>
-            Importing {store.importing.value}…{store.importProgress.value !== null ? ` analysed ${Math.floor(store.importProgress.value * 100)} %` : ''}
-          </span>
-          <button type="button" class="link" aria-label="Cancel the import" onClick={() => cancelImport(store)}>
+        <div class="banner info" data-importing="true">
+          {/* The live region names the file once; the progress is a progress bar, not re-announced text. */}
+          <span role="status">Importing {store.importing.value}…</span>
+          {store.importProgress.value !== null ? (
+            <>
+              <progress class="import-progress" max={100} value={Math.floor(store.importProgress.value * 100)} aria-label="Analysed" />
+              <span class="import-percent" aria-hidden="true">
+                analysed {Math.floor(store.importProgress.value * 100)} %
+              </span>
+            </>
+          ) : null}
+          <button
+            type="button"
+            class="link"
+            aria-label="Cancel the import"
+            onClick={() => {
+              cancelImport(store);
+              // The button goes with the notice: focus goes back to Import rather than falling to the page.
+              document.querySelector<HTMLButtonElement>('button[aria-label="Import trace"]')?.focus();
+            }}
+          >
             Cancel
           </button>
         </div>

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../../../shared/frames.ts';
 import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
-import { importFile } from '../../../panel/actions.ts';
+import { cancelImport, importFile } from '../../../panel/actions.ts';
 import { PanelStore } from '../../../panel/store.ts';
+import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
 import { syntheticTrace } from '../../bench/synthetic-trace.ts';
@@ -321,6 +322,41 @@ describe('background errors', () => {
     live = false;
     expect(await cancelled).toBeNull();
     expect(s.isImported).toBe(false);
+  });
+
+  it('an import being analysed in slices: Cancel stops it, another file replaces it, a settings message that changes no rule does not restart it', async () => {
+    const text = serializeTrace(exportTrace({ frames: syntheticTrace(6_000, 20, 3).frames, createdAt: Date.now(), pageUrl: 'http://x/' }));
+    const s = new PanelStore();
+    s.importSlicing = { unslicedMs: 0, sliceMs: 0 };
+    const progressed = () => new Promise<void>((r) => { const stop = s.importProgress.subscribe((v) => { if (v !== null && v > 0.2) { queueMicrotask(() => stop()); r(); } }); });
+    // Cancel.
+    const first = importFile(s, new File([text], 'big.json'));
+    await progressed();
+    cancelImport(s);
+    expect(await first).toBe(false);
+    expect(s.importsStopped.value).toBe(1);
+    expect([s.isImported, s.importing.value, s.importProgress.value, s.importError.value]).toEqual([false, null, null, null]);
+    // Replaced by a bad file: its error is shown, and no progress of the first is left behind.
+    const again = importFile(s, new File([text], 'big.json'));
+    await progressed();
+    const bad = importFile(s, new File(['{"not":"a trace"}'], 'late.json'));
+    expect(s.importProgress.value).toBeNull();
+    expect(await bad).toBe(false);
+    expect(await again).toBe(false);
+    expect(s.importsStopped.value).toBe(2);
+    expect([s.importing.value, s.importProgress.value]).toEqual([null, null]);
+    expect(s.importError.value).toMatch(/late\.json is not a trace/);
+    // A settings message that changes no rule (the background sends one on every reconnect): no restart.
+    s.importError.value = null;
+    const seen: number[] = [];
+    const stop = s.importProgress.subscribe((v) => void (v !== null && seen.push(v)));
+    const third = importFile(s, new File([text], 'big.json'));
+    await progressed();
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS } });
+    expect(await third).toBe(true);
+    stop();
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(s.isImported).toBe(true);
   });
 
   it('drops earlier pages the log no longer has without rebuilding the page in view', async () => {
