@@ -396,7 +396,8 @@ export class PanelStore {
   setPreserveLog(on: boolean): void {
     this.preserveLog.value = on;
     writePref('preserveLog', on);
-    this.reset();
+    // An import shows its whole trace either way: nothing to rebuild (closing it builds the tab's view with the setting).
+    if (!this.imported) this.reset();
   }
 
   private scrubRequest: { t: number | null } | null = null;

@@ -359,6 +359,20 @@ describe('background errors', () => {
     expect(s.isImported).toBe(true);
   });
 
+  it('"preserve log" toggled while an import is shown does not analyse the import again; closing it applies the setting', async () => {
+    const s = new PanelStore();
+    s.add(stamped([...page(1), ...page(2)], 1));
+    const other = page(3, new FrameLog('imported-doc'));
+    s.showPrepared(s.prepareTrace('t.json', exportTrace({ frames: other, createdAt: other.at(-1)!.t + 1000, pageUrl: 'http://x/' })));
+    const engine = s.engineNow();
+    s.setPreserveLog(true);
+    expect(s.engineNow()).toBe(engine);
+    s.closeImport();
+    await frames();
+    expect(new Set(s.snapshot.value!.uris.map((u) => u.doc))).toEqual(new Set(['doc1', 'doc2']));
+    s.setPreserveLog(false);
+  });
+
   it('drops earlier pages the log no longer has without rebuilding the page in view', async () => {
     const s = new PanelStore();
     const first = stamped(page(1), 1);
