@@ -138,6 +138,9 @@ export class PanelStore {
   readonly importing = signal<string | null>(null);
   /** How far the analysis of a long import got (0–1), while it runs in slices; null otherwise. */
   readonly importProgress = signal<number | null>(null);
+  /** The imported trace being analysed again with new settings (its name), and how far that got. */
+  readonly reanalysing = signal<string | null>(null);
+  readonly reanalyseProgress = signal<number | null>(null);
   /** Sliced analyses that stopped early (cancelled, or replaced by another file): tests wait on it. */
   readonly importsStopped = signal(0);
   readonly paused = signal(false);
@@ -221,7 +224,10 @@ export class PanelStore {
           this.settingsError.value = null;
         });
         const a = before ?? DEFAULT_SETTINGS;
-        if (JSON.stringify(engineOptions(a)) !== JSON.stringify(engineOptions(m.settings))) this.reset();
+        if (JSON.stringify(engineOptions(a)) !== JSON.stringify(engineOptions(m.settings))) {
+          if (this.imported) void this.reanalyseImport();
+          else this.reset();
+        }
         return;
       }
       case 'settings-error':
@@ -315,7 +321,13 @@ export class PanelStore {
   /** When an import's analysis slices (tests shorten it). */
   importSlicing = SLICING;
 
-  async prepareTraceSliced(name: string, trace: TraceFileV1, current: () => boolean, slicing = this.importSlicing): Promise<PreparedTrace | null> {
+  async prepareTraceSliced(
+    name: string,
+    trace: TraceFileV1,
+    current: () => boolean,
+    slicing = this.importSlicing,
+    progress = this.importProgress,
+  ): Promise<PreparedTrace | null> {
     const options = engineOptions(this.settings.value ?? DEFAULT_SETTINGS);
     const key = JSON.stringify(options);
     const engine = new Engine(options);
@@ -327,7 +339,7 @@ export class PanelStore {
       for (; i < stop; i++) engine.apply(frames[i]!);
       const t = performance.now();
       if (i < frames.length && t - started >= slicing.unslicedMs && t - sliceStart >= slicing.sliceMs) {
-        this.importProgress.value = i / frames.length;
+        progress.value = i / frames.length;
         await nextTask();
         if (!current()) {
           this.importsStopped.value++;
@@ -336,14 +348,51 @@ export class PanelStore {
         // What the engine is built with changed meanwhile (freshness rules, default max age): it starts over with
         // them, in slices from the start (other settings messages change nothing here).
         if (JSON.stringify(engineOptions(this.settings.value ?? DEFAULT_SETTINGS)) !== key) {
-          this.importProgress.value = 0;
-          return this.prepareTraceSliced(name, trace, current, { ...slicing, unslicedMs: 0 });
+          progress.value = 0;
+          return this.prepareTraceSliced(name, trace, current, { ...slicing, unslicedMs: 0 }, progress);
         }
         sliceStart = performance.now();
       }
     }
-    this.importProgress.value = null;
+    progress.value = null;
     return this.analysed(name, trace, engine);
+  }
+
+  private reanalysis = 0;
+
+  /**
+   * The settings changed what the engine is built with while an import is shown: the trace is analysed again, in
+   * slices like an import (`reanalysing` says so), and the new analysis replaces the old one when it is done, keeping
+   * what the user is looking at (view, selection, filter, an open message: the numbering is the same). Until then the
+   * old analysis stays in view. Closing the import, another import or another settings change stops it.
+   */
+  private async reanalyseImport(): Promise<void> {
+    const imported = this.imported;
+    if (!imported) return;
+    const token = ++this.reanalysis;
+    const current = () => token === this.reanalysis && this.imported === imported;
+    this.reanalysing.value = imported.name;
+    try {
+      const p = await this.prepareTraceSliced(imported.name, imported.trace, current, this.importSlicing, this.reanalyseProgress);
+      if (!p || !current()) return;
+      this.engine = p.engine;
+      this.timeline = p.timeline;
+      this.rows = null;
+      this.scrubEngines = null;
+      this.scrubRequest = null;
+      this.prepared = null;
+      this.dirty = false;
+      batch(() => {
+        this.scrubT.value = null;
+        this.scrubSnapshot.value = null;
+      });
+      this.commit(p.snap, p.now, true);
+    } finally {
+      if (token === this.reanalysis) {
+        this.reanalysing.value = null;
+        this.reanalyseProgress.value = null;
+      }
+    }
   }
 
   /** Shows a prepared (and validated) trace instead of the tab: offline analysis, status "imported". */

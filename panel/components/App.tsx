@@ -264,30 +264,19 @@ export function App({ store, connection }: Props) {
         ) : null}
       </div>
       {store.importing.value ? (
-        <div class="banner info" data-importing="true">
-          {/* The live region names the file once; the progress is a progress bar, not re-announced text. */}
-          <span role="status">Importing {store.importing.value}…</span>
-          {store.importProgress.value !== null ? (
-            <>
-              <progress class="import-progress" max={100} value={Math.floor(store.importProgress.value * 100)} aria-label="Analysed" />
-              <span class="import-percent" aria-hidden="true">
-                analysed {Math.floor(store.importProgress.value * 100)} %
-              </span>
-            </>
-          ) : null}
-          <button
-            type="button"
-            class="link"
-            aria-label="Cancel the import"
-            onClick={() => {
-              cancelImport(store);
-              // The button goes with the notice: focus goes back to Import rather than falling to the page.
-              document.querySelector<HTMLButtonElement>('button[aria-label="Import trace"]')?.focus();
-            }}
-          >
-            Cancel
-          </button>
-        </div>
+        <ProgressNotice
+          label={`Importing ${store.importing.value}…`}
+          progress={store.importProgress.value}
+          data-importing="true"
+          onCancel={() => {
+            cancelImport(store);
+            // The button goes with the notice: focus goes back to Import rather than falling to the page.
+            document.querySelector<HTMLButtonElement>('button[aria-label="Import trace"]')?.focus();
+          }}
+        />
+      ) : null}
+      {store.reanalysing.value ? (
+        <ProgressNotice label={`Analysing ${store.reanalysing.value} again with the new settings…`} progress={store.reanalyseProgress.value} data-reanalysing="true" />
       ) : null}
       <ErrorBanner message={store.importError} kind="import" />
       <ErrorBanner message={store.backgroundError} kind="background" />
@@ -360,6 +349,30 @@ function ErrorBanner({ message, kind }: { message: Signal<string | null>; kind: 
       <button type="button" aria-label="Dismiss" onClick={() => (message.value = null)}>
         ✕
       </button>
+    </div>
+  );
+}
+
+/** A notice of work under way: the live region names it once; progress is a bar (not re-announced text). */
+function ProgressNotice(props: { label: string; progress: number | null; onCancel?: () => void; 'data-importing'?: string; 'data-reanalysing'?: string }) {
+  const { label, progress, onCancel, ...data } = props;
+  const percent = progress !== null ? Math.floor(progress * 100) : null;
+  return (
+    <div class="banner info" {...data}>
+      <span role="status">{label}</span>
+      {percent !== null ? (
+        <>
+          <progress class="import-progress" max={100} value={percent} aria-label="Analysed" />
+          <span class="import-percent" aria-hidden="true">
+            analysed {percent} %
+          </span>
+        </>
+      ) : null}
+      {onCancel ? (
+        <button type="button" class="link" aria-label="Cancel the import" onClick={onCancel}>
+          Cancel
+        </button>
+      ) : null}
     </div>
   );
 }

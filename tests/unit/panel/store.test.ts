@@ -366,11 +366,45 @@ describe('background errors', () => {
     s.showPrepared(s.prepareTrace('t.json', exportTrace({ frames: other, createdAt: other.at(-1)!.t + 1000, pageUrl: 'http://x/' })));
     const engine = s.engineNow();
     s.setPreserveLog(true);
-    expect(s.engineNow()).toBe(engine);
+    expect(s.engineNow() === engine).toBe(true);
     s.closeImport();
     await frames();
     expect(new Set(s.snapshot.value!.uris.map((u) => u.doc))).toEqual(new Set(['doc1', 'doc2']));
     s.setPreserveLog(false);
+  });
+
+  it('new settings while an import is shown: analysed again in slices, shown when done, keeping the selection', async () => {
+    const frames = syntheticTrace(6_000, 20, 3).frames;
+    const trace = exportTrace({ frames, createdAt: frames.at(-1)!.t + 1000, pageUrl: 'http://x/' });
+    const s = new PanelStore();
+    s.importSlicing = { unslicedMs: 0, sliceMs: 0 };
+    s.showPrepared(s.prepareTrace('t.json', trace));
+    const aged = () => s.snapshot.value!.findings.filter((f) => f.id === 'cache-age-exceeded').length;
+    expect(aged()).toBe(0);
+    const uri = s.snapshot.value!.uris[0]!.key;
+    s.selected.value = uri;
+    const old = s.engineNow();
+    const notices: Array<string | null> = [];
+    const stop = s.reanalysing.subscribe((v) => void notices.push(v));
+    // A rule of 1 s for every URI: every cached URI is older than expected at the export time.
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS, freshnessRules: [{ pattern: '**', maxAgeMs: 1000 }] } });
+    // The old analysis stays in view while the new one runs.
+    expect(s.engineNow() === old).toBe(true);
+    for (let i = 0; i < 100 && s.reanalysing.value !== null; i++) await new Promise((r) => setTimeout(r, 20));
+    stop();
+    expect(notices).toEqual([null, 't.json', null]);
+    expect(s.engineNow() === old).toBe(false);
+    expect(aged()).toBeGreaterThan(0);
+    expect(s.selected.value).toBe(uri);
+    expect(s.isImported).toBe(true);
+    // Closing the import while it is analysed again stops that analysis, and the tab's view is built.
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS } });
+    const stopped = s.importsStopped.value;
+    s.closeImport();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(s.importsStopped.value).toBe(stopped + 1);
+    expect(s.reanalysing.value).toBeNull();
+    expect(s.isImported).toBe(false);
   });
 
   it('drops earlier pages the log no longer has without rebuilding the page in view', async () => {
