@@ -375,13 +375,7 @@ export class PanelStore {
     try {
       const p = await this.prepareTraceSliced(imported.name, imported.trace, current, this.importSlicing, this.reanalyseProgress);
       if (!p || !current()) return;
-      this.engine = p.engine;
-      this.timeline = p.timeline;
-      this.rows = null;
-      this.scrubEngines = null;
-      this.scrubRequest = null;
-      this.prepared = null;
-      this.dirty = false;
+      this.adopt(p);
       batch(() => {
         this.scrubT.value = null;
         this.scrubSnapshot.value = null;
@@ -395,20 +389,25 @@ export class PanelStore {
     }
   }
 
-  /** Shows a prepared (and validated) trace instead of the tab: offline analysis, status "imported". */
-  showPrepared(p: PreparedTrace): void {
-    this.imported = { name: p.name, trace: p.trace };
+  /** An analysis becomes the one in view; what was built on the engine before goes. */
+  private adopt(p: PreparedTrace): void {
     this.engine = p.engine;
     this.timeline = p.timeline;
     this.rows = null;
     this.scrubEngines = null;
-    // A stop asked for on the view before (it lands on the next animation frame) is not one on this trace.
+    // A stop asked for on the view before (it lands on the next animation frame) is not one on this analysis.
     this.scrubRequest = null;
     this.prepared = null;
+    this.dirty = false;
+  }
+
+  /** Shows a prepared (and validated) trace instead of the tab: offline analysis, status "imported". */
+  showPrepared(p: PreparedTrace): void {
+    this.imported = { name: p.name, trace: p.trace };
+    this.adopt(p);
     this.viewStart = 0;
     this.applied = p.trace.frames.length;
     this.engineSegment = p.trace.frames.at(-1)?.segment ?? -1;
-    this.dirty = false;
     this.lastSnapshotAt = performance.now();
     batch(() => {
       this.importError.value = null;
