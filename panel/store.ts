@@ -81,6 +81,11 @@ function engineOptions(s: Settings): EngineOptions {
   return { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs };
 }
 
+/** What of the settings an analysis depends on, comparable: equal keys, same analysis. */
+function engineKey(s: Settings | null): string {
+  return JSON.stringify(engineOptions(s ?? DEFAULT_SETTINGS));
+}
+
 export class PanelStore {
   /** Every frame received from the background for the inspected tab, in seq order (tests read it). */
   frames: Frame[] = [];
@@ -223,8 +228,7 @@ export class PanelStore {
           this.settings.value = m.settings;
           this.settingsError.value = null;
         });
-        const a = before ?? DEFAULT_SETTINGS;
-        if (JSON.stringify(engineOptions(a)) !== JSON.stringify(engineOptions(m.settings))) {
+        if (engineKey(before) !== engineKey(m.settings)) {
           if (this.imported) void this.reanalyseImport();
           else this.reset();
         }
@@ -312,15 +316,15 @@ export class PanelStore {
     return { name, trace, engine, timeline, snap, now };
   }
 
-  /**
-   * prepareTrace for a file the user imports. An analysis that runs past ANALYSE_UNSLICED_MS goes on in slices of
-   * ANALYSE_SLICE_MS with the event loop in between: the panel stays responsive, says how far it got
-   * (`importProgress`), and the import can be cancelled or replaced by another file (`current()` false: null back).
-   * Below that, nothing yields (a typical trace is analysed in one go, as fast as before).
-   */
   /** When an import's analysis slices (tests shorten it). */
   importSlicing = SLICING;
 
+  /**
+   * prepareTrace for a file the user imports. An analysis that runs past `slicing.unslicedMs` goes on in slices of
+   * `slicing.sliceMs` with the event loop in between: the panel stays responsive, says how far it got (`progress`),
+   * and the import can be cancelled or replaced by another file (`current()` false: null back). Below that, nothing
+   * yields (a typical trace is analysed in one go, as fast as before).
+   */
   async prepareTraceSliced(
     name: string,
     trace: TraceFileV1,
@@ -328,9 +332,8 @@ export class PanelStore {
     slicing = this.importSlicing,
     progress = this.importProgress,
   ): Promise<PreparedTrace | null> {
-    const options = engineOptions(this.settings.value ?? DEFAULT_SETTINGS);
-    const key = JSON.stringify(options);
-    const engine = new Engine(options);
+    const key = engineKey(this.settings.value);
+    const engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
     const frames = trace.frames;
     const started = performance.now();
     let sliceStart = started;
@@ -347,7 +350,7 @@ export class PanelStore {
         }
         // What the engine is built with changed meanwhile (freshness rules, default max age): it starts over with
         // them, in slices from the start (other settings messages change nothing here).
-        if (JSON.stringify(engineOptions(this.settings.value ?? DEFAULT_SETTINGS)) !== key) {
+        if (engineKey(this.settings.value) !== key) {
           progress.value = 0;
           return this.prepareTraceSliced(name, trace, current, { ...slicing, unslicedMs: 0 }, progress);
         }
