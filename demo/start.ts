@@ -22,12 +22,16 @@ let page: PageServer | undefined;
 let browser: LaunchedChromium | undefined;
 let stopping = false;
 let stoppingAt = 0;
+/** Interrupts received while stopping. */
+let repeats = 0;
 
 async function stop(reason: string, code = 0): Promise<never | void> {
   if (stopping) {
-    // Ctrl+C reaches npm, tsx and us at once, and tsx relays it again — on a loaded machine more than a second later:
-    // ignore the echo, but a second Ctrl+C well after the first means "now".
-    if (Date.now() - stoppingAt > 3000) process.exit(130);
+    // Ctrl+C reaches npm, tsx and us at once, and tsx relays it again — on a loaded machine seconds later (2026-12-03:
+    // after more than 3 s, while Chromium was still closing). The first repeat is taken for that echo whenever it
+    // comes; a further one well after the first Ctrl+C means "now".
+    repeats++;
+    if (repeats > 1 && Date.now() - stoppingAt > 3000) process.exit(130);
     return;
   }
   stopping = true;
