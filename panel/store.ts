@@ -64,6 +64,8 @@ export interface PreparedTrace {
 const SLICING = { unslicedMs: 1000, sliceMs: 100 };
 /** Frames between two looks at the clock while analysing. */
 const ANALYSE_CHECK_FRAMES = 1024;
+/** The live view looks at the clock every this many frames (a power of two) while it applies a backlog. */
+const CATCH_UP_CHECK_FRAMES = 64;
 
 /** Resolves in a new task (after pending input and rendering), without the 4 ms clamp of nested timers. */
 function nextTask(): Promise<void> {
@@ -155,8 +157,17 @@ export class PanelStore {
   readonly selected = signal<string | null>(null);
   readonly drawer = signal<DrawerTarget | null>(null);
   readonly view = signal<ViewName>('resources');
-  /** Frames received but not yet in view because the panel is paused. */
+  /** Frames received but not yet in view because the panel is paused (or still being caught up with). */
   readonly waiting = signal(0);
+  /**
+   * How far the view got in catching up with the tab's log (0–1), while that takes longer than one slice: a large
+   * backlog when the panel opens, or the whole log again after a settings change. Null otherwise.
+   */
+  readonly catchUp = signal<number | null>(null);
+  /** Where the catch-up under way started (its progress counts from there). */
+  private catchUpFrom = 0;
+  /** The longest a frame spends applying the tab's frames before it yields to the page (tests shorten it). */
+  catchUpSliceMs = SLICING.sliceMs;
 
   /** What the views render: the scrubbed state when scrubbing, else the live one. */
   readonly shown = computed(() => this.scrubSnapshot.value ?? this.snapshot.value);
@@ -569,6 +580,8 @@ export class PanelStore {
     this.lastSnapshotAt = -Infinity;
     this.prepared = null;
     this.stage = 0;
+    // A catch-up under way starts over (its progress counts from the new start).
+    this.catchUp.value = null;
     if (!now) this.schedule(true);
   }
 
@@ -591,9 +604,18 @@ export class PanelStore {
     this.probe.work(force ? -performance.now() : ts);
     const src = this.source;
     let changed = false;
+    let behind = false;
     if (!this.paused.value || this.imported) {
       const preserve = this.preserveLog.value || this.imported !== null;
+      const from = this.applied;
+      const deadline = force ? Infinity : performance.now() + this.catchUpSliceMs;
+      let n = 0;
       while (this.applied < src.length) {
+        // A large backlog is applied over several frames: the panel stays responsive and says how far it got.
+        if ((++n & (CATCH_UP_CHECK_FRAMES - 1)) === 0 && performance.now() >= deadline) {
+          behind = true;
+          break;
+        }
         const f = src[this.applied]!;
         if (!preserve && f.segment > this.engineSegment && this.engineSegment >= 0) {
           // A new page segment without "preserve log": the view starts over at it.
@@ -611,9 +633,18 @@ export class PanelStore {
         this.applied++;
         changed = true;
       }
+      if (behind && this.catchUp.value === null) this.catchUpFrom = from;
     }
     this.waiting.value = src.length - this.applied;
     if (changed) this.dirty = true;
+    if (behind) {
+      // No snapshot of a half-applied log: the view stays as it was until the engine caught up.
+      this.catchUp.value = (this.applied - this.catchUpFrom) / Math.max(1, src.length - this.catchUpFrom);
+      if (changed) this.probe.did('ingest');
+      this.schedule();
+      return;
+    }
+    if (this.catchUp.value !== null) this.catchUp.value = null;
     const prepared = this.prepared;
     if (changed) this.probe.did('ingest');
     if (this.stage > 0 && !force) {

@@ -278,6 +278,9 @@ export function App({ store, connection }: Props) {
       {store.reanalysing.value ? (
         <ProgressNotice label={`Analysing ${store.reanalysing.value} again with the new settings…`} progress={store.reanalyseProgress.value} data-reanalysing="true" />
       ) : null}
+      {store.catchUp.value !== null && !imported ? (
+        <ProgressNotice label={`Analysing the tab's log (${(store.waiting.value + store.engineNow().frameCount).toLocaleString('en-US')} frames)…`} progress={store.catchUp.value} data-catching-up="true" />
+      ) : null}
       <ErrorBanner message={store.importError} kind="import" />
       <ErrorBanner message={store.backgroundError} kind="background" />
       <div class="main" role="tabpanel" aria-labelledby={`view-tab-${view}`} data-view={view}>
@@ -354,7 +357,7 @@ function ErrorBanner({ message, kind }: { message: Signal<string | null>; kind: 
 }
 
 /** A notice of work under way: the live region names it once; progress is a bar (not re-announced text). */
-function ProgressNotice(props: { label: string; progress: number | null; onCancel?: () => void; 'data-importing'?: string; 'data-reanalysing'?: string }) {
+function ProgressNotice(props: { label: string; progress: number | null; onCancel?: () => void; 'data-importing'?: string; 'data-reanalysing'?: string; 'data-catching-up'?: string }) {
   const { label, progress, onCancel, ...data } = props;
   const percent = progress !== null ? Math.floor(progress * 100) : null;
   return (

@@ -612,7 +612,27 @@ it('pauses the view while capture continues, and keeps earlier pages only with "
   // Without "preserve log" the view starts over at the new page: the old page's findings are gone.
   const oldFinding = () => panel.evaluate(() => ((globalThis as any).mcpPanel.snapshot.value.findings as Array<{ id: string }>).some((f) => f.id === 'phantom-subscription'));
   await waitFor(async () => ((await oldFinding()) ? undefined : true), 10_000, 'view restarted at the new page');
+  // Applying the log again is sliced (here after every 64 frames, to see it on this small log): the notice says how
+  // far it got, and goes once the view caught up.
+  expect(await panel.evaluate(() => (globalThis as any).mcpPanel.frames.length)).toBeGreaterThan(64);
+  // The observer is in place before the click (the promise is fetched after it).
+  await panel.evaluate(() => {
+    (globalThis as any).seenNotices = new Promise<string[]>((resolve) => {
+      (globalThis as any).mcpPanel.catchUpSliceMs = 0;
+      const seen: string[] = [];
+      new MutationObserver((_, observer) => {
+        const n = document.querySelector('[data-catching-up="true"]');
+        if (n) seen.push(n.textContent ?? '');
+        else if (seen.length) {
+          observer.disconnect();
+          resolve(seen);
+        }
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+  });
   await panel.check('input[aria-label="Preserve log"]');
+  expect((await panel.evaluate(() => (globalThis as any).seenNotices as Promise<string[]>))[0]).toMatch(/^Analysing the tab's log \(\d+ frames\)…analysed \d+ %$/);
+  await panel.evaluate(() => ((globalThis as any).mcpPanel.catchUpSliceMs = 100));
   await waitFor(async () => ((await oldFinding()) ? true : undefined), 10_000, 'earlier page back in view');
   await panel.uncheck('input[aria-label="Preserve log"]');
 });
