@@ -114,7 +114,6 @@ function ToolbarView(props: Props) {
         type="button"
         class={`record${p.paused ? '' : ' on'}`}
         aria-label={p.paused ? 'Resume recording' : 'Pause recording'}
-        aria-pressed={!p.paused}
         title={p.paused ? 'Resume: apply the frames captured meanwhile' : 'Pause: freeze the view (capture continues in the background)'}
         disabled={p.imported !== null || p.noTab}
         onClick={() => p.onPause(!p.paused)}
@@ -136,6 +135,7 @@ function ToolbarView(props: Props) {
           aria-label="Filter"
           aria-invalid={errors.length > 0}
           aria-describedby={errors.length ? 'filter-errors' : props.filterNotes ? 'filter-notes' : undefined}
+          title={errors.length ? props.filterErrors : props.filterNotes || undefined}
           placeholder="Filter: is:stale is:phantom is:error uri:… session:… text"
           value={p.filterText}
           onInput={(e) => p.onFilter(e.currentTarget.value)}

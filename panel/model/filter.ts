@@ -1,11 +1,11 @@
 // The panel's filter language, parsed by one pure function and matched against URI rows, message rows and timeline
-// lanes. `is:stale is:phantom is:error is:warning is:problem is:cached is:subscribed`, `uri:<text or glob>`,
+// lanes. `is:stale is:phantom is:error is:warning is:problem is:ok is:cached is:subscribed`, `uri:<text or glob>`,
 // `is:info`, `session:<id prefix>`, `method:<text>`, `finding:<id text>`, free text, `-` in front of any term negates it,
 // double quotes keep spaces. A word with an unknown key (`file:///docs`) is free text: URIs are full of colons.
 import type { FindingId, UriRow } from '../../shared/engine/index.ts';
 import { globToRegExp } from '../../shared/engine/index.ts';
 
-export const IS_VALUES = ['stale', 'phantom', 'error', 'warning', 'info', 'problem', 'cached', 'subscribed'] as const;
+export const IS_VALUES = ['stale', 'phantom', 'error', 'warning', 'info', 'problem', 'ok', 'cached', 'subscribed'] as const;
 export type IsValue = (typeof IS_VALUES)[number];
 
 export type FilterTerm =
@@ -90,6 +90,10 @@ export function parseFilter(input: string): Filter {
       else errors.push(`unknown is:${value} (try ${IS_VALUES.map((x) => `is:${x}`).join(', ')})`);
       continue;
     }
+    if (key === 'uri' && /\*/.test(value) && !value.includes('**') && !value.includes('://')) {
+      // A glob covers the whole URI and `*` stays within a segment: `uri:*.md` matches no `file:///docs/a.md`.
+      notes.push(`uri:${value} is a glob over the whole URI, and * stays within one segment: try uri:**${value.replace(/^\*+/, '')}`);
+    }
     terms.push({ key: key as 'uri' | 'session' | 'method' | 'finding', value: key === 'uri' ? value : value.toLowerCase(), negate });
   }
   return { terms, errors, notes };
@@ -107,7 +111,7 @@ export function viewNotes(f: Filter, view: 'resources' | 'findings' | 'sessions'
   for (const t of f.terms) {
     if (t.key === 'method' && view !== 'messages') out.add('method: applies to the Messages view only');
     if (t.key === 'finding' && (view === 'messages' || view === 'sessions')) out.add('finding: applies to the Resources and Findings views only');
-    if (t.key === 'is' && view === 'messages' && (t.value === 'warning' || t.value === 'info' || t.value === 'cached' || t.value === 'subscribed')) {
+    if (t.key === 'is' && view === 'messages' && (t.value === 'warning' || t.value === 'info' || t.value === 'ok' || t.value === 'cached' || t.value === 'subscribed')) {
       out.add(`is:${t.value} does not apply to messages`);
     }
     if (view === 'sessions' && t.key !== 'session') out.add('only session: applies to the Sessions view');
@@ -152,6 +156,8 @@ function rowIs(v: IsValue, r: UriRow): boolean {
       return r.status === 'info';
     case 'problem':
       return r.status === 'error' || r.status === 'warning';
+    case 'ok':
+      return r.status === 'ok';
     case 'cached':
       return r.cached;
     case 'subscribed':
@@ -209,7 +215,7 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
       if (t.value === 'error') return m.error !== '';
       if (t.value === 'stale' || t.value === 'problem') return m.uri !== '' && ctx.staleUris.has(m.uri);
       if (t.value === 'phantom') return m.uri !== '' && ctx.phantomUris.has(m.uri);
-      // is:warning, is:info, is:cached, is:subscribed say nothing about a message: ignored (and said so, see viewNotes).
+      // is:warning, is:info, is:ok, is:cached, is:subscribed say nothing about a message: ignored (and said so, see viewNotes).
       return undefined;
     case 'uri':
       return m.uri !== '' && uriMatches(t.value, m.uri);

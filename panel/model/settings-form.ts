@@ -84,6 +84,8 @@ export function draftProblem(d: Draft): DraftProblem | undefined {
       return { field, message: `${label}: a number of ${unit} from ${fmt(range[0] / unitScale)} to ${fmt(range[1] / unitScale)}` };
     }
   }
+  // A frame count is whole: 1000.5 is refused rather than rounded behind the user's back.
+  if (!Number.isInteger(Number(d.maxFrames))) return { field: 'maxFrames', message: 'Max frames: a whole number of frames' };
   for (const h of headerNames(d)) {
     if (!isHeaderName(h)) return { field: 'extraHeaders', message: `Extra secret headers: “${h}” is not a header name (separate names with commas)` };
   }

@@ -169,6 +169,12 @@ it('filters rows with is:, uri: and free text, and says what is wrong with a bad
   await waitFor(async () => ((await uris()).every((u) => u!.startsWith('postgres://')) ? true : undefined), 5000, 'uri filter');
   await panel.fill('input[aria-label="Filter"]', 'is:bogus');
   expect(await panel.textContent('#filter-errors')).toMatch(/unknown is:bogus/);
+  // The message floats over the view tabs: they still take clicks (it goes while the filter has no focus).
+  await panel.click('[role="tab"][data-view="messages"]');
+  expect(await panel.getAttribute('[role="tab"][aria-selected="true"]', 'data-view')).toBe('messages');
+  expect(await panel.isVisible('#filter-errors')).toBe(false);
+  expect(await panel.getAttribute('input[aria-label="Filter"]', 'title')).toMatch(/unknown is:bogus/);
+  await panel.click('[role="tab"][data-view="resources"]');
   // In a narrow panel the whole message stays in sight (it wraps).
   await panel.setViewportSize({ width: 700, height: 820 });
   try {

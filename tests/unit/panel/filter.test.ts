@@ -89,6 +89,8 @@ describe('matchesRow', () => {
     expect(m('is:problem', row({ status: 'info' }))).toBe(false);
     expect(m('is:info', row({ status: 'info' }))).toBe(true);
     expect(m('is:info', phantom)).toBe(false);
+    expect(m('is:ok', phantom)).toBe(false);
+    expect(m('is:ok', row({ status: 'ok' }))).toBe(true);
     expect(m('is:cached', row({ cached: false }))).toBe(false);
     expect(m('-is:subscribed', phantom)).toBe(true);
   });
@@ -146,6 +148,10 @@ describe('filter notes', () => {
     expect(viewNotes(parseFilter('is:cached method:x is:error is:stale'), 'findings')).toEqual(['is:cached does not apply to findings', 'method: applies to the Messages view only']);
     expect(parseFilter('localhost:8080').notes).toEqual([]);
     expect(parseFilter('status:500').notes).toHaveLength(1);
+    // A glob that cannot match a URI with a path: said, with what would.
+    expect(parseFilter('uri:*.md').notes).toEqual(['uri:*.md is a glob over the whole URI, and * stays within one segment: try uri:**.md']);
+    expect(matchesRow(parseFilter('uri:**.md'), { row: row({ uri: 'file:///docs/a.md' }), sessions: [] })).toBe(true);
+    for (const q of ['uri:**.md', 'uri:file:///docs/*', 'uri:policy']) expect(parseFilter(q).notes, q).toEqual([]);
   });
   it('ignores a term that does not apply, negated or not (it never empties a view)', () => {
     const msg = { method: 'resources/read', uri: 'file:///a', session: 'S1', error: '', note: '', transport: 'streamable-http', id: '1' };

@@ -26,6 +26,8 @@ describe('settings form', () => {
     expect(draftProblem({ ...base(), rules: [{ pattern: 'a', seconds: 'x' }] })?.message).toBe('Rule 1 max age: a number of seconds from 0.001 to 2,592,000 (30 days)');
     expect(draftProblem({ ...base(), defaultSeconds: '' })?.field).toBe('defaultSeconds');
     expect(draftProblem({ ...base(), maxFrames: '5' })).toEqual({ field: 'maxFrames', message: 'Max frames: a number of frames from 1,000 to 5,000,000' });
+    expect(draftProblem({ ...base(), maxFrames: '1000.5' })).toEqual({ field: 'maxFrames', message: 'Max frames: a whole number of frames' });
+    expect(draftProblem({ ...base(), maxFrames: '1e4' })).toBeUndefined();
     expect(draftProblem({ ...base(), bodyCapKiB: '1e9' })?.field).toBe('bodyCapKiB');
   });
 
