@@ -152,7 +152,7 @@ function UriDetail({ row, snapshot, open }: { row: UriRow; snapshot: EngineSnaps
           ['Server side holds it', row.serverHasSubscription ? `yes (${row.heldBy.join(', ')})` : 'no'],
           ['Delivery channel open', row.deliveryChannelOpen ? 'yes' : 'no'],
           ['Last notification', formatAgo(row.lastNotifyT, now)],
-          ['Last read', formatAgo(row.lastReadT, now)],
+          ['Last read sent', row.lastReadFailed ? `${formatAgo(row.lastReadT, now)} — failed: ${row.lastReadFailed}` : formatAgo(row.lastReadT, now)],
           ['Reads in flight', String(row.readsInFlight)],
           ['Notifications', String(row.notifications)],
           ['Flow node', row.flowNode ?? '—'],
@@ -297,7 +297,8 @@ function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot:
           ['Started', `${formatClock(s.startT)}${s.observedFromStart ? '' : ' (picked up mid-way)'}`],
           ['Ended', s.open ? 'open' : `${formatClock(s.endT ?? s.startT)} — ${s.endCause ?? 'unknown'}`],
           ['Delivery channel open', s.deliveryChannelOpen ? 'yes' : 'no'],
-          ['Subscriptions held', s.subscriptions.length ? s.subscriptions.join('\n') : '(none)'],
+          // An ended session holds nothing any more: what it held is history, and said so.
+          [s.open ? 'Subscriptions held' : 'Subscriptions held when it ended', s.subscriptions.length ? s.subscriptions.join('\n') : '(none)'],
           ...(s.requested ? ([['Requested in listen', s.requested.join('\n') || '(none)']] as Array<[string, string]>) : []),
         ]}
       />

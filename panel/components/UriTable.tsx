@@ -60,6 +60,8 @@ interface Cells {
   channel: boolean;
   notify: string;
   read: string;
+  /** The last read failed: why (its cell says so). */
+  readFailed: string;
   selected: boolean;
 }
 
@@ -82,6 +84,7 @@ function cellsOf(r: UriRow, now: number, selected: boolean): Cells {
     channel: r.deliveryChannelOpen,
     notify: formatAgoCoarse(r.lastNotifyT, now),
     read: formatAgoCoarse(r.lastReadT, now),
+    readFailed: r.lastReadFailed ?? '',
     selected,
   };
 }
@@ -124,7 +127,15 @@ const RowView = memo(function RowView({ c, n, onSelect, onOpen }: { c: Cells; n:
       </span>
       <span role="gridcell">{yes(c.channel, 'delivery channel open')}</span>
       <span role="gridcell">{c.notify}</span>
-      <span role="gridcell">{c.read}</span>
+      <span role="gridcell" data-read-failed={c.readFailed !== '' || undefined}>
+        {c.readFailed ? (
+          <span class="over-age" title={`The last read failed: ${c.readFailed}`}>
+            {c.read} · failed
+          </span>
+        ) : (
+          c.read
+        )}
+      </span>
       <span role="gridcell" class="finding-cell" title={c.titles.split(' · ').join('\n')}>
         {c.titles}
       </span>
@@ -135,12 +146,12 @@ const RowView = memo(function RowView({ c, n, onSelect, onOpen }: { c: Cells; n:
 const COLUMNS: readonly Column[] = [
   { label: 'Status' },
   { label: 'URI' },
-  { label: 'Cache age' },
+  { label: 'Cache age', title: 'Since the answer that wrote the cache arrived' },
   { label: 'Client', title: 'The client believes it is subscribed' },
   { label: 'Server', title: 'The server side (reconstructed) holds the subscription' },
   { label: 'Channel', title: 'An open stream could deliver a notification' },
   { label: 'Last notify' },
-  { label: 'Last read' },
+  { label: 'Last read', title: 'Since the last resources/read was sent ("failed" when it got no content)' },
   { label: 'Findings' },
 ];
 

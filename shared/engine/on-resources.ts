@@ -21,6 +21,8 @@ export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage):
   core.touch(u, m.t);
   c.inflight.add(m.index, c.nextReadOrder());
   u.lastReadReqT = m.t;
+  u.lastReadIndex = m.index;
+  u.lastReadFailed = undefined;
   u.readsInFlight++;
   core.counters.reads++;
   noteReadSent(core, u, m.t, m.seq);
@@ -39,14 +41,21 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   const u = c.uri(uri);
   core.touch(u, m.t);
   if (order !== undefined) u.readsInFlight = Math.max(0, u.readsInFlight - 1);
-  if (m.kind !== 'result') return;
+  const last = m.pair !== undefined && m.pair === u.lastReadIndex;
+  if (m.kind !== 'result') {
+    if (last && m.kind === 'error') u.lastReadFailed = errorText(value);
+    return;
+  }
   const wasCached = u.cached;
   const result = obj(obj(value)?.result);
   // Not content yet: the server asks for input and the client retries the read (2026-07-28). Nothing is cached.
   if (result?.resultType === 'input_required') return;
   // Content the client's SDK refuses (its readResource fails: the decoder's check of the answer found a problem) is not
   // cached. A bad ttlMs is not refused (the SDK takes its default then); a cut answer is still content, known by its hash.
-  if (m.problem !== undefined && m.problem !== READ_TTL_PROBLEM && !m.truncated) return;
+  if (m.problem !== undefined && m.problem !== READ_TTL_PROBLEM && !m.truncated) {
+    if (last) u.lastReadFailed = `answer refused: ${m.problem}`;
+    return;
+  }
   const contents = result?.contents;
   const first = Array.isArray(contents) ? obj(contents[0]) : undefined;
   const annotations = obj(first?.annotations);
@@ -67,6 +76,14 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   applyReadAnswer(core, u, a, m.t, m.seq);
   // Only becoming cached can change coverage here; an open condition may want its evidence.
   if (!wasCached || u.conds['cached-not-subscribed'] !== undefined) core.reevaluate(u, m.t, m.seq);
+}
+
+/** An error answer in a few words: its code and message. */
+function errorText(value: unknown): string {
+  const e = obj(obj(value)?.error);
+  const code = typeof e?.code === 'number' ? ` ${e.code}` : '';
+  const message = typeof e?.message === 'string' ? `: ${e.message.slice(0, 120)}` : '';
+  return `error${code}${message}`;
 }
 
 /** resources/list: the URIs exist (and may carry lastModified); listing one does not cache it. */

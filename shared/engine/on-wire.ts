@@ -119,7 +119,10 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         if (r.method === 'resources/read') {
           c.inflight.take(r.index);
           const u = r.uri !== undefined ? c.uris.get(r.uri) : undefined;
-          if (u) u.readsInFlight = Math.max(0, u.readsInFlight - 1);
+          if (u) {
+            u.readsInFlight = Math.max(0, u.readsInFlight - 1);
+            if (r.index === u.lastReadIndex) u.lastReadFailed = e.status !== undefined ? `no answer (HTTP ${e.status})` : 'no answer (the request failed)';
+          }
         } else if (r.method === 'resources/subscribe' && r.uri !== undefined) {
           const u = c.uri(r.uri);
           u.subscribeInFlight = Math.max(0, u.subscribeInFlight - 1);

@@ -75,6 +75,7 @@ function row(core: EngineCore, u: UriState, now: number, ids: FindingId[], worst
   } else if (u.listedLastModified !== undefined) r.lastModified = u.listedLastModified;
   if (u.lastNotifyT !== undefined) r.lastNotifyT = u.lastNotifyT;
   if (u.lastReadReqT !== undefined) r.lastReadT = u.lastReadReqT;
+  if (u.lastReadFailed !== undefined) r.lastReadFailed = u.lastReadFailed;
   if (node !== undefined) r.flowNode = node;
   return r;
 }

@@ -73,6 +73,8 @@ export interface UriRow {
   lastNotifyT?: number;
   /** When the last resources/read for it was sent. */
   lastReadT?: number;
+  /** That read failed (an error answer, an answer the client refuses, no answer): why, in a few words. */
+  lastReadFailed?: string;
   readsInFlight: number;
   notifications: number;
   expectedMaxAgeMs: number;

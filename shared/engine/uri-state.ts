@@ -113,6 +113,9 @@ export class UriState {
   listedLastModified: string | undefined;
 
   lastReadReqT: number | undefined;
+  /** The message index of the last read sent, and why it failed when it did (undefined: answered, or on its way). */
+  lastReadIndex = -1;
+  lastReadFailed: string | undefined = undefined;
   readsInFlight = 0;
 
   believed = false;

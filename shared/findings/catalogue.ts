@@ -176,7 +176,8 @@ export const COVERAGE_REASONS: Record<CoverageReason, ReasonEntry> = {
   'lost-on-reinit': {
     label: 'lost on re-initialize',
     severity: 'error',
-    explanation: 'It was subscribed in a session that ended (re-initialize, 404, DELETE, unload); the new session never subscribed it.',
+    explanation: 'It was subscribed in a session that ended (re-initialize, 404, DELETE, unload), and no live session has subscribed it since: ' +
+      'the client re-initialized without subscribing again, or has not re-initialized yet.',
   },
   'lost-with-stream': {
     label: 'lost with the listen stream',

@@ -202,6 +202,13 @@ it('the severity counts filter by severity; a filter that hides every session sa
     expect(await shownView()).toBe(noRow.includes(`finding-${severity}`) ? 'findings' : 'resources');
   }
   await panel.click('[role="tab"][data-view="sessions"]');
+  // An ended session's drawer says what it held *when it ended*; an open one what it holds.
+  for (const [row, label] of [['.session-row.ended', 'Subscriptions held when it ended'], ['.session-row.open', 'Subscriptions held']] as const) {
+    await panel.click(row);
+    const labels = await panel.$$eval('.drawer dt', (ds) => ds.map((d) => d.textContent));
+    expect(labels).toContain(label);
+    await panel.keyboard.press('Escape');
+  }
   await panel.fill('input[aria-label="Filter"]', 'session:zzz');
   await panel.waitForSelector('text=No session matches the filter.');
   await panel.fill('input[aria-label="Filter"]', '');
