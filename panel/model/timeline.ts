@@ -46,6 +46,8 @@ export class TimelineIndex {
   private next = 0;
   private readonly openReads = new Map<number, { bar: ReadBar; lane: UriLane }>();
   private readonly openSubscribes = new Map<number, Mark[]>();
+  /** Listens not acknowledged yet, by the connection of their stream: their marks by URI. */
+  private readonly openListens = new Map<string, Map<string, Mark>>();
   /** doc → endpoint → uri → lane: no key string built per message. */
   private readonly byClient = new Map<string, Map<string, Map<string, UriLane>>>();
 
@@ -97,13 +99,19 @@ export class TimelineIndex {
           const filter = obj(obj(obj(decodedJson(m))?.params)?.notifications);
           const uris = Array.isArray(filter?.resourceSubscriptions) ? filter.resourceSubscriptions : [];
           const marks: Mark[] = [];
+          const byUri = new Map<string, Mark>();
           for (const u of uris) {
             if (typeof u !== 'string') continue;
             const mark: Mark = { t, index: i, kind: 'subscribe', failed: false };
             this.lane(m.doc, m.endpoint, u).marks.push(mark);
             marks.push(mark);
+            byUri.set(u, mark);
           }
-          if (marks.length) this.openSubscribes.set(i, marks);
+          if (marks.length) {
+            this.openSubscribes.set(i, marks);
+            // The acknowledgement comes on the listen's own stream: what it leaves out was refused.
+            this.openListens.set(m.conn, byUri);
+          }
         }
       } else if (kind === 'result' || kind === 'error') {
         const pair = st.pairAt(i);
@@ -122,6 +130,15 @@ export class TimelineIndex {
           if (kind === 'error') for (const s of subs) s.failed = true;
           this.openSubscribes.delete(pair);
         }
+      } else if (kind === 'notification' && st.dirAt(i) === 'in' && st.methodAt(i) === 'notifications/subscriptions/acknowledged') {
+        const info = st.infoAt(i);
+        const asked = this.openListens.get(info.conn);
+        if (!asked) continue;
+        this.openListens.delete(info.conn);
+        const m = messageAt(list, i)!;
+        const accepted = obj(obj(obj(decodedJson(m))?.params)?.notifications)?.resourceSubscriptions;
+        const honoured = new Set(Array.isArray(accepted) ? accepted : []);
+        for (const [uri, mark] of asked) if (!honoured.has(uri)) mark.failed = true;
       } else if (kind === 'notification' && st.dirAt(i) === 'in') {
         const uri = st.uriAt(i);
         if (uri === undefined || st.methodAt(i) !== 'notifications/resources/updated') continue;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
 import { run } from '../../support/analyze.ts';
+import { Engine } from '../../../shared/engine/index.ts';
 import {
   TimelineIndex,
   fitWindow,
@@ -86,6 +87,31 @@ describe('TimelineIndex', () => {
     expect(subs).toEqual([
       [POLICY, true],
       ['postgres://kb/articles/1', false],
+    ]);
+  });
+  it('marks a URI the listen acknowledgement leaves out as refused (2026), also when the ack comes in a later update', () => {
+    const log = new FrameLog('d');
+    const m = new ModernClient(log, 'http://localhost:3000/mcp2026');
+    m.discover();
+    m.read('postgres://kb/articles/1', 'a');
+    m.read('postgres://kb/articles/2', 'b');
+    const stream = m.listen(['postgres://kb/articles/1', 'postgres://kb/articles/2'], { ack: false });
+    const e = new Engine();
+    e.applyAll(log.frames);
+    const idx = new TimelineIndex();
+    idx.update(e.messageList());
+    const subs = () => [...idx.lanes.values()].flatMap((l) => l.marks.filter((x) => x.kind === 'subscribe').map((x) => [l.uri, x.failed]));
+    expect(subs()).toEqual([
+      ['postgres://kb/articles/1', false],
+      ['postgres://kb/articles/2', false],
+    ]);
+    const before = log.frames.length;
+    stream.ack(['postgres://kb/articles/1']);
+    e.applyAll(log.frames.slice(before));
+    idx.update(e.messageList());
+    expect(subs()).toEqual([
+      ['postgres://kb/articles/1', false],
+      ['postgres://kb/articles/2', true],
     ]);
   });
 });
