@@ -12,11 +12,15 @@ export interface FrameRow {
   id: string;
   error: string;
   uri: string;
+  /** Every URI the message names when it names several (a 2026 listen's filter, its acknowledgement); else empty. */
+  uris: readonly string[];
   /** Transport-level text when the row is not a JSON-RPC message. */
   note: string;
   frameId: number;
   segment: number;
 }
+
+const NO_URIS: readonly string[] = Object.freeze([]);
 
 interface ConnContext {
   transport: string;
@@ -31,8 +35,8 @@ function sessionFromUrl(url: string): string {
 type Dir = FrameRow['dir'];
 
 /** One row, always built in the same shape (spreading partial rows cost ~15 µs a frame: 1.6–2.3 s for 100k frames). */
-function row(f: Frame, dir: Dir, transport: string, session: string, method: string, id: string, error: string, uri: string, note: string): FrameRow {
-  return { seq: f.seq, t: f.t, dir, transport, session, method, id, error, uri, note, frameId: f.frameId, segment: f.segment };
+function row(f: Frame, dir: Dir, transport: string, session: string, method: string, id: string, error: string, uri: string, note: string, uris = NO_URIS): FrameRow {
+  return { seq: f.seq, t: f.t, dir, transport, session, method, id, error, uri, uris, note, frameId: f.frameId, segment: f.segment };
 }
 
 /** The rows of a payload: one per JSON-RPC message (a batch is several), or one saying what the body is. */
@@ -60,8 +64,18 @@ function described(f: Frame, v: unknown, dir: Dir, transport: string, session: s
   const method = typeof o.method === 'string' ? o.method : 'result' in o ? '(result)' : err ? '(error)' : '';
   const id = o.id === undefined || o.id === null ? '' : String(o.id);
   const error = err ? `${String(err.code)} ${String(err.message ?? '')}` : '';
-  const uri = params !== null && typeof params === 'object' && typeof params.uri === 'string' ? params.uri : typeof contents?.uri === 'string' ? contents.uri : '';
-  return row(f, dir, transport, session, method, id, error, uri, '');
+  let uri = params !== null && typeof params === 'object' && typeof params.uri === 'string' ? params.uri : typeof contents?.uri === 'string' ? contents.uri : '';
+  // 2026-07-28: a listen request and its acknowledgement name their URIs in a filter.
+  let uris = NO_URIS;
+  const filter = params !== null && typeof params === 'object' ? (params.notifications as Record<string, unknown> | undefined) : undefined;
+  if (uri === '' && filter !== null && typeof filter === 'object' && Array.isArray(filter.resourceSubscriptions)) {
+    const list = filter.resourceSubscriptions.filter((u): u is string => typeof u === 'string');
+    if (list.length) {
+      uri = list[0]!;
+      uris = list;
+    }
+  }
+  return row(f, dir, transport, session, method, id, error, uri, '', uris);
 }
 
 export class FrameRows {
@@ -85,7 +99,17 @@ export class FrameRows {
         const c = { transport: `HTTP ${frame.method}`, session: frame.headers['mcp-session-id'] ?? sessionFromUrl(frame.url) };
         this.conns.set(frame.conn, c);
         if (!frame.body) return void rows.push(row(frame, 'out', c.transport, c.session, '', '', '', '', frame.url));
-        return pushMessages(rows, frame, frame.body, 'out', c.transport, c.session);
+        const first = rows.length;
+        pushMessages(rows, frame, frame.body, 'out', c.transport, c.session);
+        // A 2026 listen has no session: its stream is known by the listen's id (as in the Sessions view).
+        for (let i = first; c.session === '' && i < rows.length; i++) {
+          const r = rows[i]!;
+          if (r.method === 'subscriptions/listen' && r.id !== '') {
+            c.session = r.id;
+            for (let k = first; k < rows.length; k++) rows[k]!.session = r.id;
+          }
+        }
+        return;
       }
       case 'http-response': {
         const sid = frame.headers['mcp-session-id'];

@@ -61,7 +61,9 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
               <span role="gridcell">{r.method}</span>
               <span role="gridcell">{r.id}</span>
               <span role="gridcell">{r.error}</span>
-              <span role="gridcell" title={r.uri || r.note}>{r.uri || r.note}</span>
+              <span role="gridcell" title={r.uris.length > 1 ? r.uris.join('\n') : r.uri || r.note}>
+                {r.uris.length > 1 ? `${r.uri} +${r.uris.length - 1}` : r.uri || r.note}
+              </span>
             </div>
           );
         }}

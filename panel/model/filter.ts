@@ -200,6 +200,14 @@ export interface MessageFacts {
   note: string;
   transport: string;
   id: string;
+  /** Every URI the message names when it names several (else empty: `uri` is the one). */
+  uris?: readonly string[];
+}
+
+/** Whether the message names a URI that passes `test`. */
+function anyUri(m: MessageFacts, test: (uri: string) => boolean): boolean {
+  if (m.uris && m.uris.length) return m.uris.some(test);
+  return m.uri !== '' && test(m.uri);
 }
 
 /** URIs the current view considers stale / phantom, so `is:stale` also narrows the message list to their traffic. */
@@ -213,12 +221,12 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
   switch (t.key) {
     case 'is':
       if (t.value === 'error') return m.error !== '';
-      if (t.value === 'stale' || t.value === 'problem') return m.uri !== '' && ctx.staleUris.has(m.uri);
-      if (t.value === 'phantom') return m.uri !== '' && ctx.phantomUris.has(m.uri);
+      if (t.value === 'stale' || t.value === 'problem') return anyUri(m, (u) => ctx.staleUris.has(u));
+      if (t.value === 'phantom') return anyUri(m, (u) => ctx.phantomUris.has(u));
       // is:warning, is:info, is:ok, is:cached, is:subscribed say nothing about a message: ignored (and said so, see viewNotes).
       return undefined;
     case 'uri':
-      return m.uri !== '' && uriMatches(t.value, m.uri);
+      return anyUri(m, (u) => uriMatches(t.value, u));
     case 'session':
       return m.session.toLowerCase().startsWith(t.value) || m.session.toLowerCase().includes(t.value);
     case 'method':
@@ -227,7 +235,7 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
       return undefined;
     case 'text': {
       const v = t.value;
-      return [m.method, m.uri, m.session, m.error, m.note, m.transport, m.id].some((s) => s.toLowerCase().includes(v));
+      return [m.method, m.uri, m.session, m.error, m.note, m.transport, m.id].some((s) => s.toLowerCase().includes(v)) || anyUri(m, (u) => u.toLowerCase().includes(v));
     }
   }
 }

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { FrameRows } from '../../../panel/frame-rows.ts';
 import { FrameLog } from '../../support/frame-log.ts';
+import { ModernClient } from '../../support/mcp-clients.ts';
+import { matchesMessage, parseFilter } from '../../../panel/model/filter.ts';
 
 const URL = 'http://localhost:3000/mcp';
 const pick = ({ dir, transport, session, method, id, error, uri, note }: FrameRows['rows'][number]) => ({ dir, transport, session, method, id, error, uri, note });
@@ -30,6 +32,28 @@ describe('Messages rows', () => {
       { dir: '', transport: 'HTTP POST', session: 'S1', method: '', id: '', error: '', uri: '', note: 'end complete' },
       { dir: 'out', transport: 'HTTP POST', session: 'S1', method: '(error)', id: '2', error: '-32601 nope', uri: '', note: '' },
     ]);
+  });
+
+  it('a 2026 listen: its stream is known by the listen id, and the request and acknowledgement name every URI of the filter', () => {
+    const log = new FrameLog();
+    const m = new ModernClient(log, 'http://localhost:3000/mcp2026');
+    m.discover();
+    const stream = m.listen(['file:///a.md', 'file:///b.md'], { accepted: ['file:///a.md'] });
+    stream.updated('file:///a.md');
+    const rows = rowsOf(log);
+    const listen = rows.filter((r) => r.session === stream.id);
+    expect(listen.map((r) => r.method)).toEqual(['subscriptions/listen', '', 'notifications/subscriptions/acknowledged', 'notifications/resources/updated']);
+    expect(listen[0]!.uris).toEqual(['file:///a.md', 'file:///b.md']);
+    expect(listen[2]!.uris).toEqual(['file:///a.md']);
+    // The filter finds them: by the listen's id, and by a URI of the filter (also the one the server refused).
+    const ctx = { staleUris: new Set(['file:///b.md']), phantomUris: new Set<string>() };
+    const shown = (q: string) => rows.filter((r) => matchesMessage(parseFilter(q), r, ctx)).map((r) => r.method);
+    expect(shown(`session:${stream.id}`)).toEqual(['subscriptions/listen', '', 'notifications/subscriptions/acknowledged', 'notifications/resources/updated']);
+    expect(shown('uri:b.md')).toEqual(['subscriptions/listen']);
+    expect(shown('uri:**a.md')).toEqual(['subscriptions/listen', 'notifications/subscriptions/acknowledged', 'notifications/resources/updated']);
+    expect(shown('is:stale')).toEqual(['subscriptions/listen']);
+    // Other rows keep no URI list.
+    expect(rows.filter((r) => r.session !== stream.id).every((r) => r.uris.length === 0)).toBe(true);
   });
 
   it('a batch is one row per message; empty, malformed, cut and opaque bodies say what they are', () => {
