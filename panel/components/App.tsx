@@ -45,17 +45,31 @@ export function App({ store, connection }: Props) {
   const imported = store.imported;
   const filterRef = useRef<HTMLInputElement>(null);
   // Closing the drawer gives focus back to what opened it (the row, the finding, the evidence link), as devtools does.
-  const openedFrom = useRef<HTMLElement | null>(null);
+  const openedFrom = useRef<{ el: HTMLElement; again: string | null } | null>(null);
+  // What had the focus last outside the drawer: the drawer takes the focus as it opens (its effect runs before this
+  // component's), so the opener is known from here, not from document.activeElement then.
+  const lastOutside = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const onFocus = (e: FocusEvent) => {
+      const t = e.target;
+      if (t instanceof HTMLElement && !t.closest('.drawer')) lastOutside.current = t;
+    };
+    document.addEventListener('focusin', onFocus);
+    return () => document.removeEventListener('focusin', onFocus);
+  }, []);
   const drawerOpen = drawer !== null;
   useEffect(() => {
     if (drawerOpen) {
-      if (!openedFrom.current) openedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      const a = lastOutside.current;
+      if (!openedFrom.current && a) openedFrom.current = { el: a, again: locatorOf(a) };
       return;
     }
     const back = openedFrom.current;
     openedFrom.current = null;
     if (document.activeElement !== document.body && document.activeElement !== null) return;
-    if (back?.isConnected) back.focus();
+    // The element may have been drawn again meanwhile (a lane label, a row): the same one by its data attributes.
+    const el = back?.el.isConnected ? back.el : back?.again ? document.querySelector<HTMLElement>(back.again) : null;
+    if (el) el.focus();
     else (document.querySelector('.main [tabindex="0"]') as HTMLElement | null)?.focus();
   }, [drawerOpen]);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -89,8 +103,14 @@ export function App({ store, connection }: Props) {
         filterRef.current?.select();
         e.preventDefault();
       } else if (e.altKey && ['1', '2', '3', '4'].includes(e.key)) {
-        store.view.value = VIEWS[Number(e.key) - 1]![0];
+        const next = VIEWS[Number(e.key) - 1]![0];
+        store.view.value = next;
         e.preventDefault();
+        // Focus was in the view that went: it goes to the new view's tab rather than to the page.
+        setTimeout(() => {
+          const a = document.activeElement;
+          if (a === null || a === document.body || !a.isConnected) document.querySelector<HTMLElement>(`[role="tab"][data-view="${next}"]`)?.focus();
+        });
       }
     };
     document.addEventListener('keydown', onKey);
@@ -111,8 +131,17 @@ export function App({ store, connection }: Props) {
         store.settingsError.value = null;
         setSettingsOpen(true);
       },
-      onCloseImport: () => store.closeImport(),
+      onCloseImport: () => {
+        store.closeImport();
+        // The chip goes with the import: focus goes to Import, not to the page.
+        document.querySelector<HTMLElement>('button[aria-label="Import trace"]')?.focus();
+      },
       onSeverity: (s) => {
+        // A second click on the same count takes the filter off again.
+        if (store.filterText.value === `is:${s}`) {
+          store.filterText.value = '';
+          return;
+        }
         store.filterText.value = `is:${s}`;
         store.view.value = viewForSeverity(store.snapshot.value?.findings ?? [], s, store.view.value);
       },
@@ -378,4 +407,13 @@ function ProgressNotice(props: { label: string; progress: number | null; onCance
       ) : null}
     </div>
   );
+}
+
+/** A selector that finds an element drawn again (same tag, same identifying data attribute), or null. */
+function locatorOf(el: HTMLElement): string | null {
+  for (const name of ['data-session', 'data-key', 'data-uri', 'data-seq', 'data-index', 'aria-label']) {
+    const v = el.getAttribute(name);
+    if (v !== null) return `${el.tagName.toLowerCase()}${el.classList.length ? `.${[...el.classList].map((c) => CSS.escape(c)).join('.')}` : ''}[${name}="${CSS.escape(v)}"]`;
+  }
+  return null;
 }

@@ -83,12 +83,29 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
                 onInput={(e) => set({ rules: d.rules.map((x, j) => (j === i ? { ...x, seconds: e.currentTarget.value } : x)) })}
               />
               <span class="muted">s</span>
-              <button type="button" aria-label={`Remove rule ${i + 1}`} onClick={() => set({ rules: d.rules.filter((_, j) => j !== i) })}>
+              <button
+                type="button"
+                aria-label={`Remove rule ${i + 1}`}
+                onClick={() => {
+                  set({ rules: d.rules.filter((_, j) => j !== i) });
+                  // The button goes with its rule: focus goes to the rule that took its place, or to "+ Add rule".
+                  setTimeout(() => (ref.current?.querySelector<HTMLElement>(`[data-field="rule-${i}-pattern"]`) ?? ref.current?.querySelector<HTMLElement>('[data-add-rule]'))?.focus());
+                }}
+              >
                 ✕
               </button>
             </div>
           ))}
-          <button type="button" onClick={() => set({ rules: [...d.rules, { pattern: '', seconds: '60' }] })}>
+          <button
+            type="button"
+            data-add-rule
+            onClick={() => {
+              const n = d.rules.length;
+              set({ rules: [...d.rules, { pattern: '', seconds: '60' }] });
+              // Straight to the new rule's pattern.
+              setTimeout(() => ref.current?.querySelector<HTMLElement>(`[data-field="rule-${n}-pattern"]`)?.focus());
+            }}
+          >
             + Add rule
           </button>
           {num('Default max age', 'defaultSeconds', 's')}

@@ -85,6 +85,10 @@ function ExportMenu({ onTrace, onHar, disabled }: { onTrace: () => void; onHar: 
               e.stopPropagation();
               setOpen(false);
               ref.current?.querySelector<HTMLElement>('button')?.focus();
+            } else if (e.key === 'Tab') {
+              // A menu is one stop: Tab closes it, focus back on the Export button (the next Tab moves on from there).
+              setOpen(false);
+              ref.current?.querySelector<HTMLElement>('button')?.focus();
             } else if (e.key === 'ArrowDown') items[(i + 1) % items.length]?.focus();
             else if (e.key === 'ArrowUp') items[(i - 1 + items.length) % items.length]?.focus();
             else return;

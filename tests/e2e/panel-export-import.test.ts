@@ -156,6 +156,25 @@ it('navigates the URI table with the keyboard; Enter opens the drawer, Esc close
   await panel.keyboard.press('Enter');
   await panel.waitForSelector(`.lane-label[data-lane="uri"][data-uri="${other}"][aria-current="true"]`);
   expect(await panel.getAttribute('.uri-row[aria-selected="true"]', 'data-uri')).toBe(other);
+  // A session lane label opens the session's drawer; Esc gives focus back to that label.
+  const session = await panel.getAttribute('.lane-label[data-lane="session"]', 'data-session');
+  await panel.focus(`.lane-label[data-lane="session"][data-session="${session}"]`);
+  await panel.keyboard.press('Enter');
+  await panel.waitForSelector('.drawer[data-drawer="session"]');
+  await panel.keyboard.press('Escape');
+  await panel.waitForSelector('.drawer', { state: 'detached' });
+  await panel.waitForFunction((s) => document.activeElement?.getAttribute('data-session') === s, session, { timeout: 5000 });
+  // Alt+3 from inside a view: the view goes, focus lands on the new view's tab (not on the page).
+  await panel.focus('.uri-grid');
+  await panel.keyboard.press('Alt+3');
+  await panel.waitForFunction(() => document.activeElement?.getAttribute('data-view') === 'sessions', undefined, { timeout: 5000 });
+  await panel.keyboard.press('Alt+1');
+  // The Export menu is one Tab stop: Tab closes it, focus back on its button.
+  await panel.click('button[aria-label="Export trace"]');
+  await panel.waitForSelector('[role="menu"]');
+  await panel.keyboard.press('Tab');
+  await panel.waitForSelector('[role="menu"]', { state: 'detached' });
+  expect(await panel.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Export trace');
   await panel.focus(`.uri-row[data-uri="${POLICY}"]`);
   await panel.click(`.uri-row[data-uri="${POLICY}"]`);
 });
@@ -200,6 +219,9 @@ it('the severity counts filter by severity; a filter that hides every session sa
     expect(await panel.inputValue('input[aria-label="Filter"]')).toBe(`is:${severity}`);
     // Counted findings without a row are shown where they are listed; otherwise the table is filtered in place.
     expect(await shownView()).toBe(noRow.includes(`finding-${severity}`) ? 'findings' : 'resources');
+    // A second click on the same count takes that filter off.
+    await panel.click(`button.count[data-severity="${severity}"]`);
+    expect(await panel.inputValue('input[aria-label="Filter"]')).toBe('');
   }
   await panel.click('[role="tab"][data-view="sessions"]');
   // An ended session's drawer says what it held *when it ended*; an open one what it holds.
@@ -248,6 +270,11 @@ it('edits settings in the panel: a bad value is named, marked and focused, a goo
   expect(await panel.getAttribute('dialog input[aria-label="Max frames"]', 'aria-invalid')).toBe('true');
   expect(await panel.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Max frames');
   await panel.fill('dialog input[aria-label="Max frames"]', String(DEFAULT_SETTINGS.maxFrames));
+  // "+ Add rule" takes focus to the new rule; removing a rule gives it to "+ Add rule" when none is left.
+  await panel.click('dialog button:has-text("+ Add rule")');
+  await panel.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Rule 1 URI pattern', undefined, { timeout: 5000 });
+  await panel.click('dialog button[aria-label="Remove rule 1"]');
+  await panel.waitForFunction(() => document.activeElement?.hasAttribute('data-add-rule') === true, undefined, { timeout: 5000 });
   await panel.click('dialog button:has-text("+ Add rule")');
   await panel.fill('dialog input[aria-label="Rule 1 URI pattern"]', 'file:///docs/**');
   await panel.fill('dialog input[aria-label="Rule 1 max age in seconds"]', '1');
@@ -433,10 +460,13 @@ it('imports by drag and drop', async () => {
   await off.focus('.timeline-canvas');
   await off.keyboard.press('0');
   expect(await windowOf()).toEqual(shown);
-  // On an import the clear button closes it, and its name says so.
-  await off.click('button[aria-label="Clear: close the imported trace"]');
+  // On an import the clear button closes it, and its name says so; so does the file's chip, which goes with it:
+  // focus goes to Import, not to the page.
+  expect(await off.$('button[aria-label="Clear: close the imported trace"]')).not.toBeNull();
+  await off.click('button[aria-label="Close imported trace"]');
   await off.waitForSelector('.status-bar[data-status="offline"]');
   expect(await off.$('button[aria-label="Clear log"]')).not.toBeNull();
+  expect(await off.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Import trace');
   await off.close();
 });
 
