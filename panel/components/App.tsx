@@ -78,7 +78,9 @@ export function App({ store, connection }: Props) {
 
   const rows = useMemo(() => (snap ? filterRows(snap, filter) : []), [snap, filter]);
   const counts = useMemo(() => findingCounts(snap?.findings ?? []), [snap]);
-  const selectedRow = snap?.uris.find((r) => r.key === selected);
+  // A selection the filter hides stays (clearing the filter brings it back) but drives nothing meanwhile: the chart
+  // shows every URI, as the table shows no selected row.
+  const selectedRow = selected === null ? undefined : rows.find((r) => r.key === selected);
 
   // A save answered: close the dialog on the new settings, keep it open on an error.
   const settings = store.settings.value;

@@ -9,6 +9,7 @@ import type { EngineSnapshot, MessageList, UriRow } from '../../shared/engine/in
 import { matchesSession, type Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
 import {
+  staleAt,
   fitWindow,
   followLive,
   withCursorInView,
@@ -348,7 +349,8 @@ function TimelineView(props: Props) {
                 onOpen={props.onOpenSession}
               />
             ) : (
-              <UriLabel key={l.id} lkey={l.id} uri={l.uri} selected={l.selected} stale={l.stale.length > 0} onSelect={props.onSelectUri} />
+              // Red while stale at the lane's now, as the row's status; the shading keeps the history.
+              <UriLabel key={l.id} lkey={l.id} uri={l.uri} selected={l.selected} stale={staleAt(l.stale, laneNow)} onSelect={props.onSelectUri} />
             ),
           )}
         </ol>

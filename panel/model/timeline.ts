@@ -244,6 +244,11 @@ export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings'>, now: 
   return out;
 }
 
+/** Whether a stale interval reaches `t` (an open finding's runs to now): a lane label is red then, as the row is. */
+export function staleAt(intervals: readonly Interval[], t: number): boolean {
+  return intervals.some((s) => s.t0 <= t && s.t1 >= t);
+}
+
 // ---- window maths -------------------------------------------------------------------------------------------------
 
 export interface TimeWindow {

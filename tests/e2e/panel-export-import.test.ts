@@ -184,8 +184,12 @@ it('filters rows with is:, uri: and free text, and says what is wrong with a bad
   await panel.fill('input[aria-label="Filter"]', 'is:phantom');
   await waitFor(async () => ((await uris()).length === 1 ? true : undefined), 5000, 'filtered');
   expect(await uris()).toEqual([POLICY]);
+  await panel.click(`.uri-row[data-uri="${POLICY}"]`);
+  expect(await panel.textContent('.flow-scope')).toBe(POLICY);
   await panel.fill('input[aria-label="Filter"]', '-is:phantom uri:postgres://');
   await waitFor(async () => ((await uris()).every((u) => u!.startsWith('postgres://')) ? true : undefined), 5000, 'uri filter');
+  // The selected row is filtered out: the chart no longer follows it (the selection comes back with the filter off).
+  await waitFor(async () => ((await panel.textContent('.flow-scope'))?.startsWith('all URIs') ? true : undefined), 5000, 'chart of all URIs');
   await panel.fill('input[aria-label="Filter"]', 'is:bogus');
   expect(await panel.textContent('#filter-errors')).toMatch(/unknown is:bogus/);
   // The message floats over the view tabs: they still take clicks (it goes while the filter has no focus).
@@ -206,6 +210,7 @@ it('filters rows with is:, uri: and free text, and says what is wrong with a bad
   }
   await panel.fill('input[aria-label="Filter"]', '');
   await waitFor(async () => ((await uris()).length > 1 ? true : undefined), 5000, 'unfiltered');
+  expect(await panel.textContent('.flow-scope')).toBe(POLICY);
 });
 
 it('the severity counts filter by severity; a filter that hides every session says so', async () => {

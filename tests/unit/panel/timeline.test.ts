@@ -16,6 +16,7 @@ import {
   readAt,
   scrubSteps,
   sessionLanes,
+  staleAt,
   staleIntervals,
   tOf,
   tickLabel,
@@ -148,6 +149,10 @@ describe('session lanes', () => {
     const iv = staleIntervals(snap, now).get(snap.uris[0]!.key)!;
     expect(iv.length).toBeGreaterThan(0);
     expect(iv.every((i) => i.t1 === now && i.t0 < now)).toBe(true);
+    // The lane label is red while an interval reaches the lane's now; a resolved one (even of zero length) is history.
+    expect(staleAt(iv, now)).toBe(true);
+    expect(staleAt([{ t0: 10, t1: 10 }], now)).toBe(false);
+    expect(staleAt([{ t0: 10, t1: 20 }], 15)).toBe(true);
   });
 });
 
