@@ -87,6 +87,7 @@ export const WIDTH = LEFT + 2 * COL_W + NODE_W + 12;
 export const HEIGHT = TOP + 6 * ROW_H + NODE_H + 16;
 
 const cx = (b: NodeBox): number => b.x + b.w / 2;
+const occupied = (col: number, row: number): boolean => Object.values(GRID).some(([c, r]) => c === col && r === row);
 const cy = (b: NodeBox): number => b.y + b.h / 2;
 
 function route(e: FlowEdge): Array<[number, number]> {
@@ -184,8 +185,35 @@ export function pointsAttr(points: ReadonlyArray<[number, number]>): string {
 export function jumpPoints(from: NodeId, to: NodeId): Array<[number, number]> {
   const a = BOXES[from];
   const b = BOXES[to];
-  if (a.y === b.y) return a.x < b.x ? [[a.x + a.w, cy(a)], [b.x, cy(b)]] : [[a.x, cy(a)], [b.x + b.w, cy(b)]];
-  if (a.x === b.x) return a.y < b.y ? [[cx(a) + 12, a.y + a.h], [cx(b) + 12, b.y]] : [[cx(a) + 12, a.y], [cx(b) + 12, b.y + b.h]];
+  const [ac, ar] = GRID[from];
+  const [bc, br] = GRID[to];
+  // A box on the way: in the source's row up to the target's column, or between the two in a shared column.
+  let blocked = false;
+  if (ac === bc) {
+    for (let r = Math.min(ar, br) + 1; r < Math.max(ar, br); r++) if (occupied(ac, r)) blocked = true;
+  } else {
+    const step = bc > ac ? 1 : -1;
+    for (let c = ac + step; c !== bc + (ar === br ? 0 : step); c += step) if (occupied(c, ar)) blocked = true;
+  }
+  if (!blocked && a.y === b.y) return a.x < b.x ? [[a.x + a.w, cy(a)], [b.x, cy(b)]] : [[a.x, cy(a)], [b.x + b.w, cy(b)]];
+  if (!blocked && a.x === b.x) return a.y < b.y ? [[cx(a) + 12, a.y + a.h], [cx(b) + 12, b.y]] : [[cx(a) + 12, a.y], [cx(b) + 12, b.y + b.h]];
+  if (blocked) {
+    // J → Q would run through M, N → Q through L: leave by the source's bottom (or top) into the gutter between rows,
+    // cross to the gutter beside the target, enter its side.
+    const down = a.y <= b.y;
+    const gy = down ? a.y + a.h + (ROW_H - NODE_H) / 2 : a.y - (ROW_H - NODE_H) / 2;
+    const left = a.x <= b.x;
+    const gx = left ? b.x - (COL_W - NODE_W) / 2 : b.x + b.w + (COL_W - NODE_W) / 2;
+    // Below the centre: the chart's own edge into the target's side (P → Q) and its label keep the centre.
+    const ey = cy(b) + 7;
+    return [
+      [cx(a) + 20, down ? a.y + a.h : a.y],
+      [cx(a) + 20, gy],
+      [gx, gy],
+      [gx, ey],
+      [left ? b.x : b.x + b.w, ey],
+    ];
+  }
   const sideX = a.x < b.x ? a.x + a.w : a.x;
   // Enter beside the centre: the chart's own edge into the same node keeps the centre.
   const x = cx(b) + (a.x < b.x ? -20 : 20);

@@ -82,10 +82,24 @@ export function flowView(flow: FlowSnapshot | undefined, key: string | null): Fl
     edges: EDGES.map((_, i) => ({ count: counts[i] ?? 0, onPath: pathEdges.has(i) })),
     current: one?.node,
     path,
-    jumps: jumpsOf(path),
+    // All URIs: every URI's jumps, summed, so a failure node reached only by a jump has its arrow there too.
+    jumps: one || key !== null ? jumpsOf(path) : allJumps(flow),
     lastStep: last ? `${last.seq}:${last.node}` : '',
     at,
   };
+}
+
+/** The jumps of every URI's path, one entry per pair with the counts summed. */
+function allJumps(flow: FlowSnapshot): FlowJump[] {
+  const out: FlowJump[] = [];
+  for (const k in flow.perUri) {
+    for (const j of jumpsOf(flow.perUri[k]!.path)) {
+      const known = out.find((x) => x.from === j.from && x.to === j.to);
+      if (known) known.count += j.count;
+      else out.push({ ...j });
+    }
+  }
+  return out;
 }
 
 /** Consecutive steps of a path with no chart edge between them, into a failure node; one entry per pair, in order. */

@@ -113,6 +113,8 @@ describe('flow view', () => {
     c.read(FAQ, 'faq v1');
     const faq = run(log).snapshot(log.t + 3000).uris.find((r) => r.uri === FAQ)!;
     expect(flowView(run(log).snapshot(log.t + 3000).flow, faq.key).jumps).toEqual([]);
+    // With no row selected, the chart shows every URI's jumps summed: M is not reached out of nowhere there either.
+    expect(flowView(snap.flow, null).jumps).toEqual([{ from: 'L', to: 'M', count: 1 }]);
   });
 });
 
@@ -146,6 +148,19 @@ describe('flow jumps', () => {
         const b = BOXES[to.id];
         expect(ex >= b.x && ex <= b.x + b.w && ey >= b.y && ey <= b.y + b.h).toBe(true);
       }
+    }
+  });
+  it('routes the jumps the engine makes around every other box (J → Q used to run through M, N → Q through L)', () => {
+    const through = (pts: Array<[number, number]>, skip: string[]) =>
+      NODES.filter((n) => !skip.includes(n.id)).filter((n) => {
+        const b = BOXES[n.id];
+        return pts.slice(1).some(([x1, y1], i) => {
+          const [x0, y0] = pts[i]!;
+          return Math.max(x0, x1) > b.x && Math.min(x0, x1) < b.x + b.w && Math.max(y0, y1) > b.y && Math.min(y0, y1) < b.y + b.h;
+        });
+      }).map((n) => n.id);
+    for (const [from, to] of [['L', 'M'], ['J', 'Q'], ['N', 'Q'], ['J', 'M'], ['I', 'K'], ['F', 'H'], ['O', 'Q']] as const) {
+      expect(through(jumpPoints(from, to), [from, to]), `${from} → ${to}`).toEqual([]);
     }
   });
 });
