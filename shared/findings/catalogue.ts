@@ -174,7 +174,7 @@ export const COVERAGE_REASONS: Record<CoverageReason, ReasonEntry> = {
     explanation: 'The client read this URI but never sent resources/subscribe (or a listen) for it.',
   },
   'lost-on-reinit': {
-    label: 'lost on re-initialize',
+    label: 'lost when its session ended',
     severity: 'error',
     explanation: 'It was subscribed in a session that ended (re-initialize, 404, DELETE, unload), and no live session has subscribed it since: ' +
       'the client re-initialized without subscribing again, or has not re-initialized yet.',
