@@ -70,10 +70,12 @@ export class Badge {
     this.engines.delete(tabId);
   }
 
-  /** The log was cleared: start over with an empty engine and no badge. */
-  clear(tabId: number): void {
+  /** The log was cleared: start over from what it kept (the frames of the exchanges still open). */
+  clear(tabId: number, kept: readonly Frame[] = []): void {
     const te = this.engines.get(tabId);
-    const fresh: TabEngine = { engine: new Engine(this.options), segment: te?.segment ?? 0, shown: te?.shown };
+    const segment = te?.segment ?? kept.at(-1)?.segment ?? 0;
+    const fresh: TabEngine = { engine: new Engine(this.options), segment, shown: te?.shown };
+    for (const f of kept) if (f.segment === segment) fresh.engine.apply(f);
     this.engines.set(tabId, fresh);
     this.update(tabId, fresh);
   }

@@ -15,7 +15,7 @@ const badge = new Badge(tabs, settings);
 const panels = new PanelHub(
   tabs,
   settings,
-  (tabId) => badge.clear(tabId),
+  (tabId, kept) => badge.clear(tabId, kept),
   (tabId) => browser.tabs.get(tabId).then(
     () => true,
     () => false,

@@ -4,6 +4,7 @@
 // moment the log and its counters agree.
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Frame } from '../shared/frames.ts';
+import type { OpenExchanges } from './open-exchanges.ts';
 
 export interface TabMeta {
   tabId: number;
@@ -32,6 +33,8 @@ export interface TabMeta {
   segmentBegunBySubframeAt?: number;
   /** Browser frames that started a document in the current segment (an iframe reloading keeps its frame id). */
   segmentFrameIds?: number[];
+  /** The exchanges still open and the frames that opened them: Clear keeps those (open-exchanges.ts). */
+  open?: OpenExchanges;
   /** Per relay instance, the last batch persisted: makes re-sends after a reconnect idempotent. Key order = recency. */
   relays: Record<string, number>;
 }
@@ -97,6 +100,23 @@ export class LogStore {
     while (cursor && out.length < limit) {
       for (const f of cursor.value.frames) if (f.seq > afterSeq) out.push(f);
       cursor = await cursor.continue();
+    }
+    return out;
+  }
+
+  /** The frames with these sequence numbers (ascending) that are still stored, in order. */
+  async readSeqs(tabId: number, seqs: readonly number[]): Promise<Frame[]> {
+    const db = await this.db;
+    const store = db.transaction('chunks').store;
+    const out: Frame[] = [];
+    let i = 0;
+    while (i < seqs.length) {
+      // The chunk that holds seqs[i], if any: the first whose last seq is at or after it.
+      const chunk = (await store.openCursor(IDBKeyRange.bound([tabId, seqs[i]!], [tabId, MAX])))?.value;
+      if (!chunk) break;
+      const wanted = new Set<number>();
+      while (i < seqs.length && seqs[i]! <= chunk.lastSeq) wanted.add(seqs[i++]!);
+      for (const f of chunk.frames) if (wanted.has(f.seq)) out.push(f);
     }
     return out;
   }

@@ -16,7 +16,8 @@ export class PanelHub {
   constructor(
     private readonly tabs: Tabs,
     private readonly settings: SettingsStore,
-    private readonly onCleared: (tabId: number) => void = () => undefined,
+    /** The log was cleared; `kept` are the frames of the exchanges still open, which it kept. */
+    private readonly onCleared: (tabId: number, kept: Frame[]) => void = () => undefined,
     /** Whether the browser has this tab (a panel opened as a tab may name one that was closed). */
     private readonly tabExists: (tabId: number) => Promise<boolean> = async () => true,
   ) {
@@ -48,9 +49,10 @@ export class PanelHub {
           .get(id)
           .clear()
           .then(
-            (stats) => {
-              this.onCleared(id);
+            ({ stats, kept }) => {
+              this.onCleared(id, kept);
               this.broadcast(id, { type: 'cleared', stats });
+              if (kept.length > 0) this.broadcast(id, { type: 'frames', frames: kept });
             },
             (e: unknown) => send(port, { type: 'error', error: `Could not clear the log: ${messageOf(e)}` }),
           );

@@ -8,6 +8,7 @@ import type { Frame } from '../shared/frames.ts';
 import type { TabStats } from '../shared/messages.ts';
 import { parseHookMessage } from '../shared/hook-message.ts';
 import { emptyMeta, type FrameChunk, type LogStore, type TabMeta } from './log-store.ts';
+import { openSeqs, renumberOpen, trackOpen, type OpenExchanges } from './open-exchanges.ts';
 
 export interface LogCaps {
   maxFrames: number;
@@ -116,7 +117,8 @@ export class TabLog {
       const segmentFrameIds = prev.segmentFrameIds ? [...prev.segmentFrameIds] : [];
       delete relays[relay];
       relays[relay] = batch;
-      const meta: TabMeta = { ...prev, relays, liveDocs, segmentFrameIds };
+      const open: OpenExchanges = { ...prev.open };
+      const meta: TabMeta = { ...prev, relays, liveDocs, segmentFrameIds, open };
       meta.rejected += rejected;
       meta.dropped += lost;
       if (rejectedWhy && !meta.rejectedWhy) meta.rejectedWhy = rejectedWhy;
@@ -139,6 +141,7 @@ export class TabLog {
           frame.seq = ++meta.lastSeq;
           frame.frameId = frameId;
           frame.segment = Math.max(meta.segment, 1);
+          trackOpen(open, frame);
           frames.push(frame);
         }
       }
@@ -236,17 +239,35 @@ export class TabLog {
     }
   }
 
-  /** Empties the log; sequence numbers keep counting (never reused) and the relays' batch memory stays. */
-  clear(): Promise<TabStats> {
+  /**
+   * Empties the log, except the frames that opened the exchanges still open (open-exchanges.ts): those are kept, with
+   * new sequence numbers after the last one, and returned (panels and the badge start over from them). Sequence
+   * numbers keep counting (never reused) and the relays' batch memory stays.
+   */
+  clear(): Promise<{ stats: TabStats; kept: Frame[] }> {
     return this.run(async () => {
       await this.loaded();
       await this.writePending();
       const prev = this.meta!;
+      const kept = prev.open ? await this.store.readSeqs(this.tabId, openSeqs(prev.open)) : [];
       await this.store.deleteTab(this.tabId);
       const meta: TabMeta = { ...emptyMeta(this.tabId), lastSeq: prev.lastSeq, firstSeq: prev.lastSeq + 1, segment: prev.segment, relays: prev.relays, liveDocs: prev.liveDocs, endedDocs: prev.endedDocs, segmentFrameIds: prev.segmentFrameIds, segmentBegunBySubframeAt: prev.segmentBegunBySubframeAt };
-      await this.store.putMeta(meta);
+      const renumber = new Map<number, number>();
+      for (const f of kept) {
+        renumber.set(f.seq, meta.lastSeq + 1);
+        f.seq = ++meta.lastSeq;
+      }
+      meta.open = renumberOpen(prev.open ?? {}, renumber);
+      if (kept.length > 0) {
+        const bytes = kept.reduce((sum, f) => sum + JSON.stringify(f).length, 0);
+        meta.frames = kept.length;
+        meta.bytes = bytes;
+        await this.store.append(meta, [{ firstSeq: kept[0]!.seq, lastSeq: kept.at(-1)!.seq, bytes, frames: kept }]);
+      } else {
+        await this.store.putMeta(meta);
+      }
       this.meta = meta;
-      return this.stats();
+      return { stats: this.stats(), kept };
     });
   }
 

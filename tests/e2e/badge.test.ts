@@ -36,7 +36,7 @@ it('shows the open error findings of the tab, and clears with the log', async ()
   // The seed's bug: the connection drops, the client reconnects (a new session) and keeps using its cache without
   // re-subscribing.
   await page.evaluate(() => (window as any).mcp.close());
-  await page.evaluate((u) => (window as any).mcp.connect('streamable', u), endpoint);
+  const session = await page.evaluate((u) => (window as any).mcp.connect('streamable', u), endpoint);
   await page.evaluate(() => (window as any).mcp.read('file:///docs/faq.md'));
 
   const text = await waitFor(async () => {
@@ -53,12 +53,20 @@ it('shows the open error findings of the tab, and clears with the log', async ()
   const title = await (await browser.serviceWorker()).evaluate((id) => chrome.action.getTitle({ tabId: id }), tabId);
   expect(title).toMatch(/^MCP: \d+ open errors?$/);
 
-  // Clearing the log from the panel clears the badge.
-  const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+  // Clearing the log from the panel clears the badge. It keeps the frames that opened the GET stream, still open: a
+  // notification it brings after the clear still shows its session.
+  await page.evaluate(() => (window as any).mcp.subscribe('file:///docs/faq.md'));
+  const panel = await openPanel(browser.context, browser.extensionId!, tabId, { view: 'messages' });
   await panel.waitForSelector('.status-bar[data-status="live"]');
+  await panel.waitForSelector('.frame-row[data-method="initialize"]');
   await panel.click('button[aria-label="Clear log"]');
   await waitFor(async () => (await badgeText(tabId)) === '', 5000, 'badge cleared');
-  await panel.waitForSelector('[data-empty="true"]');
+  await panel.waitForSelector('.frame-row[data-method="initialize"]', { state: 'detached' });
+  const kept = await loggedFrames(browser, tabId);
+  expect(kept.map((f) => `${f.kind} ${f.kind === 'http-request' ? f.method : ''}`.trim())).toEqual(['http-request GET', 'http-response']);
+  await mcp.edit('file:///docs/faq.md');
+  const row = await panel.waitForSelector('.frame-row[data-method="notifications/resources/updated"]');
+  expect(await row.getAttribute('data-session')).toBe(session);
   await panel.close();
   await page.close();
 });
