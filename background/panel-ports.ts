@@ -1,7 +1,7 @@
 // Serves panels: on hello, the tab's backlog after the panel's last seq (in chunks), then live frames and stats. A panel
 // that reconnects after a worker restart says where it was, so it gets neither gaps nor duplicates.
 import type browser from 'webextension-polyfill';
-import type { Frame } from '../shared/frames.ts';
+import { connOf, type Frame } from '../shared/frames.ts';
 import type { BackgroundToPanel, PanelToBackground, TabStats } from '../shared/messages.ts';
 import type { SettingsStore } from './settings.ts';
 import type { Tabs } from './tabs.ts';
@@ -51,7 +51,7 @@ export class PanelHub {
           .then(
             ({ stats, kept }) => {
               this.onCleared(id, kept);
-              this.broadcast(id, { type: 'cleared', stats });
+              this.broadcast(id, { type: 'cleared', stats, kept: new Set(kept.map((f) => connOf(f))).size });
               if (kept.length > 0) this.broadcast(id, { type: 'frames', frames: kept });
             },
             (e: unknown) => send(port, { type: 'error', error: `Could not clear the log: ${messageOf(e)}` }),

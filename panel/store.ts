@@ -128,6 +128,8 @@ export class PanelStore {
   /** The state replayed up to the scrubber's instant (null when not scrubbing). */
   readonly scrubSnapshot = signal<EngineSnapshot | null>(null);
   readonly scrubT = signal<number | null>(null);
+  /** Exchanges still open whose opening frames the last Clear kept (0 once a new page starts the view). */
+  readonly keptOnClear = signal(0);
   /** The clock the views use: wall time while live, the trace's own time when imported. */
   readonly now = signal(Date.now());
   readonly stats = signal<TabStats | null>(null);
@@ -231,6 +233,7 @@ export class PanelStore {
         this.frames = [];
         this.pendingStats = null;
         this.stats.value = m.stats;
+        this.keptOnClear.value = m.kept ?? 0;
         if (!this.imported) this.reset();
         return;
       case 'settings': {
@@ -619,6 +622,7 @@ export class PanelStore {
         const f = src[this.applied]!;
         if (!preserve && f.segment > this.engineSegment && this.engineSegment >= 0) {
           // A new page segment without "preserve log": the view starts over at it.
+          this.keptOnClear.value = 0;
           this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
           this.timeline = new TimelineIndex();
           this.rows = null;

@@ -107,7 +107,8 @@ export type BackgroundToPanel =
   | { type: 'backlog'; frames: Frame[]; done: boolean }
   | { type: 'frames'; frames: Frame[] }
   | { type: 'stats'; stats: TabStats }
-  | { type: 'cleared'; stats: TabStats }
+  /** `kept`: how many exchanges still open the clear kept the opening frames of (they follow as 'frames'). */
+  | { type: 'cleared'; stats: TabStats; kept?: number }
   /** The current settings: sent after hello and to every panel whenever they change. */
   | { type: 'settings'; settings: Settings }
   | { type: 'settings-error'; error: string }

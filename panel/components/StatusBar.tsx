@@ -16,7 +16,7 @@ export function countsOf(stats: TabStats | null): Counts {
   return { frames: stats?.frames ?? 0, dropped: stats?.dropped ?? 0, rejected: stats?.rejected ?? 0, rejectedWhy: stats?.rejectedWhy };
 }
 
-export function StatusBar({ status, counts, waiting, title, paused = false }: { status: PanelStatus; counts: Counts; waiting: number; title?: string; paused?: boolean }) {
+export function StatusBar({ status, counts, waiting, title, paused = false, kept = 0 }: { status: PanelStatus; counts: Counts; waiting: number; title?: string; paused?: boolean; kept?: number }) {
   // Paused is a view state: the connection stays live and frames keep being recorded (they wait, counted).
   const showPaused = paused && status === 'live';
   return (
@@ -30,6 +30,11 @@ export function StatusBar({ status, counts, waiting, title, paused = false }: { 
       <span data-count="rejected" class={counts.rejected ? 'warn' : ''} title={counts.rejectedWhy ?? ''}>
         {counts.rejected} rejected
       </span>
+      {kept > 0 ? (
+        <span data-count="kept" title="Clear kept the frames that opened these exchanges, still open (a stream, a socket, a request waiting for its answer): what they bring later keeps its session and request.">
+          {kept} kept open
+        </span>
+      ) : null}
       {waiting > 0 ? (
         <span data-count="waiting" class="warn">
           {waiting} waiting
@@ -48,5 +53,5 @@ export function LiveStatus({ store }: { store: PanelStore }) {
   const counts = imported
     ? { frames: imported.trace.frames.length, dropped: imported.trace.dropped.frames, rejected: imported.trace.dropped.rejected ?? 0 }
     : countsOf(store.stats.value);
-  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} />;
+  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} />;
 }

@@ -90,6 +90,26 @@ describe('PanelStore', () => {
     s.setPreserveLog(false);
   });
 
+  it('after a clear that kept open exchanges: only their frames are in view, counted, until a new page starts', async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const one = stamped(page(1), 1);
+    s.receive({ type: 'backlog', frames: one, done: true });
+    await frames();
+    // The GET stream of page 1 is still open: the clear kept its request and response head, renumbered.
+    const get = one.filter((f) => 'conn' in f && f.conn === one.find((x) => x.kind === 'http-request' && x.method === 'GET')!.conn);
+    const kept = stamped(get.slice(0, 2), one.length + 1);
+    s.receive({ type: 'cleared', stats: { tabId: 1, frames: 2, bytes: 10, dropped: 0, rejected: 0, lastSeq: one.length + 2, segment: 1, errors: 0 }, kept: 1 });
+    s.receive({ type: 'frames', frames: kept });
+    await frames();
+    expect(s.keptOnClear.value).toBe(1);
+    expect(s.shownFrames().map((f) => f.seq)).toEqual(kept.map((f) => f.seq));
+    expect(s.snapshot.value!.lastSeq).toBe(kept.at(-1)!.seq);
+    s.add(stamped(page(2), one.length + 3));
+    await frames();
+    expect(s.keptOnClear.value).toBe(0);
+  });
+
   it('shows an import in one step, judged as of its export, and goes back to the tab', async () => {
     const s = new PanelStore();
     s.setTabStatus('live');
