@@ -71,9 +71,8 @@ export class Badge {
   }
 
   /** The log was cleared: start over from what it kept (the frames of the exchanges still open). */
-  clear(tabId: number, kept: readonly Frame[] = []): void {
+  clear(tabId: number, kept: readonly Frame[] = [], segment = this.engines.get(tabId)?.segment ?? 0): void {
     const te = this.engines.get(tabId);
-    const segment = te?.segment ?? kept.at(-1)?.segment ?? 0;
     const fresh: TabEngine = { engine: new Engine(this.options), segment, shown: te?.shown };
     for (const f of kept) if (f.segment === segment) fresh.engine.apply(f);
     this.engines.set(tabId, fresh);

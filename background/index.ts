@@ -15,7 +15,7 @@ const badge = new Badge(tabs, settings);
 const panels = new PanelHub(
   tabs,
   settings,
-  (tabId, kept) => badge.clear(tabId, kept),
+  (tabId, kept, stats) => badge.clear(tabId, kept, Math.max(stats.segment, 1)),
   (tabId) => browser.tabs.get(tabId).then(
     () => true,
     () => false,

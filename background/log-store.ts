@@ -153,6 +153,16 @@ export class LogStore {
     await (await this.db).put('tabs', meta);
   }
 
+  /** Replaces everything stored for the tab by `meta` and `chunk` (if any), in one transaction. */
+  async replaceTab(meta: TabMeta, chunk: FrameChunk | undefined): Promise<void> {
+    const db = await this.db;
+    const tx = db.transaction(['chunks', 'tabs'], 'readwrite', { durability: 'relaxed' });
+    void tx.objectStore('chunks').delete(IDBKeyRange.bound([meta.tabId, 0], [meta.tabId, MAX]));
+    if (chunk) void tx.objectStore('chunks').put(chunk, [meta.tabId, chunk.lastSeq]);
+    void tx.objectStore('tabs').put(meta);
+    await tx.done;
+  }
+
   async deleteTab(tabId: number): Promise<void> {
     const db = await this.db;
     const tx = db.transaction(['chunks', 'tabs'], 'readwrite');

@@ -6,10 +6,14 @@ import type { Frame } from '../shared/frames.ts';
 
 export interface OpenExchange {
   doc: string;
-  /** Sequence numbers of the frames that opened it, in order (request, response head, connect, open, endpoint…). */
+  /** Sequence numbers of the frames that opened it, in order (request and response head, or connect and first open). */
   seqs: number[];
+  /** The legacy transport's latest `endpoint` event (a reconnected EventSource gets a new one: it replaces the last). */
+  endpoint?: number;
   /** The latest 2026 listen acknowledgement on it (it replaces the one before). */
   ack?: number;
+  /** A stream or a socket (not a request waiting for its answer): the last to go past the cap. */
+  stream?: true;
 }
 
 /** Keyed by connection id; key order = the order they opened (the oldest goes first past the cap). */
@@ -24,27 +28,35 @@ const ACK_METHOD = '"notifications/subscriptions/acknowledged"';
 export function trackOpen(open: OpenExchanges, f: Frame): void {
   switch (f.kind) {
     case 'http-request':
-    case 'es-connect':
-    case 'ws-connect':
       delete open[f.conn];
       open[f.conn] = { doc: f.doc, seqs: [f.seq] };
       capOpen(open);
       return;
-    case 'http-response':
-    case 'ws-open':
-      add(open, f.conn, f.seq);
+    case 'es-connect':
+    case 'ws-connect':
+      delete open[f.conn];
+      open[f.conn] = { doc: f.doc, seqs: [f.seq], stream: true };
+      capOpen(open);
       return;
-    case 'es-open': {
-      // The first open says the EventSource connected; its reconnections say nothing a later event needs.
+    case 'http-response': {
       const o = open[f.conn];
-      if (o && o.seqs.length === 1) add(open, f.conn, f.seq);
+      if (!o) return;
+      const stream = (f.headers['content-type'] ?? '').includes('text/event-stream');
+      open[f.conn] = { ...o, seqs: [...o.seqs, f.seq], ...(stream ? { stream: true as const } : {}) };
+      return;
+    }
+    case 'ws-open':
+    case 'es-open': {
+      // The first open says it connected; an EventSource's reconnections say nothing a later event needs.
+      const o = open[f.conn];
+      if (o && o.seqs.length === 1) open[f.conn] = { ...o, seqs: [...o.seqs, f.seq] };
       return;
     }
     case 'sse-event': {
       const o = open[f.conn];
       if (!o) return;
       // The legacy transport's endpoint event names the session every later message belongs to.
-      if (f.event === 'endpoint') add(open, f.conn, f.seq);
+      if (f.event === 'endpoint') open[f.conn] = { ...o, endpoint: f.seq };
       else if (f.data.text.includes(ACK_METHOD)) open[f.conn] = { ...o, ack: f.seq };
       return;
     }
@@ -70,30 +82,54 @@ export function openSeqs(open: OpenExchanges): number[] {
   const seqs: number[] = [];
   for (const o of Object.values(open)) {
     seqs.push(...o.seqs);
+    if (o.endpoint !== undefined) seqs.push(o.endpoint);
     if (o.ack !== undefined) seqs.push(o.ack);
   }
   return seqs.sort((a, b) => a - b);
 }
 
-/** The same exchanges after their frames were given new sequence numbers (`renumber` maps old → new). */
-export function renumberOpen(open: OpenExchanges, renumber: ReadonlyMap<number, number>): OpenExchanges {
+/**
+ * What Clear keeps of `open`: the exchanges of documents still alive (`live`; undefined = not known, keep all) whose
+ * opening frame is still stored (`found`: the caps may have dropped it, and a response head alone says nothing).
+ */
+export function keptOpen(open: OpenExchanges, found: ReadonlySet<number>, live: readonly string[] | undefined): OpenExchanges {
   const out: OpenExchanges = {};
   for (const [conn, o] of Object.entries(open)) {
-    const seqs = o.seqs.flatMap((s) => (renumber.has(s) ? [renumber.get(s)!] : []));
-    // Its opening request went with the caps: there is nothing left to keep for it.
-    if (seqs.length === 0) continue;
-    const ack = o.ack !== undefined ? renumber.get(o.ack) : undefined;
-    out[conn] = { doc: o.doc, seqs, ...(ack !== undefined ? { ack } : {}) };
+    if (!found.has(o.seqs[0]!) || (live !== undefined && !live.includes(o.doc))) continue;
+    const k: OpenExchange = { ...o, seqs: o.seqs.filter((s) => found.has(s)) };
+    if (k.endpoint !== undefined && !found.has(k.endpoint)) delete k.endpoint;
+    if (k.ack !== undefined && !found.has(k.ack)) delete k.ack;
+    out[conn] = k;
   }
   return out;
 }
 
-function add(open: OpenExchanges, conn: string, seq: number): void {
-  const o = open[conn];
-  if (o) open[conn] = { ...o, seqs: [...o.seqs, seq] };
+/** The same exchanges after their frames were given new sequence numbers (`renumber` maps old → new; all present). */
+export function renumberOpen(open: OpenExchanges, renumber: ReadonlyMap<number, number>): OpenExchanges {
+  const out: OpenExchanges = {};
+  const re = (s: number) => renumber.get(s)!;
+  for (const [conn, o] of Object.entries(open)) {
+    out[conn] = { ...o, seqs: o.seqs.map(re), ...(o.endpoint !== undefined ? { endpoint: re(o.endpoint) } : {}), ...(o.ack !== undefined ? { ack: re(o.ack) } : {}) };
+  }
+  return out;
 }
 
+/** Past the cap the oldest request waiting for its answer goes first; a stream only when there is none. */
 function capOpen(open: OpenExchanges): void {
   const conns = Object.keys(open);
-  for (let i = 0; i < conns.length - MAX_OPEN_EXCHANGES; i++) delete open[conns[i]!];
+  let excess = conns.length - MAX_OPEN_EXCHANGES;
+  for (const conn of conns) {
+    if (excess <= 0) return;
+    if (!open[conn]!.stream) {
+      delete open[conn];
+      excess--;
+    }
+  }
+  for (const conn of conns) {
+    if (excess <= 0) return;
+    if (open[conn]) {
+      delete open[conn];
+      excess--;
+    }
+  }
 }

@@ -10,6 +10,8 @@ const BACKLOG_CHUNK = 2000;
 
 export class PanelHub {
   private readonly live = new Map<number, Set<browser.Runtime.Port>>();
+  /** Panels still reading the tab's backlog: a clear in between must reach them too (their next chunk is what it kept). */
+  private readonly loading = new Map<number, Set<browser.Runtime.Port>>();
 
   private readonly all = new Set<browser.Runtime.Port>();
 
@@ -17,7 +19,7 @@ export class PanelHub {
     private readonly tabs: Tabs,
     private readonly settings: SettingsStore,
     /** The log was cleared; `kept` are the frames of the exchanges still open, which it kept. */
-    private readonly onCleared: (tabId: number, kept: Frame[]) => void = () => undefined,
+    private readonly onCleared: (tabId: number, kept: Frame[], stats: TabStats) => void = () => undefined,
     /** Whether the browser has this tab (a panel opened as a tab may name one that was closed). */
     private readonly tabExists: (tabId: number) => Promise<boolean> = async () => true,
   ) {
@@ -50,8 +52,10 @@ export class PanelHub {
           .clear()
           .then(
             ({ stats, kept }) => {
-              this.onCleared(id, kept);
-              this.broadcast(id, { type: 'cleared', stats, kept: new Set(kept.map((f) => connOf(f))).size });
+              this.onCleared(id, kept, stats);
+              const cleared: BackgroundToPanel = { type: 'cleared', stats, kept: new Set(kept.map((f) => connOf(f))).size };
+              for (const port of this.loading.get(id) ?? []) send(port, cleared);
+              this.broadcast(id, cleared);
               if (kept.length > 0) this.broadcast(id, { type: 'frames', frames: kept });
             },
             (e: unknown) => send(port, { type: 'error', error: `Could not clear the log: ${messageOf(e)}` }),
@@ -62,6 +66,7 @@ export class PanelHub {
       this.all.delete(port);
       if (tabId === undefined) return;
       this.live.get(tabId)?.delete(port);
+      this.loading.get(tabId)?.delete(port);
       this.tabs.watch(tabId, -1);
     });
   }
@@ -74,14 +79,18 @@ export class PanelHub {
     const stats = await log.ensureLoaded();
     send(port, { type: 'settings', settings: await this.settings.get() });
     send(port, { type: 'stats', stats });
+    let loading = this.loading.get(tabId);
+    if (!loading) this.loading.set(tabId, (loading = new Set()));
+    loading.add(port);
     await log.backlog(since, BACKLOG_CHUNK, (frames, done) => {
       send(port, { type: 'backlog', frames, done });
       if (done) {
+        this.loading.get(tabId)?.delete(port);
         let set = this.live.get(tabId);
         if (!set) this.live.set(tabId, (set = new Set()));
         set.add(port);
       }
-    });
+    }).finally(() => this.loading.get(tabId)?.delete(port));
   }
 
   publish(tabId: number, frames: Frame[], stats: TabStats): void {

@@ -8,7 +8,7 @@ import type { Frame } from '../shared/frames.ts';
 import type { TabStats } from '../shared/messages.ts';
 import { parseHookMessage } from '../shared/hook-message.ts';
 import { emptyMeta, type FrameChunk, type LogStore, type TabMeta } from './log-store.ts';
-import { openSeqs, renumberOpen, trackOpen, type OpenExchanges } from './open-exchanges.ts';
+import { keptOpen, openSeqs, renumberOpen, trackOpen, type OpenExchanges } from './open-exchanges.ts';
 
 export interface LogCaps {
   maxFrames: number;
@@ -141,7 +141,8 @@ export class TabLog {
           frame.seq = ++meta.lastSeq;
           frame.frameId = frameId;
           frame.segment = Math.max(meta.segment, 1);
-          trackOpen(open, frame);
+          // What a document sends after its page-end (a pagehide handler's DELETE) never gets an end of its own.
+          if (pf.kind === 'page-end' || pf.kind === 'page-start' || !meta.endedDocs?.includes(pf.doc)) trackOpen(open, frame);
           frames.push(frame);
         }
       }
@@ -249,23 +250,26 @@ export class TabLog {
       await this.loaded();
       await this.writePending();
       const prev = this.meta!;
-      const kept = prev.open ? await this.store.readSeqs(this.tabId, openSeqs(prev.open)) : [];
-      await this.store.deleteTab(this.tabId);
+      const read = prev.open ? await this.store.readSeqs(this.tabId, openSeqs(prev.open)) : [];
+      const open = keptOpen(prev.open ?? {}, new Set(read.map((f) => f.seq)), prev.liveDocs);
+      const keep = new Set(openSeqs(open));
+      const kept = read.filter((f) => keep.has(f.seq));
       const meta: TabMeta = { ...emptyMeta(this.tabId), lastSeq: prev.lastSeq, firstSeq: prev.lastSeq + 1, segment: prev.segment, relays: prev.relays, liveDocs: prev.liveDocs, endedDocs: prev.endedDocs, segmentFrameIds: prev.segmentFrameIds, segmentBegunBySubframeAt: prev.segmentBegunBySubframeAt };
       const renumber = new Map<number, number>();
       for (const f of kept) {
         renumber.set(f.seq, meta.lastSeq + 1);
         f.seq = ++meta.lastSeq;
       }
-      meta.open = renumberOpen(prev.open ?? {}, renumber);
+      meta.open = renumberOpen(open, renumber);
+      let chunk: FrameChunk | undefined;
       if (kept.length > 0) {
         const bytes = kept.reduce((sum, f) => sum + JSON.stringify(f).length, 0);
         meta.frames = kept.length;
         meta.bytes = bytes;
-        await this.store.append(meta, [{ firstSeq: kept[0]!.seq, lastSeq: kept.at(-1)!.seq, bytes, frames: kept }]);
-      } else {
-        await this.store.putMeta(meta);
+        chunk = { firstSeq: kept[0]!.seq, lastSeq: kept.at(-1)!.seq, bytes, frames: kept };
       }
+      // One transaction: a worker stopped half-way must not leave an empty log that counts from 1 again.
+      await this.store.replaceTab(meta, chunk);
       this.meta = meta;
       return { stats: this.stats(), kept };
     });

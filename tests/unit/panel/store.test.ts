@@ -2,7 +2,7 @@
 // duplicates, pause holds frames back, "preserve log" decides whether earlier page segments stay in view, an import
 // is analysed aside and shown in one step, the scrubber replays up to an instant.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Frame } from '../../../shared/frames.ts';
+import { connOf, type Frame } from '../../../shared/frames.ts';
 import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
 import { cancelImport, importFile } from '../../../panel/actions.ts';
@@ -97,7 +97,8 @@ describe('PanelStore', () => {
     s.receive({ type: 'backlog', frames: one, done: true });
     await frames();
     // The GET stream of page 1 is still open: the clear kept its request and response head, renumbered.
-    const get = one.filter((f) => 'conn' in f && f.conn === one.find((x) => x.kind === 'http-request' && x.method === 'GET')!.conn);
+    const getConn = connOf(one.find((x) => x.kind === 'http-request' && x.method === 'GET')!);
+    const get = one.filter((f) => connOf(f) === getConn);
     const kept = stamped(get.slice(0, 2), one.length + 1);
     s.receive({ type: 'cleared', stats: { tabId: 1, frames: 2, bytes: 10, dropped: 0, rejected: 0, lastSeq: one.length + 2, segment: 1, errors: 0 }, kept: 1 });
     s.receive({ type: 'frames', frames: kept });
