@@ -54,8 +54,21 @@ export class ScrubEngines {
     return this.saves.length;
   }
 
+  /** Index of the next frame the current replay applies (how far a replay that ran out of time got). */
+  get position(): number {
+    return this.current.next;
+  }
+
   /** An engine that has applied exactly `frames[start, end)`. It is only valid until the next call. */
   engineAt(frames: readonly Frame[], end: number): Engine {
+    return this.replayTo(frames, end, Infinity)!;
+  }
+
+  /**
+   * engineAt, but past `deadline` (on `clock`) it stops and returns undefined: a later call with the same or a later
+   * end continues from where it stopped.
+   */
+  replayTo(frames: readonly Frame[], end: number, deadline: number): Engine | undefined {
     const save = this.latestSave(end);
     if (end < this.current.next || (save && save.next > this.current.next)) this.current = this.restore(save);
     const cur = this.current;
@@ -70,6 +83,7 @@ export class ScrubEngines {
         this.save(cur);
         mark = this.clock();
       }
+      if (cur.next < end && mark >= deadline) return undefined;
     }
     return cur.engine;
   }

@@ -128,6 +128,13 @@ export class PanelStore {
   /** The state replayed up to the scrubber's instant (null when not scrubbing). */
   readonly scrubSnapshot = signal<EngineSnapshot | null>(null);
   readonly scrubT = signal<number | null>(null);
+  /**
+   * A stop asked for with the scrubber whose replay is still under way (it runs in slices of `scrubSliceMs`, one per
+   * animation frame): its instant and how far the replay got (0–1). The views keep the last stop until it is done.
+   */
+  readonly scrubPending = signal<{ t: number; progress: number } | null>(null);
+  /** Main-thread time a scrubber replay takes per animation frame (tests set 0: one slice of frames per frame). */
+  scrubSliceMs = SLICING.sliceMs;
   /** Exchanges still open whose opening frames the last Clear kept (0 once a new page starts the view). */
   readonly keptOnClear = signal(0);
   /** The clock the views use: wall time while live, the trace's own time when imported. */
@@ -414,6 +421,7 @@ export class PanelStore {
     this.scrubEngines = null;
     // A stop asked for on the view before (it lands on the next animation frame) is not one on this analysis.
     this.scrubRequest = null;
+    this.scrubPending.value = null;
     this.prepared = null;
     this.dirty = false;
   }
@@ -467,16 +475,28 @@ export class PanelStore {
 
   private scrubRequest: { t: number | null } | null = null;
 
-  /** Like setScrub, coalesced to one replay per animation frame (a dragged slider fires many input events). */
+  /**
+   * Like setScrub, coalesced to one replay per animation frame (a dragged slider fires many input events), and in
+   * slices: a replay that needs longer than a slice goes on in the next animation frame, towards the latest stop asked
+   * for, with `scrubPending` saying how far it got.
+   */
   requestScrub(t: number | null): void {
     const pending = this.scrubRequest;
     this.scrubRequest = { t };
     if (pending) return;
-    requestAnimationFrame(() => {
-      const r = this.scrubRequest;
-      this.scrubRequest = null;
-      if (r) this.setScrub(r.t);
-    });
+    requestAnimationFrame(() => this.runScrubRequest());
+  }
+
+  private runScrubRequest(): void {
+    const r = this.scrubRequest;
+    // Cancelled: back to live, or the view changed under it.
+    if (!r) return;
+    if (this.setScrub(r.t, performance.now() + this.scrubSliceMs)) {
+      if (this.scrubRequest === r) this.scrubRequest = null;
+      else requestAnimationFrame(() => this.runScrubRequest());
+      return;
+    }
+    requestAnimationFrame(() => this.runScrubRequest());
   }
 
   /** Engines the scrubber holds saved (tests). */
@@ -484,23 +504,32 @@ export class PanelStore {
     return this.scrubEngines?.saved ?? 0;
   }
 
-  /** Replays the engine up to `t` (null = back to live). Moving forward continues the last replay. */
-  setScrub(t: number | null): void {
+  /**
+   * Replays the engine up to `t` (null = back to live). Moving forward continues the last replay. Past `deadline`
+   * (performance.now()) the replay stops half-way and returns false, with `scrubPending` set; a later call goes on.
+   */
+  setScrub(t: number | null, deadline = Infinity): boolean {
     if (t === null) {
       this.scrubRequest = null;
       this.scrubEngines = null;
       batch(() => {
         this.scrubT.value = null;
         this.scrubSnapshot.value = null;
+        this.scrubPending.value = null;
       });
-      return;
+      return true;
     }
     const frames = this.source;
     // The frames up to the instant: from the view's start while their time is not past it (as live applied them).
     let end = this.viewStart;
     while (end < this.applied && frames[end]!.t <= t) end++;
     this.scrubEngines ??= new ScrubEngines(engineOptions(this.settings.value ?? DEFAULT_SETTINGS), this.viewStart, this.scrubClock);
-    const engine = this.scrubEngines.engineAt(frames, end);
+    const engine = this.scrubEngines.replayTo(frames, end, deadline);
+    if (!engine) {
+      const from = this.viewStart;
+      this.scrubPending.value = { t, progress: Math.min(1, (this.scrubEngines.position - from) / Math.max(1, end - from)) };
+      return false;
+    }
     // A stop shows the state from its instant until the next frame came (or until now after the last one), judged at
     // the end of that span: a problem that held through a quiet minute shows at the stop before it, as it did live.
     // Judged at the instant itself, nothing would have had time to settle, and no stop would show what live shows.
@@ -512,7 +541,9 @@ export class PanelStore {
     batch(() => {
       this.scrubT.value = t;
       this.scrubSnapshot.value = shown;
+      this.scrubPending.value = null;
     });
+    return true;
   }
 
   /** The message-list rows of the frames in view (built on first use, then incrementally). */
@@ -564,6 +595,7 @@ export class PanelStore {
     this.rows = null;
     this.scrubEngines = null;
     this.scrubRequest = null;
+    this.scrubPending.value = null;
     const src = this.source;
     this.applied = 0;
     this.viewStart = 0;
@@ -628,6 +660,8 @@ export class PanelStore {
           this.rows = null;
           this.viewStart = this.applied;
           this.scrubEngines = null;
+          this.scrubRequest = null;
+          this.scrubPending.value = null;
           this.prepared = null;
           this.scrubT.value = null;
           this.scrubSnapshot.value = null;

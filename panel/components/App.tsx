@@ -312,6 +312,9 @@ export function App({ store, connection }: Props) {
       {store.catchUp.value !== null && !imported ? (
         <ProgressNotice label={`Analysing the tab's log (${(store.waiting.value + store.engineNow().frameCount).toLocaleString('en-US')} frames)…`} progress={store.catchUp.value} data-catching-up="true" />
       ) : null}
+      {store.scrubPending.value ? (
+        <ProgressNotice label={`Replaying up to ${formatClock(store.scrubPending.value.t)}…`} progress={store.scrubPending.value.progress} done="replayed" data-replaying="true" />
+      ) : null}
       <ErrorBanner message={store.importError} kind="import" />
       <ErrorBanner message={store.backgroundError} kind="background" />
       <div class="main" role="tabpanel" aria-labelledby={`view-tab-${view}`} data-view={view}>
@@ -361,6 +364,7 @@ function TimelinePane(p: { store: PanelStore; filter: Filter; selected: string |
       now={laneSnap?.now ?? store.now.value}
       live={p.live}
       scrubT={p.scrubT}
+      pendingT={store.scrubPending.value?.t ?? null}
       onSelectUri={p.onSelectUri}
       onOpenMessage={(index) => (store.drawer.value = { kind: 'message', index })}
       onOpenSession={(key) => (store.drawer.value = { kind: 'session', key })}
@@ -388,17 +392,17 @@ function ErrorBanner({ message, kind }: { message: Signal<string | null>; kind: 
 }
 
 /** A notice of work under way: the live region names it once; progress is a bar (not re-announced text). */
-function ProgressNotice(props: { label: string; progress: number | null; onCancel?: () => void; 'data-importing'?: string; 'data-reanalysing'?: string; 'data-catching-up'?: string }) {
-  const { label, progress, onCancel, ...data } = props;
+function ProgressNotice(props: { label: string; progress: number | null; done?: string; onCancel?: () => void; 'data-importing'?: string; 'data-reanalysing'?: string; 'data-catching-up'?: string; 'data-replaying'?: string }) {
+  const { label, progress, onCancel, done = 'analysed', ...data } = props;
   const percent = progress !== null ? Math.floor(progress * 100) : null;
   return (
     <div class="banner info" {...data}>
       <span role="status">{label}</span>
       {percent !== null ? (
         <>
-          <progress class="import-progress" max={100} value={percent} aria-label="Analysed" />
+          <progress class="import-progress" max={100} value={percent} aria-label={done[0]!.toUpperCase() + done.slice(1)} />
           <span class="import-percent" aria-hidden="true">
-            analysed {percent} %
+            {done} {percent} %
           </span>
         </>
       ) : null}

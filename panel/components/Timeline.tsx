@@ -44,6 +44,8 @@ interface Props {
   now: number;
   live: boolean;
   scrubT: number | null;
+  /** A stop asked for whose replay is still under way: the slider stays where the user put it. */
+  pendingT?: number | null;
   onSelectUri: (key: string) => void;
   onOpenMessage: (index: number) => void;
   onOpenSession: (key: string) => void;
@@ -243,7 +245,8 @@ function TimelineView(props: Props) {
   // The scrubber steps message by message (a burst of traffic and the quiet minute after it get the same room as the
   // traffic deserves): position k replays up to message k's time, the last position is the end (or live).
   const steps = useMemo(() => scrubSteps(props.messages), [props.messages?.store, props.messages?.count]);
-  const scrubPos = scrubT === null ? steps.length : positionOf(steps, scrubT);
+  const thumbT = props.pendingT ?? scrubT;
+  const scrubPos = thumbT === null ? steps.length : positionOf(steps, thumbT);
   const scrubCount = scrubT === null || steps.length === 0 ? 0 : steps.upTo[scrubPos]!;
   const total = steps.length ? steps.upTo[steps.length - 1]! : 0;
   const scrubLabel = scrubT !== null ? formatClock(scrubT) : live ? 'live' : 'end';

@@ -327,6 +327,16 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="ok"]`);
   const slider = 'input[aria-label="Replay up to"]';
   expect(await panel.getAttribute(slider, 'aria-valuetext')).toMatch(/^\d\d:\d\d:\d\d\.\d{3}, \d+ of \d+ messages$/);
+  // A stop whose replay takes more than a slice (here: said to be under way, a third done) is announced, and the
+  // slider stays where it was put (the store's slicing is unit-tested in store.test.ts).
+  await panel.evaluate(() => {
+    const store = (globalThis as any).mcpPanel;
+    store.scrubPending.value = { t: store.scrubT.value, progress: 0.34 };
+  });
+  expect(await (await panel.waitForSelector('[data-replaying="true"]')).textContent()).toMatch(/^Replaying up to \d\d:\d\d:\d\d\.\d{3}…replayed 34 %$/);
+  expect(await panel.$eval(slider, (e) => (e as HTMLInputElement).value)).toBe(String(pos));
+  await panel.evaluate(() => ((globalThis as any).mcpPanel.scrubPending.value = null));
+  await panel.waitForSelector('[data-replaying="true"]', { state: 'detached' });
   // The keyboard moves one message back.
   await panel.focus(slider);
   await panel.keyboard.press('ArrowLeft');

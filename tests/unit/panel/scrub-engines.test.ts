@@ -33,6 +33,28 @@ describe('ScrubEngines', () => {
     expect(scrub.saved).toBeGreaterThan(0);
   });
 
+  it('a replay past its deadline stops half-way and goes on from there, to the same state', () => {
+    const c = tickingClock();
+    const scrub = new ScrubEngines({}, 0, c.clock);
+    const end = 11_000;
+    // Ten ms per look at the clock, one look per 256 frames (and a few per save): a 150 ms deadline stops it after a
+    // few thousand frames.
+    expect(scrub.replayTo(frames, end, 150)).toBeUndefined();
+    const half = scrub.position;
+    expect(half).toBeGreaterThan(0);
+    expect(half).toBeLessThan(end);
+    // Going on: from where it stopped (a few looks), not from the start.
+    const looks = c.looks();
+    const e = scrub.replayTo(frames, end, Infinity)!;
+    const rest = c.looks() - looks;
+    const fresh = tickingClock();
+    new ScrubEngines({}, 0, fresh.clock).engineAt(frames, end);
+    expect(half).toBeGreaterThan(2000);
+    expect(rest).toBeLessThan(fresh.looks() - 5);
+    const now = frames.at(-1)!.t + 60_000;
+    expect(analysis(e.snapshot(now))).toBe(analysis(Engine.replay(frames.slice(0, end)).snapshot(now)));
+  });
+
   it('a step back replays from the nearest save, not from the start', () => {
     const c = tickingClock();
     const scrub = new ScrubEngines({}, 0, c.clock);

@@ -190,6 +190,38 @@ describe('pause', () => {
 });
 
 describe('the scrubber', () => {
+  it('a scrubber stop that takes longer than a slice replays over several frames, saying how far, to the same state', async () => {
+    const big = syntheticTrace(30_000, 40, 5).frames;
+    const trace = exportTrace({ frames: big, createdAt: big.at(-1)!.t + 1000, pageUrl: 'http://x/' });
+    const s = new PanelStore();
+    s.showPrepared(s.prepareTrace('big.json', trace));
+    s.scrubSliceMs = 0;
+    const t = big[25_000]!.t;
+    const seen: number[] = [];
+    const off = s.scrubPending.subscribe((p) => p && seen.push(p.progress));
+    s.requestScrub(t);
+    for (let i = 0; i < 400 && s.scrubT.value === null; i++) await new Promise((r) => setTimeout(r, 5));
+    off();
+    expect(s.scrubT.value).toBe(t);
+    expect(s.scrubPending.value).toBeNull();
+    // Several slices, each further on.
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    const sliced = s.scrubSnapshot.value!;
+    const whole = new PanelStore();
+    whole.showPrepared(whole.prepareTrace('big.json', trace));
+    whole.setScrub(t);
+    const strip = (x: object) => JSON.stringify(x, (k, v) => (k === 'messages' ? undefined : v));
+    expect(strip(sliced)).toBe(strip(whole.scrubSnapshot.value!));
+    // Back to the end while a replay is under way cancels it.
+    s.requestScrub(big[5_000]!.t);
+    await new Promise((r) => setTimeout(r, 3));
+    s.setScrub(null);
+    await frames(100);
+    expect(s.scrubT.value).toBeNull();
+    expect(s.scrubPending.value).toBeNull();
+  });
+
   it('shows at a stop what held until the next frame: a reconnect without resubscribe, then a quiet minute', async () => {
     const log = new FrameLog('doc1');
     log.pageStart('http://localhost:8080/');
