@@ -5,7 +5,7 @@
 // and URLs as a second line for traces from elsewhere. Pure: no browser or Node API.
 import type { Frame, HeaderMap, Payload } from './frames.ts';
 import { utf8Length } from './payload.ts';
-import { REDACTED_PREFIX, decodeComponent, isSecretHeader, redactUrl, redactValue } from './redact.ts';
+import { REDACTED_PREFIX, decodeComponent, redactHeaderValue, redactUrl } from './redact.ts';
 
 export interface HarOptions {
   creatorName?: string;
@@ -40,9 +40,14 @@ export interface HarWebSocketMessage {
   /** Seconds since the epoch (Chrome's format). */
   time: number;
   opcode: 1 | 2;
-  /** Text, or base64 for opcode 2 (empty: a binary frame's bytes are not captured, `_note` says what it was). */
+  /**
+   * The text (a binary frame the page could read is decoded as UTF-8 at capture and shown as text, opcode 1), or empty
+   * for opcode 2: a binary frame that was not read (`_note` says what it was).
+   */
   data: string;
   _note?: string;
+  /** The message was cut at the capture cap: `data` is a prefix. */
+  _truncated?: { bytes: number; hash: string };
 }
 
 export interface HarEntry {
@@ -92,16 +97,17 @@ export interface HarLog {
 }
 
 export const HAR_REDACTION_NOTE =
-  'Secrets were redacted at capture: Authorization, Cookie and auth-like headers and token-like query parameters are ' +
-  `replaced by ${REDACTED_PREFIX}<hash>]; bodies above the capture cap keep a prefix, their size and a hash.`;
+  'Secrets are redacted: Authorization, Cookie and auth-like headers and token-like query parameters (also in ' +
+  `Referer and Location) are replaced by ${REDACTED_PREFIX}<hash>]; bodies above the capture cap keep a prefix, their size and a hash. ` +
+  'Message bodies are as the page sent and received them.';
+export const HAR_UNREDACTED_NOTE =
+  'Not redacted by this export: headers and URLs are as they were captured (redacted at capture only if the capture was set to). ' +
+  'Message bodies are as the page sent and received them.';
 
 const iso = (t: number): string => new Date(t).toISOString();
 
 function headerList(h: HeaderMap, redact: boolean, extra: readonly string[]): HarNameValue[] {
-  return Object.entries(h).map(([name, value]) => ({
-    name,
-    value: redact && !value.startsWith(REDACTED_PREFIX) && (isSecretHeader(name) || extra.includes(name.toLowerCase())) ? redactValue(value) : value,
-  }));
+  return Object.entries(h).map(([name, value]) => ({ name, value: redact ? redactHeaderValue(name.toLowerCase(), value, extra) : value }));
 }
 
 function queryList(url: string): HarNameValue[] {
@@ -159,8 +165,13 @@ interface Building {
   responseT: number | undefined;
   lastT: number;
   endT: number | undefined;
-  /** Bytes the text of cut SSE events lacks. */
+  /** Bytes the text of cut SSE events lacks, and how many were cut. */
   missingBytes: number;
+  cutEvents: number;
+  /** The document that opened it: its page-end ends it. */
+  doc: string;
+  /** The response body was not text at capture (its size comes from the exchange's end). */
+  opaqueBody: boolean;
   firstSeq: number;
   lastSeq: number;
 }
@@ -180,7 +191,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     const entry: HarEntry = {
       startedDateTime: iso(f.t),
       time: 0,
-      request: { method, url: withoutFragment(url(u)), httpVersion: 'unknown', cookies: [], headers: headerList(headers, redact, extra), queryString: queryList(url(u)), headersSize: -1, bodySize: 0 },
+      request: { method, url: withoutFragment(url(u)), httpVersion: 'unknown', cookies: [], headers: headerList(headers, redact, extra), queryString: queryList(withoutFragment(url(u))), headersSize: -1, bodySize: 0 },
       response: { status: 0, statusText: '', httpVersion: 'unknown', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1 },
       cache: {},
       timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 0, receive: 0 },
@@ -189,7 +200,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     };
     const page = pageOfSegment.get(f.segment);
     if (page !== undefined) entry.pageref = page;
-    const b: Building = { entry, startT: f.t, responseT: undefined, lastT: f.t, endT: undefined, missingBytes: 0, firstSeq: f.seq, lastSeq: f.seq };
+    const b: Building = { entry, startT: f.t, responseT: undefined, lastT: f.t, endT: undefined, missingBytes: 0, cutEvents: 0, doc: f.doc, opaqueBody: false, firstSeq: f.seq, lastSeq: f.seq };
     const prev = open.get(conn);
     if (prev) done.push(prev);
     open.set(conn, b);
@@ -197,6 +208,18 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
   };
 
   for (const f of sorted) {
+    if (f.kind === 'page-end') {
+      // Whatever its document still had open ended with it.
+      for (const [conn, b] of open) {
+        if (b.doc !== f.doc || b.endT !== undefined) continue;
+        b.endT = f.t;
+        b.lastT = f.t;
+        b.entry._mcp.outcome = 'page-ended';
+        done.push(b);
+        open.delete(conn);
+      }
+      continue;
+    }
     if (f.kind === 'page-start') {
       if (f.top && !pageOfSegment.has(f.segment)) {
         const id = `page_${f.segment}`;
@@ -209,7 +232,9 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       const b = start(f, f.conn, f.method, f.url, f.headers, 'fetch');
       if (f.body) {
         const note = truncationNote(f.body);
-        b.entry.request.postData = { mimeType: f.headers['content-type'] ?? 'application/json', text: f.body.text, ...(note ? { comment: note } : {}) };
+        // Without a Content-Type, fetch sends a string body as text/plain.
+        const mimeType = f.headers['content-type'] ?? (f.body.opaque ? 'x-unknown' : 'text/plain;charset=UTF-8');
+        b.entry.request.postData = { mimeType, text: f.body.text, ...(note ? { comment: note } : {}) };
         b.entry.request.bodySize = payloadSize(f.body);
       }
       continue;
@@ -249,6 +274,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         e.response.content.text = f.body.text;
         e.response.content.size = Math.max(0, payloadSize(f.body));
         e.response.bodySize = payloadSize(f.body);
+        b.opaqueBody = f.body.opaque === true;
         const note = truncationNote(f.body);
         if (note) e.response.content.comment = note;
         break;
@@ -261,7 +287,10 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         if (f.data.truncated) ev.truncated = f.data.truncated;
         (e._sseEvents ??= []).push(ev);
         // A cut event's text is a prefix: count the bytes it lacks (the entry's text is the events' wire form).
-        if (f.data.truncated) b.missingBytes += f.data.truncated.bytes - utf8Length(f.data.text);
+        if (f.data.truncated) {
+          b.missingBytes += f.data.truncated.bytes - utf8Length(f.data.text);
+          b.cutEvents++;
+        }
         break;
       }
       case 'sse-comment':
@@ -294,7 +323,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         e._webSocketMessages?.push(
           f.data.opaque
             ? { type: f.dir === 'out' ? 'send' : 'receive', time: f.t / 1000, opcode: 2, data: '', _note: f.data.text }
-            : { type: f.dir === 'out' ? 'send' : 'receive', time: f.t / 1000, opcode: 1, data: f.data.text },
+            : { type: f.dir === 'out' ? 'send' : 'receive', time: f.t / 1000, opcode: 1, data: f.data.text, ...(f.data.truncated ? { _truncated: f.data.truncated, _note: truncationNote(f.data) } : {}) },
         );
         break;
       case 'ws-close':
@@ -311,7 +340,11 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
           e._mcp.error = `${f.error.name}: ${f.error.message}`;
           e.response._error = e._mcp.error;
         }
-        if (e._sseEvents) e.response.bodySize = f.bytes;
+        // The bytes read are the size of a stream, of a body that was not text, and of one that never came (a 204).
+        if (e._sseEvents || b.opaqueBody || (e.response.content.text === undefined && f.phase === 'body')) {
+          e.response.bodySize = f.bytes;
+          e.response.content.size = f.bytes;
+        }
         break;
       case 'capture-error':
         e._mcp.error = `capture error in ${f.where}: ${f.message}`;
@@ -319,9 +352,12 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     }
   }
 
-  const all = [...done, ...open.values()].sort((a, b) => a.firstSeq - b.firstSeq);
+  // In time order, as HAR readers expect (documents of several frames have their own clocks); seq breaks ties.
+  const all = [...done, ...open.values()].sort((a, b) => a.startT - b.startT || a.firstSeq - b.firstSeq);
   const entries = all.map((b) => {
     const e = b.entry;
+    // Still open when the export was made (a live stream, a request waiting for its answer).
+    if (b.endT === undefined && e._mcp.outcome === undefined) e._mcp.outcome = 'open';
     const end = b.endT ?? b.lastT;
     const resp = b.responseT ?? end;
     e.timings.wait = Math.max(0, resp - b.startT);
@@ -333,6 +369,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       // The wire bytes when the stream's end said how many; else what the text holds (plus what cut events lacked).
       e.response.content.size = e.response.bodySize >= 0 ? e.response.bodySize : utf8Length(e.response.content.text) + b.missingBytes;
       if (e.response.content.mimeType === 'x-unknown') e.response.content.mimeType = 'text/event-stream';
+      if (b.cutEvents > 0) e.response.content.comment = `${b.cutEvents} event${b.cutEvents === 1 ? '' : 's'} cut at capture (their text is a prefix; ${b.missingBytes} bytes missing; each event's _sseEvents entry has its size and hash)`;
     }
     return e;
   });
@@ -343,7 +380,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       creator: { name: options.creatorName ?? 'MCP Subscription Devtools', version: options.creatorVersion ?? '0' },
       pages,
       entries,
-      comment: HAR_REDACTION_NOTE,
+      comment: redact ? HAR_REDACTION_NOTE : HAR_UNREDACTED_NOTE,
     },
   };
 }

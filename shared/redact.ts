@@ -11,8 +11,14 @@ const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie'
 const SECRET_HEADER_PATTERN = /(^x-.*auth|token|secret|api[-_]?key|password|passwd|credential|signature)/i;
 // Token-like query parameters. `sessionId` is deliberately not here: it identifies the MCP session (legacy SSE) and is
 // what the engine keys on; it is a routing id, not a credential.
-const SECRET_QUERY_PATTERN =
-  /^(access[-_]?token|refresh[-_]?token|id[-_]?token|token|auth|authorization|api[-_]?key|apikey|key|secret|client[-_]?secret|password|passwd|pwd|sig|signature|code|jwt|bearer|x-amz-signature|x-amz-security-token|x-goog-signature)$/i;
+// Exact names, and names that contain a credential word anywhere (auth_token, apiToken, private_token, X-API-KEY,
+// access-key, client_secret…). A false positive only hides a value; a miss leaks one.
+const SECRET_QUERY_PATTERN = /^(auth|authorization|key|apikey|pwd|sig|code)$/i;
+const SECRET_QUERY_WORDS = /token|secret|passw(or)?d|api[-_]?key|access[-_]?key|signature|credential|jwt|bearer/i;
+// …but not the words' harmless uses: OAuth's token_type, an LLM API's max_tokens.
+const NOT_SECRET_QUERY = /^(token[-_]?type|max[-_]?tokens|tokens?[-_]?(count|limit|usage))$/i;
+// Headers whose value is a URL: its query and fragment get the same treatment as a request's.
+const URL_HEADERS = new Set(['referer', 'location', 'content-location']);
 
 export function redactValue(value: string): string {
   return `${REDACTED_PREFIX}${hashText(value).slice(0, 8)}]`;
@@ -24,12 +30,16 @@ export function isSecretHeader(name: string): boolean {
 }
 
 export function isSecretQueryParam(name: string): boolean {
-  return SECRET_QUERY_PATTERN.test(name);
+  return SECRET_QUERY_PATTERN.test(name) || (SECRET_QUERY_WORDS.test(name) && !NOT_SECRET_QUERY.test(name));
 }
 
-/** The value to keep for header `name` (lower-case): redacted when it is secret (the built-in list plus `extra`). */
+/**
+ * The value to keep for header `name` (lower-case): redacted when it is secret (the built-in list plus `extra`); a
+ * URL-valued header (Referer, Location) keeps its URL with the URL's secrets redacted.
+ */
 export function redactHeaderValue(name: string, value: string, extra: readonly string[] = []): string {
-  return isSecretHeader(name) || extra.includes(name) ? redactValue(value) : value;
+  if (isSecretHeader(name) || extra.includes(name)) return value.startsWith(REDACTED_PREFIX) ? value : redactValue(value);
+  return URL_HEADERS.has(name) ? redactUrl(value) : value;
 }
 
 /** Lower-cases names and redacts secret values (the built-in list plus `extra` lower-case names). Returns a new map. */
@@ -53,30 +63,30 @@ export function redactUrl(url: string): string {
   return redactBeforeFragment(url);
 }
 
+/** Userinfo in an absolute URL: `scheme://user:password@`. */
+const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@:]*):([^/?#@]*)@/i;
+/** `name=value` pairs of a query string (from its `?`). */
+const QUERY_PARAM = /(^\?|&)([^&=]+)=([^&]*)/g;
+
+/** The part before the fragment: only secret values change, the rest stays byte for byte as it was sent. */
 function redactBeforeFragment(url: string): string {
   const q = url.indexOf('?');
-  const at = url.indexOf('@');
-  if (q < 0 && at < 0) return url;
-  let u: URL;
-  try {
-    u = new URL(url, 'http://relative.invalid');
-  } catch {
-    return url;
+  let base = q < 0 ? url : url.slice(0, q);
+  let query = q < 0 ? '' : url.slice(q);
+  if (base.includes('@')) {
+    base = base.replace(USERINFO, (all, scheme: string, user: string, password: string) => {
+      const p = decodeComponent(password);
+      return p === '' || p.startsWith(REDACTED_PREFIX) ? all : `${scheme}${user}:${encodeURIComponent(redactValue(p))}@`;
+    });
   }
-  let changed = false;
-  if (u.password && !decodeComponent(u.password).startsWith(REDACTED_PREFIX)) {
-    u.password = redactValue(decodeComponent(u.password));
-    changed = true;
-  }
-  for (const [name, value] of [...u.searchParams]) {
-    if (isSecretQueryParam(name) && !value.startsWith(REDACTED_PREFIX)) {
-      u.searchParams.set(name, redactValue(value));
-      changed = true;
-    }
-  }
-  if (!changed) return url;
-  const s = u.toString();
-  return u.origin === 'http://relative.invalid' && !url.startsWith('http://relative.invalid') ? s.slice(u.origin.length) : s;
+  if (query.includes('=')) query = query.replace(QUERY_PARAM, redactPair);
+  return base + query;
+}
+
+function redactPair(all: string, before: string, name: string, value: string): string {
+  const v = decodeComponent(value);
+  if (!isSecretQueryParam(decodeComponent(name)) || v.startsWith(REDACTED_PREFIX)) return all;
+  return `${before}${name}=${encodeURIComponent(redactValue(v))}`;
 }
 
 /** A query or fragment component decoded (`+` as space); as it is when it is not valid percent-encoding. */
@@ -93,9 +103,5 @@ const FRAGMENT_PARAM = /(^#|[&?/;])([^&?/;#=]+)=([^&#]*)/g;
 
 function redactFragment(fragment: string): string {
   if (!fragment.includes('=')) return fragment;
-  return fragment.replace(FRAGMENT_PARAM, (all, before: string, name: string, value: string) => {
-    const v = decodeComponent(value);
-    if (!isSecretQueryParam(decodeComponent(name)) || v.startsWith(REDACTED_PREFIX)) return all;
-    return `${before}${name}=${encodeURIComponent(redactValue(v))}`;
-  });
+  return fragment.replace(FRAGMENT_PARAM, redactPair);
 }

@@ -401,7 +401,7 @@ it('exports the HAR of the MCP HTTP traffic, SSE events in _sseEvents', async ()
   expect(streams.every((e) => Array.isArray(e._sseEvents))).toBe(true);
   const bodies = har.log.entries.flatMap((e) => [e.request.postData?.text ?? '', e.response.content.text ?? '']).join('\n');
   expect(bodies).toContain('resources/subscribe');
-  expect(har.log.comment).toMatch(/redacted at capture/);
+  expect(har.log.comment).toMatch(/^Secrets are redacted/);
 });
 
 it('exports the trace; importing it shows the same table and findings, and the CLI agrees', async () => {

@@ -24,6 +24,21 @@ describe('redaction', () => {
     expect(redactUrl('/x?api_key=secret')).toMatch(/^\/x\?api_key=%5Bredacted%3A[0-9a-f]{8}%5D$/);
     expect(redactUrl('http://user:pw@h.test/')).not.toContain('pw');
   });
+  it('redacts names with a credential word anywhere, changes nothing else of the URL, and keeps harmless uses', () => {
+    const u = redactUrl('https://h.test/mcp?q=a/b~c%20d&auth_token=S2&apiToken=S3&private_token=S4&X-API-KEY=S5&access-key=S6&session_token=S7&max_tokens=100&token_type=bearer');
+    for (const s of ['S2', 'S3', 'S4', 'S5', 'S6', 'S7']) expect(u).not.toContain(`=${s}`);
+    // What is not secret stays byte for byte (no re-encoding of the query).
+    expect(u).toMatch(/^https:\/\/h\.test\/mcp\?q=a\/b~c%20d&auth_token=%5Bredacted%3A[0-9a-f]{8}%5D&/);
+    expect(u).toMatch(/&max_tokens=100&token_type=bearer$/);
+    expect(redactUrl(u)).toBe(u);
+    // Userinfo: only the password changes.
+    expect(redactUrl('https://me:pw@h.test/x?y=1')).toMatch(/^https:\/\/me:%5Bredacted%3A[0-9a-f]{8}%5D@h\.test\/x\?y=1$/);
+    // URL-valued headers keep their URL, with its secrets redacted.
+    const h = redactHeaders({ Referer: 'https://app.test/kb?code=SECRET7&tab=2', Location: '/next?token=T' });
+    expect(h.referer).toMatch(/^https:\/\/app\.test\/kb\?code=%5Bredacted%3A[0-9a-f]{8}%5D&tab=2$/);
+    expect(h.location).toMatch(/^\/next\?token=%5Bredacted/);
+  });
+
   it('redacts the same parameters in a fragment (OAuth implicit flow), and leaves route fragments alone', () => {
     const u = redactUrl('https://app.test/callback?state=s1#access_token=tok-123&token_type=bearer&expires_in=3600');
     expect(u).not.toContain('tok-123');

@@ -29,7 +29,8 @@ describe('buildHar', () => {
     const har = buildHar(log.frames, { creatorVersion: '1.2.3' });
     expect(har.log.version).toBe('1.2');
     expect(har.log.creator).toEqual({ name: 'MCP Subscription Devtools', version: '1.2.3' });
-    expect(har.log.comment).toMatch(/redacted at capture/);
+    expect(har.log.comment).toMatch(/^Secrets are redacted/);
+    expect(buildHar(log.frames, { redact: false }).log.comment).toMatch(/^Not redacted by this export/);
     expect(har.log.pages).toHaveLength(1);
     expect(har.log.pages[0]!.title).toMatch(/token=%5Bredacted%3A|token=\[redacted:/);
     const posts = har.log.entries.filter((e) => e.request.method === 'POST');
@@ -149,7 +150,7 @@ describe('buildHar', () => {
     log.emit({ kind: 'http-request', conn: f, method: 'POST', url: URL, headers: {}, body: { text: '[FormData body]', opaque: true } });
     log.emit({ kind: 'http-response', conn: f, status: 200, statusText: 'OK', url: `${URL}/moved?code=c1`, redirected: true, headers: { 'content-type': 'application/octet-stream' } });
     log.httpBody(f, { text: '[binary body, 12 bytes]', opaque: true });
-    log.httpEnd(f);
+    log.httpEnd(f, 'complete', 'body', 12);
     log.emit({ kind: 'ws-connect', conn: 'w1', url: 'ws://localhost:3000/ws', protocols: [] });
     log.emit({ kind: 'ws-open', conn: 'w1', protocol: '' });
     log.emit({ kind: 'ws-message', conn: 'w1', dir: 'in', data: { text: '[binary frame, 4 bytes]', opaque: true } });
@@ -163,8 +164,14 @@ describe('buildHar', () => {
     expect(open!.response.bodySize).toBe(-1);
     expect(open!.response.content.size).toBe(new TextEncoder().encode(text).length + 1000 - '{"jsonrpc":"2.0","meth'.length);
     expect(form!.request.bodySize).toBe(-1);
-    expect(form!.response.bodySize).toBe(-1);
-    expect(form!.response.content.size).toBe(0);
+    expect(form!.request.postData!.mimeType).toBe('x-unknown');
+    // A body that was not text: its size is the bytes the exchange's end counted.
+    expect(form!.response.bodySize).toBe(12);
+    expect(form!.response.content.size).toBe(12);
+    // The stream still open says so, and says its event was cut.
+    expect(open!._mcp.outcome).toBe('open');
+    expect(open!.response.content.comment).toMatch(/^1 event cut at capture \(their text is a prefix; \d+ bytes missing/);
+    expect(sse!.response.content.comment).toBeUndefined();
     expect(form!.response.redirectURL).toBe('');
     expect(form!._mcp).toMatchObject({ redirected: true });
     expect(form!._mcp.finalUrl).toMatch(/\/mcp\/moved\?code=%5Bredacted/);
@@ -180,7 +187,36 @@ describe('buildHar', () => {
     expect(e.response.content.text).toBe('');
   });
 
-  it('orders by seq whatever order the frames come in', () => {
+  it('queries without the fragment, cut WebSocket messages, bodies that never came, pages that ended, time order', () => {
+    const log = new FrameLog('d');
+    const a = log.newConn('post');
+    log.httpRequest(a, 'POST', `${URL}?x=1#/cb?code=SECRET`, {}, 'hello');
+    log.httpResponse(a, 204, URL, {});
+    log.httpEnd(a, 'complete', 'body', 0);
+    log.emit({ kind: 'ws-connect', conn: 'w1', url: 'ws://localhost:3000/ws', protocols: ['mcp'] });
+    log.emit({ kind: 'ws-open', conn: 'w1', protocol: 'mcp' });
+    log.emit({ kind: 'ws-message', conn: 'w1', dir: 'in', data: { text: 'abc', truncated: { bytes: 999_999, hash: 'hh' } } });
+    // An iframe's document (its own clock, a little behind) opens a stream and goes away.
+    const frame = new FrameLog('iframe', log.t - 50, log.lastSeq);
+    const g = frame.newConn('get');
+    frame.httpRequest(g, 'GET', URL, {});
+    frame.httpResponse(g, 200, URL, { 'content-type': 'text/event-stream' });
+    frame.pageEnd('http://localhost:8080/frame');
+    const entries = buildHar([...log.frames, ...frame.frames]).log.entries;
+    const [post, ws, get] = [entries.find((e) => e.request.method === 'POST')!, entries.find((e) => e._resourceType === 'websocket')!, entries.find((e) => e.request.method === 'GET' && e._resourceType === 'fetch')!];
+    expect(post.request.queryString).toEqual([{ name: 'x', value: '1' }]);
+    expect(post.request.postData!.mimeType).toBe('text/plain;charset=UTF-8');
+    expect([post.response.bodySize, post.response.content.size]).toEqual([0, 0]);
+    expect(ws._webSocketMessages![0]).toMatchObject({ data: 'abc', _truncated: { bytes: 999_999, hash: 'hh' }, _note: expect.stringMatching(/^truncated at capture/) });
+    expect(ws._mcp.outcome).toBe('open');
+    expect(get._mcp.outcome).toBe('page-ended');
+    // In time order: the iframe's stream started before the WebSocket by its clock.
+    const starts = entries.map((e) => Date.parse(e.startedDateTime));
+    expect(starts).toEqual([...starts].sort((x, y) => x - y));
+    expect(entries.indexOf(get)).toBeLessThan(entries.indexOf(ws));
+  });
+
+  it('orders the same whatever order the frames come in', () => {
     const frames = traffic().frames;
     const reversed = [...frames].reverse() as Frame[];
     expect(buildHar(reversed)).toEqual(buildHar(frames));
