@@ -24,13 +24,17 @@ Reads a trace exported by the MCP devtools panel (Export ▾ → Trace) and prin
   --now <ISO time>        judge the trace as of that moment (e.g. 2026-12-02T10:00:00Z); later frames are left out.
                           Default: when the trace was exported (never before its last frame). Conditions younger
                           than the grace are not findings yet.
-  --rule <glob>=<ms>      expected freshness for URIs matching the glob (* any run of characters), repeatable;
-                          the panel's freshness rules, which the trace does not carry
+  --rule <glob>=<ms>      expected freshness for URIs matching the glob, repeatable, the first match wins: * any
+                          run of characters within a path segment, ** across segments (file:** = every file: URI),
+                          ? one character; the panel's freshness rules, which the trace does not carry
   --default-max-age <ms>  expected freshness when nothing else says (default ${DEFAULT_MAX_AGE_MS})
   --grace <ms>            how long a condition must hold before it is a finding (default ${DEFAULT_GRACE_MS})
 
-Exit status: 0 nothing at or above the level, 1 findings at or above it, 2 unusable file, bad option or internal error.
-Times are printed in UTC.`;
+A file name of - reads the trace from stdin. Each option is given once, as its own argument (--now <time>, not
+--now=<time>).
+
+Exit status: 0 nothing at or above the level, 1 findings at or above it, 2 unusable file, bad option, a --now before
+every frame, or internal error. Times are printed in UTC.`;
 /** Asked for with --help: printed to stdout, exit 0. */
 const HELP = Symbol('help');
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
@@ -51,9 +55,16 @@ function parseArgs(argv: readonly string[]): Args | string | typeof HELP {
   const rules: FreshnessRule[] = [];
   const options: EngineOptions = {};
   let positional = false;
+  const seen = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string | undefined => argv[++i];
+    // A CI wrapper appending its own flag must not silently weaken the user's (the last one would win).
+    if (!positional && ['--fail-on', '--now', '--default-max-age', '--grace', '--json'].includes(a)) {
+      if (seen.has(a)) return `${a} given twice`;
+      seen.add(a);
+    }
+    if (!positional && a.startsWith('--') && a.includes('=')) return `unknown option ${a} (write ${a.slice(0, a.indexOf('='))} <value>, two arguments)`;
     if (positional || !a.startsWith('-') || a === '-') {
       if (file !== undefined) return `unexpected argument ${a}`;
       file = a;
@@ -143,6 +154,11 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   // --now judges the trace as of that moment: what came after it has not happened yet.
   const engine = Engine.replay(trace.frames, args.options, args.now !== undefined ? { t: args.now } : undefined);
   const later = trace.frames.length - engine.frameCount;
+  if (args.now !== undefined && later === trace.frames.length && later > 0) {
+    // Nothing left to judge: a typo in the date must not pass as a clean trace.
+    io.stderr(`analyze: --now ${new Date(args.now).toISOString()} is before every frame of the trace (the first is at ${new Date(trace.frames[0]!.t).toISOString()}): nothing to analyse\n`);
+    return 2;
+  }
   if (later > 0) io.stderr(`analyze: note: ${later} of ${trace.frames.length} frames come after --now and are left out\n`);
   // Default: judge the trace as of the moment it was exported (what the user was looking at), never before its last frame.
   const exported = Date.parse(trace.createdAt);
@@ -152,6 +168,8 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   if (args.json) {
     const { messages, ...rest } = snap;
     const out = {
+      // Bumped when a field below changes meaning or goes (README, "Export a trace, analyze it in CI").
+      outputVersion: 1,
       // Only the fields the format defines (a file may carry anything else beside them).
       trace: {
         format: trace.format,
@@ -172,9 +190,15 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // A reader that closed the pipe early (`| head`) wanted no more: not an error, and not "findings" either.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    process.stderr.write(`analyze: cannot write the report: ${e.message}\n`);
+    process.exit(2);
+  });
   process.exitCode = main(process.argv.slice(2), {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
-    readFile: (p) => readFileSync(p, 'utf8'),
+    readFile: (p) => readFileSync(p === '-' ? 0 : p, 'utf8'),
   });
 }

@@ -47,11 +47,26 @@ function findingText(f: Finding, i: number): string {
     `${i + 1}. [${f.severity.toUpperCase()}] ${f.id}${f.reason ? ` (${f.reason})` : ''}${f.open ? '' : ' — resolved/past'}: ${f.title}`,
     where ? `   where: ${where}` : '',
     f.detail ? `   detail: ${p(f.detail)}` : '',
-    `   when: ${iso(f.firstT)} → ${iso(f.lastT)}${f.count > 1 ? ` (${f.count}×)` : ''}; frames ${f.evidence.join(', ')}`,
-    `   why: ${f.explanation}`,
-    `   fix: ${f.fix}`,
+    `   when: ${iso(f.firstT)} → ${iso(f.lastT)}${f.count > 1 ? ` (${f.count}×)` : ''}; frame seq ${f.evidence.join(', ')}`,
+    wrap('   why: ', f.explanation),
+    wrap('   fix: ', f.fix),
   ];
   return lines.filter(Boolean).join('\n');
+}
+
+/** Prose wrapped at 80 columns under its label (the catalogue's sentences run to 250 characters). */
+function wrap(label: string, text: string, width = 80): string {
+  const indent = ' '.repeat(label.length);
+  const out: string[] = [];
+  let line = label;
+  for (const word of text.split(/\s+/)) {
+    if (line.length > label.length && line.length + 1 + word.length > width) {
+      out.push(line);
+      line = indent + word;
+    } else line += (line.length > label.length ? ' ' : '') + word;
+  }
+  out.push(line);
+  return out.join('\n');
 }
 
 export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: string): string {

@@ -68,6 +68,11 @@ describe('analyze', () => {
     expect(r.stdout).toContain('[ERROR] phantom-subscription');
     expect(r.stdout).toContain('[ERROR] cached-not-subscribed (lost-on-reinit)');
     expect(r.stdout).toMatch(/fix: Treat every new session as empty/);
+    // The explanations are wrapped for an 80-column terminal, under their label.
+    const prose = r.stdout.split('\n').filter((l) => /^ {3}(why|fix): | {8}\S/.test(l));
+    expect(prose.length).toBeGreaterThan(4);
+    expect(prose.every((l) => l.length <= 80)).toBe(true);
+    expect(r.stdout).toContain('frame seq ');
   });
 
   it('--fail-on decides which level fails', () => {
@@ -81,7 +86,11 @@ describe('analyze', () => {
     const r = cli(['bad.json', '--json'], { 'bad.json': brokenTrace() });
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
+    expect(out.outputVersion).toBe(1);
     expect(out.trace).toMatchObject({ format: 'mcp-devtools-trace', version: 1 });
+    expect(out.findings[0]).toMatchObject({ id: expect.any(String), severity: expect.any(String), title: expect.any(String), uri: POLICY, open: expect.any(Boolean), firstT: expect.any(Number), lastT: expect.any(Number), evidence: expect.any(Array), explanation: expect.any(String), fix: expect.any(String) });
+    expect(out.metrics).toBeDefined();
+    expect(out.sessions.length).toBeGreaterThan(0);
     expect(out.findings.map((f: { id: string }) => f.id).sort()).toEqual(['cached-not-subscribed', 'phantom-subscription']);
     expect(out.uris[0]).toMatchObject({ uri: POLICY, cached: true, clientBelievesSubscribed: true, serverHasSubscription: false });
     expect(typeof out.messages).toBe('number');
@@ -213,5 +222,25 @@ describe('analyze', () => {
     const none = spawnSync(process.execPath, ['--import', 'tsx', 'cli/analyze.ts', join(dir, 'nope.json')], { encoding: 'utf8' });
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('cannot read');
+    // - reads stdin.
+    const piped = spawnSync(process.execPath, ['--import', 'tsx', 'cli/analyze.ts', '-', '--json'], { encoding: 'utf8', input: brokenTrace() });
+    expect(piped.status).toBe(1);
+    expect(JSON.parse(piped.stdout).findings).toHaveLength(2);
+    // A reader that closes the pipe early (`| head -1`) gets no stack trace, and the status is still the verdict.
+    const head = spawnSync('bash', ['-c', `set -o pipefail; '${process.execPath}' --import tsx cli/analyze.ts '${file}' | head -c 10 >/dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8' });
+    expect(head.stderr).not.toContain('EPIPE');
+    expect(head.stdout.trim()).toBe('1');
   }, 30_000);
+
+  it('refuses an option given twice, --opt=value, and a --now before every frame', () => {
+    const files = { 't.json': brokenTrace() };
+    expect(cli(['t.json', '--fail-on', 'warning', '--fail-on', 'error'], files)).toMatchObject({ code: 2, stderr: expect.stringContaining('analyze: --fail-on given twice') });
+    expect(cli(['t.json', '--now=2026-12-02T10:00:00Z'], files)).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown option --now=2026-12-02T10:00:00Z (write --now <value>, two arguments)') });
+    const r = cli(['t.json', '--now', '2020-01-01T00:00:00Z'], files);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^analyze: --now 2020-01-01T00:00:00\.000Z is before every frame of the trace \(the first is at 2026-/);
+    expect(r.stdout).toBe('');
+    // Repeatable options stay repeatable.
+    expect(cli(['t.json', '--rule', 'file:**=1000', '--rule', 'x=5'], files).code).toBe(1);
+  });
 });
