@@ -69,7 +69,7 @@ describe('analyze', () => {
     expect(r.stdout).toContain('[ERROR] cached-not-subscribed (lost-on-reinit)');
     expect(r.stdout).toMatch(/fix: Treat every new session as empty/);
     // The explanations are wrapped for an 80-column terminal, under their label.
-    const prose = r.stdout.split('\n').filter((l) => /^ {3}(why|fix): | {8}\S/.test(l));
+    const prose = r.stdout.split('\n').filter((l) => /^( {3}(why|fix): | {8}\S)/.test(l));
     expect(prose.length).toBeGreaterThan(4);
     expect(prose.every((l) => l.length <= 80)).toBe(true);
     expect(r.stdout).toContain('frame seq ');
