@@ -25,14 +25,27 @@ function headersProblem(v: unknown): string | null {
 }
 const headers: Check = (v) => headersProblem(v) === null;
 const strings: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === 'string');
-const payload: Check = (v) => {
-  if (!isObject(v)) return false;
-  const p = v as Record<string, unknown>;
-  if (!str(p.text) || !opt(bool)(p.opaque)) return false;
-  if (p.truncated === undefined) return true;
-  return isObject(p.truncated) && int((p.truncated as Record<string, unknown>).bytes) && str((p.truncated as Record<string, unknown>).hash);
-};
-const errorInfo: Check = (v) => isObject(v) && str((v as Record<string, unknown>).name) && str((v as Record<string, unknown>).message);
+/** Which part of a payload is wrong, and what it holds, or null. */
+function payloadProblem(v: unknown): string | null {
+  if (!isObject(v)) return `expected {text, truncated?, opaque?}, got ${describeValue(v)}`;
+  if (!str(v.text)) return `"text" is not a string (got ${describeValue(v.text)})`;
+  if (!opt(bool)(v.opaque)) return `"opaque" is not true or false (got ${describeValue(v.opaque)})`;
+  if (v.truncated === undefined) return null;
+  if (!isObject(v.truncated)) return `"truncated" is not {bytes, hash} (got ${describeValue(v.truncated)})`;
+  if (!int(v.truncated.bytes)) return `"truncated.bytes" is not a whole number ≥ 0 (got ${describeValue(v.truncated.bytes)})`;
+  if (!str(v.truncated.hash)) return `"truncated.hash" is not a string (got ${describeValue(v.truncated.hash)})`;
+  return null;
+}
+const payload: Check = (v) => payloadProblem(v) === null;
+function errorInfoProblem(v: unknown): string | null {
+  if (!isObject(v)) return `expected {name, message}, got ${describeValue(v)}`;
+  if (!str(v.name)) return `"name" is not a string (got ${describeValue(v.name)})`;
+  if (!str(v.message)) return `"message" is not a string (got ${describeValue(v.message)})`;
+  return null;
+}
+const errorInfo: Check = (v) => errorInfoProblem(v) === null;
+const optPayload = opt(payload);
+const optErrorInfo = opt(errorInfo);
 const oneOf =
   (...values: string[]): Check =>
   (v) =>
@@ -41,7 +54,7 @@ const oneOf =
 const FIELDS: Record<FrameKind, Record<string, Check>> = {
   'page-start': { url: str, top: bool },
   'page-end': { url: str, persisted: bool },
-  'http-request': { conn: str, method: str, url: str, headers, body: opt(payload) },
+  'http-request': { conn: str, method: str, url: str, headers, body: optPayload },
   'http-response': { conn: str, status: int, statusText: str, url: str, redirected: bool, headers },
   'http-body': { conn: str, body: payload },
   'sse-event': { conn: str, id: opt(str), event: opt(str), data: payload, retry: opt(int) },
@@ -50,7 +63,7 @@ const FIELDS: Record<FrameKind, Record<string, Check>> = {
     conn: str,
     outcome: oneOf('complete', 'aborted', 'failed'),
     phase: oneOf('request', 'body'),
-    error: opt(errorInfo),
+    error: optErrorInfo,
     bytes: int,
   },
   'es-connect': { conn: str, url: str, withCredentials: bool },
@@ -88,6 +101,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** What is wrong with a value a check refused: the part and what it holds. */
+function detailOf(check: Check, v: unknown): string {
+  if (check === headers) return headersProblem(v)!;
+  if (check === payload || check === optPayload) return payloadProblem(v)!;
+  if (check === errorInfo || check === optErrorInfo) return errorInfoProblem(v)!;
+  return `got ${describeValue(v)}`;
+}
+
 type FieldList = ReadonlyArray<readonly [string, Check]>;
 // Entries computed once: this runs for every frame the background accepts.
 const FIELD_LISTS = Object.fromEntries(Object.entries(FIELDS).map(([k, f]) => [k, Object.entries(f)])) as unknown as Record<FrameKind, FieldList>;
@@ -98,7 +119,7 @@ function checkFields(o: Record<string, unknown>, fields: FieldList): string | nu
   for (const [name, check] of fields) {
     if (check(o[name])) continue;
     if (o[name] === undefined) return `field "${name}" is missing`;
-    return `field "${name}" is malformed${check === headers ? ` (${headersProblem(o[name])})` : ''}`;
+    return `field "${name}" is malformed (${detailOf(check, o[name])})`;
   }
   return null;
 }

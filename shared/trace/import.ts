@@ -120,7 +120,19 @@ export function parseTrace(text: string): TraceResult {
   try {
     v = JSON.parse(t.text);
   } catch (e) {
-    return fail(`not JSON: ${(e as Error).message}`);
+    return fail(`not JSON: ${(e as Error).message}${whereInText(t.text, (e as Error).message)}`);
   }
   return validateTrace(v);
+}
+
+/** Where JSON.parse stopped, as a line and column (a trace has one frame per line), or what an early end means. */
+function whereInText(text: string, message: string): string {
+  const m = /at position (\d+)/.exec(message);
+  // Newer engines say the line themselves.
+  if (/\bline \d/.test(message)) return '';
+  if (!m) return /end of JSON input/.test(message) ? ' (the file ends too early: cut short?)' : '';
+  const pos = Math.min(Number(m[1]), text.length);
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < pos; i = text.indexOf('\n', i + 1)) line++;
+  return ` (line ${line}, column ${pos - text.lastIndexOf('\n', pos - 1)})`;
 }

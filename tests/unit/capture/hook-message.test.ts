@@ -13,7 +13,7 @@ describe('parseHookMessage', () => {
     const r = parseHookMessage(text);
     expect(r.frames).toEqual([good]);
     expect(r.rejected).toBe(3);
-    expect(r.why).toBe('bad frame: field "n" is malformed');
+    expect(r.why).toBe('bad frame: field "n" is malformed (got "two")');
     expect(r.bytes).toBe(text.length);
   });
   it('rejects a message without our tag or frames, or not JSON', () => {
@@ -38,6 +38,8 @@ describe('frame shapes', () => {
     expect(FRAME_KINDS).toHaveLength(18);
     expect(frameProblem({ ...good })).toBe('field "seq" is missing');
     expect(frameProblem({ ...good, seq: 1, frameId: 0, segment: 1 })).toBeNull();
-    expect(frameProblem({ ...good, seq: 1, frameId: 0, segment: 1, body: { text: 1 } })).toBe('field "body" is malformed');
+    expect(frameProblem({ ...good, seq: 1, frameId: 0, segment: 1, body: { text: 1 } })).toBe('field "body" is malformed ("text" is not a string (got 1))');
+    // The part of a payload that is wrong, and what it holds.
+    expect(frameProblem({ ...good, seq: 1, frameId: 0, segment: 1, body: { text: 'x', truncated: { bytes: -1, hash: 'h' } } })).toBe('field "body" is malformed ("truncated.bytes" is not a whole number ≥ 0 (got -1))');
   });
 });

@@ -60,11 +60,27 @@ describe('hostile trace input', () => {
     expect(JSON.parse(r.stdout).trace.tool).toEqual({ name: t.tool.name, version: t.tool.version });
   });
 
+  it('says where a cut or broken file stops being JSON, and which part of a frame is wrong', () => {
+    const text = serializeTrace(exportTrace({ frames: (() => {
+      const log = new FrameLog();
+      new StreamableClient(log, 'http://localhost:3000/mcp').initialize({ sessionId: 'S1' });
+      return log.frames;
+    })(), createdAt: Date.UTC(2026, 11, 4), pageUrl: 'http://localhost:8080/kb' }));
+    const cut = parseTrace(text.slice(0, text.indexOf('"http-response"') + 5));
+    expect(cut.ok).toBe(false);
+    const line = text.slice(0, text.indexOf('"http-response"')).split('\n').length;
+    expect(!cut.ok && cut.error).toMatch(new RegExp(`^not JSON: .*\\(line ${line}, column \\d+\\)$|^not JSON: .*line ${line}`));
+    const t = trace();
+    const i = t.frames.findIndex((f: { kind: string }) => f.kind === 'http-request');
+    t.frames[i].body = { text: 'x', truncated: { bytes: -1, hash: 'h' } };
+    expect(validateTrace(t)).toEqual({ ok: false, error: `frames[${i}].body: malformed ("truncated.bytes" is not a whole number ≥ 0 (got -1))` });
+  });
+
   it('refuses a frame time no Date can hold (t: 1e20 crashed the text report)', () => {
     const t = trace();
     t.frames[3].t = 1e20;
-    expect(validateTrace(t)).toEqual({ ok: false, error: 'frames[3].t: malformed' });
-    expect(cli(['t.json'], JSON.stringify(t))).toMatchObject({ code: 2, stderr: 'analyze: t.json is not a usable trace: frames[3].t: malformed\n' });
+    expect(validateTrace(t)).toEqual({ ok: false, error: 'frames[3].t: malformed (got 100000000000000000000)' });
+    expect(cli(['t.json'], JSON.stringify(t))).toMatchObject({ code: 2, stderr: 'analyze: t.json is not a usable trace: frames[3].t: malformed (got 100000000000000000000)\n' });
   });
 
   it('takes no time without an offset (it would be the local time of the reader) and no impossible date', () => {
