@@ -481,21 +481,26 @@ export class PanelStore {
    * for, with `scrubPending` saying how far it got.
    */
   requestScrub(t: number | null): void {
-    const pending = this.scrubRequest;
     this.scrubRequest = { t };
-    if (pending) return;
+    // One chain of animation frames at a time, whatever cancelled the last request in between.
+    if (this.scrubScheduled) return;
+    this.scrubScheduled = true;
     requestAnimationFrame(() => this.runScrubRequest());
   }
 
+  private scrubScheduled = false;
+
   private runScrubRequest(): void {
+    this.scrubScheduled = false;
     const r = this.scrubRequest;
     // Cancelled: back to live, or the view changed under it.
     if (!r) return;
-    if (this.setScrub(r.t, performance.now() + this.scrubSliceMs)) {
-      if (this.scrubRequest === r) this.scrubRequest = null;
-      else requestAnimationFrame(() => this.runScrubRequest());
+    if (this.setScrub(r.t, this.scrubClock() + this.scrubSliceMs) && this.scrubRequest === r) {
+      this.scrubRequest = null;
       return;
     }
+    // Not done yet, or a later stop was asked for meanwhile.
+    this.scrubScheduled = true;
     requestAnimationFrame(() => this.runScrubRequest());
   }
 

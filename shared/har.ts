@@ -101,7 +101,7 @@ export const HAR_REDACTION_NOTE =
   `Referer and Location) are replaced by ${REDACTED_PREFIX}<hash>]; bodies above the capture cap keep a prefix, their size and a hash. ` +
   'Message bodies are as the page sent and received them.';
 export const HAR_UNREDACTED_NOTE =
-  'Not redacted by this export: headers and URLs are as they were captured (redacted at capture only if the capture was set to). ' +
+  'Not redacted again by this export: headers and URLs are as stored (redacted at capture by this extension; a trace from elsewhere may not be). ' +
   'Message bodies are as the page sent and received them.';
 
 const iso = (t: number): string => new Date(t).toISOString();
@@ -209,6 +209,8 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
 
   for (const f of sorted) {
     if (f.kind === 'page-end') {
+      // A page kept in the back/forward cache may come back with its connections: not an end.
+      if (f.persisted) continue;
       // Whatever its document still had open ended with it.
       for (const [conn, b] of open) {
         if (b.doc !== f.doc || b.endT !== undefined) continue;
@@ -232,8 +234,9 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       const b = start(f, f.conn, f.method, f.url, f.headers, 'fetch');
       if (f.body) {
         const note = truncationNote(f.body);
-        // Without a Content-Type, fetch sends a string body as text/plain.
-        const mimeType = f.headers['content-type'] ?? (f.body.opaque ? 'x-unknown' : 'text/plain;charset=UTF-8');
+        // Without a Content-Type header the capture does not know what fetch sent (text/plain for a string, a Blob's
+        // own type, form encoding for URLSearchParams, nothing for a buffer).
+        const mimeType = f.headers['content-type'] ?? 'x-unknown';
         b.entry.request.postData = { mimeType, text: f.body.text, ...(note ? { comment: note } : {}) };
         b.entry.request.bodySize = payloadSize(f.body);
       }

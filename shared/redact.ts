@@ -13,10 +13,12 @@ const SECRET_HEADER_PATTERN = /(^x-.*auth|token|secret|api[-_]?key|password|pass
 // what the engine keys on; it is a routing id, not a credential.
 // Exact names, and names that contain a credential word anywhere (auth_token, apiToken, private_token, X-API-KEY,
 // access-key, client_secret…). A false positive only hides a value; a miss leaks one.
-const SECRET_QUERY_PATTERN = /^(auth|authorization|key|apikey|pwd|sig|code)$/i;
-const SECRET_QUERY_WORDS = /token|secret|passw(or)?d|api[-_]?key|access[-_]?key|signature|credential|jwt|bearer/i;
-// …but not the words' harmless uses: OAuth's token_type, an LLM API's max_tokens.
-const NOT_SECRET_QUERY = /^(token[-_]?type|max[-_]?tokens|tokens?[-_]?(count|limit|usage))$/i;
+const SECRET_QUERY_PATTERN = /^(auth|authorization|key|apikey|pwd|sig|code|passcode)$/i;
+const SECRET_QUERY_WORDS = /token|secret|passw(or)?d|api[-_]?key|access[-_]?key|subscription[-_]?key|session[-_]?key|auth[-_]?code|signature|credential|jwt|bearer/i;
+// …but not the words' harmless uses: OAuth's token_type(_hint), an LLM API's max_tokens, input_tokens, tokenizer.
+const NOT_SECRET_QUERY = /^(token[-_]?type([-_]?hint)?|tokenizer|.*tokens|tokens?[-_]?(count|limit|usage))$/i;
+/** A value this module already redacted (the whole value, not one that merely starts like it). */
+const REDACTED_VALUE = /^\[redacted:[0-9a-f]{8}\]$/;
 // Headers whose value is a URL: its query and fragment get the same treatment as a request's.
 const URL_HEADERS = new Set(['referer', 'location', 'content-location']);
 
@@ -38,7 +40,7 @@ export function isSecretQueryParam(name: string): boolean {
  * URL-valued header (Referer, Location) keeps its URL with the URL's secrets redacted.
  */
 export function redactHeaderValue(name: string, value: string, extra: readonly string[] = []): string {
-  if (isSecretHeader(name) || extra.includes(name)) return value.startsWith(REDACTED_PREFIX) ? value : redactValue(value);
+  if (isSecretHeader(name) || extra.includes(name)) return REDACTED_VALUE.test(value) ? value : redactValue(value);
   return URL_HEADERS.has(name) ? redactUrl(value) : value;
 }
 
@@ -63,8 +65,8 @@ export function redactUrl(url: string): string {
   return redactBeforeFragment(url);
 }
 
-/** Userinfo in an absolute URL: `scheme://user:password@`. */
-const USERINFO = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#@:]*):([^/?#@]*)@/i;
+/** What comes before an authority: `scheme:` and slashes (`https://`, `https:/`, `https:\\`), or `//` alone. */
+const AUTHORITY_START = /^\s*(?:[a-z][a-z0-9+.-]*:[/\\]*|[/\\]{2})/i;
 /** `name=value` pairs of a query string (from its `?`). */
 const QUERY_PARAM = /(^\?|&)([^&=]+)=([^&]*)/g;
 
@@ -73,14 +75,30 @@ function redactBeforeFragment(url: string): string {
   const q = url.indexOf('?');
   let base = q < 0 ? url : url.slice(0, q);
   let query = q < 0 ? '' : url.slice(q);
-  if (base.includes('@')) {
-    base = base.replace(USERINFO, (all, scheme: string, user: string, password: string) => {
-      const p = decodeComponent(password);
-      return p === '' || p.startsWith(REDACTED_PREFIX) ? all : `${scheme}${user}:${encodeURIComponent(redactValue(p))}@`;
-    });
-  }
+  if (base.includes('@')) base = redactUserinfo(base);
   if (query.includes('=')) query = query.replace(QUERY_PARAM, redactPair);
   return base + query;
+}
+
+/**
+ * The password of `user:password@host`, or the whole userinfo when it has no password (`https://<token>@host`): the
+ * userinfo runs to the last `@` of the authority, so an `@` inside it does not leave the rest in clear.
+ */
+function redactUserinfo(base: string): string {
+  const start = AUTHORITY_START.exec(base);
+  if (!start) return base;
+  const from = start[0].length;
+  const end = base.slice(from).search(/[/\\?#]/);
+  const authority = end < 0 ? base.slice(from) : base.slice(from, from + end);
+  const at = authority.lastIndexOf('@');
+  if (at < 0) return base;
+  const userinfo = authority.slice(0, at);
+  const colon = userinfo.indexOf(':');
+  const secret = colon < 0 ? userinfo : userinfo.slice(colon + 1);
+  const plain = decodeComponent(secret);
+  if (plain === '' || plain.startsWith(REDACTED_PREFIX)) return base;
+  const kept = colon < 0 ? '' : `${userinfo.slice(0, colon)}:`;
+  return base.slice(0, from) + kept + encodeURIComponent(redactValue(plain)) + base.slice(from + at);
 }
 
 function redactPair(all: string, before: string, name: string, value: string): string {

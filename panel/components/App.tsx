@@ -313,7 +313,17 @@ export function App({ store, connection }: Props) {
         <ProgressNotice label={`Analysing the tab's log (${(store.waiting.value + store.engineNow().frameCount).toLocaleString('en-US')} frames)…`} progress={store.catchUp.value} data-catching-up="true" />
       ) : null}
       {store.scrubPending.value ? (
-        <ProgressNotice label={`Replaying up to ${formatClock(store.scrubPending.value.t)}…`} progress={store.scrubPending.value.progress} done="replayed" data-replaying="true" />
+        <ProgressNotice
+          label={`Replaying up to ${formatClock(store.scrubPending.value.t)}…`}
+          progress={store.scrubPending.value.progress}
+          done="replayed"
+          data-replaying="true"
+          cancelLabel={imported ? 'Stop replaying: back to the end' : 'Stop replaying: back to live'}
+          onCancel={() => {
+            store.setScrub(null);
+            document.querySelector<HTMLInputElement>('input[aria-label="Replay up to"]')?.focus();
+          }}
+        />
       ) : null}
       <ErrorBanner message={store.importError} kind="import" />
       <ErrorBanner message={store.backgroundError} kind="background" />
@@ -392,8 +402,8 @@ function ErrorBanner({ message, kind }: { message: Signal<string | null>; kind: 
 }
 
 /** A notice of work under way: the live region names it once; progress is a bar (not re-announced text). */
-function ProgressNotice(props: { label: string; progress: number | null; done?: string; onCancel?: () => void; 'data-importing'?: string; 'data-reanalysing'?: string; 'data-catching-up'?: string; 'data-replaying'?: string }) {
-  const { label, progress, onCancel, done = 'analysed', ...data } = props;
+function ProgressNotice(props: { label: string; progress: number | null; done?: string; onCancel?: () => void; cancelLabel?: string; 'data-importing'?: string; 'data-reanalysing'?: string; 'data-catching-up'?: string; 'data-replaying'?: string }) {
+  const { label, progress, onCancel, done = 'analysed', cancelLabel = 'Cancel the import', ...data } = props;
   const percent = progress !== null ? Math.floor(progress * 100) : null;
   return (
     <div class="banner info" {...data}>
@@ -407,7 +417,7 @@ function ProgressNotice(props: { label: string; progress: number | null; done?: 
         </>
       ) : null}
       {onCancel ? (
-        <button type="button" class="link" aria-label="Cancel the import" onClick={onCancel}>
+        <button type="button" class="link" aria-label={cancelLabel} onClick={onCancel}>
           Cancel
         </button>
       ) : null}

@@ -247,9 +247,10 @@ function TimelineView(props: Props) {
   const steps = useMemo(() => scrubSteps(props.messages), [props.messages?.store, props.messages?.count]);
   const thumbT = props.pendingT ?? scrubT;
   const scrubPos = thumbT === null ? steps.length : positionOf(steps, thumbT);
-  const scrubCount = scrubT === null || steps.length === 0 ? 0 : steps.upTo[scrubPos]!;
+  const scrubCount = thumbT === null || steps.length === 0 ? 0 : steps.upTo[scrubPos]!;
   const total = steps.length ? steps.upTo[steps.length - 1]! : 0;
-  const scrubLabel = scrubT !== null ? formatClock(scrubT) : live ? 'live' : 'end';
+  const replaying = props.pendingT != null;
+  const scrubLabel = thumbT !== null ? formatClock(thumbT) : live ? 'live' : 'end';
 
   return (
     <section class="timeline" aria-label="Subscription timeline">
@@ -276,7 +277,7 @@ function TimelineView(props: Props) {
           <input
             type="range"
             aria-label="Replay up to"
-            aria-valuetext={scrubT !== null ? `${scrubLabel}, ${scrubCount} of ${total} messages` : live ? 'live' : 'the end'}
+            aria-valuetext={thumbT !== null ? `${scrubLabel}, ${scrubCount} of ${total} messages${replaying ? ', replaying' : ''}` : live ? 'live' : 'the end'}
             min={0}
             max={Math.max(1, steps.length)}
             step={1}

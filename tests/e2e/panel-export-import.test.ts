@@ -327,16 +327,24 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="ok"]`);
   const slider = 'input[aria-label="Replay up to"]';
   expect(await panel.getAttribute(slider, 'aria-valuetext')).toMatch(/^\d\d:\d\d:\d\d\.\d{3}, \d+ of \d+ messages$/);
-  // A stop whose replay takes more than a slice (here: said to be under way, a third done) is announced, and the
-  // slider stays where it was put (the store's slicing is unit-tested in store.test.ts).
-  await panel.evaluate(() => {
+  // A stop whose replay takes more than a slice (here: said to be under way to two messages earlier, a third done) is
+  // announced, and the slider shows where it was put (the store's slicing is unit-tested in store.test.ts).
+  await panel.evaluate((k) => {
     const store = (globalThis as any).mcpPanel;
-    store.scrubPending.value = { t: store.scrubT.value, progress: 0.34 };
-  });
-  expect(await (await panel.waitForSelector('[data-replaying="true"]')).textContent()).toMatch(/^Replaying up to \d\d:\d\d:\d\d\.\d{3}…replayed 34 %$/);
-  expect(await panel.$eval(slider, (e) => (e as HTMLInputElement).value)).toBe(String(pos));
+    const snap = store.snapshot.value;
+    const instants: number[] = [];
+    for (let i = 0; i < snap.messages.count; i++) {
+      const t = snap.messages.store.tAt(i);
+      if (instants.length === 0 || t > instants.at(-1)!) instants.push(t);
+    }
+    store.scrubPending.value = { t: instants[k - 2], progress: 0.34 };
+  }, pos);
+  expect(await (await panel.waitForSelector('[data-replaying="true"]')).textContent()).toMatch(/^Replaying up to \d\d:\d\d:\d\d\.\d{3}…replayed 34 %Cancel$/);
+  await panel.waitForFunction(([sel, k]) => document.querySelector<HTMLInputElement>(sel as string)!.value === String(k), [slider, pos - 2] as const);
+  expect(await panel.getAttribute(slider, 'aria-valuetext')).toMatch(/, replaying$/);
   await panel.evaluate(() => ((globalThis as any).mcpPanel.scrubPending.value = null));
   await panel.waitForSelector('[data-replaying="true"]', { state: 'detached' });
+  await panel.waitForFunction(([sel, k]) => document.querySelector<HTMLInputElement>(sel as string)!.value === String(k), [slider, pos] as const);
   // The keyboard moves one message back.
   await panel.focus(slider);
   await panel.keyboard.press('ArrowLeft');

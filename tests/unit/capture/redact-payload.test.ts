@@ -31,8 +31,18 @@ describe('redaction', () => {
     expect(u).toMatch(/^https:\/\/h\.test\/mcp\?q=a\/b~c%20d&auth_token=%5Bredacted%3A[0-9a-f]{8}%5D&/);
     expect(u).toMatch(/&max_tokens=100&token_type=bearer$/);
     expect(redactUrl(u)).toBe(u);
-    // Userinfo: only the password changes.
+    // Userinfo: only the password changes; a bare token goes whole; odd spellings and `@` inside change nothing.
     expect(redactUrl('https://me:pw@h.test/x?y=1')).toMatch(/^https:\/\/me:%5Bredacted%3A[0-9a-f]{8}%5D@h\.test\/x\?y=1$/);
+    expect(redactUrl('https://ghp_TOKEN@github.com/x')).toMatch(/^https:\/\/%5Bredacted%3A[0-9a-f]{8}%5D@github\.com\/x$/);
+    for (const odd of ['//user:pw@h/x', 'https:/user:pw@h', 'https:\\\\user:pw@h', ' https://user:pw@h', 'https://a@b:pw@h/', 'https://user:p@ss@h/']) {
+      const r = redactUrl(odd);
+      expect(r, odd).not.toMatch(/:pw@|:p@|ss@h/);
+      expect(r, odd).toMatch(/%5Bredacted%3A[0-9a-f]{8}%5D@h/);
+    }
+    // An @ in a path is not userinfo, and the MCP session stays.
+    expect(redactUrl('/a@b/c?sessionId=1')).toBe('/a@b/c?sessionId=1');
+    // A header value that only starts like a redacted one is redacted.
+    expect(redactHeaders({ Authorization: '[redacted:x] realtoken' }).authorization).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
     // URL-valued headers keep their URL, with its secrets redacted.
     const h = redactHeaders({ Referer: 'https://app.test/kb?code=SECRET7&tab=2', Location: '/next?token=T' });
     expect(h.referer).toMatch(/^https:\/\/app\.test\/kb\?code=%5Bredacted%3A[0-9a-f]{8}%5D&tab=2$/);

@@ -30,7 +30,7 @@ describe('buildHar', () => {
     expect(har.log.version).toBe('1.2');
     expect(har.log.creator).toEqual({ name: 'MCP Subscription Devtools', version: '1.2.3' });
     expect(har.log.comment).toMatch(/^Secrets are redacted/);
-    expect(buildHar(log.frames, { redact: false }).log.comment).toMatch(/^Not redacted by this export/);
+    expect(buildHar(log.frames, { redact: false }).log.comment).toMatch(/^Not redacted again by this export/);
     expect(har.log.pages).toHaveLength(1);
     expect(har.log.pages[0]!.title).toMatch(/token=%5Bredacted%3A|token=\[redacted:/);
     const posts = har.log.entries.filter((e) => e.request.method === 'POST');
@@ -201,15 +201,20 @@ describe('buildHar', () => {
     const g = frame.newConn('get');
     frame.httpRequest(g, 'GET', URL, {});
     frame.httpResponse(g, 200, URL, { 'content-type': 'text/event-stream' });
+    // A page going into the back/forward cache ends nothing; its real page-end does.
+    frame.pageEnd('http://localhost:8080/frame', true);
+    frame.emit({ kind: 'page-start', url: 'http://localhost:8080/frame', top: false });
+    frame.sseEvent(g, '{"jsonrpc":"2.0","method":"notifications/message","params":{}}');
     frame.pageEnd('http://localhost:8080/frame');
     const entries = buildHar([...log.frames, ...frame.frames]).log.entries;
     const [post, ws, get] = [entries.find((e) => e.request.method === 'POST')!, entries.find((e) => e._resourceType === 'websocket')!, entries.find((e) => e.request.method === 'GET' && e._resourceType === 'fetch')!];
     expect(post.request.queryString).toEqual([{ name: 'x', value: '1' }]);
-    expect(post.request.postData!.mimeType).toBe('text/plain;charset=UTF-8');
+    expect(post.request.postData!.mimeType).toBe('x-unknown');
     expect([post.response.bodySize, post.response.content.size]).toEqual([0, 0]);
     expect(ws._webSocketMessages![0]).toMatchObject({ data: 'abc', _truncated: { bytes: 999_999, hash: 'hh' }, _note: expect.stringMatching(/^truncated at capture/) });
     expect(ws._mcp.outcome).toBe('open');
     expect(get._mcp.outcome).toBe('page-ended');
+    expect(get._sseEvents).toHaveLength(1);
     // In time order: the iframe's stream started before the WebSocket by its clock.
     const starts = entries.map((e) => Date.parse(e.startedDateTime));
     expect(starts).toEqual([...starts].sort((x, y) => x - y));

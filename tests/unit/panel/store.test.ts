@@ -213,13 +213,37 @@ describe('the scrubber', () => {
     whole.setScrub(t);
     const strip = (x: object) => JSON.stringify(x, (k, v) => (k === 'messages' ? undefined : v));
     expect(strip(sliced)).toBe(strip(whole.scrubSnapshot.value!));
-    // Back to the end while a replay is under way cancels it.
-    s.requestScrub(big[5_000]!.t);
-    await new Promise((r) => setTimeout(r, 3));
+    // Back to the end while a replay is under way cancels it; a new request right after runs one chain, not two.
     s.setScrub(null);
-    await frames(100);
-    expect(s.scrubT.value).toBeNull();
+    s.requestScrub(big[29_000]!.t);
+    for (let i = 0; i < 100 && s.scrubPending.value === null; i++) await new Promise((r) => setTimeout(r, 1));
+    expect(s.scrubPending.value).not.toBeNull();
+    s.setScrub(null);
     expect(s.scrubPending.value).toBeNull();
+    let slices = 0;
+    const count = s.scrubPending.subscribe(() => slices++);
+    s.requestScrub(big[29_000]!.t);
+    const raf = g.requestAnimationFrame!;
+    let scheduled = 0;
+    g.requestAnimationFrame = (cb) => {
+      scheduled++;
+      return raf(cb);
+    };
+    for (let i = 0; i < 400 && s.scrubT.value === null; i++) await new Promise((r) => setTimeout(r, 5));
+    g.requestAnimationFrame = raf;
+    count();
+    expect(s.scrubT.value).toBe(big[29_000]!.t);
+    // One animation frame per slice: a second chain would ask for about twice as many.
+    expect(scheduled).toBeLessThanOrEqual(slices + 2);
+    // A reset while a replay is under way leaves nothing pending.
+    s.closeImport();
+    s.showPrepared(s.prepareTrace('big.json', trace));
+    s.requestScrub(big[29_500]!.t);
+    for (let i = 0; i < 100 && s.scrubPending.value === null; i++) await new Promise((r) => setTimeout(r, 1));
+    s.showPrepared(s.prepareTrace('big.json', trace));
+    await frames(100);
+    expect(s.scrubPending.value).toBeNull();
+    expect(s.scrubT.value).toBeNull();
   });
 
   it('shows at a stop what held until the next frame: a reconnect without resubscribe, then a quiet minute', async () => {
