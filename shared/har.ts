@@ -83,7 +83,18 @@ export interface HarEntry {
   _sseEvents?: HarSseEvent[];
   _webSocketMessages?: HarWebSocketMessage[];
   /** How the exchange ended as the page saw it, and the frame seqs it was built from. */
-  _mcp: { conn: string; outcome?: string; error?: string; seqs: [number, number]; redirected?: boolean; finalUrl?: string };
+  _mcp: {
+    conn: string;
+    outcome?: string;
+    error?: string;
+    seqs: [number, number];
+    redirected?: boolean;
+    finalUrl?: string;
+    /** An EventSource's reconnections after its first open. */
+    reconnects?: number;
+    /** A WebSocket's close, as the page saw it. */
+    close?: { code: number; reason: string; wasClean: boolean };
+  };
 }
 
 export interface HarLog {
@@ -300,6 +311,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         (e._sseEvents ??= []).push({ t: f.t, offsetMs: f.t - b.startT, comment: f.text });
         break;
       case 'es-open':
+        if (b.responseT !== undefined) e._mcp.reconnects = (e._mcp.reconnects ?? 0) + 1;
         b.responseT ??= f.t;
         e.response.status = 200;
         e.response.statusText = 'OK';
@@ -310,6 +322,8 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         if (f.readyState === 2) {
           b.endT = f.t;
           e._mcp.outcome = 'failed';
+          e._mcp.error = b.responseT === undefined ? 'EventSource could not connect' : 'EventSource failed and gave up';
+          e.response._error = e._mcp.error;
         }
         break;
       case 'es-close':
@@ -332,9 +346,12 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       case 'ws-close':
         b.endT = f.t;
         e._mcp.outcome = f.wasClean ? 'complete' : 'failed';
+        e._mcp.close = { code: f.code, reason: f.reason, wasClean: f.wasClean };
+        if (b.responseT === undefined) e.response._error = e._mcp.error ?? 'WebSocket could not connect';
         break;
       case 'ws-error':
         e._mcp.error = 'WebSocket error';
+        e.response._error = e._mcp.error;
         break;
       case 'http-end':
         b.endT = f.t;

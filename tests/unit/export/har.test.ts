@@ -221,6 +221,31 @@ describe('buildHar', () => {
     expect(entries.indexOf(get)).toBeLessThan(entries.indexOf(ws));
   });
 
+  it('counts an EventSource\'s reconnections and says how connections failed or closed', () => {
+    const log = new FrameLog('d');
+    log.emit({ kind: 'es-connect', conn: 'e1', url: 'http://localhost:3000/sse', withCredentials: false });
+    log.emit({ kind: 'es-open', conn: 'e1' });
+    log.emit({ kind: 'es-error', conn: 'e1', readyState: 0 });
+    log.emit({ kind: 'es-open', conn: 'e1' });
+    log.emit({ kind: 'es-error', conn: 'e1', readyState: 0 });
+    log.emit({ kind: 'es-open', conn: 'e1' });
+    log.emit({ kind: 'es-connect', conn: 'e2', url: 'http://localhost:3001/sse', withCredentials: false });
+    log.emit({ kind: 'es-error', conn: 'e2', readyState: 2 });
+    log.emit({ kind: 'ws-connect', conn: 'w1', url: 'ws://localhost:3002/', protocols: ['mcp'] });
+    log.emit({ kind: 'ws-open', conn: 'w1', protocol: 'mcp' });
+    log.emit({ kind: 'ws-close', conn: 'w1', code: 1006, reason: 'gone', wasClean: false });
+    log.emit({ kind: 'ws-connect', conn: 'w2', url: 'ws://localhost:3003/', protocols: [] });
+    log.emit({ kind: 'ws-error', conn: 'w2' });
+    log.emit({ kind: 'ws-close', conn: 'w2', code: 1006, reason: '', wasClean: false });
+    const [e1, e2, w1, w2] = buildHar(log.frames).log.entries;
+    expect(e1!._mcp.reconnects).toBe(2);
+    expect(e1!.response._error).toBeUndefined();
+    expect([e2!._mcp.outcome, e2!.response._error]).toEqual(['failed', 'EventSource could not connect']);
+    expect(w1!._mcp.close).toEqual({ code: 1006, reason: 'gone', wasClean: false });
+    expect(w1!.response._error).toBeUndefined();
+    expect(w2!.response._error).toBe('WebSocket error');
+  });
+
   it('orders the same whatever order the frames come in', () => {
     const frames = traffic().frames;
     const reversed = [...frames].reverse() as Frame[];
