@@ -9,7 +9,7 @@ export interface Metrics {
   activeListenStreams: number;
   subscribedUrisPerSession: { session: string; uris: number }[];
   notifications: number;
-  /** Over the observed span (first to last frame); null before a minute's worth of one frame. */
+  /** Over the span from the first frame to `now` (a silence counts); null while that span is under a minute. */
   notificationsPerMinute: number | null;
   /** Reads that found changed content while no session subscribed the URI: updates the server could not announce. */
   updatesDroppedInferred: number;
@@ -20,10 +20,14 @@ export interface Metrics {
   reconnects: number;
   /** Reconnects after which every URI the client believed subscribed was subscribed again. */
   reconnectsResubscribed: number;
+  /** Reconnects after which the client believed something subscribed (the share's denominator). */
+  reconnectsToResubscribe: number;
   /** Share of reconnects (that had something to resubscribe) followed by a full resubscribe. */
   resubscribeShare: number | null;
   notificationsForCached: number;
   notificationsReread: number;
+  /** Notifications not re-read yet but still within the grace: not counted either way in `rereadShare`. */
+  notificationsPendingReread: number;
   rereadShare: number | null;
   cachedEntries: number;
   averageCacheAgeMs: number | null;
@@ -55,9 +59,12 @@ export function computeMetrics(core: EngineCore, now: number, engineErrors = 0):
   let cached = 0;
   let ageSum = 0;
   let ageMax: number | null = null;
+  let pending = 0;
   for (const c of core.clients.values()) {
     if (c.ended) continue;
     for (const u of c.uris.values()) {
+      const p = u.pendingReread;
+      if (p && now - p.t < core.grace) pending += p.count;
       if (!u.cached) continue;
       cached++;
       const age = Math.max(0, now - u.readAt);
@@ -67,13 +74,13 @@ export function computeMetrics(core: EngineCore, now: number, engineErrors = 0):
   }
   const withSomething = core.reconnects.filter((r) => r.believed > 0);
   const resubscribed = withSomething.filter((r) => r.missingCount === 0).length;
-  const spanMin = k.firstT !== undefined && core.lastT !== undefined ? (core.lastT - k.firstT) / 60_000 : 0;
+  const spanMin = k.firstT !== undefined && core.lastT !== undefined ? (Math.max(now, core.lastT) - k.firstT) / 60_000 : 0;
   return {
     activeSessions,
     activeListenStreams,
     subscribedUrisPerSession: perSession,
     notifications: k.notifications,
-    notificationsPerMinute: spanMin >= 1 / 60 ? k.notifications / spanMin : null,
+    notificationsPerMinute: spanMin >= 1 ? k.notifications / spanMin : null,
     updatesDroppedInferred: k.updatesDroppedInferred,
     subscribeRequested: k.subscribeRequested,
     subscribeSucceeded: k.subscribeSucceeded,
@@ -81,10 +88,12 @@ export function computeMetrics(core: EngineCore, now: number, engineErrors = 0):
     subscribeSuccessRate: ratio(k.subscribeSucceeded, k.subscribeSucceeded + k.subscribeFailed),
     reconnects: core.reconnects.length,
     reconnectsResubscribed: resubscribed,
+    reconnectsToResubscribe: withSomething.length,
     resubscribeShare: ratio(resubscribed, withSomething.length),
     notificationsForCached: k.notificationsForCached,
     notificationsReread: k.notificationsReread,
-    rereadShare: ratio(k.notificationsReread, k.notificationsForCached),
+    notificationsPendingReread: pending,
+    rereadShare: ratio(k.notificationsReread, k.notificationsForCached - pending),
     cachedEntries: cached,
     averageCacheAgeMs: cached ? ageSum / cached : null,
     maxCacheAgeMs: ageMax,

@@ -3,6 +3,7 @@
 // new client: caches live in page memory.
 import type { Generation, RequestId, Transport } from '../decode/types.ts';
 import type { SubscriptionLedger } from './ledger.ts';
+import type { Reconnect } from './core.ts';
 import { uriSpellingKey } from '../findings/uri-spelling.ts';
 import { UriState } from './uri-state.ts';
 
@@ -63,6 +64,8 @@ export class ClientModel {
   initSent: { t: number; seq: number } | undefined;
   /** The current session was ended by the server (404/400) and no initialize followed yet. */
   expired: { ledger: SubscriptionLedger; t: number; seq: number; evidence: number[] } | undefined;
+  /** This client's latest reconnect (subscribes after it count as resubscribing; another client's do not). */
+  lastReconnect: Reconnect | undefined = undefined;
   ended = false;
 
   constructor(

@@ -84,6 +84,7 @@ export class EngineCore {
       r.missingCount++;
     }
     this.reconnects.push(r);
+    client.lastReconnect = r;
   }
   readonly counters: Counters = {
     frames: 0,

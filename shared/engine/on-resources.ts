@@ -110,8 +110,7 @@ export function onSubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMess
   core.counters.subscribeRequested++;
   const l = core.session(c, m.session, m.t, m.seq);
   checkSubscribeCapability(core, c, [m.uri], l?.label, m.t, m.seq);
-  const last = core.reconnects.at(-1);
-  if (last && last.client === c) strikeMissing(last, u);
+  if (c.lastReconnect) strikeMissing(c.lastReconnect, u);
   core.step(u, 'C', m.t, m.seq);
   core.reevaluate(u, m.t, m.seq);
 }

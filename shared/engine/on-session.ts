@@ -88,8 +88,8 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   const asked = new Set(requested);
   // A reconnect of this client that just began (a client with several listens re-opens them one by one) is the same
   // reconnect: what this listen asks for is resubscribed there, and it is not counted twice.
-  const prev = core.reconnects.at(-1);
-  const current = prev !== undefined && prev.client === c && m.t - prev.t <= core.grace ? prev : undefined;
+  const prev = c.lastReconnect;
+  const current = prev !== undefined && m.t - prev.t <= core.grace ? prev : undefined;
   if (current) for (const uri of asked) strikeMissing(current, c.uris.get(uri));
   if (endedBefore && !current) {
     // What there was to resubscribe: what is still believed from an ended listen, and what the listens that ended last
@@ -133,8 +133,9 @@ export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessa
   for (const uri of accepted) {
     const u = c.uri(uri);
     core.touch(u, m.t);
+    // A repeated acknowledgement confirms, it does not subscribe again.
+    if (!l.uris.has(uri)) core.counters.subscribeSucceeded++;
     core.hold(u, l, m.t, m.seq);
-    core.counters.subscribeSucceeded++;
     core.step(u, 'D', m.t, m.seq);
     core.reevaluate(u, m.t, m.seq);
   }

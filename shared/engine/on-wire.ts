@@ -97,6 +97,8 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         if (!l.open) return;
         // Without the graceful `resultType: complete` answer first, a closed listen stream is an abrupt drop.
         if (e.outcome === 'aborted') return withdrawListen(core, c, l, t, seq);
+        // Dropped before the server acknowledged anything: none of what it asked for was subscribed.
+        if (!l.acked) core.counters.subscribeFailed += l.requested?.length ?? 0;
         return core.endLedger(l, 'dropped', t, seq);
       }
       const key = channelKey(core, e);

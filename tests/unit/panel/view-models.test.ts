@@ -228,7 +228,7 @@ describe('sessions view model', () => {
     const { log, e } = scenario();
     const rows = metricRows(e.snapshot(log.t).metrics);
     expect(rows.find((r) => r.name === 'reconnects')?.value).toBe('1');
-    expect(rows.find((r) => r.name === 'resubscribeShare')?.value).toBe('0 %');
+    expect(rows.find((r) => r.name === 'resubscribeShare')?.value).toBe('0 % (0/1)');
     expect(new Set(rows.map((r) => r.group))).toEqual(new Set(['server', 'client', 'capture']));
   });
 });

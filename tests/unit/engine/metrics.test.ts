@@ -1,0 +1,93 @@
+// The seed's metrics on traces whose right answers are known by hand (an audit, 2026-12-04): reconnects of several
+// clients, listens that drop before their acknowledgement or are acknowledged twice, a rate that counts a silence, and
+// notifications still within the grace left out of the re-read share.
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../../shared/engine/index.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
+
+const metricsAt = (log: FrameLog, afterMs = 3000) => Engine.replay(log.frames).snapshot(log.t + afterMs).metrics;
+
+describe('metrics', () => {
+  it('credits each client with its own reconnect, when two reconnect one after the other', () => {
+    const log = new FrameLog();
+    const a = new StreamableClient(log, 'http://localhost:3000/mcp');
+    const b = new StreamableClient(log, 'http://localhost:4000/mcp');
+    for (const [c, s] of [[a, 'A1'], [b, 'B1']] as const) {
+      c.initialize({ sessionId: s });
+      c.openGet();
+      c.read('file:///x.md', 'v1');
+      c.subscribe('file:///x.md');
+    }
+    log.wait(1000);
+    a.initialize({ sessionId: 'A2' });
+    a.openGet();
+    b.initialize({ sessionId: 'B2' });
+    b.openGet();
+    a.subscribe('file:///x.md');
+    b.subscribe('file:///x.md');
+    const m = metricsAt(log);
+    expect([m.reconnects, m.reconnectsToResubscribe, m.reconnectsResubscribed, m.resubscribeShare]).toEqual([2, 2, 2, 1]);
+  });
+
+  it('a listen dropped before its acknowledgement failed; a repeated acknowledgement is one success', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, 'http://localhost:3000/mcp');
+    c.discover();
+    const dropped = c.listen(['file:///a', 'file:///b'], { ack: false });
+    log.wait(100);
+    dropped.drop('failed');
+    const again = c.listen(['file:///c']);
+    again.ack(['file:///c']);
+    const m = metricsAt(log);
+    expect([m.subscribeRequested, m.subscribeSucceeded, m.subscribeFailed]).toEqual([3, 1, 2]);
+    expect(m.subscribeSuccessRate).toBeCloseTo(1 / 3);
+  });
+
+  it('notifications per minute count the silence up to now, and need a minute to say', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read('file:///a', 'v1');
+    c.subscribe('file:///a');
+    get.updated('file:///a');
+    c.read('file:///a', 'v2');
+    // Two notifications within a second or two: no rate yet, not ~100 a minute.
+    expect(metricsAt(log, 0).notificationsPerMinute).toBeNull();
+    for (let i = 0; i < 8; i++) {
+      log.wait(5000);
+      get.updated('file:///a');
+      c.read('file:///a', `v${i + 3}`);
+    }
+    // Nine in the first ~40 s, then an hour of silence: about 9 an hour, not 13 a minute.
+    const m = Engine.replay(log.frames).snapshot(log.t + 3_600_000).metrics;
+    expect(m.notifications).toBe(9);
+    expect(m.notificationsPerMinute).toBeGreaterThan(0.14);
+    expect(m.notificationsPerMinute).toBeLessThan(0.16);
+  });
+
+  it('a notification still within the grace counts neither as re-read nor as missed', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read('file:///a', 'v1');
+    c.subscribe('file:///a');
+    for (let i = 0; i < 9; i++) {
+      log.wait(5000);
+      get.updated('file:///a');
+      log.wait(50);
+      c.read('file:///a', `v${i + 2}`);
+    }
+    log.wait(5000);
+    get.updated('file:///a');
+    log.wait(100);
+    const now = Engine.replay(log.frames).snapshot(log.t);
+    expect([now.metrics.notificationsReread, now.metrics.notificationsForCached, now.metrics.notificationsPendingReread, now.metrics.rereadShare]).toEqual([9, 10, 1, 1]);
+    expect(now.findings.filter((f) => f.severity !== 'info')).toEqual([]);
+    // Past the grace it is missed: 9 of 10.
+    const later = Engine.replay(log.frames).snapshot(log.t + 3000).metrics;
+    expect([later.notificationsPendingReread, later.rereadShare]).toEqual([0, 0.9]);
+  });
+});
