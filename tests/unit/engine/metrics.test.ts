@@ -6,6 +6,17 @@ import { Engine } from '../../../shared/engine/index.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
 
+/** A client with one session, its GET stream, and file:///a read and subscribed. */
+function subscribed() {
+  const log = new FrameLog();
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  c.read('file:///a', 'v1');
+  c.subscribe('file:///a');
+  return { log, c, get };
+}
+
 const metricsAt = (log: FrameLog, afterMs = 3000) => Engine.replay(log.frames).snapshot(log.t + afterMs).metrics;
 
 describe('metrics', () => {
@@ -45,12 +56,7 @@ describe('metrics', () => {
   });
 
   it('notifications per minute count the silence up to now, and need a minute to say', () => {
-    const log = new FrameLog();
-    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
-    c.read('file:///a', 'v1');
-    c.subscribe('file:///a');
+    const { log, c, get } = subscribed();
     get.updated('file:///a');
     c.read('file:///a', 'v2');
     // Two notifications within a second or two: no rate yet, not ~100 a minute.
@@ -68,12 +74,7 @@ describe('metrics', () => {
   });
 
   it('a notification still within the grace counts neither as re-read nor as missed', () => {
-    const log = new FrameLog();
-    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
-    c.read('file:///a', 'v1');
-    c.subscribe('file:///a');
+    const { log, c, get } = subscribed();
     for (let i = 0; i < 9; i++) {
       log.wait(5000);
       get.updated('file:///a');
