@@ -16,9 +16,13 @@ const SECRET_HEADER_PATTERN = /(^x-.*auth|token|secret|api[-_]?key|password|pass
 const SECRET_QUERY_PATTERN = /^(auth|authorization|key|apikey|pwd|sig|code|passcode)$/i;
 const SECRET_QUERY_WORDS = /token|secret|passw(or)?d|api[-_]?key|access[-_]?key|subscription[-_]?key|session[-_]?key|auth[-_]?code|signature|credential|jwt|bearer/i;
 // …but not the words' harmless uses: OAuth's token_type(_hint), an LLM API's max_tokens, input_tokens, tokenizer.
-const NOT_SECRET_QUERY = /^(token[-_]?type([-_]?hint)?|tokenizer|.*tokens|tokens?[-_]?(count|limit|usage))$/i;
-/** A value this module already redacted (the whole value, not one that merely starts like it). */
+const NOT_SECRET_QUERY = /^(token[-_]?type([-_]?hint)?|tokenizer|(max|min|input|output|prompt|completion|total|cached|num)[-_]?(completion[-_]?)?tokens|tokens?[-_]?(count|limit|usage))$/i;
 const REDACTED_VALUE = /^\[redacted:[0-9a-f]{8}\]$/;
+
+/** A value this module already redacted: the whole value, not one that merely starts like it. */
+export function isRedacted(value: string): boolean {
+  return REDACTED_VALUE.test(value);
+}
 // Headers whose value is a URL: its query and fragment get the same treatment as a request's.
 const URL_HEADERS = new Set(['referer', 'location', 'content-location']);
 
@@ -40,7 +44,7 @@ export function isSecretQueryParam(name: string): boolean {
  * URL-valued header (Referer, Location) keeps its URL with the URL's secrets redacted.
  */
 export function redactHeaderValue(name: string, value: string, extra: readonly string[] = []): string {
-  if (isSecretHeader(name) || extra.includes(name)) return REDACTED_VALUE.test(value) ? value : redactValue(value);
+  if (isSecretHeader(name) || extra.includes(name)) return isRedacted(value) ? value : redactValue(value);
   return URL_HEADERS.has(name) ? redactUrl(value) : value;
 }
 
@@ -65,8 +69,11 @@ export function redactUrl(url: string): string {
   return redactBeforeFragment(url);
 }
 
-/** What comes before an authority: `scheme:` and slashes (`https://`, `https:/`, `https:\\`), or `//` alone. */
-const AUTHORITY_START = /^\s*(?:[a-z][a-z0-9+.-]*:[/\\]*|[/\\]{2})/i;
+/**
+ * What comes before an authority: a web scheme and its slashes, however many (`https://`, `https:/`, `https:\\`), any
+ * other scheme with `//`, or `//` alone (`mailto:a@b` has no authority).
+ */
+const AUTHORITY_START = /^\s*(?:(?:https?|wss?):[/\\]*|[a-z][a-z0-9+.-]*:\/\/|[/\\]{2})/i;
 /** `name=value` pairs of a query string (from its `?`). */
 const QUERY_PARAM = /(^\?|&)([^&=]+)=([^&]*)/g;
 
@@ -81,8 +88,9 @@ function redactBeforeFragment(url: string): string {
 }
 
 /**
- * The password of `user:password@host`, or the whole userinfo when it has no password (`https://<token>@host`): the
- * userinfo runs to the last `@` of the authority, so an `@` inside it does not leave the rest in clear.
+ * The userinfo of `user:password@host`, whole: a password, a bare token (`https://<token>@host`), a key as the user
+ * with an empty or placeholder password (`sk_live_…:@`, `<token>:x-oauth-basic@`). It runs to the last `@` of the
+ * authority, so an `@` inside it does not leave the rest in clear.
  */
 function redactUserinfo(base: string): string {
   const start = AUTHORITY_START.exec(base);
@@ -91,19 +99,15 @@ function redactUserinfo(base: string): string {
   const end = base.slice(from).search(/[/\\?#]/);
   const authority = end < 0 ? base.slice(from) : base.slice(from, from + end);
   const at = authority.lastIndexOf('@');
-  if (at < 0) return base;
-  const userinfo = authority.slice(0, at);
-  const colon = userinfo.indexOf(':');
-  const secret = colon < 0 ? userinfo : userinfo.slice(colon + 1);
-  const plain = decodeComponent(secret);
-  if (plain === '' || plain.startsWith(REDACTED_PREFIX)) return base;
-  const kept = colon < 0 ? '' : `${userinfo.slice(0, colon)}:`;
-  return base.slice(0, from) + kept + encodeURIComponent(redactValue(plain)) + base.slice(from + at);
+  if (at <= 0) return base;
+  const plain = decodeComponent(authority.slice(0, at));
+  if (isRedacted(plain)) return base;
+  return base.slice(0, from) + encodeURIComponent(redactValue(plain)) + base.slice(from + at);
 }
 
 function redactPair(all: string, before: string, name: string, value: string): string {
   const v = decodeComponent(value);
-  if (!isSecretQueryParam(decodeComponent(name)) || v.startsWith(REDACTED_PREFIX)) return all;
+  if (!isSecretQueryParam(decodeComponent(name)) || isRedacted(v)) return all;
   return `${before}${name}=${encodeURIComponent(redactValue(v))}`;
 }
 

@@ -5,7 +5,7 @@
 import type { FrameDraft, PageFrame } from '../../shared/frames.ts';
 import { HOOK_EVENT, HOOK_HELLO_EVENT, HOOK_WAKE_EVENT, PAGE_TAG, RELAY_GONE_EVENT, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
 import { DEFAULT_BODY_CAP_BYTES, recapPayload } from '../../shared/payload.ts';
-import { REDACTED_PREFIX, redactValue } from '../../shared/redact.ts';
+import { isRedacted, redactValue } from '../../shared/redact.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { natives, now, randomId } from './natives.ts';
 
@@ -192,7 +192,7 @@ function applyConfig(f: PageFrame, config: TapConfig): void {
     for (const name of config.extraSecretHeaders) {
       const v = f.headers[name];
       // Already redacted: a built-in secret header, or a frame taken with the settings.
-      if (v !== undefined && !v.startsWith(REDACTED_PREFIX)) f.headers[name] = redactValue(v);
+      if (v !== undefined && !isRedacted(v)) f.headers[name] = redactValue(v);
     }
   }
   const cap = config.capBytes;

@@ -44,7 +44,7 @@ export interface Reconnect {
   index: number;
   /**
    * Believed URIs not subscribed again yet. Each is marked (`UriState.missingIn`) rather than listed: a list per
-   * reconnect would hold URIs × reconnects. Subscribes strike them off while this is the latest reconnect.
+   * reconnect would hold URIs × reconnects. Subscribes strike them off while this is its client's latest reconnect.
    */
   missingCount: number;
 }

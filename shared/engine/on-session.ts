@@ -129,11 +129,12 @@ export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessa
   const l = c.listen(sid);
   if (!l || !l.open) return;
   const accepted = strings(obj(p?.notifications)?.resourceSubscriptions);
+  // A repeated acknowledgement confirms: what it accepts or refuses was counted the first time.
+  const first = !l.acked;
   l.acked = true;
   for (const uri of accepted) {
     const u = c.uri(uri);
     core.touch(u, m.t);
-    // A repeated acknowledgement confirms, it does not subscribe again.
     if (!l.uris.has(uri)) core.counters.subscribeSucceeded++;
     core.hold(u, l, m.t, m.seq);
     core.step(u, 'D', m.t, m.seq);
@@ -144,7 +145,7 @@ export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessa
     if (honoured.has(uri)) continue;
     const u = c.uri(uri);
     core.touch(u, m.t);
-    core.counters.subscribeFailed++;
+    if (first) core.counters.subscribeFailed++;
     // The client was told: the honoured filter came back without it.
     if (u.beliefListen === l) core.disbelieve(u, 'refused-in-ack', m.t, m.seq);
     else if (!u.held) u.loss = { reason: 'refused-in-ack', t: m.t, seq: m.seq };

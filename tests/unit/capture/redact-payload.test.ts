@@ -31,14 +31,22 @@ describe('redaction', () => {
     expect(u).toMatch(/^https:\/\/h\.test\/mcp\?q=a\/b~c%20d&auth_token=%5Bredacted%3A[0-9a-f]{8}%5D&/);
     expect(u).toMatch(/&max_tokens=100&token_type=bearer$/);
     expect(redactUrl(u)).toBe(u);
-    // Userinfo: only the password changes; a bare token goes whole; odd spellings and `@` inside change nothing.
-    expect(redactUrl('https://me:pw@h.test/x?y=1')).toMatch(/^https:\/\/me:%5Bredacted%3A[0-9a-f]{8}%5D@h\.test\/x\?y=1$/);
+    // Userinfo goes whole (a password, a bare token, a key with an empty or placeholder password), however spelled,
+    // with an `@` inside it; the rest of the URL stays.
+    expect(redactUrl('https://me:pw@h.test/x?y=1')).toMatch(/^https:\/\/%5Bredacted%3A[0-9a-f]{8}%5D@h\.test\/x\?y=1$/);
     expect(redactUrl('https://ghp_TOKEN@github.com/x')).toMatch(/^https:\/\/%5Bredacted%3A[0-9a-f]{8}%5D@github\.com\/x$/);
-    for (const odd of ['//user:pw@h/x', 'https:/user:pw@h', 'https:\\\\user:pw@h', ' https://user:pw@h', 'https://a@b:pw@h/', 'https://user:p@ss@h/']) {
+    for (const odd of ['//user:pw@h/x', 'https:/user:pw@h', 'https:\\\\user:pw@h', ' https://user:pw@h', 'https://a@b:pw@h/', 'https://user:p@ss@h/', 'https://sk_live_abc:@h/', 'https://ghp_SECRET:x-oauth-basic@h/']) {
       const r = redactUrl(odd);
-      expect(r, odd).not.toMatch(/:pw@|:p@|ss@h/);
+      expect(r, odd).not.toMatch(/pw@|p@|ss@h|sk_live|ghp_/);
       expect(r, odd).toMatch(/%5Bredacted%3A[0-9a-f]{8}%5D@h/);
+      expect(redactUrl(r), odd).toBe(r);
     }
+    // A value that only starts like a redacted one is still a secret; a scheme without // has no userinfo.
+    expect(redactUrl('https://h/x?token=[redacted:zz]REAL')).not.toContain('REAL');
+    expect(redactUrl('https://u:[redacted:00000000]REALPW@h/')).not.toContain('REALPW');
+    expect(redactUrl('mailto:someone@example.com')).toBe('mailto:someone@example.com');
+    // Plural "tokens" holding tokens stays secret; LLM counts do not.
+    expect(redactUrl('/x?access_tokens=S&api_tokens=T&input_tokens=5&max_completion_tokens=9')).toMatch(/^\/x\?access_tokens=%5Bredacted%3A[0-9a-f]{8}%5D&api_tokens=%5Bredacted%3A[0-9a-f]{8}%5D&input_tokens=5&max_completion_tokens=9$/);
     // An @ in a path is not userinfo, and the MCP session stays.
     expect(redactUrl('/a@b/c?sessionId=1')).toBe('/a@b/c?sessionId=1');
     // A header value that only starts like a redacted one is redacted.

@@ -48,11 +48,12 @@ describe('metrics', () => {
     const dropped = c.listen(['file:///a', 'file:///b'], { ack: false });
     log.wait(100);
     dropped.drop('failed');
-    const again = c.listen(['file:///c']);
+    // [c, d] with d refused, acknowledged twice: one success, one refusal.
+    const again = c.listen(['file:///c', 'file:///d'], { accepted: ['file:///c'] });
     again.ack(['file:///c']);
     const m = metricsAt(log);
-    expect([m.subscribeRequested, m.subscribeSucceeded, m.subscribeFailed]).toEqual([3, 1, 2]);
-    expect(m.subscribeSuccessRate).toBeCloseTo(1 / 3);
+    expect([m.subscribeRequested, m.subscribeSucceeded, m.subscribeFailed]).toEqual([4, 1, 3]);
+    expect(m.subscribeSuccessRate).toBeCloseTo(1 / 4);
   });
 
   it('notifications per minute count the silence up to now, and need a minute to say', () => {

@@ -237,9 +237,13 @@ describe('buildHar', () => {
     log.emit({ kind: 'ws-connect', conn: 'w2', url: 'ws://localhost:3003/', protocols: [] });
     log.emit({ kind: 'ws-error', conn: 'w2' });
     log.emit({ kind: 'ws-close', conn: 'w2', code: 1006, reason: '', wasClean: false });
-    const [e1, e2, w1, w2] = buildHar(log.frames).log.entries;
+    log.emit({ kind: 'ws-connect', conn: 'w3', url: 'ws://localhost:3004/', protocols: [] });
+    log.emit({ kind: 'ws-close', conn: 'w3', code: 1006, reason: '', wasClean: false });
+    log.emit({ kind: 'es-error', conn: 'e1', readyState: 2 });
+    const [e1, e2, w1, w2, w3] = buildHar(log.frames).log.entries;
+    expect(w3!.response._error).toBe('WebSocket could not connect');
     expect(e1!._mcp.reconnects).toBe(2);
-    expect(e1!.response._error).toBeUndefined();
+    expect(e1!.response._error).toBe('EventSource failed and gave up');
     expect([e2!._mcp.outcome, e2!.response._error]).toEqual(['failed', 'EventSource could not connect']);
     expect(w1!._mcp.close).toEqual({ code: 1006, reason: 'gone', wasClean: false });
     expect(w1!.response._error).toBeUndefined();
