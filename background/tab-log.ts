@@ -132,9 +132,10 @@ export class TabLog {
         if (parsed.why && !meta.rejectedWhy) meta.rejectedWhy = parsed.why;
         bytes += parsed.bytes;
         for (const pf of parsed.frames) {
-          // A page-end, or a frame its document sent after it (its own pagehide or unload handler speaking MCP).
-          // (A page-start of an ended document is its return from the back/forward cache: alive again.)
-          if (pf.kind === 'page-end' || (pf.kind !== 'page-start' && meta.endedDocs !== undefined && meta.endedDocs.includes(pf.doc))) pageEnded = true;
+          // A frame its document sent after its page-end (its own pagehide or unload handler speaking MCP). A page-start
+          // of an ended document is its return from the back/forward cache: alive again.
+          const afterEnd = pf.kind !== 'page-start' && pf.kind !== 'page-end' && meta.endedDocs !== undefined && meta.endedDocs.includes(pf.doc);
+          if (pf.kind === 'page-end' || afterEnd) pageEnded = true;
           if (pf.kind === 'page-start' || pf.kind === 'page-end') trackDocs(meta, pf.kind, pf.doc, frameId, pf.kind === 'page-start' && pf.top && frameId === 0, pf.t);
           // The parsed objects are ours alone: stamp them in place.
           const frame = pf as Frame;
@@ -142,7 +143,7 @@ export class TabLog {
           frame.frameId = frameId;
           frame.segment = Math.max(meta.segment, 1);
           // What a document sends after its page-end (a pagehide handler's DELETE) never gets an end of its own.
-          if (pf.kind === 'page-end' || pf.kind === 'page-start' || !meta.endedDocs?.includes(pf.doc)) trackOpen(open, frame);
+          if (!afterEnd) trackOpen(open, frame);
           frames.push(frame);
         }
       }

@@ -420,8 +420,7 @@ export class PanelStore {
     this.rows = null;
     this.scrubEngines = null;
     // A stop asked for on the view before (it lands on the next animation frame) is not one on this analysis.
-    this.scrubRequest = null;
-    this.scrubPending.value = null;
+    this.dropScrubRequest();
     this.prepared = null;
     this.dirty = false;
   }
@@ -489,6 +488,12 @@ export class PanelStore {
   }
 
   private scrubScheduled = false;
+
+  /** A stop asked for (or being replayed) on the view before is not one on the view now. */
+  private dropScrubRequest(): void {
+    this.scrubRequest = null;
+    this.scrubPending.value = null;
+  }
 
   private runScrubRequest(): void {
     this.scrubScheduled = false;
@@ -599,8 +604,7 @@ export class PanelStore {
     this.timeline = new TimelineIndex();
     this.rows = null;
     this.scrubEngines = null;
-    this.scrubRequest = null;
-    this.scrubPending.value = null;
+    this.dropScrubRequest();
     const src = this.source;
     this.applied = 0;
     this.viewStart = 0;
@@ -665,8 +669,7 @@ export class PanelStore {
           this.rows = null;
           this.viewStart = this.applied;
           this.scrubEngines = null;
-          this.scrubRequest = null;
-          this.scrubPending.value = null;
+          this.dropScrubRequest();
           this.prepared = null;
           this.scrubT.value = null;
           this.scrubSnapshot.value = null;
