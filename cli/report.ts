@@ -20,7 +20,7 @@ function sessionRows(sessions: readonly SessionView[]): string[][] {
   return sessions.map((s) => [
     s.kind === 'listen' ? `listen ${s.label}` : s.label,
     s.endpoint,
-    `${s.transport}/${s.generation}${s.version ? ` ${s.version}` : ''}`,
+    `${s.transport}/${s.generation}${s.notInitialized ? ' (not initialized)' : s.version ? ` ${s.version}` : ''}`,
     s.open ? 'open' : `ended: ${s.endCause ?? '?'}`,
     yes(s.deliveryChannelOpen),
     s.subscriptions.length ? s.subscriptions.join(' ') : '-',

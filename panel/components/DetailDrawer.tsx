@@ -9,7 +9,7 @@ import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import type { CoverageReason } from '../../shared/findings/types.ts';
 import type { Frame, HeaderMap } from '../../shared/frames.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
-import { messageIndexAtSeq, sessionCapabilities } from '../model/sessions-view.ts';
+import { messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities } from '../model/sessions-view.ts';
 import { sessionLabel } from '../model/timeline.ts';
 import { findingsForRow } from '../model/uri-table.ts';
 import type { DrawerTarget, PanelStore } from '../store.ts';
@@ -292,7 +292,7 @@ function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot:
         rows={[
           ['Endpoint', s.endpoint],
           ['Transport', `${s.transport} (${s.generation})`],
-          ['Protocol version', s.version ?? '—'],
+          ['Protocol version', s.notInitialized ? `— (not initialized: ${NOT_INITIALIZED})` : (s.version ?? '—')],
           ['Capabilities', caps ? caps.join(', ') || '(none)' : '—'],
           ['Started', `${formatClock(s.startT)}${s.observedFromStart ? '' : ' (picked up mid-way)'}`],
           ['Ended', s.open ? 'open' : `${formatClock(s.endT ?? s.startT)} — ${s.endCause ?? 'unknown'}`],

@@ -4,7 +4,7 @@ import { useRef } from 'preact/hooks';
 import type { EngineSnapshot } from '../../shared/engine/index.ts';
 import { matchesSession, type Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
-import { metricRows, sessionEntries } from '../model/sessions-view.ts';
+import { metricRows, NOT_INITIALIZED, sessionEntries } from '../model/sessions-view.ts';
 
 interface Props {
   snapshot: EngineSnapshot;
@@ -69,7 +69,15 @@ export function SessionsView({ snapshot, filter, onOpen }: Props) {
                     <td>
                       {s.transport} <span class="muted">{s.generation}</span>
                     </td>
-                    <td>{s.version ?? '—'}</td>
+                    <td>
+                      {s.notInitialized ? (
+                        <span class="no" title={NOT_INITIALIZED}>
+                          not initialized
+                        </span>
+                      ) : (
+                        (s.version ?? '—')
+                      )}
+                    </td>
                     <td>{e.capabilities ? e.capabilities.join(', ') || '(none)' : s.kind === 'listen' ? `subscribe: ${e.client?.serverSubscribe ?? '?'}` : '—'}</td>
                     <td>
                       {formatClock(s.startT)}

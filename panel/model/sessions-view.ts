@@ -21,6 +21,9 @@ export function messageIndexAtSeq(list: MessageList, seq: number): number {
   return lo;
 }
 
+/** Why a legacy session shows "not initialized" (SessionView.notInitialized). */
+export const NOT_INITIALIZED = 'the stream reconnected by itself to this new session and the client has not sent initialize on it';
+
 /** `resources.subscribe`, `tools.listChanged`, `prompts` …: the server capabilities in a flat, readable list. */
 export function flattenCapabilities(caps: unknown): string[] {
   const out: string[] = [];

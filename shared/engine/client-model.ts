@@ -42,6 +42,21 @@ export class InflightReads {
   }
 }
 
+/**
+ * A session the server ended while it was the client's current one: the client must initialize again. `next` is the
+ * legacy HTTP+SSE case: the stream reconnected by itself to a new session, which the client uses without initializing.
+ */
+export interface ExpiredSession {
+  ledger: SubscriptionLedger;
+  next?: SubscriptionLedger;
+  t: number;
+  seq: number;
+  /** The ending's frames and the first requests that still used the dead (or uninitialized) session; capped. */
+  evidence: number[];
+  /** Requests that used it, all of them (the evidence keeps a few). */
+  uses: number;
+}
+
 export class ClientModel {
   transport: Transport;
   generation: Generation;
@@ -63,7 +78,7 @@ export class ClientModel {
   readonly inflight = new InflightReads();
   initSent: { t: number; seq: number } | undefined;
   /** The current session was ended by the server (404/400) and no initialize followed yet. */
-  expired: { ledger: SubscriptionLedger; t: number; seq: number; evidence: number[] } | undefined;
+  expired: ExpiredSession | undefined;
   /** This client's latest reconnect (subscribes after it count as resubscribing; another client's do not). */
   lastReconnect: Reconnect | undefined = undefined;
   ended = false;

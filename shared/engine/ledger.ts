@@ -27,6 +27,11 @@ export class SubscriptionLedger {
   acked = false;
   /** The client re-initialized but this session's GET stream is still open: the server keeps delivering on it. */
   abandoned = false;
+  /**
+   * Legacy HTTP+SSE: a session the client's stream reconnected to by itself (a new `endpoint` event after the old
+   * stream closed) and that has not been initialized since.
+   */
+  uninitialized = false;
 
   constructor(
     readonly key: string,

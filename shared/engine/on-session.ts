@@ -7,6 +7,7 @@ import { checkSubscribeCapability, checkVersion } from '../findings/protocol-che
 import type { ClientModel } from './client-model.ts';
 import { strikeMissing, type EngineCore } from './core.ts';
 import type { SubscriptionLedger } from './ledger.ts';
+import type { UriState } from './uri-state.ts';
 import type { EndCause } from './types.ts';
 
 type Obj = Record<string, unknown>;
@@ -26,6 +27,7 @@ export function onInitialized(core: EngineCore, c: ClientModel, m: DecodedMessag
   const old = c.current;
   const existing = core.sessionsByKey.get(key);
   const l = existing && existing.open ? existing : core.newLedger(c, key, label, 'session', m.t, m.seq, true);
+  l.uninitialized = false;
   l.version = typeof r.protocolVersion === 'string' ? r.protocolVersion : undefined;
   c.capsSeen = true;
   c.serverSubscribe = obj(obj(r.capabilities)?.resources)?.subscribe === true;
@@ -37,15 +39,25 @@ export function onInitialized(core: EngineCore, c: ClientModel, m: DecodedMessag
       if (old.channels > 0) old.abandoned = true;
       else core.endLedger(old, 're-initialize', m.t, m.seq);
     }
-    for (const u of believed) {
-      core.touch(u, m.t);
-      core.walk(u, ['N', 'O', 'P'], m.t, m.seq, [false, false, true]);
-    }
+    walkReconnect(core, believed, m.t, m.seq);
   }
   c.current = l;
   c.expired = undefined;
   if (l.version !== undefined) checkVersion(core, c, l.version, l.label, m.t, m.seq);
   for (const u of c.uris.values()) core.reevaluate(u, m.t, m.seq);
+}
+
+/**
+ * The chart's reconnect for what the client believes subscribed: N → O → P, where "subscribe again?" is answered by
+ * the grace (P → Q → M unless it is held by then). Also when the phantom began before (a stream that closed a while
+ * ago already took the URI to Q): the new session asks the question again.
+ */
+function walkReconnect(core: EngineCore, believed: UriState[], t: number, seq: number): void {
+  for (const u of believed) {
+    core.touch(u, t);
+    core.walk(u, ['N', 'O', 'P'], t, seq, [false, false, true]);
+    if (u.flowPending === undefined) u.flowPending = { kind: 'phantom', deadline: t + core.grace, seq };
+  }
 }
 
 /** server/discover answered (2026): capabilities and version, no session. */
@@ -181,11 +193,33 @@ export function failListen(core: EngineCore, c: ClientModel, id: RequestId, t: n
   }
 }
 
+/**
+ * A legacy HTTP+SSE `endpoint` event. After the client's stream closed, a new session on it is a reconnect: an
+ * EventSource reconnects by itself, and the SDK's SSEClientTransport then posts to the new endpoint without
+ * initializing. The reconnect is counted here (its resubscribes count whether or not an initialize comes first), and
+ * the client must initialize the new session (session-expired-not-reinitialized until it does). The first endpoint,
+ * and a second stream while the first is open (a second client of the page), are left to their initialize.
+ */
+export function onLegacyEndpoint(core: EngineCore, c: ClientModel, session: string | undefined, t: number, seq: number): void {
+  const old = c.current;
+  if (session === undefined || !old || old.open || old.transport !== 'http-sse' || core.sessionsByKey.has(session)) return;
+  const l = core.newLedger(c, session, session, 'session', t, seq, true);
+  l.uninitialized = true;
+  const believed = [...c.uris.values()].filter((u) => u.believed);
+  core.addReconnect(c, t, seq, believed.length, believed);
+  walkReconnect(core, believed, t, seq);
+  c.current = l;
+  // A session the server itself expired (404 before the stream went) stays the one the finding names.
+  const x = c.expired;
+  c.expired = x ? { ...x, next: l, evidence: [...x.evidence, seq] } : { ledger: old, next: l, t, seq, evidence: [old.endSeq ?? seq, seq], uses: 0 };
+  for (const u of c.uris.values()) core.reevaluate(u, t, seq);
+}
+
 /** The server ended a 2025 session (404 / 400 on its id): the client must re-initialize. */
 export function sessionGone(core: EngineCore, c: ClientModel, l: SubscriptionLedger, cause: EndCause, t: number, seq: number): void {
   const wasCurrent = c.current === l && l.open;
   core.endLedger(l, cause, t, seq);
-  if (wasCurrent) c.expired = { ledger: l, t, seq, evidence: [seq] };
+  if (wasCurrent) c.expired = { ledger: l, t, seq, evidence: [seq], uses: 0 };
 }
 
 /** The page unloaded: its client, cache and sessions are gone. */

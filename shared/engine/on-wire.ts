@@ -6,7 +6,7 @@ import { checkRequestHeaders } from '../findings/protocol-checks.ts';
 import type { ClientModel } from './client-model.ts';
 import type { EngineCore } from './core.ts';
 import type { SubscriptionLedger } from './ledger.ts';
-import { failListen, pageGone, sessionGone, withdrawListen } from './on-session.ts';
+import { failListen, onLegacyEndpoint, pageGone, sessionGone, withdrawListen } from './on-session.ts';
 
 /** server-everything answers a stale session with 400 "No valid session ID provided"; the SDK says "Server not initialized". */
 const SESSION_GONE_400 = /session|not initialized/i;
@@ -25,6 +25,10 @@ function clientOf(core: EngineCore, e: { info: ConnInfo }): ClientModel {
 export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): void {
   switch (e.type) {
     case 'request-head': {
+      // A legacy POST on a session the stream reconnected to by itself, before any initialize, uses it uninitialized.
+      if (e.info.transport === 'http-sse' && e.requestMethods.length > 0 && !e.requestMethods.includes('initialize')) {
+        return noteDeadSessionUse(clientOf(core, e), e.info.session, seq);
+      }
       if (e.info.transport !== 'streamable-http') return;
       const c = clientOf(core, e);
       const session = e.info.session;
@@ -141,6 +145,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       if (!e.persisted) pageGone(core, e.doc, t, seq);
       return;
     case 'legacy-endpoint':
+      return onLegacyEndpoint(core, clientOf(core, e), e.info.session, t, seq);
     case 'page-start':
       return;
   }

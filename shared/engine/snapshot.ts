@@ -129,6 +129,7 @@ export function buildSnapshot(core: EngineCore, now: number, findings: Finding[]
       observedFromStart: l.observedFromStart,
     };
     if (l.version !== undefined) v.version = l.version;
+    if (l.uninitialized) v.notInitialized = true;
     if (l.endT !== undefined) v.endT = l.endT;
     if (l.endSeq !== undefined) v.endSeq = l.endSeq;
     if (l.endCause !== undefined) v.endCause = l.endCause;

@@ -109,6 +109,8 @@ export interface SessionView {
   deliveryChannelOpen: boolean;
   /** Seen from its start (initialize / listen request) rather than picked up mid-way. */
   observedFromStart: boolean;
+  /** Legacy HTTP+SSE: the client's stream reconnected to this new session by itself and no initialize followed (yet). */
+  notInitialized?: true;
 }
 
 /** A long-lived delivery channel: a session's GET stream, a listen stream, a legacy SSE stream, a WebSocket. */

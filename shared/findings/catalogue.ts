@@ -122,10 +122,13 @@ export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
     explanation:
       'The server answered HTTP 404 (server-everything: 400) for this session id: the session is gone, for example after a ' +
       'server restart. The client must start a new session with initialize, without the old id; it did not, so every request ' +
-      'fails and nothing is subscribed.',
+      'fails and nothing is subscribed. On the legacy HTTP+SSE transport the same happens without an error: the stream ' +
+      'reconnects by itself (an EventSource does), the server gives it a new session, and the client posts to it without ' +
+      'initializing — a strict server refuses that, and the new session holds no subscription.',
     fix:
       'On 404 for a session id, drop the id, run initialize again and resubscribe every cached URI (the SDK does not do this ' +
-      'automatically).',
+      'automatically). On legacy HTTP+SSE, treat a new endpoint event (or the stream\'s error) as a reconnect: initialize ' +
+      'on the new session and resubscribe (the SDK\'s SSEClientTransport just follows the new endpoint).',
   },
   'subscribe-unsupported': {
     id: 'subscribe-unsupported',
@@ -176,7 +179,7 @@ export const COVERAGE_REASONS: Record<CoverageReason, ReasonEntry> = {
   'lost-on-reinit': {
     label: 'lost when its session ended',
     severity: 'error',
-    explanation: 'It was subscribed in a session that ended (re-initialize, 404, DELETE, unload), and no live session has subscribed it since: ' +
+    explanation: 'It was subscribed in a session that ended (re-initialize, 404, DELETE, unload, its legacy stream or WebSocket closed), and no live session has subscribed it since: ' +
       'the client re-initialized without subscribing again, or has not re-initialized yet.',
   },
   'lost-with-stream': {

@@ -1,5 +1,6 @@
 // Finding family "lifecycle": sessions and streams that end and are not properly re-established —
-// resume-gap (a stream reopened without Last-Event-ID) and session-expired-not-reinitialized (404/400, no initialize).
+// resume-gap (a stream reopened without Last-Event-ID) and session-expired-not-reinitialized (404/400, or a legacy
+// stream that reconnected to a new session by itself; no initialize).
 import type { WireEvent } from '../decode/types.ts';
 import type { ClientModel } from '../engine/client-model.ts';
 import type { EngineCore } from '../engine/core.ts';
@@ -30,12 +31,16 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
   }
 }
 
-/** A request was sent with the id of a session the server already ended: more evidence the client is stuck. */
+/**
+ * A request was sent with the id of a session the server already ended, or (legacy HTTP+SSE) on the session the stream
+ * reconnected to before any initialize: more evidence the client is stuck.
+ */
 export function noteDeadSessionUse(c: ClientModel, session: string | undefined, seq: number): void {
-  if (c.expired && session === c.expired.ledger.key && !c.expired.evidence.includes(seq)) {
-    c.expired.evidence.push(seq);
-    if (c.expired.evidence.length > 24) c.expired.evidence.splice(12, 1);
-  }
+  const x = c.expired;
+  if (!x || session === undefined || (session !== x.ledger.key && session !== x.next?.key) || x.evidence.includes(seq)) return;
+  x.uses++;
+  x.evidence.push(seq);
+  if (x.evidence.length > 24) x.evidence.splice(12, 1);
 }
 
 /** initialize sent: an expired session is being replaced (late if past the grace). */
@@ -62,8 +67,10 @@ export function timedLifecycleFindings(core: EngineCore, now: number, out: Timed
         id: 'session-expired-not-reinitialized',
         doc: c.doc, endpoint: c.endpoint,
         session: x.ledger.label,
-        reason: x.ledger.endCause ?? 'http-404',
-        detail: `the server ended session ${x.ledger.label} (${x.ledger.endCause}); ${x.evidence.length - 1} request(s) still used it, no initialize followed`,
+        reason: x.next ? 'stream-reconnected' : (x.ledger.endCause ?? 'http-404'),
+        detail: x.next
+          ? `session ${x.ledger.label} ended (${x.ledger.endCause}) and its stream reconnected to the new session ${x.next.label}; ${x.uses} request(s) used that session, no initialize followed`
+          : `the server ended session ${x.ledger.label} (${x.ledger.endCause}); ${x.uses} request(s) still used it, no initialize followed`,
       },
       firstT: x.t,
       evidence: x.evidence,

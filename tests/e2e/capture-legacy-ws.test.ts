@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Frame } from '../../shared/frames.ts';
 import { bundleClient } from '../support/bundle.ts';
 import { recordFixture } from '../support/record.ts';
-import { loggedFrames, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
+import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { startV1Server, type V1Server } from '../support/v1-server.ts';
 
@@ -76,6 +76,51 @@ describe('legacy and WebSocket transports', () => {
     const onStream = frames.filter((f) => f.kind === 'sse-event' && f.conn === sseConn);
     expect(rpcMethods(onStream, 'sse-event')).toEqual(['event:endpoint', 'result', 'result', 'notifications/resources/updated']);
     recordFixture('sdk-v1-legacy-sse', frames, page.url());
+    await page.evaluate(() => (window as any).mcp.close());
+    await page.close();
+  });
+
+  it('the SDK legacy SSE stream reconnects by itself to a new session: the panel says it was not initialized, and what it lost', async () => {
+    const FAQ = 'file:///docs/faq.md';
+    const page = await browser.context.newPage();
+    await page.goto(site.url + '/');
+    await page.evaluate((u) => (window as any).mcp.connect('sse', u), `${mcp.url}/sse`);
+    expect(await page.evaluate((u) => (window as any).mcp.read(u), FAQ)).toContain('# FAQ');
+    await page.evaluate((u) => (window as any).mcp.subscribe(u), FAQ);
+    const tabId = await tabIdOf(browser, page);
+    const endpoints = (fs: Frame[]) => fs.filter((f) => f.kind === 'sse-event' && f.event === 'endpoint');
+    expect(await mcp.dropLegacyStreams()).toBe(1);
+    // The SDK's EventSource reconnects (3 s later) and gets a new endpoint; SSEClientTransport just follows it.
+    await waitFor(async () => endpoints(await loggedFrames(browser, tabId)).length === 2, 15_000, 'second endpoint event');
+    // The page's client goes on: the read works on the new session, which was never initialized…
+    expect(await page.evaluate((u) => (window as any).mcp.read(u), FAQ)).toContain('# FAQ');
+    // …and holds no subscription: the server has nobody to tell.
+    expect(await mcp.edit(FAQ)).toBe(0);
+    const frames = await loggedFrames(browser, tabId);
+    const [first, second] = endpoints(frames).map((f) => (f.kind === 'sse-event' ? new URL(f.data.text, mcp.url).searchParams.get('sessionId') : null));
+    expect(first).not.toBe(second);
+    const panel = await openPanel(browser.context, browser.extensionId!, tabId, { view: 'sessions' });
+    try {
+      const sessionRows = () =>
+        panel.$$eval('.session-row', (rs) => rs.map((r) => [r.getAttribute('data-session'), r.getAttribute('data-end-cause'), r.children[3]?.textContent?.trim()]));
+      await expect.poll(sessionRows, { timeout: 10_000 }).toEqual([
+        [second, '', 'not initialized'],
+        [first, 'transport-closed', expect.stringMatching(/^\d{4}-\d\d-\d\d$/)],
+      ]);
+      await expect.poll(() => panel.$eval('tr[data-metric="reconnects"] td', (td) => td.textContent), { timeout: 10_000 }).toBe('1');
+      // Past the engine's 2 s grace the findings stand.
+      await panel.click('[role="tab"][data-view="resources"]', { timeout: 5000 });
+      const findingsOf = (uri: string) => panel.$$eval(`.uri-row[data-uri="${uri}"]`, (rs) => rs.map((r) => r.getAttribute('data-findings')?.split(' ').sort()));
+      await expect
+        .poll(() => findingsOf(FAQ), { timeout: 10_000 })
+        .toEqual([['cached-not-subscribed', 'phantom-subscription']]);
+      await panel.click('[role="tab"][data-view="findings"]', { timeout: 5000 });
+      await expect
+        .poll(() => panel.$$eval('.finding-row[data-finding-id="session-expired-not-reinitialized"]', (rs) => rs.map((r) => r.getAttribute('data-severity'))), { timeout: 10_000 })
+        .toEqual(['error']);
+    } finally {
+      await panel.close();
+    }
     await page.evaluate(() => (window as any).mcp.close());
     await page.close();
   });

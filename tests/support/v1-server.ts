@@ -24,6 +24,8 @@ export interface V1Server {
   /** Changes a document and sends notifications/resources/updated to every session subscribed to it. */
   edit(uri: string, text?: string): Promise<number>;
   sessions(): string[];
+  /** Ends every legacy SSE stream from the server side (as a restart or a proxy timeout would); returns how many. */
+  dropLegacyStreams(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -191,6 +193,11 @@ export async function startV1Server(): Promise<V1Server> {
       return sent;
     },
     sessions: () => [...streamable.keys(), ...legacy.keys()],
+    async dropLegacyStreams() {
+      const all = [...legacy.values()];
+      for (const t of all) await t.close();
+      return all.length;
+    },
     async close() {
       for (const ws of wss.clients) ws.terminate();
       wss.close();

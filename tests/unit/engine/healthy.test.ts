@@ -125,10 +125,13 @@ describe('healthy legacy transports', () => {
     c.call('resources/read', { uri: 'demo://1' }, { contents: [{ uri: 'demo://1', text: 'z' }] });
     const e = run(log);
     expect(everyNow(log, (now) => brief(e.findings(now)))).toEqual([]);
-    expect(e.snapshot(log.t).sessions.map((s) => [s.key, s.open, s.endCause ?? '-'])).toEqual([
-      ['a', false, 'transport-closed'],
-      ['b', true, '-'],
+    const snap = e.snapshot(log.t);
+    expect(snap.sessions.map((s) => [s.key, s.open, s.endCause ?? '-', s.notInitialized ?? false, s.version])).toEqual([
+      ['a', false, 'transport-closed', false, '2024-11-05'],
+      ['b', true, '-', false, '2024-11-05'],
     ]);
+    // Counted once (at the new endpoint, not again at its initialize), and resubscribed.
+    expect([snap.metrics.reconnects, snap.metrics.reconnectsResubscribed, snap.metrics.resubscribeShare]).toEqual([1, 1, 1]);
   });
 
   it('WebSocket', () => {

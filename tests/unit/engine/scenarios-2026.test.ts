@@ -231,6 +231,95 @@ describe('legacy transports', () => {
     ]);
   });
 
+  /** An EventSource client that initialized, cached and subscribed demo://1; then its stream drops and reconnects to `b`. */
+  function reconnectedBySelf(): { log: FrameLog; c: LegacySseClient } {
+    const log = new FrameLog();
+    const c = new LegacySseClient(log, 'http://localhost:3001/sse', 'eventsource');
+    c.connect('a');
+    c.initialize();
+    c.call('resources/read', { uri: 'demo://1' }, { contents: [{ uri: 'demo://1', text: 'x' }] });
+    c.call('resources/subscribe', { uri: 'demo://1' });
+    c.drop();
+    log.wait(3000);
+    c.connect('b');
+    return { log, c };
+  }
+
+  it('HTTP+SSE: the EventSource reconnects by itself to a new session and the client posts there without initializing', () => {
+    // What the SDK's SSEClientTransport does: it follows the new endpoint event silently.
+    const { log, c } = reconnectedBySelf();
+    log.wait(1000);
+    c.call('resources/read', { uri: 'demo://1' }, { contents: [{ uri: 'demo://1', text: 'y' }] });
+    const e = run(log);
+    const found = findingsAfter(e, 5000);
+    expect(brief(found)).toEqual([
+      'cached-not-subscribed demo://1 lost-on-reinit error',
+      'phantom-subscription demo://1 - error',
+      'session-expired-not-reinitialized - stream-reconnected error',
+    ]);
+    const expired = found.find((f) => f.id === 'session-expired-not-reinitialized')!;
+    expect(expired.detail).toBe('session a ended (transport-closed) and its stream reconnected to the new session b; 1 request(s) used that session, no initialize followed');
+    // Evidence: the old stream's end, the new endpoint event, the read posted to the new session.
+    const endpoint = log.frames.filter((f) => f.kind === 'sse-event' && f.event === 'endpoint').at(-1)!.seq;
+    const read = log.frames.filter((f) => f.kind === 'http-request').at(-1)!.seq;
+    expect(expired.evidence.slice(1)).toEqual([endpoint, read]);
+    const snap = e.snapshot(log.t + 5000);
+    expect(snap.sessions.map((s) => [s.key, s.endCause ?? 'open', s.notInitialized ?? false])).toEqual([
+      ['a', 'transport-closed', false],
+      ['b', 'open', true],
+    ]);
+    expect([snap.metrics.reconnects, snap.metrics.reconnectsResubscribed, snap.metrics.resubscribeShare]).toEqual([1, 0, 0]);
+    // The changed read while nothing was subscribed: an update the server had nobody to send to.
+    expect(snap.metrics.updatesDroppedInferred).toBe(1);
+    const row = snap.uris.find((r) => r.uri === 'demo://1')!;
+    expect(snap.flow.perUri[row.key]!.path.map((x) => x.node).join('')).toMatch(/NOP.*QM$/);
+  });
+
+  it('HTTP+SSE: reconnected by itself, then nothing: the finding waits out the grace', () => {
+    const { log } = reconnectedBySelf();
+    const e = run(log);
+    expect(brief(e.findings(log.t + 100)).filter((x) => x.startsWith('session-expired'))).toEqual([]);
+    expect(brief(findingsAfter(e, 5000)).filter((x) => x.startsWith('session-expired'))).toEqual(['session-expired-not-reinitialized - stream-reconnected error']);
+  });
+
+  it('HTTP+SSE: reconnected by itself and initialized only after the grace: said, and then healthy', () => {
+    const { log, c } = reconnectedBySelf();
+    log.wait(5000);
+    c.initialize();
+    c.call('resources/subscribe', { uri: 'demo://1' });
+    const e = run(log);
+    const found = findingsAfter(e, 5000);
+    // True for those 5 s: kept as history, as every finding that resolved.
+    expect(brief(found)).toEqual([
+      'cached-not-subscribed demo://1 lost-on-reinit error',
+      'phantom-subscription demo://1 - error',
+      'session-expired-not-reinitialized - - error',
+    ]);
+    expect(found.filter((f) => f.uri !== undefined).map((f) => f.open)).toEqual([false, false]);
+    expect(found.find((f) => f.id === 'session-expired-not-reinitialized')!.detail).toMatch(/^re-initialized only after 5\d\d\d ms$/);
+    const snap = e.snapshot(log.t + 5000);
+    expect(snap.sessions.map((s) => [s.key, s.notInitialized ?? false])).toEqual([
+      ['a', false],
+      ['b', false],
+    ]);
+    expect([snap.metrics.reconnects, snap.metrics.reconnectsResubscribed]).toEqual([1, 1]);
+  });
+
+  it('HTTP+SSE: a second stream while the first is open is not a reconnect', () => {
+    const log = new FrameLog();
+    const first = new LegacySseClient(log, 'http://localhost:3001/sse', 'fetch');
+    first.connect('a');
+    first.initialize();
+    first.call('resources/subscribe', { uri: 'demo://1' });
+    const second = new LegacySseClient(log, 'http://localhost:3001/sse', 'fetch');
+    second.connect('b');
+    const e = run(log);
+    const snap = e.snapshot(log.t + 5000);
+    expect(snap.metrics.reconnects).toBe(0);
+    expect(snap.sessions.map((s) => s.key)).toEqual(['a']);
+    expect(brief(findingsAfter(e, 5000))).toEqual([]);
+  });
+
   it('WebSocket: closed and reopened without resubscribing', () => {
     const log = new FrameLog();
     const c = new WsClient(log, 'ws://localhost:3002/');
