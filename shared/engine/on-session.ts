@@ -56,7 +56,8 @@ function walkReconnect(core: EngineCore, believed: UriState[], t: number, seq: n
   for (const u of believed) {
     core.touch(u, t);
     core.walk(u, ['N', 'O', 'P'], t, seq, [false, false, true]);
-    if (u.flowPending === undefined) u.flowPending = { kind: 'phantom', deadline: t + core.grace, seq };
+    // A phantom that begins now sets this when it is evaluated; one already open would not.
+    if (u.flowPending === undefined && u.conds['phantom-subscription'] !== undefined) u.flowPending = { kind: 'phantom', deadline: t + core.grace, seq };
   }
 }
 

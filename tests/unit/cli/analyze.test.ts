@@ -9,7 +9,7 @@ import { Engine } from '../../../shared/engine/index.ts';
 import { main } from '../../../cli/analyze.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { StreamableClient } from '../../support/mcp-clients.ts';
+import { LegacySseClient, StreamableClient } from '../../support/mcp-clients.ts';
 
 const POLICY = 'file:///docs/policy.md';
 
@@ -73,6 +73,21 @@ describe('analyze', () => {
     expect(prose.length).toBeGreaterThan(4);
     expect(prose.every((l) => l.length <= 80)).toBe(true);
     expect(r.stdout).toContain('frame seq ');
+  });
+
+  it('names a legacy session the stream reconnected to without an initialize', () => {
+    const log = new FrameLog();
+    const c = new LegacySseClient(log, 'http://localhost:3001/sse', 'eventsource');
+    c.connect('a');
+    c.initialize();
+    c.call('resources/read', { uri: POLICY }, { contents: [{ uri: POLICY, text: 'v1' }] });
+    c.call('resources/subscribe', { uri: POLICY });
+    c.drop();
+    c.connect('b');
+    const r = cli(['legacy.json'], { 'legacy.json': serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t + 5000, pageUrl: 'http://localhost:8080/' })) });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^ *b +http:\/\/localhost:3001\/sse +http-sse\/2025 \(not initialized\) +open/m);
+    expect(r.stdout).toContain('[ERROR] session-expired-not-reinitialized (stream-reconnected)');
   });
 
   it('--fail-on decides which level fails', () => {
