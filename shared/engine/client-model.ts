@@ -79,6 +79,8 @@ export class ClientModel {
   initSent: { t: number; seq: number } | undefined;
   /** The current session was ended by the server (404/400) and no initialize followed yet. */
   expired: ExpiredSession | undefined;
+  /** 2026: the seq of the client's latest listen request (-1: none yet). */
+  lastListenSeq = -1;
   /** This client's latest reconnect (subscribes after it count as resubscribing; another client's do not). */
   lastReconnect: Reconnect | undefined = undefined;
   ended = false;

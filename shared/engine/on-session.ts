@@ -91,6 +91,21 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   for (const x of c.listens.values()) if (!x.open && (!lastEnded || (x.endSeq ?? 0) > (lastEnded.endSeq ?? 0))) lastEnded = x;
   const endedBefore = lastEnded !== undefined;
   const endedTogether = endedBefore ? [...c.listens.values()].filter((x) => !x.open && (lastEnded!.endT ?? 0) - (x.endT ?? 0) <= core.grace) : [];
+  // Re-establishing is opening a listen after one ended since the client's previous listen request. Not when every
+  // listen that ended was closed by the client while another stays open: a client that swaps its listen for one with
+  // one more URI (and closes the old after the new is acknowledged) is not reconnecting.
+  let anotherOpen = false;
+  let endedSince = false;
+  let allClosedByClient = true;
+  for (const x of c.listens.values()) {
+    if (x.open) anotherOpen = true;
+    else if ((x.endSeq ?? 0) > c.lastListenSeq) {
+      endedSince = true;
+      if (x.endCause !== 'client-close') allClosedByClient = false;
+    }
+  }
+  const reconnecting = endedSince && !(anotherOpen && allClosedByClient);
+  c.lastListenSeq = m.seq;
   const replaced = c.listens.get(m.id);
   c.listens.set(m.id, l);
   // A reused id takes an ended listen out of ClientModel.ledgersEndedWith's view (a new open one changes nothing there).
@@ -102,9 +117,10 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   // A reconnect of this client that just began (a client with several listens re-opens them one by one) is the same
   // reconnect: what this listen asks for is resubscribed there, and it is not counted twice.
   const prev = c.lastReconnect;
-  const current = prev !== undefined && m.t - prev.t <= core.grace ? prev : undefined;
+  // A listen that does not re-establish counts what it asks for for the client's latest reconnect, as a subscribe does.
+  const current = prev !== undefined && (m.t - prev.t <= core.grace || !reconnecting) ? prev : undefined;
   if (current) for (const uri of asked) strikeMissing(current, c.uris.get(uri));
-  if (endedBefore && !current) {
+  if (reconnecting && !current) {
     // What there was to resubscribe: what is still believed from an ended listen, and what the listens that ended last
     // asked for and is still cached (a client that closes its listen to reconnect withdrew the belief, not the cache).
     const wanted = new Set(fromEnded);

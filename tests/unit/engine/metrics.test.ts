@@ -56,6 +56,67 @@ describe('metrics', () => {
     expect(m.subscribeSuccessRate).toBeCloseTo(1 / 4);
   });
 
+  /** A 2026 client with file:///a and file:///b cached. */
+  function modern() {
+    const log = new FrameLog();
+    const c = new ModernClient(log, 'http://localhost:3000/mcp');
+    c.discover();
+    c.read('file:///a', 'a1');
+    c.read('file:///b', 'b1');
+    return { log, c };
+  }
+
+  it('a client that swaps its listen for a wider one (the new first, then the old closed) is not reconnecting', () => {
+    // What the demo's v2 client does each time a URI is subscribed.
+    const { log, c } = modern();
+    const one = c.listen(['file:///a']);
+    log.wait(5000);
+    const two = c.listen(['file:///a', 'file:///b']);
+    c.cancel(one);
+    log.wait(5000);
+    c.listen(['file:///a', 'file:///b', 'file:///c']);
+    c.cancel(two);
+    const m = metricsAt(log);
+    expect([m.reconnects, m.activeListenStreams]).toEqual([0, 1]);
+  });
+
+  it('a swap long after a reconnect is no second reconnect, and what it adds counts as resubscribed', () => {
+    const { log, c } = modern();
+    c.listen(['file:///a', 'file:///b']).drop();
+    log.wait(1000);
+    const back = c.listen(['file:///a']);
+    let m = metricsAt(log);
+    expect([m.reconnects, m.reconnectsToResubscribe, m.reconnectsResubscribed]).toEqual([1, 1, 0]);
+    log.wait(10_000);
+    c.listen(['file:///a', 'file:///b']);
+    c.cancel(back);
+    m = metricsAt(log);
+    expect([m.reconnects, m.reconnectsToResubscribe, m.reconnectsResubscribed]).toEqual([1, 1, 1]);
+  });
+
+  it('one listen dropped while another stays open, and opened again, is a reconnect', () => {
+    const { log, c } = modern();
+    c.listen(['file:///a']);
+    const b = c.listen(['file:///b']);
+    log.wait(1000);
+    b.drop();
+    log.wait(1000);
+    c.listen(['file:///b']);
+    const m = metricsAt(log);
+    expect([m.reconnects, m.reconnectsToResubscribe, m.reconnectsResubscribed]).toEqual([1, 1, 1]);
+  });
+
+  it('a client that closes its only listen and opens another cannot be told from one reconnecting: counted', () => {
+    // The known gap (docs/engine.md): changing a listen's URIs without an overlap reads as a reconnect.
+    const { log, c } = modern();
+    const one = c.listen(['file:///a']);
+    log.wait(1000);
+    c.cancel(one);
+    c.listen(['file:///a', 'file:///b']);
+    const m = metricsAt(log);
+    expect([m.reconnects, m.reconnectsResubscribed]).toEqual([1, 1]);
+  });
+
   it('notifications per minute count the silence up to now, and need a minute to say', () => {
     const { log, c, get } = subscribed();
     get.updated('file:///a');
