@@ -1,7 +1,7 @@
 // Rules for transport facts: HTTP status on a session (404/400 = the server forgot it, DELETE ends it, 405 refuses
 // the GET stream), delivery channels opening and closing, GET resumption, exchanges that failed, page unload.
 import type { ConnInfo, WireEvent } from '../decode/types.ts';
-import { checkResume, noteDeadSessionUse } from '../findings/lifecycle.ts';
+import { checkResume, letGoUninitialized, noteDeadSessionUse } from '../findings/lifecycle.ts';
 import { checkRequestHeaders } from '../findings/protocol-checks.ts';
 import type { ClientModel } from './client-model.ts';
 import type { EngineCore } from './core.ts';
@@ -113,7 +113,10 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       l.channels = Math.max(0, l.channels - 1);
       l.lastChannelClose = e.retryMs !== undefined ? { t, seq, retryMs: e.retryMs } : { t, seq };
       // On legacy HTTP+SSE and WebSocket the stream *is* the session.
-      if (e.kind === 'sse' || e.kind === 'ws') return core.endLedger(l, 'transport-closed', t, seq);
+      if (e.kind === 'sse' || e.kind === 'ws') {
+        core.endLedger(l, 'transport-closed', t, seq);
+        return letGoUninitialized(core, clientOf(core, e), l, t, seq);
+      }
       if (l.abandoned && l.channels === 0) return core.endLedger(l, 're-initialize', t, seq);
       return recheckHeld(core, l, t, seq);
     }

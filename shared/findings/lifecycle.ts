@@ -4,6 +4,7 @@
 import type { WireEvent } from '../decode/types.ts';
 import type { ClientModel } from '../engine/client-model.ts';
 import type { EngineCore } from '../engine/core.ts';
+import type { SubscriptionLedger } from '../engine/ledger.ts';
 import type { TimedFinding } from './finding-log.ts';
 
 type GetRequest = Extract<WireEvent, { type: 'get-request' }>;
@@ -41,6 +42,30 @@ export function noteDeadSessionUse(c: ClientModel, session: string | undefined, 
   x.uses++;
   x.evidence.push(seq);
   if (x.evidence.length > 24) x.evidence.splice(12, 1);
+}
+
+/**
+ * The legacy session a stream reconnected to, never initialized, closed: the client let it go. Said as history when it
+ * stayed open past the grace or was used; forgotten when the client closed it at once, unused.
+ */
+export function letGoUninitialized(core: EngineCore, c: ClientModel, l: SubscriptionLedger, t: number, seq: number): void {
+  const x = c.expired;
+  if (!x || x.next !== l) return;
+  c.expired = undefined;
+  if (x.uses === 0 && t - x.t < core.grace) return;
+  core.log.record(
+    {
+      id: 'session-expired-not-reinitialized',
+      doc: c.doc,
+      endpoint: c.endpoint,
+      session: x.ledger.label,
+      reason: 'stream-reconnected',
+      detail: `session ${x.ledger.label} ended (${x.ledger.endCause}) and its stream reconnected to the new session ${l.label}; ${x.uses} request(s) used that session, and it closed ${Math.round(t - x.t)} ms later, never initialized`,
+    },
+    x.t,
+    t,
+    [...x.evidence, seq],
+  );
 }
 
 /** initialize sent: an expired session is being replaced (late if past the grace). */

@@ -305,6 +305,20 @@ describe('legacy transports', () => {
     expect([snap.metrics.reconnects, snap.metrics.reconnectsResubscribed]).toEqual([1, 1]);
   });
 
+  it('HTTP+SSE: reconnected by itself and closed: at once and unused, nothing to say; used, it is history', () => {
+    const quiet = reconnectedBySelf();
+    quiet.log.wait(100);
+    quiet.log.emit({ kind: 'es-close', conn: quiet.c.conn });
+    expect(brief(findingsAfter(run(quiet.log), 5000)).filter((x) => x.startsWith('session-expired'))).toEqual([]);
+    const used = reconnectedBySelf();
+    used.c.call('resources/read', { uri: 'demo://1' }, { contents: [{ uri: 'demo://1', text: 'x' }] });
+    used.log.wait(100);
+    used.log.emit({ kind: 'es-close', conn: used.c.conn });
+    const found = findingsAfter(run(used.log), 5000).filter((f) => f.id === 'session-expired-not-reinitialized');
+    expect(found.map((f) => [f.reason, f.open])).toEqual([['stream-reconnected', false]]);
+    expect(found[0]!.detail).toMatch(/^session a ended \(transport-closed\) and its stream reconnected to the new session b; 1 request\(s\) used that session, and it closed \d+ ms later, never initialized$/);
+  });
+
   it('HTTP+SSE: a second stream while the first is open is not a reconnect', () => {
     const log = new FrameLog();
     const first = new LegacySseClient(log, 'http://localhost:3001/sse', 'fetch');
