@@ -64,8 +64,8 @@ type S<F> = F & FrameStamp;
 export class Decoder {
   private conns = new ConnTable();
   private sessions = new Map<string, SessionTrack>();
-  /** Legacy HTTP+SSE sessions by their `sessionId`, announced by an `endpoint` event. */
-  private legacy = new Map<string, { endpoint: string }>();
+  /** Legacy HTTP+SSE sessions announced by an `endpoint` event: by their session id, and by the whole POST URL. */
+  private legacy = new Map<string, { endpoint: string; session: string }>();
   private pairing = new RequestPairing();
   private reader: MessageReader;
   private peeked: PeekedVersion = { metaVersion: undefined };
@@ -289,12 +289,17 @@ export class Decoder {
     let endpoint = this.lastEndpoint;
     let transport: Transport = 'streamable-http';
     let session = h['mcp-session-id'];
-    if (session === undefined && f.url.includes('?')) {
-      const sid = legacySessionParam(f.url);
-      const leg = sid !== undefined ? this.legacy.get(sid) : undefined;
-      if (sid !== undefined && leg) {
+    if (session === undefined && this.legacy.size > 0) {
+      // The URL the endpoint event announced, exactly (any session parameter, or the session in the path); else its
+      // session parameter (the page may add parameters of its own).
+      let leg = this.legacy.get(f.url);
+      if (!leg && f.url.includes('?')) {
+        const sid = legacySessionParam(f.url);
+        leg = sid !== undefined ? this.legacy.get(sid) : undefined;
+      }
+      if (leg) {
         transport = 'http-sse';
-        session = sid;
+        session = leg.session;
         endpoint = leg.endpoint;
       }
     }
@@ -402,7 +407,9 @@ export class Decoder {
     c.stream = c.source === 'es' ? `sse:${f.conn}#${c.opens}` : `sse:${f.conn}`;
     c.streamKind = 'sse';
     c.streamOpen = true;
-    this.legacy.set(sid, { endpoint: c.info.endpoint });
+    const entry = { endpoint: c.info.endpoint, session: sid };
+    this.legacy.set(sid, entry);
+    if (postUrl !== sid) this.legacy.set(postUrl, entry);
     this.sink.wire({ type: 'legacy-endpoint', info: c.info, stream: c.stream, postUrl }, f.seq, f.t);
     this.sink.wire({ type: 'stream-open', info: c.info, stream: c.stream, kind: 'sse' }, f.seq, f.t);
   }

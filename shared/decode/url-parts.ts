@@ -37,20 +37,31 @@ export function originOf(url: string): string {
   return m ? m[0] : '';
 }
 
-/** Resolve the legacy `endpoint` event's data (usually `/message?sessionId=…`) against the SSE URL. */
+/**
+ * Resolve the legacy `endpoint` event's data (usually `/message?sessionId=…`) against the SSE URL, as the SDK's
+ * client does (`new URL(data, sseUrl)`): the page then posts to exactly that URL. Without a usable URL parser, or for a
+ * base it refuses, a plain resolution of absolute, `//`, `/`, `?` and relative forms.
+ */
 export function resolveAgainst(base: string, ref: string): string {
   const r = ref.trim();
+  try {
+    return new URL(r, base).href;
+  } catch {
+    // Below.
+  }
   if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(r)) return r;
   if (r.startsWith('//')) return (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.exec(base)?.[0] ?? 'http:') + r;
   if (r.startsWith('/')) return originOf(base) + r;
   const path = endpointOf(base);
+  if (r.startsWith('?')) return path + r;
   return path.slice(0, path.lastIndexOf('/') + 1) + r;
 }
 
 /**
- * The legacy HTTP+SSE session id of a POST URL: `sessionId` (the TypeScript SDK) or `session_id` (the Python SDK and
- * FastMCP announce `/messages/?session_id=<hex>`).
+ * The legacy HTTP+SSE session id of a POST URL: `sessionId` (the TypeScript SDK), `session_id` (the Python SDK and
+ * FastMCP announce `/messages/?session_id=<hex>`) or `sessionid` (the Go SDK). Other spellings, and sessions in the
+ * path, are found by the whole URL the endpoint event announced (Decoder.onRequest).
  */
 export function legacySessionParam(url: string): string | undefined {
-  return queryParam(url, 'sessionId') ?? queryParam(url, 'session_id');
+  return queryParam(url, 'sessionId') ?? queryParam(url, 'session_id') ?? queryParam(url, 'sessionid');
 }

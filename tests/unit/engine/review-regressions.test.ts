@@ -194,14 +194,13 @@ describe('no misses', () => {
     ]);
   });
 
-  it('legacy HTTP+SSE against the Python SDK (`/messages/?session_id=…`) is decoded as one session', () => {
+  /** A healthy legacy session whose endpoint event says `announced`; the page posts to `postUrl`. */
+  function legacySession(announced: string, postUrl: string, base = 'http://localhost:8000') {
     const log = new FrameLog();
     const sse = log.newConn('sse');
-    const base = 'http://localhost:8000';
     log.httpRequest(sse, 'GET', base + '/sse', { accept: 'text/event-stream' });
     log.httpResponse(sse, 200, base + '/sse', { 'content-type': 'text/event-stream; charset=utf-8' });
-    log.sseEvent(sse, '/messages/?session_id=1beded10f176', { event: 'endpoint' });
-    const postUrl = base + '/messages/?session_id=1beded10f176';
+    log.sseEvent(sse, announced, { event: 'endpoint' });
     let id = 0;
     const post = (body: string) => {
       const conn = log.newConn('post');
@@ -223,11 +222,30 @@ describe('no misses', () => {
     log.sseEvent(sse, notification('notifications/resources/updated', { uri: A }), { event: 'message' });
     call('resources/read', { uri: A }, doc('v2'));
     log.wait(100);
-    const e = run(log);
+    return run(log);
+  }
+
+  /** One healthy session of that id: subscribed, re-read, no finding, every request answered. */
+  function expectHealthy(e: ReturnType<typeof run>, session: string) {
     const snap = e.snapshot((e.lastT ?? 0) + 3000);
-    expect(snap.sessions.map((s) => [s.label, s.transport])).toEqual([['1beded10f176', 'http-sse']]);
+    expect(snap.sessions.map((s) => [s.label, s.transport])).toEqual([[session, 'http-sse']]);
     expect(snap.uris.find((u) => u.uri === A)).toMatchObject({ cached: true, clientBelievesSubscribed: true, serverHasSubscription: true });
-    expect(brief(findingsAfter(e, 3000))).toEqual([]);
+    expect(brief(findingsAfter(e, 3000), 'info')).toEqual([]);
+    expect([snap.metrics.unknownMessages, snap.metrics.subscribeSucceeded]).toEqual([0, 1]);
+  }
+
+  it('legacy HTTP+SSE against the Python SDK (`/messages/?session_id=…`) is decoded as one session', () => {
+    expectHealthy(legacySession('/messages/?session_id=1beded10f176', 'http://localhost:8000/messages/?session_id=1beded10f176'), '1beded10f176');
+  });
+
+  it('legacy HTTP+SSE against the Go SDK (`?sessionid=…`, POSTs to the SSE path itself)', () => {
+    expectHealthy(legacySession('/sse?sessionid=ABCDEF123', 'http://localhost:8000/sse?sessionid=ABCDEF123'), 'ABCDEF123');
+  });
+
+  it('legacy HTTP+SSE with a bare `?…` endpoint, or the session in the path, is found by the announced URL', () => {
+    expectHealthy(legacySession('?sessionid=XYZ', 'http://localhost:8000/sse?sessionid=XYZ'), 'XYZ');
+    const inPath = 'http://localhost:8000/messages/9f8e7d';
+    expectHealthy(legacySession('/messages/9f8e7d', inPath), inPath);
   });
 });
 
