@@ -2,7 +2,8 @@
 // JSON or by its own SSE stream), then in its session: legacy HTTP+SSE answers on the GET stream, a server request
 // arrives on a stream and is answered by a new POST, a resumed stream replays answers of an earlier POST. Ids of
 // requests the page sent and of requests the server sent live in separate spaces (per direction). Keys are the raw
-// ids — a Map tells 1 from "1" — so pairing builds no strings on the hot path.
+// ids — a Map tells 1 from "1" — so pairing builds no strings on the hot path; only an answer that found no request
+// looks again for the number its string id spells (the SDK clients accept "5" for 5).
 import type { DecodedMessage, Direction, RequestId } from './types.ts';
 
 interface SessionPending {
@@ -38,8 +39,18 @@ export class RequestPairing {
     for (const m of own) if (m.id !== undefined && m.id !== null) s[m.dir].set(m.id, m);
   }
 
-  /** The request a response answers, removed from the waiting sets; undefined when unknown. */
+  /**
+   * The request a response answers, removed from the waiting sets; undefined when unknown. A response whose id is the
+   * string form of a numeric request id ("5" for 5) answers it too, as the SDK clients take it (`Number(response.id)`).
+   */
   take(responseDir: Direction, id: RequestId | null | undefined, own: DecodedMessage[] | undefined, session: string | undefined): DecodedMessage | undefined {
+    const m = this.takeExact(responseDir, id, own, session);
+    if (m !== undefined || typeof id !== 'string' || id.length === 0 || id.length > 16) return m;
+    const n = Number(id);
+    return Number.isSafeInteger(n) && String(n) === id ? this.takeExact(responseDir, n, own, session) : undefined;
+  }
+
+  private takeExact(responseDir: Direction, id: RequestId | null | undefined, own: DecodedMessage[] | undefined, session: string | undefined): DecodedMessage | undefined {
     const requestDir: Direction = responseDir === 'in' ? 'out' : 'in';
     if (own) {
       for (let i = 0; i < own.length; i++) {

@@ -7,6 +7,7 @@ import { ModernClient, notification, request, result, SERVER_CAPS, SERVER_INFO, 
 
 const URL = 'http://localhost:3000/mcp';
 const A = 'file:///docs/a.md';
+const B = 'file:///docs/b.md';
 const doc = (text: string) => ({ contents: [{ uri: A, mimeType: 'text/markdown', text }] });
 
 function subscribedSession(log: FrameLog) {
@@ -318,3 +319,25 @@ describe('a capture that began mid-session (after Clear, or a log trimmed at its
   });
 });
 
+
+describe('an answer whose id is the string form of the numeric request id', () => {
+  it('answers it, as the SDK clients take it (Number(response.id)): the read is cached', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.initialize({ sessionId: 'S1' });
+    const conn = log.newConn('post');
+    log.httpRequest(conn, 'POST', URL, { 'content-type': 'application/json', 'mcp-session-id': 'S1', 'mcp-protocol-version': '2025-06-18' }, request('resources/read', { uri: A }, 5));
+    log.httpResponse(conn, 200, URL, { 'content-type': 'application/json' });
+    log.httpBody(conn, JSON.stringify({ jsonrpc: '2.0', id: '5', result: { contents: [{ uri: A, text: 'v1' }] } }));
+    log.httpEnd(conn);
+    // A string that is not how the number is written ("05") is another id.
+    const other = log.newConn('post');
+    log.httpRequest(other, 'POST', URL, { 'content-type': 'application/json', 'mcp-session-id': 'S1', 'mcp-protocol-version': '2025-06-18' }, request('resources/read', { uri: B }, 6));
+    log.httpResponse(other, 200, URL, { 'content-type': 'application/json' });
+    log.httpBody(other, JSON.stringify({ jsonrpc: '2.0', id: '06', result: { contents: [{ uri: B, text: 'v1' }] } }));
+    log.httpEnd(other);
+    const snap = run(log).snapshot(log.t);
+    expect(snap.uris.find((u) => u.uri === A)).toMatchObject({ cached: true });
+    expect(snap.uris.find((u) => u.uri === B)?.cached ?? false).toBe(false);
+  });
+});
