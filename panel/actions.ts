@@ -3,7 +3,7 @@
 // show it or say precisely what is wrong — leaving the current view untouched.
 import { buildHar } from '../shared/har.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
-import { TOOL, exportTrace, notATraceHint, serializeTrace, traceJsonText, validateTrace } from '../shared/trace/index.ts';
+import { TOOL, exportTrace, jsonSyntaxError, notATraceHint, serializeTrace, traceJsonText, validateTrace } from '../shared/trace/index.ts';
 import type { PanelStore } from './store.ts';
 
 /** The top-level page URL of the frames in view (the latest top-level page-start), or ''. */
@@ -142,7 +142,7 @@ async function readAndShow(store: PanelStore, file: File, current: () => boolean
     try {
       value = JSON.parse(json.text);
     } catch (e) {
-      return fail(`not JSON: ${(e as Error).message}`, head);
+      return fail(jsonSyntaxError(json.text, e), head);
     }
   }
   probe.importPhase('parse');

@@ -84,8 +84,11 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
     setScrollTop(el.scrollTop);
   }, [reveal, rowHeight]);
 
-  const first = Math.max(0, Math.floor(scrollTop / rowHeight) - OVERSCAN);
-  const last = Math.min(count, Math.ceil((scrollTop + height) / rowHeight) + OVERSCAN);
+  // A list that just shrank (a filter) is still scrolled where the longer one was until the browser clamps it and says
+  // so in a scroll event: clamped here, the rows are there in this very render, not one scroll event later.
+  const top = Math.min(scrollTop, Math.max(0, (count + (columns === undefined ? 0 : 1)) * rowHeight - height));
+  const first = Math.max(0, Math.floor(top / rowHeight) - OVERSCAN);
+  const last = Math.min(count, Math.ceil((top + height) / rowHeight) + OVERSCAN);
   const rows: ComponentChildren[] = [];
   for (let i = first; i < last; i++) rows.push(renderRow(i));
 

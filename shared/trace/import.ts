@@ -3,6 +3,7 @@
 import { describeValue, frameProblem } from '../frame-shape.ts';
 import type { Frame } from '../frames.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceFileV1 } from './format.ts';
+import { jsonSyntaxError } from './json-error.ts';
 
 export type TraceResult = { ok: true; trace: TraceFileV1 } | { ok: false; error: string };
 
@@ -33,7 +34,7 @@ function fail(error: string): TraceResult {
 
 /** `field "seq" is missing` (frame-shape.ts) → `frames[12].seq: missing`. */
 function framePath(i: number, problem: string): string {
-  const m = /^field "([^"]+)" is (missing|malformed)( \(.*\))?$/.exec(problem);
+  const m = /^field "([^"]+)" is (missing|malformed)( \([\s\S]*\))?$/.exec(problem);
   if (m) return `frames[${i}].${m[1]}: ${m[2] === 'missing' ? 'missing' : 'malformed'}${m[3] ?? ''}`;
   return `frames[${i}]: ${problem}`;
 }
@@ -49,7 +50,9 @@ function headerProblem(v: Obj): string | undefined {
     if (Number.isSafeInteger(v.version) && (v.version as number) > TRACE_VERSION) return `version: ${v.version} is newer than this tool reads (${TRACE_VERSION})`;
     return `version: expected ${TRACE_VERSION}, got ${describe(v.version)}`;
   }
-  if (!isObj(v.tool) || typeof v.tool.name !== 'string' || typeof v.tool.version !== 'string') return 'tool: expected {name, version} strings';
+  if (!isObj(v.tool)) return wrong('tool', 'an object with name and version', v.tool);
+  if (typeof v.tool.name !== 'string') return wrong('tool.name', 'a string', v.tool.name);
+  if (typeof v.tool.version !== 'string') return wrong('tool.version', 'a string', v.tool.version);
   if (typeof v.createdAt !== 'string' || parseIsoTime(v.createdAt) === undefined) return `createdAt: expected an ISO 8601 time, got ${describe(v.createdAt)}`;
   if (!isObj(v.page)) return wrong('page', 'an object with a url', v.page);
   if (typeof v.page.url !== 'string') return wrong('page.url', 'a string', v.page.url);
@@ -64,7 +67,7 @@ function headerProblem(v: Obj): string | undefined {
   if (v.dropped.frames === undefined) return 'dropped.frames: missing';
   if (!(Number.isSafeInteger(v.dropped.frames) && (v.dropped.frames as number) >= 0)) return `dropped.frames: expected a non-negative integer, got ${describe(v.dropped.frames)}`;
   if (v.dropped.rejected !== undefined && !(Number.isSafeInteger(v.dropped.rejected) && (v.dropped.rejected as number) >= 0)) return `dropped.rejected: expected a non-negative integer, got ${describe(v.dropped.rejected)}`;
-  if (!Array.isArray(v.frames)) return v.frames === undefined ? 'frames: missing' : 'frames: expected an array';
+  if (!Array.isArray(v.frames)) return wrong('frames', 'an array', v.frames);
   return undefined;
 }
 
@@ -120,19 +123,8 @@ export function parseTrace(text: string): TraceResult {
   try {
     v = JSON.parse(t.text);
   } catch (e) {
-    return fail(`not JSON: ${(e as Error).message}${whereInText(t.text, (e as Error).message)}`);
+    return fail(jsonSyntaxError(t.text, e));
   }
   return validateTrace(v);
 }
 
-/** Where JSON.parse stopped, as a line and column (a trace has one frame per line), or what an early end means. */
-function whereInText(text: string, message: string): string {
-  const m = /at position (\d+)/.exec(message);
-  // Newer engines say the line themselves.
-  if (/\bline \d/.test(message)) return '';
-  if (!m) return /end of JSON input/.test(message) ? ' (the file ends too early: cut short?)' : '';
-  const pos = Math.min(Number(m[1]), text.length);
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < pos; i = text.indexOf('\n', i + 1)) line++;
-  return ` (line ${line}, column ${pos - text.lastIndexOf('\n', pos - 1)})`;
-}

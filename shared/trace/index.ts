@@ -2,3 +2,4 @@
 export * from './format.ts';
 export { exportTrace, serializeTrace, TOOL, type ExportInput } from './export.ts';
 export { notATraceHint, parseIsoTime, parseTrace, traceJsonText, validateTrace, type TraceResult } from './import.ts';
+export { jsonErrorOffset, jsonSyntaxError } from './json-error.ts';

@@ -86,6 +86,10 @@ describe('trace v1', () => {
     ['page.url as a number', (t) => ({ ...t, page: { url: 5 } }), 'page.url: expected a string, got 5'],
     ['page as null', (t) => ({ ...t, page: null }), 'page: expected an object with a url, got null'],
     ['a fractional version', (t) => ({ ...t, version: 1.5 }), 'version: expected 1, got 1.5'],
+    ['tool.version as a number', (t) => ({ ...t, tool: { name: 'x', version: 1 } }), 'tool.version: expected a string, got 1'],
+    ['tool as a string', (t) => ({ ...t, tool: 'mcp-devtools' }), 'tool: expected an object with name and version, got "mcp-devtools"'],
+    ['frames as an object', (t) => ({ ...t, frames: { a: 1 } }), 'frames: expected an array, got {"a":1}'],
+    ['a malformed field whose value holds a line separator', (t) => ({ ...t, frames: (t.frames as object[]).map((f, i) => (i === 3 ? { ...f, t: 'soon\u2028x' } : f)) }), 'frames[3].t: malformed'],
     ['an infinite version', (t) => ({ ...t, version: Infinity }), 'version: expected 1, got Infinity'],
     [
       'seq going backwards',
