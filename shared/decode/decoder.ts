@@ -421,8 +421,9 @@ export class Decoder {
     // Almost every exchange was answered: no list to build then.
     const unanswered: DecodedMessage[] = c.pending.length === 0 ? NO_MESSAGES : c.pending.filter(isOut);
     const legacyAccepted = c.info.transport === 'http-sse' && c.status >= 200 && c.status < 300;
-    // A stream that carried event ids can be resumed with GET + Last-Event-ID: its answers may still come there.
-    const resumable = c.lastSseId !== undefined && !c.errorStatus && f.phase === 'body';
+    // A stream that carried event ids can be resumed with GET + Last-Event-ID: its answers may still come there. Not
+    // one the page aborted itself: its client gave those requests up (the SDK resumes only a stream it did not abort).
+    const resumable = c.lastSseId !== undefined && !c.errorStatus && f.phase === 'body' && f.outcome !== 'aborted';
     if (unanswered.length > 0 && resumable && c.info.session !== undefined) this.pairing.moveToSession(unanswered, c.info.session);
     else if (unanswered.length > 0 && !legacyAccepted && !resumable) {
       this.pairing.forget(unanswered);

@@ -341,3 +341,31 @@ describe('an answer whose id is the string form of the numeric request id', () =
     expect(snap.uris.find((u) => u.uri === B)?.cached ?? false).toBe(false);
   });
 });
+
+describe('a POST stream with event ids that the page aborted', () => {
+  it('is not waited for on a resumed GET: the subscribe it carried failed (the SDK resumes only what it did not abort)', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.read(A, 'v1');
+    const headers = { 'content-type': 'application/json', 'mcp-session-id': 'S1', 'mcp-protocol-version': '2025-11-25' };
+    const post = (outcome: 'aborted' | 'failed') => {
+      const conn = log.newConn('post');
+      log.httpRequest(conn, 'POST', URL, headers, request('resources/subscribe', { uri: A }, outcome === 'aborted' ? 77 : 78));
+      log.httpResponse(conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+      log.sseEvent(conn, '', { id: `e-${outcome}` });
+      log.wait(500);
+      log.httpEnd(conn, outcome, 'body');
+    };
+    post('aborted');
+    log.wait(10_000);
+    let e = run(log);
+    expect(brief(findingsAfter(e, 3000), 'info')).toEqual([`cached-not-subscribed ${A} subscribe-failed warning`]);
+    expect(e.snapshot(log.t).metrics.subscribeFailed).toBe(1);
+    // A stream that broke (not aborted) may still be resumed: its subscribe stays in flight, judged by its answer.
+    post('failed');
+    e = run(log);
+    expect(e.snapshot(log.t).metrics.subscribeFailed).toBe(1);
+  });
+});
