@@ -156,7 +156,7 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   const later = trace.frames.length - engine.frameCount;
   if (args.now !== undefined && later === trace.frames.length && later > 0) {
     // Nothing left to judge: a typo in the date must not pass as a clean trace.
-    io.stderr(`analyze: --now ${new Date(args.now).toISOString()} is before every frame of the trace (the first is at ${new Date(trace.frames.reduce((m, f) => Math.min(m, f.t), Infinity)).toISOString()}): nothing to analyse\n`);
+    io.stderr(`analyze: --now ${new Date(args.now).toISOString()} is before the trace's first frame (at ${new Date(trace.frames[0]!.t).toISOString()}; the replay stops at the first frame after --now): nothing to analyse\n`);
     return 2;
   }
   if (later > 0) io.stderr(`analyze: note: ${later} of ${trace.frames.length} frames come after --now and are left out\n`);

@@ -253,7 +253,7 @@ describe('analyze', () => {
     expect(cli(['t.json', '--now=2026-12-02T10:00:00Z'], files)).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown option --now=2026-12-02T10:00:00Z (write --now <value>, two arguments)') });
     const r = cli(['t.json', '--now', '2020-01-01T00:00:00Z'], files);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^analyze: --now 2020-01-01T00:00:00\.000Z is before every frame of the trace \(the first is at 2026-/);
+    expect(r.stderr).toMatch(/^analyze: --now 2020-01-01T00:00:00\.000Z is before the trace's first frame \(at 2026-/);
     expect(r.stdout).toBe('');
     // Repeatable options stay repeatable.
     expect(cli(['t.json', '--rule', 'file:**=1000', '--rule', 'x=5'], files).code).toBe(1);
