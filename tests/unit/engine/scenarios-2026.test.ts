@@ -215,14 +215,20 @@ describe('2026-07-28 listen', () => {
 });
 
 describe('legacy transports', () => {
-  it('HTTP+SSE: the stream drops, the client reconnects and re-initializes without resubscribing', () => {
+  /** A legacy client that initialized, cached and subscribed demo://1 on session `a`; then its stream dropped. */
+  function subscribedThenDropped(via: 'fetch' | 'eventsource'): { log: FrameLog; c: LegacySseClient } {
     const log = new FrameLog();
-    const c = new LegacySseClient(log, 'http://localhost:3001/sse', 'fetch');
+    const c = new LegacySseClient(log, 'http://localhost:3001/sse', via);
     c.connect('a');
     c.initialize();
     c.call('resources/read', { uri: 'demo://1' }, { contents: [{ uri: 'demo://1', text: 'x' }] });
     c.call('resources/subscribe', { uri: 'demo://1' });
     c.drop();
+    return { log, c };
+  }
+
+  it('HTTP+SSE: the stream drops, the client reconnects and re-initializes without resubscribing', () => {
+    const { log, c } = subscribedThenDropped('fetch');
     c.connect('b');
     c.initialize();
     expect(brief(findingsAfter(run(log), 3000))).toEqual([
@@ -231,15 +237,9 @@ describe('legacy transports', () => {
     ]);
   });
 
-  /** An EventSource client that initialized, cached and subscribed demo://1; then its stream drops and reconnects to `b`. */
+  /** An EventSource client subscribed on `a` whose stream drops and, 3 s later, reconnects by itself to `b`. */
   function reconnectedBySelf(): { log: FrameLog; c: LegacySseClient } {
-    const log = new FrameLog();
-    const c = new LegacySseClient(log, 'http://localhost:3001/sse', 'eventsource');
-    c.connect('a');
-    c.initialize();
-    c.call('resources/read', { uri: 'demo://1' }, { contents: [{ uri: 'demo://1', text: 'x' }] });
-    c.call('resources/subscribe', { uri: 'demo://1' });
-    c.drop();
+    const { log, c } = subscribedThenDropped('eventsource');
     log.wait(3000);
     c.connect('b');
     return { log, c };
