@@ -75,7 +75,14 @@ export function noteInitializeSent(core: EngineCore, c: ClientModel, t: number, 
   c.expired = undefined;
   if (t - x.t >= core.grace) {
     core.log.record(
-      { id: 'session-expired-not-reinitialized', doc: c.doc, endpoint: c.endpoint, session: x.ledger.label, detail: `re-initialized only after ${Math.round(t - x.t)} ms` },
+      {
+        id: 'session-expired-not-reinitialized',
+        doc: c.doc,
+        endpoint: c.endpoint,
+        session: x.ledger.label,
+        reason: x.next ? 'stream-reconnected' : (x.ledger.endCause ?? 'http-404'),
+        detail: `re-initialized only after ${Math.round(t - x.t)} ms`,
+      },
       x.t,
       t,
       [...x.evidence, seq],

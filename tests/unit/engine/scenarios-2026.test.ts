@@ -293,7 +293,7 @@ describe('legacy transports', () => {
     expect(brief(found)).toEqual([
       'cached-not-subscribed demo://1 lost-on-reinit error',
       'phantom-subscription demo://1 - error',
-      'session-expired-not-reinitialized - - error',
+      'session-expired-not-reinitialized - stream-reconnected error',
     ]);
     expect(found.filter((f) => f.uri !== undefined).map((f) => f.open)).toEqual([false, false]);
     expect(found.find((f) => f.id === 'session-expired-not-reinitialized')!.detail).toMatch(/^re-initialized only after 5\d\d\d ms$/);
