@@ -456,7 +456,8 @@ export class Decoder {
     // Only a stream with something left to resume counts: the session's GET stream, or a per-request stream that
     // ended before its answer. A POST answered on its own SSE stream (server-everything answers initialize that way)
     // is complete; a GET after it without Last-Event-ID loses nothing.
-    const resumable = c.streamKind === 'get' || (c.streamKind === 'post-sse' && c.pending.some(isOut));
+    // Not a per-request stream the page aborted itself: its client gave it up (onEnd fails its requests).
+    const resumable = c.streamKind === 'get' || (c.streamKind === 'post-sse' && outcome !== 'aborted' && c.pending.some(isOut));
     if (c.lastSseId !== undefined && session !== undefined && resumable) {
       const ended = this.track(session).ended;
       ended.unshift({ stream: c.stream, lastId: c.lastSseId, endedSeq: f.seq });

@@ -225,6 +225,8 @@ export class MessageReader {
         // it answers a message the server could not read, not whichever request happens to be waiting.
         const req = this.pairing.take(ctx.dir, m.id, m.id === null && ctx.websocket ? undefined : ctx.own, ctx.session);
         if (req) {
+          // "5" answering request 5 (pairing.take): the id the client matched it by, so lookups by id agree.
+          if (typeof m.id === 'string' && typeof req.id === 'number') m.id = req.id;
           m.pair = req.index;
           m.pairSeq = req.seq;
           req.pair = m.index;

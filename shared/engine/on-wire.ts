@@ -115,7 +115,9 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       // On legacy HTTP+SSE and WebSocket the stream *is* the session.
       if (e.kind === 'sse' || e.kind === 'ws') {
         core.endLedger(l, 'transport-closed', t, seq);
-        return letGoUninitialized(core, clientOf(core, e), l, t, seq);
+        // The page closed it (not a drop the stream may come back from, still uninitialized).
+        if (e.outcome === 'aborted') letGoUninitialized(core, clientOf(core, e), l, t, seq);
+        return;
       }
       if (l.abandoned && l.channels === 0) return core.endLedger(l, 're-initialize', t, seq);
       return recheckHeld(core, l, t, seq);

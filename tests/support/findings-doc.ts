@@ -23,6 +23,7 @@ const OTHER_REASONS: Record<string, [string, string][]> = {
   'session-expired-not-reinitialized': [
     ['http-404', 'the SDK server: 404 "Session not found"'],
     ['http-400', 'a 400 naming the session: server-everything\'s "No valid session ID provided", the SDK\'s "Server not initialized"'],
+    ['stream-reconnected', 'legacy HTTP+SSE: the stream reconnected by itself to a new session, which the client used (or kept past the grace) without initialize'],
   ],
   'subscribe-unsupported': [
     ['not-advertised', 'capabilities.resources.subscribe is absent'],

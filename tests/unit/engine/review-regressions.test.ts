@@ -244,7 +244,7 @@ describe('no misses', () => {
   });
 
   it('legacy HTTP+SSE with a bare `?…` endpoint, or the session in the path, is found by the announced URL', () => {
-    expectHealthy(legacySession('?sessionid=XYZ', 'http://localhost:8000/sse?sessionid=XYZ'), 'XYZ');
+    expectHealthy(legacySession('?id=XYZ', 'http://localhost:8000/sse?id=XYZ'), 'http://localhost:8000/sse?id=XYZ');
     const inPath = 'http://localhost:8000/messages/9f8e7d';
     expectHealthy(legacySession('/messages/9f8e7d', inPath), inPath);
   });
@@ -340,6 +340,22 @@ describe('an answer whose id is the string form of the numeric request id', () =
     expect(snap.uris.find((u) => u.uri === A)).toMatchObject({ cached: true });
     expect(snap.uris.find((u) => u.uri === B)?.cached ?? false).toBe(false);
   });
+
+  it('a 2026 listen answered so ends as its answer says (an error: refused, not dropped)', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover();
+    c.read(A, 'v1');
+    const m = c as unknown as { headers(method: string): Record<string, string>; params(method: string, p: unknown): unknown };
+    const conn = log.newConn('listen');
+    log.httpRequest(conn, 'POST', URL, m.headers('subscriptions/listen'), request('subscriptions/listen', m.params('subscriptions/listen', { notifications: { resourceSubscriptions: [A] } }) as never, 7));
+    log.httpResponse(conn, 200, URL, { 'content-type': 'application/json' });
+    log.httpBody(conn, JSON.stringify({ jsonrpc: '2.0', id: '7', error: { code: -32601, message: 'Method not found' } }));
+    log.httpEnd(conn);
+    const e = run(log);
+    expect(e.snapshot(log.t).sessions.map((s) => s.endCause)).toEqual(['listen-error']);
+    expect(brief(findingsAfter(e, 3000))).toEqual([`cached-not-subscribed ${A} subscribe-failed warning`, `subscribe-unsupported ${A} method-not-found warning`]);
+  });
 });
 
 describe('a POST stream with event ids that the page aborted', () => {
@@ -359,6 +375,8 @@ describe('a POST stream with event ids that the page aborted', () => {
       log.httpEnd(conn, outcome, 'body');
     };
     post('aborted');
+    // Nothing was left to resume there: a GET without Last-Event-ID is no resume gap.
+    c.openGet();
     log.wait(10_000);
     let e = run(log);
     expect(brief(findingsAfter(e, 3000), 'info')).toEqual([`cached-not-subscribed ${A} subscribe-failed warning`]);

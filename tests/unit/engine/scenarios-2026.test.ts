@@ -319,6 +319,18 @@ describe('legacy transports', () => {
     expect(found[0]!.detail).toMatch(/^session a ended \(transport-closed\) and its stream reconnected to the new session b; 1 request\(s\) used that session, and it closed \d+ ms later, never initialized$/);
   });
 
+  it('HTTP+SSE: a reconnected session that drops again before any initialize: the finding still names the first', () => {
+    const { log, c } = reconnectedBySelf();
+    log.wait(500);
+    c.drop();
+    log.wait(1000);
+    c.connect('c');
+    c.call('resources/read', { uri: 'demo://1' }, { contents: [{ uri: 'demo://1', text: 'x' }] });
+    const found = findingsAfter(run(log), 5000).filter((f) => f.id === 'session-expired-not-reinitialized');
+    expect(found.map((f) => [f.session, f.open])).toEqual([['a', true]]);
+    expect(found[0]!.detail).toBe('session a ended (transport-closed) and its stream reconnected to the new session c; 1 request(s) used that session, no initialize followed');
+  });
+
   it('HTTP+SSE: a second stream while the first is open is not a reconnect', () => {
     const log = new FrameLog();
     const first = new LegacySseClient(log, 'http://localhost:3001/sse', 'fetch');
