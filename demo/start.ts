@@ -27,9 +27,11 @@ let repeats = 0;
 
 async function stop(reason: string, code = 0): Promise<never | void> {
   if (stopping) {
-    // Ctrl+C reaches npm, tsx and us at once, and tsx relays it again — on a loaded machine seconds later (2026-12-03:
+    // Ctrl+C reaches npm and us at once, and npm relays it again — on a loaded machine seconds later (2026-12-03:
     // after more than 3 s, while Chromium was still closing). The first repeat is taken for that echo whenever it
-    // comes; a further one well after the first Ctrl+C means "now".
+    // comes; a further one well after the first Ctrl+C means "now". (`npm start` runs us as `node --import tsx`, not
+    // through the tsx CLI: that one SIGKILLs its child when the child does not confirm a signal within 30 ms, which
+    // a loaded machine misses — the demo then never closed Chromium, and npm start exited 130.)
     repeats++;
     if (repeats > 1 && Date.now() - stoppingAt > 3000) process.exit(130);
     return;

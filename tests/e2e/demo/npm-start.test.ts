@@ -114,7 +114,7 @@ describe('npm start', () => {
 
   it('with a display it opens Chromium on the scenario page, and SIGINT closes it too', async () => {
     const display = await startXvfb();
-    child = spawn('node_modules/.bin/tsx', ['demo/start.ts', '--no-build', '--port', '0', '--client-port', '0', '--scenario', 'healthy'], { env: { ...env, DISPLAY: display }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', 'demo/start.ts', '--no-build', '--port', '0', '--client-port', '0', '--scenario', 'healthy'], { env: { ...env, DISPLAY: display }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = await waitForOutput(child, /Serving\. Press Ctrl\+C/, 40_000);
     expect(out).toMatch(/Chromium is open on the demo page/);
     const base = /Admin \(faults, edits, state\):\s+(http:\/\/127\.0\.0\.1:\d+)\/admin\/state/.exec(out)?.[1];
