@@ -2,6 +2,7 @@
 // fix, and the metrics. Plain text, no colours (CI logs), fixed-width columns.
 import type { EngineSnapshot, Finding, SessionView, UriRow } from '../shared/engine/index.ts';
 import type { TraceFileV1 } from '../shared/trace/index.ts';
+import { rereadJudged } from '../shared/metrics.ts';
 import { printable as p } from './printable.ts';
 
 function table(head: string[], cells: string[][]): string {
@@ -96,7 +97,7 @@ export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: s
         ['updates with no subscriber (inferred)', String(m.updatesDroppedInferred)],
         ['subscribe success rate', `${pct(m.subscribeSuccessRate)} (${m.subscribeSucceeded}/${m.subscribeSucceeded + m.subscribeFailed})`],
         ['reconnects / followed by a full re-sent subscribe', `${m.reconnects} / ${m.reconnectsResubscribed} (${pct(m.resubscribeShare)} of ${m.reconnectsToResubscribe} with something to resubscribe)`],
-        ['notifications followed by a read', `${m.notificationsReread}/${m.notificationsForCached - m.notificationsPendingReread} (${pct(m.rereadShare)})${m.notificationsPendingReread ? `, ${m.notificationsPendingReread} pending` : ''}`],
+        ['notifications followed by a read', `${m.notificationsReread}/${rereadJudged(m)} (${pct(m.rereadShare)})${m.notificationsPendingReread ? `, ${m.notificationsPendingReread} pending` : ''}`],
         ['subscribed URIs per live session / listen', m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${p(s.session)}: ${s.uris}`).join(', ') : '-'],
         ['cached entries / average age / oldest', `${m.cachedEntries} / ${age(m.averageCacheAgeMs ?? undefined)} / ${age(m.maxCacheAgeMs ?? undefined)}`],
         ['reads / stale overwrites', `${m.reads} / ${m.staleOverwrites}`],

@@ -45,6 +45,11 @@ export interface Metrics {
 
 const ratio = (a: number, b: number): number | null => (b > 0 ? a / b : null);
 
+/** The notifications `rereadShare` judges: those for cached URIs, less those still within the grace. */
+export function rereadJudged(m: Pick<Metrics, 'notificationsForCached' | 'notificationsPendingReread'>): number {
+  return m.notificationsForCached - m.notificationsPendingReread;
+}
+
 export function computeMetrics(core: EngineCore, now: number, engineErrors = 0): Metrics {
   const k = core.counters;
   let activeSessions = 0;
@@ -93,7 +98,7 @@ export function computeMetrics(core: EngineCore, now: number, engineErrors = 0):
     notificationsForCached: k.notificationsForCached,
     notificationsReread: k.notificationsReread,
     notificationsPendingReread: pending,
-    rereadShare: ratio(k.notificationsReread, k.notificationsForCached - pending),
+    rereadShare: ratio(k.notificationsReread, rereadJudged({ notificationsForCached: k.notificationsForCached, notificationsPendingReread: pending })),
     cachedEntries: cached,
     averageCacheAgeMs: cached ? ageSum / cached : null,
     maxCacheAgeMs: ageMax,

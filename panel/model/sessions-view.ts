@@ -3,6 +3,7 @@
 // streams; and the seed's metrics as labelled figures. Pure.
 import type { ClientView, EngineSnapshot, MessageList, Metrics, SessionView, StreamView } from '../../shared/engine/index.ts';
 import { decodedJson, messageAt } from '../../shared/engine/index.ts';
+import { rereadJudged } from '../../shared/metrics.ts';
 import { formatDuration, formatShare } from './format.ts';
 import { sessionLabel } from './timeline.ts';
 
@@ -98,7 +99,7 @@ export function metricRows(m: Metrics): Array<{ group: 'server' | 'client' | 'ca
     { group: 'client', name: 'subscribeSuccessRate', label: 'Subscribe success rate', value: `${formatShare(m.subscribeSuccessRate)} (${m.subscribeSucceeded}/${m.subscribeSucceeded + m.subscribeFailed})` },
     { group: 'client', name: 'reconnects', label: 'Reconnects', value: String(m.reconnects) },
     { group: 'client', name: 'resubscribeShare', label: 'Reconnects followed by a full re-sent subscribe', value: `${formatShare(m.resubscribeShare)} (${m.reconnectsResubscribed}/${m.reconnectsToResubscribe})` },
-    { group: 'client', name: 'rereadShare', label: 'Notifications followed by a read', value: `${formatShare(m.rereadShare)} (${m.notificationsReread}/${m.notificationsForCached - m.notificationsPendingReread})${m.notificationsPendingReread ? `, ${m.notificationsPendingReread} pending` : ''}` },
+    { group: 'client', name: 'rereadShare', label: 'Notifications followed by a read', value: `${formatShare(m.rereadShare)} (${m.notificationsReread}/${rereadJudged(m)})${m.notificationsPendingReread ? `, ${m.notificationsPendingReread} pending` : ''}` },
     { group: 'client', name: 'averageCacheAgeMs', label: 'Average cache age', value: m.averageCacheAgeMs === null ? '—' : formatDuration(m.averageCacheAgeMs) },
     { group: 'client', name: 'maxCacheAgeMs', label: 'Oldest cache entry', value: m.maxCacheAgeMs === null ? '—' : formatDuration(m.maxCacheAgeMs) },
     { group: 'client', name: 'staleOverwrites', label: 'Stale overwrites', value: String(m.staleOverwrites) },

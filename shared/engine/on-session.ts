@@ -85,21 +85,24 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   l.listenId = m.id;
   l.requested = requested;
   l.version = m.version;
-  // The listens of this client that ended last, together (within the grace of the last one): looked up before a
-  // reused id replaces one of them in the map.
-  let lastEnded: SubscriptionLedger | undefined;
-  for (const x of c.listens.values()) if (!x.open && (!lastEnded || (x.endSeq ?? 0) > (lastEnded.endSeq ?? 0))) lastEnded = x;
-  const endedBefore = lastEnded !== undefined;
-  const endedTogether = endedBefore ? [...c.listens.values()].filter((x) => !x.open && (lastEnded!.endT ?? 0) - (x.endT ?? 0) <= core.grace) : [];
+  // One pass over the client's listens, before a reused id replaces one of them in the map: the ones that ended (and
+  // the last of them), and whether another is open.
   // Re-establishing is opening a listen after one ended since the client's previous listen request. Not when every
   // listen that ended was closed by the client while another stays open: a client that swaps its listen for one with
   // one more URI (and closes the old after the new is acknowledged) is not reconnecting.
+  const ended: SubscriptionLedger[] = [];
+  let lastEnded: SubscriptionLedger | undefined;
   let anotherOpen = false;
   let endedSince = false;
   let allClosedByClient = true;
   for (const x of c.listens.values()) {
-    if (x.open) anotherOpen = true;
-    else if ((x.endSeq ?? 0) > c.lastListenSeq) {
+    if (x.open) {
+      anotherOpen = true;
+      continue;
+    }
+    ended.push(x);
+    if (!lastEnded || (x.endSeq ?? 0) > (lastEnded.endSeq ?? 0)) lastEnded = x;
+    if ((x.endSeq ?? 0) > c.lastListenSeq) {
       endedSince = true;
       if (x.endCause !== 'client-close') allClosedByClient = false;
     }
@@ -124,7 +127,9 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
     // What there was to resubscribe: what is still believed from an ended listen, and what the listens that ended last
     // asked for and is still cached (a client that closes its listen to reconnect withdrew the belief, not the cache).
     const wanted = new Set(fromEnded);
-    for (const x of endedTogether) {
+    // The listens that ended last, together (within the grace of the last one).
+    for (const x of ended) {
+      if ((lastEnded!.endT ?? 0) - (x.endT ?? 0) > core.grace) continue;
       for (const uri of x.requested ?? []) {
         const u = c.uris.get(uri);
         if (u?.cached) wanted.add(u);

@@ -2,10 +2,10 @@
 // resume-gap (a stream reopened without Last-Event-ID) and session-expired-not-reinitialized (404/400, or a legacy
 // stream that reconnected to a new session by itself; no initialize).
 import type { WireEvent } from '../decode/types.ts';
-import type { ClientModel } from '../engine/client-model.ts';
+import type { ClientModel, ExpiredSession } from '../engine/client-model.ts';
 import type { EngineCore } from '../engine/core.ts';
 import type { SubscriptionLedger } from '../engine/ledger.ts';
-import type { TimedFinding } from './finding-log.ts';
+import type { FindingSpec, TimedFinding } from './finding-log.ts';
 
 type GetRequest = Extract<WireEvent, { type: 'get-request' }>;
 
@@ -44,6 +44,25 @@ export function noteDeadSessionUse(c: ClientModel, session: string | undefined, 
   if (x.evidence.length > 24) x.evidence.splice(12, 1);
 }
 
+/** The finding about an expired session `x` of `c`, with its reason and `detail`. */
+function expiredSpec(c: ClientModel, x: ExpiredSession, detail: string): FindingSpec {
+  return {
+    id: 'session-expired-not-reinitialized',
+    doc: c.doc,
+    endpoint: c.endpoint,
+    session: x.ledger.label,
+    reason: x.next ? 'stream-reconnected' : (x.ledger.endCause ?? 'http-404'),
+    detail,
+  };
+}
+
+/** How the session ended and what the client did with it since (`then`: what happened last). */
+function expiredHow(x: ExpiredSession, then: string): string {
+  return x.next
+    ? `session ${x.ledger.label} ended (${x.ledger.endCause}) and its stream reconnected to the new session ${x.next.label}; ${x.uses} request(s) used that session, ${then}`
+    : `the server ended session ${x.ledger.label} (${x.ledger.endCause}); ${x.uses} request(s) still used it, ${then}`;
+}
+
 /**
  * The legacy session a stream reconnected to, never initialized, closed: the client let it go. Said as history when it
  * stayed open past the grace or was used; forgotten when the client closed it at once, unused.
@@ -53,19 +72,7 @@ export function letGoUninitialized(core: EngineCore, c: ClientModel, l: Subscrip
   if (!x || x.next !== l) return;
   c.expired = undefined;
   if (x.uses === 0 && t - x.t < core.grace) return;
-  core.log.record(
-    {
-      id: 'session-expired-not-reinitialized',
-      doc: c.doc,
-      endpoint: c.endpoint,
-      session: x.ledger.label,
-      reason: 'stream-reconnected',
-      detail: `session ${x.ledger.label} ended (${x.ledger.endCause}) and its stream reconnected to the new session ${l.label}; ${x.uses} request(s) used that session, and it closed ${Math.round(t - x.t)} ms later, never initialized`,
-    },
-    x.t,
-    t,
-    [...x.evidence, seq],
-  );
+  core.log.record(expiredSpec(c, x, expiredHow(x, `and it closed ${Math.round(t - x.t)} ms later, never initialized`)), x.t, t, [...x.evidence, seq]);
 }
 
 /** initialize sent: an expired session is being replaced (late if past the grace). */
@@ -73,21 +80,7 @@ export function noteInitializeSent(core: EngineCore, c: ClientModel, t: number, 
   const x = c.expired;
   if (!x) return;
   c.expired = undefined;
-  if (t - x.t >= core.grace) {
-    core.log.record(
-      {
-        id: 'session-expired-not-reinitialized',
-        doc: c.doc,
-        endpoint: c.endpoint,
-        session: x.ledger.label,
-        reason: x.next ? 'stream-reconnected' : (x.ledger.endCause ?? 'http-404'),
-        detail: `re-initialized only after ${Math.round(t - x.t)} ms`,
-      },
-      x.t,
-      t,
-      [...x.evidence, seq],
-    );
-  }
+  if (t - x.t >= core.grace) core.log.record(expiredSpec(c, x, `re-initialized only after ${Math.round(t - x.t)} ms`), x.t, t, [...x.evidence, seq]);
 }
 
 export function timedLifecycleFindings(core: EngineCore, now: number, out: TimedFinding[]): void {
@@ -95,15 +88,7 @@ export function timedLifecycleFindings(core: EngineCore, now: number, out: Timed
     const x = c.expired;
     if (!x || c.ended || now - x.t < core.grace) continue;
     out.push({
-      spec: {
-        id: 'session-expired-not-reinitialized',
-        doc: c.doc, endpoint: c.endpoint,
-        session: x.ledger.label,
-        reason: x.next ? 'stream-reconnected' : (x.ledger.endCause ?? 'http-404'),
-        detail: x.next
-          ? `session ${x.ledger.label} ended (${x.ledger.endCause}) and its stream reconnected to the new session ${x.next.label}; ${x.uses} request(s) used that session, no initialize followed`
-          : `the server ended session ${x.ledger.label} (${x.ledger.endCause}); ${x.uses} request(s) still used it, no initialize followed`,
-      },
+      spec: expiredSpec(c, x, expiredHow(x, 'no initialize followed')),
       firstT: x.t,
       evidence: x.evidence,
       open: true,

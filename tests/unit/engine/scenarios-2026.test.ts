@@ -215,6 +215,9 @@ describe('2026-07-28 listen', () => {
 });
 
 describe('legacy transports', () => {
+  /** What a session's end leaves for demo://1 when nothing subscribes it again. */
+  const LOST_ON_REINIT = ['cached-not-subscribed demo://1 lost-on-reinit error', 'phantom-subscription demo://1 - error'];
+
   /** A legacy client that initialized, cached and subscribed demo://1 on session `a`; then its stream dropped. */
   function subscribedThenDropped(via: 'fetch' | 'eventsource'): { log: FrameLog; c: LegacySseClient } {
     const log = new FrameLog();
@@ -231,10 +234,7 @@ describe('legacy transports', () => {
     const { log, c } = subscribedThenDropped('fetch');
     c.connect('b');
     c.initialize();
-    expect(brief(findingsAfter(run(log), 3000))).toEqual([
-      'cached-not-subscribed demo://1 lost-on-reinit error',
-      'phantom-subscription demo://1 - error',
-    ]);
+    expect(brief(findingsAfter(run(log), 3000))).toEqual(LOST_ON_REINIT);
   });
 
   /** An EventSource client subscribed on `a` whose stream drops and, 3 s later, reconnects by itself to `b`. */
@@ -253,8 +253,7 @@ describe('legacy transports', () => {
     const e = run(log);
     const found = findingsAfter(e, 5000);
     expect(brief(found)).toEqual([
-      'cached-not-subscribed demo://1 lost-on-reinit error',
-      'phantom-subscription demo://1 - error',
+      ...LOST_ON_REINIT,
       'session-expired-not-reinitialized - stream-reconnected error',
     ]);
     const expired = found.find((f) => f.id === 'session-expired-not-reinitialized')!;
@@ -291,8 +290,7 @@ describe('legacy transports', () => {
     const found = findingsAfter(e, 5000);
     // True for those 5 s: kept as history, as every finding that resolved.
     expect(brief(found)).toEqual([
-      'cached-not-subscribed demo://1 lost-on-reinit error',
-      'phantom-subscription demo://1 - error',
+      ...LOST_ON_REINIT,
       'session-expired-not-reinitialized - stream-reconnected error',
     ]);
     expect(found.filter((f) => f.uri !== undefined).map((f) => f.open)).toEqual([false, false]);
@@ -357,10 +355,7 @@ describe('legacy transports', () => {
     c.connect();
     c.initialize();
     const e = run(log);
-    expect(brief(findingsAfter(e, 3000))).toEqual([
-      'cached-not-subscribed demo://1 lost-on-reinit error',
-      'phantom-subscription demo://1 - error',
-    ]);
+    expect(brief(findingsAfter(e, 3000))).toEqual(LOST_ON_REINIT);
     expect(e.snapshot(log.t).sessions.map((s) => s.endCause ?? 'open')).toEqual(['transport-closed', 'open']);
   });
 
