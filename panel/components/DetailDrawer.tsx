@@ -299,7 +299,9 @@ function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot:
           ['Delivery channel open', s.deliveryChannelOpen ? 'yes' : 'no'],
           // An ended session holds nothing any more: what it held is history, and said so.
           [s.open ? 'Subscriptions held' : 'Subscriptions held when it ended', s.subscriptions.length ? s.subscriptions.join('\n') : '(none)'],
-          ...(s.requested ? ([['Requested in listen', s.requested.join('\n') || '(none)']] as Array<[string, string]>) : []),
+          ...(s.kind === 'listen'
+            ? ([['Requested in listen', s.requested ? s.requested.join('\n') || '(none)' : 'no resource subscriptions (other notifications only, e.g. list changes)']] as Array<[string, string]>)
+            : []),
         ]}
       />
     </>

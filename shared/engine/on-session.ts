@@ -76,6 +76,10 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   if (m.id === undefined || m.id === null) return;
   const filter = obj(obj(obj(value)?.params)?.notifications);
   const requested = strings(filter?.resourceSubscriptions);
+  // A listen whose filter names no resource subscriptions (the SDK client opens one by itself for list-changed
+  // notifications, and again after every reconnect) holds no URI: it shows the client is back, but it neither
+  // re-establishes the client's subscriptions nor drops them. Its `requested` stays undefined.
+  const aboutResources = Array.isArray(filter?.resourceSubscriptions);
   // A client that starts over (a new SDK client after a reconnect) numbers its requests from 0 again: a listen that
   // reuses an earlier listen's id is another stream, with a key and a label of its own (`1`, then `1 #2`).
   const n = (c.listenIdUses.get(m.id) ?? 0) + 1;
@@ -83,7 +87,7 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   const suffix = n > 1 ? ` #${n}` : '';
   const l = core.newLedger(c, `${c.key}|${idKey(m.id)}${suffix}`, `${String(m.id)}${suffix}`, 'listen', m.t, m.seq, true);
   l.listenId = m.id;
-  l.requested = requested;
+  l.requested = aboutResources ? requested : undefined;
   l.version = m.version;
   // One pass over the client's listens, before a reused id replaces one of them in the map: the ones that ended (and
   // the last of them), and whether another is open.
@@ -96,6 +100,7 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   let endedSince = false;
   let allClosedByClient = true;
   for (const x of c.listens.values()) {
+    if (x.requested === undefined) continue;
     if (x.open) {
       anotherOpen = true;
       continue;
@@ -137,7 +142,7 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
     }
     core.addReconnect(c, m.t, m.seq, wanted.size, [...wanted].filter((u) => !asked.has(u.uri)));
   }
-  for (const u of fromEnded) {
+  for (const u of aboutResources ? fromEnded : []) {
     if (asked.has(u.uri)) continue;
     core.touch(u, m.t);
     core.disbelieve(u, 'dropped-on-relisten', m.t, m.seq);

@@ -292,6 +292,18 @@ export class ModernClient extends HttpClientBase {
     return stream;
   }
 
+  /** The listen the SDK client opens by itself for ClientOptions.listChanged (again after every reconnect): no URIs. */
+  listenListChanged(): ListenStream {
+    const id = `listen:${++this.listens}`;
+    const conn = this.log.newConn('listen');
+    const notifications = { resourcesListChanged: true };
+    this.log.httpRequest(conn, 'POST', this.url, this.headers('subscriptions/listen'), request('subscriptions/listen', this.params('subscriptions/listen', { notifications }), id));
+    this.log.httpResponse(conn, 200, this.url, { 'content-type': 'text/event-stream' });
+    const stream = new ListenStream(this.log, conn, id, this);
+    stream.notify('notifications/subscriptions/acknowledged', { notifications, _meta: { 'io.modelcontextprotocol/subscriptionId': id } });
+    return stream;
+  }
+
   /** The page closes a listen: the SDK aborts the request and sends notifications/cancelled for its id. */
   cancel(stream: ListenStream): void {
     this.log.httpEnd(stream.conn, 'aborted', 'body');

@@ -128,6 +128,59 @@ describe('2026-07-28 listen', () => {
     expect(e.snapshot(log.t).sessions.at(-1)).toMatchObject({ endCause: 'graceful-close' });
   });
 
+  it('the SDK\'s own list-changed listen after a reconnect is no re-listen: the dropped subscription stays an error', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    const auto = c.listenListChanged();
+    const l = c.listen([POLICY, FAQ]);
+    l.drop();
+    auto.drop();
+    log.wait(500);
+    c.discover();
+    // ClientOptions.listChanged: connect() opens it again by itself; the app never listens for its resources again.
+    c.listenListChanged();
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000))).toEqual([
+      `cached-not-subscribed ${FAQ} lost-with-stream error`,
+      `cached-not-subscribed ${POLICY} lost-with-stream error`,
+      `phantom-subscription ${FAQ} - error`,
+      `phantom-subscription ${POLICY} - error`,
+    ]);
+    const snap = e.snapshot(log.t + 3000);
+    expect(snap.metrics).toMatchObject({ reconnects: 1, reconnectsResubscribed: 0 });
+    expect(snap.uris.find((u) => u.uri === POLICY)).toMatchObject({ clientBelievesSubscribed: true });
+    expect(snap.sessions.filter((x) => x.kind === 'listen').map((x) => x.requested)).toEqual([undefined, [POLICY, FAQ], undefined]);
+  });
+
+  it('the SDK\'s list-changed listen, then the app\'s re-listen after the grace: one reconnect, fully resubscribed', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    c.listenListChanged();
+    c.listen([POLICY, FAQ]).drop();
+    log.wait(500);
+    c.listenListChanged();
+    log.wait(5000);
+    c.listen([POLICY, FAQ]);
+    const e = run(log);
+    // Five seconds without a subscription were a real loss: said, and resolved by the re-listen.
+    expect(findingsAfter(e, 3000).filter((f) => f.open)).toEqual([]);
+    expect(e.snapshot(log.t).metrics).toMatchObject({ reconnects: 1, reconnectsResubscribed: 1 });
+    expect(e.snapshot(log.t).uris.find((u) => u.uri === POLICY)).toMatchObject({ clientBelievesSubscribed: true, serverHasSubscription: true });
+  });
+
+  it('a list-changed listen that drops alone while the resource listen stays open is no reconnect', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    const auto = c.listenListChanged();
+    c.listen([POLICY, FAQ]);
+    auto.drop();
+    log.wait(500);
+    c.listenListChanged();
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000))).toEqual([]);
+    expect(e.snapshot(log.t).metrics).toMatchObject({ reconnects: 0 });
+  });
+
   it('a re-listen that drops a cached URI', () => {
     const log = new FrameLog();
     const c = modern(log);
