@@ -235,7 +235,7 @@ export class MessageReader {
           if (req.uri !== undefined) m.uri = req.uri;
         }
         if (m.kind === 'result') {
-          const verdict = checkResult(m.method, o);
+          const verdict = checkResult(m.method, o, m.generation);
           m.known = verdict.known;
           if (verdict.problem !== undefined) m.problem ??= verdict.problem;
         }

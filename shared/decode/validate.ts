@@ -3,6 +3,7 @@
 // other known method goes through the SDK's zod schema for that method (sdk-schemas.ts). Measured: zod on a 1.5 KB
 // read result costs ~0.9 µs next to ~2.2 µs for its JSON.parse, which alone would eat half the 2× replay budget.
 import { M, SUBSCRIPTION_ID_META_KEY } from './protocol.ts';
+import type { Generation } from './types.ts';
 import { sdkSchemas, zodProblem } from './sdk-schemas.ts';
 
 export interface Verdict {
@@ -75,8 +76,9 @@ const NOTIFICATIONS = table<(p: unknown) => Verdict>({
 });
 
 /**
- * The one problem of a read result the SDK's clients do not refuse (they fall back to their default ttl): the engine
- * still caches such an answer. Every other problem of a read result means readResource fails.
+ * The one problem of a 2025 read result the SDK's clients do not refuse (they fall back to their default ttl): the
+ * engine still caches such an answer. Every other problem of a read result means readResource fails; on a 2026-07-28
+ * connection a bad ttlMs does too (read2026).
  */
 export const READ_TTL_PROBLEM = 'result.ttlMs is not a non-negative number';
 
@@ -91,6 +93,23 @@ function readContentsProblem(r: unknown): string | undefined {
     if (typeof c.text !== 'string' && typeof c.blob !== 'string') return `result.contents[${i}] has neither text nor blob`;
   }
   return undefined;
+}
+
+/**
+ * A 2026-07-28 read result as the SDK client's codec checks it (client dist: decodeResult, then the wire schema of
+ * resources/read): `resultType` is required and must be `complete` (or `input_required`), `ttlMs` a non-negative
+ * integer and `cacheScope` public or private. Anything else fails readResource: the content is never the client's.
+ */
+function read2026(r: unknown): Verdict {
+  if (!isObj(r)) return bad('result is not an object');
+  if (r.resultType === 'input_required') return KNOWN;
+  if (r.resultType === undefined) return bad('result.resultType is missing (a 2026-07-28 server must send it)');
+  if (r.resultType !== 'complete') return bad('result.resultType is not "complete"');
+  const problem = readContentsProblem(r);
+  if (problem !== undefined) return bad(problem);
+  if (!(typeof r.ttlMs === 'number' && Number.isInteger(r.ttlMs) && r.ttlMs >= 0)) return bad('result.ttlMs is not a non-negative integer (required in 2026-07-28)');
+  if (r.cacheScope !== 'public' && r.cacheScope !== 'private') return bad('result.cacheScope is not "public" or "private" (required in 2026-07-28)');
+  return KNOWN;
 }
 
 const RESULTS = table<(r: unknown) => Verdict>({
@@ -144,8 +163,9 @@ export function checkCall(kind: 'request' | 'notification', method: string, msg:
 }
 
 /** Check a successful response against the method of its request (unknown when unpaired). */
-export function checkResult(method: string | undefined, msg: Obj): Verdict {
+export function checkResult(method: string | undefined, msg: Obj, generation: Generation = '2025'): Verdict {
   if (method === undefined) return { known: false };
+  if (generation === '2026' && method === M.read) return read2026(msg.result);
   const own = entry(RESULTS, method);
   if (own) return own(msg.result);
   const schema = sdkSchemas().results.get(method);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { messageAt } from '../../../shared/engine/index.ts';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { request, result, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
+import { checkResult } from '../../../shared/decode/validate.ts';
+import { ModernClient, request, result, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
 
 const URL = 'http://localhost:3000/mcp';
 const A = 'file:///docs/a.md';
@@ -130,5 +131,44 @@ describe('responses the SDK refuses', () => {
     log.httpBody(r.conn, { text: `{"result":{"contents":[{"uri":"${A}","text":"${'y'.repeat(100)}`, truncated: { bytes: 9000, hash: 'h2' } });
     log.httpEnd(r.conn);
     expect(uriRow(log)?.cached).toBe(true);
+  });
+});
+
+describe('2026-07-28 reads the SDK client refuses', () => {
+  const base = { contents: [{ uri: A, text: 'v' }], resultType: 'complete', ttlMs: 0, cacheScope: 'private' };
+
+  it.each([
+    ['ttlMs 1.5', { ttlMs: 1.5 }, 'result.ttlMs is not a non-negative integer (required in 2026-07-28)'],
+    ['ttlMs missing', { ttlMs: undefined }, 'result.ttlMs is not a non-negative integer (required in 2026-07-28)'],
+    ['cacheScope "shared"', { cacheScope: 'shared' }, 'result.cacheScope is not "public" or "private" (required in 2026-07-28)'],
+  ])('%s: nothing cached, the read failed, no freshness finding for content the client never had', (_name, extra, problem) => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover();
+    c.read(A, 'v1', extra);
+    const e = run(log);
+    const snap = e.snapshot(log.t + 10);
+    const last = messageAt(snap.messages, snap.messages.count - 1)!;
+    expect([last.kind, last.problem]).toEqual(['result', problem]);
+    expect(snap.uris.find((u) => u.uri === A)).toMatchObject({ cached: false, lastReadFailed: `answer refused: ${problem}` });
+    expect(brief(findingsAfter(e, 3_600_000))).toEqual([]);
+  });
+
+  it('a refused re-read leaves the earlier content cached', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover();
+    c.read(A, 'v1', { ttlMs: 60_000 });
+    c.read(A, 'v2', { ttlMs: -1 });
+    expect(run(log).snapshot(log.t + 10).uris.find((u) => u.uri === A)).toMatchObject({ cached: true, ttlMs: 60_000 });
+  });
+
+  it('checked as the SDK does: resultType required and complete; a 2025 answer keeps the lenient ttlMs rule', () => {
+    const { resultType: _r, ...noType } = base;
+    expect(checkResult('resources/read', { result: noType }, '2026').problem).toBe('result.resultType is missing (a 2026-07-28 server must send it)');
+    expect(checkResult('resources/read', { result: { ...base, resultType: 'partial' } }, '2026').problem).toBe('result.resultType is not "complete"');
+    expect(checkResult('resources/read', { result: { resultType: 'input_required', inputRequests: {} } }, '2026').problem).toBeUndefined();
+    expect(checkResult('resources/read', { result: base }, '2026').problem).toBeUndefined();
+    expect(checkResult('resources/read', { result: { contents: base.contents, ttlMs: 1.5 } }, '2025').problem).toBeUndefined();
   });
 });
