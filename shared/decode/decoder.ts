@@ -68,7 +68,7 @@ export class Decoder {
   private legacy = new Map<string, { endpoint: string; session: string }>();
   private pairing = new RequestPairing();
   private reader: MessageReader;
-  private peeked: PeekedVersion = { metaVersion: undefined };
+  private peeked: PeekedVersion = { metaVersion: undefined, nameField: undefined, nameValue: undefined };
   /** Every payload is prepared into this one object: one frame is decoded at a time, and nothing keeps it. */
   private payload = scratchPayload();
   private lastUrl = '';
@@ -323,7 +323,9 @@ export class Decoder {
     c.version = modern ? (metaVersion ?? headerVersion) : headerVersion;
     c.legacyCandidate = role === 'get' && session === undefined && headerVersion === undefined;
     this.conns.set(f.conn, c);
-    this.sink.wire({ type: 'request-head', info, method: verb, headers: h, requestMethods: methods ?? NO_METHODS, metaVersion }, f.seq, f.t);
+    const nameField = body ? this.peeked.nameField : undefined;
+    const mcpName = nameField !== undefined ? { field: nameField, value: this.peeked.nameValue! } : undefined;
+    this.sink.wire({ type: 'request-head', info, method: verb, headers: h, requestMethods: methods ?? NO_METHODS, metaVersion, mcpName }, f.seq, f.t);
     if (role === 'get' && session !== undefined) {
       const ended = this.sessions.get(session)?.ended ?? [];
       const lastEventId = h['last-event-id'];

@@ -4,7 +4,7 @@
 import type { Payload } from '../frames.ts';
 import { classifyInto, sniffTruncated } from './jsonrpc.ts';
 import type { RequestPairing } from './pairing.ts';
-import { canonicalMethod, M } from './protocol.ts';
+import { canonicalMethod, M, MCP_NAME_SOURCE } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, Direction, MessageKind, StreamKind } from './types.ts';
 import { checkCall, checkResult } from './validate.ts';
 
@@ -103,6 +103,9 @@ export function prepareInto(out: PreparedPayload | ScratchPayload, payload: Payl
 /** What peekCalls found besides the methods; one object reused (the caller reads it at once). */
 export interface PeekedVersion {
   metaVersion: string | undefined;
+  /** The first request's value that a 2026 `Mcp-Name` header must mirror (MCP_NAME_SOURCE), and its field. */
+  nameField: string | undefined;
+  nameValue: string | undefined;
 }
 
 /**
@@ -112,6 +115,8 @@ export interface PeekedVersion {
 export function peekCalls(p: PreparedPayload, out: PeekedVersion): string[] | undefined {
   let methods: string[] | undefined;
   out.metaVersion = undefined;
+  out.nameField = undefined;
+  out.nameValue = undefined;
   if (p.truncated) {
     const s = sniffTruncated(p.payload.text);
     return s.method !== undefined ? [s.method] : undefined;
@@ -121,8 +126,19 @@ export function peekCalls(p: PreparedPayload, out: PeekedVersion): string[] | un
     const v = values[i];
     if (typeof v !== 'object' || v === null) continue;
     const o = v as Record<string, unknown>;
-    if (typeof o.method === 'string' && o.id !== undefined) (methods ??= []).push(canonicalMethod(o.method));
     const params = o.params as Record<string, unknown> | undefined;
+    if (typeof o.method === 'string' && o.id !== undefined) {
+      const method = canonicalMethod(o.method);
+      if (methods === undefined) {
+        const field = MCP_NAME_SOURCE.get(method);
+        const value = field !== undefined && params && typeof params === 'object' ? params[field] : undefined;
+        if (typeof value === 'string') {
+          out.nameField = field;
+          out.nameValue = value;
+        }
+      }
+      (methods ??= []).push(method);
+    }
     const meta = params && typeof params === 'object' ? (params._meta as Record<string, unknown> | undefined) : undefined;
     const claim = meta && typeof meta === 'object' ? meta['io.modelcontextprotocol/protocolVersion'] : undefined;
     if (typeof claim === 'string') out.metaVersion ??= claim;

@@ -30,6 +30,19 @@ export const M = {
 } as const;
 
 /**
+ * 2026-07-28 (SEP-2243): the requests whose `Mcp-Name` header must mirror a body field, and which field (the SDK's
+ * MCP_NAME_HEADER_SOURCE, shared there by the client's emission and the server's check).
+ */
+export const MCP_NAME_SOURCE: ReadonlyMap<string, string> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  [M.read, 'uri'],
+  ['tasks/get', 'taskId'],
+  ['tasks/update', 'taskId'],
+  ['tasks/cancel', 'taskId'],
+]);
+
+/**
  * Method names are fresh strings from JSON.parse; swapping them once for the canonical literal makes every later
  * comparison (the engine's switch, set lookups, interning in the message store) an identity check. Found by length,
  * then compared: cheaper than hashing the fresh string for a Map lookup (it runs for every request and notification).

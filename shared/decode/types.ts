@@ -105,6 +105,8 @@ export type WireEvent =
       requestMethods: string[];
       /** A modern `_meta` protocol-version claim in the body, if any. */
       metaVersion: string | undefined;
+      /** The body field a 2026 `Mcp-Name` header must mirror (tools/call name, resources/read uri…), if the request has one. */
+      mcpName: { field: string; value: string } | undefined;
     }
   | { type: 'response-head'; info: ConnInfo; status: number; contentType: string; sse: boolean; headers: HeaderMap }
   | {

@@ -151,12 +151,15 @@ export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
   },
   'protocol-header-missing': {
     id: 'protocol-header-missing',
-    title: 'MCP-Protocol-Version header missing or wrong',
+    title: 'MCP protocol header missing or wrong',
     severity: 'warning',
     explanation:
       'On HTTP, every request after initialization must carry the negotiated MCP-Protocol-Version (2025-06-18 and later; on ' +
-      '2026-07-28 also Mcp-Method). Without it the server assumes 2025-03-26, and behaviour can differ from what was negotiated.',
-    fix: 'Send the negotiated version in MCP-Protocol-Version on every request (and Mcp-Method on 2026-07-28).',
+      '2026-07-28 also Mcp-Method, and Mcp-Name mirroring the body\'s tool or prompt name, resource URI or task id). Without ' +
+      'it a 2025 server assumes 2025-03-26, and behaviour can differ from what was negotiated; a 2026-07-28 server refuses ' +
+      'the request (HTTP 400).',
+    fix: 'Send the negotiated version in MCP-Protocol-Version on every request (and on 2026-07-28 Mcp-Method, and Mcp-Name ' +
+      'with the same value as params.name, params.uri or params.taskId, base64-encoded as =?base64?…?= when it is not plain ASCII).',
   },
   'version-regression': {
     id: 'version-regression',

@@ -1,6 +1,7 @@
 // Finding family "protocol": the client and server disagree with the protocol or with each other —
 // subscribe-unsupported, unsolicited-update, protocol-header-missing, version-regression.
 import type { HeaderMap } from '../frames.ts';
+import { REDACTED_PREFIX } from '../redact.ts';
 import { HEADER_REQUIRED_FROM, METHOD_NOT_FOUND } from '../decode/protocol.ts';
 import type { ClientModel } from '../engine/client-model.ts';
 import type { EngineCore } from '../engine/core.ts';
@@ -48,13 +49,31 @@ export function checkUnsolicited(core: EngineCore, u: UriState, l: SubscriptionL
   );
 }
 
-/** MCP-Protocol-Version (and, on 2026-07-28, Mcp-Method) on every HTTP request after initialization. */
+const BASE64_SENTINEL = /^=\?base64\?((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)\?=$/;
+
+/** An `Mcp-Name` value as the SDK server reads it: trimmed of spaces and tabs, a `=?base64?…?=` sentinel decoded as UTF-8. */
+export function decodeMcpName(header: string): string | undefined {
+  const v = header.replace(/^[ \t]+|[ \t]+$/g, '');
+  if (!(v.startsWith('=?base64?') && v.endsWith('?='))) return v;
+  const b64 = BASE64_SENTINEL.exec(v)?.[1];
+  if (b64 === undefined) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * MCP-Protocol-Version on every HTTP request after initialization; on 2026-07-28 also Mcp-Method, and Mcp-Name
+ * mirroring the body (tools/call and prompts/get name, resources/read uri, tasks/* taskId), as the SDK server checks.
+ */
 export function checkRequestHeaders(
   core: EngineCore,
   c: ClientModel,
   headers: HeaderMap,
   l: SubscriptionLedger | undefined,
-  modern: { requestMethods: readonly string[]; metaVersion: string | undefined } | undefined,
+  modern: { requestMethods: readonly string[]; metaVersion: string | undefined; mcpName: { field: string; value: string } | undefined } | undefined,
   t: number,
   seq: number,
 ): void {
@@ -66,13 +85,23 @@ export function checkRequestHeaders(
     if (modern.requestMethods.length === 0) return; // notifications are exempt on 2026-07-28
     // Runs for every request: the list of missing headers is only built when one is missing.
     const noMethod = headers['mcp-method'] === undefined;
-    if (sent === undefined || noMethod) {
-      const missing = sent === undefined && noMethod ? 'MCP-Protocol-Version and Mcp-Method' : sent === undefined ? 'MCP-Protocol-Version' : 'Mcp-Method';
+    const name = modern.mcpName;
+    const nameHeader = headers['mcp-name'];
+    const noName = name !== undefined && nameHeader === undefined;
+    if (sent === undefined || noMethod || noName) {
+      const missing = [sent === undefined ? 'MCP-Protocol-Version' : '', noMethod ? 'Mcp-Method' : '', noName ? 'Mcp-Name' : ''].filter((x) => x !== '');
       reason = 'missing';
-      detail = `${modern.requestMethods[0]} sent without ${missing}`;
+      detail = `${modern.requestMethods[0]} sent without ${missing.length > 1 ? `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}` : missing[0]}`;
     } else if (modern.metaVersion !== undefined && sent !== modern.metaVersion) {
       reason = 'mismatch';
       detail = `header says ${sent}, _meta says ${modern.metaVersion}`;
+    } else if (name !== undefined && nameHeader !== undefined && !nameHeader.includes(REDACTED_PREFIX)) {
+      // A header the user had redacted says nothing; otherwise the server refuses a name that does not mirror the body.
+      const decoded = decodeMcpName(nameHeader);
+      if (decoded !== name.value) {
+        reason = 'mismatch';
+        detail = decoded === undefined ? `Mcp-Name ${nameHeader} is not valid base64` : `Mcp-Name says ${decoded}, params.${name.field} is ${name.value}`;
+      }
     }
   } else {
     if (!l || l.version === undefined || l.version < HEADER_REQUIRED_FROM) return;

@@ -31,7 +31,7 @@ const OTHER_REASONS: Record<string, [string, string][]> = {
   ],
   'protocol-header-missing': [
     ['missing', 'the header is absent'],
-    ['mismatch', 'the header differs from the negotiated version (or from the `_meta` claim)'],
+    ['mismatch', 'the header differs from the negotiated version (or from the `_meta` claim), or on 2026-07-28 `Mcp-Name` does not mirror the body'],
   ],
 };
 

@@ -248,13 +248,16 @@ export class ModernClient extends HttpClientBase {
   private listens = 0;
   /** Set false to script a client that omits Mcp-Method / MCP-Protocol-Version. */
   sendHeaders = true;
+  /** What the Mcp-Name header carries for a body's name or uri (undefined: no header); the SDK sends it as it is. */
+  mcpNameOf: (value: string) => string | undefined = (value) => value;
 
   protected headers(method?: string, name?: string): HeaderMap {
     const h: HeaderMap = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     if (method !== undefined && this.sendHeaders) {
       h['mcp-protocol-version'] = MODERN;
       h['mcp-method'] = method;
-      if (name !== undefined) h['mcp-name'] = name;
+      const header = name !== undefined ? this.mcpNameOf(name) : undefined;
+      if (header !== undefined) h['mcp-name'] = header;
     }
     return h;
   }

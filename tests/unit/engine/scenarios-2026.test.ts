@@ -242,6 +242,28 @@ describe('2026-07-28 listen', () => {
     const f = findingsAfter(run(log), 3000);
     expect(brief(f)).toEqual(['protocol-header-missing - missing warning']);
     expect(f[0]!.detail).toMatch(/MCP-Protocol-Version and Mcp-Method/);
+    c.read(POLICY, 'v1');
+    expect(findingsAfter(run(log), 3000).map((x) => x.detail)).toContain('resources/read sent without MCP-Protocol-Version, Mcp-Method and Mcp-Name');
+  });
+
+  it('Mcp-Name on a 2026 read: missing or not mirroring params.uri is said; a base64 sentinel or a redacted value is not', () => {
+    const verdict = (mcpNameOf: (v: string) => string | undefined, uri = POLICY) => {
+      const log = new FrameLog();
+      const c = new ModernClient(log, URL);
+      c.discover();
+      c.mcpNameOf = mcpNameOf;
+      c.read(uri, 'v1');
+      return findingsAfter(run(log), 3000)
+        .filter((f) => f.id === 'protocol-header-missing')
+        .map((f) => `${f.reason} ${f.detail}`);
+    };
+    expect(verdict(() => undefined)).toEqual([`missing resources/read sent without Mcp-Name`]);
+    expect(verdict(() => FAQ)).toEqual([`mismatch Mcp-Name says ${FAQ}, params.uri is ${POLICY}`]);
+    expect(verdict(() => '=?base64?!!?=')).toEqual(['mismatch Mcp-Name =?base64?!!?= is not valid base64']);
+    const odd = 'file:///docs/café menu.md';
+    expect(verdict(() => `=?base64?${Buffer.from(odd).toString('base64')}?=`, odd)).toEqual([]);
+    expect(verdict((v) => ` ${v}\t`)).toEqual([]);
+    expect(verdict(() => '[redacted:0123abcd]')).toEqual([]);
   });
 
   it('an update whose subscriptionId names a listen that did not ask for it', () => {
