@@ -30,7 +30,7 @@ Reads a trace exported by the MCP devtools panel (Export ▾ → Trace) and prin
   --default-max-age <ms>  expected freshness when nothing else says (default ${DEFAULT_MAX_AGE_MS})
   --grace <ms>            how long a condition must hold before it is a finding (default ${DEFAULT_GRACE_MS})
 
-A file name of - reads the trace from stdin. Each option is given once, as its own argument (--now <time>, not
+A file name of - reads the trace from stdin. Each option but --rule is given once, as its own argument (--now <time>, not
 --now=<time>).
 
 Exit status: 0 nothing at or above the level, 1 findings at or above it, 2 unusable file, bad option, a --now before
@@ -47,7 +47,7 @@ interface Args {
   options: EngineOptions;
 }
 
-function parseArgs(argv: readonly string[]): Args | string | typeof HELP {
+export function parseArgs(argv: readonly string[]): Args | string | typeof HELP {
   let file: string | undefined;
   let json = false;
   let failOn: Severity = 'error';

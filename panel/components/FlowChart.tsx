@@ -88,7 +88,7 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
         <ol>
           {NODES.map((n) => {
             const s = v.nodes[n.id];
-            const state = [s.current ? 'current' : '', s.reached ? 'reached' : 'not reached', n.failure ? 'failure node' : '', n.inferred ? INFERRED : ''].filter(Boolean).join(', ');
+            const state = [s.current ? 'current' : '', s.reached ? 'reached' : 'not reached', !selectedKey && v.at[n.id] ? `${v.at[n.id]} URI(s) here now` : '', n.failure ? 'failure node' : '', n.inferred ? INFERRED : ''].filter(Boolean).join(', ');
             return (
               <li key={n.id} data-legend-node={n.id}>
                 <b>{n.id}</b> {n.en} — <span lang="zh">{n.zh}</span>
@@ -167,9 +167,13 @@ const FlowNodeView = memo(function FlowNodeView(props: { id: NodeId; reached: bo
         <tspan class="node-id">{id}</tspan> {SHORT_LABEL[id]}
       </text>
       {at > 0 ? (
-        <text x={b.x + b.w - 4} y={b.y - 2} class="node-at" text-anchor="end">
-          {at}
-        </text>
+        // A badge on the node's corner (a filled pill, not a bare number an edge count could be taken for).
+        <g class="node-at" data-at={at}>
+          <rect x={b.x + b.w - 6 - 5.5 * String(at).length} y={b.y - 6} width={8 + 5.5 * String(at).length} height={12} rx={6} />
+          <text x={b.x + b.w - 2 - 2.75 * String(at).length} y={b.y + 3} text-anchor="middle">
+            {at}
+          </text>
+        </g>
       ) : null}
       {pulse ? <rect key={pulse} class="pulse" x={b.x} y={b.y} width={b.w} height={b.h} rx={n.decision ? 12 : 3} /> : null}
     </g>

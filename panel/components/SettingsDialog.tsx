@@ -4,7 +4,7 @@
 // here, nothing changes). Without a tab they apply to this view only.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Settings } from '../../shared/settings.ts';
-import { draftProblem, fromDraft, toDraft, type Draft, type DraftProblem, type FieldId } from '../model/settings-form.ts';
+import { cliOptions, draftProblem, fromDraft, toDraft, type Draft, type DraftProblem, type FieldId } from '../model/settings-form.ts';
 
 interface Props {
   settings: Settings;
@@ -109,6 +109,9 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
             + Add rule
           </button>
           {num('Default max age', 'defaultSeconds', 's')}
+          <p class="muted cli-equivalent">
+            The saved rules for <code>npm run analyze</code> (milliseconds there): <code data-cli-options>{cliOptions(settings)}</code>
+          </p>
         </fieldset>
         <fieldset>
           <legend>Log caps per tab (the oldest frames are dropped and counted)</legend>

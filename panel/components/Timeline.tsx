@@ -462,6 +462,7 @@ const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; selected
       data-uri={p.uri}
       data-stale={p.stale}
       title={p.uri}
+      aria-label={p.uri}
       aria-current={p.selected ? 'true' : undefined}
       {...activates(() => p.onSelect(p.lkey))}
     >

@@ -189,7 +189,7 @@ function ToolbarView(props: Props) {
       <span class="sep" />
       <span class="finding-counts" aria-label={`Open findings: ${p.counts.error} errors, ${p.counts.warning} warnings, ${p.counts.info} info`}>
         {(['error', 'warning', 'info'] as const).map((s) => (
-          <button key={s} type="button" class={`count sev-${s}${p.counts[s] ? ' some' : ''}`} data-severity={s} data-n={p.counts[s]} title={`Show ${s} rows`} aria-label={`${p.counts[s]} ${s}`} onClick={() => p.onSeverity(s)}>
+          <button key={s} type="button" class={`count sev-${s}${p.counts[s] ? ' some' : ''}`} data-severity={s} data-n={p.counts[s]} title={`Show ${s} rows`} aria-label={`${p.counts[s]} ${s === 'info' || p.counts[s] === 1 ? s : `${s}s`}: show ${s} rows`} onClick={() => p.onSeverity(s)}>
             {s === 'error' ? '✖' : s === 'warning' ? '▲' : 'ℹ'} {p.counts[s]}
           </button>
         ))}

@@ -21,9 +21,10 @@ interface Props {
   total: number;
 }
 
-const yes = (b: boolean, label: string) => (
-  <span class={b ? 'yes' : 'no'} aria-label={`${label}: ${b ? 'yes' : 'no'}`}>
-    {b ? '✓' : '✗'}
+/** ✓ or ✗; a "no" about a URI that is neither cached nor in trouble is no problem: shown muted (–), not as a red ✗. */
+const yes = (b: boolean, label: string, matters: boolean) => (
+  <span class={b ? 'yes' : matters ? 'no' : 'muted'} aria-label={`${label}: ${b ? 'yes' : 'no'}`}>
+    {b ? '✓' : matters ? '✗' : '–'}
   </span>
 );
 
@@ -52,6 +53,8 @@ interface Cells {
   findings: string;
   titles: string;
   age: string;
+  /** Cached, or with a finding: a "no" in its subscription columns matters. */
+  matters: boolean;
   overAge: boolean;
   ageTitle: string;
   believes: boolean;
@@ -76,6 +79,7 @@ function cellsOf(r: UriRow, now: number, selected: boolean): Cells {
     findings: r.findings.join(' '),
     titles: r.findings.map((f) => CATALOGUE[f].title).join(' · '),
     age: age === undefined ? (r.listed ? 'listed' : 'not cached') : formatAge(age),
+    matters: age !== undefined || r.status !== 'ok',
     overAge: age !== undefined && age > r.expectedMaxAgeMs,
     ageTitle: age === undefined ? '' : `expected at most ${formatDuration(r.expectedMaxAgeMs)} (${r.expectedMaxAgeSource})`,
     believes: r.clientBelievesSubscribed,
@@ -107,13 +111,15 @@ const RowView = memo(function RowView({ c, n, onSelect, onOpen }: { c: Cells; n:
       data-key={c.key}
       data-findings={c.findings}
       data-status={c.status}
+      title="Click selects; double-click or Enter opens the details"
       onClick={() => onSelect(c.key)}
       onDblClick={() => onOpen(c.key)}
     >
       <span class={`sev sev-${c.status}`} role="gridcell">
         {c.status}
       </span>
-      <span role="gridcell" title={`${c.uri}\n${c.endpoint}`} class="uri">
+      {/* Named by the whole URI: the two parts it is shown in would be read with a space between them. */}
+      <span role="gridcell" title={`${c.uri}\n${c.endpoint}`} class="uri" aria-label={c.uri}>
         <UriText uri={c.uri} />
       </span>
       <span role="gridcell">
@@ -121,11 +127,11 @@ const RowView = memo(function RowView({ c, n, onSelect, onOpen }: { c: Cells; n:
           {c.age}
         </span>
       </span>
-      <span role="gridcell">{yes(c.believes, 'client believes subscribed')}</span>
+      <span role="gridcell">{yes(c.believes, 'client believes subscribed', c.matters)}</span>
       <span role="gridcell" title={c.heldBy}>
-        {yes(c.server, 'server has the subscription')}
+        {yes(c.server, 'server has the subscription', c.matters)}
       </span>
-      <span role="gridcell">{yes(c.channel, 'delivery channel open')}</span>
+      <span role="gridcell">{yes(c.channel, 'delivery channel open', c.matters)}</span>
       <span role="gridcell">{c.notify}</span>
       <span role="gridcell" data-read-failed={c.readFailed !== '' || undefined}>
         {c.readFailed ? (

@@ -55,6 +55,16 @@ export function fromDraft(d: Draft): Settings {
   };
 }
 
+/** A shell word: left bare when it is plain, else in single quotes. */
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_\-./:=@%+,]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
+}
+
+/** The freshness settings as `npm run analyze` options (the trace does not carry them; the CLI takes milliseconds). */
+export function cliOptions(s: Pick<Settings, 'freshnessRules' | 'defaultMaxAgeMs'>): string {
+  return [...s.freshnessRules.map((r) => `--rule ${shellWord(`${r.pattern}=${r.maxAgeMs}`)}`), `--default-max-age ${s.defaultMaxAgeMs}`].join(' ');
+}
+
 const fmt = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 3 });
 
 function outside(text: string, scale: number, [lo, hi]: readonly [number, number]): boolean {

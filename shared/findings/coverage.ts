@@ -61,14 +61,14 @@ function endedHow(u: UriState): string {
   const memo = u.endedText;
   if (memo && memo.ledger === lost && memo.endSeq === lost.endSeq) return memo.text;
   const text = `${lost.label} ended (${lost.endCause}) at seq ${lost.endSeq}`;
-  u.endedText = { ledger: lost, endSeq: lost.endSeq, text, lost: `${text}; nothing live subscribes it since` };
+  u.endedText = { ledger: lost, endSeq: lost.endSeq, text, lost: `${text}; no live session or listen has held it since then` };
   return text;
 }
 
 function lostDetail(u: UriState): string {
   const how = endedHow(u);
   const memo = u.endedText;
-  return memo && memo.text === how ? memo.lost : `${how}; nothing live subscribes it since`;
+  return memo && memo.text === how ? memo.lost : `${how}; no live session or listen has held it since then`;
 }
 
 export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: number): void {

@@ -118,6 +118,15 @@ it('writes screenshots of the panel in light and dark on the scenario', async ()
   }
   const bg = await panel.evaluate(() => getComputedStyle(document.body).backgroundColor);
   expect(bg).toBe('rgb(255, 255, 255)');
+  // Chromium's own style for extension pages shrinks body text to 75 %: the panel's text is the 12px it sets.
+  expect(await panel.evaluate(() => [getComputedStyle(document.body).fontSize, getComputedStyle(document.querySelector('.status-bar')!).fontSize])).toEqual(['12px', '12px']);
+  // A URI shown in two parts (cut in the middle when narrow) is named whole, for a screen reader and for getByRole.
+  await expect(panel.getByRole('gridcell', { name: 'file:///docs/policy.md', exact: true }).count()).resolves.toBe(1);
+  await expect(panel.getByRole('button', { name: 'file:///docs/policy.md', exact: true }).count()).resolves.toBe(1);
+  // A "no" matters on a cached row in trouble (red ✗), not on a URI the page only listed (muted –).
+  const mark = (uri: string) => panel.$eval(`.uri-row[data-uri="${uri}"] [aria-label="server has the subscription: no"]`, (e) => `${e.className} ${e.textContent}`);
+  await expect(mark('file:///docs/policy.md')).resolves.toBe('no ✗');
+  await expect(mark('file:///docs/faq.md')).resolves.toBe('muted –');
 });
 
 it('navigates the URI table with the keyboard; Enter opens the drawer, Esc closes it', async () => {
@@ -291,6 +300,11 @@ it('edits settings in the panel: a bad value is named, marked and focused, a goo
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-findings*="cache-age-exceeded"]`);
   const stored = await (await browser.serviceWorker()).evaluate(() => (globalThis as any).mcpDevtools.settings.get());
   expect(stored.freshnessRules).toEqual([{ pattern: 'file:///docs/**', maxAgeMs: 1000 }]);
+  // The dialog spells the saved rules as the CLI's options.
+  await panel.click('button[aria-label="Settings"]');
+  expect(await panel.textContent('dialog [data-cli-options]')).toBe(`--rule 'file:///docs/**=1000' --default-max-age ${DEFAULT_SETTINGS.defaultMaxAgeMs}`);
+  await panel.keyboard.press('Escape');
+  await panel.waitForSelector('dialog.settings', { state: 'detached' });
   // Back to the defaults for the rest of the file.
   const back = await panel.evaluate(
     (s) =>

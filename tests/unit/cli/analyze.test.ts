@@ -1,10 +1,10 @@
 // The analyze CLI: exit codes 0/1/2, --json, --fail-on, --now, --rule, and clear messages for unusable input.
 // Run in-process through main(), plus once as a real process the way CI runs it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Engine } from '../../../shared/engine/index.ts';
 import { main } from '../../../cli/analyze.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
@@ -229,6 +229,7 @@ describe('analyze', () => {
 
   it('runs as `npm run analyze` does, with the exit code as the process status', () => {
     const dir = mkdtempSync(join(tmpdir(), 'analyze-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'bad.trace.json');
     writeFileSync(file, brokenTrace());
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/analyze.ts', file, '--json'], { encoding: 'utf8' });

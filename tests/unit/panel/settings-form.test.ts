@@ -1,6 +1,8 @@
 // The settings dialog's form model: what the fields show, what is sent, and the problems named in the fields' words.
 import { describe, expect, it } from 'vitest';
-import { draftProblem, fromDraft, toDraft } from '../../../panel/model/settings-form.ts';
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from '../../../cli/analyze.ts';
+import { cliOptions, draftProblem, fromDraft, toDraft } from '../../../panel/model/settings-form.ts';
 import { DEFAULT_SETTINGS, validateSettings } from '../../../shared/settings.ts';
 
 const base = () => toDraft(DEFAULT_SETTINGS);
@@ -34,5 +36,19 @@ describe('settings form', () => {
   it('takes header names separated by commas and refuses what is not one', () => {
     expect(fromDraft({ ...base(), extraHeaders: 'X-Tenant, x-customer-key,' }).capture.extraSecretHeaders).toEqual(['X-Tenant', 'x-customer-key']);
     expect(draftProblem({ ...base(), extraHeaders: 'x-ok, bad header!' })).toEqual({ field: 'extraHeaders', message: 'Extra secret headers: “bad header!” is not a header name (separate names with commas)' });
+  });
+
+  it('says the saved freshness rules as npm run analyze options, which the CLI reads back to the same rules', () => {
+    const rules = [
+      { pattern: 'file:**', maxAgeMs: 60_000 },
+      { pattern: "db://it's a=b/*", maxAgeMs: 1500 },
+    ];
+    const text = cliOptions({ freshnessRules: rules, defaultMaxAgeMs: 600_000 });
+    expect(text).toBe("--rule 'file:**=60000' --rule 'db://it'\\''s a=b/*=1500' --default-max-age 600000");
+    // As a shell splits it (globs quoted: a bare ** would expand).
+    const words = spawnSync('bash', ['-c', `printf '%s\\n' ${text}`], { encoding: 'utf8' }).stdout.trim().split('\n');
+    const parsed = parseArgs(['t.json', ...words]);
+    expect(typeof parsed === 'object' && 'options' in parsed ? parsed.options : parsed).toMatchObject({ freshnessRules: rules, defaultMaxAgeMs: 600_000 });
+    expect(cliOptions({ freshnessRules: [], defaultMaxAgeMs: 5000 })).toBe('--default-max-age 5000');
   });
 });
