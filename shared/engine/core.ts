@@ -2,7 +2,7 @@
 // subscription, end a ledger, change what the client believes, move a URI along the chart, re-check a URI's
 // conditions. Handlers (on-message.ts, on-wire.ts) and finding families (../findings/*) are written against this.
 import type { Generation, Transport } from '../decode/types.ts';
-import { evaluateCoverage, isParentLike } from '../findings/coverage.ts';
+import { coversAsParent, evaluateCoverage, isParentLike } from '../findings/coverage.ts';
 import { ConditionSet, FindingLog } from '../findings/finding-log.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import type { NodeId } from '../flow/chart.ts';
@@ -185,7 +185,7 @@ export class EngineCore {
       u.heldSeq = seq;
     }
     u.loss = undefined;
-    if (isParentLike(u.uri)) this.countParent(u.client, u.uri, +1);
+    if (isParentLike(u.uri) && this.countParent(u.client, u.uri, +1)) this.reviewChildren(u, t, seq);
   }
 
   unhold(u: UriState, l: SubscriptionLedger, t: number, seq: number, reason: CoverageReason): void {
@@ -203,15 +203,28 @@ export class EngineCore {
       u.heldSince = undefined;
       u.loss = { reason, t, seq };
     }
-    if (isParentLike(u.uri)) this.countParent(u.client, u.uri, -1);
+    if (isParentLike(u.uri) && this.countParent(u.client, u.uri, -1)) this.reviewChildren(u, t, seq);
   }
 
-  private countParent(c: ClientModel, uri: string, d: number): void {
+  /** Counts the holders of a parent-like URI; whether it became held or stopped being held. */
+  private countParent(c: ClientModel, uri: string, d: number): boolean {
     let m = this.parentLike.get(c);
     if (!m) this.parentLike.set(c, (m = new Map()));
-    const n = (m.get(uri) ?? 0) + d;
+    const before = m.get(uri) ?? 0;
+    const n = before + d;
     if (n > 0) m.set(uri, n);
     else m.delete(uri);
+    return (before === 0) !== (n <= 0);
+  }
+
+  /**
+   * A parent-like URI became held or let go: the cached URIs under it that nothing holds are explained again (a client
+   * that reads a document and then subscribes its folder believes the folder covers it: parent-only, not never-subscribed).
+   */
+  private reviewChildren(parent: UriState, t: number, seq: number): void {
+    for (const o of parent.client.uris.values()) {
+      if (o !== parent && o.cached && !o.held && coversAsParent(parent.uri, o.uri)) this.reevaluate(o, t, seq);
+    }
   }
 
   believe(u: UriState, listen: SubscriptionLedger | undefined, seq: number): void {

@@ -209,7 +209,7 @@ export const COVERAGE_REASONS: Record<CoverageReason, ReasonEntry> = {
     label: 'only a parent URI subscribed',
     severity: 'warning',
     explanation:
-      'A directory-like or schema URI near it is subscribed, but subscriptions are per concrete URI: the parent only covers its own listing.',
+      'A directory-like or schema URI near it, or a pattern (file:///docs/*, a URI template), is subscribed, but subscriptions are per concrete URI and servers match them literally: the parent only covers its own listing, a pattern nothing.',
   },
   'refused-in-ack': {
     label: 'refused in the listen acknowledgement',

@@ -7,9 +7,17 @@ import type { FindingSpec } from './finding-log.ts';
 import { COVERAGE_REASONS } from './catalogue.ts';
 import type { CoverageReason } from './types.ts';
 
-/** Directory-like (`file:///docs/`) or schema-like (`postgres://kb/articles/schema`) URIs people subscribe to as "the parent". */
+/**
+ * Directory-like (`file:///docs/`), schema-like (`postgres://kb/articles/schema`) or pattern-like (`file:///docs/*`,
+ * `…/{id}`: a glob or a URI template) URIs people subscribe to as "the parent".
+ */
 export function isParentLike(uri: string): boolean {
-  return uri.endsWith('/') || uri.endsWith('/schema');
+  return uri.endsWith('/') || uri.endsWith('/schema') || isPattern(uri);
+}
+
+/** A glob or a URI template: servers match subscriptions to URIs literally, so it covers nothing else. */
+function isPattern(uri: string): boolean {
+  return uri.includes('*') || /\{[^}]*\}/.test(uri);
 }
 
 /** Would a naive client think subscribing `parent` covers `uri`? (It does not: subscriptions are per concrete URI.) */
@@ -33,7 +41,10 @@ function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason
     const detail = r === 'lost-on-reinit' || r === 'lost-with-stream' ? lostDetail(u) : `${COVERAGE_REASONS[r].label} at seq ${u.loss.seq}`;
     return { reason: r, detail };
   }
-  if (parent) return { reason: 'parent-only', detail: `only ${parent} is subscribed` };
+  if (parent) {
+    const detail = isPattern(parent) ? `only the pattern ${parent} is subscribed: servers match URIs literally, so it covers no other URI` : `only ${parent} is subscribed`;
+    return { reason: 'parent-only', detail };
+  }
   const other = otherSpelling(u);
   if (other !== undefined) {
     return { reason: 'never-subscribed', detail: `subscribed as ${other}, a different spelling of this URI: servers match URIs exactly, so updates for this one never come` };

@@ -201,6 +201,32 @@ describe('granularity', () => {
     expect(brief(findingsAfter(run(log), 3000))).toEqual(['cached-not-subscribed postgres://kb/articles/42 parent-only warning']);
   });
 
+  it('the child read first, the parent subscribed after: parent-only too, and never-subscribed again once the parent goes', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.read(POLICY, 'policy v1');
+    log.wait(5000);
+    c.subscribe('file:///docs/');
+    const reasons = (e: ReturnType<typeof run>) => findingsAfter(e, 3000).filter((f) => f.open).map((f) => `${f.reason} ${f.detail}`);
+    expect(reasons(run(log))).toEqual(['parent-only only file:///docs/ is subscribed']);
+    c.unsubscribe('file:///docs/');
+    expect(reasons(run(log))).toEqual(['never-subscribed no resources/subscribe or listen was sent for it']);
+  });
+
+  it.each(['file:///docs/*', 'file:///docs/**', 'file:///docs/{name}.md'])('a pattern subscribed (%s), a document cached: parent-only, said as a pattern', (pattern) => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.subscribe(pattern);
+    c.read(POLICY, 'policy v1');
+    const f = findingsAfter(run(log), 3000);
+    expect(brief(f)).toEqual([`cached-not-subscribed ${POLICY} parent-only warning`]);
+    expect(f[0]!.detail).toBe(`only the pattern ${pattern} is subscribed: servers match URIs literally, so it covers no other URI`);
+  });
+
   it('a URI read and never subscribed', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL);
