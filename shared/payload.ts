@@ -38,11 +38,22 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
+/**
+ * A 2026 listen request and its acknowledgement carry the whole subscription set in one message: cut, the engine
+ * would know none of it (every cached URI would look never subscribed). They are kept whole up to this size.
+ */
+export const SUBSCRIPTION_SET_CAP_BYTES = 8 * 1024 * 1024;
+
+/** The message's own method (not one quoted inside a string, where its quotes are escaped). */
+const SUBSCRIPTION_SET = /"method"\s*:\s*"(?:subscriptions\/listen|notifications\/subscriptions\/acknowledged)"/;
+
 export function makePayload(text: string, capBytes = DEFAULT_BODY_CAP_BYTES): Payload {
   // Fast path: a string of n UTF-16 units has at most 3n UTF-8 bytes.
   if (text.length * 3 <= capBytes) return { text };
   const bytes = utf8Length(text);
   if (bytes <= capBytes) return { text };
+  // Only a body over the cap pays for this look.
+  if (bytes <= SUBSCRIPTION_SET_CAP_BYTES && SUBSCRIPTION_SET.test(text)) return { text };
   return { text: prefixWithin(text, capBytes), truncated: { bytes, hash: hashText(text) } };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { hashText } from '../../../shared/hash.ts';
-import { DEFAULT_BODY_CAP_BYTES, makePayload, payloadHash, utf8Length, recapPayload } from '../../../shared/payload.ts';
+import { DEFAULT_BODY_CAP_BYTES, makePayload, payloadHash, utf8Length, recapPayload, SUBSCRIPTION_SET_CAP_BYTES } from '../../../shared/payload.ts';
 import { redactHeaders, redactUrl, redactValue } from '../../../shared/redact.ts';
 
 describe('redaction', () => {
@@ -93,6 +93,27 @@ describe('payload cap', () => {
   });
   it('measures UTF-8 like TextEncoder', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => utf8Length(s) === new TextEncoder().encode(s).length));
+  });
+});
+
+describe('subscription sets are kept whole', () => {
+  const uris = Array.from({ length: 8000 }, (_, i) => `file:///kb/articles/article-${i}.md`);
+  const listen = JSON.stringify({ jsonrpc: '2.0', id: 'listen:1', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris } } });
+  const ack = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { resourceSubscriptions: uris } } });
+
+  it('a listen request and its acknowledgement over the cap are not cut (the engine needs the whole set), also on a re-cap', () => {
+    expect(utf8Length(listen)).toBeGreaterThan(DEFAULT_BODY_CAP_BYTES);
+    expect(makePayload(listen)).toEqual({ text: listen });
+    expect(makePayload(ack)).toEqual({ text: ack });
+    expect(recapPayload({ text: listen }, 64 * 1024)).toEqual({ text: listen });
+  });
+
+  it('other bodies, one that only quotes the method, and a set past its own limit are cut', () => {
+    const quoted = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { contents: [{ uri: 'x', text: listen }] } });
+    expect(makePayload(quoted).truncated).toBeDefined();
+    expect(makePayload('x'.repeat(DEFAULT_BODY_CAP_BYTES + 1)).truncated).toBeDefined();
+    const huge = listen.slice(0, -4) + ',"' + 'y'.repeat(SUBSCRIPTION_SET_CAP_BYTES) + '"]}}}';
+    expect(makePayload(huge).truncated?.bytes).toBe(utf8Length(huge));
   });
 });
 
