@@ -72,6 +72,8 @@ export class ClientModel {
   /** 2026: listen streams by request id. */
   /** By the listen request's raw id: a Map tells 1 from "1", so no key string is built per notification. */
   readonly listens = new Map<RequestId, SubscriptionLedger>();
+  /** connection → the listen sent on it: two SDK clients of one page number their listens alike (`listen:1`). */
+  readonly listenByConn = new Map<string, SubscriptionLedger>();
   /** How many listens used each request id (a reused id is a new stream: see onListenSent). */
   readonly listenIdUses = new Map<RequestId, number>();
   private readOrder = 0;
@@ -130,6 +132,15 @@ export class ClientModel {
 
   listen(id: RequestId): SubscriptionLedger | undefined {
     return this.listens.get(id);
+  }
+
+  /**
+   * The listen `id` names in a message or event on `conn`: the listen sent on that connection when it has that id
+   * (its acknowledgement, updates, result and end arrive there), else the latest listen with that id.
+   */
+  listenOn(id: RequestId, conn: string): SubscriptionLedger | undefined {
+    const own = this.listenByConn.get(conn);
+    return own !== undefined && own.listenId !== undefined && String(own.listenId) === String(id) ? own : this.listens.get(id);
   }
 
   /** Bumped whenever ledgersEndedWith could answer differently: a ledger ended, or an ended one let go of a URI. */

@@ -73,7 +73,7 @@ export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, i
       case M.discover:
         return m.kind === 'result' ? onDiscovered(core, c, m, value) : undefined;
       case M.listen: {
-        const l = m.id !== undefined && m.id !== null ? c.listen(m.id) : undefined;
+        const l = m.id !== undefined && m.id !== null ? c.listenOn(m.id, m.conn) : undefined;
         if (!l) return;
         if (m.kind === 'result') return core.endLedger(l, 'graceful-close', m.t, m.seq);
         // A server without subscriptions/listen answers -32601, as a 2025 server without resources/subscribe does.
@@ -82,7 +82,7 @@ export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, i
           const sent = l.startSeq;
           for (const uri of l.requested ?? []) checkSubscribeRejected(core, c.uri(uri), code, l.label, m.t, [sent, m.seq]);
         }
-        return failListen(core, c, l.listenId!, m.t, m.seq);
+        return failListen(core, c, l, m.t, m.seq);
       }
     }
     return;

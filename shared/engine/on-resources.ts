@@ -159,7 +159,7 @@ export function onUpdated(core: EngineCore, c: ClientModel, m: DecodedMessage, v
   let l;
   if (m.generation === '2026') {
     const sid = obj(obj(obj(value)?.params)?._meta)?.[SUBSCRIPTION_ID_META_KEY];
-    l = typeof sid === 'string' || typeof sid === 'number' ? c.listen(sid) : undefined;
+    l = typeof sid === 'string' || typeof sid === 'number' ? c.listenOn(sid, m.conn) : undefined;
   } else {
     l = m.session !== undefined ? core.sessionsByKey.get(m.session) : c.current;
   }

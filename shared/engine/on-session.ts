@@ -116,6 +116,7 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   c.lastListenSeq = m.seq;
   const replaced = c.listens.get(m.id);
   c.listens.set(m.id, l);
+  c.listenByConn.set(m.conn, l);
   // A reused id takes an ended listen out of ClientModel.ledgersEndedWith's view (a new open one changes nothing there).
   if (replaced !== undefined && !replaced.open) c.ledgerEpoch++;
   // A client that opens a new listen after one ended is re-establishing: what it leaves out, it dropped.
@@ -165,7 +166,7 @@ export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessa
   const p = obj(obj(value)?.params);
   const sid = obj(p?._meta)?.['io.modelcontextprotocol/subscriptionId'];
   if (typeof sid !== 'string' && typeof sid !== 'number') return;
-  const l = c.listen(sid);
+  const l = c.listenOn(sid, m.conn);
   if (!l || !l.open) return;
   const accepted = strings(obj(p?.notifications)?.resourceSubscriptions);
   // A repeated acknowledgement confirms: what it accepts or refuses was counted the first time.
@@ -206,8 +207,7 @@ export function withdrawListen(core: EngineCore, c: ClientModel, l: Subscription
 }
 
 /** A listen that failed before it was acknowledged (error answer, HTTP error, network): nothing was subscribed. */
-export function failListen(core: EngineCore, c: ClientModel, id: RequestId, t: number, seq: number): void {
-  const l = c.listen(id);
+export function failListen(core: EngineCore, c: ClientModel, l: SubscriptionLedger | undefined, t: number, seq: number): void {
   if (!l || !l.open) return;
   const acked = l.acked;
   core.endLedger(l, 'listen-error', t, seq);

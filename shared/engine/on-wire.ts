@@ -41,7 +41,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
     case 'response-head': {
       const c = clientOf(core, e);
       const ok = e.status >= 200 && e.status < 300;
-      if (e.info.listenId !== undefined && !ok) return failListen(core, c, e.info.listenId, t, seq);
+      if (e.info.listenId !== undefined && !ok) return failListen(core, c, c.listenOn(e.info.listenId, e.info.conn), t, seq);
       const session = e.info.session;
       if (e.info.transport !== 'streamable-http' || session === undefined) return;
       const l = core.sessionsByKey.get(session);
@@ -72,7 +72,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       if (e.kind === 'post-sse' || e.kind === 'post') return;
       core.streamOpened({ stream: e.stream, kind: e.kind, endpoint: e.info.endpoint, ...(e.info.session !== undefined ? { session: e.info.session } : {}), openT: t, openSeq: seq, open: true });
       if (e.kind === 'listen') {
-        const l = e.info.listenId !== undefined ? clientOf(core, e).listen(e.info.listenId) : undefined;
+        const l = e.info.listenId !== undefined ? clientOf(core, e).listenOn(e.info.listenId, e.info.conn) : undefined;
         if (l) {
           l.channels = 1;
           l.channelEverOpened = true;
@@ -94,7 +94,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       core.streamClosed(e.stream, t, seq, e.outcome);
       if (e.kind === 'listen') {
         const c = clientOf(core, e);
-        const l = e.info.listenId !== undefined ? c.listen(e.info.listenId) : undefined;
+        const l = e.info.listenId !== undefined ? c.listenOn(e.info.listenId, e.info.conn) : undefined;
         if (!l) return;
         l.channels = 0;
         l.lastChannelClose = { t, seq };
@@ -141,7 +141,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
           core.disbelieve(u, 'subscribe-failed', t, seq);
           core.reevaluate(u, t, seq);
         } else if (r.method === 'subscriptions/listen' && r.id !== undefined && r.id !== null) {
-          failListen(core, c, r.id, t, seq);
+          failListen(core, c, c.listenOn(r.id, e.info.conn), t, seq);
         }
       }
       return;

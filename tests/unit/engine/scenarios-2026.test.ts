@@ -92,12 +92,31 @@ describe('2026-07-28 listen', () => {
     log.pageEnd('http://localhost:8080/');
     const snap = run(log).snapshot(log.t);
     expect(snap.metrics.activeListenStreams).toBe(0);
-    // (Which cause each gets is not told apart: what arrives on a stream is matched to a listen by its request id, and
-    // the two share it. docs/engine.md, Limits.)
     expect(snap.sessions.filter((x) => x.kind === 'listen').map((x) => [x.label, x.open])).toEqual([
       ['listen:1', false],
       ['listen:1 #2', false],
     ]);
+  });
+
+  it('two clients of one page whose listens share an id: what arrives on each stream is that stream\'s', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    const other = new ModernClient(log, URL);
+    const first = c.listen([POLICY], { ack: false });
+    const second = other.listen([FAQ], { ack: false });
+    // The first stream's acknowledgement and update come after the second listen was sent; then the second drops.
+    first.ack([POLICY]);
+    second.ack([FAQ]);
+    first.updated(POLICY);
+    c.read(POLICY, 'policy v2');
+    second.drop();
+    const e = run(log);
+    const listens = e.snapshot(log.t).sessions.filter((x) => x.kind === 'listen');
+    expect(listens.map((x) => [x.label, x.open, x.subscriptions, x.endCause ?? null])).toEqual([
+      ['listen:1', true, [POLICY], null],
+      ['listen:1 #2', false, [FAQ], 'dropped'],
+    ]);
+    expect(brief(findingsAfter(e, 3000))).toEqual([`cached-not-subscribed ${FAQ} lost-with-stream error`, `phantom-subscription ${FAQ} - error`]);
   });
 
   it('an abrupt listen close (no resultType: complete): phantom + lost with the stream', () => {
