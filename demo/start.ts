@@ -140,7 +140,9 @@ async function main(): Promise<void> {
       browser.context.on('close', () => {
         if (!stopping) console.log('Chromium was closed; still serving (Ctrl+C to stop).');
       });
-      console.log('Chromium is open on the demo page with the extension loaded and devtools open: pick the "MCP" tab.');
+      console.log('Chromium is open on the demo page with the extension loaded and devtools open: pick the "MCP" tab');
+      console.log('(in a narrow devtools window it may sit behind the » button of the tab strip).');
+      if (!o.scenario) printTryIt();
     } catch (err) {
       console.error(`Could not open Chromium: ${err instanceof Error ? err.message : String(err)}`);
       printManualSteps(pageUrl, 'Chromium could not be started');
@@ -149,6 +151,15 @@ async function main(): Promise<void> {
     printManualSteps(pageUrl, o.noBrowser ? '--no-browser' : 'no display (DISPLAY is not set)');
   }
   console.log('Serving. Press Ctrl+C to stop.');
+}
+
+/** The README's two demo steps: what to click, and what the MCP tab shows then. */
+function printTryIt(): void {
+  console.log('Then, on the demo page:');
+  console.log('  1. Click "Edit on server": the notification arrives, the viewer re-reads, the row stays green.');
+  console.log('  2. Untick "Resubscribe every cached key after (re)initialize", click "Reconnect", then "Edit on server":');
+  console.log('     the viewer shows STALE and the MCP tab highlights the row (cached, but nobody is subscribed).');
+  console.log('  Or: npm start -- --list, then npm start -- --scenario <name> plays one for you.');
 }
 
 function printManualSteps(pageUrl: string, why: string): void {
