@@ -8,6 +8,7 @@ import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 
 export interface V2Server {
   url: string;
+  port: number;
   edit(uri: string): void;
   close(): Promise<void>;
 }
@@ -46,13 +47,14 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
   res.end();
 }
 
-export async function startV2Server(): Promise<V2Server> {
+/** `port`: listen on that one (a restarted server, for a client that reconnects); default a free one. */
+export async function startV2Server(opts: { port?: number } = {}): Promise<V2Server> {
   const docs = new Map([
     ['file:///docs/policy.md', '# Policy\nversion 1\n'],
     ['file:///docs/faq.md', '# FAQ\nversion 1\n'],
   ]);
   const factory = () => {
-    const server = new McpServer({ name: 'capture-test-kb-v2', version: '2.0.0' }, { capabilities: { resources: { subscribe: true } } });
+    const server = new McpServer({ name: 'capture-test-kb-v2', version: '2.0.0' }, { capabilities: { resources: { subscribe: true, listChanged: true } } });
     for (const uri of docs.keys()) {
       server.registerResource(uri.split('/').pop()!, uri, { mimeType: 'text/markdown', cacheHint: { ttlMs: 30_000 } }, async () => ({
         contents: [{ uri, mimeType: 'text/markdown', text: docs.get(uri)! }],
@@ -81,10 +83,12 @@ export async function startV2Server(): Promise<V2Server> {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  await new Promise<void>((r) => http.listen(opts.port ?? 0, '127.0.0.1', r));
+  const port = (http.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
   return {
     url: base,
+    port,
     edit(uri) {
       docs.set(uri, (docs.get(uri) ?? '').replace(/version (\d+)/, (_, n) => `version ${Number(n) + 1}`));
       handler.notify.resourceUpdated(uri);

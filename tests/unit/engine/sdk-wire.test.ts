@@ -85,6 +85,34 @@ describe('SDK v2 (2026-07-28) on the wire', () => {
     expect(brief(e.findings(e.lastT! + 3000))).toEqual([`cached-not-subscribed ${POLICY} unsubscribed warning`]);
     expect(e.snapshot(e.lastT!).sessions.find((s) => s.kind === 'listen')).toMatchObject({ open: false, endCause: 'client-close' });
   });
+
+  it('a client with ClientOptions.listChanged, reconnected after a server restart, that never listens for its resources again: still an error', async () => {
+    let restarted: V2Server | undefined;
+    const first = await startV2Server();
+    const rec = new FrameRecorder();
+    // connect() opens a list-changed listen by itself ({resourcesListChanged: true}, no URIs), and again on reconnect.
+    const client = new ClientV2({ name: 'wire-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, listChanged: { resources: { onChanged: () => undefined } } } as never);
+    try {
+      await client.connect(new TransportV2(new URL(`${first.url}/mcp`), { fetch: rec.fetch }));
+      await client.readResource({ uri: POLICY }, { cacheMode: 'bypass' });
+      await client.listen({ resourceSubscriptions: [POLICY] });
+      await first.close();
+      await rec.settle();
+      restarted = await startV2Server({ port: first.port });
+      await client.connect(new TransportV2(new URL(`${restarted.url}/mcp`), { fetch: rec.fetch }));
+      await rec.settle();
+    } finally {
+      await client.close().catch(() => undefined);
+      await restarted?.close();
+    }
+    const e = Engine.replay(rec.frames);
+    const now = e.lastT! + 3000;
+    const listens = e.snapshot(now).sessions.filter((s) => s.kind === 'listen');
+    // The SDK's own listens ask for no URI; the app's one listen asked for the policy.
+    expect(listens.map((l) => l.requested ?? 'no resources')).toEqual(['no resources', [POLICY], 'no resources']);
+    expect(brief(e.findings(now))).toEqual([`cached-not-subscribed ${POLICY} lost-with-stream error`, `phantom-subscription ${POLICY} - error`]);
+    expect(e.snapshot(now).metrics).toMatchObject({ reconnects: 1, reconnectsResubscribed: 0 });
+  });
 });
 
 describe('SDK v1 (Streamable HTTP, sessions) on the wire', () => {
