@@ -108,6 +108,7 @@ export class ClientModel {
     if (!u) {
       this.uris.set(uri, (u = new UriState(`${this.key} ${uri}`, uri, this)));
       if (this.spellings) indexSpelling(this.spellings, u);
+      if (this.folders) indexFolder(this.folders, u);
     }
     this.lastUri = u;
     return u;
@@ -115,6 +116,27 @@ export class ClientModel {
 
   /** URI rows by RFC 3986 spelling key, built the first time a miss asks (then kept up to date as rows appear). */
   private spellings: Map<string, UriState[]> | undefined = undefined;
+
+  /** folder (up to the last `/` before the end) → its URIs; built the first time a parent-like URI changes. */
+  private folders: Map<string, UriState[]> | undefined = undefined;
+
+  /** The URIs under any of `dirs` (folders ending in `/`), at any depth: by folder, not by URI. */
+  urisUnder(dirs: ReadonlySet<string>): UriState[] {
+    if (!this.folders) {
+      this.folders = new Map();
+      for (const x of this.uris.values()) indexFolder(this.folders, x);
+    }
+    const out: UriState[] = [];
+    for (const [folder, list] of this.folders) {
+      for (const d of dirs) {
+        if (folder.startsWith(d)) {
+          out.push(...list);
+          break;
+        }
+      }
+    }
+    return out;
+  }
 
   /** The other rows of this client that spell the same resource differently (usually none). */
   sameResource(u: UriState): readonly UriState[] {
@@ -211,4 +233,11 @@ function indexSpelling(index: Map<string, UriState[]>, u: UriState): void {
   const list = index.get(k);
   if (list) list.push(u);
   else index.set(k, [u]);
+}
+
+function indexFolder(folders: Map<string, UriState[]>, u: UriState): void {
+  const folder = u.uri.slice(0, u.uri.lastIndexOf('/', u.uri.length - 2) + 1);
+  const list = folders.get(folder);
+  if (list) list.push(u);
+  else folders.set(folder, [u]);
 }

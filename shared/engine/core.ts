@@ -2,7 +2,7 @@
 // subscription, end a ledger, change what the client believes, move a URI along the chart, re-check a URI's
 // conditions. Handlers (on-message.ts, on-wire.ts) and finding families (../findings/*) are written against this.
 import type { Generation, Transport } from '../decode/types.ts';
-import { coversAsParent, evaluateCoverage, isParentLike } from '../findings/coverage.ts';
+import { evaluateCoverage, isParentLike, parentDir } from '../findings/coverage.ts';
 import { ConditionSet, FindingLog } from '../findings/finding-log.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import type { NodeId } from '../flow/chart.ts';
@@ -105,8 +105,15 @@ export class EngineCore {
     updatesDroppedInferred: 0,
     firstT: undefined,
   };
-  /** Parent-like URIs (`…/`, `…/schema`) held per client, for the parent-only reason. */
+  /** Parent-like URIs (`…/`, `…/schema`, patterns) held per client, with how many hold each, for the parent-only reason. */
   readonly parentLike = new Map<ClientModel, Map<string, number>>();
+  /** The same, by the folder each stands for (parentDir): a URI finds its parents by its own folders. */
+  readonly parentsByDir = new Map<ClientModel, Map<string, string[]>>();
+  /**
+   * Parent-like URIs that became held or were let go during the current frame, per client: the cached URIs under them
+   * are explained again once, at the frame's end (flushParents), however many parents changed.
+   */
+  private parentsChanged: Map<ClientModel, Set<string>> | undefined;
   lastT: number | undefined;
   lastSeq = 0;
   /** Bumped on every frame: snapshots are cached per version and `now`. */
@@ -185,7 +192,7 @@ export class EngineCore {
       u.heldSeq = seq;
     }
     u.loss = undefined;
-    if (isParentLike(u.uri) && this.countParent(u.client, u.uri, +1)) this.reviewChildren(u, t, seq);
+    if (isParentLike(u.uri) && this.countParent(u.client, u.uri, +1)) this.parentChanged(u);
   }
 
   unhold(u: UriState, l: SubscriptionLedger, t: number, seq: number, reason: CoverageReason): void {
@@ -203,7 +210,7 @@ export class EngineCore {
       u.heldSince = undefined;
       u.loss = { reason, t, seq };
     }
-    if (isParentLike(u.uri) && this.countParent(u.client, u.uri, -1)) this.reviewChildren(u, t, seq);
+    if (isParentLike(u.uri) && this.countParent(u.client, u.uri, -1)) this.parentChanged(u);
   }
 
   /** Counts the holders of a parent-like URI; whether it became held or stopped being held. */
@@ -214,16 +221,46 @@ export class EngineCore {
     const n = before + d;
     if (n > 0) m.set(uri, n);
     else m.delete(uri);
-    return (before === 0) !== (n <= 0);
+    const changed = (before === 0) !== (n <= 0);
+    if (changed) {
+      const dir = parentDir(uri);
+      let byDir = this.parentsByDir.get(c);
+      if (!byDir) this.parentsByDir.set(c, (byDir = new Map()));
+      const list = byDir.get(dir) ?? [];
+      const next = n > 0 ? [...list, uri] : list.filter((p) => p !== uri);
+      if (next.length > 0) byDir.set(dir, next);
+      else byDir.delete(dir);
+    }
+    return changed;
+  }
+
+  private parentChanged(parent: UriState): void {
+    const m = (this.parentsChanged ??= new Map());
+    let s = m.get(parent.client);
+    if (!s) m.set(parent.client, (s = new Set()));
+    s.add(parent.uri);
   }
 
   /**
-   * A parent-like URI became held or let go: the cached URIs under it that nothing holds are explained again (a client
-   * that reads a document and then subscribes its folder believes the folder covers it: parent-only, not never-subscribed).
+   * At a frame's end: the cached URIs that nothing holds under a parent-like URI that became held or was let go are
+   * explained again (a client that reads a document and then subscribes its folder believes the folder covers it:
+   * parent-only, not never-subscribed). Found by folder (ClientModel.urisUnder), once per frame however many parents changed.
    */
-  private reviewChildren(parent: UriState, t: number, seq: number): void {
-    for (const o of parent.client.uris.values()) {
-      if (o !== parent && o.cached && !o.held && coversAsParent(parent.uri, o.uri)) this.reevaluate(o, t, seq);
+  flushParents(t: number, seq: number): void {
+    const m = this.parentsChanged;
+    if (m === undefined) return;
+    this.parentsChanged = undefined;
+    for (const [c, parents] of m) {
+      const dirs = new Set<string>();
+      for (const p of parents) {
+        const d = parentDir(p);
+        if (d.length > 0) dirs.add(d);
+      }
+      if (dirs.size === 0) continue;
+      for (const o of c.urisUnder(dirs)) {
+        // A URI that lost its own subscription is explained by that loss, whatever its parent does.
+        if (o.cached && !o.held && !parents.has(o.uri) && (o.loss === undefined || o.loss.reason === 'never-subscribed')) this.reevaluate(o, t, seq);
+      }
     }
   }
 
@@ -340,3 +377,4 @@ export function sessionOf(u: UriState): { session?: string } {
   const cur = u.client.current;
   return cur ? { session: cur.label } : {};
 }
+

@@ -23,14 +23,30 @@ function isPattern(uri: string): boolean {
 /** Would a naive client think subscribing `parent` covers `uri`? (It does not: subscriptions are per concrete URI.) */
 export function coversAsParent(parent: string, uri: string): boolean {
   if (parent === uri) return false;
-  const dir = parent.endsWith('/') ? parent : parent.slice(0, parent.lastIndexOf('/') + 1);
+  const dir = parentDir(parent);
   return dir.length > 0 && uri.startsWith(dir);
 }
 
+/**
+ * The folder a parent-like URI stands for: itself when it ends in `/`, else up to its last `/`; for a pattern, the
+ * folder of its literal part before the first `*` or `{` (`file:///docs/{section}/{name}.md` → `file:///docs/`).
+ */
+export function parentDir(parent: string): string {
+  const wild = isPattern(parent) ? parent.search(/[*{]/) : -1;
+  const literal = wild >= 0 ? parent.slice(0, wild) : parent;
+  return literal.endsWith('/') ? literal : literal.slice(0, literal.lastIndexOf('/') + 1);
+}
+
+/** The nearest held parent-like URI whose folder holds `u` (found by `u`'s own folders, deepest first). */
 function parentHeld(core: EngineCore, u: UriState): string | undefined {
-  const held = core.parentLike.get(u.client);
-  if (!held) return undefined;
-  for (const p of held.keys()) if (coversAsParent(p, u.uri)) return p;
+  const byDir = core.parentsByDir.get(u.client);
+  if (!byDir || byDir.size === 0) return undefined;
+  const uri = u.uri;
+  for (let i = uri.lastIndexOf('/', uri.length - 2); i >= 0; i = uri.lastIndexOf('/', i - 1)) {
+    const parents = byDir.get(uri.slice(0, i + 1));
+    if (parents) for (const p of parents) if (p !== uri) return p;
+    if (i === 0) break;
+  }
   return undefined;
 }
 
