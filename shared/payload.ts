@@ -44,8 +44,16 @@ export function utf8Length(text: string): number {
  */
 export const SUBSCRIPTION_SET_CAP_BYTES = 8 * 1024 * 1024;
 
-/** The message's own method (not one quoted inside a string, where its quotes are escaped). */
-const SUBSCRIPTION_SET = /"method"\s*:\s*"(?:subscriptions\/listen|notifications\/subscriptions\/acknowledged)"/;
+/** The method (not one quoted inside a string, where its quotes are escaped); `\/` as some servers escape `/`. */
+const SUBSCRIPTION_SET = /"method"\s*:\s*"(?:subscriptions\\?\/listen|notifications\\?\/subscriptions\\?\/acknowledged)"/;
+
+/** A listen request or its acknowledgement: the message's own `"method"`, with no object or array opened before it. */
+function isSubscriptionSet(text: string): boolean {
+  const at = text.search(SUBSCRIPTION_SET);
+  if (at < 0) return false;
+  const open = text.indexOf('{');
+  return open >= 0 && open < at && !/[{[]/.test(text.slice(open + 1, at));
+}
 
 export function makePayload(text: string, capBytes = DEFAULT_BODY_CAP_BYTES): Payload {
   // Fast path: a string of n UTF-16 units has at most 3n UTF-8 bytes.
@@ -53,7 +61,7 @@ export function makePayload(text: string, capBytes = DEFAULT_BODY_CAP_BYTES): Pa
   const bytes = utf8Length(text);
   if (bytes <= capBytes) return { text };
   // Only a body over the cap pays for this look.
-  if (bytes <= SUBSCRIPTION_SET_CAP_BYTES && SUBSCRIPTION_SET.test(text)) return { text };
+  if (bytes <= SUBSCRIPTION_SET_CAP_BYTES && isSubscriptionSet(text)) return { text };
   return { text: prefixWithin(text, capBytes), truncated: { bytes, hash: hashText(text) } };
 }
 

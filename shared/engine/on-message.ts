@@ -98,7 +98,7 @@ export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, i
         return;
       case M.cancelled: {
         const id = obj(obj(value)?.params)?.requestId;
-        const l = typeof id === 'string' || typeof id === 'number' ? c.listen(id) : undefined;
+        const l = typeof id === 'string' || typeof id === 'number' ? c.listenOn(id, m.conn) : undefined;
         if (l) core.endLedger(l, 'server-cancel', m.t, m.seq);
         return;
       }

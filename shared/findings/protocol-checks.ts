@@ -49,14 +49,15 @@ export function checkUnsolicited(core: EngineCore, u: UriState, l: SubscriptionL
   );
 }
 
-const BASE64_SENTINEL = /^=\?base64\?((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)\?=$/;
+const BASE64_CANONICAL = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** An `Mcp-Name` value as the SDK server reads it: trimmed of spaces and tabs, a `=?base64?…?=` sentinel decoded as UTF-8. */
 export function decodeMcpName(header: string): string | undefined {
   const v = header.replace(/^[ \t]+|[ \t]+$/g, '');
   if (!(v.startsWith('=?base64?') && v.endsWith('?='))) return v;
-  const b64 = BASE64_SENTINEL.exec(v)?.[1];
-  if (b64 === undefined) return undefined;
+  // As the SDK server reads it: what lies between (nothing for `=?base64?=`), canonical base64.
+  const b64 = v.slice(9, Math.max(9, v.length - 2));
+  if (!BASE64_CANONICAL.test(b64)) return undefined;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0)));
   } catch {

@@ -106,11 +106,17 @@ describe('subscription sets are kept whole', () => {
     expect(makePayload(listen)).toEqual({ text: listen });
     expect(makePayload(ack)).toEqual({ text: ack });
     expect(recapPayload({ text: listen }, 64 * 1024)).toEqual({ text: listen });
+    // A server that escapes its slashes (PHP's json_encode) sends the same method.
+    const escaped = ack.replace('"notifications/subscriptions/acknowledged"', '"notifications\\/subscriptions\\/acknowledged"');
+    expect(makePayload(escaped)).toEqual({ text: escaped });
   });
 
   it('other bodies, one that only quotes the method, and a set past its own limit are cut', () => {
     const quoted = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { contents: [{ uri: 'x', text: listen }] } });
     expect(makePayload(quoted).truncated).toBeDefined();
+    // A listen message nested in another message's result is not that message's method.
+    const nested = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { structuredContent: JSON.parse(listen) } });
+    expect(makePayload(nested).truncated).toBeDefined();
     expect(makePayload('x'.repeat(DEFAULT_BODY_CAP_BYTES + 1)).truncated).toBeDefined();
     const huge = listen.slice(0, -4) + ',"' + 'y'.repeat(SUBSCRIPTION_SET_CAP_BYTES) + '"]}}}';
     expect(makePayload(huge).truncated?.bytes).toBe(utf8Length(huge));

@@ -1,6 +1,7 @@
 // Failure modes of the 2026-07-28 generation (no sessions; subscriptions/listen), and of the legacy transports.
 // Shapes follow @modelcontextprotocol/client|server 2.4 (see sdk-wire.test.ts for what they really send).
 import { describe, expect, it } from 'vitest';
+import { decodeMcpName } from '../../../shared/findings/protocol-checks.ts';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { LegacySseClient, ModernClient, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
@@ -116,7 +117,30 @@ describe('2026-07-28 listen', () => {
       ['listen:1', true, [POLICY], null],
       ['listen:1 #2', false, [FAQ], 'dropped'],
     ]);
-    expect(brief(findingsAfter(e, 3000))).toEqual([`cached-not-subscribed ${FAQ} lost-with-stream error`, `phantom-subscription ${FAQ} - error`]);
+    // The update on the first stream is that stream's (not unsolicited on the second).
+    expect(brief(findingsAfter(e, 3000), 'info')).toEqual([`cached-not-subscribed ${FAQ} lost-with-stream error`, `phantom-subscription ${FAQ} - error`]);
+  });
+
+  it('two clients of one page whose listens share an id: the first stream\'s drop, failure or server cancel ends the first', () => {
+    const ends = (how: 'drop' | 'fail' | 'cancel') => {
+      const log = new FrameLog();
+      const c = modern(log);
+      const first = c.listen([POLICY]);
+      new ModernClient(log, URL).listen([FAQ]);
+      if (how === 'drop') first.drop();
+      else if (how === 'fail') log.httpEnd(first.conn, 'failed', 'body');
+      else first.notify('notifications/cancelled', { requestId: first.id });
+      return run(log)
+        .snapshot(log.t)
+        .sessions.filter((x) => x.kind === 'listen')
+        .map((x) => [x.label, x.open]);
+    };
+    for (const how of ['drop', 'fail', 'cancel'] as const) {
+      expect(ends(how)).toEqual([
+        ['listen:1', false],
+        ['listen:1 #2', true],
+      ]);
+    }
   });
 
   it('an abrupt listen close (no resultType: complete): phantom + lost with the stream', () => {
@@ -283,6 +307,8 @@ describe('2026-07-28 listen', () => {
     expect(verdict(() => `=?base64?${Buffer.from(odd).toString('base64')}?=`, odd)).toEqual([]);
     expect(verdict((v) => ` ${v}\t`)).toEqual([]);
     expect(verdict(() => '[redacted:0123abcd]')).toEqual([]);
+    // As the SDK server decodes: an empty sentinel is the empty string.
+    expect([decodeMcpName('=?base64?='), decodeMcpName('=?base64?YQ==?='), decodeMcpName('=?base64?YQ?=')]).toEqual(['', 'a', undefined]);
   });
 
   it('an update whose subscriptionId names a listen that did not ask for it', () => {
