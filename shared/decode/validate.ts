@@ -82,6 +82,16 @@ const NOTIFICATIONS = table<(p: unknown) => Verdict>({
  */
 export const READ_TTL_PROBLEM = 'result.ttlMs is not a non-negative number';
 
+/** As the SDK's Base64Schema checks a blob: whatever `atob` takes. */
+function isBase64(s: string): boolean {
+  try {
+    atob(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Why the SDK's clients would refuse a read result's content (readResource then fails), or undefined. */
 function readContentsProblem(r: unknown): string | undefined {
   if (!isObj(r)) return 'result is not an object';
@@ -91,6 +101,7 @@ function readContentsProblem(r: unknown): string | undefined {
     const c = contents[i] as unknown;
     if (!isObj(c) || typeof c.uri !== 'string') return `result.contents[${i}].uri is not a string`;
     if (typeof c.text !== 'string' && typeof c.blob !== 'string') return `result.contents[${i}] has neither text nor blob`;
+    if (typeof c.text !== 'string' && !isBase64(c.blob as string)) return `result.contents[${i}].blob is not base64`;
   }
   return undefined;
 }

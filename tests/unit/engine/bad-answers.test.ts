@@ -134,6 +134,20 @@ describe('responses the SDK refuses', () => {
   });
 });
 
+describe('a blob that is not base64', () => {
+  it('the SDK refuses the read (atob fails): nothing cached, the read failed; a valid blob is cached', () => {
+    const log = new FrameLog();
+    const c = session(log);
+    c.beginRead(A).respond({ contents: [{ uri: A, mimeType: 'image/png', blob: 'not base64!' }] });
+    let row = uriRow(log)!;
+    expect(row).toMatchObject({ cached: false, lastReadFailed: 'answer refused: result.contents[0].blob is not base64' });
+    c.beginRead(A).respond({ contents: [{ uri: A, mimeType: 'image/png', blob: 'iVBORw0KGgo=' }] });
+    row = uriRow(log)!;
+    expect(row.cached).toBe(true);
+    expect(row.lastReadFailed).toBeUndefined();
+  });
+});
+
 describe('2026-07-28 reads the SDK client refuses', () => {
   const base = { contents: [{ uri: A, text: 'v' }], resultType: 'complete', ttlMs: 0, cacheScope: 'private' };
 
