@@ -107,6 +107,11 @@ export interface SessionTrack {
   version: string | undefined;
   /** Most recent first, capped: ended streams that carried SSE ids. */
   ended: { stream: string; lastId: string; endedSeq: number }[];
+  /**
+   * The last SSE `retry` on any stream of the session: the SDK client keeps one for its whole transport
+   * (`_serverRetryMs`) and waits that long before it reopens its GET stream, whichever stream sent it.
+   */
+  lastRetry?: number;
 }
 
 export const MAX_ENDED_STREAMS = 8;

@@ -387,7 +387,10 @@ export class Decoder {
     const c = this.conns.get(f.conn) ?? this.stub(f);
     if (c.info.endpoint === UNKNOWN_ENDPOINT && f.event !== 'endpoint') this.adopt(c, f);
     if (f.id !== undefined) c.lastSseId = f.id;
-    if (f.retry !== undefined) c.lastRetry = f.retry;
+    if (f.retry !== undefined) {
+      c.lastRetry = f.retry;
+      if (c.info.session !== undefined && c.info.transport === 'streamable-http') this.track(c.info.session).lastRetry = f.retry;
+    }
     if (f.event === 'endpoint') return this.onLegacyEndpoint(c, f);
     if (f.event !== undefined && f.event !== 'message') return;
     if (f.data.text.length === 0 && !f.data.truncated) return; // priming event or empty keep-alive
@@ -451,10 +454,13 @@ export class Decoder {
       outcome,
     };
     if (reconnecting) e.reconnecting = true;
-    // SEP-1699 polling: a server that closes a resumable stream after sending `retry` expects a resume after it.
-    if (c.lastRetry !== undefined && c.lastSseId !== undefined) e.retryMs = c.lastRetry;
-    this.sink.wire(e, f.seq, f.t);
     const session = c.info.session;
+    // SEP-1699 polling: a server that closes a resumable stream after sending `retry` expects a resume after it. The
+    // GET stream is reopened after the session's last `retry`, whichever stream sent it (SDK servers prime POST
+    // streams only, and the client keeps one retry per transport).
+    const retry = c.lastRetry ?? (c.streamKind === 'get' && session !== undefined ? this.sessions.get(session)?.lastRetry : undefined);
+    if (retry !== undefined && (c.lastSseId !== undefined || c.streamKind === 'get')) e.retryMs = retry;
+    this.sink.wire(e, f.seq, f.t);
     // Only a stream with something left to resume counts: the session's GET stream, or a per-request stream that
     // ended before its answer. A POST answered on its own SSE stream (server-everything answers initialize that way)
     // is complete; a GET after it without Last-Event-ID loses nothing.

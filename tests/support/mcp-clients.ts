@@ -70,8 +70,9 @@ export class PendingCall {
     readonly conn: string,
     readonly id: number | string,
   ) {}
-  respond(value: Json, opts: { sse?: boolean } = {}): void {
-    this.client.answer(this.conn, result(this.id, this.client.decorateResult(value)), opts.sse ?? false);
+  /** `priming`: the SDK server's first event on a POST stream (an id and `retry`, no data), before the answer. */
+  respond(value: Json, opts: { sse?: boolean; priming?: { id: string; retry: number } } = {}): void {
+    this.client.answer(this.conn, result(this.id, this.client.decorateResult(value)), opts.sse ?? opts.priming !== undefined, opts.priming);
   }
   fail(code: number, message: string): void {
     this.client.answer(this.conn, errorResponse(this.id, code, message), false);
@@ -122,9 +123,10 @@ export abstract class HttpClientBase {
     this.log.httpEnd(conn);
   }
 
-  answer(conn: string, body: string, sse: boolean): void {
+  answer(conn: string, body: string, sse: boolean, priming?: { id: string; retry: number }): void {
     if (sse) {
       this.log.httpResponse(conn, 200, this.url, this.responseHeaders('text/event-stream'));
+      if (priming) this.log.sseEvent(conn, '', priming);
       this.log.sseEvent(conn, body, { event: 'message' });
       this.log.httpEnd(conn);
       return;

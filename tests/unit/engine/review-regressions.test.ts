@@ -155,6 +155,29 @@ describe('SEP-1699 stream polling (2025-11-25)', () => {
     expect(brief(e.findings(log.t + 500), 'info')).toEqual([]);
   });
 
+  it('an SDK server: retry sent only on a POST stream, the GET stream (no ids) closed and reopened after it: no finding', () => {
+    // The SDK v1 client keeps one retry per transport and waits it before reopening its GET, whichever stream sent it.
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.beginRead(A).respond({ contents: [{ uri: A, text: 'v1' }] }, { priming: { id: 'p-0', retry: 5000 } });
+    c.subscribe(A);
+    log.wait(500);
+    get.close('complete');
+    const closedAt = log.t;
+    log.wait(5000);
+    c.openGet();
+    log.wait(100);
+    const e = run(log);
+    expect(brief(e.findings(log.t + 3000), 'info')).toEqual([]);
+    // Never reopened: said once the retry and the grace have passed.
+    const never = new Engine();
+    never.applyAll(log.frames.filter((f) => f.t <= closedAt));
+    expect(brief(never.findings(closedAt + 5000), 'info')).toEqual([]);
+    expect(brief(never.findings(closedAt + 8000), 'info')).toEqual([`no-delivery-channel ${A} closed error`]);
+  });
+
   it('a client that never resumes is reported once the retry and the grace have passed', () => {
     const { e, log } = polled(false);
     const closedAt = log.t - 5100;
