@@ -199,6 +199,20 @@ export class EngineCore {
     // What an ended ledger holds explains losses (ClientModel.ledgersEndedWith): a change to it is a new epoch.
     if (l.uris.delete(u.uri) && !l.open) l.client.ledgerEpoch++;
     this.release(u, l, t, seq, reason);
+    // Sub-resources held through this parent go with it.
+    const via = l.viaParent;
+    if (via !== undefined && via.size > 0) {
+      via.delete(u.uri);
+      for (const [child, parent] of via) {
+        if (parent !== u.uri) continue;
+        via.delete(child);
+        const cu = u.client.uris.get(child);
+        if (cu) {
+          this.unhold(cu, l, t, seq, reason);
+          this.reevaluate(cu, t, seq);
+        }
+      }
+    }
   }
 
   /** The URI row's side of unhold. */

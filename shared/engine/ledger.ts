@@ -12,6 +12,8 @@ export class SubscriptionLedger {
   endCause: EndCause | undefined;
   /** URIs the server acknowledged (subscribe result / listen ack) and still holds. */
   readonly uris = new Set<string>();
+  /** URIs held because the server notified them under a parent it holds (child → parent): they go with the parent. */
+  viaParent: Map<string, string> | undefined;
   /** Open delivery channels (GET streams of a session; the listen stream; the legacy SSE stream; the WebSocket). */
   channels = 0;
   channelEverOpened = false;

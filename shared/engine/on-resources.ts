@@ -4,6 +4,7 @@
 import { SUBSCRIPTION_ID_META_KEY } from '../decode/protocol.ts';
 import { READ_TTL_PROBLEM } from '../decode/validate.ts';
 import type { DecodedMessage } from '../decode/types.ts';
+import { parentHeld } from '../findings/coverage.ts';
 import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
 import { applyReadAnswer, noteNotified, noteReadSent, type ReadAnswer } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
@@ -162,6 +163,14 @@ export function onUpdated(core: EngineCore, c: ClientModel, m: DecodedMessage, v
     l = typeof sid === 'string' || typeof sid === 'number' ? c.listenOn(sid, m.conn) : undefined;
   } else {
     l = m.session !== undefined ? core.sessionsByKey.get(m.session) : c.current;
+  }
+  // The spec lets a server notify a sub-resource of what was subscribed (the updated URI "might be a sub-resource"): an
+  // update for a URI under a parent the delivering session holds shows the server covers it, from now on.
+  const parent = l?.live && !l.uris.has(u.uri) ? parentHeld(core, u, l) : undefined;
+  if (l && parent !== undefined) {
+    core.hold(u, l, m.t, m.seq);
+    (l.viaParent ??= new Map()).set(u.uri, parent);
+    core.reevaluate(u, m.t, m.seq);
   }
   checkUnsolicited(core, u, l, m.t, m.seq);
   u.noteInterval(m.t);

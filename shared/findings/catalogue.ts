@@ -209,7 +209,7 @@ export const COVERAGE_REASONS: Record<CoverageReason, ReasonEntry> = {
     label: 'only a parent URI subscribed',
     severity: 'warning',
     explanation:
-      'A directory-like or schema URI near it, or a pattern (file:///docs/*, a URI template), is subscribed, but subscriptions are per concrete URI and servers match them literally: the parent only covers its own listing, a pattern nothing.',
+      'A directory-like or schema URI near it, or a pattern (file:///docs/*, a URI template), is subscribed, but subscriptions are per concrete URI: a server may notify sub-resources of what was subscribed, but need not, and none of this server\'s updates for this URI came (once one does, the URI counts as covered); servers match patterns literally.',
   },
   'refused-in-ack': {
     label: 'refused in the listen acknowledgement',

@@ -37,14 +37,17 @@ export function parentDir(parent: string): string {
   return literal.endsWith('/') ? literal : literal.slice(0, literal.lastIndexOf('/') + 1);
 }
 
-/** The nearest held parent-like URI whose folder holds `u` (found by `u`'s own folders, deepest first). */
-function parentHeld(core: EngineCore, u: UriState): string | undefined {
+/**
+ * The nearest held parent-like URI whose folder holds `u` (found by `u`'s own folders, deepest first); with `by`, one
+ * that ledger holds.
+ */
+export function parentHeld(core: EngineCore, u: UriState, by?: { uris: ReadonlySet<string> }): string | undefined {
   const byDir = core.parentsByDir.get(u.client);
   if (!byDir || byDir.size === 0) return undefined;
   const uri = u.uri;
   for (let i = uri.lastIndexOf('/', uri.length - 2); i >= 0; i = uri.lastIndexOf('/', i - 1)) {
     const parents = byDir.get(uri.slice(0, i + 1));
-    if (parents) for (const p of parents) if (p !== uri) return p;
+    if (parents) for (const p of parents) if (p !== uri && (by === undefined || by.uris.has(p))) return p;
     if (i === 0) break;
   }
   return undefined;

@@ -191,6 +191,27 @@ describe('granularity', () => {
     expect(brief(findingsAfter(run(log), 3000))).toEqual([`cached-not-subscribed ${POLICY} parent-only warning`]);
   });
 
+  it('a server that notifies a sub-resource of a subscribed parent covers it (the spec allows it): no finding; it goes with the parent', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.subscribe('file:///docs/');
+    c.read(POLICY, 'policy v1');
+    log.wait(500);
+    get.updated(POLICY);
+    c.read(POLICY, 'policy v2');
+    const e = run(log);
+    // Before the update the child was parent-only for 500 ms (under the grace): nothing said, nothing unsolicited.
+    expect(brief(findingsAfter(e, 3000), 'info')).toEqual([]);
+    expect(e.snapshot(log.t).uris.find((u) => u.uri === POLICY)).toMatchObject({ serverHasSubscription: true, clientBelievesSubscribed: false });
+    c.unsubscribe('file:///docs/');
+    log.wait(3000);
+    const after = run(log);
+    expect(after.snapshot(log.t).uris.find((u) => u.uri === POLICY)).toMatchObject({ serverHasSubscription: false });
+    expect(brief(after.findings(log.t)).filter((f) => f.includes(POLICY))).toEqual([`cached-not-subscribed ${POLICY} unsubscribed warning`]);
+  });
+
   it('a schema URI subscribed, an article row cached', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL);
