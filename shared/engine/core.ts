@@ -176,7 +176,9 @@ export class EngineCore {
   session(client: ClientModel, session: string | undefined, t: number, seq: number): SubscriptionLedger | undefined {
     if (session === undefined) return client.current;
     const known = this.sessionsByKey.get(session);
-    if (known) return known;
+    // A session another client ended (a page that reloaded and resumes its stored session id: the SDK transport's
+    // sessionId option skips initialize) is this client's now, picked up mid-way.
+    if (known && (known.client === client || known.open)) return known;
     const l = this.newLedger(client, session, session, 'session', t, seq, false);
     if (!client.current || !client.current.open) client.current = l;
     return l;

@@ -58,3 +58,35 @@ describe('two documents, same endpoint and URI', () => {
     });
   }
 });
+
+describe('a reloaded page that resumes its stored session id (the SDK transport\'s sessionId option skips initialize)', () => {
+  it('the session is the new page\'s (picked up mid-way), not the unloaded page\'s ended one', () => {
+    const page1 = new FrameLog('doc-1');
+    page1.pageStart('http://localhost:8080/app');
+    const c1 = new StreamableClient(page1, URL, '2025-11-25');
+    c1.initialize({ sessionId: 'S1' });
+    c1.openGet();
+    c1.read(A, 'v1');
+    c1.subscribe(A);
+    page1.pageEnd('http://localhost:8080/app');
+    const page2 = new FrameLog('doc-2', page1.t + 10, page1.lastSeq);
+    page2.pageStart('http://localhost:8080/app');
+    const c2 = new StreamableClient(page2, URL, '2025-11-25');
+    c2.sessionId = 'S1';
+    c2.read(A, 'v2');
+    c2.subscribe(A);
+    page2.wait(100);
+    const engine = new Engine();
+    engine.applyAll([...page1.frames, ...page2.frames]);
+    const snap = engine.snapshot(page2.t + 3000);
+    const sessions = snap.sessions.filter((s) => s.label === 'S1').map((s) => [s.doc, s.open, s.observedFromStart]);
+    expect(sessions).toEqual([
+      ['doc-1', false, true],
+      ['doc-2', true, false],
+    ]);
+    // The new page's subscribe is held by its session; what is missing is its GET stream, and said so.
+    const findings = engine.findings(page2.t + 3000).filter((f) => f.doc === 'doc-2' && f.open);
+    expect(findings.map((f) => `${f.id} ${f.reason ?? '-'}`)).toEqual(['no-delivery-channel never-opened']);
+  });
+});
+
