@@ -25,6 +25,10 @@ export interface Conn {
   lastRetry: number | undefined;
   /** A GET stream without a session header that may turn out to be the legacy HTTP+SSE transport. */
   legacyCandidate: boolean;
+  /** A GET whose Last-Event-ID resumes a per-request (POST) stream: its stream is that kind, not the standalone GET. */
+  resumesPost: boolean;
+  /** On such a resumed stream, an answer arrived: the request it resumed for is done. */
+  resumedAnswered: boolean;
   /** A non-2xx head arrived; its body explains it. */
   errorStatus: boolean;
   /** `post:<conn>`, built once: the request body, the JSON answer and the stream id all use it. */
@@ -52,6 +56,8 @@ export function newConn(info: ConnInfo, source: Conn['source'], url: string, req
     lastSseId: undefined,
     lastRetry: undefined,
     legacyCandidate: false,
+    resumesPost: false,
+    resumedAnswered: false,
     errorStatus: false,
     post: undefined,
   };
@@ -103,10 +109,20 @@ export class ConnTable {
 }
 
 /** Per-session transport memory: the negotiated version and the ended streams a GET could resume. */
+/** A stream of a session that ended with something left to resume. */
+export interface EndedStream {
+  stream: string;
+  kind: StreamKind;
+  lastId: string;
+  endedSeq: number;
+  /** A GET resumed it with its last id (so a later GET without Last-Event-ID is not about it). */
+  resumed?: true;
+}
+
 export interface SessionTrack {
   version: string | undefined;
   /** Most recent first, capped: ended streams that carried SSE ids. */
-  ended: { stream: string; lastId: string; endedSeq: number }[];
+  ended: EndedStream[];
   /**
    * The last SSE `retry` on any stream of the session: the SDK client keeps one for its whole transport
    * (`_serverRetryMs`) and waits that long before it reopens its GET stream, whichever stream sent it.

@@ -36,9 +36,9 @@ const NO_MESSAGES: DecodedMessage[] = Object.freeze([]) as unknown as DecodedMes
 function isListenRequest(v: unknown): boolean {
   return (v as { method?: unknown } | null)?.method === M.listen;
 }
-function endedWithId(ended: SessionTrack['ended'], id: string): boolean {
-  for (const x of ended) if (x.lastId === id) return true;
-  return false;
+function endedWithId(ended: SessionTrack['ended'], id: string): SessionTrack['ended'][number] | undefined {
+  for (const x of ended) if (x.lastId === id) return x;
+  return undefined;
 }
 
 /** Every ConnInfo has every field, in one order: one object shape wherever it is read (decoder, engine, store). */
@@ -329,8 +329,15 @@ export class Decoder {
     if (role === 'get' && session !== undefined) {
       const ended = this.sessions.get(session)?.ended ?? [];
       const lastEventId = h['last-event-id'];
+      const match = lastEventId !== undefined ? endedWithId(ended, lastEventId) : undefined;
+      // Resuming a per-request stream (the SDK client does, with the POST's last event id): that stream again, no GET.
+      if (match?.kind === 'post-sse') c.resumesPost = true;
+      if (match) match.resumed = true;
+      // Without Last-Event-ID: compared with the last stream that ended and was not resumed since (a per-request stream
+      // resumed with its own id, and whose answer came, is not this GET's business).
+      const previous = match ?? (lastEventId === undefined ? ended.find((x) => x.kind === 'get' || !x.resumed) : ended[0]);
       this.sink.wire(
-        { type: 'get-request', info, lastEventId, previous: ended[0], matchesKnownId: lastEventId !== undefined && endedWithId(ended, lastEventId) },
+        { type: 'get-request', info, lastEventId, previous, matchesKnownId: match !== undefined },
         f.seq,
         f.t,
       );
@@ -360,7 +367,7 @@ export class Decoder {
       c.streamKind = 'post';
       return;
     }
-    const kind: StreamKind = c.info.role === 'get' ? 'get' : c.info.listenId !== undefined ? 'listen' : 'post-sse';
+    const kind: StreamKind = c.info.role === 'get' && !c.resumesPost ? 'get' : c.info.listenId !== undefined ? 'listen' : 'post-sse';
     c.stream = `${kind}:${f.conn}`;
     c.streamKind = kind;
     // A GET without a session may be the legacy transport: its `endpoint` event decides (see onSseEvent).
@@ -387,6 +394,7 @@ export class Decoder {
     const c = this.conns.get(f.conn) ?? this.stub(f);
     if (c.info.endpoint === UNKNOWN_ENDPOINT && f.event !== 'endpoint') this.adopt(c, f);
     if (f.id !== undefined) c.lastSseId = f.id;
+    if (c.resumesPost && !c.resumedAnswered && /"(?:result|error)"\s*:/.test(f.data.text)) c.resumedAnswered = true;
     if (f.retry !== undefined) {
       c.lastRetry = f.retry;
       if (c.info.session !== undefined && c.info.transport === 'streamable-http') this.track(c.info.session).lastRetry = f.retry;
@@ -465,10 +473,11 @@ export class Decoder {
     // ended before its answer. A POST answered on its own SSE stream (server-everything answers initialize that way)
     // is complete; a GET after it without Last-Event-ID loses nothing.
     // Not a per-request stream the page aborted itself: its client gave it up (onEnd fails its requests).
-    const resumable = c.streamKind === 'get' || (c.streamKind === 'post-sse' && outcome !== 'aborted' && c.pending.some(isOut));
+    // A resumed per-request stream that ends before its answer again is resumed again by its last id.
+    const resumable = c.streamKind === 'get' || (c.streamKind === 'post-sse' && outcome !== 'aborted' && (c.pending.some(isOut) || (c.resumesPost && !c.resumedAnswered)));
     if (c.lastSseId !== undefined && session !== undefined && resumable) {
       const ended = this.track(session).ended;
-      ended.unshift({ stream: c.stream, lastId: c.lastSseId, endedSeq: f.seq });
+      ended.unshift({ stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq });
       if (ended.length > MAX_ENDED_STREAMS) ended.length = MAX_ENDED_STREAMS;
     }
   }

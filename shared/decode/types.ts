@@ -2,6 +2,7 @@
 // generation, session, stream, direction, pairing), plus the transport events that are not messages (stream opened or
 // closed, HTTP status, resume attempts). Pure types. Nothing here is ever thrown: bad input becomes a value.
 import type { HeaderMap } from '../frames.ts';
+import type { EndedStream } from './conn-state.ts';
 
 /** 'out' = the page sent it (client → server); 'in' = the page received it. */
 export type Direction = 'out' | 'in';
@@ -135,7 +136,7 @@ export type WireEvent =
       /** The Last-Event-ID request header, if sent. */
       lastEventId: string | undefined;
       /** The most recent ended stream of the same session that carried event ids, and the last id it carried. */
-      previous: { stream: string; lastId: string; endedSeq: number } | undefined;
+      previous: EndedStream | undefined;
       /** True when `lastEventId` equals the last id of some ended stream of the session. */
       matchesKnownId: boolean;
     }

@@ -433,6 +433,31 @@ describe('resumption', () => {
     expect(brief(findingsAfter(run(log), 3000))).toEqual(['resume-gap - no-last-event-id warning']);
   });
 
+  it('the SDK resumes a per-request stream by GET with its last id: no GET stream, no delivery channel, no resume gap after', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet({ status: 405 }); // this server offers no standalone GET stream
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    const p = c.beginRead(POLICY);
+    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+    log.sseEvent(p.conn, '', { id: 'p-1', retry: 500 });
+    log.httpEnd(p.conn, 'complete'); // SEP-1699: closed before the answer
+    log.wait(500);
+    const resumed = c.openGet({ lastEventId: 'p-1', ids: 'q' });
+    const during = run(log).snapshot(log.t);
+    expect(during.uris.find((u) => u.uri === POLICY)?.deliveryChannelOpen).toBe(false);
+    expect(during.streams.filter((s) => s.open && s.kind === 'get')).toEqual([]);
+    resumed.send(result(p.id, { contents: [{ uri: POLICY, text: 'v2' }] }));
+    resumed.close('complete');
+    log.wait(100);
+    c.openGet({ status: 405 }); // the client tries its standalone GET again, without Last-Event-ID: nothing to resume
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000), 'info').filter((f) => f.startsWith('resume-gap'))).toEqual([]);
+    expect(e.snapshot(log.t).uris.find((u) => u.uri === POLICY)?.cached).toBe(true);
+  });
+
   it('resuming with an id the page never received', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL);
