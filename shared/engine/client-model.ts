@@ -117,25 +117,22 @@ export class ClientModel {
   /** URI rows by RFC 3986 spelling key, built the first time a miss asks (then kept up to date as rows appear). */
   private spellings: Map<string, UriState[]> | undefined = undefined;
 
-  /** folder (up to the last `/` before the end) → its URIs; built the first time a parent-like URI changes. */
+  /**
+   * folder (ending in `/`) → every URI under it at any depth (each URI is in the list of each of its folders, a few);
+   * built the first time a parent-like URI changes.
+   */
   private folders: Map<string, UriState[]> | undefined = undefined;
 
-  /** The URIs under any of `dirs` (folders ending in `/`), at any depth: by folder, not by URI. */
+  /** The URIs under any of `dirs` (folders ending in `/`), at any depth, each once. */
   urisUnder(dirs: ReadonlySet<string>): UriState[] {
     if (!this.folders) {
       this.folders = new Map();
       for (const x of this.uris.values()) indexFolder(this.folders, x);
     }
-    const out: UriState[] = [];
-    for (const [folder, list] of this.folders) {
-      for (const d of dirs) {
-        if (folder.startsWith(d)) {
-          out.push(...list);
-          break;
-        }
-      }
-    }
-    return out;
+    if (dirs.size === 1) for (const d of dirs) return this.folders.get(d)?.slice() ?? [];
+    const out = new Set<UriState>();
+    for (const d of dirs) for (const u of this.folders.get(d) ?? []) out.add(u);
+    return [...out];
   }
 
   /** The other rows of this client that spell the same resource differently (usually none). */
@@ -236,8 +233,11 @@ function indexSpelling(index: Map<string, UriState[]>, u: UriState): void {
 }
 
 function indexFolder(folders: Map<string, UriState[]>, u: UriState): void {
-  const folder = u.uri.slice(0, u.uri.lastIndexOf('/', u.uri.length - 2) + 1);
-  const list = folders.get(folder);
-  if (list) list.push(u);
-  else folders.set(folder, [u]);
+  const uri = u.uri;
+  for (let i = uri.indexOf('/'); i >= 0 && i < uri.length - 1; i = uri.indexOf('/', i + 1)) {
+    const folder = uri.slice(0, i + 1);
+    const list = folders.get(folder);
+    if (list) list.push(u);
+    else folders.set(folder, [u]);
+  }
 }

@@ -186,6 +186,8 @@ export class EngineCore {
 
   hold(u: UriState, l: SubscriptionLedger, t: number, seq: number): void {
     if (!l.open) return;
+    // Subscribed in its own right now (a sub-resource update may have held it through its parent before).
+    l.viaParent?.delete(u.uri);
     l.uris.add(u.uri);
     if (u.holders.includes(l)) return;
     u.holders.push(l);
@@ -204,21 +206,22 @@ export class EngineCore {
     // Sub-resources held through this parent go with it.
     const via = l.viaParent;
     if (via !== undefined && via.size > 0) {
-      via.delete(u.uri);
-      for (const [child, parent] of via) {
-        if (parent !== u.uri) continue;
-        via.delete(child);
+      const children: string[] = [];
+      for (const [child, parent] of via) if (parent === u.uri) children.push(child);
+      for (const child of children) {
         const cu = u.client.uris.get(child);
         if (cu) {
           this.unhold(cu, l, t, seq, reason);
           this.reevaluate(cu, t, seq);
-        }
+        } else via.delete(child);
       }
     }
   }
 
   /** The URI row's side of unhold. */
   private release(u: UriState, l: SubscriptionLedger, t: number, seq: number, reason: CoverageReason): void {
+    // A URI held only because its parent's updates covered it was never subscribed itself: that is what it lost.
+    if (l.viaParent?.delete(u.uri)) reason = 'never-subscribed';
     const i = u.holders.indexOf(l);
     if (i < 0) return;
     u.holders.splice(i, 1);

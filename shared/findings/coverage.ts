@@ -33,6 +33,12 @@ export function coversAsParent(parent: string, uri: string): boolean {
  */
 export function parentDir(parent: string): string {
   const wild = isPattern(parent) ? parent.search(/[*{]/) : -1;
+  // A wildcard before the path (`https://*.example.com/…`) stands for other hosts: no folder of this one.
+  const authority = parent.indexOf('://');
+  if (wild >= 0 && authority >= 0) {
+    const path = parent.indexOf('/', authority + 3);
+    if (path < 0 || wild < path) return '';
+  }
   const literal = wild >= 0 ? parent.slice(0, wild) : parent;
   return literal.endsWith('/') ? literal : literal.slice(0, literal.lastIndexOf('/') + 1);
 }
@@ -61,7 +67,7 @@ function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason
     return { reason: r, detail };
   }
   if (parent) {
-    const detail = isPattern(parent) ? `only the pattern ${parent} is subscribed: servers match URIs literally, so it covers no other URI` : `only ${parent} is subscribed`;
+    const detail = isPattern(parent) ? `only the pattern ${parent} is subscribed: servers match subscriptions literally (the SDKs do), and no update of it has named this URI` : `only ${parent} is subscribed`;
     return { reason: 'parent-only', detail };
   }
   const other = otherSpelling(u);

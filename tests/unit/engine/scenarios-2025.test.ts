@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { request, result, StreamableClient } from '../../support/mcp-clients.ts';
+import { notification, request, result, StreamableClient } from '../../support/mcp-clients.ts';
 import { staleIntervals } from '../../../panel/model/timeline.ts';
 import { findingSessions } from '../../../panel/model/uri-table.ts';
 
@@ -209,7 +209,57 @@ describe('granularity', () => {
     log.wait(3000);
     const after = run(log);
     expect(after.snapshot(log.t).uris.find((u) => u.uri === POLICY)).toMatchObject({ serverHasSubscription: false });
-    expect(brief(after.findings(log.t)).filter((f) => f.includes(POLICY))).toEqual([`cached-not-subscribed ${POLICY} unsubscribed warning`]);
+    // Held through its parent only, it was never subscribed itself: that is what is said.
+    expect(brief(after.findings(log.t)).filter((f) => f.includes(POLICY))).toEqual([`cached-not-subscribed ${POLICY} never-subscribed warning`]);
+  });
+
+  it('a child covered through its parent that the client then subscribes itself keeps its own subscription when the parent goes', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.subscribe('file:///docs/');
+    c.read(POLICY, 'policy v1');
+    get.updated(POLICY);
+    c.read(POLICY, 'policy v2');
+    c.subscribe(POLICY);
+    c.unsubscribe('file:///docs/');
+    log.wait(3000);
+    const e = run(log);
+    expect(brief(e.findings(log.t), 'info')).toEqual([]);
+    expect(e.snapshot(log.t).uris.find((u) => u.uri === POLICY)).toMatchObject({ serverHasSubscription: true, clientBelievesSubscribed: true });
+  });
+
+  it('a child covered through its parent, after a re-initialize that subscribes the folder again: parent-only, not lost-on-reinit', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.subscribe('file:///docs/');
+    c.read(POLICY, 'policy v1');
+    get.updated(POLICY);
+    c.read(POLICY, 'policy v2');
+    log.wait(1000);
+    c.delete();
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    c.subscribe('file:///docs/');
+    log.wait(3000);
+    const open = run(log).findings(log.t).filter((f) => f.open);
+    expect(open.map((f) => `${f.id} ${f.reason} ${f.severity}`)).toEqual(['cached-not-subscribed parent-only warning']);
+  });
+
+  it('a pattern with a wildcard host stands for other hosts: no folder of its own', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.subscribe('https://*.example.com/feed');
+    c.read('https://other.org/y', 'y');
+    get.updated('https://other.org/y');
+    c.read('https://other.org/y', 'y2');
+    log.wait(3000);
+    expect(brief(run(log).findings(log.t), 'info')).toEqual(['cached-not-subscribed https://other.org/y never-subscribed warning', 'unsolicited-update https://other.org/y - info']);
   });
 
   it('a schema URI subscribed, an article row cached', () => {
@@ -245,7 +295,7 @@ describe('granularity', () => {
     c.read(POLICY, 'policy v1');
     const f = findingsAfter(run(log), 3000);
     expect(brief(f)).toEqual([`cached-not-subscribed ${POLICY} parent-only warning`]);
-    expect(f[0]!.detail).toBe(`only the pattern ${pattern} is subscribed: servers match URIs literally, so it covers no other URI`);
+    expect(f[0]!.detail).toBe(`only the pattern ${pattern} is subscribed: servers match subscriptions literally (the SDKs do), and no update of it has named this URI`);
   });
 
   it('a URI read and never subscribed', () => {
@@ -456,6 +506,32 @@ describe('resumption', () => {
     const e = run(log);
     expect(brief(findingsAfter(e, 3000), 'info').filter((f) => f.startsWith('resume-gap'))).toEqual([]);
     expect(e.snapshot(log.t).uris.find((u) => u.uri === POLICY)?.cached).toBe(true);
+  });
+
+  it.each([{ msg: 'working' }, { error: 'retrying upstream' }])('a resumed per-request stream cut again before its answer is resumed again (log data %o)', (data) => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet({ status: 405 });
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    const p = c.beginRead(POLICY);
+    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+    log.sseEvent(p.conn, '', { id: 'p-1', retry: 500 });
+    log.httpEnd(p.conn, 'complete');
+    log.wait(500);
+    const r1 = c.openGet({ lastEventId: 'p-1', ids: 'q' });
+    // A log notification whose data has an "error" key is no answer.
+    r1.send(notification('notifications/message', { level: 'info', data }));
+    r1.close('complete');
+    log.wait(500);
+    const r2 = c.openGet({ lastEventId: r1.lastId, ids: 'r' });
+    expect(run(log).snapshot(log.t).streams.filter((s) => s.open && s.kind === 'get')).toEqual([]);
+    r2.send(result(p.id, { contents: [{ uri: POLICY, text: 'v2' }] }));
+    r2.close('complete');
+    log.wait(100);
+    // (No delivery channel all along: this server refuses the GET stream. But nothing about resuming.)
+    expect(brief(findingsAfter(run(log), 3000), 'info').filter((f) => f.startsWith('resume-gap'))).toEqual([]);
   });
 
   it('resuming with an id the page never received', () => {
