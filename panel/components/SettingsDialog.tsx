@@ -50,6 +50,9 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
         e.preventDefault();
         onClose();
       }}
+      // Chromium may close a modal dialog on Escape without a cancel event (no user activation since it opened):
+      // the panel hears that close too, or the dialog would be gone while the panel thinks it open.
+      onClose={() => onClose()}
     >
       <form
         method="dialog"
