@@ -179,6 +179,20 @@ describe('server restart → 404', () => {
   });
 });
 
+/** A session that subscribes the folder, reads the policy, and is notified of it through the folder; then re-reads. */
+function coveredThroughParent() {
+  const log = new FrameLog();
+  const c = new StreamableClient(log, URL);
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  c.subscribe('file:///docs/');
+  c.read(POLICY, 'policy v1');
+  log.wait(500);
+  get.updated(POLICY);
+  c.read(POLICY, 'policy v2');
+  return { log, c };
+}
+
 describe('granularity', () => {
   it('only the parent (directory) URI subscribed, the child cached', () => {
     const log = new FrameLog();
@@ -192,15 +206,7 @@ describe('granularity', () => {
   });
 
   it('a server that notifies a sub-resource of a subscribed parent covers it (the spec allows it): no finding; it goes with the parent', () => {
-    const log = new FrameLog();
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
-    c.subscribe('file:///docs/');
-    c.read(POLICY, 'policy v1');
-    log.wait(500);
-    get.updated(POLICY);
-    c.read(POLICY, 'policy v2');
+    const { log, c } = coveredThroughParent();
     const e = run(log);
     // Before the update the child was parent-only for 500 ms (under the grace): nothing said, nothing unsolicited.
     expect(brief(findingsAfter(e, 3000), 'info')).toEqual([]);
@@ -214,14 +220,7 @@ describe('granularity', () => {
   });
 
   it('a child covered through its parent that the client then subscribes itself keeps its own subscription when the parent goes', () => {
-    const log = new FrameLog();
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
-    c.subscribe('file:///docs/');
-    c.read(POLICY, 'policy v1');
-    get.updated(POLICY);
-    c.read(POLICY, 'policy v2');
+    const { log, c } = coveredThroughParent();
     c.subscribe(POLICY);
     c.unsubscribe('file:///docs/');
     log.wait(3000);
@@ -231,14 +230,7 @@ describe('granularity', () => {
   });
 
   it('a child covered through its parent, after a re-initialize that subscribes the folder again: parent-only, not lost-on-reinit', () => {
-    const log = new FrameLog();
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
-    c.subscribe('file:///docs/');
-    c.read(POLICY, 'policy v1');
-    get.updated(POLICY);
-    c.read(POLICY, 'policy v2');
+    const { log, c } = coveredThroughParent();
     log.wait(1000);
     c.delete();
     c.initialize({ sessionId: 'S2' });
