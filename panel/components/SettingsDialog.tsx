@@ -50,8 +50,8 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
         e.preventDefault();
         onClose();
       }}
-      // Chromium may close a modal dialog on Escape without a cancel event (no user activation since it opened):
-      // the panel hears that close too, or the dialog would be gone while the panel thinks it open.
+      // Any close the browser makes without a cancel event (dialog.close(), a close request) is heard too: the panel
+      // never keeps a closed dialog mounted, which the ⚙ button could not open again.
       onClose={() => onClose()}
     >
       <form

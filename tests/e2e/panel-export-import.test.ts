@@ -300,14 +300,15 @@ it('edits settings in the panel: a bad value is named, marked and focused, a goo
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-findings*="cache-age-exceeded"]`);
   const stored = await (await browser.serviceWorker()).evaluate(() => (globalThis as any).mcpDevtools.settings.get());
   expect(stored.freshnessRules).toEqual([{ pattern: 'file:///docs/**', maxAgeMs: 1000 }]);
-  // The dialog spells the saved rules as the CLI's options.
+  // The dialog spells the saved rules as the CLI's options. (It is shown modal by an effect after it renders: wait.)
   await panel.click('button[aria-label="Settings"]');
+  await panel.waitForSelector('dialog.settings[open]');
   expect(await panel.textContent('dialog [data-cli-options]')).toBe(`--rule 'file:///docs/**=1000' --default-max-age ${DEFAULT_SETTINGS.defaultMaxAgeMs}`);
   await panel.click('dialog button:has-text("Cancel")');
   await panel.waitForSelector('dialog.settings', { state: 'detached' });
-  // Closed by the browser without a cancel event (Chromium does that on an Escape without user activation): the panel
-  // hears the close, and the ⚙ button opens the dialog again.
+  // Closed by the browser without a cancel event: the panel hears the close, and the ⚙ button opens the dialog again.
   await panel.click('button[aria-label="Settings"]');
+  await panel.waitForSelector('dialog.settings[open]');
   await panel.evaluate(() => document.querySelector<HTMLDialogElement>('dialog.settings')!.close());
   await panel.waitForSelector('dialog.settings', { state: 'detached' });
   await panel.click('button[aria-label="Settings"]');
