@@ -17,6 +17,7 @@ import type {
 import { ConnTable, MAX_ENDED_STREAMS, newConn, postStream, type Conn, type SessionTrack } from './conn-state.ts';
 import { MessageReader, peekCalls, prepareInto, scratchPayload, type PayloadContext, type PeekedVersion, type PreparedPayload } from './message-reader.ts';
 import { RequestPairing } from './pairing.ts';
+import { sniffTruncated } from './jsonrpc.ts';
 import { isModernVersion, M, MODERN_ONLY_METHODS } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, DecodeSink, Direction, ExchangeRole, RequestId, StreamKind, Transport } from './types.ts';
 import { endpointOf, legacySessionParam, queryParam, resolveAgainst } from './url-parts.ts';
@@ -36,14 +37,6 @@ const NO_MESSAGES: DecodedMessage[] = Object.freeze([]) as unknown as DecodedMes
 function isListenRequest(v: unknown): boolean {
   return (v as { method?: unknown } | null)?.method === M.listen;
 }
-/** A JSON-RPC answer: a `"result"` or `"error"` key of the message itself (none opened in an object before it). */
-function isAnswer(text: string): boolean {
-  const at = text.search(/"(?:result|error)"\s*:/);
-  if (at < 0) return false;
-  const open = text.indexOf('{');
-  return open >= 0 && open < at && !/[{[]/.test(text.slice(open + 1, at));
-}
-
 function endedWithId(ended: SessionTrack['ended'], id: string): SessionTrack['ended'][number] | undefined {
   for (const x of ended) if (x.lastId === id) return x;
   return undefined;
@@ -402,7 +395,8 @@ export class Decoder {
     const c = this.conns.get(f.conn) ?? this.stub(f);
     if (c.info.endpoint === UNKNOWN_ENDPOINT && f.event !== 'endpoint') this.adopt(c, f);
     if (f.id !== undefined) c.lastSseId = f.id;
-    if (c.resumesPost && !c.resumedAnswered && isAnswer(f.data.text)) c.resumedAnswered = true;
+    // An answer (a message with `result` or `error` and no method), sniffed as a cut payload is.
+    if (c.resumesPost && !c.resumedAnswered && sniffTruncated(f.data.text).isResponse) c.resumedAnswered = true;
     if (f.retry !== undefined) {
       c.lastRetry = f.retry;
       if (c.info.session !== undefined && c.info.transport === 'streamable-http') this.track(c.info.session).lastRetry = f.retry;

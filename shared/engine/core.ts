@@ -396,4 +396,3 @@ export function sessionOf(u: UriState): { session?: string } {
   const cur = u.client.current;
   return cur ? { session: cur.label } : {};
 }
-

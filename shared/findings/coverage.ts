@@ -20,13 +20,6 @@ function isPattern(uri: string): boolean {
   return uri.includes('*') || /\{[^}]*\}/.test(uri);
 }
 
-/** Would a naive client think subscribing `parent` covers `uri`? (It does not: subscriptions are per concrete URI.) */
-export function coversAsParent(parent: string, uri: string): boolean {
-  if (parent === uri) return false;
-  const dir = parentDir(parent);
-  return dir.length > 0 && uri.startsWith(dir);
-}
-
 /**
  * The folder a parent-like URI stands for: itself when it ends in `/`, else up to its last `/`; for a pattern, the
  * folder of its literal part before the first `*` or `{` (`file:///docs/{section}/{name}.md` → `file:///docs/`).

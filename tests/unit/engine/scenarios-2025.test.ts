@@ -182,9 +182,7 @@ describe('server restart → 404', () => {
 /** A session that subscribes the folder, reads the policy, and is notified of it through the folder; then re-reads. */
 function coveredThroughParent() {
   const log = new FrameLog();
-  const c = new StreamableClient(log, URL);
-  c.initialize({ sessionId: 'S1' });
-  const get = c.openGet();
+  const { c, get } = subscribed(log, []);
   c.subscribe('file:///docs/');
   c.read(POLICY, 'policy v1');
   log.wait(500);
@@ -243,9 +241,7 @@ describe('granularity', () => {
 
   it('a pattern with a wildcard host stands for other hosts: no folder of its own', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
+    const { c, get } = subscribed(log, []);
     c.subscribe('https://*.example.com/feed');
     c.read('https://other.org/y', 'y');
     get.updated('https://other.org/y');
@@ -266,9 +262,7 @@ describe('granularity', () => {
 
   it('the child read first, the parent subscribed after: parent-only too, and never-subscribed again once the parent goes', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    c.openGet();
+    const { c } = subscribed(log, []);
     c.read(POLICY, 'policy v1');
     log.wait(5000);
     c.subscribe('file:///docs/');
@@ -280,9 +274,7 @@ describe('granularity', () => {
 
   it.each(['file:///docs/*', 'file:///docs/**', 'file:///docs/{name}.md'])('a pattern subscribed (%s), a document cached: parent-only, said as a pattern', (pattern) => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    c.openGet();
+    const { c } = subscribed(log, []);
     c.subscribe(pattern);
     c.read(POLICY, 'policy v1');
     const f = findingsAfter(run(log), 3000);
