@@ -423,6 +423,25 @@ describe('delivery channel', () => {
   });
 });
 
+/**
+ * A server with no standalone GET stream (405); a subscribed policy; a re-read whose POST stream is primed (id p-1,
+ * retry 500) and closed before its answer (SEP-1699), half a second ago.
+ */
+function readCutBeforeItsAnswer() {
+  const log = new FrameLog();
+  const c = new StreamableClient(log, URL);
+  c.initialize({ sessionId: 'S1' });
+  c.openGet({ status: 405 });
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  const p = c.beginRead(POLICY);
+  log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+  log.sseEvent(p.conn, '', { id: 'p-1', retry: 500 });
+  log.httpEnd(p.conn, 'complete');
+  log.wait(500);
+  return { log, c, p };
+}
+
 describe('resumption', () => {
   it('the SSE stream reconnects without Last-Event-ID after events with ids', () => {
     const log = new FrameLog();
@@ -468,17 +487,7 @@ describe('resumption', () => {
   });
 
   it('the SDK resumes a per-request stream by GET with its last id: no GET stream, no delivery channel, no resume gap after', () => {
-    const log = new FrameLog();
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    c.openGet({ status: 405 }); // this server offers no standalone GET stream
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
-    const p = c.beginRead(POLICY);
-    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
-    log.sseEvent(p.conn, '', { id: 'p-1', retry: 500 });
-    log.httpEnd(p.conn, 'complete'); // SEP-1699: closed before the answer
-    log.wait(500);
+    const { log, c, p } = readCutBeforeItsAnswer();
     const resumed = c.openGet({ lastEventId: 'p-1', ids: 'q' });
     const during = run(log).snapshot(log.t);
     expect(during.uris.find((u) => u.uri === POLICY)?.deliveryChannelOpen).toBe(false);
@@ -493,17 +502,7 @@ describe('resumption', () => {
   });
 
   it.each([{ msg: 'working' }, { error: 'retrying upstream' }])('a resumed per-request stream cut again before its answer is resumed again (log data %o)', (data) => {
-    const log = new FrameLog();
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    c.openGet({ status: 405 });
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
-    const p = c.beginRead(POLICY);
-    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
-    log.sseEvent(p.conn, '', { id: 'p-1', retry: 500 });
-    log.httpEnd(p.conn, 'complete');
-    log.wait(500);
+    const { log, c, p } = readCutBeforeItsAnswer();
     const r1 = c.openGet({ lastEventId: 'p-1', ids: 'q' });
     // A log notification whose data has an "error" key is no answer.
     r1.send(notification('notifications/message', { level: 'info', data }));
