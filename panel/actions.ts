@@ -33,7 +33,8 @@ export function exportFileName(pageUrl: string, t: number, ext: 'json' | 'har'):
   return `mcp-${ext === 'har' ? 'traffic' : 'trace'}-${host}-${stamp(t)}.${ext}`;
 }
 
-export function traceText(store: PanelStore, now = Date.now()): string {
+/** `now` is the trace's createdAt: the view's clock (paused: the pause), so timed findings come back as they were shown. */
+export function traceText(store: PanelStore, now = store.clock()): string {
   const stats = store.stats.value;
   const settings = store.settings.value ?? DEFAULT_SETTINGS;
   const imported = store.imported?.trace;
@@ -44,7 +45,9 @@ export function traceText(store: PanelStore, now = Date.now()): string {
       pageUrl: pageUrlOf(store),
       ...(imported?.page.title !== undefined ? { pageTitle: imported.page.title } : {}),
       tool: TOOL,
-      redaction: imported ? imported.redaction : { enabled: true, bodyCapBytes: settings.capture.bodyCapBytes },
+      // Redacted again on the way out (values already redacted stay): an imported trace's secrets too.
+      redaction: imported ? { ...imported.redaction, enabled: true } : { enabled: true, bodyCapBytes: settings.capture.bodyCapBytes },
+      extraSecretHeaders: settings.capture.extraSecretHeaders,
       dropped: imported ? imported.dropped : { frames: stats?.dropped ?? 0, rejected: stats?.rejected ?? 0 },
     }),
   );
@@ -52,7 +55,10 @@ export function traceText(store: PanelStore, now = Date.now()): string {
 
 export function harText(store: PanelStore): string {
   const settings = store.settings.value ?? DEFAULT_SETTINGS;
-  return JSON.stringify(buildHar(store.shownFrames(), { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders }), null, 1);
+  const imported = store.imported?.trace;
+  const stats = store.stats.value;
+  const dropped = imported ? imported.dropped : { frames: stats?.dropped ?? 0, rejected: stats?.rejected ?? 0 };
+  return JSON.stringify(buildHar(store.shownFrames(), { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped }), null, 1);
 }
 
 export function download(name: string, text: string, type: string): void {
@@ -68,8 +74,7 @@ export function download(name: string, text: string, type: string): void {
 }
 
 export function exportTraceFile(store: PanelStore): void {
-  const now = Date.now();
-  download(exportFileName(pageUrlOf(store), now, 'json'), traceText(store, now), 'application/json');
+  download(exportFileName(pageUrlOf(store), Date.now(), 'json'), traceText(store), 'application/json');
 }
 
 export function exportHarFile(store: PanelStore): void {

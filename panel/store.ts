@@ -208,8 +208,8 @@ export class PanelStore {
   /** When the view was paused: its clock stops there too (ages and timed findings as they were), until resumed. */
   private pausedAt: number | undefined;
 
-  /** The time snapshots are taken at: wall time while live (the pause's time while paused); for an import, see importClock. */
-  private clock(): number {
+  /** The time the views are judged at: wall time while live, the pause's time while paused; for an import, see importClock. */
+  clock(): number {
     return this.imported ? importClock(this.imported.trace) : (this.pausedAt ?? Date.now());
   }
 

@@ -1,11 +1,12 @@
 // HAR 1.2 of a tab's MCP traffic, built from frames: one entry per fetch exchange, EventSource and WebSocket, with
 // request and response headers, bodies, timings, and the stream's Server-Sent Events kept in the custom field
 // `_sseEvents` (HAR has no place for them; custom fields start with `_`). WebSocket messages use Chrome's own
-// `_webSocketMessages`. Frames are redacted at capture; `redact` (default on) re-applies the built-in rules to headers
-// and URLs as a second line for traces from elsewhere. Pure: no browser or Node API.
+// `_webSocketMessages`. Frames are redacted at capture; `redact` (default on) re-applies the rules to every frame
+// (redact-frame.ts) as a second line for traces from elsewhere and secret headers named after the capture. Pure: no browser or Node API.
 import type { Frame, HeaderMap, Payload } from './frames.ts';
 import { utf8Length } from './payload.ts';
-import { REDACTED_PREFIX, decodeComponent, redactHeaderValue, redactUrl } from './redact.ts';
+import { REDACTED_PREFIX, decodeComponent } from './redact.ts';
+import { redactFrame } from './redact-frame.ts';
 
 export interface HarOptions {
   creatorName?: string;
@@ -14,6 +15,8 @@ export interface HarOptions {
   redact?: boolean;
   /** Header names redacted in addition to the built-in list (lower-case). */
   extraSecretHeaders?: readonly string[];
+  /** Frames the log lost before the export (its cap) and messages it refused: said in `log.comment`. */
+  dropped?: { frames: number; rejected?: number };
 }
 
 export interface HarNameValue {
@@ -80,6 +83,7 @@ export interface HarEntry {
   cache: Record<string, never>;
   timings: { blocked: -1; dns: -1; connect: -1; ssl: -1; send: number; wait: number; receive: number };
   _resourceType: 'fetch' | 'eventsource' | 'websocket';
+  comment?: string;
   _sseEvents?: HarSseEvent[];
   _webSocketMessages?: HarWebSocketMessage[];
   /** How the exchange ended as the page saw it, and the frame seqs it was built from. */
@@ -94,6 +98,8 @@ export interface HarEntry {
     reconnects?: number;
     /** A WebSocket's close, as the page saw it. */
     close?: { code: number; reason: string; wasClean: boolean };
+    /** Its opening frames are not in the log (its cap dropped them, or a trace cut them off): method and URL unknown. */
+    partial?: true;
   };
 }
 
@@ -111,14 +117,23 @@ export const HAR_REDACTION_NOTE =
   'Secrets are redacted: Authorization, Cookie and auth-like headers and token-like query parameters (also in ' +
   `Referer and Location) are replaced by ${REDACTED_PREFIX}<hash>]; bodies above the capture cap keep a prefix, their size and a hash. ` +
   'Message bodies are as the page sent and received them.';
+/** What the log lost, for `log.comment` ('' when nothing). */
+function droppedNote(d: HarOptions['dropped']): string {
+  if (!d) return '';
+  const parts: string[] = [];
+  if (d.frames > 0) parts.push(`${d.frames} frame${d.frames === 1 ? ' was' : 's were'} dropped by the log's cap before this export: exchanges that began before them have only their later frames (_mcp.partial)`);
+  if (d.rejected) parts.push(`${d.rejected} message${d.rejected === 1 ? ' was' : 's were'} refused by the extension as malformed`);
+  return parts.length ? ` ${parts.join('; ')}.` : '';
+}
+
 export const HAR_UNREDACTED_NOTE =
   'Not redacted again by this export: headers and URLs are as stored (redacted at capture by this extension; a trace from elsewhere may not be). ' +
   'Message bodies are as the page sent and received them.';
 
 const iso = (t: number): string => new Date(t).toISOString();
 
-function headerList(h: HeaderMap, redact: boolean, extra: readonly string[]): HarNameValue[] {
-  return Object.entries(h).map(([name, value]) => ({ name, value: redact ? redactHeaderValue(name.toLowerCase(), value, extra) : value }));
+function headerList(h: HeaderMap): HarNameValue[] {
+  return Object.entries(h).map(([name, value]) => ({ name, value }));
 }
 
 function queryList(url: string): HarNameValue[] {
@@ -191,8 +206,8 @@ interface Building {
 export function buildHar(frames: readonly Frame[], options: HarOptions = {}): HarLog {
   const redact = options.redact ?? true;
   const extra = (options.extraSecretHeaders ?? []).map((h) => h.toLowerCase());
-  const url = (u: string): string => (redact ? redactUrl(u) : u);
-  const sorted = [...frames].sort((a, b) => a.seq - b.seq);
+  // Redaction again, whole frames (headers, URLs, the legacy endpoint, subprotocols, error texts): see redact-frame.ts.
+  const sorted = (redact ? frames.map((f) => redactFrame(f, extra)) : [...frames]).sort((a, b) => a.seq - b.seq);
   const pages: HarLog['log']['pages'] = [];
   const pageOfSegment = new Map<number, string>();
   const open = new Map<string, Building>();
@@ -202,7 +217,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     const entry: HarEntry = {
       startedDateTime: iso(f.t),
       time: 0,
-      request: { method, url: withoutFragment(url(u)), httpVersion: 'unknown', cookies: [], headers: headerList(headers, redact, extra), queryString: queryList(withoutFragment(url(u))), headersSize: -1, bodySize: 0 },
+      request: { method, url: withoutFragment(u), httpVersion: 'unknown', cookies: [], headers: headerList(headers), queryString: queryList(withoutFragment(u)), headersSize: -1, bodySize: 0 },
       response: { status: 0, statusText: '', httpVersion: 'unknown', cookies: [], headers: [], content: { size: 0, mimeType: 'x-unknown' }, redirectURL: '', headersSize: -1, bodySize: -1 },
       cache: {},
       timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 0, receive: 0 },
@@ -215,6 +230,15 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     const prev = open.get(conn);
     if (prev) done.push(prev);
     open.set(conn, b);
+    return b;
+  };
+
+  const startPartial = (f: Frame, conn: string): Building => {
+    const type = f.kind.startsWith('es-') ? 'eventsource' : f.kind.startsWith('ws-') ? 'websocket' : 'fetch';
+    const b = start(f, conn, type === 'fetch' ? 'UNKNOWN' : 'GET', f.kind === 'http-response' ? f.url : '', {}, type);
+    if (type === 'websocket') b.entry._webSocketMessages = [];
+    b.entry._mcp.partial = true;
+    b.entry.comment = 'The log no longer has how this exchange began (its cap dropped the oldest frames): method and URL unknown.';
     return b;
   };
 
@@ -237,7 +261,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       if (f.top && !pageOfSegment.has(f.segment)) {
         const id = `page_${f.segment}`;
         pageOfSegment.set(f.segment, id);
-        pages.push({ startedDateTime: iso(f.t), id, title: url(f.url), pageTimings: {} });
+        pages.push({ startedDateTime: iso(f.t), id, title: f.url, pageTimings: {} });
       }
       continue;
     }
@@ -263,7 +287,8 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       continue;
     }
     const conn = 'conn' in f ? f.conn : undefined;
-    const b = conn !== undefined ? open.get(conn) : undefined;
+    // A frame of an exchange whose opening frames are gone still gets an entry (a capture error alone makes none).
+    const b = conn === undefined ? undefined : (open.get(conn) ?? (f.kind === 'capture-error' ? undefined : startPartial(f, conn)));
     if (!b) continue;
     b.lastT = f.t;
     b.lastSeq = f.seq;
@@ -273,7 +298,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         b.responseT = f.t;
         e.response.status = f.status;
         e.response.statusText = f.statusText;
-        e.response.headers = headerList(f.headers, redact, extra);
+        e.response.headers = headerList(f.headers);
         e.response.content.mimeType = f.headers['content-type'] ?? 'x-unknown';
         // An event stream always has the field, even while no event came yet.
         if (e.response.content.mimeType.startsWith('text/event-stream')) e._sseEvents ??= [];
@@ -281,7 +306,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         // is kept beside it. HAR's redirectURL is the Location of a 3xx response, which the page never sees.
         if (f.redirected) {
           e._mcp.redirected = true;
-          e._mcp.finalUrl = url(f.url);
+          e._mcp.finalUrl = f.url;
         }
         break;
       case 'http-body': {
@@ -400,7 +425,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       creator: { name: options.creatorName ?? 'MCP Subscription Devtools', version: options.creatorVersion ?? '0' },
       pages,
       entries,
-      comment: redact ? HAR_REDACTION_NOTE : HAR_UNREDACTED_NOTE,
+      comment: (redact ? HAR_REDACTION_NOTE : HAR_UNREDACTED_NOTE) + droppedNote(options.dropped),
     },
   };
 }

@@ -8,13 +8,14 @@ export const REDACTED_PREFIX = '[redacted:';
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
 // Auth-like custom headers: X-Foo-Auth, X-Auth-Token, X-Access-Token, X-Amz-Security-Token, X-Client-Secret, …
-const SECRET_HEADER_PATTERN = /(^x-.*auth|token|secret|api[-_]?key|password|passwd|credential|signature)/i;
+// Keys by another name: Azure API Management's Ocp-Apim-Subscription-Key, Azure Functions' X-Functions-Key, X-Access-Key.
+const SECRET_HEADER_PATTERN = /(^x-.*auth|token|secret|api[-_]?key|(access|subscription|session|functions|private|client|app|master)[-_]?key|password|passwd|credential|signature)/i;
 // Token-like query parameters. `sessionId` is deliberately not here: it identifies the MCP session (legacy SSE) and is
 // what the engine keys on; it is a routing id, not a credential.
 // Exact names, and names that contain a credential word anywhere (auth_token, apiToken, private_token, X-API-KEY,
 // access-key, client_secret…). A false positive only hides a value; a miss leaks one.
-const SECRET_QUERY_PATTERN = /^(auth|authorization|key|apikey|pwd|sig|code|passcode)$/i;
-const SECRET_QUERY_WORDS = /token|secret|passw(or)?d|api[-_]?key|access[-_]?key|subscription[-_]?key|session[-_]?key|auth[-_]?code|signature|credential|jwt|bearer/i;
+const SECRET_QUERY_PATTERN = /^(auth|authorization|key|apikey|pwd|pass|sig|code|passcode)$/i;
+const SECRET_QUERY_WORDS = /token|secret|passw(or)?d|api[-_]?key|(access|subscription|session|functions|private|client|app|master)[-_]?key|auth[-_]?code|signature|credential|jwt|bearer/i;
 // …but not the words' harmless uses: OAuth's token_type(_hint), an LLM API's max_tokens, input_tokens, tokenizer.
 const NOT_SECRET_QUERY = /^(token[-_]?type([-_]?hint)?|tokenizer|(max|min|input|output|prompt|completion|total|cached|num)[-_]?(completion[-_]?)?tokens|tokens?[-_]?(count|limit|usage))$/i;
 const REDACTED_VALUE = /^\[redacted:[0-9a-f]{8}\]$/;
@@ -122,6 +123,25 @@ export function decodeComponent(s: string): string {
 
 /** `name=value` pairs anywhere in a fragment: after `#`, `&`, `?`, `/` or `;`. */
 const FRAGMENT_PARAM = /(^#|[&?/;])([^&?/;#=]+)=([^&#]*)/g;
+
+/** Absolute URLs inside free text (an error message quoting the URL it refused). */
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+
+/**
+ * Free text with the secrets of every absolute URL in it redacted: browsers quote the URL in some errors
+ * (`Request cannot be constructed from a URL that includes credentials: http://user:pw@…`).
+ */
+export function redactUrlsIn(text: string): string {
+  return text.includes('://') ? text.replace(URL_IN_TEXT, (u) => redactUrl(u)) : text;
+}
+
+/**
+ * A WebSocket subprotocol as kept: browsers cannot set Authorization on a WebSocket, so some clients send a token as a
+ * subprotocol (`base64url.bearer.authorization.k8s.io.<token>`). One that names a credential is redacted; `mcp` stays.
+ */
+export function redactSubprotocol(p: string): string {
+  return /bearer|token|auth|secret|key|passw/i.test(p) && !isRedacted(p) ? redactValue(p) : p;
+}
 
 function redactFragment(fragment: string): string {
   if (!fragment.includes('=')) return fragment;

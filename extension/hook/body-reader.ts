@@ -4,6 +4,7 @@
 import { createParser } from 'eventsource-parser';
 import type { FrameDraft, Payload } from '../../shared/frames.ts';
 import { makePayload, opaquePayload, PayloadBuilder } from '../../shared/payload.ts';
+import { redactUrl, redactUrlsIn } from '../../shared/redact.ts';
 import { natives } from './natives.ts';
 
 export type BodyKind = 'sse' | 'text' | 'binary';
@@ -20,8 +21,8 @@ export interface BodySink {
 }
 
 function errorInfo(e: unknown): { name: string; message: string } {
-  if (e && typeof e === 'object' && 'name' in e) return { name: String(e.name), message: String((e as Error).message ?? '') };
-  return { name: 'Error', message: String(e) };
+  if (e && typeof e === 'object' && 'name' in e) return { name: String(e.name), message: redactUrlsIn(String((e as Error).message ?? '')) };
+  return { name: 'Error', message: redactUrlsIn(String(e)) };
 }
 
 /** Reads `stream` to its end (or error) and emits sse-event/sse-comment or http-body frames, then one http-end. */
@@ -52,7 +53,8 @@ export async function readBody(
                 return;
               }
             }
-            const data: Payload = makePayload(ev.data, sink.capBytes);
+            // The legacy endpoint event announces the POST URL: its secrets go as a request URL's do.
+            const data: Payload = makePayload(ev.event === 'endpoint' ? redactUrl(ev.data) : ev.data, sink.capBytes);
             sink.emit({
               kind: 'sse-event',
               conn,

@@ -5,7 +5,7 @@
 import type { FrameDraft, PageFrame } from '../../shared/frames.ts';
 import { HOOK_EVENT, HOOK_HELLO_EVENT, HOOK_WAKE_EVENT, PAGE_TAG, RELAY_GONE_EVENT, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
 import { DEFAULT_BODY_CAP_BYTES, recapPayload } from '../../shared/payload.ts';
-import { isRedacted, redactValue } from '../../shared/redact.ts';
+import { isRedacted, redactUrlsIn, redactValue } from '../../shared/redact.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { natives, now, randomId } from './natives.ts';
 
@@ -113,7 +113,7 @@ export class Emitter {
   /** A tap failed: say so in the log, never in the page. */
   captureError(where: string, error: unknown, conn?: string): void {
     try {
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      const message = redactUrlsIn(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
       this.emit({ kind: 'capture-error', where, message, ...(conn ? { conn } : {}) });
     } catch {
       // Nothing left to report with.

@@ -49,7 +49,7 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
         conn: tap.conn,
         ...(ev.lastEventId ? { id: ev.lastEventId } : {}),
         ...(ev.type !== 'message' ? { event: ev.type } : {}),
-        data: makePayload(data, config.capBytes),
+        data: makePayload(ev.type === 'endpoint' ? redactUrl(data) : data, config.capBytes),
       });
     } catch (e) {
       emitter.captureError('eventsource:event', e, tap.conn);

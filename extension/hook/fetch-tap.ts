@@ -3,7 +3,7 @@
 // nothing more. The page gets the very Response object and the very error the native fetch produced.
 import type { FrameDraft } from '../../shared/frames.ts';
 import { classifyRequest, isMcpSseEvent, isReadableMcpContentType, type RequestVerdict } from '../../shared/mcp-detect.ts';
-import { redactHeaders, redactUrl } from '../../shared/redact.ts';
+import { redactHeaders, redactUrl, redactUrlsIn } from '../../shared/redact.ts';
 import { readBody, type BodyKind } from './body-reader.ts';
 import type { Emitter } from './emitter.ts';
 import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
@@ -96,7 +96,8 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
             if (verdict !== 'mcp') return;
             exchange.release();
             const name = error && typeof error === 'object' && 'name' in error ? String(error.name) : 'Error';
-            const message = error instanceof Error ? error.message : String(error);
+            // Browsers quote the URL in some errors (one with credentials in it): its secrets go.
+            const message = redactUrlsIn(error instanceof Error ? error.message : String(error));
             emitter.emit({
               kind: 'http-end',
               conn,

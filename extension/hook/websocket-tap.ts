@@ -6,7 +6,7 @@
 import type { FrameDraft, Payload } from '../../shared/frames.ts';
 import { isJsonRpcText } from '../../shared/mcp-detect.ts';
 import { makePayload, opaquePayload } from '../../shared/payload.ts';
-import { redactUrl } from '../../shared/redact.ts';
+import { redactSubprotocol, redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
 import { natives } from './natives.ts';
 import type { TapConfig } from './fetch-tap.ts';
@@ -162,13 +162,13 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
         const requested = args[1] === undefined ? [] : Array.isArray(args[1]) ? args[1].map(String) : [String(args[1])];
         const tap: Tapped = { conn: emitter.newConn(), mcp: requested.includes('mcp') ? true : undefined, sniffed: 0, held: [] };
         taps.set(ws, tap);
-        const connect: FrameDraft = { kind: 'ws-connect', conn: tap.conn, url: redactUrl(ws.url), protocols: requested };
+        const connect: FrameDraft = { kind: 'ws-connect', conn: tap.conn, url: redactUrl(ws.url), protocols: requested.map(redactSubprotocol) };
         inOrder(tap, () => emit(tap, connect));
         natives.addEventListener.call(ws, 'open', () => {
           const protocol = ws.protocol;
           inOrder(tap, () => {
             if (protocol === 'mcp' && tap.mcp === undefined) decide(tap, true);
-            emit(tap, { kind: 'ws-open', conn: tap.conn, protocol });
+            emit(tap, { kind: 'ws-open', conn: tap.conn, protocol: redactSubprotocol(protocol) });
           });
         });
         natives.addEventListener.call(ws, 'message', (ev: Event) => {

@@ -21,6 +21,7 @@ import { sniffTruncated } from './jsonrpc.ts';
 import { isModernVersion, M, MODERN_ONLY_METHODS } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, DecodeSink, Direction, ExchangeRole, RequestId, StreamKind, Transport } from './types.ts';
 import { endpointOf, legacySessionParam, queryParam, resolveAgainst } from './url-parts.ts';
+import { redactUrl } from '../redact.ts';
 
 // Hot-path helpers are plain functions, not inline arrows: arrows allocate per call (and tsx wraps each in __name).
 function anyModernOnly(methods: readonly string[] | undefined): boolean {
@@ -415,7 +416,9 @@ export class Decoder {
   }
 
   private onLegacyEndpoint(c: Conn, f: S<SseEventFrame>): void {
-    const postUrl = resolveAgainst(c.url, f.data.text);
+    // The page's POSTs are logged with their secrets redacted: so is the URL they are matched against (a trace taken
+    // before the hook redacted endpoint events has the announced URL in clear).
+    const postUrl = redactUrl(resolveAgainst(c.url, f.data.text));
     const sid = legacySessionParam(postUrl) ?? postUrl;
     c.info = { ...c.info, transport: 'http-sse', generation: '2025', session: sid, role: 'get' };
     c.legacyCandidate = false;

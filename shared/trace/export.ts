@@ -1,6 +1,8 @@
 // Writing a trace file. The caller passes the time (shared code never reads a clock) and what it knows about the page
 // and the capture; the result is plain JSON, one frame per line so a trace diffs well in a repository.
 import type { Frame } from '../frames.ts';
+import { redactFrame } from '../redact-frame.ts';
+import { redactUrl } from '../redact.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceFileV1 } from './format.ts';
 
 export interface ExportInput {
@@ -12,12 +14,20 @@ export interface ExportInput {
   tool?: { name: string; version: string };
   redaction?: TraceFileV1['redaction'];
   dropped?: TraceFileV1['dropped'];
+  /** Header names redacted in addition to the built-in list (lower-case), when `redaction.enabled` (the default). */
+  extraSecretHeaders?: readonly string[];
 }
 
 export const TOOL = { name: 'mcp-devtools', version: '0.1.0' };
 
+/**
+ * The trace file. With redaction on (the default) every frame gets the rules again (redact-frame.ts): values already
+ * redacted stay, so only a secret the capture let through (an extra header named later, a trace from elsewhere) changes.
+ */
 export function exportTrace(input: ExportInput): TraceFileV1 {
-  const page: TraceFileV1['page'] = { url: input.pageUrl };
+  const redaction = input.redaction ?? { enabled: true };
+  const extra = input.extraSecretHeaders ?? [];
+  const page: TraceFileV1['page'] = { url: redaction.enabled ? redactUrl(input.pageUrl) : input.pageUrl };
   if (input.pageTitle !== undefined) page.title = input.pageTitle;
   return {
     format: TRACE_FORMAT,
@@ -25,9 +35,9 @@ export function exportTrace(input: ExportInput): TraceFileV1 {
     tool: input.tool ?? TOOL,
     createdAt: typeof input.createdAt === 'number' ? new Date(input.createdAt).toISOString() : input.createdAt,
     page,
-    redaction: input.redaction ?? { enabled: true },
+    redaction,
     dropped: input.dropped ?? { frames: 0 },
-    frames: [...input.frames],
+    frames: redaction.enabled ? input.frames.map((f) => redactFrame(f, extra)) : [...input.frames],
   };
 }
 

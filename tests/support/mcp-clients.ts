@@ -4,6 +4,7 @@
 // the traffic they describe: `client.initialize(); client.read(uri, text); get.notify(updated(uri))`.
 import type { HeaderMap } from '../../shared/frames.ts';
 import type { FrameLog } from './frame-log.ts';
+import { redactUrl } from '../../shared/redact.ts';
 
 type Json = Record<string, unknown>;
 export type Outcome = 'complete' | 'aborted' | 'failed';
@@ -360,7 +361,8 @@ export class LegacySseClient {
     private via: 'fetch' | 'eventsource' = 'fetch',
   ) {}
 
-  connect(sessionId: string): void {
+  /** `query` is added to the announced endpoint (`&api_key=…`): the page's POSTs carry it redacted, as the hook logs them. */
+  connect(sessionId: string, query = ''): void {
     if (this.via === 'fetch' || this.conn === '') {
       this.conn = this.log.newConn(this.via === 'fetch' ? 'sse' : 'es');
       if (this.via === 'fetch') {
@@ -371,8 +373,8 @@ export class LegacySseClient {
       }
     }
     if (this.via === 'eventsource') this.log.emit({ kind: 'es-open', conn: this.conn });
-    this.postUrl = new URL(`/message?sessionId=${sessionId}`, this.sseUrl).href;
-    this.log.sseEvent(this.conn, `/message?sessionId=${sessionId}`, { event: 'endpoint' });
+    this.postUrl = redactUrl(new URL(`/message?sessionId=${sessionId}${query}`, this.sseUrl).href);
+    this.log.sseEvent(this.conn, `/message?sessionId=${sessionId}${query}`, { event: 'endpoint' });
   }
 
   private post(body: string): void {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { hashText } from '../../../shared/hash.ts';
 import { DEFAULT_BODY_CAP_BYTES, makePayload, payloadHash, utf8Length, recapPayload, SUBSCRIPTION_SET_CAP_BYTES } from '../../../shared/payload.ts';
-import { redactHeaders, redactUrl, redactValue } from '../../../shared/redact.ts';
+import { redactHeaders, redactSubprotocol, redactUrl, redactUrlsIn, redactValue } from '../../../shared/redact.ts';
 
 describe('redaction', () => {
   it('redacts secret headers with a stable short hash and keeps the rest', () => {
@@ -73,6 +73,26 @@ describe('redaction', () => {
     const twice = redactUrl('https://a.test/x#state=/x&token=a&token=b');
     expect(twice).toMatch(/^https:\/\/a\.test\/x#state=\/x&token=%5Bredacted%3A[0-9a-f]{8}%5D&token=%5Bredacted%3A[0-9a-f]{8}%5D$/);
     for (const u of [twice, redactUrl('http://user:pw@h.test/?api_key=1#x=1')]) expect(redactUrl(u)).toBe(u);
+  });
+  it('keys by other names: Azure subscription and function keys, app and private keys, a bare pass', () => {
+    const h = redactHeaders({ 'Ocp-Apim-Subscription-Key': 'A1', 'X-Functions-Key': 'F1', 'X-Access-Key': 'K1', 'Idempotency-Key': 'i1', 'Sec-WebSocket-Key': 'w1' });
+    for (const n of ['ocp-apim-subscription-key', 'x-functions-key', 'x-access-key']) expect(h[n], n).toMatch(/^\[redacted:/);
+    expect(h['idempotency-key']).toBe('i1');
+    expect(h['sec-websocket-key']).toBe('w1');
+    const u = redactUrl('/x?pass=P1&app_key=P2&private_key=P3&client_key=P4&passage=ok&keyword=ok');
+    for (const s of ['P1', 'P2', 'P3', 'P4']) expect(u).not.toContain(`=${s}`);
+    expect(u).toMatch(/&passage=ok&keyword=ok$/);
+  });
+  it('redacts the URLs quoted in free text, and credential-like WebSocket subprotocols', () => {
+    const msg = "Failed to execute 'fetch' on 'Window': Request cannot be constructed from a URL that includes credentials: http://user:SECRETPW@127.0.0.1:9/mcp?token=T2";
+    const r = redactUrlsIn(msg);
+    expect(r).not.toMatch(/SECRETPW|T2/);
+    expect(r).toMatch(/^Failed to execute 'fetch' on 'Window': Request cannot be constructed from a URL that includes credentials: http:\/\/%5Bredacted%3A[0-9a-f]{8}%5D@127\.0\.0\.1:9\/mcp\?token=%5Bredacted/);
+    expect(redactUrlsIn(r)).toBe(r);
+    expect(redactUrlsIn('NetworkError when attempting to fetch resource.')).toBe('NetworkError when attempting to fetch resource.');
+    expect(redactSubprotocol('mcp')).toBe('mcp');
+    expect(redactSubprotocol('base64url.bearer.authorization.k8s.io.ZXlKaGJHY2lP')).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
+    expect(redactSubprotocol(redactSubprotocol('token.abc'))).toBe(redactSubprotocol('token.abc'));
   });
   it('never throws on odd URLs', () => {
     fc.assert(fc.property(fc.string(), (s) => typeof redactUrl(s) === 'string'));

@@ -159,6 +159,18 @@ describe('legacy HTTP+SSE', () => {
       expect(readRes).toMatchObject({ streamKind: 'sse', uri: 'demo://x' });
     });
   }
+  it('an endpoint announced with a token in clear (a trace from before the hook redacted it) still finds its redacted POSTs', () => {
+    const log = new FrameLog();
+    const c = new LegacySseClient(log, 'http://localhost:3001/sse');
+    c.connect('abc', '&api_key=SECRET42');
+    c.initialize();
+    expect(c.postUrl).not.toContain('SECRET42');
+    const { messages, wire } = decode(log);
+    const ep = wire.find((e) => e.type === 'legacy-endpoint');
+    expect(ep).toMatchObject({ postUrl: c.postUrl });
+    expect(messages.length).toBe(3);
+    expect(messages.every((m) => m.transport === 'http-sse' && m.session === 'abc')).toBe(true);
+  });
 });
 
 describe('WebSocket', () => {

@@ -250,6 +250,45 @@ describe('buildHar', () => {
     expect(w2!.response._error).toBe('WebSocket error');
   });
 
+  it('redacts again what capture could not or did not: the legacy endpoint, quoted URLs in errors, subprotocols', () => {
+    const log = new FrameLog('d');
+    log.emit({ kind: 'es-connect', conn: 'e1', url: 'http://localhost:3000/sse', withCredentials: false });
+    log.emit({ kind: 'es-open', conn: 'e1' });
+    log.emit({ kind: 'sse-event', conn: 'e1', event: 'endpoint', data: { text: '/messages/abc123?api_key=SECRET42' } });
+    const f = log.newConn('post');
+    log.httpRequest(f, 'POST', URL, {}, '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    log.emit({ kind: 'http-end', conn: f, outcome: 'failed', phase: 'request', bytes: 0, error: { name: 'TypeError', message: 'Request cannot be constructed from a URL that includes credentials: http://user:SECRETPW@h/' } });
+    log.emit({ kind: 'ws-connect', conn: 'w1', url: 'ws://localhost:3002/', protocols: ['mcp', 'base64url.bearer.authorization.k8s.io.SECRETTOK'] });
+    log.emit({ kind: 'ws-open', conn: 'w1', protocol: 'mcp' });
+    const text = JSON.stringify(buildHar(log.frames));
+    for (const secret of ['SECRET42', 'SECRETPW', 'SECRETTOK']) expect(text).not.toContain(secret);
+    const [es, post, ws] = buildHar(log.frames).log.entries;
+    expect(es!._sseEvents![0]!.data).toMatch(/^\/messages\/abc123\?api_key=%5Bredacted%3A[0-9a-f]{8}%5D$/);
+    expect(post!.response._error).toMatch(/^TypeError: Request cannot be constructed .*http:\/\/%5Bredacted%3A[0-9a-f]{8}%5D@h\/$/);
+    expect(ws!.request.headers[0]!.value).toMatch(/^mcp, \[redacted:[0-9a-f]{8}\]$/);
+    expect(JSON.stringify(buildHar(log.frames, { redact: false }))).toContain('SECRET42');
+  });
+
+  it('keeps the frames of an exchange whose opening frames the log cap dropped, marked partial, and says what was lost', () => {
+    const frames = traffic().frames;
+    // The cap took the oldest frames: everything up to and including the GET stream's response head.
+    const getConn = frames.find((f) => f.kind === 'http-request' && f.method === 'GET')!.conn as string;
+    const cut = frames.findIndex((f) => f.kind === 'http-response' && f.conn === getConn) + 1;
+    const kept = frames.slice(cut);
+    const har = buildHar(kept, { dropped: { frames: cut, rejected: 1 } });
+    const partial = har.log.entries.filter((e) => e._mcp.partial);
+    expect(partial.map((e) => e._mcp.conn)).toContain(getConn);
+    const get = partial.find((e) => e._mcp.conn === getConn)!;
+    expect(get.request.method).toBe('UNKNOWN');
+    expect(get.comment).toMatch(/cap dropped the oldest frames/);
+    expect(get._sseEvents!.map((e) => e.data)).toEqual([expect.stringContaining('notifications/resources/updated')]);
+    expect(get._mcp.outcome).toBe('aborted');
+    expect(har.log.comment).toContain(`${cut} frames were dropped by the log's cap before this export`);
+    expect(har.log.comment).toContain('1 message was refused');
+    expect(buildHar(frames).log.entries.some((e) => e._mcp.partial)).toBe(false);
+    expect(buildHar(frames).log.comment).not.toMatch(/dropped/);
+  });
+
   it('orders the same whatever order the frames come in', () => {
     const frames = traffic().frames;
     const reversed = [...frames].reverse() as Frame[];

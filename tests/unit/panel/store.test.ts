@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connOf, type Frame } from '../../../shared/frames.ts';
 import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
-import { cancelImport, importFile } from '../../../panel/actions.ts';
+import { cancelImport, importFile, traceText } from '../../../panel/actions.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { FrameLog } from '../../support/frame-log.ts';
@@ -169,6 +169,19 @@ describe('pause', () => {
     s.setPaused(false);
     await frames();
     expect(s.snapshot.value!.now).toBeGreaterThan(frozen);
+  });
+
+  it('a trace exported while paused is dated at the pause, so its timed findings come back as they were shown', async () => {
+    const s = new PanelStore();
+    s.add(stamped(page(1), 1));
+    await frames();
+    s.setPaused(true);
+    const pausedAt = s.clock();
+    await frames(1100);
+    const trace = JSON.parse(traceText(s)) as { createdAt: string };
+    expect(Date.parse(trace.createdAt)).toBe(pausedAt);
+    s.setPaused(false);
+    expect(Date.parse(JSON.parse(traceText(s)).createdAt)).toBeGreaterThan(pausedAt);
   });
 
   it('an import ends the pause, clock included: after closing it, the live view ticks again', async () => {

@@ -49,6 +49,26 @@ function firstWithHeaders(t: Record<string, unknown>): number {
   return (t.frames as { headers?: object }[]).findIndex((f) => f.headers !== undefined);
 }
 
+describe('trace export redaction', () => {
+  it('applies the rules again (extra secret headers named later, an old endpoint in clear); redacted values stay; off when asked', () => {
+    const log = new FrameLog('d');
+    const c = new LegacySseClient(log, 'http://localhost:3001/sse');
+    c.connect('abc', '&api_key=SECRET42');
+    const post = log.newConn('post');
+    log.httpRequest(post, 'POST', c.postUrl, { 'x-tenant-key': 'TENANTSECRET', authorization: '[redacted:0000abcd]' }, '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    const t = exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/?token=PAGESECRET', extraSecretHeaders: ['x-tenant-secret-id', 'x-tenant-key'] });
+    const text = serializeTrace(t);
+    for (const secret of ['SECRET42', 'TENANTSECRET', 'PAGESECRET']) expect(text).not.toContain(secret);
+    const req = t.frames.find((f) => f.kind === 'http-request' && f.conn === post) as Extract<(typeof t.frames)[number], { kind: 'http-request' }>;
+    expect(req.headers.authorization).toBe('[redacted:0000abcd]');
+    // What had nothing to redact is the very same frame.
+    expect(t.frames.filter((f, i) => f === log.frames[i]).length).toBe(log.frames.length - 2);
+    expect(validateTrace(JSON.parse(text)).ok).toBe(true);
+    const raw = serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://x/', redaction: { enabled: false }, extraSecretHeaders: ['x-tenant-key'] }));
+    expect(raw).toContain('TENANTSECRET');
+  });
+});
+
 describe('trace v1', () => {
   it('round-trips losslessly and re-analyzes to the same state', () => {
     const trace = everyKindTrace();
