@@ -7,7 +7,8 @@ import { bundleClient } from '../support/bundle.ts';
 import { recordFixture } from '../support/record.ts';
 import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
-import { startV1Server, type V1Server } from '../support/v1-server.ts';
+import { LEGACY_KEY, startV1Server, type V1Server } from '../support/v1-server.ts';
+import { Engine } from '../../shared/engine/index.ts';
 
 let browser: Browser;
 let mcp: V1Server;
@@ -76,6 +77,31 @@ describe('legacy and WebSocket transports', () => {
     const onStream = frames.filter((f) => f.kind === 'sse-event' && f.conn === sseConn);
     expect(rpcMethods(onStream, 'sse-event')).toEqual(['event:endpoint', 'result', 'result', 'notifications/resources/updated']);
     recordFixture('sdk-v1-legacy-sse', frames, page.url());
+    await page.evaluate(() => (window as any).mcp.close());
+    await page.close();
+  });
+
+  it('redacts a key in the legacy endpoint as in the POST URLs, and still knows the POSTs belong to its session', async () => {
+    const FAQ = 'file:///docs/faq.md';
+    const page = await browser.context.newPage();
+    await page.goto(site.url + '/');
+    await page.evaluate((u) => (window as any).mcp.connect('sse', u), `${mcp.url}/sse-keyed`);
+    expect(await page.evaluate((u) => (window as any).mcp.read(u), FAQ)).toContain('# FAQ');
+    await page.evaluate((u) => (window as any).mcp.subscribe(u), FAQ);
+    const tabId = await tabIdOf(browser, page);
+    const frames = await waitFor(async () => {
+      const fs = await loggedFrames(browser, tabId);
+      return rpcMethods(fs, 'sse-event').filter((m) => m === 'result').length >= 3 ? fs : undefined;
+    });
+    expect(JSON.stringify(frames)).not.toContain(LEGACY_KEY);
+    const endpoint = frames.find((f) => f.kind === 'sse-event' && f.event === 'endpoint');
+    expect(endpoint?.kind === 'sse-event' && endpoint.data.text).toMatch(/^\/message\?api_key=%5Bredacted%3A[0-9a-f]{8}%5D&sessionId=[0-9a-f-]{36}$/);
+    const engine = new Engine();
+    engine.applyAll(frames);
+    const snap = engine.snapshot(frames.at(-1)!.t);
+    const sid = new URL((endpoint as Extract<Frame, { kind: 'sse-event' }>).data.text, mcp.url).searchParams.get('sessionId');
+    expect(snap.sessions.map((s) => [s.label, s.transport, s.version])).toEqual([[sid, 'http-sse', expect.stringMatching(/^20\d\d-/)]]);
+    expect(snap.uris.find((u) => u.uri === FAQ)).toMatchObject({ cached: true, serverHasSubscription: true });
     await page.evaluate(() => (window as any).mcp.close());
     await page.close();
   });

@@ -29,6 +29,9 @@ export interface V1Server {
   close(): Promise<void>;
 }
 
+/** The key /sse-keyed puts in the endpoint it announces: a capture must never hold it. */
+export const LEGACY_KEY = 'LEGACYKEY-5f3a9c';
+
 const INITIAL_DOCS: Array<[string, string]> = [
   ['file:///docs/policy.md', '# Policy\nversion 1\n'],
   ['file:///docs/faq.md', '# FAQ\nversion 1\n'],
@@ -136,8 +139,9 @@ export async function startV1Server(): Promise<V1Server> {
         await server.connect(transport);
         return void (await transport.handleRequest(req, res, body));
       }
-      if (url.pathname === '/sse' && req.method === 'GET') {
-        const transport = new SSEServerTransport('/message', res);
+      // /sse-keyed announces an endpoint carrying a key (`/message?api_key=…&sessionId=…`), as some servers do.
+      if ((url.pathname === '/sse' || url.pathname === '/sse-keyed') && req.method === 'GET') {
+        const transport = new SSEServerTransport(url.pathname === '/sse' ? '/message' : `/message?api_key=${LEGACY_KEY}`, res);
         const { server } = makeServer(() => transport.sessionId);
         legacy.set(transport.sessionId, transport);
         res.on('close', () => {

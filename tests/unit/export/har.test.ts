@@ -272,7 +272,8 @@ describe('buildHar', () => {
   it('keeps the frames of an exchange whose opening frames the log cap dropped, marked partial, and says what was lost', () => {
     const frames = traffic().frames;
     // The cap took the oldest frames: everything up to and including the GET stream's response head.
-    const getConn = frames.find((f) => f.kind === 'http-request' && f.method === 'GET')!.conn as string;
+    const getReq = frames.find((f) => f.kind === 'http-request' && f.method === 'GET');
+    const getConn = getReq?.kind === 'http-request' ? getReq.conn : '';
     const cut = frames.findIndex((f) => f.kind === 'http-response' && f.conn === getConn) + 1;
     const kept = frames.slice(cut);
     const har = buildHar(kept, { dropped: { frames: cut, rejected: 1 } });
