@@ -119,6 +119,7 @@ export class Decoder {
         const c = this.conns.get(f.conn);
         if (!c) return;
         this.closeStream(c, f, 'failed', f.readyState !== 2);
+        this.failLegacyWaiting(c, f);
         // A reconnected legacy stream announces a new endpoint (a new session); forget the old one.
         c.info = { ...c.info, session: undefined };
         if (f.readyState === 2) this.conns.delete(f.conn);
@@ -128,6 +129,7 @@ export class Decoder {
         const c = this.conns.get(f.conn);
         if (!c) return;
         this.closeStream(c, f, 'aborted');
+        this.failLegacyWaiting(c, f);
         this.conns.delete(f.conn);
         return;
       }
@@ -146,6 +148,9 @@ export class Decoder {
         const c = this.conns.get(f.conn);
         if (!c) return;
         this.closeStream(c, f, f.wasClean ? 'complete' : 'failed');
+        // The socket carried every answer: what it still owed will never come (the SDK rejects with "Connection closed").
+        const owed = c.pending.length === 0 ? NO_MESSAGES : c.pending.filter(isOut);
+        if (owed.length > 0) this.failWaiting(c.info, owed, 'connection-closed', f.seq, f.t);
         this.conns.delete(f.conn);
         return;
       }
@@ -186,6 +191,39 @@ export class Decoder {
       }
     }
     this.sink.message(m, value, info);
+    if (m.kind === 'notification' && m.dir === 'out' && m.method === M.cancelled) this.onClientCancel(m, value, info);
+  }
+
+  /**
+   * The page cancelled one of its requests (the SDK does on a timeout or an abort): it rejected it and will ignore a
+   * late answer, so for the client the request failed. A listen is the engine's (it withdraws the listen).
+   */
+  private onClientCancel(m: DecodedMessage, value: unknown, info: ConnInfo): void {
+    const id = (value as { params?: { requestId?: unknown } } | null)?.params?.requestId;
+    if (typeof id !== 'string' && typeof id !== 'number') return;
+    const session = info.transport === 'websocket' ? undefined : info.session;
+    let req = info.transport === 'websocket' ? this.pairing.withdraw(id, this.conns.get(info.conn)?.pending, undefined) : undefined;
+    if (!req && session !== undefined) {
+      // On HTTP the request waits in the exchange that sent it (or, answered elsewhere, in its session).
+      for (const [, c] of this.conns.entries()) {
+        if (c.info.session !== session || c.pending.length === 0) continue;
+        if ((req = this.pairing.withdraw(id, c.pending, undefined))) break;
+      }
+      req ??= this.pairing.withdraw(id, undefined, session);
+    }
+    if (req && req.method !== M.listen) this.failWaiting(info, [req], 'cancelled', m.seq, m.t);
+  }
+
+  /** The legacy stream of a session ended: the 202-accepted requests waiting for their answer on it get none. */
+  private failLegacyWaiting(c: Conn, f: Frame): void {
+    if (c.info.transport !== 'http-sse' || c.info.role !== 'get' || c.info.session === undefined) return;
+    const owed = this.pairing.drainOut(c.info.session);
+    if (owed.length > 0) this.failWaiting(c.info, owed, 'connection-closed', f.seq, f.t);
+  }
+
+  private failWaiting(info: ConnInfo, requests: DecodedMessage[], cause: 'cancelled' | 'connection-closed', seq: number, t: number): void {
+    this.pairing.forget(requests);
+    this.sink.wire({ type: 'exchange-failed', info, requests, cause }, seq, t);
   }
 
   private track(session: string): SessionTrack {
@@ -453,6 +491,7 @@ export class Decoder {
       if (c.status) e.status = c.status;
       this.sink.wire(e, f.seq, f.t);
     }
+    this.failLegacyWaiting(c, f);
     this.conns.delete(f.conn);
   }
 

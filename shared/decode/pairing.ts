@@ -71,6 +71,37 @@ export class RequestPairing {
     return m;
   }
 
+  /**
+   * The page's request `id` withdrawn (the client sent notifications/cancelled, or the stream that would carry its answer
+   * is gone): removed from `own` (its exchange's waiting list) and from its session; undefined when not waiting.
+   */
+  withdraw(id: RequestId, own: DecodedMessage[] | undefined, session: string | undefined): DecodedMessage | undefined {
+    if (own) {
+      for (let i = 0; i < own.length; i++) {
+        const m = own[i]!;
+        if (m.dir === 'out' && m.id === id) {
+          removeAt(own, i);
+          this.unscope(m);
+          return m;
+        }
+      }
+    }
+    if (session === undefined) return undefined;
+    const s = this.bySession.get(session);
+    const m = s?.out.get(id);
+    if (m) s!.out.delete(id);
+    return m;
+  }
+
+  /** The page's requests still waiting for an answer on `session`'s stream, removed (the stream is gone for good). */
+  drainOut(session: string): DecodedMessage[] {
+    const s = this.bySession.get(session);
+    if (!s || s.out.size === 0) return [];
+    const out = [...s.out.values()];
+    s.out.clear();
+    return out;
+  }
+
   /** Forget requests that will never be answered (their exchange failed). */
   forget(msgs: readonly DecodedMessage[]): void {
     for (const m of msgs) this.unscope(m);

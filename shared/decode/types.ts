@@ -147,6 +147,8 @@ export type WireEvent =
       /** Requests of this exchange that got no JSON-RPC response (the page saw an exception). */
       requests: DecodedMessage[];
       status?: number;
+      /** Why, when not the exchange's own failure: the client cancelled the request, or the connection that would carry its answer closed. */
+      cause?: 'cancelled' | 'connection-closed';
     }
   | { type: 'page-end'; doc: string; persisted: boolean }
   | { type: 'page-start'; doc: string; url: string; top: boolean };

@@ -132,7 +132,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
           const u = r.uri !== undefined ? c.uris.get(r.uri) : undefined;
           if (u) {
             u.readsInFlight = Math.max(0, u.readsInFlight - 1);
-            if (r.index === u.lastReadIndex) u.lastReadFailed = e.status !== undefined ? `no answer (HTTP ${e.status})` : 'no answer (the request failed)';
+            if (r.index === u.lastReadIndex) u.lastReadFailed = e.cause ? FAILED_READ[e.cause] : e.status !== undefined ? `no answer (HTTP ${e.status})` : 'no answer (the request failed)';
           }
         } else if (r.method === 'resources/subscribe' && r.uri !== undefined) {
           const u = c.uri(r.uri);
@@ -155,6 +155,12 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       return;
   }
 }
+
+/** Why a read got no answer, as the URI table says it (an HTTP status is said with its number). */
+const FAILED_READ: Record<'cancelled' | 'connection-closed', string> = {
+  cancelled: 'cancelled by the client',
+  'connection-closed': 'no answer (the connection closed first)',
+};
 
 /**
  * The session a GET stream delivers for: its Mcp-Session-Id, or — a 2025 server may assign none (sessions are

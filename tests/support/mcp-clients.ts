@@ -386,9 +386,15 @@ export class LegacySseClient {
   }
 
   call(method: string, params: Json | undefined, value: Json = {}): void {
+    const id = this.ask(method, params);
+    this.log.sseEvent(this.conn, result(id, value), { event: 'message' });
+  }
+
+  /** A request POSTed and accepted (202); its answer would come on the stream. Returns its id. */
+  ask(method: string, params: Json | undefined): number {
     const id = this.nextId++;
     this.post(request(method, params, id));
-    this.log.sseEvent(this.conn, result(id, value), { event: 'message' });
+    return id;
   }
 
   notify(method: string, params?: Json): void {
@@ -435,9 +441,13 @@ export class WsClient {
     this.log.emit({ kind: 'ws-message', conn: this.conn, dir: 'in', data: { text } });
   }
   call(method: string, params: Json | undefined, value: Json = {}): void {
+    this.receive(result(this.ask(method, params), value));
+  }
+  /** A request sent and not answered (yet). Returns its id. */
+  ask(method: string, params: Json | undefined): number {
     const id = this.nextId++;
     this.send(request(method, params, id));
-    this.receive(result(id, value));
+    return id;
   }
   initialize(): void {
     this.call('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: CLIENT_INFO }, {
