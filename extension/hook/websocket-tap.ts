@@ -196,15 +196,18 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
   // `ws.constructor === WebSocket` as without us, and `new ws.constructor(url)` (a reconnect idiom) is tapped too.
   Object.defineProperty(proto, 'constructor', { value: tapped, writable: true, configurable: true, enumerable: false });
   const nativeSend = proto.send;
+  const readyState = Object.getOwnPropertyDescriptor(proto, 'readyState')!.get! as (this: WebSocket) => number;
   Object.defineProperty(proto, 'send', {
     configurable: true,
     writable: true,
     value: disguise(function send(this: WebSocket, ...args: unknown[]) {
       // The native send first, with the page's very arguments (none is a TypeError, not the text "undefined"): it
-      // throws InvalidStateError on a CONNECTING socket, and then nothing was sent.
-      const result = Reflect.apply(nativeSend, this, args) as void;
+      // throws InvalidStateError on a CONNECTING socket, and then nothing was sent. On a CLOSING or CLOSED socket it
+      // drops the data without a word: nothing was sent either, so nothing is logged.
       const tap = taps.get(this);
-      if (tap) {
+      const open = tap !== undefined && readyState.call(this) === 1;
+      const result = Reflect.apply(nativeSend, this, args) as void;
+      if (tap && open) {
         try {
           onData(tap, 'out', args[0]);
         } catch (e) {

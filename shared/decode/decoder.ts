@@ -31,6 +31,9 @@ function anyModernOnly(methods: readonly string[] | undefined): boolean {
 }
 /** The request-head event of a body without requests (frozen: shared by every such event). */
 const NO_METHODS: string[] = Object.freeze([]) as unknown as string[];
+/** Closed WebSockets remembered, to drop what a page sent on one after its close (see onWsMessage). */
+const MAX_CLOSED_WS = 256;
+
 function isOut(m: DecodedMessage): boolean {
   return m.dir === 'out';
 }
@@ -68,6 +71,8 @@ export class Decoder {
   private sessions = new Map<string, SessionTrack>();
   /** Legacy HTTP+SSE sessions announced by an `endpoint` event: by their session id, and by the whole POST URL. */
   private legacy = new Map<string, { endpoint: string; session: string }>();
+  /** WebSockets that closed (the newest MAX_CLOSED_WS): a message logged on one after its close was never sent. */
+  private closedWs = new Set<string>();
   private pairing = new RequestPairing();
   private reader: MessageReader;
   private peeked: PeekedVersion = { metaVersion: undefined, nameField: undefined, nameValue: undefined };
@@ -152,6 +157,8 @@ export class Decoder {
         const owed = c.pending.length === 0 ? NO_MESSAGES : c.pending.filter(isOut);
         if (owed.length > 0) this.failWaiting(c.info, owed, 'connection-closed', f.seq, f.t);
         this.conns.delete(f.conn);
+        this.closedWs.add(f.conn);
+        if (this.closedWs.size > MAX_CLOSED_WS) this.closedWs.delete(this.closedWs.values().next().value!);
         return;
       }
       case 'ws-error': {
@@ -543,6 +550,8 @@ export class Decoder {
 
   private onWsMessage(f: S<WsMessageFrame>): void {
     let c = this.conns.get(f.conn);
+    // Sent on a socket that had closed: the browser dropped it (a trace from before the hook stopped logging those).
+    if (!c && this.closedWs.has(f.conn)) return;
     if (!c || c.source !== 'ws') {
       // Never saw this WebSocket open (or the id was reused by something else): decode it as a WebSocket anyway.
       c = this.stub(f);

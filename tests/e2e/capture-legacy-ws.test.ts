@@ -200,6 +200,35 @@ describe('legacy and WebSocket transports', () => {
     await page.close();
   });
 
+  it('does not log what the page sends on a closed socket (the browser drops it without a word)', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(site.url + '/');
+    const threw = await page.evaluate(async (url) => {
+      const ws = new WebSocket(url, 'mcp');
+      await new Promise((r) => (ws.onopen = r));
+      const answered = new Promise((r) => (ws.onmessage = r));
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'late-sender', version: '1' } } }));
+      await answered;
+      ws.close();
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }));
+      await new Promise((r) => (ws.onclose = r));
+      try {
+        ws.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }));
+        return false;
+      } catch {
+        return true;
+      }
+    }, `${mcp.url.replace('http', 'ws')}/ws`);
+    expect(threw).toBe(false);
+    const tabId = await tabIdOf(browser, page);
+    const frames = await waitFor(async () => {
+      const fs = await loggedFrames(browser, tabId);
+      return fs.some((f) => f.kind === 'ws-close') ? fs : undefined;
+    }, 5000, 'ws-close');
+    expect(wsFlow(frames)).toEqual(['out:initialize', 'in:result']);
+    await page.close();
+  });
+
   it('captures Blob messages in both directions, in the order the page saw them', async () => {
     const page = await browser.context.newPage();
     await page.goto(site.url + '/');

@@ -46,6 +46,21 @@ describe('a WebSocket that closes with requests unanswered', () => {
   });
 });
 
+describe('a message logged on a WebSocket after its close (a trace from before the hook stopped logging them)', () => {
+  it('is dropped: it does not bring the socket back as an open session', () => {
+    const log = new FrameLog();
+    const a = new WsClient(log, WS);
+    a.connect();
+    a.initialize();
+    a.call('resources/read', { uri: A }, doc('v1'));
+    a.close(true);
+    a.ask('resources/subscribe', { uri: A });
+    const snap = run(log).snapshot(log.t + 10_000);
+    expect(snap.sessions.map((s) => [s.endpoint, s.open])).toEqual([[WS, false]]);
+    expect(snap.uris.map((u) => u.endpoint)).toEqual([WS]);
+  });
+});
+
 describe('a legacy SSE stream that ends with accepted requests unanswered', () => {
   for (const via of ['fetch', 'eventsource'] as const) {
     it(`fails them (${via}), so a reconnect that does not subscribe again is judged`, () => {
