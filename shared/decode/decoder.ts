@@ -71,6 +71,8 @@ export class Decoder {
   private sessions = new Map<string, SessionTrack>();
   /** Legacy HTTP+SSE sessions announced by an `endpoint` event: by their session id, and by the whole POST URL. */
   private legacy = new Map<string, { endpoint: string; session: string }>();
+  /** Endpoints whose GET stream announced a legacy session: a GET to one is a legacy candidate (see onRequest). */
+  private legacyEndpoints = new Set<string>();
   /** WebSockets that closed (the newest MAX_CLOSED_WS): a message logged on one after its close was never sent. */
   private closedWs = new Set<string>();
   private pairing = new RequestPairing();
@@ -368,7 +370,9 @@ export class Decoder {
     if (transport === 'streamable-http' && !modern) this.noteDocEndpoint(f.doc, endpoint, session);
     const c = newConn(info, 'fetch', f.url, h);
     c.version = modern ? (metaVersion ?? headerVersion) : headerVersion;
-    c.legacyCandidate = role === 'get' && session === undefined && headerVersion === undefined;
+    // The SDK's legacy client sends MCP-Protocol-Version on its reconnect GET: an endpoint that announced a legacy
+    // session before may do so again, whatever the headers say.
+    c.legacyCandidate = role === 'get' && session === undefined && (headerVersion === undefined || this.legacyEndpoints.has(endpoint));
     this.conns.set(f.conn, c);
     const nameField = body ? this.peeked.nameField : undefined;
     const mcpName = nameField !== undefined ? { field: nameField, value: this.peeked.nameValue! } : undefined;
@@ -471,6 +475,7 @@ export class Decoder {
     c.streamKind = 'sse';
     c.streamOpen = true;
     const entry = { endpoint: c.info.endpoint, session: sid };
+    this.legacyEndpoints.add(c.info.endpoint);
     this.legacy.set(sid, entry);
     if (postUrl !== sid) this.legacy.set(postUrl, entry);
     this.sink.wire({ type: 'legacy-endpoint', info: c.info, stream: c.stream, postUrl }, f.seq, f.t);

@@ -362,11 +362,12 @@ export class LegacySseClient {
   ) {}
 
   /** `query` is added to the announced endpoint (`&api_key=…`): the page's POSTs carry it redacted, as the hook logs them. */
-  connect(sessionId: string, query = ''): void {
+  /** `version`: the MCP-Protocol-Version header of the GET (the SDK client sends it on a reconnect). */
+  connect(sessionId: string, query = '', version?: string): void {
     if (this.via === 'fetch' || this.conn === '') {
       this.conn = this.log.newConn(this.via === 'fetch' ? 'sse' : 'es');
       if (this.via === 'fetch') {
-        this.log.httpRequest(this.conn, 'GET', this.sseUrl, { accept: 'text/event-stream' });
+        this.log.httpRequest(this.conn, 'GET', this.sseUrl, { accept: 'text/event-stream', ...(version ? { 'mcp-protocol-version': version } : {}) });
         this.log.httpResponse(this.conn, 200, this.sseUrl, { 'content-type': 'text/event-stream' });
       } else {
         this.log.emit({ kind: 'es-connect', conn: this.conn, url: this.sseUrl, withCredentials: false });

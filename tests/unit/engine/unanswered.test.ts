@@ -82,6 +82,21 @@ describe('a legacy SSE stream that ends with accepted requests unanswered', () =
     });
   }
 
+  it('the SDK reconnect GET carries MCP-Protocol-Version: still the legacy stream, not a second GET stream left open', () => {
+    const log = new FrameLog();
+    const c = new LegacySseClient(log, 'http://localhost:3001/sse');
+    c.connect('s1');
+    c.initialize();
+    c.drop();
+    c.connect('s2', '', '2024-11-05');
+    c.initialize();
+    const snap = run(log).snapshot(log.t);
+    expect(snap.streams.map((s) => [s.kind, s.open, s.session])).toEqual([
+      ['sse', false, 's1'],
+      ['sse', true, 's2'],
+    ]);
+  });
+
   it('leaves requests of another session alone', () => {
     const log = new FrameLog();
     const one = new LegacySseClient(log, 'http://localhost:3001/sse');
