@@ -196,7 +196,11 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
   // `ws.constructor === WebSocket` as without us, and `new ws.constructor(url)` (a reconnect idiom) is tapped too.
   Object.defineProperty(proto, 'constructor', { value: tapped, writable: true, configurable: true, enumerable: false });
   const nativeSend = proto.send;
-  const readyState = Object.getOwnPropertyDescriptor(proto, 'readyState')!.get! as (this: WebSocket) => number;
+  // The native getter, so a page that shadows readyState on its socket does not change what we log.
+  const readyState = (Object.getOwnPropertyDescriptor(proto, 'readyState')?.get ??
+    function (this: WebSocket) {
+      return this.readyState;
+    }) as (this: WebSocket) => number;
   Object.defineProperty(proto, 'send', {
     configurable: true,
     writable: true,

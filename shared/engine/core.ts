@@ -391,8 +391,17 @@ export class EngineCore {
   }
 }
 
-/** The session a URI's finding is about: its client's current 2025 session (2026 has none). */
+/**
+ * The session a URI's finding is about: the open 2025 session that holds its subscription (a page with two clients on
+ * one WebSocket or legacy endpoint has two open at once), else its client's current one (2026 has none).
+ */
 export function sessionOf(u: UriState): { session?: string } {
-  const cur = u.client.current;
-  return cur ? { session: cur.label } : {};
+  let s = u.client.current;
+  for (const l of u.holders) {
+    if (l.open && l.kind === 'session') {
+      s = l;
+      break;
+    }
+  }
+  return s ? { session: s.label } : {};
 }

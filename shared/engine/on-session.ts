@@ -32,11 +32,14 @@ export function onInitialized(core: EngineCore, c: ClientModel, m: DecodedMessag
   c.capsSeen = true;
   c.serverSubscribe = obj(obj(r.capabilities)?.resources)?.subscribe === true;
   if (old && old !== l) {
-    const believed = [...c.uris.values()].filter((u) => u.believed);
-    core.addReconnect(c, m.t, m.seq, believed.length, believed);
+    // On a WebSocket or the legacy transport the connection is the session: a new one while the old one is still
+    // connected is a second client on the same endpoint, not a reconnect (the page has two).
+    const concurrent = old.open && old.channels > 0 && (old.transport === 'websocket' || old.transport === 'http-sse');
+    const believed = concurrent ? [] : [...c.uris.values()].filter((u) => u.believed);
+    if (!concurrent) core.addReconnect(c, m.t, m.seq, believed.length, believed);
     if (old.open) {
       // A client that re-initializes but leaves the old GET stream open still receives on the old session.
-      if (old.channels > 0) old.abandoned = true;
+      if (old.channels > 0) old.abandoned = !concurrent;
       else core.endLedger(old, 're-initialize', m.t, m.seq);
     }
     walkReconnect(core, believed, m.t, m.seq);

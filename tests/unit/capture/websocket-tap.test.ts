@@ -13,6 +13,11 @@ const log: string[] = [];
 class FakeWebSocket extends EventTarget {
   protocol = '';
   readonly sent: unknown[] = [];
+  private state = 0;
+  /** On the prototype, as the real one (the tap reads it with the native getter). */
+  get readyState(): number {
+    return this.state;
+  }
   constructor(
     readonly url: string,
     protocols?: string | string[],
@@ -24,12 +29,14 @@ class FakeWebSocket extends EventTarget {
     this.sent.push(data);
   }
   open(): void {
+    this.state = 1;
     this.dispatchEvent(new Event('open'));
   }
   receive(data: unknown): void {
     this.dispatchEvent(new MessageEvent('message', { data }));
   }
   close(): void {
+    this.state = 3;
     this.dispatchEvent(Object.assign(new Event('close'), { code: 1000, reason: '', wasClean: true }));
   }
 }

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../../shared/engine/index.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
+import { LegacySseClient, ModernClient, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
+import { brief } from '../../support/analyze.ts';
 
 /** A client with one session, its GET stream, and file:///a read and subscribed. */
 function subscribed() {
@@ -18,6 +19,36 @@ function subscribed() {
 }
 
 const metricsAt = (log: FrameLog, afterMs = 3000) => Engine.replay(log.frames).snapshot(log.t + afterMs).metrics;
+
+describe('two clients on one WebSocket or legacy endpoint, both connected', () => {
+  for (const kind of ['legacy', 'ws'] as const) {
+    it(`the second is not a reconnect of the first, and a finding names the session that holds the URI (${kind})`, () => {
+      const log = new FrameLog();
+      const mk = () => (kind === 'legacy' ? new LegacySseClient(log, 'http://localhost:3001/sse') : new WsClient(log, 'ws://localhost:3002/'));
+      const a = mk();
+      const b = mk();
+      if (a instanceof LegacySseClient) a.connect('a');
+      else a.connect();
+      a.initialize();
+      a.call('resources/read', { uri: 'demo://1' }, { contents: [{ uri: 'demo://1', text: 'x' }] });
+      a.call('resources/subscribe', { uri: 'demo://1' });
+      log.wait(100);
+      if (b instanceof LegacySseClient) b.connect('b');
+      else b.connect();
+      b.initialize();
+      const updated = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'demo://1' } });
+      if (a instanceof LegacySseClient) log.sseEvent(a.conn, updated, { event: 'message' });
+      else a.receive(updated);
+      log.wait(10_000);
+      const e = Engine.replay(log.frames);
+      const snap = e.snapshot(log.t);
+      expect([snap.metrics.reconnects, snap.sessions.filter((s) => s.open).length]).toEqual([0, 2]);
+      const aLabel = snap.sessions[0]!.label;
+      expect(brief(e.findings(log.t))).toEqual(['notified-not-reread demo://1 - warning']);
+      expect(e.findings(log.t)[0]!.session).toBe(aLabel);
+    });
+  }
+});
 
 describe('metrics', () => {
   it('credits each client with its own reconnect, when two reconnect one after the other', () => {
