@@ -29,7 +29,17 @@ tabs.onWatched = (tabId, watched) => relays.setLive(tabId, watched);
 
 const applyCaps = (s: Settings) => (tabs.caps = { maxFrames: s.maxFrames, maxBytes: s.maxBytes });
 void settings.get().then(applyCaps);
-settings.onChange(applyCaps);
+settings.onChange((s) => {
+  applyCaps(s);
+  // Lowered caps apply to every stored log now, not at its tab's next frame; open panels get the new counts.
+  void tabs.store
+    .allTabIds()
+    .then((ids) => Promise.all(ids.map(async (id) => {
+      const stats = await tabs.get(id).capsChanged();
+      if (stats) panels.publish(id, [], stats);
+    })))
+    .catch((e: unknown) => console.error('mcp-devtools: applying the new caps failed', e));
+});
 
 browser.runtime.onConnect.addListener((port) => {
   if (port.name === RELAY_PORT) relays.onPort(port);

@@ -121,14 +121,19 @@ export class LogStore {
     return out;
   }
 
-  /** Deletes the oldest chunks of a tab until `framesToFree` frames and `bytesToFree` bytes are gone. */
-  async dropOldest(tabId: number, framesToFree: number, bytesToFree: number): Promise<{ frames: number; bytes: number; nextSeq: number | undefined }> {
+  /**
+   * Deletes the oldest chunks of a tab until `framesToFree` frames and `bytesToFree` bytes are gone, and writes the meta
+   * that counts it, in one transaction: a worker terminated midway leaves both as they were, never chunks gone that
+   * the meta still counts. Returns the new meta.
+   */
+  async dropOldest(meta: TabMeta, framesToFree: number, bytesToFree: number): Promise<TabMeta> {
     const db = await this.db;
-    const tx = db.transaction('chunks', 'readwrite');
+    const tx = db.transaction(['chunks', 'tabs'], 'readwrite');
+    const chunks = tx.objectStore('chunks');
     let frames = 0;
     let bytes = 0;
     let nextSeq: number | undefined;
-    let cursor = await tx.store.openCursor(IDBKeyRange.bound([tabId, 0], [tabId, MAX]));
+    let cursor = await chunks.openCursor(IDBKeyRange.bound([meta.tabId, 0], [meta.tabId, MAX]));
     while (cursor && (frames < framesToFree || bytes < bytesToFree)) {
       frames += cursor.value.frames.length;
       bytes += cursor.value.bytes;
@@ -136,8 +141,10 @@ export class LogStore {
       void cursor.delete();
       cursor = await cursor.continue();
     }
+    const next: TabMeta = { ...meta, frames: meta.frames - frames, bytes: meta.bytes - bytes, dropped: meta.dropped + frames, firstSeq: nextSeq ?? meta.firstSeq };
+    void tx.objectStore('tabs').put(next);
     await tx.done;
-    return { frames, bytes, nextSeq };
+    return next;
   }
 
   /** The stored settings object as written (validate before use: it may come from an older version). */
@@ -147,10 +154,6 @@ export class LogStore {
 
   async saveSettings(settings: unknown): Promise<void> {
     await (await this.db).put('settings', settings, 'settings');
-  }
-
-  async putMeta(meta: TabMeta): Promise<void> {
-    await (await this.db).put('tabs', meta);
   }
 
   /** Replaces everything stored for the tab by `meta` and `chunk` (if any), in one transaction. */

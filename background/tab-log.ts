@@ -191,13 +191,15 @@ export class TabLog {
     this.pendingFrames = 0;
     try {
       await this.store.append(this.meta!, batch.flatMap((p) => (p.chunk ? [p.chunk] : [])));
-      await this.enforceCaps();
     } catch (e) {
       for (const p of batch) p.failed(e);
       // What is in memory was never persisted: forget it; the relays re-send on a new port (RelayHub resets theirs).
       this.meta = undefined;
       return;
     }
+    // The batch is stored: it is done whatever the trim does (a failed trim changed nothing and is tried again at the
+    // next write; failing the batch would have the relay re-send frames the log already has, and they would be skipped).
+    await this.enforceCaps().catch((e: unknown) => console.error('mcp-devtools: trimming the log failed', e));
     const stats = this.stats();
     for (const p of batch) p.done(stats);
   }
@@ -208,16 +210,21 @@ export class TabLog {
     if (meta.frames <= caps.maxFrames && meta.bytes <= caps.maxBytes) return;
     const framesToFree = meta.frames > caps.maxFrames ? meta.frames - caps.maxFrames + Math.ceil(caps.maxFrames * TRIM_SHARE) : 0;
     const bytesToFree = meta.bytes > caps.maxBytes ? meta.bytes - caps.maxBytes + Math.ceil(caps.maxBytes * TRIM_SHARE) : 0;
-    const freed = await this.store.dropOldest(this.tabId, framesToFree, bytesToFree);
-    const next: TabMeta = {
-      ...meta,
-      frames: meta.frames - freed.frames,
-      bytes: meta.bytes - freed.bytes,
-      dropped: meta.dropped + freed.frames,
-      firstSeq: freed.nextSeq ?? meta.firstSeq,
-    };
-    await this.store.putMeta(next);
-    this.meta = next;
+    this.meta = await this.store.dropOldest(meta, framesToFree, bytesToFree);
+  }
+
+  /**
+   * The caps were lowered: a log over them is trimmed now, not at its next write (a tab that sends nothing more would
+   * keep its oversized log). Returns the stats when something was dropped.
+   */
+  async capsChanged(): Promise<TabStats | undefined> {
+    return this.run(async () => {
+      const before = (await this.loaded()).dropped;
+      await this.writePending();
+      if (!this.meta) return undefined;
+      await this.enforceCaps();
+      return this.meta.dropped > before ? this.stats() : undefined;
+    });
   }
 
   /**

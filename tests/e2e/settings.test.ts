@@ -97,3 +97,43 @@ it('applies capture settings to the page and refuses invalid ones', async () => 
   expect(body?.kind === 'http-body' && body.body.truncated?.bytes).toBeGreaterThan(1024 * 1024);
   await fresh.close();
 });
+
+it('lowered caps trim a stored log at once, without waiting for its tab to send more', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(site.url + '/');
+  // 400 JSON-RPC round trips: some 1,600 frames, over the lowest frame cap.
+  await page.evaluate(async () => {
+    for (let i = 0; i < 400; i++) await (await fetch('/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":${i},"method":"ping"}` })).text();
+  });
+  const tabId = await tabIdOf(browser, page);
+  await waitFor(async () => ((await loggedFrames(browser, tabId)).length >= 1600 ? true : undefined), 15_000, 'frames logged');
+  const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+  await panel.waitForSelector('.status-bar[data-status="live"]');
+  const setCaps = (maxFrames: number) =>
+    panel.evaluate(
+      ({ max, defaults }) =>
+        new Promise<void>((ok) => {
+          const port = chrome.runtime.connect({ name: 'mcp-devtools/panel' });
+          port.onMessage.addListener((x: { type: string; settings?: { maxFrames: number } }) => {
+            if (x.type === 'settings' && x.settings?.maxFrames === max) {
+              port.disconnect();
+              ok();
+            }
+          });
+          port.postMessage({ type: 'hello', tabId: 0, since: 0 });
+          setTimeout(() => port.postMessage({ type: 'settings-set', settings: { ...defaults, maxFrames: max } }), 100);
+        }),
+      { max: maxFrames, defaults: DEFAULT_SETTINGS },
+    );
+  await setCaps(1000);
+  const frames = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tabId);
+    return fs.length <= 1000 ? fs : undefined;
+  }, 10_000, 'log trimmed to the new cap');
+  expect(frames.at(-1)!.seq).toBeGreaterThanOrEqual(1600);
+  // The open panel is told: its status line counts what the log dropped.
+  await expect.poll(() => panel.$eval('.status-bar [data-count="dropped"]', (el) => el.textContent ?? ''), { timeout: 10_000 }).toMatch(/^[1-9]\d* dropped$/);
+  await setCaps(DEFAULT_SETTINGS.maxFrames);
+  await panel.close();
+  await page.close();
+});

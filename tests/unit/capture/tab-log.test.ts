@@ -73,6 +73,49 @@ describe('TabLog', () => {
     expect(stats.dropped + stats.frames).toBe(200);
   });
 
+  it('a trim that fails changes nothing: the batch it followed is stored and done, the counts match the store, the next write trims', async () => {
+    class FlakyTrim extends LogStore {
+      failTrim = false;
+      override async dropOldest(meta: TabMeta, frames: number, bytes: number): Promise<TabMeta> {
+        if (this.failTrim) {
+          this.failTrim = false;
+          throw new Error('worker terminated midway');
+        }
+        return super.dropOldest(meta, frames, bytes);
+      }
+    }
+    const store = new FlakyTrim(`tab-log-test-${++dbCount}`);
+    const caps: LogCaps = { maxFrames: 100, maxBytes: 1e9 };
+    const log = newLog(20, store, () => caps);
+    n = 0;
+    for (let b = 1; b <= 10; b++) await log.accept('relay-a', b, [payload(10)], 0, 0);
+    store.failTrim = true;
+    const eleventh = await log.accept('relay-a', 11, [payload(10)], 0, 0);
+    expect(eleventh.frames.map((f) => f.seq)).toEqual(Array.from({ length: 10 }, (_, i) => 101 + i));
+    expect(log.stats().frames).toBe((await numbers(store, 20)).length);
+    for (let b = 12; b <= 40; b++) await log.accept('relay-a', b, [payload(10)], 0, 0);
+    const kept = await numbers(store, 20);
+    const reopened = newLog(20, store, () => caps);
+    const stats = await reopened.ensureLoaded();
+    expect([stats.frames, stats.dropped + stats.frames]).toEqual([kept.length, 400]);
+    expect(stats.frames).toBeLessThanOrEqual(100);
+  });
+
+  it('lowered caps trim an idle log at once, and say so; caps it is within change nothing', async () => {
+    const store = freshStore();
+    const caps: LogCaps = { maxFrames: 1000, maxBytes: 1e9 };
+    const log = newLog(21, store, () => caps);
+    n = 0;
+    for (let b = 1; b <= 40; b++) await log.accept('relay-a', b, [payload(10)], 0, 0);
+    expect(await log.capsChanged()).toBeUndefined();
+    caps.maxFrames = 100;
+    const stats = await log.capsChanged();
+    const kept = await numbers(store, 21);
+    expect(stats).toMatchObject({ frames: kept.length, dropped: 400 - kept.length });
+    expect(kept.length).toBeLessThanOrEqual(100);
+    expect(kept.at(-1)).toBe(400);
+  });
+
   it('a failed write loses nothing: later batches from that port are refused until the relay re-sends in order', async () => {
     class FlakyStore extends LogStore {
       failNext = false;
