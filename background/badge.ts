@@ -1,6 +1,7 @@
 // The toolbar badge: the count of open error-level findings for each tab's current page segment. The background runs
 // the same engine as the panel over the same frames; after a worker restart the engine is rebuilt from the log the
-// first time the tab gets frames again. Time-dependent findings are re-evaluated while the worker lives.
+// first time the tab gets frames again (the badge text itself stays with the tab meanwhile); after a settings change
+// at once. Time-dependent findings are re-evaluated while the worker lives.
 import browser from 'webextension-polyfill';
 import { Engine, type EngineOptions } from '../shared/engine/index.ts';
 import type { Settings } from '../shared/settings.ts';
@@ -34,8 +35,19 @@ export class Badge {
   ) {
     const apply = (s: Settings) => {
       this.options = { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs, retainMessages: false };
-      // Engines built with the old rules are rebuilt from the log on the next frames.
+      // Engines built with the old rules are rebuilt from the log now, up to where they were (frames that come
+      // meanwhile wait for the same rebuild, see onFrames), so the badge follows the new rules without new traffic.
+      const known = [...this.engines];
       this.engines.clear();
+      for (const [tabId, old] of known) {
+        this.rebuild(tabId, old.engine.lastSeq).then(
+          (te) => {
+            te.shown ??= old.shown;
+            if (this.engines.get(tabId) === te) this.update(tabId, te);
+          },
+          (e: unknown) => console.error('mcp-devtools: badge rebuild failed', e),
+        );
+      }
     };
     void settings.get().then(apply);
     settings.onChange(apply);

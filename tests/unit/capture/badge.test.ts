@@ -1,0 +1,61 @@
+// The toolbar badge (background/badge.ts) on the real LogStore over an in-memory IndexedDB, with a stand-in for
+// chrome.action: a settings change rebuilds the tabs' engines at once, so a time-dependent error that opens after it
+// still reaches the badge without new traffic (found by an audit, 2026-12-04: the engines were only dropped).
+import 'fake-indexeddb/auto';
+import { beforeAll, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, type Settings } from '../../../shared/settings.ts';
+import { PAGE_TAG } from '../../../shared/messages.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+
+const badgeText = new Map<number, string>();
+let Badge: typeof import('../../../background/badge.ts').Badge;
+let Tabs: typeof import('../../../background/tabs.ts').Tabs;
+let LogStore: typeof import('../../../background/log-store.ts').LogStore;
+
+beforeAll(async () => {
+  const done = (_d: unknown, cb?: () => void) => {
+    cb?.();
+    return Promise.resolve();
+  };
+  (globalThis as Record<string, unknown>).chrome = {
+    runtime: { id: 'test', lastError: undefined },
+    action: {
+      setBadgeText: (d: { tabId: number; text: string }, cb?: () => void) => {
+        badgeText.set(d.tabId, d.text);
+        return done(d, cb);
+      },
+      setBadgeBackgroundColor: done,
+      setTitle: done,
+    },
+  };
+  ({ Badge } = await import('../../../background/badge.ts'));
+  ({ Tabs } = await import('../../../background/tabs.ts'));
+  ({ LogStore } = await import('../../../background/log-store.ts'));
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+it('a settings change rebuilds the engines: an error that opens after it still shows, with no new frames', async () => {
+  const listeners: Array<(s: Settings) => void> = [];
+  const settings = { onChange: (l: (s: Settings) => void) => listeners.push(l), get: async () => DEFAULT_SETTINGS };
+  const tabs = new Tabs(new LogStore('badge-test-1'));
+  const badge = new Badge(tabs, settings as never);
+  await sleep(10);
+  // Subscribed with no GET stream: no-delivery-channel (an error) opens once the grace is over.
+  // Stamped a little ahead, so the grace is still running when the settings change.
+  const script = new FrameLog('doc-1', Date.now() + 1500);
+  script.pageStart('http://localhost:8080/');
+  const c = new StreamableClient(script, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  c.read('file:///a', 'one');
+  c.subscribe('file:///a');
+  const frames = script.frames.map(({ seq: _s, frameId: _f, segment: _g, ...pf }) => pf);
+  const { frames: stored } = await tabs.get(7).accept('relay', 1, [JSON.stringify({ tag: PAGE_TAG, frames })], 0, 0);
+  await badge.onFrames(7, stored);
+  await sleep(1100);
+  expect(badgeText.get(7) ?? '').toBe('');
+  for (const l of listeners) l({ ...DEFAULT_SETTINGS, freshnessRules: [{ pattern: 'file:///x', maxAgeMs: 1000 }] });
+  await sleep(6500);
+  expect(badgeText.get(7)).toBe('1');
+}, 20_000);
