@@ -307,11 +307,23 @@ export function fitWindow(first: number, last: number): TimeWindow {
 
 const STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000];
 
-/** The smallest readable step that puts at least `minPx` between ticks. */
+const DAY = 86_400_000;
+/** Past a day: weeks, months, quarters, half-years (in days), then years in 1-2-5 steps. */
+const LONG_DAYS = [2, 7, 14, 30, 91, 182, 365];
+
+/**
+ * The smallest readable step that puts at least `minPx` between ticks: so a window of any span (a trace whose times
+ * run over decades) draws at most about width / minPx ticks.
+ */
 export function tickStep(w: TimeWindow, width: number, minPx = 80): number {
   const perPx = (w.end - w.start) / Math.max(1, width);
   for (const s of STEPS) if (s / perPx >= minPx) return s;
-  return STEPS[STEPS.length - 1]!;
+  for (const d of LONG_DAYS) if ((d * DAY) / perPx >= minPx) return d * DAY;
+  const years = (minPx * perPx) / (365 * DAY);
+  if (!Number.isFinite(years)) return Number.MAX_VALUE;
+  const pow = 10 ** Math.floor(Math.log10(years));
+  const nice = [1, 2, 5, 10].find((k) => k * pow >= years)!;
+  return nice * pow * 365 * DAY;
 }
 
 export function ticks(w: TimeWindow, width: number, minPx = 80): number[] {
@@ -319,7 +331,7 @@ export function ticks(w: TimeWindow, width: number, minPx = 80): number[] {
   const out: number[] = [];
   // Day ticks fall on local midnight (their labels are local dates); shorter steps on round UTC multiples, which are
   // round local times too wherever the offset is whole hours.
-  const shift = step >= 86_400_000 ? -new Date(w.start).getTimezoneOffset() * 60_000 : 0;
+  const shift = step >= DAY ? -new Date(w.start).getTimezoneOffset() * 60_000 || 0 : 0;
   for (let t = Math.ceil((w.start + shift) / step) * step - shift; t <= w.end; t += step) out.push(t);
   return out;
 }
@@ -413,9 +425,11 @@ export function maxZoomSpan(dataSpan: number): number {
 
 /** An axis label: with the date when ticks are a day or more apart (every label would read 00:00:00). */
 export function tickLabel(t: number, step: number, clock: (t: number) => string): string {
-  if (step >= 86_400_000) {
+  if (step >= DAY) {
     const d = new Date(t);
-    return `${d.toLocaleString('en-US', { month: 'short' })} ${d.getDate()}`;
+    if (Number.isNaN(d.getTime())) return '';
+    // Ticks a month or more apart say the year too (a trace whose times run over years).
+    return `${d.toLocaleString('en-US', { month: 'short' })} ${d.getDate()}${step >= 30 * DAY ? ` ${d.getFullYear()}` : ''}`;
   }
   return step < 1000 ? clock(t) : clock(t).slice(0, 8);
 }

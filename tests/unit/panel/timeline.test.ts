@@ -259,6 +259,22 @@ describe('timeline zoom and axis', () => {
     expect(ts.length).toBeGreaterThan(0);
     for (const t of ts) expect([new Date(t).getHours(), new Date(t).getMinutes()]).toEqual([0, 0]);
   });
+  it('a window of any span draws a bounded number of ticks: weeks, months, years (a trace whose times run over decades)', () => {
+    for (const [start, end] of [
+      [0, Date.UTC(2026, 0, 1)],
+      [-3e14, Date.UTC(2026, 0, 1)],
+      [-8.64e15, 8.64e15],
+      [Date.UTC(2026, 0, 1), Date.UTC(2026, 3, 1)],
+    ] as const) {
+      const ts = ticks({ start, end }, 1000, 80);
+      expect(ts.length, `${start}..${end}`).toBeLessThanOrEqual(13);
+      expect(ts.length, `${start}..${end}`).toBeGreaterThan(0);
+      expect(ts.every(Number.isFinite)).toBe(true);
+    }
+    expect(tickStep({ start: 0, end: 6 * 86_400_000 }, 400)).toBe(2 * 86_400_000);
+    const t = new Date(2026, 0, 1).getTime();
+    expect(tickLabel(t, 365 * 86_400_000, (x) => String(x))).toBe('Jan 1 2026');
+  });
   it('labels day ticks with the date (every label read 00:00:00)', () => {
     const t = new Date(2026, 11, 2, 0, 0, 0).getTime();
     const clock = (x: number) => new Date(x).toTimeString().slice(0, 8) + '.000';
