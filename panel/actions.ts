@@ -137,7 +137,8 @@ async function readAndShow(store: PanelStore, file: File, current: () => boolean
   // yields, see PanelStore.prepareTraceSliced.)
   if (!current()) return false;
   probe.importPhase('read');
-  const head = text.slice(0, 200);
+  // Enough of the start to tell a HAR by its keys (notATraceHint).
+  const head = text.slice(0, 64 * 1024);
   let value: unknown;
   {
     // Scoped: once parsed, nothing holds the file's text any more (a large trace would stay in memory twice).

@@ -94,6 +94,7 @@ export function validateTrace(v: unknown): TraceResult {
  */
 export function traceJsonText(text: string): { text: string } | { error: string } {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim().length === 0) return { error: 'the file is empty; a trace is a JSON file' };
   const head = text.slice(0, 64);
   // Byte-order marks decode to two replacement characters (FF FE, FE FF); UTF-32 has two NULs beside them.
   if (/^(\ufffd\ufffd\0\0|\0\0\ufffd\ufffd|[^\0]\0\0\0|\0\0\0[^\0])/.test(head)) {
@@ -110,12 +111,17 @@ export function traceJsonText(text: string): { text: string } | { error: string 
   return { text };
 }
 
-/** Parse and validate trace text. */
-/** What to add to the error for a file that is not a trace: a hint when it is a HAR (the other file we export). */
+/**
+ * What to add to the error for a file that is not a trace: a hint when it is a HAR (the other file we export), whatever
+ * the order of its keys (`{"$schema":…,"log":{…}}`).
+ */
 export function notATraceHint(text: string): string {
-  return /^\uFEFF?\s*\{\s*"log"\s*:/.test(text.slice(0, 200)) ? ' (this looks like a HAR file; a trace is the .json of Export ▾ → Trace)' : '';
+  const head = text.slice(0, 64 * 1024);
+  const har = /^\uFEFF?\s*\{\s*"log"\s*:/.test(head) || (/"log"\s*:\s*\{/.test(head) && /"entries"\s*:\s*\[/.test(head) && !/"format"\s*:\s*"mcp-devtools-trace"/.test(head));
+  return har ? ' (this looks like a HAR file; a trace is the .json of Export ▾ → Trace)' : '';
 }
 
+/** Parse and validate trace text. */
 export function parseTrace(text: string): TraceResult {
   const t = traceJsonText(text);
   if ('error' in t) return fail(t.error);

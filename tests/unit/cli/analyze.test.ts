@@ -140,6 +140,9 @@ describe('analyze', () => {
     expect(cli(['x.json', '--now', '1'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--now: expected an ISO 8601 time') });
     // A HAR (the other file the panel exports) is named as such.
     expect(cli(['x.har'], { 'x.har': JSON.stringify({ log: { version: '1.2', entries: [] } }) })).toMatchObject({ code: 2, stderr: expect.stringContaining('(this looks like a HAR file;') });
+    // …whatever the order of its keys; an empty file is called empty, not cut short.
+    expect(cli(['y.har'], { 'y.har': JSON.stringify({ $schema: 'x', log: { version: '1.2', creator: {}, entries: [] } }) })).toMatchObject({ code: 2, stderr: expect.stringContaining('(this looks like a HAR file;') });
+    expect(cli(['e.json'], { 'e.json': ' \n' })).toMatchObject({ code: 2, stderr: expect.stringContaining('the file is empty') });
     const badTime = JSON.parse(healthyTrace());
     badTime.createdAt = '12/02/2026';
     expect(cli(['x.json'], { 'x.json': JSON.stringify(badTime) })).toMatchObject({ code: 2, stderr: expect.stringContaining('createdAt: expected an ISO 8601 time') });
