@@ -164,7 +164,7 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   const exported = Date.parse(trace.createdAt);
   const now = args.now ?? Math.max(engine.lastT ?? exported, exported);
   const snap = engine.snapshot(now);
-  if (engine.engineErrors) io.stderr(`analyze: warning: ${engine.engineErrors} internal engine error(s); first: ${engine.firstError}\n`);
+
   if (args.json) {
     const { messages, ...rest } = snap;
     const out = {
@@ -186,6 +186,11 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
     };
     io.stdout(printableJson(JSON.stringify(out, null, 2)) + '\n');
   } else io.stdout(printable(renderReport(trace, snap, args.failOn), true));
+  if (engine.engineErrors) {
+    // The report is shown, but a partial analysis must not pass (0) or read as findings (1): an internal error is 2.
+    io.stderr(`analyze: internal error: ${engine.engineErrors} frame(s) could not be analysed, the report above is partial; first: ${engine.firstError}\n`);
+    return 2;
+  }
   return snap.findings.some((f) => RANK[f.severity] >= RANK[args.failOn]) ? 1 : 0;
 }
 

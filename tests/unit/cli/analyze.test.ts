@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Engine } from '../../../shared/engine/index.ts';
 import { main } from '../../../cli/analyze.ts';
+import { Decoder } from '../../../shared/decode/decoder.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { LegacySseClient, StreamableClient } from '../../support/mcp-clients.ts';
@@ -225,6 +226,21 @@ describe('analyze', () => {
     });
     try {
       expect(cli(['t.json'], { 't.json': healthyTrace() })).toMatchObject({ code: 2, stderr: expect.stringContaining('analyze: internal error while analysing t.json: Error: boom') });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('frames the engine could not analyse: the report is printed, and the exit is 2 (partial), not 0 or 1', () => {
+    const push = Decoder.prototype.push;
+    const spy = vi.spyOn(Decoder.prototype, 'push').mockImplementation(function (this: Decoder, f) {
+      if (f.seq === 3) throw new Error('bug on seq 3');
+      return push.call(this, f);
+    });
+    try {
+      const r = cli(['t.json'], { 't.json': healthyTrace() });
+      expect(r).toMatchObject({ code: 2, stderr: expect.stringMatching(/^analyze: internal error: 1 frame\(s\) could not be analysed, the report above is partial; first: seq 3: Error: bug on seq 3/) });
+      expect(r.stdout).toContain('SESSIONS');
     } finally {
       spy.mockRestore();
     }
