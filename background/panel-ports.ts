@@ -72,6 +72,10 @@ export class PanelHub {
   }
 
   private async serve(port: browser.Runtime.Port, tabId: number, since: number): Promise<void> {
+    // Loading from the hello on: a clear while the tab, its log or the settings are looked up reaches this panel too.
+    let loading = this.loading.get(tabId);
+    if (!loading) this.loading.set(tabId, (loading = new Set()));
+    loading.add(port);
     if (!(await this.tabExists(tabId))) {
       send(port, { type: 'error', error: `There is no tab ${tabId} (it was closed, or the id is wrong): nothing will be captured here. Open the MCP panel from devtools on the page, or import a trace.`, noTab: true });
     }
@@ -79,12 +83,10 @@ export class PanelHub {
     const stats = await log.ensureLoaded();
     send(port, { type: 'settings', settings: await this.settings.get() });
     send(port, { type: 'stats', stats });
-    let loading = this.loading.get(tabId);
-    if (!loading) this.loading.set(tabId, (loading = new Set()));
-    loading.add(port);
     await log.backlog(since, BACKLOG_CHUNK, (frames, done) => {
       send(port, { type: 'backlog', frames, done });
-      if (done) {
+      // A panel that went away meanwhile is not kept as live (its disconnect has already been handled).
+      if (done && this.all.has(port)) {
         this.loading.get(tabId)?.delete(port);
         let set = this.live.get(tabId);
         if (!set) this.live.set(tabId, (set = new Set()));

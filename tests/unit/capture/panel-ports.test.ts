@@ -70,3 +70,57 @@ describe('PanelHub for a tab that does not exist', () => {
     expect(other.sent.map((m) => m.type)).toEqual(['settings', 'stats', 'backlog']);
   });
 });
+
+describe('PanelHub while a panel connects', () => {
+  function slowTab() {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const tabs = {
+      watch: () => undefined,
+      get: () => ({
+        ensureLoaded: async () => ({ frames: 0 }),
+        clear: async () => ({ stats: { frames: 1 }, kept: [] }),
+        backlog: async (_s: number, _c: number, on: (f: unknown[], d: boolean) => void) => on([], true),
+      }),
+    } as unknown as Tabs;
+    const ok = { onChange: () => undefined, get: async () => DEFAULT_SETTINGS } as unknown as SettingsStore;
+    // The tab lookup is slow: the window in which another panel may clear the log.
+    return { hub: new PanelHub(tabs, ok, () => undefined, () => gate.then(() => true)), release };
+  }
+
+  it('a clear by another panel while it looks the tab up still reaches it', async () => {
+    const { hub, release } = slowTab();
+    const a = fakePort();
+    hub.onPort(a.port);
+    a.deliver({ type: 'hello', tabId: 3, since: 0 });
+    const b = fakePort();
+    hub.onPort(b.port);
+    b.deliver({ type: 'hello', tabId: 3, since: 0 });
+    b.deliver({ type: 'clear' });
+    await settle();
+    expect(a.sent.map((m) => m.type)).toEqual(['cleared']);
+    release();
+    await settle();
+    expect(a.sent.map((m) => m.type)).toEqual(['cleared', 'settings', 'stats', 'backlog']);
+  });
+
+  it('a panel that disconnects before its backlog is done is not kept as live', async () => {
+    const { hub, release } = slowTab();
+    let disconnect: () => void = () => undefined;
+    const sent: BackgroundToPanel[] = [];
+    let onMessage: (m: unknown) => void = () => undefined;
+    const port = {
+      postMessage: (m: BackgroundToPanel) => void sent.push(m),
+      onMessage: { addListener: (f: (m: unknown) => void) => void (onMessage = f) },
+      onDisconnect: { addListener: (f: () => void) => void (disconnect = f) },
+    } as unknown as browser.Runtime.Port;
+    hub.onPort(port);
+    onMessage({ type: 'hello', tabId: 4, since: 0 });
+    disconnect();
+    release();
+    await settle();
+    const before = sent.length;
+    hub.publish(4, [], { frames: 1 } as never);
+    expect(sent.length).toBe(before);
+  });
+});
