@@ -110,7 +110,13 @@ export class TabLog {
     return this.run(async (): Promise<{ persisted: Promise<AcceptedBatch> }> => {
       if (!current()) throw new Error('batch from a port reset after a failed write (it will be re-sent)');
       const prev = await this.loaded();
-      if ((prev.relays[relay] ?? 0) >= batch) return { persisted: Promise.resolve({ frames: [], stats: this.stats() }) };
+      if ((prev.relays[relay] ?? 0) >= batch) {
+        // Already accepted. If its write is still to come, the re-sent copy is answered with that write: acknowledged
+        // now, it would let the relay forget a batch whose write may yet fail.
+        if (this.pending.length === 0) return { persisted: Promise.resolve({ frames: [], stats: this.stats() }) };
+        const written = new Promise<TabStats>((done, failed) => this.pending.push({ chunk: undefined, done, failed }));
+        return { persisted: written.then((stats) => ({ frames: [], stats })) };
+      }
       // Re-inserting moves this relay to the end: key order is recency order, which pruning relies on.
       const relays = { ...prev.relays };
       const liveDocs = prev.liveDocs ? [...prev.liveDocs] : [];

@@ -101,6 +101,33 @@ describe('TabLog', () => {
     expect(stats.frames).toBeLessThanOrEqual(100);
   });
 
+  it('a batch re-sent while its first copy waits to be written is answered by that write: if it fails, both fail', async () => {
+    class FlakyStore extends LogStore {
+      failNext = false;
+      override async append(meta: TabMeta, chunks: FrameChunk[]): Promise<void> {
+        if (this.failNext) {
+          this.failNext = false;
+          throw new Error('QuotaExceededError (simulated)');
+        }
+        return super.append(meta, chunks);
+      }
+    }
+    const store = new FlakyStore(`tab-log-test-${++dbCount}`);
+    const log = newLog(22, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
+    n = 0;
+    const p1 = payload(2);
+    store.failNext = true;
+    const first = log.accept('relay-a', 1, [p1], 0, 0);
+    // The relay reconnected (same worker) and sends the batch again before the first copy is written.
+    const again = log.accept('relay-a', 1, [p1], 0, 0);
+    const settled = await Promise.allSettled([first, again]);
+    expect(settled.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    // Re-sent after the failure: stored once.
+    expect((await log.accept('relay-a', 1, [p1], 0, 0)).frames.map((f) => f.seq)).toEqual([1, 2]);
+    expect(await log.accept('relay-a', 1, [p1], 0, 0)).toMatchObject({ frames: [] });
+    expect(await numbers(store, 22)).toEqual([1, 2]);
+  });
+
   it('lowered caps trim an idle log at once, and say so; caps it is within change nothing', async () => {
     const store = freshStore();
     const caps: LogCaps = { maxFrames: 1000, maxBytes: 1e9 };
