@@ -166,6 +166,24 @@ export class LogStore {
     await tx.done;
   }
 
+  /**
+   * A new browser session reuses tab ids: every stored log is a previous session's. Deletes them all (settings stay),
+   * and every read and write asked for after this call waits for it: a restored tab's first frames neither land in an
+   * old log nor go with it.
+   */
+  dropAllTabs(): Promise<void> {
+    const before = this.db;
+    const cleared = before.then(async (db) => {
+      const tx = db.transaction(['chunks', 'tabs'], 'readwrite');
+      void tx.objectStore('chunks').clear();
+      void tx.objectStore('tabs').clear();
+      await tx.done;
+      return db;
+    });
+    this.db = cleared.catch(() => before);
+    return cleared.then(() => undefined);
+  }
+
   async deleteTab(tabId: number): Promise<void> {
     const db = await this.db;
     const tx = db.transaction(['chunks', 'tabs'], 'readwrite');

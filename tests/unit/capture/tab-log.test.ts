@@ -128,6 +128,25 @@ describe('TabLog', () => {
     expect(await numbers(store, 22)).toEqual([1, 2]);
   });
 
+  it("a new browser session drops the previous session's logs before a restored tab's first frames are taken", async () => {
+    const store = freshStore();
+    const caps = () => ({ maxFrames: 1000, maxBytes: 1e9 });
+    n = 0;
+    const old = newLog(30, store, caps);
+    for (let b = 1; b <= 3; b++) await old.accept('relay-old', b, [payload(5)], 0, 0);
+    await newLog(31, store, caps).accept('relay-x', 1, [payload(1)], 0, 0);
+    // The browser restarted (a new worker: new TabLogs); the restored tab 30 speaks at once, before the drop is done.
+    const dropped = store.dropAllTabs();
+    const restored = newLog(30, store, caps);
+    n = 100;
+    const first = await restored.accept('relay-new', 1, [payload(2)], 0, 0);
+    await dropped;
+    expect(first.frames.map((f) => f.seq)).toEqual([1, 2]);
+    expect(await numbers(store, 30)).toEqual([101, 102]);
+    expect(await store.allTabIds()).toEqual([30]);
+    expect(restored.stats()).toMatchObject({ frames: 2, lastSeq: 2, dropped: 0 });
+  });
+
   it('lowered caps trim an idle log at once, and say so; caps it is within change nothing', async () => {
     const store = freshStore();
     const caps: LogCaps = { maxFrames: 1000, maxBytes: 1e9 };
