@@ -29,6 +29,12 @@ export class RequestPairing {
   /** A request sent on an exchange (`own` is that exchange's waiting list); `session` when answers may come elsewhere. */
   register(msg: DecodedMessage, own: DecodedMessage[], session: string | undefined): void {
     if (msg.id === undefined || msg.id === null) return;
+    // A server's request on a session is answered by a new POST, never on the stream that brought it: kept in the
+    // session only (in the stream's own list it would stay for the stream's whole life, one per server ping).
+    if (session !== undefined && msg.dir === 'in') {
+      this.scope(session).in.set(msg.id, msg);
+      return;
+    }
     own.push(msg);
     if (session !== undefined) this.scope(session)[msg.dir].set(msg.id, msg);
   }

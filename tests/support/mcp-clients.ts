@@ -115,10 +115,19 @@ export abstract class HttpClientBase {
     return p;
   }
 
-  /** A notification (or a response to a server request) POSTed: the server answers 202 with no body. */
+  /** A notification POSTed: the server answers 202 with no body. */
   notify(method: string, params?: Json, status = 202): void {
+    this.postAccepted(notification(method, params), status);
+  }
+
+  /** A response to a server request (`result(id, …)`), POSTed: 202 with no body. */
+  respondToServer(body: string): void {
+    this.postAccepted(body);
+  }
+
+  private postAccepted(body: string, status = 202): void {
     const conn = this.log.newConn('post');
-    this.log.httpRequest(conn, 'POST', this.url, this.headers(), notification(method, params));
+    this.log.httpRequest(conn, 'POST', this.url, this.headers(), body);
     this.log.httpResponse(conn, status, this.url, {});
     this.log.httpBody(conn, '');
     this.log.httpEnd(conn);

@@ -144,6 +144,27 @@ describe('2026-07-28', () => {
   });
 });
 
+describe('server requests on a long-lived stream', () => {
+  it('are paired with the POST that answers them and leave nothing behind on the stream (one per server ping)', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    for (let i = 0; i < 100; i++) {
+      get.send(request('ping', undefined, `srv-${i}`));
+      c.respondToServer(result(`srv-${i}`, {}));
+    }
+    const messages: DecodedMessage[] = [];
+    const d = new Decoder({ message: (m) => messages.push(m), wire: () => undefined });
+    for (const f of log.frames) d.push(f);
+    const answers = messages.filter((m) => m.kind === 'result' && m.dir === 'out');
+    expect(answers.length).toBe(100);
+    expect(answers.every((m) => m.method === 'ping' && m.pair !== undefined)).toBe(true);
+    const conns = (d as unknown as { conns: { get(id: string): { pending: unknown[] } | undefined } }).conns;
+    expect(conns.get(get.conn)!.pending.length).toBe(0);
+  });
+});
+
 describe('legacy HTTP+SSE', () => {
   for (const via of ['fetch', 'eventsource'] as const) {
     it(`maps POSTs to the SSE session announced by the endpoint event (${via})`, () => {
