@@ -210,24 +210,41 @@ export class Decoder {
   private onClientCancel(m: DecodedMessage, value: unknown, info: ConnInfo): void {
     const id = (value as { params?: { requestId?: unknown } } | null)?.params?.requestId;
     if (typeof id !== 'string' && typeof id !== 'number') return;
-    const session = info.transport === 'websocket' ? undefined : info.session;
-    let req = info.transport === 'websocket' ? this.pairing.withdraw(id, this.conns.get(info.conn)?.pending, undefined) : undefined;
-    if (!req && session !== undefined) {
-      // On HTTP the request waits in the exchange that sent it (or, answered elsewhere, in its session).
+    // A listen is not withdrawn here: it stays paired (its stream may still end with an answer).
+    const keep = (r: DecodedMessage) => r.method === M.listen;
+    let req: DecodedMessage | undefined;
+    if (info.transport === 'websocket') req = this.pairing.withdraw(id, this.conns.get(info.conn)?.pending, undefined, keep);
+    else {
+      // On HTTP the request waits in the exchange that sent it (same session, or without one: same page and
+      // endpoint), or, answered elsewhere, in its session.
+      const session = info.session;
       for (const [, c] of this.conns.entries()) {
-        if (c.info.session !== session || c.pending.length === 0) continue;
-        if ((req = this.pairing.withdraw(id, c.pending, undefined))) break;
+        if (c.pending.length === 0 || c.info.session !== session || (session === undefined && (c.info.doc !== info.doc || c.info.endpoint !== info.endpoint))) continue;
+        if ((req = this.pairing.withdraw(id, c.pending, undefined, keep))) break;
       }
-      req ??= this.pairing.withdraw(id, undefined, session);
+      if (!req && session !== undefined) req = this.pairing.withdraw(id, undefined, session, keep);
     }
-    if (req && req.method !== M.listen) this.failWaiting(info, [req], 'cancelled', m.seq, m.t);
+    if (req) this.failWaiting(info, [req], 'cancelled', m.seq, m.t);
   }
 
-  /** The legacy stream of a session ended: the 202-accepted requests waiting for their answer on it get none. */
+  /**
+   * The legacy stream of a session ended: the 202-accepted requests waiting for their answer on it get none. A POST
+   * still open holds its request too: it is taken from there as well (that POST's end must not fail it again).
+   */
   private failLegacyWaiting(c: Conn, f: Frame): void {
-    if (c.info.transport !== 'http-sse' || c.info.role !== 'get' || c.info.session === undefined) return;
-    const owed = this.pairing.drainOut(c.info.session);
-    if (owed.length > 0) this.failWaiting(c.info, owed, 'connection-closed', f.seq, f.t);
+    const session = c.info.session;
+    if (c.info.transport !== 'http-sse' || c.info.role !== 'get' || session === undefined) return;
+    const owed = this.pairing.drainOut(session);
+    if (owed.length === 0) return;
+    const gone = new Set(owed);
+    for (const [, other] of this.conns.entries()) {
+      if (other === c || other.info.session !== session || other.pending.length === 0) continue;
+      // In place: a reader's context may hold this very list.
+      let k = 0;
+      for (const r of other.pending) if (!gone.has(r)) other.pending[k++] = r;
+      other.pending.length = k;
+    }
+    this.failWaiting(c.info, owed, 'connection-closed', f.seq, f.t);
   }
 
   private failWaiting(info: ConnInfo, requests: DecodedMessage[], cause: 'cancelled' | 'connection-closed', seq: number, t: number): void {

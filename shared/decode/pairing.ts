@@ -78,14 +78,15 @@ export class RequestPairing {
   }
 
   /**
-   * The page's request `id` withdrawn (the client sent notifications/cancelled, or the stream that would carry its answer
-   * is gone): removed from `own` (its exchange's waiting list) and from its session; undefined when not waiting.
+   * The page's request `id` withdrawn (the client sent notifications/cancelled): removed from `own` (its exchange's
+   * waiting list) and from its session; undefined when not waiting, or when `keep` says it stays.
    */
-  withdraw(id: RequestId, own: DecodedMessage[] | undefined, session: string | undefined): DecodedMessage | undefined {
+  withdraw(id: RequestId, own: DecodedMessage[] | undefined, session: string | undefined, keep?: (m: DecodedMessage) => boolean): DecodedMessage | undefined {
     if (own) {
       for (let i = 0; i < own.length; i++) {
         const m = own[i]!;
         if (m.dir === 'out' && m.id === id) {
+          if (keep?.(m)) return undefined;
           removeAt(own, i);
           this.unscope(m);
           return m;
@@ -95,7 +96,8 @@ export class RequestPairing {
     if (session === undefined) return undefined;
     const s = this.bySession.get(session);
     const m = s?.out.get(id);
-    if (m) s!.out.delete(id);
+    if (!m || keep?.(m)) return undefined;
+    s!.out.delete(id);
     return m;
   }
 

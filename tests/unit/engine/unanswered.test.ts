@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { LegacySseClient, notification, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
+import { LegacySseClient, notification, request, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
 
 const A = 'file:///docs/a.md';
 const doc = (text: string) => ({ contents: [{ uri: A, mimeType: 'text/markdown', text }] });
@@ -97,6 +97,19 @@ describe('a legacy SSE stream that ends with accepted requests unanswered', () =
     ]);
   });
 
+  it('a request whose POST is still open when the stream drops is failed once, not again when that POST fails', () => {
+    const log = new FrameLog();
+    const c = new LegacySseClient(log, 'http://localhost:3001/sse');
+    c.connect('s1');
+    c.initialize();
+    const post = log.newConn('post');
+    log.httpRequest(post, 'POST', c.postUrl, { 'content-type': 'application/json' }, request('resources/subscribe', { uri: A }, 50));
+    c.drop();
+    log.httpEnd(post, 'failed', 'request');
+    const m = run(log).snapshot(log.t + 10_000).metrics;
+    expect([m.subscribeRequested, m.subscribeFailed]).toEqual([1, 1]);
+  });
+
   it('leaves requests of another session alone', () => {
     const log = new FrameLog();
     const one = new LegacySseClient(log, 'http://localhost:3001/sse');
@@ -131,6 +144,16 @@ describe('a request the client cancelled', () => {
     sub.respond({});
     const after = run(log);
     expect(after.snapshot(log.t + 10_000).uris.find((u) => u.uri === A)!.clientBelievesSubscribed).toBe(false);
+  });
+
+  it('Streamable HTTP without a session (a stateless server): a cancelled read is failed too', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp', '2025-06-18');
+    c.initialize({ sessionId: null });
+    const r = c.begin('resources/read', { uri: A });
+    log.wait(60_000);
+    c.notify('notifications/cancelled', { requestId: r.id, reason: 'Request timed out' });
+    expect(uriRow(log)).toMatchObject({ readsInFlight: 0, lastReadFailed: 'cancelled by the client' });
   });
 
   it('WebSocket and legacy: a cancelled read is failed, said why; a cancel of an unknown id changes nothing', () => {
