@@ -25,6 +25,10 @@ export class Badge {
   private readonly rebuilding = new Map<number, Promise<TabEngine>>();
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly due = new Map<number, ReturnType<typeof setTimeout>>();
+  /** Bumped by each settings change: a rebuild that began under older rules builds again. */
+  private epoch = 0;
+  /** Bumped per tab by forget and clear: a rebuild that began before them is not kept. */
+  private readonly tabEpochs = new Map<number, number>();
 
   /** The badge needs findings only: its engines keep no messages, so a long-lived page does not grow this worker's heap. */
   private options: EngineOptions = { retainMessages: false };
@@ -35,8 +39,10 @@ export class Badge {
   ) {
     const apply = (s: Settings) => {
       this.options = { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs, retainMessages: false };
+      this.epoch++;
       // Engines built with the old rules are rebuilt from the log now, up to where they were (frames that come
       // meanwhile wait for the same rebuild, see onFrames), so the badge follows the new rules without new traffic.
+      // A rebuild under way sees the new epoch and builds again.
       const known = [...this.engines];
       this.engines.clear();
       for (const [tabId, old] of known) {
@@ -57,6 +63,8 @@ export class Badge {
   async onFrames(tabId: number, frames: Frame[]): Promise<void> {
     if (frames.length === 0) return;
     let te = this.engines.get(tabId) ?? (await this.rebuild(tabId, frames[0]!.seq - 1));
+    // A clear while it was rebuilt set the engine to go on with.
+    te = this.engines.get(tabId) ?? te;
     for (const f of frames) {
       if (f.segment !== te.segment) {
         // A new page: the badge is about what the user looks at now.
@@ -79,11 +87,17 @@ export class Badge {
   }
 
   forget(tabId: number): void {
+    this.bumpTab(tabId);
     this.engines.delete(tabId);
+  }
+
+  private bumpTab(tabId: number): void {
+    this.tabEpochs.set(tabId, (this.tabEpochs.get(tabId) ?? 0) + 1);
   }
 
   /** The log was cleared: start over from what it kept (the frames of the exchanges still open). */
   clear(tabId: number, kept: readonly Frame[] = [], segment = this.engines.get(tabId)?.segment ?? 0): void {
+    this.bumpTab(tabId);
     const te = this.engines.get(tabId);
     const fresh: TabEngine = { engine: new Engine(this.options), segment, shown: te?.shown };
     for (const f of kept) if (f.segment === segment) fresh.engine.apply(f);
@@ -108,20 +122,30 @@ export class Badge {
     return p;
   }
 
+  /**
+   * The engine for the tab's current segment up to `upToSeq`, kept as the tab's unless the tab was forgotten or cleared
+   * meanwhile (then it is handed back unkept); settings changed meanwhile build it again under the new rules.
+   */
   private async replayTab(tabId: number, upToSeq: number): Promise<TabEngine> {
-    const engine = new Engine(this.options);
-    const stats = await this.tabs.get(tabId).ensureLoaded();
-    let after = 0;
+    const tabEpoch = this.tabEpochs.get(tabId) ?? 0;
     for (;;) {
-      const frames = await this.tabs.store.readAfter(tabId, after, REBUILD_CHUNK);
-      for (const f of frames) if (f.segment === stats.segment && f.seq <= upToSeq) engine.apply(f);
-      const last = frames.at(-1);
-      if (!last || frames.length < REBUILD_CHUNK || last.seq >= upToSeq) break;
-      after = last.seq;
+      const epoch = this.epoch;
+      const engine = new Engine(this.options);
+      const stats = await this.tabs.get(tabId).ensureLoaded();
+      let after = 0;
+      for (;;) {
+        const frames = await this.tabs.store.readAfter(tabId, after, REBUILD_CHUNK);
+        for (const f of frames) if (f.segment === stats.segment && f.seq <= upToSeq) engine.apply(f);
+        const last = frames.at(-1);
+        if (!last || frames.length < REBUILD_CHUNK || last.seq >= upToSeq) break;
+        after = last.seq;
+      }
+      const te: TabEngine = { engine, segment: stats.segment, shown: undefined };
+      if ((this.tabEpochs.get(tabId) ?? 0) !== tabEpoch) return te;
+      if (this.epoch !== epoch) continue;
+      this.engines.set(tabId, te);
+      return te;
     }
-    const te: TabEngine = { engine, segment: stats.segment, shown: undefined };
-    this.engines.set(tabId, te);
-    return te;
   }
 
   private refreshAll(): void {

@@ -59,3 +59,40 @@ it('a settings change rebuilds the engines: an error that opens after it still s
   await sleep(6500);
   expect(badgeText.get(7)).toBe('1');
 }, 20_000);
+
+/** A badge over a fresh store, and the tab's frames of a session that read file:///a (stored and fed to it). */
+async function badgeWithTab(name: string, tabId: number) {
+  const listeners: Array<(s: Settings) => void> = [];
+  const settings = { onChange: (l: (s: Settings) => void) => listeners.push(l), get: async () => DEFAULT_SETTINGS };
+  const tabs = new Tabs(new LogStore(name));
+  const badge = new Badge(tabs, settings as never);
+  await sleep(10);
+  const script = new FrameLog('doc-1');
+  script.pageStart('http://localhost:8080/');
+  const c = new StreamableClient(script, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  c.read('file:///a', 'one');
+  const frames = script.frames.map(({ seq: _s, frameId: _f, segment: _g, ...pf }) => pf);
+  const { frames: stored } = await tabs.get(tabId).accept('relay', 1, [JSON.stringify({ tag: PAGE_TAG, frames })], 0, 0);
+  await badge.onFrames(tabId, stored);
+  const change = (s: Settings) => listeners.forEach((l) => l(s));
+  const engines = (badge as unknown as { engines: Map<number, { engine: { core: { defaultMaxAgeMs: number } } }> }).engines;
+  return { badge, tabs, change, engines };
+}
+
+it('two settings changes in a row: the engine ends up with the second rules (the rebuild under way builds again)', async () => {
+  const { change, engines } = await badgeWithTab('badge-test-2', 7);
+  change({ ...DEFAULT_SETTINGS, defaultMaxAgeMs: 1111 });
+  change({ ...DEFAULT_SETTINGS, defaultMaxAgeMs: 2222 });
+  await sleep(300);
+  expect(engines.get(7)?.engine.core.defaultMaxAgeMs).toBe(2222);
+});
+
+it('a tab closed while its engine is rebuilt does not come back', async () => {
+  const { badge, tabs, change, engines } = await badgeWithTab('badge-test-3', 8);
+  change({ ...DEFAULT_SETTINGS, defaultMaxAgeMs: 3333 });
+  badge.forget(8);
+  void tabs.remove(8);
+  await sleep(300);
+  expect(engines.has(8)).toBe(false);
+});
