@@ -53,7 +53,7 @@ browser.tabs.onRemoved.addListener((tabId) => {
 
 // A new browser session reuses tab ids: logs of the previous session are not this session's tabs.
 browser.runtime.onStartup.addListener(() => {
-  tabs.store.dropAllTabs().catch((e: unknown) => console.error('mcp-devtools: removing the previous session\'s logs failed', e));
+  tabs.newBrowserSession().catch((e: unknown) => console.error('mcp-devtools: removing the previous session\'s logs failed', e));
 });
 
 // For tests and debugging from the service worker console.

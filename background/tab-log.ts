@@ -51,6 +51,8 @@ export class TabLog {
   private pending: PendingWrite[] = [];
   private pendingFrames = 0;
   private writeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Set by discard: the store this log wrote to was emptied under it. */
+  private discarded = false;
   private writeTimerMs = 0;
   /** Open error-level findings, set by the badge. */
   errors = 0;
@@ -191,6 +193,7 @@ export class TabLog {
   private async writePending(): Promise<void> {
     if (this.writeTimer !== undefined) clearTimeout(this.writeTimer);
     this.writeTimer = undefined;
+    if (this.discarded) return this.discard();
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
@@ -292,6 +295,21 @@ export class TabLog {
   async ensureLoaded(): Promise<TabStats> {
     await this.run(() => this.loaded());
     return this.stats();
+  }
+
+  /**
+   * Dropped with the whole store (a new browser session): nothing of this log is written any more. Batches waiting
+   * for their write fail, so their relays send them again, to the log that replaces this one.
+   */
+  discard(): void {
+    this.discarded = true;
+    if (this.writeTimer !== undefined) clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingFrames = 0;
+    const gone = new Error('the log was dropped for a new browser session (the batch is sent again)');
+    for (const p of batch) p.failed(gone);
   }
 
   forget(): Promise<void> {

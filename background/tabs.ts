@@ -39,6 +39,17 @@ export class Tabs {
     if (now !== was) this.onWatched(tabId, now);
   }
 
+  /**
+   * A new browser session reuses tab ids: every log, stored or already loaded (a relay may have spoken before the
+   * startup event), is a previous session's. Every read and write asked for after this call waits for the removal.
+   */
+  async newBrowserSession(): Promise<void> {
+    const dropped = this.store.dropAllTabs();
+    for (const log of this.logs.values()) log.discard();
+    this.logs.clear();
+    await dropped;
+  }
+
   async remove(tabId: number): Promise<void> {
     const log = this.get(tabId);
     this.logs.delete(tabId);

@@ -5,7 +5,10 @@ import type { Frame, HeaderMap } from './frames.ts';
 import { makePayload } from './payload.ts';
 import { redactHeaderValue, redactSubprotocol, redactUrl, redactUrlsIn } from './redact.ts';
 
-/** `frame` with its headers, URLs, legacy endpoint, subprotocols and error texts redacted; itself when nothing changed. */
+/**
+ * `frame` with its headers, URLs, legacy endpoint, subprotocols and error texts redacted; itself when nothing changed.
+ * `extraSecretHeaders` are lower-case names.
+ */
 export function redactFrame(frame: Frame, extraSecretHeaders: readonly string[] = []): Frame {
   const f = frame;
   switch (f.kind) {
@@ -50,7 +53,10 @@ export function redactFrame(frame: Frame, extraSecretHeaders: readonly string[] 
   }
 }
 
-/** The header map with secret values redacted (names as they are); the same object when nothing changed. */
+/**
+ * The header map with secret values redacted: unlike redactHeaders, names stay as stored and an unchanged map is the
+ * same object (an export of a large trace copies only the frames that change).
+ */
 function redactHeaderMap(h: HeaderMap, extra: readonly string[]): HeaderMap {
   let out: HeaderMap | undefined;
   for (const [name, value] of Object.entries(h)) {

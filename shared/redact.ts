@@ -124,15 +124,24 @@ export function decodeComponent(s: string): string {
 /** `name=value` pairs anywhere in a fragment: after `#`, `&`, `?`, `/` or `;`. */
 const FRAGMENT_PARAM = /(^#|[&?/;])([^&?/;#=]+)=([^&#]*)/g;
 
-/** Absolute URLs inside free text (an error message quoting the URL it refused). */
-const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+/**
+ * Absolute URLs inside free text (an error message quoting the URL it refused). The scheme is short (bounded, so a
+ * long run of word characters costs linear time: the text may come from the page, as an abort reason).
+ */
+const URL_IN_TEXT = /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}:\/\/[^\s"'<>`]+/gi;
+/** Punctuation that ends a sentence around a URL, not the URL: `(see https://h/x?token=t).` */
+const TRAILING_PUNCTUATION = /[).,;:!?\]]+$/;
 
 /**
  * Free text with the secrets of every absolute URL in it redacted: browsers quote the URL in some errors
  * (`Request cannot be constructed from a URL that includes credentials: http://user:pw@…`).
  */
 export function redactUrlsIn(text: string): string {
-  return text.includes('://') ? text.replace(URL_IN_TEXT, (u) => redactUrl(u)) : text;
+  if (!text.includes('://')) return text;
+  return text.replace(URL_IN_TEXT, (u) => {
+    const tail = TRAILING_PUNCTUATION.exec(u)?.[0] ?? '';
+    return redactUrl(u.slice(0, u.length - tail.length)) + tail;
+  });
 }
 
 /**
@@ -140,7 +149,7 @@ export function redactUrlsIn(text: string): string {
  * subprotocol (`base64url.bearer.authorization.k8s.io.<token>`). One that names a credential is redacted; `mcp` stays.
  */
 export function redactSubprotocol(p: string): string {
-  return /bearer|token|auth|secret|key|passw/i.test(p) && !isRedacted(p) ? redactValue(p) : p;
+  return /bearer|token|authorization|secret|api[-_.]?key|passw/i.test(p) && !isRedacted(p) ? redactValue(p) : p;
 }
 
 function redactFragment(fragment: string): string {

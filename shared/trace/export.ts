@@ -26,7 +26,7 @@ export const TOOL = { name: 'mcp-devtools', version: '0.1.0' };
  */
 export function exportTrace(input: ExportInput): TraceFileV1 {
   const redaction = input.redaction ?? { enabled: true };
-  const extra = input.extraSecretHeaders ?? [];
+  const extra = (input.extraSecretHeaders ?? []).map((h) => h.toLowerCase());
   const page: TraceFileV1['page'] = { url: redaction.enabled ? redactUrl(input.pageUrl) : input.pageUrl };
   if (input.pageTitle !== undefined) page.title = input.pageTitle;
   return {

@@ -90,7 +90,15 @@ describe('redaction', () => {
     expect(r).toMatch(/^Failed to execute 'fetch' on 'Window': Request cannot be constructed from a URL that includes credentials: http:\/\/%5Bredacted%3A[0-9a-f]{8}%5D@127\.0\.0\.1:9\/mcp\?token=%5Bredacted/);
     expect(redactUrlsIn(r)).toBe(r);
     expect(redactUrlsIn('NetworkError when attempting to fetch resource.')).toBe('NetworkError when attempting to fetch resource.');
+    // Sentence punctuation stays outside the URL (the hash is of the value alone, as in the request URL).
+    expect(redactUrlsIn('(see https://h/x?token=abc), and')).toBe(`(see https://h/x?token=${encodeURIComponent(redactValue('abc'))}), and`);
+    // Linear on long runs of scheme-like characters (a page can set an abort reason).
+    const long = 'a.'.repeat(50_000) + ' ://';
+    const t0 = performance.now();
+    expect(redactUrlsIn(long)).toBe(long);
+    expect(performance.now() - t0).toBeLessThan(500);
     expect(redactSubprotocol('mcp')).toBe('mcp');
+    for (const plain of ['monkey', 'authz', 'mcp-key-rotation']) expect(redactSubprotocol(plain)).toBe(plain);
     expect(redactSubprotocol('base64url.bearer.authorization.k8s.io.ZXlKaGJHY2lP')).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
     expect(redactSubprotocol(redactSubprotocol('token.abc'))).toBe(redactSubprotocol('token.abc'));
   });

@@ -56,7 +56,7 @@ describe('trace export redaction', () => {
     c.connect('abc', '&api_key=SECRET42');
     const post = log.newConn('post');
     log.httpRequest(post, 'POST', c.postUrl, { 'x-tenant-key': 'TENANTSECRET', authorization: '[redacted:0000abcd]' }, '{"jsonrpc":"2.0","id":1,"method":"ping"}');
-    const t = exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/?token=PAGESECRET', extraSecretHeaders: ['x-tenant-secret-id', 'x-tenant-key'] });
+    const t = exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/?token=PAGESECRET', extraSecretHeaders: ['x-tenant-secret-id', 'X-Tenant-Key'] });
     const text = serializeTrace(t);
     for (const secret of ['SECRET42', 'TENANTSECRET', 'PAGESECRET']) expect(text).not.toContain(secret);
     const req = t.frames.find((f) => f.kind === 'http-request' && f.conn === post) as Extract<(typeof t.frames)[number], { kind: 'http-request' }>;
