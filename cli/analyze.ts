@@ -1,7 +1,8 @@
 // `npm run analyze -- <trace.json> [--json] [--fail-on warning|error] [--now <ISO time>] [--rule <glob>=<ms>]…
 // [--default-max-age <ms>] [--grace <ms>]`: replay a trace through the engine, print sessions, the URI table and the
 // findings (or JSON), and exit 0 when nothing is at or above the --fail-on level (default: error), 1 when something
-// is, 2 when the input is unusable. `main` takes its I/O as arguments so the tests run it in-process.
+// is, 2 when the input or an option is unusable or the tool failed (frames it could not analyse included). `main`
+// takes its I/O as arguments so the tests run it in-process.
 import { readFileSync } from 'node:fs';
 import { printable, printableJson } from './printable.ts';
 import { fileURLToPath } from 'node:url';
@@ -164,7 +165,6 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   const exported = Date.parse(trace.createdAt);
   const now = args.now ?? Math.max(engine.lastT ?? exported, exported);
   const snap = engine.snapshot(now);
-
   if (args.json) {
     const { messages, ...rest } = snap;
     const out = {
@@ -188,7 +188,7 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   } else io.stdout(printable(renderReport(trace, snap, args.failOn), true));
   if (engine.engineErrors) {
     // The report is shown, but a partial analysis must not pass (0) or read as findings (1): an internal error is 2.
-    io.stderr(`analyze: internal error: ${engine.engineErrors} frame(s) could not be analysed, the report above is partial; first: ${engine.firstError}\n`);
+    io.stderr(`analyze: internal error: ${engine.engineErrors} frame(s) could not be analysed, the report above is partial; first: ${printable(engine.firstError ?? '')}\n`);
     return 2;
   }
   return snap.findings.some((f) => RANK[f.severity] >= RANK[args.failOn]) ? 1 : 0;

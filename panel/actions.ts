@@ -35,7 +35,6 @@ export function exportFileName(pageUrl: string, t: number, ext: 'json' | 'har'):
 
 /** `now` is the trace's createdAt: the view's clock (paused: the pause), so timed findings come back as they were shown. */
 export function traceText(store: PanelStore, now = store.clock()): string {
-  const stats = store.stats.value;
   const settings = store.settings.value ?? DEFAULT_SETTINGS;
   const imported = store.imported?.trace;
   return serializeTrace(
@@ -48,17 +47,21 @@ export function traceText(store: PanelStore, now = store.clock()): string {
       // Redacted again on the way out (values already redacted stay): an imported trace's secrets too.
       redaction: imported ? { ...imported.redaction, enabled: true } : { enabled: true, bodyCapBytes: settings.capture.bodyCapBytes },
       extraSecretHeaders: settings.capture.extraSecretHeaders,
-      dropped: imported ? imported.dropped : { frames: stats?.dropped ?? 0, rejected: stats?.rejected ?? 0 },
+      dropped: droppedOf(store),
     }),
   );
 }
 
 export function harText(store: PanelStore): string {
   const settings = store.settings.value ?? DEFAULT_SETTINGS;
+  return JSON.stringify(buildHar(store.shownFrames(), { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store) }), null, 1);
+}
+
+/** What the log lost before this view: the imported trace's count, or the tab's. */
+function droppedOf(store: PanelStore): { frames: number; rejected?: number } {
   const imported = store.imported?.trace;
   const stats = store.stats.value;
-  const dropped = imported ? imported.dropped : { frames: stats?.dropped ?? 0, rejected: stats?.rejected ?? 0 };
-  return JSON.stringify(buildHar(store.shownFrames(), { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped }), null, 1);
+  return imported ? imported.dropped : { frames: stats?.dropped ?? 0, rejected: stats?.rejected ?? 0 };
 }
 
 export function download(name: string, text: string, type: string): void {

@@ -211,6 +211,8 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
   const pages: HarLog['log']['pages'] = [];
   const pageOfSegment = new Map<number, string>();
   const open = new Map<string, Building>();
+  /** Exchanges their page's end closed, by connection. */
+  const endedWithPage = new Map<string, Building>();
   const done: Building[] = [];
 
   const start = (f: Frame, conn: string, method: string, u: string, headers: HeaderMap, type: HarEntry['_resourceType']): Building => {
@@ -254,6 +256,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         b.entry._mcp.outcome = 'page-ended';
         done.push(b);
         open.delete(conn);
+        endedWithPage.set(conn, b);
       }
       continue;
     }
@@ -288,11 +291,14 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     }
     const conn = 'conn' in f ? f.conn : undefined;
     // A frame of an exchange whose opening frames are gone still gets an entry (a capture error alone makes none).
-    const b = conn === undefined ? undefined : (open.get(conn) ?? (f.kind === 'capture-error' ? undefined : startPartial(f, conn)));
+    // A frame its document sent after its page-end (the hook flushes at pagehide) belongs to the entry that ended.
+    const b = conn === undefined ? undefined : (open.get(conn) ?? endedWithPage.get(conn) ?? (f.kind === 'capture-error' ? undefined : startPartial(f, conn)));
     if (!b) continue;
     b.lastT = f.t;
     b.lastSeq = f.seq;
     const e = b.entry;
+    // Ended with its page: what comes after adds to it, the end stays the page's.
+    const pageEndT = endedWithPage.get(conn!) === b ? b.endT : undefined;
     switch (f.kind) {
       case 'http-response':
         b.responseT = f.t;
@@ -394,6 +400,10 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       case 'capture-error':
         e._mcp.error = `capture error in ${f.where}: ${f.message}`;
         break;
+    }
+    if (pageEndT !== undefined) {
+      b.endT = b.lastT = pageEndT;
+      e._mcp.outcome = 'page-ended';
     }
   }
 

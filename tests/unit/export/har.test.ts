@@ -290,6 +290,21 @@ describe('buildHar', () => {
     expect(buildHar(frames).log.comment).not.toMatch(/dropped/);
   });
 
+  it('frames a document sent after its page-end join the entry that ended with it, not a partial one', () => {
+    const log = new FrameLog('d');
+    log.pageStart('http://localhost:8080/');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    log.emit({ kind: 'page-end', url: 'http://localhost:8080/', persisted: false });
+    get.close('aborted');
+    const har = buildHar(log.frames);
+    expect(har.log.entries.some((e) => e._mcp.partial)).toBe(false);
+    const entry = har.log.entries.find((e) => e._mcp.conn === get.conn)!;
+    expect(entry._mcp.outcome).toBe('page-ended');
+    expect(entry._mcp.seqs[1]).toBe(log.frames.at(-1)!.seq);
+  });
+
   it('orders the same whatever order the frames come in', () => {
     const frames = traffic().frames;
     const reversed = [...frames].reverse() as Frame[];
