@@ -27,6 +27,18 @@ function payload(count: number): string {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const numbers = async (store: LogStore, tab: number) => (await store.readAfter(tab, 0, 1e6)).map((f) => (f as unknown as { n: number }).n);
 
+/** A store whose next append fails (quota, or a worker stopped midway) when asked. */
+class FlakyStore extends LogStore {
+  failNext = false;
+  override async append(meta: TabMeta, chunks: FrameChunk[]): Promise<void> {
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('QuotaExceededError (simulated)');
+    }
+    return super.append(meta, chunks);
+  }
+}
+
 describe('TabLog', () => {
   it('accepts each relay batch once and stamps seq in order', async () => {
     const store = freshStore();
@@ -103,16 +115,6 @@ describe('TabLog', () => {
   });
 
   it('a batch re-sent while its first copy waits to be written is answered by that write: if it fails, both fail', async () => {
-    class FlakyStore extends LogStore {
-      failNext = false;
-      override async append(meta: TabMeta, chunks: FrameChunk[]): Promise<void> {
-        if (this.failNext) {
-          this.failNext = false;
-          throw new Error('QuotaExceededError (simulated)');
-        }
-        return super.append(meta, chunks);
-      }
-    }
     const store = new FlakyStore(`tab-log-test-${++dbCount}`);
     const log = newLog(22, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
     n = 0;
@@ -171,16 +173,6 @@ describe('TabLog', () => {
   });
 
   it('a failed write loses nothing: later batches from that port are refused until the relay re-sends in order', async () => {
-    class FlakyStore extends LogStore {
-      failNext = false;
-      override async append(meta: TabMeta, chunks: FrameChunk[]): Promise<void> {
-        if (this.failNext) {
-          this.failNext = false;
-          throw new Error('QuotaExceededError (simulated)');
-        }
-        return super.append(meta, chunks);
-      }
-    }
     const store = new FlakyStore(`tab-log-test-${++dbCount}`);
     const log = newLog(4, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
     n = 0;
