@@ -68,11 +68,46 @@ async function probedText(blob: Promise<Blob>, keep: (head: string) => boolean):
   return keep(head) ? text(b) : head;
 }
 
+/**
+ * The text of a Request's body (read from a clone), the same way: its first PROBE_BYTES decide, and only an MCP body is
+ * read to its end. A clone of a body that is a stream pulls the page's stream: a large or endless upload that is not
+ * MCP is pulled no further than the probe (the clone is cancelled; the page's own copy goes on as without us).
+ */
+async function probedStream(body: ReadableStream<Uint8Array>, keep: (head: string) => boolean): Promise<string> {
+  const reader = natives.getReader.call(body);
+  const decoder = new natives.TextDecoder();
+  let text = '';
+  let bytes = 0;
+  let decided = false;
+  for (;;) {
+    const { done, value } = await natives.readerRead.call(reader);
+    if (done) return text + decoder.decode();
+    text += decoder.decode(value, { stream: true });
+    bytes += value.byteLength;
+    if (!decided && bytes >= PROBE_BYTES) {
+      decided = true;
+      if (!keep(text)) {
+        void natives.readerCancel.call(reader).catch(() => undefined);
+        return text.slice(0, PROBE_BYTES);
+      }
+    }
+  }
+}
+
+/** A buffer body's text; one larger than the probe is decoded whole only when its start says MCP. */
+function bufferText(body: ArrayBuffer | ArrayBufferView, keep: (head: string) => boolean): string {
+  const bytes = body instanceof ArrayBuffer ? new Uint8Array(body) : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  const decoder = new natives.TextDecoder();
+  if (bytes.byteLength <= PROBE_BYTES) return decoder.decode(bytes);
+  const head = decoder.decode(bytes.subarray(0, PROBE_BYTES));
+  return keep(head) ? decoder.decode(bytes) : head;
+}
+
 function bodyFacts(body: unknown, facts: RequestFacts, keep: KeepReading): void {
   if (body === undefined || body === null) return;
   if (typeof body === 'string') facts.bodyText = body;
   else if (body instanceof URLSearchParams) facts.bodyText = body.toString();
-  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) facts.bodyText = new natives.TextDecoder().decode(body);
+  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) facts.bodyText = bufferText(body, (head) => keep(facts, head));
   else if (body instanceof Blob) facts.bodyLater = probedText(Promise.resolve(body), (head) => keep(facts, head));
   else if (body instanceof FormData) facts.bodyOpaque = '[FormData body]';
   else if (body instanceof ReadableStream) facts.bodyOpaque = '[ReadableStream body]';
@@ -92,8 +127,8 @@ export function requestFacts(input: unknown, init: RequestInit | undefined, keep
   const headers = headersToMap(given instanceof Headers ? given : new Headers(given));
   const facts: RequestFacts = { method, url, headers };
   if (init && 'body' in init && init.body !== undefined) bodyFacts(init.body, facts, keep);
-  else if (bodyClone) facts.bodyLater = probedText(bodyClone.blob(), (head) => keep(facts, head));
-  else if (isRequest && input.body !== null && !input.bodyUsed) facts.bodyLater = probedText(input.clone().blob(), (head) => keep(facts, head));
+  else if (bodyClone?.body) facts.bodyLater = probedStream(bodyClone.body, (head) => keep(facts, head));
+  else if (isRequest && input.body !== null && !input.bodyUsed) facts.bodyLater = probedStream(input.clone().body!, (head) => keep(facts, head));
   return facts;
 }
 

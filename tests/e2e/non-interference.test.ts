@@ -66,6 +66,7 @@ it('gives the page exactly the same observations with and without the extension'
     expect(r[`sseCancelClosesConnection:${how}`], how).toEqual({ opened: 1, closed: 1 });
   }
   expect(r.webSocketSendNoArgument).toEqual({ threw: true, got: ['after'] });
+  expect(r.streamBodyRequest.fewPulls).toBe(true);
   expect(r.identity.constructors).toEqual([true, true, true]);
   expect(r.throwingCloneInPage.status).toBe(200);
   expect(r.oneShotHeaders.serverSaw).toEqual({ contentType: 'application/json', protocol: '2025-11-25' });

@@ -219,6 +219,16 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
     const text = ((await r.clone().json()) as { result: { contents: Array<{ text: string }> } }).result.contents[0]!.text;
     return { ...(await describeResponse(r)), serverSaw: JSON.parse(text) as unknown };
   });
+  await probe('streamBodyRequest', async () => {
+    // A Request whose body is an endless stream (a streaming upload, refused over HTTP/1.1) to a URL that is not MCP:
+    // the tap may look at its first 64 KiB, never pull the page's stream on and on.
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>({ pull: (c) => void (pulls++, c.enqueue(new Uint8Array(1 << 20))) }, { highWaterMark: 0 });
+    const req = new Request(`${base}/upload`, { method: 'POST', body, duplex: 'half' } as RequestInit);
+    const outcome = await errorOf(fetch(req));
+    await new Promise((r) => setTimeout(r, 500));
+    return { outcome, fewPulls: pulls <= 3 };
+  });
   await probe('usedRequest', async () => {
     const req = new Request(`${base}/rpc`, post(rpc(1)));
     await req.text();

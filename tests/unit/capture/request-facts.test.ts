@@ -43,14 +43,33 @@ describe('requestFacts: asynchronous bodies', () => {
   });
 
   it('probes a Request body through a clone, leaving the page its body', async () => {
-    reads.length = 0;
     const req = new Request('http://127.0.0.1/upload', { method: 'PUT', body: upload(1_000_000) });
     const f = requestFacts(req, undefined, () => false);
     expect(f.method).toBe('PUT');
     expect(await f.bodyLater).toHaveLength(PROBE_BYTES);
-    expect(reads).toEqual([PROBE_BYTES]);
     expect(req.bodyUsed).toBe(false);
     expect((await req.arrayBuffer()).byteLength).toBe(1_000_000);
+    const mcp = rpc(200_000);
+    expect(await requestFacts(new Request('http://127.0.0.1/mcp', { method: 'POST', body: mcp }), undefined, () => true).bodyLater).toBe(mcp);
+  });
+
+  it('pulls a Request body that is an endless stream no further than the probe (found by an audit: it was drained)', async () => {
+    let pulls = 0;
+    const endless = new ReadableStream<Uint8Array>({ pull: (c) => void (pulls++, c.enqueue(new Uint8Array(16 * 1024).fill(66))) }, { highWaterMark: 0 });
+    const req = new Request('http://127.0.0.1/upload', { method: 'POST', body: endless, duplex: 'half' } as RequestInit);
+    const text = await requestFacts(req, undefined, () => false).bodyLater;
+    expect(text).toHaveLength(PROBE_BYTES);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(pulls).toBeLessThanOrEqual(PROBE_BYTES / (16 * 1024) + 2);
+  });
+
+  it('decodes a large buffer body whole only when its start says MCP', () => {
+    const bytes = new Uint8Array(3_000_000).fill(65);
+    expect(requestFacts('/upload', { method: 'POST', body: bytes }, () => false).bodyText).toHaveLength(PROBE_BYTES);
+    expect(requestFacts('/upload', { method: 'POST', body: bytes.buffer }, () => true).bodyText).toHaveLength(3_000_000);
+    const mcp = new TextEncoder().encode(rpc(100_000));
+    const view = new DataView(mcp.buffer, 0, mcp.byteLength);
+    expect(requestFacts('/mcp', { method: 'POST', body: view }, (_f, head) => head.startsWith('{"jsonrpc"')).bodyText).toBe(rpc(100_000));
   });
 });
 
