@@ -6,13 +6,25 @@ import { installEventSourceTap } from './eventsource-tap.ts';
 import { installFetchTap } from './fetch-tap.ts';
 import { installPageTap } from './page-tap.ts';
 import { installWebSocketTap } from './websocket-tap.ts';
+import { natives } from './natives.ts';
 
-const INSTALLED = Symbol.for('mcp-devtools.hook');
+/**
+ * Asked on the document, synchronously, before installing: a hook already here answers (a second run in the same
+ * document taps nothing twice). An event rather than a mark on window: the page's own objects stay as they were.
+ */
+const PRESENT_EVENT = 'mcp-devtools:hook-present';
+
+function alreadyInstalled(): boolean {
+  const ask = new natives.CustomEvent<{ present: boolean }>(PRESENT_EVENT, { detail: { present: false } });
+  natives.dispatchEvent.call(document, ask);
+  return ask.detail.present;
+}
 
 function install(): void {
-  const w = window as unknown as Record<symbol, unknown>;
-  if (w[INSTALLED]) return;
-  Object.defineProperty(w, INSTALLED, { value: true, enumerable: false });
+  if (alreadyInstalled()) return;
+  natives.addEventListener.call(document, PRESENT_EVENT, (e: Event) => {
+    (e as CustomEvent<{ present: boolean }>).detail.present = true;
+  });
   const emitter = new Emitter();
   const config = createConfig((c) => emitter.configArrived(c));
   installPageTap(emitter);

@@ -103,3 +103,24 @@ it('gives the page exactly the same observations with and without the extension'
   expect(pageStart && pageStart.kind === 'page-start' && pageStart.url).toMatch(/\?code=%5Bredacted%3A[0-9a-f]{8}%5D#access_token=%5Bredacted/);
   expect(JSON.stringify(frames)).not.toContain('page-secret');
 });
+
+it('installs once per document: the hook run a second time in the page taps nothing twice', async () => {
+  const page = await withExt.context.newPage();
+  await page.goto(site.url + '/');
+  await page.addScriptTag({ path: 'dist/extension/hook/index.iife.js' });
+  const status = await page.evaluate(async (base) => {
+    const r = await fetch(`${base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":77,"method":"ping"}' });
+    await r.text();
+    return r.status;
+  }, site.url);
+  expect(status).toBe(200);
+  const tabId = await tabIdOf(withExt, page);
+  const pings = await waitFor(async () => {
+    const fs = (await loggedFrames(withExt, tabId)).filter((f) => f.kind === 'http-request' && f.body?.text.includes('"id":77'));
+    return fs.length > 0 ? fs : undefined;
+  }, 10_000, 'the ping captured');
+  await new Promise((r) => setTimeout(r, 1500));
+  const again = (await loggedFrames(withExt, tabId)).filter((f) => f.kind === 'http-request' && f.body?.text.includes('"id":77'));
+  expect([pings.length, again.length]).toEqual([1, 1]);
+  await page.close();
+});

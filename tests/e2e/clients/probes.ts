@@ -262,6 +262,7 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
     wsInstanceOf: new WebSocket(wsUrl) instanceof WebSocket,
     constructors: [new WebSocket(wsUrl).constructor === WebSocket, WebSocket.prototype.constructor === WebSocket, EventSource.prototype.constructor === EventSource],
     ownKeysOfWindowWithMcp: Object.keys(window).filter((k) => /mcp/i.test(k)),
+    ownSymbolsOfWindow: Object.getOwnPropertySymbols(window).map(String),
   }));
   return out;
 }
