@@ -6,7 +6,7 @@ import { READ_TTL_PROBLEM } from '../decode/validate.ts';
 import type { DecodedMessage } from '../decode/types.ts';
 import { parentHeld } from '../findings/coverage.ts';
 import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
-import { applyReadAnswer, noteNotified, noteReadSent, type ReadAnswer } from '../findings/refresh.ts';
+import { applyReadAnswer, noteNotified, noteReadFailed, noteReadSent, type ReadAnswer } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
 import { strikeMissing, type EngineCore } from './core.ts';
 import { obj } from './on-session.ts';
@@ -45,16 +45,18 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   const last = m.pair !== undefined && m.pair === u.lastReadIndex;
   if (m.kind !== 'result') {
     if (last && m.kind === 'error') u.lastReadFailed = errorText(value);
+    noteReadFailed(core, u, m.t);
     return;
   }
   const wasCached = u.cached;
   const result = obj(obj(value)?.result);
   // Not content yet: the server asks for input and the client retries the read (2026-07-28). Nothing is cached.
-  if (result?.resultType === 'input_required') return;
+  if (result?.resultType === 'input_required') return noteReadFailed(core, u, m.t);
   // Content the client's SDK refuses (its readResource fails: the decoder's check of the answer found a problem) is not
   // cached. A bad ttlMs is not refused (the SDK takes its default then); a cut answer is still content, known by its hash.
   if (m.problem !== undefined && m.problem !== READ_TTL_PROBLEM && !m.truncated) {
     if (last) u.lastReadFailed = `answer refused: ${m.problem}`;
+    noteReadFailed(core, u, m.t);
     return;
   }
   const contents = result?.contents;
@@ -107,6 +109,7 @@ export function onSubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMess
   const u = c.uri(m.uri);
   core.touch(u, m.t);
   core.believe(u, undefined, m.seq);
+  u.unsubscribedT = undefined;
   u.subscribeInFlight++;
   core.counters.subscribeRequested++;
   const l = core.session(c, m.session, m.t, m.seq);
@@ -142,6 +145,7 @@ export function onUnsubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMe
   const u = c.uri(m.uri);
   core.touch(u, m.t);
   core.disbelieve(u, 'unsubscribed', m.t, m.seq);
+  u.unsubscribedT = m.t;
   core.reevaluate(u, m.t, m.seq);
 }
 
@@ -179,5 +183,5 @@ export function onUpdated(core: EngineCore, c: ClientModel, m: DecodedMessage, v
   u.notifyCount++;
   core.counters.notifications++;
   core.walkCompiled(u, NOTIFIED, m.t, m.seq);
-  noteNotified(core, u, m.t, m.seq);
+  noteNotified(core, u, m.t, m.seq, l?.label);
 }

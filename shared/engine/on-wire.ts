@@ -3,6 +3,7 @@
 import type { ConnInfo, WireEvent } from '../decode/types.ts';
 import { checkResume, letGoUninitialized, noteDeadSessionUse } from '../findings/lifecycle.ts';
 import { checkRequestHeaders } from '../findings/protocol-checks.ts';
+import { noteReadFailed } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
 import type { EngineCore } from './core.ts';
 import type { SubscriptionLedger } from './ledger.ts';
@@ -133,6 +134,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
           if (u) {
             u.readsInFlight = Math.max(0, u.readsInFlight - 1);
             if (r.index === u.lastReadIndex) u.lastReadFailed = e.cause ? FAILED_READ[e.cause] : e.status !== undefined ? `no answer (HTTP ${e.status})` : 'no answer (the request failed)';
+            noteReadFailed(core, u, t);
           }
         } else if (r.method === 'resources/subscribe' && r.uri !== undefined) {
           const u = c.uri(r.uri);

@@ -81,6 +81,10 @@ export interface Pending {
   seq: number;
   /** Notifications coalesced into this pending re-read. */
   count: number;
+  /** The session the (first) notification came on: the finding names it, whatever session is current later. */
+  session?: string;
+  /** The first read sent since, while it (or a later one) is in flight: it settles the re-read only if it succeeds. */
+  reread?: { t: number; seq: number };
 }
 
 export class UriState {
@@ -123,6 +127,8 @@ export class UriState {
   /** The listen ledger the belief comes from (2026), or undefined for resources/subscribe (2025). */
   beliefListen: SubscriptionLedger | undefined;
   subscribeInFlight = 0;
+  /** When the client last unsubscribed (undefined once it subscribes again): an update crossing it needs no re-read. */
+  unsubscribedT: number | undefined = undefined;
 
   /** Ledgers that hold it now. */
   holders: SubscriptionLedger[] = [];

@@ -3,7 +3,7 @@
 // cache-age-exceeded (timers against `now`).
 import type { EngineCore } from '../engine/core.ts';
 import { sessionOf } from '../engine/core.ts';
-import { contentDiffers, type ContentRef, type UriState } from '../engine/uri-state.ts';
+import { contentDiffers, type ContentRef, type Pending, type UriState } from '../engine/uri-state.ts';
 import type { TimedFinding } from './finding-log.ts';
 
 export interface ReadAnswer {
@@ -58,6 +58,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
     }
   }
   if (!(outOfOrder && changed)) u.staleSince = undefined;
+  settleReread(core, u, a.reqSeq, t, seq);
   u.cached = true;
   u.readAt = t;
   u.readSeq = seq;
@@ -73,31 +74,60 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   if (outOfOrder && changed) core.step(u, 'M', t, seq, true);
 }
 
-/** A resources/read is sent: it answers a pending notification (late if past the grace). */
+/**
+ * A resources/read is sent after a notification: the client re-reads. It answers the notification only once it
+ * succeeds (settleReread); meanwhile no finding is due.
+ */
 export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: number): void {
   const p = u.pendingReread;
   if (!p) return;
-  u.pendingReread = undefined;
-  core.counters.notificationsReread += p.count;
-  if (t - p.t >= core.grace) {
-    core.log.record(
-      { id: 'notified-not-reread', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...sessionOf(u), detail: `re-read only after ${Math.round(t - p.t)} ms` },
-      p.t,
-      t,
-      [p.seq, seq],
-    );
-  }
+  p.reread ??= { t, seq };
   if (u.flowPending?.kind === 'reread') u.flowPending = undefined;
 }
 
-/** An updated notification arrives for a URI. */
-export function noteNotified(core: EngineCore, u: UriState, t: number, seq: number): void {
+/** A read sent after the pending notification (`reqSeq` past it) was answered with content: the re-read is done, late if past the grace. */
+function settleReread(core: EngineCore, u: UriState, reqSeq: number, t: number, seq: number): void {
+  const p = u.pendingReread;
+  if (!p || reqSeq < p.seq) return;
+  u.pendingReread = undefined;
+  core.counters.notificationsReread += p.count;
+  const sent = p.reread ?? { t, seq };
+  if (sent.t - p.t >= core.grace) {
+    core.log.record(
+      { id: 'notified-not-reread', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...sessionOfPending(u, p), detail: `re-read only after ${Math.round(sent.t - p.t)} ms` },
+      p.t,
+      sent.t,
+      [p.seq, sent.seq],
+    );
+  }
+}
+
+/**
+ * A read failed (an error answer, an answer the client refuses, no answer at all). When no other read is still out,
+ * the re-read did not happen: the notification waits again (the client's cache still holds what it announced stale).
+ */
+export function noteReadFailed(core: EngineCore, u: UriState, t: number): void {
+  const p = u.pendingReread;
+  if (!p?.reread || u.readsInFlight > 0) return;
+  p.reread = undefined;
+  u.flowPending ??= { kind: 'reread', deadline: Math.max(t, p.t + core.grace), seq: p.seq };
+}
+
+/** The session a pending re-read's finding names: the one its notification came on. */
+function sessionOfPending(u: UriState, p: Pending): { session?: string } {
+  return p.session !== undefined ? { session: p.session } : sessionOf(u);
+}
+
+/** An updated notification arrives for a URI (`session`: the label of the session or listen it came on). */
+export function noteNotified(core: EngineCore, u: UriState, t: number, seq: number, session?: string): void {
   if (u.pendingMissed && t - u.pendingMissed.t < core.grace) u.pendingMissed = undefined; // late, but it came
   if (!u.cached || u.client.ended) return;
+  // Crossed the client's unsubscribe (sent before the server handled it): the client asked to hear no more of it.
+  if (!u.believed && u.unsubscribedT !== undefined && (u.held || t - u.unsubscribedT < core.grace)) return;
   core.counters.notificationsForCached++;
   if (u.pendingReread) u.pendingReread.count++;
   else {
-    u.pendingReread = { t, seq, count: 1 };
+    u.pendingReread = { t, seq, count: 1, ...(session !== undefined ? { session } : {}) };
     if (!u.flowPending) u.flowPending = { kind: 'reread', deadline: t + core.grace, seq };
   }
 }
@@ -108,9 +138,10 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
     if (c.ended) continue;
     for (const u of c.uris.values()) {
       const p = u.pendingReread;
-      if (p && now - p.t >= core.grace) {
+      // A re-read still in flight is the client doing its part.
+      if (p && !p.reread && now - p.t >= core.grace) {
         out.push({
-          spec: { id: 'notified-not-reread', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...sessionOf(u), detail: `no resources/read in ${Math.round(now - p.t)} ms after ${p.count} notification(s)` },
+          spec: { id: 'notified-not-reread', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...sessionOfPending(u, p), detail: `no resources/read in ${Math.round(now - p.t)} ms after ${p.count} notification(s)` },
           firstT: p.t,
           evidence: [p.seq],
           open: true,

@@ -1,0 +1,88 @@
+// When a notification counts as re-read (found by an audit against the real server-everything, 2026-12-04): only a
+// read that succeeds answers it (a failed re-read leaves the cache as stale as before), an update that crosses the
+// client's own unsubscribe asks for no re-read, and a late re-read names the session the notification came on.
+import { describe, expect, it } from 'vitest';
+import { brief, run } from '../../support/analyze.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+
+const URL = 'http://localhost:3000/mcp';
+const A = 'file:///docs/a.md';
+
+function subscribed(session = 'S1') {
+  const log = new FrameLog();
+  const c = new StreamableClient(log, URL, '2025-06-18');
+  c.initialize({ sessionId: session });
+  const get = c.openGet();
+  c.read(A, 'v1');
+  c.subscribe(A);
+  return { log, c, get };
+}
+
+const rereadFindings = (log: FrameLog) => run(log).findings(log.t + 10_000).filter((f) => f.id === 'notified-not-reread');
+
+describe('a re-read that fails', () => {
+  for (const how of ['error', 'network'] as const) {
+    it(`does not answer the notification (${how}): the finding comes, the re-read share says so`, () => {
+      const { log, c, get } = subscribed();
+      get.updated(A);
+      const read = c.beginRead(A);
+      if (how === 'error') read.fail(-32603, 'Internal error');
+      else read.networkError();
+      const e = run(log);
+      expect(brief(e.findings(log.t + 10_000))).toEqual([`notified-not-reread ${A} - warning`]);
+      expect(e.snapshot(log.t + 10_000).metrics.rereadShare).toBe(0);
+    });
+  }
+
+  it('a retry that succeeds answers it, late if past the grace', () => {
+    const { log, c, get } = subscribed();
+    get.updated(A);
+    c.beginRead(A).fail(-32603, 'Internal error');
+    log.wait(3000);
+    c.read(A, 'v2');
+    const e = run(log);
+    expect(rereadFindings(log).map((f) => [f.open, f.detail])).toEqual([[false, expect.stringMatching(/^re-read only after 30\d\d ms$/)]]);
+    expect(e.snapshot(log.t + 10_000).metrics.rereadShare).toBe(1);
+  });
+
+  it('a re-read still in flight past the grace is no finding yet', () => {
+    const { log, c, get } = subscribed();
+    get.updated(A);
+    c.beginRead(A);
+    expect(rereadFindings(log)).toEqual([]);
+  });
+});
+
+describe('an update that crosses the client unsubscribe', () => {
+  it('asks for no re-read (the server sent it before it handled the unsubscribe)', () => {
+    const { log, c, get } = subscribed();
+    const unsub = c.begin('resources/unsubscribe', { uri: A });
+    get.updated(A);
+    unsub.respond({});
+    expect(rereadFindings(log)).toEqual([]);
+    expect(run(log).snapshot(log.t + 10_000).metrics.notificationsForCached).toBe(0);
+  });
+
+  it('one that comes long after the unsubscribe was answered is still an update of a cached URI', () => {
+    const { log, c, get } = subscribed();
+    c.unsubscribe(A);
+    log.wait(5000);
+    get.updated(A);
+    expect(run(log).snapshot(log.t + 10_000).metrics.notificationsForCached).toBe(1);
+  });
+});
+
+describe('a late re-read after a re-initialize', () => {
+  it('names the session the notification came on', () => {
+    const { log, c, get } = subscribed('S1');
+    get.updated(A);
+    c.delete();
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    c.subscribe(A);
+    log.wait(3000);
+    c.read(A, 'v2');
+    expect(rereadFindings(log).map((f) => f.session)).toEqual(['S1']);
+  });
+});
