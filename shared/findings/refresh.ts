@@ -125,7 +125,16 @@ export function noteNotified(core: EngineCore, u: UriState, t: number, seq: numb
   // Crossed the client's unsubscribe (sent before the server handled it): the client asked to hear no more of it.
   if (!u.believed && u.unsubscribedT !== undefined && (u.held || t - u.unsubscribedT < core.grace)) return;
   core.counters.notificationsForCached++;
-  if (u.pendingReread) u.pendingReread.count++;
+  const p = u.pendingReread;
+  if (p && p.reread) {
+    // A re-read is in flight, but it was sent before this notification: only a read sent after it answers it.
+    p.count++;
+    p.t = t;
+    p.seq = seq;
+    p.reread = undefined;
+    if (session !== undefined) p.session = session;
+    u.flowPending ??= { kind: 'reread', deadline: t + core.grace, seq };
+  } else if (p) p.count++;
   else {
     u.pendingReread = { t, seq, count: 1, ...(session !== undefined ? { session } : {}) };
     if (!u.flowPending) u.flowPending = { kind: 'reread', deadline: t + core.grace, seq };

@@ -46,6 +46,17 @@ describe('a re-read that fails', () => {
     expect(e.snapshot(log.t + 10_000).metrics.rereadShare).toBe(1);
   });
 
+  it('a notification that comes while a re-read is in flight needs a read sent after it', () => {
+    const { log, c, get } = subscribed();
+    get.updated(A);
+    const first = c.beginRead(A);
+    get.updated(A);
+    first.respond({ contents: [{ uri: A, text: 'v2' }] });
+    expect(rereadFindings(log).map((f) => f.open)).toEqual([true]);
+    c.read(A, 'v3');
+    expect(rereadFindings(log)).toEqual([]);
+  });
+
   it('a re-read still in flight past the grace is no finding yet', () => {
     const { log, c, get } = subscribed();
     get.updated(A);
