@@ -23,7 +23,13 @@ function alreadyInstalled(): boolean {
 function install(): void {
   if (alreadyInstalled()) return;
   natives.addEventListener.call(document, PRESENT_EVENT, (e: Event) => {
-    (e as CustomEvent<{ present: boolean }>).detail.present = true;
+    // Anyone may dispatch this event: answer only a question shaped as ours, and never throw into the page.
+    try {
+      const detail: unknown = (e as CustomEvent).detail;
+      if (detail !== null && typeof detail === 'object' && 'present' in detail) (detail as { present: boolean }).present = true;
+    } catch {
+      // A frozen or hostile detail: no answer.
+    }
   });
   const emitter = new Emitter();
   const config = createConfig((c) => emitter.configArrived(c));

@@ -96,11 +96,14 @@ async function probedStream(body: ReadableStream<Uint8Array>, keep: (head: strin
 
 /** A buffer body's text; one larger than the probe is decoded whole only when its start says MCP. */
 function bufferText(body: ArrayBuffer | ArrayBufferView, keep: (head: string) => boolean): string {
-  const bytes = body instanceof ArrayBuffer ? new Uint8Array(body) : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  // The natives (a page may have replaced Uint8Array or its methods): views, no copies.
+  const buffer = body instanceof ArrayBuffer ? body : body.buffer;
+  const offset = body instanceof ArrayBuffer ? 0 : body.byteOffset;
+  const length = body.byteLength;
   const decoder = new natives.TextDecoder();
-  if (bytes.byteLength <= PROBE_BYTES) return decoder.decode(bytes);
-  const head = decoder.decode(bytes.subarray(0, PROBE_BYTES));
-  return keep(head) ? decoder.decode(bytes) : head;
+  if (length <= PROBE_BYTES) return decoder.decode(new natives.Uint8Array(buffer, offset, length));
+  const head = decoder.decode(new natives.Uint8Array(buffer, offset, PROBE_BYTES));
+  return keep(head) ? decoder.decode(new natives.Uint8Array(buffer, offset, length)) : head;
 }
 
 function bodyFacts(body: unknown, facts: RequestFacts, keep: KeepReading): void {

@@ -45,18 +45,19 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   const last = m.pair !== undefined && m.pair === u.lastReadIndex;
   if (m.kind !== 'result') {
     if (last && m.kind === 'error') u.lastReadFailed = errorText(value);
-    noteReadFailed(core, u, m.t);
+    noteReadFailed(core, u, m.pairSeq ?? m.seq, m.t);
     return;
   }
   const wasCached = u.cached;
   const result = obj(obj(value)?.result);
   // Not content yet: the server asks for input and the client retries the read (2026-07-28). Nothing is cached.
-  if (result?.resultType === 'input_required') return noteReadFailed(core, u, m.t);
+  // The re-read goes on: the client retries it with the input.
+  if (result?.resultType === 'input_required') return;
   // Content the client's SDK refuses (its readResource fails: the decoder's check of the answer found a problem) is not
   // cached. A bad ttlMs is not refused (the SDK takes its default then); a cut answer is still content, known by its hash.
   if (m.problem !== undefined && m.problem !== READ_TTL_PROBLEM && !m.truncated) {
     if (last) u.lastReadFailed = `answer refused: ${m.problem}`;
-    noteReadFailed(core, u, m.t);
+    noteReadFailed(core, u, m.pairSeq ?? m.seq, m.t);
     return;
   }
   const contents = result?.contents;

@@ -4,6 +4,7 @@
 import { idKey } from '../decode/jsonrpc.ts';
 import type { DecodedMessage, RequestId } from '../decode/types.ts';
 import { checkSubscribeCapability, checkVersion } from '../findings/protocol-checks.ts';
+import { recordLateReread } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
 import { strikeMissing, type EngineCore } from './core.ts';
 import type { SubscriptionLedger } from './ledger.ts';
@@ -265,8 +266,10 @@ export function pageGone(core: EngineCore, doc: string, t: number, seq: number):
     for (const u of c.uris.values()) {
       core.touch(u, t);
       const p = u.pendingReread;
-      if (p && t - p.t >= core.grace) {
-        core.log.record({ id: 'notified-not-reread', doc: c.doc, endpoint: c.endpoint, uri: u.uri, detail: 'never re-read before the page unloaded' }, p.t, t, [p.seq, seq]);
+      // A re-read in flight when the page went was sent (late or not); none sent past the grace is the finding.
+      if (p?.reread) recordLateReread(core, u, p, p.reread);
+      else if (p && t - p.t >= core.grace) {
+        core.log.record({ id: 'notified-not-reread', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...(p.session !== undefined ? { session: p.session } : {}), detail: 'never re-read before the page unloaded' }, p.t, t, [p.seq, seq]);
       }
       u.pendingReread = undefined;
       u.pendingMissed = undefined;

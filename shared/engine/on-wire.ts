@@ -134,7 +134,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
           if (u) {
             u.readsInFlight = Math.max(0, u.readsInFlight - 1);
             if (r.index === u.lastReadIndex) u.lastReadFailed = e.cause ? FAILED_READ[e.cause] : e.status !== undefined ? `no answer (HTTP ${e.status})` : 'no answer (the request failed)';
-            noteReadFailed(core, u, t);
+            noteReadFailed(core, u, r.seq, t);
           }
         } else if (r.method === 'resources/subscribe' && r.uri !== undefined) {
           const u = c.uri(r.uri);

@@ -81,10 +81,12 @@ export interface Pending {
   seq: number;
   /** Notifications coalesced into this pending re-read. */
   count: number;
-  /** The session the (first) notification came on: the finding names it, whatever session is current later. */
+  /** The session the notification that began this wait came on: the finding names it, whatever is current later. */
   session?: string;
   /** The first read sent since, while it (or a later one) is in flight: it settles the re-read only if it succeeds. */
   reread?: { t: number; seq: number };
+  /** Reads sent since `seq` and not answered yet (reads sent before it do not count: they cannot answer it). */
+  out?: number;
 }
 
 export class UriState {

@@ -64,9 +64,10 @@ export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
     node: 'K',
     explanation:
       'notifications/resources/updated only says "read again"; it carries no content and no version. The client received it ' +
-      'for a cached URI but sent no resources/read afterwards (within the grace period), so the cache still holds the old ' +
-      'content. Typical cause: the handler only marks the entry dirty and the read path prefers cached values.',
-    fix: 'On every updated notification for a cached URI, call resources/read for it and replace the cached value.',
+      'for a cached URI but did not read it again afterwards (within the grace period), or the re-read failed (an error, ' +
+      'an answer the client refused, no answer) and was not retried, so the cache still holds the old content. Typical ' +
+      'cause: the handler only marks the entry dirty and the read path prefers cached values.',
+    fix: 'On every updated notification for a cached URI, call resources/read for it and replace the cached value; retry a re-read that fails.',
   },
   'stale-overwrite': {
     id: 'stale-overwrite',

@@ -82,6 +82,7 @@ export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: numb
   const p = u.pendingReread;
   if (!p) return;
   p.reread ??= { t, seq };
+  p.out = (p.out ?? 0) + 1;
   if (u.flowPending?.kind === 'reread') u.flowPending = undefined;
 }
 
@@ -91,26 +92,31 @@ function settleReread(core: EngineCore, u: UriState, reqSeq: number, t: number, 
   if (!p || reqSeq < p.seq) return;
   u.pendingReread = undefined;
   core.counters.notificationsReread += p.count;
-  const sent = p.reread ?? { t, seq };
-  if (sent.t - p.t >= core.grace) {
-    core.log.record(
-      { id: 'notified-not-reread', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...sessionOfPending(u, p), detail: `re-read only after ${Math.round(sent.t - p.t)} ms` },
-      p.t,
-      sent.t,
-      [p.seq, sent.seq],
-    );
-  }
+  recordLateReread(core, u, p, p.reread ?? { t, seq });
 }
 
 /**
  * A read failed (an error answer, an answer the client refuses, no answer at all). When no other read is still out,
  * the re-read did not happen: the notification waits again (the client's cache still holds what it announced stale).
  */
-export function noteReadFailed(core: EngineCore, u: UriState, t: number): void {
+export function noteReadFailed(core: EngineCore, u: UriState, reqSeq: number, t: number): void {
   const p = u.pendingReread;
-  if (!p?.reread || u.readsInFlight > 0) return;
+  if (!p?.reread || reqSeq < p.seq) return;
+  p.out = Math.max(0, (p.out ?? 1) - 1);
+  if (p.out > 0) return;
   p.reread = undefined;
   u.flowPending ??= { kind: 'reread', deadline: Math.max(t, p.t + core.grace), seq: p.seq };
+}
+
+/** A re-read that was sent past the grace: the late finding, as history (its notification may be answered later). */
+export function recordLateReread(core: EngineCore, u: UriState, p: Pending, sent: { t: number; seq: number }): void {
+  if (sent.t - p.t < core.grace) return;
+  core.log.record(
+    { id: 'notified-not-reread', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...sessionOfPending(u, p), detail: `re-read only after ${Math.round(sent.t - p.t)} ms` },
+    p.t,
+    sent.t,
+    [p.seq, sent.seq],
+  );
 }
 
 /** The session a pending re-read's finding names: the one its notification came on. */
@@ -127,8 +133,11 @@ export function noteNotified(core: EngineCore, u: UriState, t: number, seq: numb
   core.counters.notificationsForCached++;
   const p = u.pendingReread;
   if (p && p.reread) {
-    // A re-read is in flight, but it was sent before this notification: only a read sent after it answers it.
+    // A re-read is in flight, but it was sent before this notification: only a read sent after it answers it. One
+    // sent late for the notifications before stays a late re-read.
+    recordLateReread(core, u, p, p.reread);
     p.count++;
+    p.out = 0;
     p.t = t;
     p.seq = seq;
     p.reread = undefined;

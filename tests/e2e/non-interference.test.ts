@@ -106,7 +106,14 @@ it('gives the page exactly the same observations with and without the extension'
 
 it('installs once per document: the hook run a second time in the page taps nothing twice', async () => {
   const page = await withExt.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(site.url + '/');
+  // Anyone may ask the question the hook answers: a detail-less or frozen one gets no answer and no error.
+  await page.evaluate(() => {
+    document.dispatchEvent(new CustomEvent('mcp-devtools:hook-present'));
+    document.dispatchEvent(new CustomEvent('mcp-devtools:hook-present', { detail: Object.freeze({ present: false }) }));
+  });
   await page.addScriptTag({ path: 'dist/extension/hook/index.iife.js' });
   const status = await page.evaluate(async (base) => {
     const r = await fetch(`${base}/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":77,"method":"ping"}' });
@@ -122,5 +129,6 @@ it('installs once per document: the hook run a second time in the page taps noth
   await new Promise((r) => setTimeout(r, 1500));
   const again = (await loggedFrames(withExt, tabId)).filter((f) => f.kind === 'http-request' && f.body?.text.includes('"id":77'));
   expect([pings.length, again.length]).toEqual([1, 1]);
+  expect(errors).toEqual([]);
   await page.close();
 });

@@ -57,6 +57,36 @@ describe('a re-read that fails', () => {
     expect(rereadFindings(log)).toEqual([]);
   });
 
+  it('a read sent before the notification neither answers it nor keeps it waiting when the re-read fails', () => {
+    const { log, c, get } = subscribed();
+    const before = c.beginRead(A);
+    get.updated(A);
+    c.beginRead(A).fail(-32603, 'Internal error');
+    before.respond({ contents: [{ uri: A, text: 'v2' }] });
+    expect(rereadFindings(log).map((f) => f.open)).toEqual([true]);
+  });
+
+  it('a re-read sent late stays a late re-read when a newer notification overtakes it', () => {
+    const { log, c, get } = subscribed();
+    get.updated(A);
+    log.wait(5000);
+    const late = c.beginRead(A);
+    get.updated(A);
+    late.respond({ contents: [{ uri: A, text: 'v2' }] });
+    c.read(A, 'v3');
+    expect(rereadFindings(log).map((f) => [f.open, f.detail])).toEqual([[false, expect.stringMatching(/^re-read only after 50\d\d ms$/)]]);
+  });
+
+  it('a prompt re-read still in flight when the page goes is no finding', () => {
+    const { log, c, get } = subscribed();
+    get.updated(A);
+    log.wait(100);
+    c.beginRead(A);
+    log.wait(3000);
+    log.pageEnd('http://localhost:8080/');
+    expect(rereadFindings(log)).toEqual([]);
+  });
+
   it('a re-read still in flight past the grace is no finding yet', () => {
     const { log, c, get } = subscribed();
     get.updated(A);
