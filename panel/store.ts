@@ -598,6 +598,11 @@ export class PanelStore {
 
   // ---- the per-frame work -----------------------------------------------------------------------------------------
 
+  /** A message is shown by its index in the engine's list: a new engine numbers other messages, so it closes. */
+  private closeMessageDrawer(): void {
+    if (this.drawer.value?.kind === 'message') this.drawer.value = null;
+  }
+
   /** A fresh engine over the frames in view (after clear, import, settings, preserve-log changes). */
   private reset(now = false): void {
     this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
@@ -620,6 +625,7 @@ export class PanelStore {
     batch(() => {
       this.scrubT.value = null;
       this.scrubSnapshot.value = null;
+      this.closeMessageDrawer();
     });
     this.lastSnapshotAt = -Infinity;
     this.prepared = null;
@@ -673,6 +679,7 @@ export class PanelStore {
           this.prepared = null;
           this.scrubT.value = null;
           this.scrubSnapshot.value = null;
+          this.closeMessageDrawer();
         }
         this.engineSegment = f.segment;
         this.engine.apply(f);

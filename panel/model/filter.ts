@@ -36,24 +36,41 @@ export const STALE_FINDINGS: ReadonlySet<FindingId> = new Set<FindingId>([
 
 /** Splits on whitespace; "double quotes" group (also after a key: uri:"a b"). */
 export function tokenize(input: string): string[] {
-  const out: string[] = [];
+  return words(input).map((w) => (w.negate ? `-${w.text}` : w.text));
+}
+
+/**
+ * The words of the input; `literal` when the word starts with a quote (after an optional `-`): `"-32601"` is text to
+ * find, not a negated 32601, and `"is:stale"` is the text itself.
+ */
+function words(input: string): Array<{ text: string; literal: boolean; negate: boolean }> {
+  const out: Array<{ text: string; literal: boolean; negate: boolean }> = [];
   let cur = '';
   let quoted = false;
   let any = false;
+  let literal = false;
+  let negate = false;
   for (const ch of input) {
     if (ch === '"') {
+      if (!any || (cur === '-' && !literal)) {
+        literal = true;
+        negate = cur === '-';
+        cur = '';
+      }
       quoted = !quoted;
       any = true;
     } else if (!quoted && /\s/.test(ch)) {
-      if (any) out.push(cur);
+      if (any) out.push({ text: cur, literal, negate });
       cur = '';
       any = false;
+      literal = false;
+      negate = false;
     } else {
       cur += ch;
       any = true;
     }
   }
-  if (any) out.push(cur);
+  if (any) out.push({ text: cur, literal, negate });
   return out;
 }
 
@@ -61,9 +78,14 @@ export function parseFilter(input: string): Filter {
   const terms: FilterTerm[] = [];
   const errors: string[] = [];
   const notes: string[] = [];
-  for (const raw of tokenize(input)) {
+  for (const { text: raw, literal, negate: negateLiteral } of words(input)) {
     let word = raw;
     let negate = false;
+    if (literal) {
+      // Quoted: the text itself (a `-` before the quotes still negates it).
+      terms.push({ key: 'text', value: raw.toLowerCase(), negate: negateLiteral });
+      continue;
+    }
     if (word.length > 1 && word.startsWith('-')) {
       negate = true;
       word = word.slice(1);
@@ -124,11 +146,14 @@ export function viewNotes(f: Filter, view: 'resources' | 'findings' | 'sessions'
 
 const globCache = new Map<string, RegExp>();
 
-/** `uri:` matches a substring, or the whole URI when the value has a wildcard (`*`, `**`, `?`). */
+/**
+ * `uri:` matches a substring, or the whole URI when the value has a `*` (then `?` is one character too); a `?` alone
+ * is a URI's query (`uri:items?id=12`). Either way without regard to case.
+ */
 export function uriMatches(pattern: string, uri: string): boolean {
-  if (!/[*?]/.test(pattern)) return uri.toLowerCase().includes(pattern.toLowerCase());
+  if (!pattern.includes('*')) return uri.toLowerCase().includes(pattern.toLowerCase());
   let re = globCache.get(pattern);
-  if (!re) globCache.set(pattern, (re = globToRegExp(pattern)));
+  if (!re) globCache.set(pattern, (re = new RegExp(globToRegExp(pattern).source, 'i')));
   return re.test(uri);
 }
 

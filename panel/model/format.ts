@@ -4,13 +4,15 @@
 /** 850 ms · 12.4 s · 3 min 04 s · 2 h 05 min · 3 d 4 h */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '—';
-  const neg = ms < 0 ? '-' : '';
-  const a = Math.abs(ms);
-  if (a < 1000) return `${neg}${Math.round(a)} ms`;
-  if (a < 10_000) return `${neg}${(a / 1000).toFixed(1)} s`;
-  if (a < 60_000) return `${neg}${Math.floor(a / 1000)} s`;
-  const s = Math.floor(a / 1000);
-  if (a < 3600_000) return `${neg}${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  // Rounded first, so a unit's edge reads in the next unit (999.6 ms is "1.0 s", 9,960 ms is "10 s") and -0.3 is "0 ms".
+  const whole = Math.round(ms);
+  const neg = whole < 0 ? '-' : '';
+  const a = Math.abs(whole);
+  if (a < 1000) return `${neg}${a} ms`;
+  if (a < 9950) return `${neg}${(a / 1000).toFixed(1)} s`;
+  const s = Math.round(a / 1000);
+  if (s < 60) return `${neg}${s} s`;
+  if (s < 3600) return `${neg}${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
   const m = Math.floor(s / 60);
   if (a < 86_400_000) return `${neg}${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
   const h = Math.floor(m / 60);
@@ -32,7 +34,7 @@ export function formatClock(t: number): string {
 }
 
 export function formatBytes(n: number | undefined): string {
-  if (n === undefined) return '—';
+  if (n === undefined || !Number.isFinite(n)) return '—';
   if (n < 1024) return `${n} B`;
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
   return `${(n / 1024 / 1024).toFixed(1)} MiB`;

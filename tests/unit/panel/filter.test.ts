@@ -34,6 +34,20 @@ describe('tokenize', () => {
   });
 });
 
+describe('quoted words and uri: values (a panel audit, 2026-12-04)', () => {
+  it('a quoted word is text to find: "-32601" is not a negation, "is:stale" not a key; -"…" negates text', () => {
+    expect(parseFilter('"-32601"').terms).toEqual([{ key: 'text', value: '-32601', negate: false }]);
+    expect(parseFilter('"is:stale"').terms).toEqual([{ key: 'text', value: 'is:stale', negate: false }]);
+    expect(parseFilter('-"method not found"').terms).toEqual([{ key: 'text', value: 'method not found', negate: true }]);
+    expect(parseFilter('-32601').terms).toEqual([{ key: 'text', value: '32601', negate: true }]);
+  });
+  it('a ? alone is a query, not a wildcard; globs ignore case as substrings do', () => {
+    expect(uriMatches('items?id=12', 'https://kb.example/api/items?id=12')).toBe(true);
+    expect(uriMatches('**POLICY.md', 'file:///docs/policy.md')).toBe(true);
+    expect(uriMatches('file:///docs/*.md', 'file:///docs/a/b.md')).toBe(false);
+  });
+});
+
 describe('parseFilter', () => {
   it('recognizes keys, negation and free text', () => {
     expect(parseFilter('is:STALE -is:error uri:policy session:ab12 method:Read finding:phantom text').terms).toEqual([

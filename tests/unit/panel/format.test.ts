@@ -12,6 +12,9 @@ describe('format', () => {
     expect(formatDuration(3 * 86_400_000 + 4 * 3600_000)).toBe('3 d 4 h');
     expect(formatDuration(-1500)).toBe('-1.5 s');
     expect(formatDuration(Number.NaN)).toBe('—');
+    // A unit's edge reads in the next unit; no "-0" (a panel audit, 2026-12-04).
+    expect([formatDuration(999.6), formatDuration(9960), formatDuration(59_700), formatDuration(-0.3)]).toEqual(['1.0 s', '10 s', '1 min 00 s', '0 ms']);
+    expect(formatBytes(Number.NaN)).toBe('—');
   });
   it('ago, bytes, shares, ids', () => {
     expect(formatAgo(undefined, 5)).toBe('—');

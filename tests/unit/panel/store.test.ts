@@ -150,6 +150,26 @@ describe('PanelStore', () => {
   });
 });
 
+describe('the drawer on a message', () => {
+  it('closes when a new engine numbers the messages anew: after Clear, and at a new page without preserve-log', async () => {
+    const s = new PanelStore();
+    const a = stamped(page(1), 1);
+    s.receive({ type: 'backlog', frames: a, done: true });
+    await frames();
+    s.drawer.value = { kind: 'message', index: 3 };
+    s.receive({ type: 'cleared', stats: { tabId: 1, frames: 0, bytes: 0, dropped: 0, rejected: 0, lastSeq: a.length, segment: 1, errors: 0 } });
+    expect(s.drawer.value).toBeNull();
+    s.drawer.value = { kind: 'session', key: 'x' };
+    s.add(stamped(page(2), a.length + 1));
+    await frames();
+    expect(s.drawer.value).toEqual({ kind: 'session', key: 'x' });
+    s.drawer.value = { kind: 'message', index: 3 };
+    s.add(stamped(page(3), a.length * 2 + 1));
+    await frames();
+    expect(s.drawer.value).toBeNull();
+  });
+});
+
 describe('pause', () => {
   it('freezes the view: the counters from the background still come, the clock (ages, timed findings) does not move', async () => {
     const s = new PanelStore();
