@@ -47,7 +47,7 @@ export class TimelineIndex {
   private readonly openReads = new Map<number, { bar: ReadBar; lane: UriLane }>();
   private readonly openSubscribes = new Map<number, Mark[]>();
   /** Listens not acknowledged yet, by the connection of their stream: their marks by URI. */
-  private readonly openListens = new Map<string, Map<string, Mark>>();
+  private readonly openListens = new Map<string, { request: number; byUri: Map<string, Mark> }>();
   /** doc → endpoint → uri → lane: no key string built per message. */
   private readonly byClient = new Map<string, Map<string, Map<string, UriLane>>>();
 
@@ -110,7 +110,7 @@ export class TimelineIndex {
           if (marks.length) {
             this.openSubscribes.set(i, marks);
             // The acknowledgement comes on the listen's own stream: what it leaves out was refused.
-            this.openListens.set(m.conn, byUri);
+            this.openListens.set(m.conn, { request: i, byUri });
           }
         }
       } else if (kind === 'result' || kind === 'error') {
@@ -135,10 +135,12 @@ export class TimelineIndex {
         const asked = this.openListens.get(info.conn);
         if (!asked) continue;
         this.openListens.delete(info.conn);
+        // Acknowledged: what it honoured is subscribed; an error ending the listen later does not undo that.
+        this.openSubscribes.delete(asked.request);
         const m = messageAt(list, i)!;
         const accepted = obj(obj(obj(decodedJson(m))?.params)?.notifications)?.resourceSubscriptions;
         const honoured = new Set(Array.isArray(accepted) ? accepted : []);
-        for (const [uri, mark] of asked) if (!honoured.has(uri)) mark.failed = true;
+        for (const [uri, mark] of asked.byUri) if (!honoured.has(uri)) mark.failed = true;
       } else if (kind === 'notification' && st.dirAt(i) === 'in') {
         const uri = st.uriAt(i);
         if (uri === undefined || st.methodAt(i) !== 'notifications/resources/updated') continue;

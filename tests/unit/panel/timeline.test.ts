@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FrameLog } from '../../support/frame-log.ts';
-import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
+import { errorResponse, ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
 import { run } from '../../support/analyze.ts';
 import { Engine } from '../../../shared/engine/index.ts';
 import {
@@ -109,6 +109,17 @@ describe('TimelineIndex', () => {
     const before = log.frames.length;
     stream.ack(['postgres://kb/articles/1']);
     e.applyAll(log.frames.slice(before));
+    idx.update(e.messageList());
+    expect(subs()).toEqual([
+      ['postgres://kb/articles/1', false],
+      ['postgres://kb/articles/2', true],
+    ]);
+    // The listen ends with an error an hour later: what it acknowledged was subscribed all along.
+    const later = log.frames.length;
+    log.wait(3_600_000);
+    stream.send(errorResponse(stream.id, -32603, 'server shutting down'));
+    stream.close('complete');
+    e.applyAll(log.frames.slice(later));
     idx.update(e.messageList());
     expect(subs()).toEqual([
       ['postgres://kb/articles/1', false],
