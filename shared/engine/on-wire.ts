@@ -71,9 +71,12 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
     }
     case 'stream-open': {
       if (e.kind === 'post-sse' || e.kind === 'post') return;
-      core.streamOpened({ stream: e.stream, kind: e.kind, endpoint: e.info.endpoint, ...(e.info.session !== undefined ? { session: e.info.session } : {}), openT: t, openSeq: seq, open: true });
+      const listen = e.kind === 'listen' && e.info.listenId !== undefined ? clientOf(core, e).listenOn(e.info.listenId, e.info.conn) : undefined;
+      // A listen stream belongs to its listen (2026 has no session): the Sessions view and the lanes find it by that key.
+      const session = listen ? listen.key : e.info.session;
+      core.streamOpened({ stream: e.stream, kind: e.kind, endpoint: e.info.endpoint, ...(session !== undefined ? { session } : {}), openT: t, openSeq: seq, open: true });
       if (e.kind === 'listen') {
-        const l = e.info.listenId !== undefined ? clientOf(core, e).listenOn(e.info.listenId, e.info.conn) : undefined;
+        const l = listen;
         if (l) {
           l.channels = 1;
           l.channelEverOpened = true;

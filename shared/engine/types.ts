@@ -118,6 +118,7 @@ export interface StreamView {
   stream: string;
   kind: 'get' | 'listen' | 'sse' | 'ws';
   endpoint: string;
+  /** The session id it delivers for; for a listen stream, its listen's key (SessionView.key). */
   session?: string;
   openT: number;
   openSeq: number;

@@ -8,7 +8,7 @@ import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, m
 import { rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { StreamableClient } from '../../support/mcp-clients.ts';
+import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
 import type { Finding } from '../../../shared/engine/index.ts';
 
 const URL = 'http://localhost:3000/mcp';
@@ -221,6 +221,19 @@ describe('sessions view model', () => {
     expect(cache.size).toBe(2);
     expect(messageIndexAtSeq(snap.messages, 0)).toBe(0);
     expect(messageIndexAtSeq(snap.messages, 1e12)).toBe(snap.messages.count);
+  });
+  it('a 2026 listen shows its own stream and how it ended (a panel audit, 2026-12-04: it showed none)', () => {
+    const log = new FrameLog('d');
+    const m = new ModernClient(log, 'http://localhost:4000/mcp');
+    m.discover();
+    m.read('file:///a.md', 'x');
+    m.listen(['file:///a.md']).drop();
+    m.listen(['file:///a.md']);
+    const entries = sessionEntries(run(log).snapshot(log.t), new Map());
+    expect(entries.map((s) => [s.label, s.streams.map((st) => [st.kind, st.open, st.outcome ?? null])])).toEqual([
+      ['listen listen:2', [['listen', true, null]]],
+      ['listen listen:1', [['listen', false, 'failed']]],
+    ]);
   });
   it('flattens capabilities and labels the seed metrics', () => {
     expect(flattenCapabilities({ resources: { subscribe: true, listChanged: false }, logging: {} })).toEqual(['resources.subscribe', 'logging']);
