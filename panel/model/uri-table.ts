@@ -119,7 +119,15 @@ export type SessionSpan = Pick<SessionView, 'label'> & Partial<Pick<SessionView,
 export function findingSessions(f: Pick<Finding, 'id' | 'session' | 'detail' | 'doc' | 'endpoint' | 'firstT' | 'lastT' | 'spans'>, sessions: readonly SessionSpan[] = []): string[] {
   const out = f.session !== undefined ? [f.session] : [];
   const detail = f.detail;
-  if (detail) for (const s of sessions) if (s.label !== f.session && namesId(detail, s.label)) out.push(s.label);
+  if (detail) {
+    for (const s of sessions) {
+      // Only a session of the finding's own client; a bare number ("seq 21") names a listen only as "listen 21",
+      // "session 21" or "21 ended".
+      if (s.label === f.session || (s.doc !== undefined && s.doc !== f.doc) || (s.endpoint !== undefined && s.endpoint !== f.endpoint)) continue;
+      const named = /^\d+$/.test(s.label) ? [`listen ${s.label}`, `session ${s.label}`, `${s.label} ended`].some((x) => namesId(detail, x)) : namesId(detail, s.label);
+      if (named) out.push(s.label);
+    }
+  }
   if (followsUriAcrossSessions(f.id)) {
     for (const s of sessions) {
       if (s.startT === undefined || s.doc !== f.doc || s.endpoint !== f.endpoint || out.includes(s.label)) continue;

@@ -184,6 +184,11 @@ describe('URI table model', () => {
     // A session of another client, or one that ended before the finding began, does not concern it.
     const faq = snap.findings.find((f) => f.uri === FAQ)!;
     expect(findingSessions(faq, [{ label: 'X', doc: 'other-doc', endpoint: faq.endpoint, startT: 0 }, { label: 'Y', doc: faq.doc, endpoint: faq.endpoint, startT: 0, endT: faq.firstT - 1 }])).toEqual([faq.session]);
+    // A number in a detail ("at seq 21") names no listen 21, and another client's sessions are never named.
+    const numeric = { ...faq, session: undefined, detail: 'unsubscribed at seq 21' };
+    expect(findingSessions(numeric, [{ label: '21', doc: faq.doc, endpoint: faq.endpoint }])).toEqual([]);
+    expect(findingSessions({ ...numeric, detail: '21 ended (dropped) at seq 40' }, [{ label: '21', doc: faq.doc, endpoint: faq.endpoint }])).toEqual(['21']);
+    expect(findingSessions({ ...numeric, detail: 'lost when S9 ended' }, [{ label: 'S9', doc: 'other-doc', endpoint: faq.endpoint }])).toEqual([]);
     const counts = findingCounts(snap.findings);
     expect(counts.error).toBeGreaterThan(0);
     const policy = snap.uris.find((r) => r.uri === POLICY)!;
