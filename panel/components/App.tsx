@@ -6,7 +6,7 @@ import type { Signal } from '@preact/signals';
 import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
 import { cancelImport, exportHarFile, exportTraceFile, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
-import { matchesMessage, STALE_FINDINGS, viewNotes, type Filter } from '../model/filter.ts';
+import { matchesMessage, messageContext, viewNotes, type Filter } from '../model/filter.ts';
 import { formatClock } from '../model/format.ts';
 import { filterRows, findingCounts, viewForSeverity } from '../model/uri-table.ts';
 import type { PanelStore, ViewName } from '../store.ts';
@@ -214,9 +214,8 @@ export function App({ store, connection }: Props) {
     const scrubbed = store.scrubSnapshot.value;
     const every = store.messageRows();
     const all = scrubbed ? every.filter((r) => r.seq <= scrubbed.lastSeq) : every;
-    const staleUris = new Set(snap.uris.filter((r) => r.findings.some((f) => STALE_FINDINGS.has(f))).map((r) => r.uri));
-    const phantomUris = new Set(snap.uris.filter((r) => r.clientBelievesSubscribed && !r.serverHasSubscription).map((r) => r.uri));
-    const shownRows = filter.terms.length ? all.filter((r) => matchesMessage(filter, r, { staleUris, phantomUris })) : all;
+    const ctx = filter.terms.length ? messageContext(snap.uris) : undefined;
+    const shownRows = ctx ? all.filter((r) => matchesMessage(filter, r, ctx)) : all;
     main = <FrameList rows={shownRows} total={all.length} version={version} onOpen={(seq) => (store.drawer.value = { kind: 'frame', seq })} />;
   }
 

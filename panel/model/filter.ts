@@ -239,6 +239,21 @@ function anyUri(m: MessageFacts, test: (uri: string) => boolean): boolean {
 export interface MessageContext {
   staleUris: ReadonlySet<string>;
   phantomUris: ReadonlySet<string>;
+  /** URIs whose row is a problem (warning or error): `is:problem`. */
+  problemUris: ReadonlySet<string>;
+}
+
+/** The context for the Messages view from the URI rows it is judged with (the shown snapshot's). */
+export function messageContext(rows: readonly UriRow[]): MessageContext {
+  const staleUris = new Set<string>();
+  const phantomUris = new Set<string>();
+  const problemUris = new Set<string>();
+  for (const r of rows) {
+    if (r.findings.some((f) => STALE_FINDINGS.has(f))) staleUris.add(r.uri);
+    if (r.clientBelievesSubscribed && !r.serverHasSubscription) phantomUris.add(r.uri);
+    if (r.status === 'error' || r.status === 'warning') problemUris.add(r.uri);
+  }
+  return { staleUris, phantomUris, problemUris };
 }
 
 /** Whether a term holds for a message; undefined when it says nothing about messages (ignored, negated or not). */
@@ -246,7 +261,8 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
   switch (t.key) {
     case 'is':
       if (t.value === 'error') return m.error !== '';
-      if (t.value === 'stale' || t.value === 'problem') return anyUri(m, (u) => ctx.staleUris.has(u));
+      if (t.value === 'stale') return anyUri(m, (u) => ctx.staleUris.has(u));
+      if (t.value === 'problem') return anyUri(m, (u) => ctx.problemUris.has(u));
       if (t.value === 'phantom') return anyUri(m, (u) => ctx.phantomUris.has(u));
       // is:warning, is:info, is:ok, is:cached, is:subscribed say nothing about a message: ignored (and said so, see viewNotes).
       return undefined;

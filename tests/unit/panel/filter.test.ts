@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UriRow } from '../../../shared/engine/index.ts';
-import { matchesMessage, matchesRow, matchesSession, parseFilter, tokenize, uriMatches, viewNotes } from '../../../panel/model/filter.ts';
+import { matchesMessage, matchesRow, matchesSession, messageContext, parseFilter, tokenize, uriMatches, viewNotes } from '../../../panel/model/filter.ts';
 
 function row(over: Partial<UriRow> = {}): UriRow {
   return {
@@ -125,7 +125,7 @@ describe('matchesRow', () => {
 
 describe('matchesMessage and matchesSession', () => {
   const msg = { method: 'resources/read', uri: 'file:///docs/policy.md', session: 'S1abc', error: '', note: '', transport: 'HTTP POST', id: '3' };
-  const ctx = { staleUris: new Set(['file:///docs/policy.md']), phantomUris: new Set<string>() };
+  const ctx = { staleUris: new Set(['file:///docs/policy.md']), phantomUris: new Set<string>(), problemUris: new Set<string>() };
   it('applies to the message list', () => {
     const m = (q: string, x = msg) => matchesMessage(parseFilter(q), x, ctx);
     expect(m('method:read')).toBe(true);
@@ -137,6 +137,18 @@ describe('matchesMessage and matchesSession', () => {
     expect(m('session:s1')).toBe(true);
     expect(m('uri:file:///docs/*')).toBe(true);
     expect(m('post')).toBe(true);
+    // is:problem is the rows that are a problem (warning or error), not the stale ones.
+    expect(m('is:problem')).toBe(false);
+    expect(matchesMessage(parseFilter('is:problem'), msg, { ...ctx, problemUris: new Set([msg.uri]) })).toBe(true);
+  });
+  it('builds its context from the rows: stale, phantom, problem', () => {
+    const row = (uri: string, over: Partial<UriRow>) => ({ uri, findings: [], status: 'ok', clientBelievesSubscribed: false, serverHasSubscription: false, ...over }) as unknown as UriRow;
+    const c = messageContext([
+      row('a', { findings: ['cache-age-exceeded'], status: 'info' }),
+      row('b', { clientBelievesSubscribed: true, status: 'error', findings: ['phantom-subscription'] }),
+      row('c', { status: 'warning', findings: ['subscribe-unsupported'] }),
+    ]);
+    expect([[...c.staleUris], [...c.phantomUris], [...c.problemUris]]).toEqual([['a', 'b'], ['b'], ['b', 'c']]);
   });
   it('only session: terms narrow session lanes', () => {
     expect(matchesSession(parseFilter('is:stale uri:x'), ['S1'])).toBe(true);
@@ -169,7 +181,7 @@ describe('filter notes', () => {
   });
   it('ignores a term that does not apply, negated or not (it never empties a view)', () => {
     const msg = { method: 'resources/read', uri: 'file:///a', session: 'S1', error: '', note: '', transport: 'streamable-http', id: '1' };
-    const ctx = { staleUris: new Set<string>(), phantomUris: new Set<string>() };
+    const ctx = { staleUris: new Set<string>(), phantomUris: new Set<string>(), problemUris: new Set<string>() };
     for (const q of ['-is:warning', '-is:cached', '-is:subscribed', '-finding:x', 'finding:x', 'is:cached']) expect(matchesMessage(parseFilter(q), msg, ctx), q).toBe(true);
     for (const q of ['-method:read', 'method:read']) expect(matchesRow(parseFilter(q), { row: row(), sessions: [] }), q).toBe(true);
     // Terms that apply still count, negated or not.

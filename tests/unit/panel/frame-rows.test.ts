@@ -46,7 +46,7 @@ describe('Messages rows', () => {
     expect(listen[0]!.uris).toEqual(['file:///a.md', 'file:///b.md']);
     expect(listen[2]!.uris).toEqual(['file:///a.md']);
     // The filter finds them: by the listen's id, and by a URI of the filter (also the one the server refused).
-    const ctx = { staleUris: new Set(['file:///b.md']), phantomUris: new Set<string>() };
+    const ctx = { staleUris: new Set(['file:///b.md']), phantomUris: new Set<string>(), problemUris: new Set<string>() };
     const shown = (q: string) => rows.filter((r) => matchesMessage(parseFilter(q), r, ctx)).map((r) => r.method);
     expect(shown(`session:${stream.id}`)).toEqual(['subscriptions/listen', '', 'notifications/subscriptions/acknowledged', 'notifications/resources/updated']);
     expect(shown('uri:b.md')).toEqual(['subscriptions/listen']);
