@@ -69,7 +69,7 @@ function TimelineView(props: Props) {
   const laneNow = scrubT ?? now;
   const lanes: LaneSpec[] = useMemo(() => {
     if (!snapshot) return [];
-    const sl = sessionLanes(snapshot.sessions, snapshot.streams, laneNow)
+    const sl = sessionLanes(snapshot.sessions, snapshot.streams, laneNow, snapshot.streamsKnownFrom)
       .filter((s) => matchesSession(filter, [s.key, s.label]))
       .sort((a, b) => a.start - b.start)
       .map((s): LaneSpec => ({ kind: 'session', id: `session:${s.key}`, label: s.label, session: s }));

@@ -195,7 +195,8 @@ export function gapsWithin(from: number, to: number, covered: readonly Interval[
   return gaps.filter((g) => g.t1 > g.t0);
 }
 
-export function sessionLanes(sessions: readonly SessionView[], streams: readonly StreamView[], now: number): SessionLane[] {
+/** `knownFrom`: EngineSnapshot.streamsKnownFrom (before it, a lane shows no gap: its channels are not known). */
+export function sessionLanes(sessions: readonly SessionView[], streams: readonly StreamView[], now: number, knownFrom?: number): SessionLane[] {
   const byClient = new Map<string, SessionView[]>();
   for (const s of sessions) {
     const k = `${s.doc} ${s.endpoint}`;
@@ -224,7 +225,7 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
       endCause: s.endCause,
       reconnectAfter: siblings.some((o) => o !== s && o.kind === s.kind && o.startT < s.startT),
       channels,
-      gaps: s.kind === 'listen' ? [] : gapsWithin(s.startT, to, channels),
+      gaps: s.kind === 'listen' ? [] : gapsWithin(knownFrom !== undefined ? Math.max(s.startT, knownFrom) : s.startT, to, channels),
     };
     return lane;
   });

@@ -68,6 +68,8 @@ export class EngineCore {
   /** Open long-lived streams, and the most recent closed ones. */
   readonly openStreams = new Map<string, StreamView>();
   readonly closedStreams: StreamView[] = [];
+  /** Closed streams were dropped from the front of closedStreams (it keeps the latest only). */
+  streamsDropped = false;
   /** Open GET / legacy SSE / WebSocket channels per session key (a channel can open before its session is known). */
   readonly channelCount = new Map<string, number>();
   readonly log = new FindingLog();
@@ -386,7 +388,10 @@ export class EngineCore {
     const closed: StreamView = { ...v, open: false, closeT: t, closeSeq: seq };
     if (outcome !== undefined) closed.outcome = outcome;
     this.closedStreams.push(closed);
-    if (this.closedStreams.length > STREAM_HISTORY * 2) this.closedStreams.splice(0, STREAM_HISTORY);
+    if (this.closedStreams.length > STREAM_HISTORY * 2) {
+      this.closedStreams.splice(0, STREAM_HISTORY);
+      this.streamsDropped = true;
+    }
     return closed;
   }
 }

@@ -137,13 +137,16 @@ export function buildSnapshot(core: EngineCore, now: number, findings: Finding[]
     return v;
   });
 
+  const keptStreams = core.closedStreams.slice(-STREAM_HISTORY);
+  const streamsKnownFrom = core.streamsDropped || core.closedStreams.length > STREAM_HISTORY ? keptStreams[0]?.closeT : undefined;
   const snap: EngineSnapshot = {
     now,
     frames: core.counters.frames,
     lastSeq: core.lastSeq,
     clients,
     sessions,
-    streams: [...core.closedStreams.slice(-STREAM_HISTORY), ...core.openStreams.values()],
+    streams: [...keptStreams, ...core.openStreams.values()],
+    ...(streamsKnownFrom !== undefined ? { streamsKnownFrom } : {}),
     uris,
     findings,
     flow,

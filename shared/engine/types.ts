@@ -156,6 +156,11 @@ export interface EngineSnapshot {
   clients: ClientView[];
   sessions: SessionView[];
   streams: StreamView[];
+  /**
+   * When older closed streams were left out of `streams` (only the latest are kept): the close time of the oldest one
+   * kept. Before it, a session's channels are not known from `streams` (no channel there is no gap).
+   */
+  streamsKnownFrom?: number;
   uris: UriRow[];
   findings: Finding[];
   flow: FlowSnapshot;

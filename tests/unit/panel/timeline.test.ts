@@ -129,6 +129,27 @@ describe('TimelineIndex', () => {
 });
 
 describe('session lanes', () => {
+  it('show no gap where the stream history was left out (only the latest streams are kept), only real ones', () => {
+    const log = new FrameLog('doc1');
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    // The server closes the GET stream every 10 s and the client reopens it at once (a proxy timeout), 260 times.
+    for (let i = 0; i < 260; i++) {
+      const g = c.openGet();
+      log.wait(10_000);
+      g.close('complete');
+    }
+    log.wait(30_000);
+    c.openGet();
+    log.wait(1000);
+    const snap = run(log).snapshot(log.t);
+    expect(snap.streamsKnownFrom).toBeDefined();
+    const lane = sessionLanes(snap.sessions, snap.streams, snap.now, snap.streamsKnownFrom)[0]!;
+    // (Between a close and the reopen, a few ms each: real, and too short to see.)
+    expect(lane.gaps.filter((g) => g.t1 - g.t0 >= 1000).map((g) => Math.round((g.t1 - g.t0) / 1000))).toEqual([30]);
+    expect(run(log).snapshot(log.t).streams.length).toBeLessThan(262);
+  });
+
   it('shows the session boundary, the reconnect and the channel gap', () => {
     const log = reconnectWithoutResubscribe();
     const e = run(log);
