@@ -145,7 +145,8 @@ export function App({ store, connection }: Props) {
           return;
         }
         store.filterText.value = `is:${s}`;
-        store.view.value = viewForSeverity(store.snapshot.value?.findings ?? [], s, store.view.value);
+        // The counts are the shown snapshot's (the scrubbed instant while scrubbing): so is the choice of view.
+        store.view.value = viewForSeverity(store.shown.value?.findings ?? [], s, store.view.value);
       },
     }),
     [],
