@@ -38,6 +38,8 @@ export interface LaunchOptions {
    * `npm start` passes false: it stops its servers and the browser itself.
    */
   handleSignals?: boolean;
+  /** Keep the back/forward cache on, as a user's Chrome has it (playwright turns it off by default). */
+  backForwardCache?: boolean;
 }
 
 export interface LaunchedChromium {
@@ -81,7 +83,7 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
     headless,
     args,
     // playwright adds --disable-extensions by default; the extension is the point.
-    ignoreDefaultArgs: ['--disable-extensions'],
+    ignoreDefaultArgs: opts.backForwardCache ? ['--disable-extensions', '--disable-back-forward-cache'] : ['--disable-extensions'],
     viewport: null,
     handleSIGINT: opts.handleSignals ?? true,
     handleSIGTERM: opts.handleSignals ?? true,

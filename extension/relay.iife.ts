@@ -27,6 +27,11 @@ const LIVE_DELAY_MS = 10;
 /** Forwarding delay while none does: a few messages a second instead of dozens (see RelayPace). */
 const IDLE_DELAY_MS = 500;
 const MAX_PAYLOADS_PER_BATCH = 50;
+/**
+ * A batch is closed at this many characters (one payload may be alone over it): Chrome refuses a runtime message over
+ * 64 MiB, and a batch's serialized form may be a few times its characters (escaped JSON in JSON, UTF-8).
+ */
+const MAX_BATCH_CHARS = 8 * 1024 * 1024;
 /** Unacknowledged data kept while the background is unreachable; beyond it the oldest goes, counted as lost. */
 const MAX_UNACKED_CHARS = 32 * 1024 * 1024;
 
@@ -41,6 +46,8 @@ let pending: string[] = [];
 let rejected = 0;
 let rejectedWhy: string | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
+/** A reconnect waits for its backoff: until it runs, batches only queue (each connect re-sends every one unacknowledged). */
+let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 /** The page has gone (its page-end passed): every message is forwarded at once. */
 let pageGone = false;
 /** Whether a panel shows this tab (the background says so on connect and on every change). */
@@ -76,7 +83,10 @@ function flush(): void {
   if (timer !== undefined) clearTimeout(timer);
   timer = undefined;
   while (pending.length > 0 || rejected > 0) {
-    const payloads = pending.splice(0, MAX_PAYLOADS_PER_BATCH);
+    let take = 0;
+    let chars = 0;
+    while (take < pending.length && take < MAX_PAYLOADS_PER_BATCH && (take === 0 || chars + pending[take]!.length <= MAX_BATCH_CHARS)) chars += pending[take++]!.length;
+    const payloads = pending.splice(0, take);
     const batch: RelayBatch = { type: 'frames', relay: relayId, batch: nextBatch++, payloads, rejected };
     if (rejectedWhy) batch.rejectedWhy = rejectedWhy;
     if (lost > 0) batch.lost = lost;
@@ -88,10 +98,20 @@ function flush(): void {
     while (unackedChars > MAX_UNACKED_CHARS && unacked.length > 1) {
       const old = unacked.shift()!;
       unackedChars -= sizeOf(old);
-      lost += old.payloads.reduce((n, p) => n + countFrames(p), 0) + (old.lost ?? 0);
+      forget(old);
     }
     send(batch);
   }
+}
+
+/**
+ * A batch that will never reach the background: its frames are counted as lost (said in the next batch) and what it
+ * counted as rejected is carried on, so nothing goes uncounted.
+ */
+function forget(b: RelayBatch): void {
+  lost += b.payloads.reduce((n, p) => n + countFrames(p), 0) + (b.lost ?? 0);
+  rejected += b.rejected;
+  if (b.rejectedWhy) rejectedWhy ??= b.rejectedWhy;
 }
 
 function sizeOf(b: RelayBatch): number {
@@ -117,13 +137,53 @@ function orphan(): void {
 }
 
 function send(batch: RelayBatch): void {
-  if (!port) return connect();
-  try {
-    port.postMessage(batch);
-  } catch {
-    port = undefined;
-    connect();
+  if (!port) {
+    // Waiting out a backoff: the batch goes with the re-send when it ends.
+    if (reconnectTimer === undefined) connect();
+    return;
   }
+  post(port, batch);
+}
+
+/** Posts a batch; one too large for the runtime is dropped (counted as lost), a dead port is closed and reconnected. */
+function post(p: browser.Runtime.Port, batch: RelayBatch): boolean {
+  try {
+    p.postMessage(batch);
+    return true;
+  } catch (e) {
+    if (/maximum allowed size|too large/i.test(String(e))) {
+      const i = unacked.indexOf(batch);
+      if (i >= 0) {
+        unacked.splice(i, 1);
+        unackedChars -= sizeOf(batch);
+      }
+      forget(batch);
+      schedule();
+      return true;
+    }
+    dropPort();
+    reconnectLater();
+    return false;
+  }
+}
+
+/** Closes the port for good on our side (a port left open would stay registered in the background). */
+function dropPort(): void {
+  const p = port;
+  port = undefined;
+  try {
+    p?.disconnect();
+  } catch {
+    // Already gone.
+  }
+}
+
+function reconnectLater(): void {
+  if (reconnectTimer !== undefined || orphaned) return;
+  reconnectTimer = setTimeout(() => {
+    reconnectTimer = undefined;
+    connect();
+  }, backoff.next());
 }
 
 function connect(): void {
@@ -150,24 +210,31 @@ function connect(): void {
     backoff.reset();
     while (unacked.length > 0 && unacked[0]!.batch <= msg.batch) unackedChars -= sizeOf(unacked.shift()!);
   });
+  const mine = port;
   port.onDisconnect.addListener(() => {
+    if (port !== mine) return;
     port = undefined;
     // An invalidated extension context has no runtime id any more: nothing will ever answer again.
     if (!chrome.runtime?.id) return orphan();
     // The service worker stopped (or restarted): reconnect with backoff; connect() re-sends what was not acknowledged.
-    setTimeout(connect, backoff.next());
+    reconnectLater();
   });
-  for (const b of unacked) port.postMessage(b);
+  for (const b of [...unacked]) if (!post(mine, b)) return;
 }
 
 document.addEventListener(HOOK_EVENT, onHookEvent);
 // The page-end frame says it too, but a document that never spoke MCP sends none: its own pagehide or unload handler
 // may still speak MCP first, after which no timer runs.
-window.addEventListener('pagehide', () => {
-  pageGone = true;
+window.addEventListener('pagehide', (e) => {
+  if (e.isTrusted) pageGone = true;
 });
 window.addEventListener('pageshow', (e) => {
-  if (e.persisted) pageGone = false;
+  if (!e.isTrusted || !e.persisted) return;
+  pageGone = false;
+  // Back from the back/forward cache: Chrome closed the port on the background's side when the page went in, without
+  // telling us (posting on it fails silently). A new one; connect() re-sends what was not acknowledged.
+  dropPort();
+  if (!orphaned) connect();
 });
 // The document spoke MCP for the first time: connect now, so the capture settings come before its first batch goes.
 document.addEventListener(HOOK_WAKE_EVENT, onWake);

@@ -7,6 +7,8 @@ import { natives } from './natives.ts';
 export function installPageTap(emitter: Emitter): void {
   emitter.emit({ kind: 'page-start', url: redactUrl(location.href), top: window === window.top });
   natives.addEventListener.call(window, 'pagehide', (ev: Event) => {
+    // A page script's own PageTransitionEvent is not the page going.
+    if (!ev.isTrusted) return;
     try {
       emitter.pageEnding();
       emitter.emit({ kind: 'page-end', url: redactUrl(location.href), persisted: (ev as PageTransitionEvent).persisted });
@@ -19,7 +21,7 @@ export function installPageTap(emitter: Emitter): void {
   });
   natives.addEventListener.call(window, 'pageshow', (ev: Event) => {
     // Back from the back/forward cache: the same document lives again.
-    if (!(ev as PageTransitionEvent).persisted) return;
+    if (!ev.isTrusted || !(ev as PageTransitionEvent).persisted) return;
     emitter.pageBack();
     emitter.emit({ kind: 'page-start', url: redactUrl(location.href), top: window === window.top });
   });

@@ -92,6 +92,27 @@ it('shows or counts every bad input and keeps capturing', async () => {
   await page.close();
 });
 
+it('a forged message too large for a runtime message is counted as lost; capture goes on (a relay audit, 2026-12-04)', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(site.url + '/');
+  const h = { 'content-type': 'application/json' };
+  await page.evaluate(async (headers) => {
+    await (await fetch('/rpc', { method: 'POST', headers, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })).text();
+    // Tagged like the hook's, and 72 MB of UTF-8 (24 M characters of '€'): no runtime message can carry it.
+    document.dispatchEvent(new CustomEvent('mcp-devtools:hook', { detail: '{"tag":"mcp-devtools/1","frames":[{"kind":"x","pad":"' + '€'.repeat(24 * 1024 * 1024) + '"}]}' }));
+    await new Promise((r) => setTimeout(r, 1500));
+    await (await fetch('/rpc', { method: 'POST', headers, body: '{"jsonrpc":"2.0","id":2,"method":"resources/list"}' })).text();
+  }, h);
+  const tabId = await tabIdOf(browser, page);
+  await waitFor(async () => ((await loggedFrames(browser, tabId)).some((f) => f.kind === 'http-request' && f.body?.text.includes('resources/list')) ? true : undefined), 15_000, 'the later request logged');
+  const stats = await waitFor(async () => {
+    const st = await tabStats(browser, tabId);
+    return st.dropped > 0 ? st : undefined;
+  }, 10_000, 'the lost batch counted');
+  expect(stats.dropped).toBeGreaterThanOrEqual(1);
+  await page.close();
+});
+
 it('a page script that forges the relay-gone signal stops capture visibly, not silently', async () => {
   const page = await browser.context.newPage();
   await page.goto(site.url + '/');
