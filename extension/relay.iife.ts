@@ -82,7 +82,7 @@ function schedule(): void {
 function flush(): void {
   if (timer !== undefined) clearTimeout(timer);
   timer = undefined;
-  while (pending.length > 0 || rejected > 0) {
+  while (pending.length > 0 || rejected > 0 || lost > 0) {
     let take = 0;
     let chars = 0;
     while (take < pending.length && take < MAX_PAYLOADS_PER_BATCH && (take === 0 || chars + pending[take]!.length <= MAX_BATCH_CHARS)) chars += pending[take++]!.length;
@@ -138,7 +138,12 @@ function orphan(): void {
 
 function send(batch: RelayBatch): void {
   if (!port) {
-    // Waiting out a backoff: the batch goes with the re-send when it ends.
+    // Waiting out a backoff: the batch goes with the re-send when it ends. Not once the page is going: no timer runs
+    // then, so connect now.
+    if (pageGone && reconnectTimer !== undefined) {
+      clearTimeout(reconnectTimer);
+      reconnectTimer = undefined;
+    }
     if (reconnectTimer === undefined) connect();
     return;
   }
@@ -151,7 +156,8 @@ function post(p: browser.Runtime.Port, batch: RelayBatch): boolean {
     p.postMessage(batch);
     return true;
   } catch (e) {
-    if (/maximum allowed size|too large/i.test(String(e))) {
+    // Chromium's words for a message over its limit ("…exceeded maximum allowed size…", older "…length exceeded…").
+    if (/exceed|too large/i.test(String(e))) {
       const i = unacked.indexOf(batch);
       if (i >= 0) {
         unacked.splice(i, 1);
@@ -232,9 +238,11 @@ window.addEventListener('pageshow', (e) => {
   if (!e.isTrusted || !e.persisted) return;
   pageGone = false;
   // Back from the back/forward cache: Chrome closed the port on the background's side when the page went in, without
-  // telling us (posting on it fails silently). A new one; connect() re-sends what was not acknowledged.
+  // telling us (posting on it fails silently). A new one, if this document had one (a page that never spoke MCP stays
+  // unconnected); connect() re-sends what was not acknowledged.
+  const hadPort = port !== undefined || reconnectTimer !== undefined || unacked.length > 0;
   dropPort();
-  if (!orphaned) connect();
+  if (hadPort && !orphaned) connect();
 });
 // The document spoke MCP for the first time: connect now, so the capture settings come before its first batch goes.
 document.addEventListener(HOOK_WAKE_EVENT, onWake);

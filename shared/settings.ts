@@ -31,8 +31,9 @@ export const LIMITS = {
   defaultMaxAgeMs: [1_000, 30 * 24 * 3600_000],
   maxFrames: [1_000, 5_000_000],
   maxBytes: [1024 * 1024, 2 * 1024 * 1024 * 1024],
-  // At most 16 MiB: a frame must fit a runtime message (Chrome refuses one over 64 MiB; escaping can double a body).
-  bodyCapBytes: [1024, 16 * 1024 * 1024],
+  // At most 8 MiB: a frame must fit a runtime message (Chrome refuses one over 64 MiB), and a body is escaped twice on
+  // its way (JSON in JSON): quote-heavy text grows up to 4×.
+  bodyCapBytes: [1024, 8 * 1024 * 1024],
   ruleMaxAgeMs: [1, 30 * 24 * 3600_000],
 } as const;
 
@@ -64,7 +65,7 @@ export function validateSettings(v: unknown): SettingsResult {
   if (!inRange(s.maxBytes, LIMITS.maxBytes)) return { ok: false, error: 'maxBytes must be between 1 MiB and 2 GiB' };
   const c = s.capture as Partial<CaptureConfig> | undefined;
   if (typeof c !== 'object' || c === null) return { ok: false, error: 'capture must be an object' };
-  if (!inRange(c.bodyCapBytes, LIMITS.bodyCapBytes)) return { ok: false, error: 'capture.bodyCapBytes must be between 1 KiB and 16 MiB' };
+  if (!inRange(c.bodyCapBytes, LIMITS.bodyCapBytes)) return { ok: false, error: 'capture.bodyCapBytes must be between 1 KiB and 8 MiB' };
   if (!Array.isArray(c.extraSecretHeaders) || !c.extraSecretHeaders.every((h) => typeof h === 'string' && isHeaderName(h))) {
     return { ok: false, error: 'capture.extraSecretHeaders must be a list of header names' };
   }

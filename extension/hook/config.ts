@@ -3,6 +3,7 @@
 // forged config cannot break the taps.
 import { CAPTURE_CONFIG_EVENT, PAGE_TAG } from '../../shared/messages.ts';
 import { DEFAULT_BODY_CAP_BYTES } from '../../shared/payload.ts';
+import { LIMITS } from '../../shared/settings.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { natives } from './natives.ts';
 
@@ -16,7 +17,7 @@ export function createConfig(onUpdate: (config: TapConfig) => void = () => undef
       const m = JSON.parse(detail) as { tag?: unknown; config?: { bodyCapBytes?: unknown; extraSecretHeaders?: unknown } };
       if (m.tag !== PAGE_TAG || !m.config) return;
       const cap = m.config.bodyCapBytes;
-      if (typeof cap === 'number' && cap >= 1024 && cap <= 64 * 1024 * 1024) config.capBytes = cap;
+      if (typeof cap === 'number' && cap >= LIMITS.bodyCapBytes[0] && cap <= LIMITS.bodyCapBytes[1]) config.capBytes = cap;
       const extra = m.config.extraSecretHeaders;
       if (Array.isArray(extra) && extra.every((h) => typeof h === 'string')) config.extraSecretHeaders = extra.map((h) => h.toLowerCase());
       onUpdate(config);

@@ -12,6 +12,16 @@ import { natives, now, randomId } from './natives.ts';
 // Batching window: long enough to amortize the cross-world hop, far below the 1 s "live" budget.
 const FLUSH_DELAY_MS = 40;
 const MAX_BATCH = 500;
+/** Payload text per message: the relay must be able to post it (a runtime message is at most 64 MiB, escaping included). */
+const MAX_MESSAGE_CHARS = 4 * 1024 * 1024;
+
+/** The payload text a frame carries (its body, event data or message), the part of its size that can be large. */
+function textChars(f: PageFrame): number {
+  if (f.kind === 'http-request') return f.body?.text.length ?? 0;
+  if (f.kind === 'http-body') return f.body.text.length;
+  if (f.kind === 'sse-event' || f.kind === 'ws-message') return f.data.text.length;
+  return 0;
+}
 /** Frames kept while no relay answers (e.g. the extension is reloading); beyond it the oldest go, and we say so. */
 const MAX_WAITING = 20_000;
 /** How long the first frames wait for the user's capture settings before they go with the defaults. */
@@ -146,7 +156,16 @@ export class Emitter {
       this.captureError('emitter', new Error(`${lost} frames dropped while no relay was listening`));
     }
     while (this.queue.length > 0) {
-      const frames = this.queue.splice(0, MAX_BATCH);
+      // At most MAX_BATCH frames and about MAX_MESSAGE_CHARS of payload text (a frame alone may be over it).
+      let take = 0;
+      let chars = 0;
+      while (take < this.queue.length && take < MAX_BATCH) {
+        const c = textChars(this.queue[take]!);
+        if (take > 0 && chars + c > MAX_MESSAGE_CHARS) break;
+        chars += c;
+        take++;
+      }
+      const frames = this.queue.splice(0, take);
       const message: HookToRelay = { tag: PAGE_TAG, frames };
       this.dispatch(HOOK_EVENT, natives.stringify(message));
     }

@@ -82,8 +82,9 @@ export function parseFilter(input: string): Filter {
     let word = raw;
     let negate = false;
     if (literal) {
-      // Quoted: the text itself (a `-` before the quotes still negates it).
-      terms.push({ key: 'text', value: raw.toLowerCase(), negate: negateLiteral });
+      // Quoted: the text itself (a `-` before the quotes still negates it). Empty quotes ask nothing (`-"` while
+      // typing `-"method not found"` must not hide every row).
+      if (raw !== '') terms.push({ key: 'text', value: raw.toLowerCase(), negate: negateLiteral });
       continue;
     }
     if (word.length > 1 && word.startsWith('-')) {

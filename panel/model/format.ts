@@ -14,7 +14,7 @@ export function formatDuration(ms: number): string {
   if (s < 60) return `${neg}${s} s`;
   if (s < 3600) return `${neg}${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
   const m = Math.floor(s / 60);
-  if (a < 86_400_000) return `${neg}${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+  if (m < 1440) return `${neg}${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
   const h = Math.floor(m / 60);
   return `${neg}${Math.floor(h / 24)} d ${h % 24} h`;
 }

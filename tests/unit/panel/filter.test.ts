@@ -40,6 +40,8 @@ describe('quoted words and uri: values (a panel audit, 2026-12-04)', () => {
     expect(parseFilter('"is:stale"').terms).toEqual([{ key: 'text', value: 'is:stale', negate: false }]);
     expect(parseFilter('-"method not found"').terms).toEqual([{ key: 'text', value: 'method not found', negate: true }]);
     expect(parseFilter('-32601').terms).toEqual([{ key: 'text', value: '32601', negate: true }]);
+    // Empty quotes (a word being typed) ask nothing.
+    for (const q of ['-"', '-""', '""']) expect(parseFilter(q).terms, q).toEqual([]);
   });
   it('a ? alone is a query, not a wildcard; globs ignore case as substrings do', () => {
     expect(uriMatches('items?id=12', 'https://kb.example/api/items?id=12')).toBe(true);

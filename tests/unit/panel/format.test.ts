@@ -15,6 +15,7 @@ describe('format', () => {
     // A unit's edge reads in the next unit; no "-0" (a panel audit, 2026-12-04).
     expect([formatDuration(999.6), formatDuration(9960), formatDuration(59_700), formatDuration(-0.3)]).toEqual(['1.0 s', '10 s', '1 min 00 s', '0 ms']);
     expect(formatBytes(Number.NaN)).toBe('—');
+    expect([formatDuration(86_399_500), formatDuration(3_599_500)]).toEqual(['1 d 0 h', '1 h 00 min']);
   });
   it('ago, bytes, shares, ids', () => {
     expect(formatAgo(undefined, 5)).toBe('—');
