@@ -6,6 +6,7 @@
 // settings (body cap, extra headers to redact).
 import browser from 'webextension-polyfill';
 import { Backoff } from '../shared/backoff.ts';
+import { batchLength } from '../shared/batch.ts';
 import {
   HOOK_EVENT,
   HOOK_HELLO_EVENT,
@@ -83,10 +84,7 @@ function flush(): void {
   if (timer !== undefined) clearTimeout(timer);
   timer = undefined;
   while (pending.length > 0 || rejected > 0 || lost > 0) {
-    let take = 0;
-    let chars = 0;
-    while (take < pending.length && take < MAX_PAYLOADS_PER_BATCH && (take === 0 || chars + pending[take]!.length <= MAX_BATCH_CHARS)) chars += pending[take++]!.length;
-    const payloads = pending.splice(0, take);
+    const payloads = pending.splice(0, batchLength(pending, MAX_PAYLOADS_PER_BATCH, MAX_BATCH_CHARS, lengthOf));
     const batch: RelayBatch = { type: 'frames', relay: relayId, batch: nextBatch++, payloads, rejected };
     if (rejectedWhy) batch.rejectedWhy = rejectedWhy;
     if (lost > 0) batch.lost = lost;
@@ -112,6 +110,10 @@ function forget(b: RelayBatch): void {
   lost += b.payloads.reduce((n, p) => n + countFrames(p), 0) + (b.lost ?? 0);
   rejected += b.rejected;
   if (b.rejectedWhy) rejectedWhy ??= b.rejectedWhy;
+}
+
+function lengthOf(payload: string): number {
+  return payload.length;
 }
 
 function sizeOf(b: RelayBatch): number {

@@ -4,6 +4,7 @@
 // Never throws into the page; never changes what the page sees.
 import type { FrameDraft, PageFrame } from '../../shared/frames.ts';
 import { HOOK_EVENT, HOOK_HELLO_EVENT, HOOK_WAKE_EVENT, PAGE_TAG, RELAY_GONE_EVENT, RELAY_READY_EVENT, type HookToRelay } from '../../shared/messages.ts';
+import { batchLength } from '../../shared/batch.ts';
 import { DEFAULT_BODY_CAP_BYTES, recapPayload } from '../../shared/payload.ts';
 import { isRedacted, redactUrlsIn, redactValue } from '../../shared/redact.ts';
 import type { TapConfig } from './fetch-tap.ts';
@@ -156,16 +157,7 @@ export class Emitter {
       this.captureError('emitter', new Error(`${lost} frames dropped while no relay was listening`));
     }
     while (this.queue.length > 0) {
-      // At most MAX_BATCH frames and about MAX_MESSAGE_CHARS of payload text (a frame alone may be over it).
-      let take = 0;
-      let chars = 0;
-      while (take < this.queue.length && take < MAX_BATCH) {
-        const c = textChars(this.queue[take]!);
-        if (take > 0 && chars + c > MAX_MESSAGE_CHARS) break;
-        chars += c;
-        take++;
-      }
-      const frames = this.queue.splice(0, take);
+      const frames = this.queue.splice(0, batchLength(this.queue, MAX_BATCH, MAX_MESSAGE_CHARS, textChars));
       const message: HookToRelay = { tag: PAGE_TAG, frames };
       this.dispatch(HOOK_EVENT, natives.stringify(message));
     }

@@ -65,6 +65,8 @@ export const UNKNOWN_ENDPOINT = '(unknown endpoint)';
 
 /** A page frame as the engine receives it: stamped with seq. */
 type S<F> = F & FrameStamp;
+/** The wire event for requests that will never be answered. */
+type ExchangeFailed = Extract<Parameters<DecodeSink['wire']>[0], { type: 'exchange-failed' }>;
 
 export class Decoder {
   private conns = new ConnTable();
@@ -157,7 +159,7 @@ export class Decoder {
         this.closeStream(c, f, f.wasClean ? 'complete' : 'failed');
         // The socket carried every answer: what it still owed will never come (the SDK rejects with "Connection closed").
         const owed = c.pending.length === 0 ? NO_MESSAGES : c.pending.filter(isOut);
-        if (owed.length > 0) this.failWaiting(c.info, owed, 'connection-closed', f.seq, f.t);
+        if (owed.length > 0) this.failWaiting(c.info, owed, { cause: 'connection-closed' }, f.seq, f.t);
         this.conns.delete(f.conn);
         this.closedWs.add(f.conn);
         if (this.closedWs.size > MAX_CLOSED_WS) this.closedWs.delete(this.closedWs.values().next().value!);
@@ -224,7 +226,7 @@ export class Decoder {
       }
       if (!req && session !== undefined) req = this.pairing.withdraw(id, undefined, session, keep);
     }
-    if (req) this.failWaiting(info, [req], 'cancelled', m.seq, m.t);
+    if (req) this.failWaiting(info, [req], { cause: 'cancelled' }, m.seq, m.t);
   }
 
   /**
@@ -244,12 +246,13 @@ export class Decoder {
       for (const r of other.pending) if (!gone.has(r)) other.pending[k++] = r;
       other.pending.length = k;
     }
-    this.failWaiting(c.info, owed, 'connection-closed', f.seq, f.t);
+    this.failWaiting(c.info, owed, { cause: 'connection-closed' }, f.seq, f.t);
   }
 
-  private failWaiting(info: ConnInfo, requests: DecodedMessage[], cause: 'cancelled' | 'connection-closed', seq: number, t: number): void {
+  /** Requests that will never be answered: forgotten by the pairing, and said (how: the HTTP status, or why else). */
+  private failWaiting(info: ConnInfo, requests: DecodedMessage[], how: Pick<ExchangeFailed, 'status' | 'cause'>, seq: number, t: number): void {
     this.pairing.forget(requests);
-    this.sink.wire({ type: 'exchange-failed', info, requests, cause }, seq, t);
+    this.sink.wire({ type: 'exchange-failed', info, requests, ...how }, seq, t);
   }
 
   private track(session: string): SessionTrack {
@@ -510,16 +513,7 @@ export class Decoder {
     // one the page aborted itself: its client gave those requests up (the SDK resumes only a stream it did not abort).
     const resumable = c.lastSseId !== undefined && !c.errorStatus && f.phase === 'body' && f.outcome !== 'aborted';
     if (unanswered.length > 0 && resumable && c.info.session !== undefined) this.pairing.moveToSession(unanswered, c.info.session);
-    else if (unanswered.length > 0 && !legacyAccepted && !resumable) {
-      this.pairing.forget(unanswered);
-      const e: Extract<Parameters<DecodeSink['wire']>[0], { type: 'exchange-failed' }> = {
-        type: 'exchange-failed',
-        info: c.info,
-        requests: unanswered,
-      };
-      if (c.status) e.status = c.status;
-      this.sink.wire(e, f.seq, f.t);
-    }
+    else if (unanswered.length > 0 && !legacyAccepted && !resumable) this.failWaiting(c.info, unanswered, c.status ? { status: c.status } : {}, f.seq, f.t);
     this.failLegacyWaiting(c, f);
     this.conns.delete(f.conn);
   }

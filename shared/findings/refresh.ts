@@ -132,22 +132,16 @@ export function noteNotified(core: EngineCore, u: UriState, t: number, seq: numb
   if (!u.believed && u.unsubscribedT !== undefined && (u.held || t - u.unsubscribedT < core.grace)) return;
   core.counters.notificationsForCached++;
   const p = u.pendingReread;
-  if (p && p.reread) {
-    // A re-read is in flight, but it was sent before this notification: only a read sent after it answers it. One
-    // sent late for the notifications before stays a late re-read.
-    recordLateReread(core, u, p, p.reread);
+  if (p && !p.reread) {
     p.count++;
-    p.out = 0;
-    p.t = t;
-    p.seq = seq;
-    p.reread = undefined;
-    if (session !== undefined) p.session = session;
-    u.flowPending ??= { kind: 'reread', deadline: t + core.grace, seq };
-  } else if (p) p.count++;
-  else {
-    u.pendingReread = { t, seq, count: 1, ...(session !== undefined ? { session } : {}) };
-    if (!u.flowPending) u.flowPending = { kind: 'reread', deadline: t + core.grace, seq };
+    return;
   }
+  // A new wait. If a re-read is in flight it was sent before this notification: only a read sent after it answers it
+  // (one sent late for the notifications before stays a late re-read), and they are counted with this one.
+  if (p) recordLateReread(core, u, p, p.reread!);
+  const named = session ?? p?.session;
+  u.pendingReread = { t, seq, count: (p?.count ?? 0) + 1, ...(named !== undefined ? { session: named } : {}) };
+  u.flowPending ??= { kind: 'reread', deadline: t + core.grace, seq };
 }
 
 /** Findings that exist because of what time it is: notified-not-reread, cache-age-exceeded, a due missed-update. */
