@@ -229,6 +229,7 @@ export class EngineCore {
     u.holders.splice(i, 1);
     if (u.holders.length === 0) {
       u.heldSince = undefined;
+      u.releasedT = t;
       u.loss = { reason, t, seq };
     }
     if (isParentLike(u.uri) && this.countParent(u.client, u.uri, -1)) this.parentChanged(u);

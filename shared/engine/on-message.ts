@@ -75,7 +75,8 @@ export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, i
       case M.listen: {
         const l = m.id !== undefined && m.id !== null ? c.listenOn(m.id, m.conn) : undefined;
         if (!l) return;
-        if (m.kind === 'result') return core.endLedger(l, 'graceful-close', m.t, m.seq);
+        // A graceful end before any acknowledgement: the SDK's listen() rejects, nothing was subscribed.
+        if (m.kind === 'result') return l.acked ? core.endLedger(l, 'graceful-close', m.t, m.seq) : failListen(core, c, l, m.t, m.seq, 'graceful-close');
         // A server without subscriptions/listen answers -32601, as a 2025 server without resources/subscribe does.
         const code = obj(obj(value)?.error)?.code;
         if (typeof code === 'number') {

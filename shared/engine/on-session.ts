@@ -71,8 +71,11 @@ export function onDiscovered(core: EngineCore, c: ClientModel, m: DecodedMessage
   if (!r) return;
   c.capsSeen = true;
   c.serverSubscribe = obj(obj(r.capabilities)?.resources)?.subscribe === true;
-  const version = m.version ?? strings(r.supportedVersions)[0];
-  if (version !== undefined) checkVersion(core, c, version, undefined, m.t, m.seq);
+  // The version asked for is the one in use only if the server offers it: otherwise the SDK client falls back to a
+  // legacy initialize, and that negotiates the version.
+  const offered = Array.isArray(r.supportedVersions) ? strings(r.supportedVersions) : undefined;
+  const version = m.version ?? offered?.[0];
+  if (version !== undefined && (offered === undefined || offered.includes(version))) checkVersion(core, c, version, undefined, m.t, m.seq);
 }
 
 /** subscriptions/listen sent: a new listen ledger; what the client now believes; URIs a re-listen left out. */
@@ -210,11 +213,14 @@ export function withdrawListen(core: EngineCore, c: ClientModel, l: Subscription
   }
 }
 
-/** A listen that failed before it was acknowledged (error answer, HTTP error, network): nothing was subscribed. */
-export function failListen(core: EngineCore, c: ClientModel, l: SubscriptionLedger | undefined, t: number, seq: number): void {
+/**
+ * A listen that failed before it was acknowledged (error answer, HTTP error, network; a stream that ended or a graceful
+ * answer before any acknowledgement, which the SDK's listen() rejects too): nothing was subscribed.
+ */
+export function failListen(core: EngineCore, c: ClientModel, l: SubscriptionLedger | undefined, t: number, seq: number, cause: EndCause = 'listen-error'): void {
   if (!l || !l.open) return;
   const acked = l.acked;
-  core.endLedger(l, 'listen-error', t, seq);
+  core.endLedger(l, cause, t, seq);
   if (acked) return;
   for (const uri of l.requested ?? []) {
     const u = c.uri(uri);

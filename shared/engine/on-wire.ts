@@ -105,8 +105,9 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         if (!l.open) return;
         // Without the graceful `resultType: complete` answer first, a closed listen stream is an abrupt drop.
         if (e.outcome === 'aborted') return withdrawListen(core, c, l, t, seq);
-        // Dropped before the server acknowledged anything: none of what it asked for was subscribed.
-        if (!l.acked) core.counters.subscribeFailed += l.requested?.length ?? 0;
+        // Dropped before the server acknowledged anything: none of what it asked for was subscribed (the client's
+        // listen() rejected).
+        if (!l.acked) return failListen(core, c, l, t, seq, 'dropped');
         return core.endLedger(l, 'dropped', t, seq);
       }
       const key = channelKey(core, e);

@@ -102,7 +102,8 @@ export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
     explanation:
       'While the URI was subscribed, a later read returned different content, and no notifications/resources/updated for it ' +
       'arrived in between. The notification was never sent or was lost on the way (notifications are one-way and ' +
-      'unacknowledged; one sent while a connection dies is gone).',
+      'unacknowledged; one sent while a connection dies is gone). A subscription that lapsed after the read and was made ' +
+      'again does not count: the change may have come while nothing was subscribed, and the read is the catch-up.',
     fix:
       'Check that the server notifies every change and that the delivery stream stayed up; keep a periodic version check ' +
       '(lastModified) so lost notifications are detected.',

@@ -119,7 +119,9 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
   // An open condition under the same session and reason only needs nothing: its details are built when it opens.
   // A subscribe still on its way (a slow server, or its answer held back on a polled POST stream) is neither a missing
   // subscription nor a phantom yet: its answer decides (an exchange that fails ends it too).
-  const pending = u.subscribeInFlight > 0;
+  // A listen not yet acknowledged is one too: the SDK's listen() resolves only at the acknowledgement.
+  const listen = u.beliefListen;
+  const pending = u.subscribeInFlight > 0 || (listen !== undefined && listen.open && !listen.acked);
   const cns = slots['cached-not-subscribed'];
   if (live && u.cached && !held && !pending) {
     const quick = u.loss && u.loss.reason !== 'never-subscribed' ? u.loss.reason : undefined;

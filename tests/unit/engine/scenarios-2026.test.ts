@@ -326,6 +326,69 @@ describe('2026-07-28 listen', () => {
     expect(brief(findingsAfter(run(log), 0))).toEqual(['version-regression - - warning']);
   });
 
+  it('a listen waiting for its acknowledgement is a subscribe in flight: neither phantom nor missing, at any point', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    const l = c.listen([POLICY], { ack: false });
+    log.wait(3000);
+    // Nothing is said while the SDK's listen() still waits (it gives the server 60 s), and nothing afterwards either.
+    expect(brief(findingsAfter(run(log), 0)).filter((x) => x.includes(POLICY))).toEqual([]);
+    l.ack([POLICY]);
+    expect(brief(findingsAfter(run(log), 3000)).filter((x) => x.includes(POLICY))).toEqual([]);
+  });
+
+  it('a listen that ends before any acknowledgement failed: the client was told, so no phantom and not "never subscribed"', () => {
+    const end = (how: (l: ReturnType<ModernClient['listen']>) => void) => {
+      const log = new FrameLog();
+      const c = modern(log);
+      const l = c.listen([POLICY], { ack: false });
+      log.wait(100);
+      how(l);
+      const e = run(log);
+      return { findings: brief(findingsAfter(e, 3000)).filter((x) => x.includes(POLICY)), metrics: e.snapshot(log.t).metrics };
+    };
+    for (const how of [(l: ReturnType<ModernClient['listen']>) => l.drop('failed'), (l: ReturnType<ModernClient['listen']>) => l.drop('complete'), (l: ReturnType<ModernClient['listen']>) => l.complete()]) {
+      const { findings, metrics } = end(how);
+      expect(findings).toEqual([`cached-not-subscribed ${POLICY} subscribe-failed warning`]);
+      expect(metrics).toMatchObject({ subscribeFailed: 1, subscribeSucceeded: 0 });
+    }
+  });
+
+  it('a re-listen and a catch-up read after the listen dropped: the change came while nothing held it, no missed update', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    const l = c.listen([POLICY]);
+    log.wait(60_000);
+    l.updated(POLICY);
+    log.wait(10);
+    c.read(POLICY, 'policy v2');
+    log.wait(300);
+    l.drop('failed');
+    log.wait(1000);
+    c.discover();
+    c.listen([POLICY]);
+    c.read(POLICY, 'policy v3');
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000), 'info').filter((x) => x.includes(POLICY))).toEqual([]);
+    expect(e.snapshot(log.t).metrics).toMatchObject({ updatesDroppedInferred: 1 });
+  });
+
+  it('a change read on a subscription that held all along is still a missed update', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    c.listen([POLICY]);
+    log.wait(1000);
+    c.read(POLICY, 'policy v2');
+    expect(brief(findingsAfter(run(log), 3000)).filter((x) => x.includes(POLICY))).toEqual([`missed-update ${POLICY} - warning`]);
+  });
+
+  it('a discover that does not offer the version asked for, then initialize on 2025-11-25, is ordinary negotiation', () => {
+    const log = new FrameLog();
+    new ModernClient(log, URL).begin('server/discover', {}).respond({ supportedVersions: ['2027-03-01', '2025-11-25'], capabilities: { resources: { subscribe: true } } });
+    new StreamableClient(log, URL, '2025-11-25').initialize({ sessionId: 'S1' });
+    expect(brief(findingsAfter(run(log), 0), 'info')).toEqual([]);
+  });
+
   it('a probe the server does not understand, then initialize, is ordinary negotiation', () => {
     const log = new FrameLog();
     new ModernClient(log, URL).begin('server/discover', {}).fail(-32601, 'Method not found');
