@@ -3,7 +3,9 @@
 // findings (or JSON), and exit 0 when nothing is at or above the --fail-on level (default: error), 1 when something
 // is, 2 when the input or an option is unusable or the tool failed (frames it could not analyse included). `main`
 // takes its I/O as arguments so the tests run it in-process.
-import { readFileSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { readFileSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { printable, printableJson } from './printable.ts';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, Engine, type EngineOptions, type FreshnessRule, type Severity } from '../shared/engine/index.ts';
@@ -13,7 +15,8 @@ import { renderReport } from './report.ts';
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
-  readFile(path: string): string;
+  /** The file's bytes (checked to be UTF-8), or its text. */
+  readFile(path: string): Uint8Array | string;
 }
 
 const USAGE = 'usage: analyze <trace.json> [--json] [--fail-on warning|error|info] [--now <ISO time>] [--rule <glob>=<ms>] [--default-max-age <ms>] [--grace <ms>]';
@@ -109,8 +112,27 @@ function readProblem(e: unknown): string {
     EACCES: 'permission denied',
     ERR_STRING_TOO_LONG: 'the file is too large to read as text (the limit is about 512 MB)',
   };
-  if (code !== undefined) return words[code] ? `${words[code]} (${code})` : code;
-  return e instanceof Error ? e.message : String(e);
+  const message = e instanceof Error ? e.message : String(e);
+  if (code !== undefined) return words[code] ? `${words[code]} (${code})` : message.includes(code) ? message : `${message} (${code})`;
+  return message;
+}
+
+/** Where the first byte that is not UTF-8 is (only asked once the bytes are known not to be). */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  for (let i = 0; i < b.length; ) {
+    const x = b[i]!;
+    const n = x < 0x80 ? 0 : x >= 0xc2 && x <= 0xdf ? 1 : x >= 0xe0 && x <= 0xef ? 2 : x >= 0xf0 && x <= 0xf4 ? 3 : -1;
+    if (n < 0) return i;
+    // The second byte's range rules out overlong forms, surrogates and code points past U+10FFFF.
+    const lo = x === 0xe0 ? 0xa0 : x === 0xf0 ? 0x90 : 0x80;
+    const hi = x === 0xed ? 0x9f : x === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k <= n; k++) {
+      const y = b[i + k];
+      if (y === undefined || y < (k === 1 ? lo : 0x80) || y > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += n + 1;
+  }
+  return -1;
 }
 
 export function main(argv: readonly string[], io: CliIo): number {
@@ -124,9 +146,11 @@ export function main(argv: readonly string[], io: CliIo): number {
     return 2;
   }
   const file = printable(args.file);
+  let raw: Uint8Array | string;
   let text: string;
   try {
-    text = io.readFile(args.file);
+    raw = io.readFile(args.file);
+    text = typeof raw === 'string' ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
   } catch (e) {
     io.stderr(`analyze: cannot read ${file}: ${printable(readProblem(e))}\n`);
     return 2;
@@ -140,6 +164,19 @@ export function main(argv: readonly string[], io: CliIo): number {
   }
   if (!parsed.ok) {
     io.stderr(`analyze: ${file} is not a usable trace: ${printable(parsed.error)}${notATraceHint(text)}\n`);
+    return 2;
+  }
+  // Traces are UTF-8: bytes that are not (a file re-saved in Latin-1) would reach the report as U+FFFD, changing URIs
+  // and hashes without a word.
+  if (typeof raw !== 'string' && !isUtf8(raw)) {
+    const at = firstInvalidUtf8(raw);
+    io.stderr(`analyze: ${file} is not a usable trace: it is not UTF-8 text (byte 0x${(raw[at] ?? 0).toString(16).padStart(2, '0')} at offset ${at}); was it re-saved in another encoding?\n`);
+    return 2;
+  }
+  if (parsed.trace.frames.length === 0) {
+    // An empty recording passing a CI job as clean is the mistake to catch (capture paused, or another tab exported).
+    const dropped = parsed.trace.dropped.frames;
+    io.stderr(`analyze: ${file} has no frames: nothing to analyse${dropped ? ` (the capture dropped all ${dropped})` : ' (was capture paused, or another tab exported?)'}\n`);
     return 2;
   }
   try {
@@ -177,6 +214,11 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
         tool: { name: trace.tool.name, version: trace.tool.version },
         createdAt: trace.createdAt,
         page: { url: trace.page.url, ...(trace.page.title !== undefined ? { title: trace.page.title } : {}) },
+        redaction: {
+          enabled: trace.redaction.enabled,
+          ...(trace.redaction.bodyCapBytes !== undefined ? { bodyCapBytes: trace.redaction.bodyCapBytes } : {}),
+          ...(trace.redaction.redactedValues !== undefined ? { redactedValues: trace.redaction.redactedValues } : {}),
+        },
         dropped: { frames: trace.dropped.frames, ...(trace.dropped.rejected !== undefined ? { rejected: trace.dropped.rejected } : {}) },
         frames: trace.frames.length,
       },
@@ -194,16 +236,35 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   return snap.findings.some((f) => RANK[f.severity] >= RANK[args.failOn]) ? 1 : 0;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+/** Run as a program: by any path to this file (a symlinked checkout, `npm link`, the name without `.ts`). */
+function isMain(): boolean {
+  const arg = process.argv[1];
+  if (!arg) return false;
+  const self = realpathSync(fileURLToPath(import.meta.url));
+  for (const candidate of [arg, `${arg}.ts`]) {
+    try {
+      if (realpathSync(candidate) === self) return true;
+    } catch {
+      // Not a file by that name.
+    }
+  }
+  return false;
+}
+
+if (isMain()) {
   // A reader that closed the pipe early (`| head`) wanted no more: not an error, and not "findings" either.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     process.stderr.write(`analyze: cannot write the report: ${e.message}\n`);
     process.exit(2);
   });
+  // Nobody reads the messages any more: the status still says what happened (2 stays 2, a note does not make it 1).
+  process.stderr.on('error', () => process.exit(process.exitCode ?? 2));
+  // `npm run analyze` runs in the package's folder: a relative path is the user's, from where npm was started.
+  const base = process.env.npm_lifecycle_event === 'analyze' && process.env.INIT_CWD ? process.env.INIT_CWD : process.cwd();
   process.exitCode = main(process.argv.slice(2), {
     stdout: (s) => process.stdout.write(s),
     stderr: (s) => process.stderr.write(s),
-    readFile: (p) => readFileSync(p === '-' ? 0 : p, 'utf8'),
+    readFile: (p) => readFileSync(p === '-' ? 0 : resolve(base, p)),
   });
 }

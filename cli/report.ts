@@ -72,7 +72,7 @@ function wrap(label: string, text: string, width = 80): string {
 
 export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: string): string {
   const out: string[] = [];
-  out.push(`trace: ${p(trace.page.url)} — ${trace.frames.length} frames, written ${p(trace.createdAt)} by ${p(trace.tool.name)} ${p(trace.tool.version)}`);
+  out.push(`trace: ${p(trace.page.url)} — ${trace.frames.length} frames, written ${Number.isFinite(Date.parse(trace.createdAt)) ? iso(Date.parse(trace.createdAt)) : p(trace.createdAt)} by ${p(trace.tool.name)} ${p(trace.tool.version)}`);
   if (trace.dropped.frames || trace.dropped.rejected) {
     out.push(`note: the capture dropped ${trace.dropped.frames} frame(s)${trace.dropped.rejected ? ` and rejected ${trace.dropped.rejected}` : ''}; the analysis is partial`);
   }
@@ -102,6 +102,7 @@ export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: s
         ['cached entries / average age / oldest', `${m.cachedEntries} / ${age(m.averageCacheAgeMs ?? undefined)} / ${age(m.maxCacheAgeMs ?? undefined)}`],
         ['reads / stale overwrites', `${m.reads} / ${m.staleOverwrites}`],
         ['messages / invalid / unknown', `${m.messages} / ${m.invalidMessages} / ${m.unknownMessages}`],
+        ['capture errors', String(m.captureErrors)],
       ],
     ),
   );

@@ -1,7 +1,7 @@
 // The analyze CLI: exit codes 0/1/2, --json, --fail-on, --now, --rule, and clear messages for unusable input.
 // Run in-process through main(), plus once as a real process the way CI runs it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
@@ -266,6 +266,77 @@ describe('analyze', () => {
     expect(head.stderr).not.toContain('EPIPE');
     expect(head.stdout.trim()).toBe('1');
   }, 30_000);
+
+  it('runs by any path to it (a symlinked checkout, no .ts), reads relative paths from where npm was started, and keeps its status when stderr is closed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'analyze-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(join(dir, 'bad.trace.json'), brokenTrace());
+    const link = join(dir, 'checkout');
+    symlinkSync(process.cwd(), link);
+    for (const entry of [join(link, 'cli/analyze.ts'), 'cli/analyze']) {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', entry, join(dir, 'bad.trace.json'), '--json'], { encoding: 'utf8' });
+      expect(r.status).toBe(1);
+      expect(JSON.parse(r.stdout).findings).toHaveLength(2);
+    }
+    // `npm run analyze -- bad.trace.json` from the trace's folder: npm starts the script in the package's folder.
+    const env = { ...process.env, npm_lifecycle_event: 'analyze', INIT_CWD: dir };
+    expect(spawnSync(process.execPath, ['--import', 'tsx', 'cli/analyze.ts', 'bad.trace.json'], { encoding: 'utf8', env }).status).toBe(1);
+    // Nobody reads stderr any more: an unusable file still exits 2, not 1 ("findings").
+    const closed = spawnSync('bash', ['-c', `'${process.execPath}' --import tsx cli/analyze.ts '${join(dir, 'nope.json')}' 2>&1 | head -c 0; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8' });
+    expect(closed.stdout.trim()).toBe('2');
+  }, 60_000);
+
+  it('refuses bytes that are not UTF-8 and a trace without frames, naming what is wrong', () => {
+    const latin1 = Buffer.from(brokenTrace().replace('http://localhost:8080/kb', 'http://localhost:8080/k\u00e9'), 'latin1');
+    const at = latin1.indexOf(0xe9);
+    expect(cli(['l.json'], { 'l.json': latin1 as unknown as string })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `analyze: l.json is not a usable trace: it is not UTF-8 text (byte 0xe9 at offset ${at}); was it re-saved in another encoding?\n`,
+    });
+    // The same text as UTF-8 bytes is fine.
+    expect(cli(['u.json'], { 'u.json': Buffer.from(brokenTrace(), 'utf8') as unknown as string }).code).toBe(1);
+    const empty = JSON.parse(brokenTrace());
+    empty.frames = [];
+    expect(cli(['z.json'], { 'z.json': JSON.stringify(empty) })).toMatchObject({ code: 2, stderr: expect.stringContaining('analyze: z.json has no frames: nothing to analyse (was capture paused') });
+    empty.dropped.frames = 40;
+    expect(cli(['z.json'], { 'z.json': JSON.stringify(empty) })).toMatchObject({ code: 2, stderr: expect.stringContaining('(the capture dropped all 40)') });
+  });
+
+  it('says what an unlisted read error is, in Node\'s words', () => {
+    const r = main(['t.json/x'], {
+      stdout: () => {},
+      stderr: (s) => expect(s).toBe("analyze: cannot read t.json/x: ENOTDIR: not a directory, open 't.json/x'\n"),
+      readFile: () => {
+        throw Object.assign(new Error("ENOTDIR: not a directory, open 't.json/x'"), { code: 'ENOTDIR' });
+      },
+    });
+    expect(r).toBe(2);
+  });
+
+  it('prints the export time in UTC, counts capture errors, and gives the redaction header in --json', () => {
+    const t = JSON.parse(brokenTrace());
+    t.createdAt = '2026-08-01T18:00:05.034+09:00';
+    const last = t.frames.at(-1);
+    t.frames.push({ kind: 'capture-error', doc: last.doc, n: last.n + 1, t: last.t + 1, seq: last.seq + 1, frameId: last.frameId, segment: last.segment, where: 'fetch', message: 'clone failed' });
+    t.redaction = { enabled: true, bodyCapBytes: 262144, redactedValues: 3 };
+    const text = cli(['t.json'], { 't.json': JSON.stringify(t) });
+    expect(text.stderr).toBe('');
+    expect(text.stdout).toContain('written 2026-08-01 09:00:05.034 UTC by');
+    expect(text.stdout).toMatch(/^capture errors +1$/m);
+    const json = JSON.parse(cli(['t.json', '--json'], { 't.json': JSON.stringify(t) }).stdout);
+    expect(json.trace.redaction).toEqual({ enabled: true, bodyCapBytes: 262144, redactedValues: 3 });
+    expect(json.metrics.captureErrors).toBe(1);
+  });
+
+  it('shows bidirectional overrides as escapes (a URI must not read reversed in a CI log)', () => {
+    const t = JSON.parse(brokenTrace());
+    t.page.url = 'http://x/\u202egpj.exe';
+    const r = cli(['t.json'], { 't.json': JSON.stringify(t) });
+    expect(r.stdout).toContain('trace: http://x/\\u202egpj.exe — ');
+    expect(r.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(cli(['t.json', '--json'], { 't.json': JSON.stringify(t) }).stdout).toContain('"url": "http://x/\\u202egpj.exe"');
+  });
 
   it('refuses an option given twice, --opt=value, and a --now before every frame', () => {
     const files = { 't.json': brokenTrace() };
