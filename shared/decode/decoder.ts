@@ -18,7 +18,7 @@ import { ConnTable, MAX_ENDED_STREAMS, newConn, postStream, type Conn, type Sess
 import { MessageReader, peekCalls, prepareInto, scratchPayload, type PayloadContext, type PeekedVersion, type PreparedPayload } from './message-reader.ts';
 import { RequestPairing } from './pairing.ts';
 import { sniffTruncated } from './jsonrpc.ts';
-import { isModernVersion, M, MODERN_ONLY_METHODS } from './protocol.ts';
+import { isModernVersion, M, MODERN_ONLY_METHODS, SUBSCRIPTION_ID_META_KEY } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, DecodeSink, Direction, ExchangeRole, RequestId, StreamKind, Transport } from './types.ts';
 import { endpointOf, legacySessionParam, queryParam, resolveAgainst } from './url-parts.ts';
 import { redactUrl } from '../redact.ts';
@@ -41,6 +41,18 @@ const NO_MESSAGES: DecodedMessage[] = Object.freeze([]) as unknown as DecodedMes
 function isListenRequest(v: unknown): boolean {
   return (v as { method?: unknown } | null)?.method === M.listen;
 }
+/** The subscription id a 2026 listen stream's message carries in `params._meta` (undefined if none, or not JSON). */
+function subscriptionIdIn(text: string): RequestId | undefined {
+  if (!text.includes(SUBSCRIPTION_ID_META_KEY)) return undefined;
+  try {
+    const v = JSON.parse(text) as { params?: { _meta?: Record<string, unknown> } };
+    const id = v?.params?._meta?.[SUBSCRIPTION_ID_META_KEY];
+    return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function endedWithId(ended: SessionTrack['ended'], id: string): SessionTrack['ended'][number] | undefined {
   for (const x of ended) if (x.lastId === id) return x;
   return undefined;
@@ -88,10 +100,11 @@ export class Decoder {
    * Per document, the one Streamable HTTP endpoint its requests went to (undefined once there were two) and the session
    * they used last: what a connection whose request the log does not have (after Clear, a trimmed log) belongs to.
    */
-  private docEndpoints = new Map<string, { endpoint: string | undefined; session: string | undefined }>();
+  private docEndpoints = new Map<string, { endpoint: string | undefined; session: string | undefined; modern: boolean }>();
   private lastDoc = '';
   private lastDocEndpoint = '';
   private lastDocSession: string | undefined = undefined;
+  private lastDocModern = false;
 
   constructor(private sink: DecodeSink) {
     this.reader = new MessageReader(this.pairing, this);
@@ -322,9 +335,21 @@ export class Decoder {
    * A connection without its request belongs to the one endpoint its document talks to, in the session it used last:
    * from then on its messages are that client's (an SSE stream of it is that session's GET stream, open).
    */
-  private adopt(c: Conn, f: Frame): void {
+  private adopt(c: Conn, f: S<SseEventFrame>): void {
     const known = this.docEndpoints.get(c.info.doc);
     if (known?.endpoint === undefined) return;
+    if (known.modern) {
+      // 2026 has no GET stream: a stream that outlives its request is a listen's (the one stream made to last), named
+      // by the subscription id its messages carry. Without one it is a request's stream: left alone.
+      const id = subscriptionIdIn(f.data.text);
+      if (id === undefined) return;
+      c.info = connInfo(c.info.conn, c.info.doc, known.endpoint, 'streamable-http', '2026', 'post', undefined, id);
+      c.stream = `listen:${c.info.conn}`;
+      c.streamKind = 'listen';
+      c.streamOpen = true;
+      this.sink.wire({ type: 'stream-open', info: c.info, stream: c.stream, kind: 'listen' }, f.seq, f.t);
+      return;
+    }
     c.info = connInfo(c.info.conn, c.info.doc, known.endpoint, 'streamable-http', '2025', 'get', known.session);
     if (c.sse || c.stream === undefined) {
       c.stream = `get:${c.info.conn}`;
@@ -335,15 +360,18 @@ export class Decoder {
   }
 
   /** Where a document's requests go (only when it changed since the last request: this runs for every one). */
-  private noteDocEndpoint(doc: string, endpoint: string, session: string | undefined): void {
-    if (doc === this.lastDoc && endpoint === this.lastDocEndpoint && session === this.lastDocSession) return;
+  private noteDocEndpoint(doc: string, endpoint: string, session: string | undefined, modern: boolean): void {
+    if (doc === this.lastDoc && endpoint === this.lastDocEndpoint && session === this.lastDocSession && modern === this.lastDocModern) return;
     this.lastDoc = doc;
     this.lastDocEndpoint = endpoint;
     this.lastDocSession = session;
+    this.lastDocModern = modern;
     const known = this.docEndpoints.get(doc);
-    if (!known) this.docEndpoints.set(doc, { endpoint, session });
-    else if (known.endpoint === endpoint) known.session = session ?? known.session;
-    else known.endpoint = undefined;
+    if (!known) this.docEndpoints.set(doc, { endpoint, session, modern });
+    else if (known.endpoint === endpoint) {
+      known.session = session ?? known.session;
+      known.modern = modern;
+    } else known.endpoint = undefined;
   }
 
   private onRequest(f: S<HttpRequestFrame>): void {
@@ -387,7 +415,7 @@ export class Decoder {
       listenId = listen?.id;
     }
     const info = connInfo(f.conn, f.doc, endpoint, transport, modern ? '2026' : '2025', role, session, listenId);
-    if (transport === 'streamable-http' && !modern) this.noteDocEndpoint(f.doc, endpoint, session);
+    if (transport === 'streamable-http') this.noteDocEndpoint(f.doc, endpoint, session, modern);
     const c = newConn(info, 'fetch', f.url, h);
     c.version = modern ? (metaVersion ?? headerVersion) : headerVersion;
     // The SDK's legacy client sends MCP-Protocol-Version on its reconnect GET: an endpoint that announced a legacy

@@ -171,6 +171,12 @@ export function onUpdated(core: EngineCore, c: ClientModel, m: DecodedMessage, v
   }
   // The spec lets a server notify a sub-resource of what was subscribed (the updated URI "might be a sub-resource"): an
   // update for a URI under a parent the delivering session holds shows the server covers it, from now on.
+  // A listen picked up mid-way asked for what it delivers: the server holds it for this listen.
+  if (l && l.kind === 'listen' && !l.observedFromStart && l.open && !l.uris.has(u.uri)) {
+    core.hold(u, l, m.t, m.seq);
+    core.step(u, 'D', m.t, m.seq);
+    core.reevaluate(u, m.t, m.seq);
+  }
   const parent = l?.live && !l.uris.has(u.uri) ? parentHeld(core, u, l) : undefined;
   if (l && parent !== undefined) {
     core.hold(u, l, m.t, m.seq);

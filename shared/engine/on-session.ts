@@ -168,6 +168,25 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   }
 }
 
+/**
+ * A listen stream whose request the log does not have (after Clear, a trimmed log): a listen picked up mid-way, named
+ * by the subscription id its messages carry. What it asked for is unknown; what the server delivers on it, it holds.
+ */
+export function adoptListen(core: EngineCore, c: ClientModel, id: RequestId, conn: string, t: number, seq: number): SubscriptionLedger {
+  const n = (c.listenIdUses.get(id) ?? 0) + 1;
+  c.listenIdUses.set(id, n);
+  const suffix = n > 1 ? ` #${n}` : '';
+  const l = core.newLedger(c, `${c.key}|${idKey(id)}${suffix}`, `${String(id)}${suffix}`, 'listen', t, seq, false);
+  l.listenId = id;
+  // It was running before the capture began: acknowledged or not, the server sends on it.
+  l.acked = true;
+  const replaced = c.listens.get(id);
+  c.listens.set(id, l);
+  c.listenByConn.set(conn, l);
+  if (replaced !== undefined && !replaced.open) c.ledgerEpoch++;
+  return l;
+}
+
 /** notifications/subscriptions/acknowledged: the server holds the accepted subset; the rest was refused. */
 export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
   const p = obj(obj(value)?.params);

@@ -7,7 +7,7 @@ import { noteReadFailed } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
 import type { EngineCore } from './core.ts';
 import type { SubscriptionLedger } from './ledger.ts';
-import { failListen, onLegacyEndpoint, pageGone, sessionGone, withdrawListen } from './on-session.ts';
+import { adoptListen, failListen, onLegacyEndpoint, pageGone, sessionGone, withdrawListen } from './on-session.ts';
 
 /** server-everything answers a stale session with 400 "No valid session ID provided"; the SDK says "Server not initialized". */
 const SESSION_GONE_400 = /session|not initialized/i;
@@ -71,7 +71,9 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
     }
     case 'stream-open': {
       if (e.kind === 'post-sse' || e.kind === 'post') return;
-      const listen = e.kind === 'listen' && e.info.listenId !== undefined ? clientOf(core, e).listenOn(e.info.listenId, e.info.conn) : undefined;
+      let listen = e.kind === 'listen' && e.info.listenId !== undefined ? clientOf(core, e).listenOn(e.info.listenId, e.info.conn) : undefined;
+      // A listen stream the decoder adopted (its request is not in the log): a listen picked up mid-way.
+      if (e.kind === 'listen' && e.info.listenId !== undefined && !listen) listen = adoptListen(core, clientOf(core, e), e.info.listenId, e.info.conn, t, seq);
       // A listen stream belongs to its listen (2026 has no session): the Sessions view and the lanes find it by that key.
       const session = listen ? listen.key : e.info.session;
       core.streamOpened({ stream: e.stream, kind: e.kind, endpoint: e.info.endpoint, ...(session !== undefined ? { session } : {}), openT: t, openSeq: seq, open: true });

@@ -2,6 +2,7 @@
 // Shapes follow @modelcontextprotocol/client|server 2.4 (see sdk-wire.test.ts for what they really send).
 import { describe, expect, it } from 'vitest';
 import { decodeMcpName } from '../../../shared/findings/protocol-checks.ts';
+import { Engine } from '../../../shared/engine/index.ts';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { LegacySseClient, ModernClient, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
@@ -387,6 +388,33 @@ describe('2026-07-28 listen', () => {
     new ModernClient(log, URL).begin('server/discover', {}).respond({ supportedVersions: ['2027-03-01', '2025-11-25'], capabilities: { resources: { subscribe: true } } });
     new StreamableClient(log, URL, '2025-11-25').initialize({ sessionId: 'S1' });
     expect(brief(findingsAfter(run(log), 0), 'info')).toEqual([]);
+  });
+
+  it('a capture that begins after the listen (Clear, a trimmed log): the stream is the client\'s listen, picked up mid-way, and what it delivers is held', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover();
+    const l = c.listen([POLICY]);
+    const skip = log.frames.length;
+    c.read(POLICY, 'policy v1');
+    log.wait(1000);
+    l.updated(POLICY);
+    log.wait(10);
+    c.read(POLICY, 'policy v2');
+    log.wait(5000);
+    c.read(POLICY, 'policy v2');
+    const e = new Engine();
+    e.applyAll(log.frames.slice(skip));
+    expect(brief(findingsAfter(e, 3000), 'info')).toEqual([]);
+    const snap = e.snapshot(log.t + 3000);
+    expect(snap.uris.map((u) => [u.endpoint, u.uri, u.serverHasSubscription, u.notifications])).toEqual([[URL, POLICY, true, 1]]);
+    expect(snap.sessions.map((s) => [s.kind, s.label, s.open, s.observedFromStart, s.subscriptions])).toEqual([['listen', 'listen:1', true, false, [POLICY]]]);
+    expect(snap.streams.map((s) => [s.kind, s.endpoint, s.open])).toEqual([['listen', URL, true]]);
+    // The stream drops later: what it held is lost with it, as for a listen seen from its start.
+    l.drop('failed');
+    const after = new Engine();
+    after.applyAll(log.frames.slice(skip));
+    expect(brief(findingsAfter(after, 3000))).toEqual([`cached-not-subscribed ${POLICY} lost-with-stream error`]);
   });
 
   it('a probe the server does not understand, then initialize, is ordinary negotiation', () => {
