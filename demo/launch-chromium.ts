@@ -19,7 +19,11 @@ const CANDIDATES = [
 /** The browser binary to use, or undefined when none is installed. */
 export function findChromium(): string | undefined {
   const fromEnv = process.env.CHROME_PATH;
-  if (fromEnv && existsSync(fromEnv)) return fromEnv;
+  // A CHROME_PATH that names nothing is a mistake to say, not to replace silently with another browser.
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`CHROME_PATH is ${fromEnv}, which does not exist.`);
+    return fromEnv;
+  }
   return CANDIDATES.find((p) => existsSync(p));
 }
 
@@ -78,7 +82,14 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
   if (extensionDir) args.push(`--disable-extensions-except=${extensionDir}`, `--load-extension=${extensionDir}`);
   if (opts.devtools) args.push('--auto-open-devtools-for-tabs');
   const headless = opts.headless ?? true;
-  const context = await chromium.launchPersistentContext(userDataDir, {
+  let context: BrowserContext | undefined;
+  // A launch that fails half-way leaves neither a browser nor its profile behind.
+  const fail = async (err: unknown): Promise<never> => {
+    await context?.close().catch(() => undefined);
+    rmSync(userDataDir, { recursive: true, force: true });
+    throw err;
+  };
+  context = await chromium.launchPersistentContext(userDataDir, {
     executablePath,
     headless,
     args,
@@ -89,23 +100,29 @@ export async function launchChromium(opts: LaunchOptions = {}): Promise<Launched
     handleSIGTERM: opts.handleSignals ?? true,
     handleSIGHUP: opts.handleSignals ?? true,
     env: opts.display ? { ...process.env, DISPLAY: opts.display } : process.env,
-  });
+  }).catch(fail);
+  const ctx = context;
 
   const serviceWorker = async (): Promise<Worker> => {
     // The newest one: after an extension reload playwright may still list the dead worker first.
-    const live = context.serviceWorkers().filter((w) => w.url().startsWith('chrome-extension://')).at(-1);
-    return live ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
+    const live = ctx.serviceWorkers().filter((w) => w.url().startsWith('chrome-extension://')).at(-1);
+    return live ?? (await ctx.waitForEvent('serviceworker', { timeout: 15_000 }));
   };
   let extensionId: string | undefined;
-  if (extensionDir) extensionId = new URL((await serviceWorker()).url()).host;
+  if (extensionDir) {
+    const worker = await serviceWorker().catch(() =>
+      fail(new Error(`the extension did not start in ${executablePath} (no service worker within 15 s). Branded Google Chrome 137+ ignores --load-extension: use Chromium or Chrome for Testing (CHROME_PATH).`)),
+    );
+    extensionId = new URL(worker.url()).host;
+  }
 
   return {
-    context,
+    context: ctx,
     userDataDir,
     extensionId,
     serviceWorker,
     async close() {
-      await context.close().catch(() => undefined);
+      await ctx.close().catch(() => undefined);
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };

@@ -26,11 +26,17 @@ const TYPES: Record<string, string> = {
 export async function createPageServer(opts: { dir: string; serverUrl: string; port?: number }): Promise<PageServer> {
   const root = resolve(opts.dir);
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://page.invalid');
     const send = (status: number, type: string, body: string | Buffer) => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(body);
     };
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://page.invalid');
+    } catch {
+      // `//[` or `http://[` as the request target: a bad request, not a reason to stop the demo.
+      return send(400, 'text/plain', 'bad request target');
+    }
     // Like the MCP server: loopback Host headers only (a DNS-rebinding page cannot read the demo).
     if (!isLoopbackHost(req)) return send(403, 'text/plain', 'loopback Host only');
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'text/plain', 'GET only');

@@ -20,6 +20,8 @@ const children = new Set<ChildProcess>();
 let kb: KbServer | undefined;
 let page: PageServer | undefined;
 let browser: LaunchedChromium | undefined;
+/** Chromium on its way up: a stop during the launch closes it once it is there. */
+let launching: Promise<LaunchedChromium | undefined> | undefined;
 let stopping = false;
 let stoppingAt = 0;
 /** Interrupts received while stopping. */
@@ -45,6 +47,7 @@ async function stop(reason: string, code = 0): Promise<never | void> {
   }, 8000);
   guard.unref();
   for (const c of children) c.kill('SIGTERM');
+  browser ??= await launching;
   await browser?.close().catch(() => undefined);
   await page?.close().catch(() => undefined);
   await kb?.close().catch(() => undefined);
@@ -106,6 +109,13 @@ async function main(): Promise<void> {
   const o = parsed.options;
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // The terminal closed.
+  process.on('SIGHUP', () => void stop('SIGHUP'));
+  // npm gone without passing its signal on (npm stops on SIGTERM without forwarding it): we were re-parented.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void stop('npm exited');
+  }, 1000).unref();
   // A bug in a request handler must not leave Chromium or a port behind: stop everything, say why.
   process.on('uncaughtException', (err) => {
     console.error(`npm start: unexpected error: ${err.stack ?? err.message}`);
@@ -128,13 +138,25 @@ async function main(): Promise<void> {
   console.log(`  Admin (faults, edits, state):           ${kb.endpoints.admin}state`);
   console.log(`  Demo page:                              ${pageUrl}`);
   if (o.scenario) console.log(`  Scenario: ${o.scenario} — ${findScenario(o.scenario)?.title ?? ''}`);
-  console.log(`  Documents are edited every ${o.editIntervalMs ? `${o.editIntervalMs / 1000} s` : 'never (timer off)'}; the page's "Edit on server" button edits on demand.`);
+  if (o.scenario) console.log('  Documents are edited by the scenario\'s steps (it turns the edit timer off while it plays).');
+  else console.log(`  Documents are edited every ${o.editIntervalMs ? `${o.editIntervalMs / 1000} s` : 'never (timer off)'}; the page's "Edit on server" button edits on demand.`);
   console.log('');
 
+  if (stopping) return;
   if (hasDisplay() && !o.noBrowser) {
     try {
       const { launchChromium } = await import('./launch-chromium.ts');
-      browser = await launchChromium({ extensionDir: EXTENSION_DIR, headless: false, devtools: true, handleSignals: false, ...(process.env.DISPLAY ? { display: process.env.DISPLAY } : {}) });
+      if (stopping) return;
+      let failed: unknown;
+      // stop() waits for it too, and gets undefined if it failed (a failed launch cleans up after itself).
+      launching = launchChromium({ extensionDir: EXTENSION_DIR, headless: false, devtools: true, handleSignals: false, ...(process.env.DISPLAY ? { display: process.env.DISPLAY } : {}) }).catch((err: unknown) => {
+        failed = err;
+        return undefined;
+      });
+      const launched = await launching;
+      if (!launched) throw failed;
+      if (stopping) return;
+      browser = launched;
       const tab = browser.context.pages()[0] ?? (await browser.context.newPage());
       await tab.goto(pageUrl);
       browser.context.on('close', () => {
@@ -144,7 +166,13 @@ async function main(): Promise<void> {
       console.log('(in a narrow devtools window it may sit behind the » button of the tab strip).');
       if (!o.scenario) printTryIt();
     } catch (err) {
-      console.error(`Could not open Chromium: ${err instanceof Error ? err.message : String(err)}`);
+      if (stopping) return;
+      // Playwright's message is a page of log with colour codes: say the cause in one line.
+      const message = (err instanceof Error ? err.message : String(err)).replace(/\u001b\[[0-9;]*m/g, '');
+      const why = /XServer|X server/i.test(message)
+        ? `no X server answers on DISPLAY=${process.env.DISPLAY ?? ''} (start one, e.g. xvfb-run -a npm start, or pass --no-browser)`
+        : message.split('\n')[0]!.trim();
+      console.error(`Could not open Chromium: ${why}`);
       printManualSteps(pageUrl, 'Chromium could not be started');
     }
   } else {

@@ -2,9 +2,11 @@
 // serves the demo page and the MCP endpoint, and on Ctrl+C (SIGINT to the process group, as a terminal sends it) stops
 // everything: exit, no orphan processes, ports released. Also the CLI's clear errors.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { alive, descendants } from './process-tree.ts';
 
 const env = { ...process.env };
@@ -145,6 +147,57 @@ describe('npm start', () => {
     expect(tree.filter(alive)).toEqual([]);
     for (const u of [base, pageUrl]) expect(await canListen(Number(new URL(u).port))).toBe(true);
   }, 60_000);
+
+  it('SIGTERM to npm alone (a process manager, `kill <pid>`) stops the demo under it too', async () => {
+    child = spawn('npm', ['start', '--', '--no-build', '--no-browser', '--port', '0', '--client-port', '0'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = await waitForOutput(child, /Serving\. Press Ctrl\+C/, 40_000);
+    const ports = [...out.matchAll(/http:\/\/127\.0\.0\.1:(\d+)\//g)].map((m) => Number(m[1]));
+    const pid = child.pid as number;
+    const tree = [pid, ...descendants(pid)];
+    process.kill(pid, 'SIGTERM');
+    const deadline = Date.now() + 10_000;
+    while (tree.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(tree.filter(alive)).toEqual([]);
+    for (const port of new Set(ports)) expect(await canListen(port)).toBe(true);
+  }, 60_000);
+
+  it('a display with no X server behind it: one line says why, nothing is left behind, and SIGHUP (the terminal closed) stops it', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'npm-start-tmp-'));
+    onTestFinished(() => rmSync(tmp, { recursive: true, force: true }));
+    let n = 400 + Math.floor(Math.random() * 100);
+    while (existsSync(`/tmp/.X11-unix/X${n}`)) n++;
+    child = spawn(process.execPath, ['--import', 'tsx', 'demo/start.ts', '--no-build', '--port', '0', '--client-port', '0'], { env: { ...env, DISPLAY: `:${n}`, TMPDIR: tmp }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = await waitForOutput(child, /Serving\. Press Ctrl\+C/, 60_000);
+    const why = out.split('\n').filter((l) => l.startsWith('Could not open Chromium: '));
+    expect(why).toEqual([`Could not open Chromium: no X server answers on DISPLAY=:${n} (start one, e.g. xvfb-run -a npm start, or pass --no-browser)`]);
+    expect(out).not.toContain('\u001b');
+    expect(out).toMatch(/No browser opened: Chromium could not be started/);
+    expect(readdirSync(tmp).filter((f) => f.startsWith('mcp-devtools-profile-'))).toEqual([]);
+    const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+    process.kill(child.pid as number, 'SIGHUP');
+    expect(await exited).toBe(0);
+  }, 90_000);
+
+  it('stopped while Chromium is still starting: Chromium is closed and its profile removed', async () => {
+    const display = await startXvfb();
+    const tmp = mkdtempSync(join(tmpdir(), 'npm-start-tmp-'));
+    onTestFinished(() => rmSync(tmp, { recursive: true, force: true }));
+    child = spawn(process.execPath, ['--import', 'tsx', 'demo/start.ts', '--no-build', '--port', '0', '--client-port', '0'], { env: { ...env, DISPLAY: display, TMPDIR: tmp }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    await waitForOutput(child, /Demo page:/, 40_000);
+    // Chromium is on its way up: wait until its profile exists, then hang up.
+    const until = Date.now() + 20_000;
+    while (readdirSync(tmp).every((f) => !f.startsWith('mcp-devtools-profile-')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(readdirSync(tmp).filter((f) => f.startsWith('mcp-devtools-profile-'))).toHaveLength(1);
+    const pid = child.pid as number;
+    const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+    process.kill(pid, 'SIGHUP');
+    const tree = [pid, ...descendants(pid)];
+    expect(await exited).toBe(0);
+    const deadline = Date.now() + 5000;
+    while (tree.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(tree.filter(alive)).toEqual([]);
+    expect(readdirSync(tmp).filter((f) => f.startsWith('mcp-devtools-profile-'))).toEqual([]);
+  }, 90_000);
 
   it('--scenario with an unknown name exits 2 and lists the scenarios; --list names them', () => {
     const bad = spawnSync('node_modules/.bin/tsx', ['demo/start.ts', '--scenario', 'nope'], { env, encoding: 'utf8' });

@@ -43,6 +43,12 @@ describe('demo page server', () => {
     expect((await get('/')).status).toBe(200);
   });
 
+  it('answers a request target that is no URL (`//[`, `http://[`) with 400 and keeps serving', async () => {
+    expect(await get('//[')).toMatchObject({ status: 400, body: 'bad request target' });
+    expect(await get('http://[')).toMatchObject({ status: 400, body: 'bad request target' });
+    expect((await get('/')).status).toBe(200);
+  });
+
   it('refuses paths outside the bundle and foreign Host headers', async () => {
     expect((await get('/..%2f..%2fetc%2fpasswd')).status).toBe(403);
     expect(await get('/', 'evil.example')).toMatchObject({ status: 403, body: 'loopback Host only' });
