@@ -221,13 +221,17 @@ export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessa
 
 /** The client withdrew a listen (aborted it or cancelled it): its beliefs go, unless another open listen asks too. */
 export function withdrawListen(core: EngineCore, c: ClientModel, l: SubscriptionLedger, t: number, seq: number): void {
+  // Given up before any acknowledgement (the SDK client tears a listen down so when the server does not acknowledge
+  // it in time, 60 s by default): nothing was subscribed, and the client's listen() rejected.
+  const reason = l.acked ? 'unsubscribed' : 'subscribe-failed';
+  if (l.open && !l.acked) core.counters.subscribeFailed += l.requested?.length ?? 0;
   core.endLedger(l, 'client-close', t, seq);
   for (const uri of l.requested ?? []) {
     const u = c.uris.get(uri);
     if (!u || u.beliefListen !== l) continue;
     const other = c.otherListenAsking(uri, l);
     if (other) u.beliefListen = other;
-    else core.disbelieve(u, 'unsubscribed', t, seq);
+    else core.disbelieve(u, reason, t, seq);
     core.reevaluate(u, t, seq);
   }
 }

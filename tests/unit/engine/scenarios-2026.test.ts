@@ -355,6 +355,17 @@ describe('2026-07-28 listen', () => {
     }
   });
 
+  it('a listen the client gives up on before any acknowledgement (the SDK\'s ack timeout) failed: not "unsubscribed"', () => {
+    const log = new FrameLog();
+    const c = modern(log);
+    const l = c.listen([POLICY], { ack: false });
+    log.wait(60_000);
+    c.cancel(l);
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000)).filter((x) => x.includes(POLICY))).toEqual([`cached-not-subscribed ${POLICY} subscribe-failed warning`]);
+    expect(e.snapshot(log.t).metrics).toMatchObject({ subscribeFailed: 1, subscribeSucceeded: 0 });
+  });
+
   it('a re-listen and a catch-up read after the listen dropped: the change came while nothing held it, no missed update', () => {
     const log = new FrameLog();
     const c = modern(log);
