@@ -126,7 +126,9 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         if (e.outcome === 'aborted') letGoUninitialized(core, clientOf(core, e), l, t, seq);
         return;
       }
-      if (l.abandoned && l.channels === 0) return core.endLedger(l, 're-initialize', t, seq);
+      // A session left behind by a re-initialize ends when the page closes its last stream. A stream the server closed
+      // (SEP-1699 polling, a drop) the SDK reopens with the old session: a second client of the page may still use it.
+      if (l.abandoned && l.channels === 0 && e.outcome === 'aborted') return core.endLedger(l, 're-initialize', t, seq);
       return recheckHeld(core, l, t, seq);
     }
     case 'get-request':

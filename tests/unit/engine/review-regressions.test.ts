@@ -178,6 +178,47 @@ describe('SEP-1699 stream polling (2025-11-25)', () => {
     expect(brief(never.findings(closedAt + 8000), 'info')).toEqual([`no-delivery-channel ${A} closed error`]);
   });
 
+  it('two clients of one page: the first one\'s GET stream polled (closed by the server, resumed after the retry) keeps its session', () => {
+    // The second initialize reads as a re-initialize of the first session (one client model per page and endpoint),
+    // whose GET stream stays open: the first session is only left behind. The server's close is not the page's.
+    const B = 'file:///docs/faq.md';
+    const log = new FrameLog();
+    const a = new StreamableClient(log, URL, '2025-11-25');
+    a.initialize({ sessionId: 'S1' });
+    const getA = a.openGet({ ids: 'a' });
+    a.read(A, 'a1');
+    a.subscribe(A);
+    const b = new StreamableClient(log, URL, '2025-11-25');
+    b.initialize({ sessionId: 'S2' });
+    const getB = b.openGet({ ids: 'b' });
+    b.read(B, 'b1');
+    b.subscribe(B);
+    log.wait(1000);
+    log.sseEvent(getA.conn, '', { id: 'a-0', retry: 3000 });
+    getA.close('complete');
+    log.sseEvent(getB.conn, '', { id: 'b-0', retry: 3000 });
+    getB.close('complete');
+    log.wait(3000);
+    a.openGet({ lastEventId: 'a-0', ids: 'c' }).updated(A);
+    a.read(A, 'a2');
+    b.openGet({ lastEventId: 'b-0', ids: 'd' }).updated(B);
+    b.read(B, 'b2');
+    log.wait(100);
+    const e = run(log);
+    expect(brief(e.findings(log.t + 3000), 'info')).toEqual([]);
+    expect(e.snapshot(log.t).sessions.filter((x) => x.open).map((x) => x.key)).toEqual(['S1', 'S2']);
+    // The page closing the first client's stream (its transport closed) ends that session.
+    const closed = new FrameLog();
+    const c1 = new StreamableClient(closed, URL, '2025-11-25');
+    c1.initialize({ sessionId: 'S1' });
+    const g1 = c1.openGet();
+    c1.read(A, 'a1');
+    c1.subscribe(A);
+    new StreamableClient(closed, URL, '2025-11-25').initialize({ sessionId: 'S2' });
+    g1.close('aborted');
+    expect(run(closed).snapshot(closed.t).sessions.find((x) => x.key === 'S1')).toMatchObject({ open: false, endCause: 're-initialize' });
+  });
+
   it('a client that never resumes is reported once the retry and the grace have passed', () => {
     const { e, log } = polled(false);
     const closedAt = log.t - 5100;
