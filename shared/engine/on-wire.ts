@@ -43,7 +43,8 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       const c = clientOf(core, e);
       const ok = e.status >= 200 && e.status < 300;
       if (e.info.listenId !== undefined && !ok) return failListen(core, c, c.listenOn(e.info.listenId, e.info.conn), t, seq);
-      const session = e.info.session;
+      // A session-less server (stateless) refuses the GET stream on the client's current, session-less ledger.
+      const session = e.info.role === 'get' ? channelKey(core, e) : e.info.session;
       if (e.info.transport !== 'streamable-http' || session === undefined) return;
       const l = core.sessionsByKey.get(session);
       if (!l) return;

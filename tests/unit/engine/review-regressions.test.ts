@@ -228,6 +228,18 @@ describe('SEP-1699 stream polling (2025-11-25)', () => {
 });
 
 describe('session-less 2025 servers', () => {
+  it('a stateless server that answers the GET stream 405 refused it (poll), not "never opened"', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: null });
+    c.openGet({ status: 405 });
+    c.read(A, 'a1');
+    c.subscribe(A);
+    const f = run(log).findings(log.t + 3000).filter((x) => x.id === 'no-delivery-channel');
+    expect(f.map((x) => [x.reason, x.detail])).toEqual([['refused', 'the server answered the GET stream with 405']]);
+  });
+
+
   it.each(['2025-06-18', '2025-03-26'])('%s: a server that assigns no session id but serves the GET stream delivers to it', (version) => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL, version);
