@@ -509,6 +509,18 @@ export class PanelStore {
     requestAnimationFrame(() => this.runScrubRequest());
   }
 
+  /** The time of the first message after `t` in the view (Infinity when none): where the stop at `t` ends. */
+  private nextMessageT(t: number): number {
+    const list = this.engine.messageList(this.engine.messageCount);
+    let next = Infinity;
+    // Not a binary search: the clocks of several documents interleave, so times are not in order.
+    for (let i = 0; i < list.count; i++) {
+      const x = list.store.tAt(i);
+      if (x > t && x < next) next = x;
+    }
+    return next;
+  }
+
   /** Engines the scrubber holds saved (tests). */
   get scrubSaves(): number {
     return this.scrubEngines?.saved ?? 0;
@@ -530,9 +542,13 @@ export class PanelStore {
       return true;
     }
     const frames = this.source;
-    // The frames up to the instant: from the view's start while their time is not past it (as live applied them).
+    // A stop is a message's instant, and it stands until the next message (the scrubber's next stop): the frames from
+    // the view's start up to that message, taken in order as live applied them. The frames in between that carry no
+    // message (a stream's end, a response head) belong to the stop: no stop would show them otherwise, and the last
+    // stop would not show what live shows.
+    const until = this.nextMessageT(t);
     let end = this.viewStart;
-    while (end < this.applied && frames[end]!.t <= t) end++;
+    while (end < this.applied && frames[end]!.t < until) end++;
     this.scrubEngines ??= new ScrubEngines(engineOptions(this.settings.value ?? DEFAULT_SETTINGS), this.viewStart, this.scrubClock);
     const engine = this.scrubEngines.replayTo(frames, end, deadline);
     if (!engine) {

@@ -283,6 +283,28 @@ describe('the scrubber', () => {
     expect(s.scrubT.value).toBeNull();
   });
 
+  it('the last message\'s stop shows what live shows, also when frames without a message (a stream\'s end) follow it', async () => {
+    const log = new FrameLog('doc1');
+    log.pageStart('http://localhost:8080/');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    get.close('aborted');
+    c.initialize({ sessionId: 'S2' });
+    const lastMessage = log.t;
+    c.openGet().close('failed');
+    const s = new PanelStore();
+    s.add(stamped(log.frames.map((f) => ({ ...f, segment: 1 })), 1));
+    await frames();
+    const live = s.snapshot.value!.findings.map((f) => f.id).sort();
+    expect(live).toContain('phantom-subscription');
+    s.setScrub(lastMessage);
+    expect(s.shown.value!.findings.map((f) => f.id).sort()).toEqual(live);
+    expect(s.shown.value!.lastSeq).toBe(s.snapshot.value!.lastSeq);
+  });
+
   it('shows at a stop what held until the next frame: a reconnect without resubscribe, then a quiet minute', async () => {
     const log = new FrameLog('doc1');
     log.pageStart('http://localhost:8080/');
@@ -323,8 +345,12 @@ describe('the scrubber on a long view', () => {
     for (const i of [7_999, 2_000, 5_000, 4_999, 100, 7_000]) {
       const t = trace[i]!.t;
       s.setScrub(t);
+      // A stop stands until the next message: the frames before it are in.
+      const live = s.snapshot.value!.messages;
+      let until = Infinity;
+      for (let k = 0; k < live.count; k++) if (live.store.tAt(k) > t) until = Math.min(until, live.store.tAt(k));
       let end = 0;
-      while (end < trace.length && trace[end]!.t <= t) end++;
+      while (end < trace.length && trace[end]!.t < until) end++;
       const fresh = Engine.replay(trace.slice(0, end));
       const shown = s.shown.value!;
       expect(shown.lastSeq).toBe(fresh.lastSeq);
