@@ -246,7 +246,9 @@ export function assembleFindings(log: FindingLog, conditions: ConditionSet, time
   for (const c of conditions.open.values()) {
     if (conditions.settled(c, now)) merge(c.spec, c.key, c.since, now, c.evidence, 1, true);
   }
-  for (const t of timed) merge(t.spec, findingKey(t.spec), t.firstT, now, t.evidence, 1, t.open);
+  // An open timed finding holds until now; one that is an event due but not yet committed (missed-update) happened at
+  // its instant, as it reads once committed (its Last does not tick, and the timeline does not shade it to now).
+  for (const t of timed) merge(t.spec, findingKey(t.spec), t.firstT, t.open ? now : t.firstT, t.evidence, 1, t.open);
   for (const [key, flat] of spansByKey) {
     const spans: Array<[number, number]> = [];
     for (let i = 0; i < flat.length; i += 2) spans.push([flat[i]!, flat[i + 1]!]);

@@ -356,6 +356,11 @@ describe('notifications', () => {
     const e = run(log);
     expect(brief(findingsAfter(e, 500))).toEqual([]); // a late notification may still come
     expect(brief(findingsAfter(e, 2500))).toEqual([`missed-update ${POLICY} - warning`]);
+    // An event, not a condition: it happened at the read and does not run on to now (before and after it is committed).
+    for (const later of [2500, 60_000]) {
+      const f = findingsAfter(e, later).find((x) => x.id === 'missed-update')!;
+      expect([f.open, f.lastT]).toEqual([false, f.firstT]);
+    }
     const uri = e.snapshot(e.lastT!).uris[0]!;
     expect(e.snapshot(e.lastT!).flow.perUri[uri.key]!.path.map((s) => s.node)).toContain('K');
   });
