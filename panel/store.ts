@@ -241,7 +241,11 @@ export class PanelStore {
         this.pendingStats = null;
         this.stats.value = m.stats;
         this.keptOnClear.value = m.kept ?? 0;
-        if (!this.imported) this.reset();
+        if (!this.imported) {
+          // What the drawer showed went with the log (as Chrome's Network panel closes its details on Clear).
+          this.drawer.value = null;
+          this.reset();
+        }
         return;
       case 'settings': {
         const before = this.settings.value;
@@ -637,6 +641,8 @@ export class PanelStore {
       while (i > 0 && src[i - 1]!.segment === seg) i--;
       this.viewStart = i;
       this.applied = i;
+      // The frames Clear kept open the log: a view that starts past them does not show them.
+      if (i > 0) this.keptOnClear.value = 0;
     }
     batch(() => {
       this.scrubT.value = null;
@@ -695,7 +701,8 @@ export class PanelStore {
           this.prepared = null;
           this.scrubT.value = null;
           this.scrubSnapshot.value = null;
-          this.closeMessageDrawer();
+          // The page the drawer was about is gone from the view (its rows, findings and sessions are the old page's).
+          this.drawer.value = null;
         }
         this.engineSegment = f.segment;
         this.engine.apply(f);

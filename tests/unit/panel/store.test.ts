@@ -168,6 +168,43 @@ describe('the drawer on a message', () => {
     await frames();
     expect(s.drawer.value).toBeNull();
   });
+
+  it('a drawer on a URI, a finding or a session closes at Clear and at a new page without preserve-log; a preserve-log change keeps it', async () => {
+    const s = new PanelStore();
+    const a = stamped(page(1), 1);
+    s.receive({ type: 'backlog', frames: a, done: true });
+    await frames();
+    const uri = s.snapshot.value!.uris[0]!.key;
+    s.drawer.value = { kind: 'uri', key: uri };
+    s.setPreserveLog(false);
+    expect(s.drawer.value).toEqual({ kind: 'uri', key: uri });
+    s.receive({ type: 'cleared', stats: { tabId: 1, frames: 0, bytes: 0, dropped: 0, rejected: 0, lastSeq: a.length, segment: 1, errors: 0 } });
+    expect(s.drawer.value).toBeNull();
+    const b = stamped(page(2), a.length + 1);
+    s.add(b);
+    await frames();
+    s.drawer.value = { kind: 'finding', key: 'f' };
+    s.add(stamped(page(3), a.length + b.length + 1));
+    await frames();
+    expect(s.drawer.value).toBeNull();
+  });
+
+  it('"kept at Clear" goes once the view starts past the kept frames (preserve-log on, a new page, then off)', async () => {
+    const s = new PanelStore();
+    const a = stamped(page(1), 1);
+    s.receive({ type: 'backlog', frames: a, done: true });
+    await frames();
+    s.receive({ type: 'cleared', stats: { tabId: 1, frames: 2, bytes: 0, dropped: 0, rejected: 0, lastSeq: a.length, segment: 1, errors: 0 }, kept: 2 });
+    s.add(a.slice(2, 4));
+    await frames();
+    expect(s.keptOnClear.value).toBe(2);
+    s.setPreserveLog(true);
+    s.add(stamped(page(2), a.length + 1));
+    await frames();
+    expect(s.keptOnClear.value).toBe(2);
+    s.setPreserveLog(false);
+    expect(s.keptOnClear.value).toBe(0);
+  });
 });
 
 describe('pause', () => {
