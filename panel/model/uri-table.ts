@@ -159,8 +159,10 @@ function namesId(text: string, id: string): boolean {
 /**
  * Where a click on a severity count shows its findings: the table, filtered in place, unless some of the counted ones
  * are about no URI (a session's missing header, a version regression): the table has no row for those, the Findings
- * view lists them.
+ * view lists them. From the Sessions or Messages view (where `is:error` asks about sessions or JSON-RPC errors, not
+ * the counted findings), the Findings view.
  */
 export function viewForSeverity<V extends string>(findings: readonly Finding[], severity: Severity, view: V): V | 'findings' {
-  return view === 'resources' && findings.some((f) => f.open && f.severity === severity && f.uri === undefined) ? 'findings' : view;
+  if (view !== 'resources') return 'findings';
+  return findings.some((f) => f.open && f.severity === severity && f.uri === undefined) ? 'findings' : view;
 }

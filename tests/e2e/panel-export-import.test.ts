@@ -237,6 +237,12 @@ it('the severity counts filter by severity; a filter that hides every session sa
     await panel.click(`button.count[data-severity="${severity}"]`);
     expect(await panel.inputValue('input[aria-label="Filter"]')).toBe('');
   }
+  // From Messages (where is:error means JSON-RPC errors) a count shows the findings it counts.
+  await panel.click('[role="tab"][data-view="messages"]');
+  await panel.click('button.count[data-severity="error"]');
+  expect(await shownView()).toBe('findings');
+  expect(await panel.$$eval('.finding-row.open', (rs) => rs.length)).toBeGreaterThan(0);
+  await panel.click('button.count[data-severity="error"]');
   await panel.click('[role="tab"][data-view="sessions"]');
   // An ended session's drawer says what it held *when it ended*; an open one what it holds.
   for (const [row, label] of [['.session-row.ended', 'Subscriptions held when it ended'], ['.session-row.open', 'Subscriptions held']] as const) {

@@ -293,7 +293,8 @@ describe('a click on a severity count', () => {
   });
   it('shows the Findings view when some counted finding is about no URI (the table has no row for it)', () => {
     expect(viewForSeverity([finding('error', 'file:///a.md'), finding('error')], 'error', 'resources')).toBe('findings');
-    // Another view than the table stays as it is.
-    expect(viewForSeverity([finding('error')], 'error', 'sessions')).toBe('sessions');
+  });
+  it('from the Sessions or Messages view (where is:error means something else), the Findings view', () => {
+    for (const view of ['sessions', 'messages', 'findings']) expect(viewForSeverity([finding('error', 'file:///a.md')], 'error', view)).toBe('findings');
   });
 });
