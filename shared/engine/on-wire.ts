@@ -88,6 +88,9 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       }
       const key = channelKey(core, e);
       if (key === undefined) return;
+      // A GET stream of a session not seen yet (its initialize went with Clear or a trimmed log; the stream was kept):
+      // the session is live, picked up mid-way, from now on (not only from the page's next request).
+      if (e.kind === 'get' && e.info.session !== undefined && e.info.generation === '2025') core.session(clientOf(core, e), e.info.session, t, seq);
       core.channelCount.set(key, (core.channelCount.get(key) ?? 0) + 1);
       const l = core.sessionsByKey.get(key);
       if (!l) return;

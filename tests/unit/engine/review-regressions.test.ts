@@ -358,6 +358,18 @@ describe('a capture that began mid-session (after Clear, or a log trimmed at its
     expect(brief(findingsAfter(e, 3000))).toEqual([]);
   });
 
+  it('a GET stream Clear kept (its initialize gone): its session is live, picked up mid-way, before any other request', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.initialize({ sessionId: 'S1' });
+    const skip = log.frames.length;
+    c.openGet();
+    const e = new Engine();
+    e.applyAll(log.frames.slice(skip));
+    expect(e.snapshot(log.t).sessions.map((s) => [s.key, s.open, s.observedFromStart, s.deliveryChannelOpen])).toEqual([['S1', true, false, true]]);
+    expect(e.snapshot(log.t).metrics.activeSessions).toBe(1);
+  });
+
   it('a log that lost the initialize request: its answer (on an unknown connection) does not claim the session', () => {
     const { log, c } = subscribedSession();
     c.beginRead(A).httpStatus(404, -32001, 'Session not found');
