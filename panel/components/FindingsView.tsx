@@ -6,18 +6,12 @@
 import { memo } from 'preact/compat';
 import { useMemo, useState } from 'preact/hooks';
 import type { Finding, SessionView } from '../../shared/engine/index.ts';
-import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import type { Filter } from '../model/filter.ts';
-import { findingMatches, sortFindings } from '../model/findings-view.ts';
+import { findingDetail, findingMatches, sortFindings } from '../model/findings-view.ts';
 import { formatClock } from '../model/format.ts';
 import { VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 22;
-
-/** The reason in words ("lost on re-initialize"), not its code. */
-function reasonLabel(reason: string): string {
-  return (COVERAGE_REASONS as Record<string, { label: string } | undefined>)[reason]?.label ?? reason;
-}
 
 interface Props {
   findings: readonly Finding[];
@@ -78,8 +72,7 @@ function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
                 </span>
                 <span role="gridcell" title={f.session ?? ''}>{f.session ?? '—'}</span>
                 <span role="gridcell" title={f.detail ?? ''}>
-                  {f.reason ? `${reasonLabel(f.reason)}: ` : ''}
-                  {f.detail ?? ''}
+                  {findingDetail(f)}
                 </span>
                 <span role="gridcell">{formatClock(f.firstT)}</span>
                 <span role="gridcell">{formatClock(f.lastT)}</span>

@@ -1,5 +1,6 @@
 // The findings view's model: open first, worst first, newest first; and which findings a filter keeps. Pure.
 import type { Finding } from '../../shared/engine/index.ts';
+import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import { STALE_FINDINGS, uriMatches, type Filter } from './filter.ts';
 import { findingSessions, type SessionSpan } from './uri-table.ts';
 
@@ -29,3 +30,15 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
   return [...findings].sort((a, b) => Number(b.open) - Number(a.open) || RANK[b.severity] - RANK[a.severity] || b.lastT - a.lastT);
 }
 
+
+/**
+ * The Detail column: a coverage reason in words before the detail ("lost when its session ended: S1 ended …"), not
+ * when the detail already starts with it, and never a bare code (other reasons, `ttl` or `not-advertised`, are codes
+ * whose detail says it in words).
+ */
+export function findingDetail(f: Pick<Finding, 'reason' | 'detail'>): string {
+  const label = f.reason !== undefined ? (COVERAGE_REASONS as Record<string, { label: string } | undefined>)[f.reason]?.label : undefined;
+  const detail = f.detail ?? '';
+  if (label === undefined || detail.startsWith(label)) return detail;
+  return detail ? `${label}: ${detail}` : label;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../shared/engine/index.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
-import { findingMatches, sortFindings } from '../../../panel/model/findings-view.ts';
+import { findingDetail, findingMatches, sortFindings } from '../../../panel/model/findings-view.ts';
 
 function f(over: Partial<Finding>): Finding {
   return {
@@ -61,5 +61,16 @@ describe('findings view', () => {
     expect(findingMatches(x, parseFilter('session:S1'))).toBe(false);
     // "S10" does not name S1 (a whole id only).
     expect(findingMatches(f({ session: 'S2', detail: 'S10 ended (delete)' }), parseFilter('session:S1'), [{ label: 'S1' }, { label: 'S2' }])).toBe(false);
+  });
+});
+
+describe('the Detail column', () => {
+  it('puts a coverage reason in words before the detail, once, and never shows a bare code', () => {
+    expect(findingDetail({ reason: 'lost-on-reinit', detail: 'S1 ended (http-404) at seq 9' })).toBe('lost when its session ended: S1 ended (http-404) at seq 9');
+    expect(findingDetail({ reason: 'refused-in-ack', detail: 'refused in the listen acknowledgement at seq 16' })).toBe('refused in the listen acknowledgement at seq 16');
+    expect(findingDetail({ reason: 'not-advertised', detail: 'the server capabilities have no resources.subscribe' })).toBe('the server capabilities have no resources.subscribe');
+    expect(findingDetail({ reason: 'ttl', detail: 'cached 8 s ago; expected at most 5 s (ttl)' })).toBe('cached 8 s ago; expected at most 5 s (ttl)');
+    expect(findingDetail({ reason: 'never-subscribed' })).toBe('never subscribed');
+    expect(findingDetail({ detail: 'x' })).toBe('x');
   });
 });
