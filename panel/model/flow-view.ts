@@ -77,13 +77,19 @@ export function flowView(flow: FlowSnapshot | undefined, key: string | null): Fl
     }
   });
   const last = path.at(-1);
+  // All URIs: every URI's jumps, summed, so a failure node reached only by a jump has its arrow there too.
+  const jumps = one || key !== null ? jumpsOf(path) : allJumps(flow);
+  // A jump was taken from somewhere: both its ends were reached (an arrow never leaves a node drawn as not reached).
+  for (const j of jumps) {
+    nodes[j.from].reached = true;
+    nodes[j.to].reached = true;
+  }
   return {
     nodes,
     edges: EDGES.map((_, i) => ({ count: counts[i] ?? 0, onPath: pathEdges.has(i) })),
     current: one?.node,
     path,
-    // All URIs: every URI's jumps, summed, so a failure node reached only by a jump has its arrow there too.
-    jumps: one || key !== null ? jumpsOf(path) : allJumps(flow),
+    jumps,
     lastStep: last ? `${last.seq}:${last.node}` : '',
     at,
   };

@@ -86,6 +86,13 @@ describe('flow view', () => {
     expect(flowView(undefined, null).jumps).toEqual([]);
   });
 
+  it('all URIs: a jump leaves a node drawn as reached, even when no counted edge reached it (a dropped listen: N → Q)', () => {
+    const flow = { edgeCounts: [], perUri: { u: { node: 'Q' as const, edgeCounts: [], path: [{ node: 'N' as const, t: 1, seq: 1 }, { node: 'Q' as const, t: 2, seq: 2 }] } } };
+    const all = flowView(flow, null);
+    expect(all.jumps).toEqual([{ from: 'N', to: 'Q', count: 1 }]);
+    expect([all.nodes.N.reached, all.nodes.Q.reached]).toEqual([true, true]);
+  });
+
   it('draws the path steps into a failure node that the chart has no arrow for (L → M after a stale overwrite)', () => {
     const log = new FrameLog('doc1');
     const c = new StreamableClient(log, URL);
