@@ -379,6 +379,13 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
   await panel.focus(slider);
   await panel.keyboard.press('ArrowLeft');
   await panel.waitForFunction(([sel, k]) => document.querySelector<HTMLInputElement>(sel as string)!.value === String(k), [slider, pos - 1] as const);
+  // In a 600 px panel the timeline's controls wrap: "Back to live" is whole, inside the panel.
+  const wide = panel.viewportSize()!;
+  await panel.setViewportSize({ width: 600, height: wide.height });
+  const back = (await panel.locator('button[aria-label="Back to live"]').boundingBox())!;
+  expect(back.x).toBeGreaterThanOrEqual(0);
+  expect(back.x + back.width).toBeLessThanOrEqual(600);
+  await panel.setViewportSize(wide);
   await panel.click('button[aria-label="Back to live"]');
   await panel.waitForSelector('.scrub-banner', { state: 'detached' });
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="error"]`);
