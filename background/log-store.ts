@@ -134,7 +134,9 @@ export class LogStore {
     let bytes = 0;
     let nextSeq: number | undefined;
     let cursor = await chunks.openCursor(IDBKeyRange.bound([meta.tabId, 0], [meta.tabId, MAX]));
-    while (cursor && (frames < framesToFree || bytes < bytesToFree)) {
+    // Never the newest chunk (the batch just acknowledged and shown live): a batch near the cap, or one frame over it,
+    // would otherwise take the whole log with it. It stays, over the cap if it must, until the next write.
+    while (cursor && cursor.value.lastSeq < meta.lastSeq && (frames < framesToFree || bytes < bytesToFree)) {
       frames += cursor.value.frames.length;
       bytes += cursor.value.bytes;
       nextSeq = cursor.value.lastSeq + 1;

@@ -206,6 +206,13 @@ export class TabLog {
       this.meta = undefined;
       return;
     }
+    if (this.discarded) {
+      // A new browser session began while the write was under way: it went into the log that is being dropped. Not
+      // acknowledged, so the relays send it again, to the new log.
+      const gone = new Error('the log was dropped for a new browser session (the batch is sent again)');
+      for (const p of batch) p.failed(gone);
+      return;
+    }
     // The batch is stored: it is done whatever the trim does (a failed trim changed nothing and is tried again at the
     // next write; failing the batch would have the relay re-send frames the log already has, and they would be skipped).
     await this.enforceCaps().catch((e: unknown) => console.error('mcp-devtools: trimming the log failed', e));
@@ -266,7 +273,8 @@ export class TabLog {
     return this.run(async () => {
       await this.loaded();
       await this.writePending();
-      const prev = this.meta!;
+      // A write that just failed forgot the meta: read it again.
+      const prev = await this.loaded();
       const read = prev.open ? await this.store.readSeqs(this.tabId, openSeqs(prev.open)) : [];
       const open = keptOpen(prev.open ?? {}, new Set(read.map((f) => f.seq)), prev.liveDocs);
       const keep = new Set(openSeqs(open));

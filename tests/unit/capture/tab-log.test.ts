@@ -2,7 +2,7 @@
 // acceptance of relay batches, caps that drop the oldest and count it, and a failed write that loses nothing.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { LogStore, type FrameChunk, type TabMeta } from '../../../background/log-store.ts';
+import { LogStore, emptyMeta, type FrameChunk, type TabMeta } from '../../../background/log-store.ts';
 import { TabLog, type LogCaps, type WriteDelays } from '../../../background/tab-log.ts';
 import { Tabs } from '../../../background/tabs.ts';
 import { PAGE_TAG } from '../../../shared/messages.ts';
@@ -155,6 +155,62 @@ describe('TabLog', () => {
     expect(await numbers(store, 30)).toEqual([101, 102]);
     expect(await numbers(store, 31)).toEqual([103]);
     expect(tabs.get(30).stats()).toMatchObject({ frames: 2, lastSeq: 2, dropped: 0 });
+  });
+
+  it('a write already under way when a new browser session begins is not acknowledged: the relay sends it again, to the new log', async () => {
+    const store = freshStore();
+    // The previous session left a log for tab 5 (tab ids are reused).
+    await store.append({ ...emptyMeta(5), lastSeq: 40, frames: 40, bytes: 4000 }, [{ firstSeq: 1, lastSeq: 40, bytes: 4000, frames: [] }]);
+    const tabs = new Tabs(store);
+    tabs.caps = { maxFrames: 1000, maxBytes: 1e9 };
+    // The startup event comes while the restored tab's first write is in its transaction.
+    const db = await (store as unknown as { db: Promise<IDBDatabase> }).db;
+    const transaction = db.transaction.bind(db);
+    let session: Promise<void> | undefined;
+    db.transaction = ((...a: Parameters<IDBDatabase['transaction']>) => {
+      const tx = transaction(...a);
+      if (!session && a[1] === 'readwrite') session = tabs.newBrowserSession();
+      return tx;
+    }) as IDBDatabase['transaction'];
+    n = 0;
+    const first = await tabs.get(5).accept('restored-relay', 1, [payload(3)], 0, 0).then(() => 'acknowledged', (e: Error) => e.message);
+    await session;
+    expect(first).toMatch(/new browser session/);
+    // Sent again: the new log has it, numbered from 1.
+    n = 0;
+    expect((await tabs.get(5).accept('restored-relay', 1, [payload(3)], 0, 0)).frames.map((f) => f.seq)).toEqual([1, 2, 3]);
+    expect(await numbers(store, 5)).toEqual([1, 2, 3]);
+  });
+
+  it('the cap never trims the batch just written: one near the cap, or one frame over it, stays (and is counted)', async () => {
+    const store = freshStore();
+    const log = newLog(40, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
+    n = 0;
+    for (let b = 1; b <= 10; b++) await log.accept('relay-a', b, [payload(50)], 0, 0);
+    const big = await log.accept('relay-a', 11, [payload(950)], 0, 0);
+    expect(big.frames).toHaveLength(950);
+    expect(await numbers(store, 40)).toEqual(Array.from({ length: 950 }, (_, i) => 501 + i));
+    expect(log.stats()).toMatchObject({ frames: 950, dropped: 500 });
+    // One frame over the byte cap: it stays alone, over the cap, until the next write.
+    const bytes = freshStore();
+    const small = newLog(41, bytes, () => ({ maxFrames: 1000, maxBytes: 2000 }));
+    for (let b = 1; b <= 5; b++) await small.accept('relay-a', b, [payload(3)], 0, 0);
+    const huge = JSON.stringify({ tag: PAGE_TAG, frames: [{ kind: 'sse-event', doc: 'd', n: ++n, t: n, conn: 'd.1', data: { text: 'x'.repeat(5000) } }] });
+    await small.accept('relay-a', 6, [huge], 0, 0);
+    expect((await bytes.readAfter(41, 0, 1e6)).map((f) => f.seq)).toEqual([16]);
+    expect(small.stats()).toMatchObject({ frames: 1, dropped: 15 });
+  });
+
+  it('a Clear right after a write that failed clears (it read the meta the failure forgot)', async () => {
+    const store = new FlakyStore(`tab-log-test-${++dbCount}`);
+    const log = newLog(42, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
+    n = 0;
+    await log.accept('relay-a', 1, [payload(3)], 0, 0);
+    store.failNext = true;
+    const failed = log.accept('relay-a', 2, [payload(1)], 0, 0).then(() => 'written', (e: Error) => e.message);
+    const cleared = await log.clear();
+    expect(await failed).toMatch(/Quota/);
+    expect(cleared.stats).toMatchObject({ frames: 0, lastSeq: 3 });
   });
 
   it('lowered caps trim an idle log at once, and say so; caps it is within change nothing', async () => {
