@@ -109,9 +109,15 @@ export class Badge {
   private rebuild(tabId: number, upToSeq: number): Promise<TabEngine> {
     let p = this.rebuilding.get(tabId);
     if (!p) {
+      // One tab at a time (after a worker restart, or a settings change, every tab with a log rebuilds): the reads of
+      // all of them at once held hundreds of MiB.
+      // Forgotten or cleared from now on is after the request: taken now, not when its turn comes.
+      const tabEpoch = this.tabEpochs.get(tabId) ?? 0;
+      const turn = this.rebuildQueue.then(() => this.replayTab(tabId, upToSeq, tabEpoch));
+      this.rebuildQueue = turn.catch(() => undefined);
       p = (async () => {
         try {
-          return await this.replayTab(tabId, upToSeq);
+          return await turn;
         } finally {
           // A failed rebuild must not stick: the next frames try again.
           this.rebuilding.delete(tabId);
@@ -122,17 +128,22 @@ export class Badge {
     return p;
   }
 
+  private rebuildQueue: Promise<unknown> = Promise.resolve();
+
   /**
    * The engine for the tab's current segment up to `upToSeq`, kept as the tab's unless the tab was forgotten or cleared
    * meanwhile (then it is handed back unkept); settings changed meanwhile build it again under the new rules.
    */
-  private async replayTab(tabId: number, upToSeq: number): Promise<TabEngine> {
-    const tabEpoch = this.tabEpochs.get(tabId) ?? 0;
+  private async replayTab(tabId: number, upToSeq: number, tabEpoch: number): Promise<TabEngine> {
+    // Forgotten or cleared while it waited for its turn: nothing to read (and a closed tab's log is not brought back).
+    if ((this.tabEpochs.get(tabId) ?? 0) !== tabEpoch) return { engine: new Engine(this.options), segment: 0, shown: undefined };
     for (;;) {
       const epoch = this.epoch;
       const engine = new Engine(this.options);
-      const stats = await this.tabs.get(tabId).ensureLoaded();
-      let after = 0;
+      const log = this.tabs.get(tabId);
+      const stats = await log.ensureLoaded();
+      // From the current page's first frame: the earlier pages' frames are not the badge's business.
+      let after = log.segmentFirstSeq - 1;
       for (;;) {
         const frames = await this.tabs.store.readAfter(tabId, after, REBUILD_CHUNK);
         for (const f of frames) if (f.segment === stats.segment && f.seq <= upToSeq) engine.apply(f);

@@ -18,6 +18,8 @@ export interface TabMeta {
   rejected: number;
   rejectedWhy?: string;
   segment: number;
+  /** The first sequence number of the current segment (where the badge's rebuild starts reading); absent in old logs. */
+  segmentFirstSeq?: number;
   /**
    * Documents of the current segment that started and have not ended (most recent last, capped). When none is left, a
    * subframe's page-start starts a new segment too: a top-level page that never speaks MCP sends no page-start of its

@@ -144,10 +144,12 @@ export class TabLog {
           // of an ended document is its return from the back/forward cache: alive again.
           const afterEnd = pf.kind !== 'page-start' && pf.kind !== 'page-end' && meta.endedDocs !== undefined && meta.endedDocs.includes(pf.doc);
           if (pf.kind === 'page-end' || afterEnd) pageEnded = true;
+          const segmentBefore = meta.segment;
           if (pf.kind === 'page-start' || pf.kind === 'page-end') trackDocs(meta, pf.kind, pf.doc, frameId, pf.kind === 'page-start' && pf.top && frameId === 0, pf.t);
           // The parsed objects are ours alone: stamp them in place.
           const frame = pf as Frame;
           frame.seq = ++meta.lastSeq;
+          if (meta.segment !== segmentBefore) meta.segmentFirstSeq = frame.seq;
           frame.frameId = frameId;
           frame.segment = Math.max(meta.segment, 1);
           // What a document sends after its page-end (a pagehide handler's DELETE) never gets an end of its own.
@@ -298,6 +300,11 @@ export class TabLog {
       this.meta = meta;
       return { stats: this.stats(), kept };
     });
+  }
+
+  /** The first sequence number of the current page segment (1 when not known: a log written before it was kept). */
+  get segmentFirstSeq(): number {
+    return this.meta?.segmentFirstSeq ?? 1;
   }
 
   async ensureLoaded(): Promise<TabStats> {

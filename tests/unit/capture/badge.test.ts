@@ -96,3 +96,46 @@ it('a tab closed while its engine is rebuilt does not come back', async () => {
   await sleep(300);
   expect(engines.has(8)).toBe(false);
 });
+
+it('a rebuild reads the current page only, one tab at a time', async () => {
+  const listeners: Array<(s: Settings) => void> = [];
+  const settings = { onChange: (l: (s: Settings) => void) => listeners.push(l), get: async () => DEFAULT_SETTINGS };
+  const store = new LogStore('badge-test-4');
+  const tabs = new Tabs(store);
+  const badge = new Badge(tabs, settings as never);
+  await sleep(10);
+  const pageOf = (doc: string) => {
+    const script = new FrameLog(doc);
+    script.pageStart(`http://localhost:8080/${doc}`);
+    const c = new StreamableClient(script, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: doc });
+    c.read('file:///a', 'one');
+    return script.frames.map(({ seq: _s, frameId: _f, segment: _g, ...pf }) => pf);
+  };
+  // Each tab: a first page, then a second (a new segment); the badge only cares about the second.
+  const firstOfSecondPage = new Map<number, number>();
+  for (const tabId of [11, 12, 13]) {
+    await tabs.get(tabId).accept('relay', 1, [JSON.stringify({ tag: PAGE_TAG, frames: pageOf(`p1-${tabId}`) })], 0, 0);
+    const { frames: stored } = await tabs.get(tabId).accept('relay', 2, [JSON.stringify({ tag: PAGE_TAG, frames: pageOf(`p2-${tabId}`) })], 0, 0);
+    firstOfSecondPage.set(tabId, stored[0]!.seq);
+    await badge.onFrames(tabId, stored);
+  }
+  let inFlight = 0;
+  let most = 0;
+  const reads: Array<[number, number]> = [];
+  const readAfter = store.readAfter.bind(store);
+  store.readAfter = async (tabId, after, limit) => {
+    reads.push([tabId, after]);
+    most = Math.max(most, ++inFlight);
+    try {
+      return await readAfter(tabId, after, limit);
+    } finally {
+      inFlight--;
+    }
+  };
+  for (const l of listeners) l({ ...DEFAULT_SETTINGS, defaultMaxAgeMs: 4444 });
+  await sleep(300);
+  expect(reads.map(([t]) => t).sort()).toEqual([11, 12, 13]);
+  for (const [tabId, after] of reads) expect(after).toBe(firstOfSecondPage.get(tabId)! - 1);
+  expect(most).toBe(1);
+});
