@@ -61,25 +61,93 @@ export function emptyMeta(tabId: number): TabMeta {
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
+function connectionLost(e: unknown): boolean {
+  return e instanceof Error && (e.name === 'InvalidStateError' || (e.name === 'AbortError' && /connection (was|is) clos/i.test(e.message)));
+}
+
 export class LogStore {
   private db: Promise<IDBPDatabase<LogSchema>>;
+  /**
+   * Called when the browser closed the connection under us (the user cleared the extension's storage, or deleted its
+   * database): a new one is open by then, and what it holds may be empty. Tabs set it (their metadata is read again).
+   */
+  onReopen: () => void = () => undefined;
 
-  constructor(name = 'mcp-devtools-log') {
-    this.db = openDB<LogSchema>(name, 1, {
+  constructor(private readonly name = 'mcp-devtools-log') {
+    this.db = this.open();
+  }
+
+  /** The connection in use (set once it is open): the one a close of the browser's must be about to reopen. */
+  private current: IDBPDatabase<LogSchema> | undefined;
+
+  private open(): Promise<IDBPDatabase<LogSchema>> {
+    let self: IDBPDatabase<LogSchema> | undefined;
+    const opening = openDB<LogSchema>(this.name, 1, {
       upgrade(db) {
         db.createObjectStore('chunks');
         db.createObjectStore('tabs', { keyPath: 'tabId' });
         db.createObjectStore('settings');
       },
+      // Closed by the browser (storage cleared): every later call would fail for the life of the worker.
+      terminated: () => this.lost(self),
+      // Someone deletes or upgrades the database (devtools' "Clear storage"): let them, and open it again after.
+      blocking: () => {
+        self?.close();
+        this.lost(self);
+      },
     });
+    void opening.then(
+      (db) => {
+        self = db;
+        this.current = db;
+      },
+      () => undefined,
+    );
+    return opening;
+  }
+
+  private lost(db: IDBPDatabase<LogSchema> | undefined): void {
+    if (db === undefined || db !== this.current) return;
+    this.current = undefined;
+    this.db = this.open();
+    this.onReopen();
+  }
+
+  /** The connection; an open that failed (it raced the browser clearing the storage) is tried again, not kept. */
+  private async connection(): Promise<IDBPDatabase<LogSchema>> {
+    const opening = this.db;
+    try {
+      return await opening;
+    } catch {
+      if (this.db === opening) this.db = this.open();
+      return this.db;
+    }
+  }
+
+  /**
+   * Runs `fn` on the connection. One the browser has closed (its event not here yet) is replaced; a read is then run
+   * again on the new one, a write fails (the log reads its metadata again first: the new database may be empty).
+   */
+  private async use<T>(fn: (db: IDBPDatabase<LogSchema>) => Promise<T>, retry = true): Promise<T> {
+    const db = await this.connection();
+    try {
+      return await fn(db);
+    } catch (e) {
+      // The connection is gone: a transaction could not start (InvalidStateError), or Chromium aborted it because the
+      // storage was cleared ("AbortError: The connection was closed."). Either way nothing was done.
+      if (!connectionLost(e)) throw e;
+      this.lost(db);
+      if (!retry) throw e;
+      return fn(await this.connection());
+    }
   }
 
   async loadMeta(tabId: number): Promise<TabMeta | undefined> {
-    return (await this.db).get('tabs', tabId);
+    return this.use((db) => db.get('tabs', tabId));
   }
 
   async allTabIds(): Promise<number[]> {
-    return (await this.db).getAllKeys('tabs');
+    return this.use((db) => db.getAllKeys('tabs'));
   }
 
   /**
@@ -87,40 +155,43 @@ export class LogStore {
    * termination or a renderer crash loses nothing; only a power cut could, and that is not worth an fsync per batch.
    */
   async append(meta: TabMeta, chunks: FrameChunk[]): Promise<void> {
-    const db = await this.db;
-    const tx = db.transaction(['chunks', 'tabs'], 'readwrite', { durability: 'relaxed' });
-    for (const chunk of chunks) void tx.objectStore('chunks').put(chunk, [meta.tabId, chunk.lastSeq]);
-    void tx.objectStore('tabs').put(meta);
-    await tx.done;
+    return this.use(async (db) => {
+      const tx = db.transaction(['chunks', 'tabs'], 'readwrite', { durability: 'relaxed' });
+      for (const chunk of chunks) void tx.objectStore('chunks').put(chunk, [meta.tabId, chunk.lastSeq]);
+      void tx.objectStore('tabs').put(meta);
+      await tx.done;
+    }, false);
   }
 
   /** Frames with seq > afterSeq, in order; whole chunks until at least `limit` frames (or the end). */
   async readAfter(tabId: number, afterSeq: number, limit: number): Promise<Frame[]> {
-    const db = await this.db;
-    const out: Frame[] = [];
-    let cursor = await db.transaction('chunks').store.openCursor(IDBKeyRange.bound([tabId, afterSeq + 1], [tabId, MAX]));
-    while (cursor && out.length < limit) {
-      for (const f of cursor.value.frames) if (f.seq > afterSeq) out.push(f);
-      cursor = await cursor.continue();
-    }
-    return out;
+    return this.use(async (db) => {
+      const out: Frame[] = [];
+      let cursor = await db.transaction('chunks').store.openCursor(IDBKeyRange.bound([tabId, afterSeq + 1], [tabId, MAX]));
+      while (cursor && out.length < limit) {
+        for (const f of cursor.value.frames) if (f.seq > afterSeq) out.push(f);
+        cursor = await cursor.continue();
+      }
+      return out;
+    });
   }
 
   /** The frames with these sequence numbers (ascending) that are still stored, in order. */
   async readSeqs(tabId: number, seqs: readonly number[]): Promise<Frame[]> {
-    const db = await this.db;
-    const store = db.transaction('chunks').store;
-    const out: Frame[] = [];
-    let i = 0;
-    while (i < seqs.length) {
-      // The chunk that holds seqs[i], if any: the first whose last seq is at or after it.
-      const chunk = (await store.openCursor(IDBKeyRange.bound([tabId, seqs[i]!], [tabId, MAX])))?.value;
-      if (!chunk) break;
-      const wanted = new Set<number>();
-      while (i < seqs.length && seqs[i]! <= chunk.lastSeq) wanted.add(seqs[i++]!);
-      for (const f of chunk.frames) if (wanted.has(f.seq)) out.push(f);
-    }
-    return out;
+    return this.use(async (db) => {
+      const store = db.transaction('chunks').store;
+      const out: Frame[] = [];
+      let i = 0;
+      while (i < seqs.length) {
+        // The chunk that holds seqs[i], if any: the first whose last seq is at or after it.
+        const chunk = (await store.openCursor(IDBKeyRange.bound([tabId, seqs[i]!], [tabId, MAX])))?.value;
+        if (!chunk) break;
+        const wanted = new Set<number>();
+        while (i < seqs.length && seqs[i]! <= chunk.lastSeq) wanted.add(seqs[i++]!);
+        for (const f of chunk.frames) if (wanted.has(f.seq)) out.push(f);
+      }
+      return out;
+    });
   }
 
   /**
@@ -129,45 +200,47 @@ export class LogStore {
    * the meta still counts. Returns the new meta.
    */
   async dropOldest(meta: TabMeta, framesToFree: number, bytesToFree: number): Promise<TabMeta> {
-    const db = await this.db;
-    const tx = db.transaction(['chunks', 'tabs'], 'readwrite');
-    const chunks = tx.objectStore('chunks');
-    let frames = 0;
-    let bytes = 0;
-    let nextSeq: number | undefined;
-    let cursor = await chunks.openCursor(IDBKeyRange.bound([meta.tabId, 0], [meta.tabId, MAX]));
-    // Never the newest chunk (the batch just acknowledged and shown live): a batch near the cap, or one frame over it,
-    // would otherwise take the whole log with it. It stays, over the cap if it must, until the next write.
-    while (cursor && cursor.value.lastSeq < meta.lastSeq && (frames < framesToFree || bytes < bytesToFree)) {
-      frames += cursor.value.frames.length;
-      bytes += cursor.value.bytes;
-      nextSeq = cursor.value.lastSeq + 1;
-      void cursor.delete();
-      cursor = await cursor.continue();
-    }
-    const next: TabMeta = { ...meta, frames: meta.frames - frames, bytes: meta.bytes - bytes, dropped: meta.dropped + frames, firstSeq: nextSeq ?? meta.firstSeq };
-    void tx.objectStore('tabs').put(next);
-    await tx.done;
-    return next;
+    return this.use(async (db) => {
+      const tx = db.transaction(['chunks', 'tabs'], 'readwrite');
+      const chunks = tx.objectStore('chunks');
+      let frames = 0;
+      let bytes = 0;
+      let nextSeq: number | undefined;
+      let cursor = await chunks.openCursor(IDBKeyRange.bound([meta.tabId, 0], [meta.tabId, MAX]));
+      // Never the newest chunk (the batch just acknowledged and shown live): a batch near the cap, or one frame over it,
+      // would otherwise take the whole log with it. It stays, over the cap if it must, until the next write.
+      while (cursor && cursor.value.lastSeq < meta.lastSeq && (frames < framesToFree || bytes < bytesToFree)) {
+        frames += cursor.value.frames.length;
+        bytes += cursor.value.bytes;
+        nextSeq = cursor.value.lastSeq + 1;
+        void cursor.delete();
+        cursor = await cursor.continue();
+      }
+      const next: TabMeta = { ...meta, frames: meta.frames - frames, bytes: meta.bytes - bytes, dropped: meta.dropped + frames, firstSeq: nextSeq ?? meta.firstSeq };
+      void tx.objectStore('tabs').put(next);
+      await tx.done;
+      return next;
+    }, false);
   }
 
   /** The stored settings object as written (validate before use: it may come from an older version). */
   async loadSettings(): Promise<unknown> {
-    return (await this.db).get('settings', 'settings');
+    return this.use((db) => db.get('settings', 'settings'));
   }
 
   async saveSettings(settings: unknown): Promise<void> {
-    await (await this.db).put('settings', settings, 'settings');
+    await this.use((db) => db.put('settings', settings, 'settings'));
   }
 
   /** Replaces everything stored for the tab by `meta` and `chunk` (if any), in one transaction. */
   async replaceTab(meta: TabMeta, chunk: FrameChunk | undefined): Promise<void> {
-    const db = await this.db;
-    const tx = db.transaction(['chunks', 'tabs'], 'readwrite', { durability: 'relaxed' });
-    void tx.objectStore('chunks').delete(IDBKeyRange.bound([meta.tabId, 0], [meta.tabId, MAX]));
-    if (chunk) void tx.objectStore('chunks').put(chunk, [meta.tabId, chunk.lastSeq]);
-    void tx.objectStore('tabs').put(meta);
-    await tx.done;
+    return this.use(async (db) => {
+      const tx = db.transaction(['chunks', 'tabs'], 'readwrite', { durability: 'relaxed' });
+      void tx.objectStore('chunks').delete(IDBKeyRange.bound([meta.tabId, 0], [meta.tabId, MAX]));
+      if (chunk) void tx.objectStore('chunks').put(chunk, [meta.tabId, chunk.lastSeq]);
+      void tx.objectStore('tabs').put(meta);
+      await tx.done;
+    }, false);
   }
 
   /**
@@ -189,10 +262,11 @@ export class LogStore {
   }
 
   async deleteTab(tabId: number): Promise<void> {
-    const db = await this.db;
-    const tx = db.transaction(['chunks', 'tabs'], 'readwrite');
-    void tx.objectStore('chunks').delete(IDBKeyRange.bound([tabId, 0], [tabId, MAX]));
-    void tx.objectStore('tabs').delete(tabId);
-    await tx.done;
+    return this.use(async (db) => {
+      const tx = db.transaction(['chunks', 'tabs'], 'readwrite');
+      void tx.objectStore('chunks').delete(IDBKeyRange.bound([tabId, 0], [tabId, MAX]));
+      void tx.objectStore('tabs').delete(tabId);
+      await tx.done;
+    });
   }
 }

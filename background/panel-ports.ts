@@ -105,7 +105,7 @@ export class PanelHub {
   }
 }
 
-function messageOf(e: unknown): string {
+export function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 

@@ -74,8 +74,40 @@ export class TabLog {
   }
 
   private async loaded(): Promise<TabMeta> {
-    this.meta ??= (await this.store.loadMeta(this.tabId)) ?? emptyMeta(this.tabId);
+    if (this.stale) {
+      this.stale = false;
+      this.meta = undefined;
+    }
+    if (!this.meta) {
+      const stored = await this.store.loadMeta(this.tabId);
+      const last = this.persisted;
+      // The store lost what this log wrote (the user cleared the extension's storage): the log starts over empty, its
+      // numbers going on (panels hold the earlier ones), as after Clear.
+      this.meta = last !== undefined && (!stored || stored.lastSeq < last.lastSeq) ? continued(last) : (stored ?? emptyMeta(this.tabId));
+      this.persisted = { ...this.meta };
+    }
     return this.meta;
+  }
+
+  /** The metadata as last written or read (a copy): what the store must still hold unless it was cleared under us. */
+  private persisted: TabMeta | undefined;
+
+  /** Set by storageReopened: the metadata in memory may not be what the store holds any more. */
+  private stale = false;
+
+  /**
+   * The database was closed under the log and opened again (the user cleared the extension's storage): batches waiting
+   * to be written fail (their relays send them again) and the metadata is read again before the next step.
+   */
+  storageReopened(): void {
+    if (this.writeTimer !== undefined) clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingFrames = 0;
+    const gone = new Error('the extension\'s storage was closed under the log (the batch is sent again)');
+    for (const p of batch) p.failed(gone);
+    this.stale = true;
   }
 
   stats(): TabStats {
@@ -202,6 +234,7 @@ export class TabLog {
     this.pendingFrames = 0;
     try {
       await this.store.append(this.meta!, batch.flatMap((p) => (p.chunk ? [p.chunk] : [])));
+      this.persisted = { ...this.meta! };
     } catch (e) {
       for (const p of batch) p.failed(e);
       // What is in memory was never persisted: forget it; the relays re-send on a new port (RelayHub resets theirs).
@@ -229,6 +262,7 @@ export class TabLog {
     const framesToFree = meta.frames > caps.maxFrames ? meta.frames - caps.maxFrames + Math.ceil(caps.maxFrames * TRIM_SHARE) : 0;
     const bytesToFree = meta.bytes > caps.maxBytes ? meta.bytes - caps.maxBytes + Math.ceil(caps.maxBytes * TRIM_SHARE) : 0;
     this.meta = await this.store.dropOldest(meta, framesToFree, bytesToFree);
+    this.persisted = { ...this.meta };
   }
 
   /**
@@ -298,6 +332,7 @@ export class TabLog {
       // One transaction: a worker stopped half-way must not leave an empty log that counts from 1 again.
       await this.store.replaceTab(meta, chunk);
       this.meta = meta;
+      this.persisted = { ...meta };
       return { stats: this.stats(), kept };
     });
   }
@@ -331,6 +366,7 @@ export class TabLog {
     return this.run(async () => {
       await this.store.deleteTab(this.tabId);
       this.meta = undefined;
+      this.persisted = undefined;
     });
   }
 }
@@ -372,6 +408,24 @@ function trackDocs(meta: TabMeta, kind: 'page-start' | 'page-end', doc: string, 
   // Documents that never said goodbye (a crashed frame) must not pile up.
   if (live.length > MAX_LIVE_DOCS) live.splice(0, live.length - MAX_LIVE_DOCS);
   if (frames.length > MAX_LIVE_DOCS) frames.splice(0, frames.length - MAX_LIVE_DOCS);
+}
+
+/** The log after its stored frames went (storage cleared under it): empty, numbers and page tracking going on. */
+function continued(old: TabMeta): TabMeta {
+  return {
+    ...emptyMeta(old.tabId),
+    lastSeq: old.lastSeq,
+    firstSeq: old.lastSeq + 1,
+    dropped: old.dropped,
+    rejected: old.rejected,
+    segment: old.segment,
+    relays: old.relays,
+    ...(old.segmentFirstSeq !== undefined ? { segmentFirstSeq: old.segmentFirstSeq } : {}),
+    ...(old.liveDocs ? { liveDocs: old.liveDocs } : {}),
+    ...(old.endedDocs ? { endedDocs: old.endedDocs } : {}),
+    ...(old.segmentFrameIds ? { segmentFrameIds: old.segmentFrameIds } : {}),
+    ...(old.segmentBegunBySubframeAt !== undefined ? { segmentBegunBySubframeAt: old.segmentBegunBySubframeAt } : {}),
+  };
 }
 
 function pruneRelays(meta: TabMeta): void {

@@ -11,7 +11,12 @@ export class Tabs {
   /** Panels showing each tab, by tab id (kept here, not in the log: a log can be replaced while a panel shows it). */
   private readonly watchers = new Map<number, number>();
 
-  constructor(readonly store = new LogStore()) {}
+  constructor(readonly store = new LogStore()) {
+    // The browser closed the database under us (storage cleared): every loaded log reads its metadata again.
+    store.onReopen = () => {
+      for (const log of this.logs.values()) log.storageReopened();
+    };
+  }
 
   get(tabId: number): TabLog {
     let log = this.logs.get(tabId);

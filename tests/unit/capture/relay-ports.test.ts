@@ -9,6 +9,7 @@ import { RelayHub } from '../../../background/relay-ports.ts';
 import type { SettingsStore } from '../../../background/settings.ts';
 import { Tabs } from '../../../background/tabs.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
+import { PAGE_TAG } from '../../../shared/messages.ts';
 
 function relayPort(tabId: number) {
   const sent: unknown[] = [];
@@ -51,5 +52,32 @@ describe('RelayHub pace', () => {
     const back = relayPort(3);
     hub.onPort(back.port);
     expect(back.paces()).toEqual([{ type: 'pace', live: false }]);
+  });
+});
+
+describe('RelayHub on a failing store', () => {
+  it("tells the tab's panels when its frames cannot be stored (a full disk): never silent", async () => {
+    const store = new LogStore('relay-ports-quota');
+    store.append = async () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    const tabs = new Tabs(store);
+    const settings = { onChange: () => undefined, get: async () => DEFAULT_SETTINGS } as unknown as SettingsStore;
+    const told: Array<[number, unknown]> = [];
+    const panels = { broadcast: (tabId: number, m: unknown) => told.push([tabId, m]), publish: () => undefined } as unknown as PanelHub;
+    const hub = new RelayHub(tabs, panels, settings, () => undefined);
+    let deliver: (m: unknown) => void = () => undefined;
+    const port = {
+      sender: { tab: { id: 5 }, frameId: 0 },
+      postMessage: () => undefined,
+      onMessage: { addListener: (f: (m: unknown) => void) => void (deliver = f) },
+      onDisconnect: { addListener: () => undefined },
+      disconnect: () => undefined,
+    } as unknown as browser.Runtime.Port;
+    hub.onPort(port);
+    const frames = [{ kind: 'sse-event', doc: 'd', n: 1, t: 1, conn: 'd.1', data: { text: '{"jsonrpc":"2.0","method":"m"}' } }];
+    deliver({ type: 'frames', relay: 'R', batch: 1, payloads: [JSON.stringify({ tag: PAGE_TAG, frames })], rejected: 0 });
+    for (let i = 0; i < 100 && told.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(told).toEqual([[5, { type: 'error', error: "Could not store this tab's captured frames: The quota has been exceeded. The page keeps them and sends them again; if this goes on, the browser may be out of storage for extensions." }]]);
   });
 });

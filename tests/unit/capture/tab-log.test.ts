@@ -1,6 +1,8 @@
 // The per-tab log (background/tab-log.ts) on the real LogStore over an in-memory IndexedDB (fake-indexeddb): exactly-once
 // acceptance of relay batches, caps that drop the oldest and count it, and a failed write that loses nothing.
 import 'fake-indexeddb/auto';
+import { forceCloseDatabase } from 'fake-indexeddb';
+import { unwrap } from 'idb';
 import { describe, expect, it } from 'vitest';
 import { LogStore, emptyMeta, type FrameChunk, type TabMeta } from '../../../background/log-store.ts';
 import { TabLog, type LogCaps, type WriteDelays } from '../../../background/tab-log.ts';
@@ -23,6 +25,9 @@ function payload(count: number): string {
   });
   return JSON.stringify({ tag: PAGE_TAG, frames });
 }
+
+/** The store's connection as the browser has it (what a forced close acts on). */
+const rawDb = async (store: LogStore): Promise<IDBDatabase> => unwrap((await (store as unknown as { db: Promise<unknown> }).db) as never) as unknown as IDBDatabase;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const numbers = async (store: LogStore, tab: number) => (await store.readAfter(tab, 0, 1e6)).map((f) => (f as unknown as { n: number }).n);
@@ -211,6 +216,28 @@ describe('TabLog', () => {
     const cleared = await log.clear();
     expect(await failed).toMatch(/Quota/);
     expect(cleared.stats).toMatchObject({ frames: 0, lastSeq: 3 });
+  });
+
+  it('the browser closes the database under the log (storage cleared): it opens it again and goes on, numbers never reused', async () => {
+    const name = `tab-log-test-${++dbCount}`;
+    const store = new LogStore(name);
+    // Tabs hears of the new connection (LogStore.onReopen) and tells its logs.
+    const tabs = new Tabs(store);
+    tabs.caps = { maxFrames: 1000, maxBytes: 1e9 };
+    const log = tabs.get(50);
+    n = 0;
+    await log.accept('relay-a', 1, [payload(3)], 0, 0);
+    // Closed only: what was stored is still there.
+    forceCloseDatabase((await rawDb(store)) as never);
+    expect((await log.accept('relay-a', 2, [payload(2)], 0, 0)).frames.map((f) => f.seq)).toEqual([4, 5]);
+    expect(await numbers(store, 50)).toEqual([1, 2, 3, 4, 5]);
+    // Closed and emptied (as Chrome does when the user clears the extension's storage).
+    forceCloseDatabase((await rawDb(store)) as never);
+    const other = new LogStore(name);
+    await other.replaceTab(emptyMeta(50), undefined);
+    expect((await log.accept('relay-a', 3, [payload(2)], 0, 0)).frames.map((f) => f.seq)).toEqual([6, 7]);
+    expect(await numbers(store, 50)).toEqual([6, 7]);
+    expect(log.stats()).toMatchObject({ frames: 2, lastSeq: 7 });
   });
 
   it('lowered caps trim an idle log at once, and say so; caps it is within change nothing', async () => {
