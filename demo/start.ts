@@ -94,6 +94,10 @@ async function listen<T>(what: string, port: number, flag: string, start: () => 
       console.error(`The ${what} port ${port} is already in use (another npm start?). Pass ${flag} <n> (0 = any free port).`);
       await stop('port in use', 1);
     }
+    if ((err as NodeJS.ErrnoException).code === 'EACCES') {
+      console.error(`The ${what} cannot listen on port ${port}: not allowed (ports under 1024 need privileges). Pass ${flag} <n> (0 = any free port).`);
+      await stop('port not allowed', 1);
+    }
     throw err;
   }
 }
