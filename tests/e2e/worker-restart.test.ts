@@ -1,6 +1,6 @@
 // MV3 termination: the service worker is stopped (CDP ServiceWorker.stopAllWorkers) several times while the page keeps
 // talking MCP. Afterwards the log has every frame, in order, none duplicated, and the open panel has reconnected and
-// shows them all.
+// shows them all. And the extension's storage cleared under a running worker: capture goes on.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Frame } from '../../shared/frames.ts';
 import { bundleClient } from '../support/bundle.ts';
@@ -90,4 +90,39 @@ it('loses nothing and duplicates nothing across service-worker restarts', async 
   expect(panelSeqs).toEqual(frames.map((f) => f.seq));
   await panel.close();
   await page.close();
+});
+
+// The user clears the extension's storage (devtools' "Clear site data", here CDP Storage.clearDataForOrigin) while a
+// page keeps talking MCP: Chromium closes the worker's IndexedDB connection. Capture goes on in a new database, its
+// sequence numbers going on (the open panel holds the earlier ones), and the panel shows the new traffic.
+it('goes on capturing after the extension storage is cleared under it', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(site.url + '/');
+  await page.evaluate((u) => (window as any).mcp.connect('streamable', u), `${mcp.url}/mcp`);
+  const tabId = await tabIdOf(browser, page);
+  const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+  await panel.waitForSelector('.status-bar[data-status="live"]');
+  const before = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tabId);
+    return fs.some((f) => f.kind === 'http-end') ? fs : undefined;
+  }, 10_000, 'first frames stored');
+  const lastBefore = before.at(-1)!.seq;
+
+  const cdp = await browser.context.newCDPSession(page);
+  await cdp.send('Storage.clearDataForOrigin', { origin: `chrome-extension://${browser.extensionId}`, storageTypes: 'indexeddb' });
+  await cdp.detach();
+
+  await page.evaluate(() => (window as any).mcp.read('file:///docs/policy.md'));
+  // Stored again, numbered after what was there (the relay re-sends what the closed connection refused).
+  const after = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tabId);
+    return fs.some((f) => f.kind === 'http-request' && f.body?.text.includes('resources/read')) ? fs : undefined;
+  }, 20_000, 'frames stored after the clear');
+  expect(after.length).toBeGreaterThan(0);
+  expect(after[0]!.seq).toBeGreaterThan(lastBefore);
+  const seqs = after.map((f) => f.seq);
+  expect(new Set(seqs).size).toBe(seqs.length);
+  // The open panel shows the read made after the clear.
+  const read = after.find((f) => f.kind === 'http-request' && f.body?.text.includes('resources/read'))!.seq;
+  await panel.waitForFunction((seq) => (globalThis as any).mcpPanel.snapshot.value.lastSeq >= seq, read);
 });

@@ -320,7 +320,8 @@ describe('the scrubber', () => {
     expect(s.scrubT.value).toBeNull();
   });
 
-  it('the last message\'s stop shows what live shows, also when frames without a message (a stream\'s end) follow it', async () => {
+  /** A client that subscribes, drops its session and initializes a new one without resubscribing. */
+  function reconnectWithoutResubscribe() {
     const log = new FrameLog('doc1');
     log.pageStart('http://localhost:8080/');
     const c = new StreamableClient(log, URL);
@@ -330,6 +331,11 @@ describe('the scrubber', () => {
     c.subscribe(POLICY);
     get.close('aborted');
     c.initialize({ sessionId: 'S2' });
+    return { log, c };
+  }
+
+  it('the last message\'s stop shows what live shows, also when frames without a message (a stream\'s end) follow it', async () => {
+    const { log, c } = reconnectWithoutResubscribe();
     const lastMessage = log.t;
     c.openGet().close('failed');
     const s = new PanelStore();
@@ -343,15 +349,7 @@ describe('the scrubber', () => {
   });
 
   it('shows at a stop what held until the next frame: a reconnect without resubscribe, then a quiet minute', async () => {
-    const log = new FrameLog('doc1');
-    log.pageStart('http://localhost:8080/');
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
-    get.close('aborted');
-    c.initialize({ sessionId: 'S2' });
+    const { log, c } = reconnectWithoutResubscribe();
     c.openGet();
     const reinit = log.t;
     log.wait(60_000);
