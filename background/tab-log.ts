@@ -100,14 +100,19 @@ export class TabLog {
    * to be written fail (their relays send them again) and the metadata is read again before the next step.
    */
   storageReopened(): void {
+    this.failPending('the extension\'s storage was closed under the log (the batch is sent again)');
+    this.stale = true;
+  }
+
+  /** Batches waiting for their write fail now (their relays send them again). */
+  private failPending(why: string): void {
     if (this.writeTimer !== undefined) clearTimeout(this.writeTimer);
     this.writeTimer = undefined;
     const batch = this.pending;
     this.pending = [];
     this.pendingFrames = 0;
-    const gone = new Error('the extension\'s storage was closed under the log (the batch is sent again)');
+    const gone = new Error(why);
     for (const p of batch) p.failed(gone);
-    this.stale = true;
   }
 
   stats(): TabStats {
@@ -353,13 +358,7 @@ export class TabLog {
    */
   discard(): void {
     this.discarded = true;
-    if (this.writeTimer !== undefined) clearTimeout(this.writeTimer);
-    this.writeTimer = undefined;
-    const batch = this.pending;
-    this.pending = [];
-    this.pendingFrames = 0;
-    const gone = new Error('the log was dropped for a new browser session (the batch is sent again)');
-    for (const p of batch) p.failed(gone);
+    this.failPending('the log was dropped for a new browser session (the batch is sent again)');
   }
 
   forget(): Promise<void> {

@@ -23,13 +23,19 @@ afterAll(async () => {
   await site?.close();
 });
 
-it('loses nothing and duplicates nothing across service-worker restarts', async () => {
+/** A page whose v1 client connected, and the panel open on its tab, live. */
+async function connectedPageWithPanel() {
   const page = await browser.context.newPage();
   await page.goto(site.url + '/');
   await page.evaluate((u) => (window as any).mcp.connect('streamable', u), `${mcp.url}/mcp`);
   const tabId = await tabIdOf(browser, page);
   const panel = await openPanel(browser.context, browser.extensionId!, tabId);
   await panel.waitForSelector('.status-bar[data-status="live"]');
+  return { page, tabId, panel };
+}
+
+it('loses nothing and duplicates nothing across service-worker restarts', async () => {
+  const { page, tabId, panel } = await connectedPageWithPanel();
 
   // Traffic runs continuously in the page while the worker is stopped three times.
   await page.evaluate(() => {
@@ -96,12 +102,7 @@ it('loses nothing and duplicates nothing across service-worker restarts', async 
 // page keeps talking MCP: Chromium closes the worker's IndexedDB connection. Capture goes on in a new database, its
 // sequence numbers going on (the open panel holds the earlier ones), and the panel shows the new traffic.
 it('goes on capturing after the extension storage is cleared under it', async () => {
-  const page = await browser.context.newPage();
-  await page.goto(site.url + '/');
-  await page.evaluate((u) => (window as any).mcp.connect('streamable', u), `${mcp.url}/mcp`);
-  const tabId = await tabIdOf(browser, page);
-  const panel = await openPanel(browser.context, browser.extensionId!, tabId);
-  await panel.waitForSelector('.status-bar[data-status="live"]');
+  const { page, tabId, panel } = await connectedPageWithPanel();
   const before = await waitFor(async () => {
     const fs = await loggedFrames(browser, tabId);
     return fs.some((f) => f.kind === 'http-end') ? fs : undefined;
