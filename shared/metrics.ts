@@ -59,7 +59,8 @@ export function computeMetrics(core: EngineCore, now: number, engineErrors = 0):
     if (!l.live) continue;
     if (l.kind === 'session') activeSessions++;
     else activeListenStreams++;
-    perSession.push({ session: l.label, uris: l.uris.size });
+    // What it holds in its own right: sub-resources covered through a subscribed parent are not subscriptions.
+    perSession.push({ session: l.label, uris: l.uris.size - (l.viaParent?.size ?? 0) });
   }
   let cached = 0;
   let ageSum = 0;
@@ -69,7 +70,8 @@ export function computeMetrics(core: EngineCore, now: number, engineErrors = 0):
     if (c.ended) continue;
     for (const u of c.uris.values()) {
       const p = u.pendingReread;
-      if (p && now - p.t < core.grace) pending += p.count;
+      // Within the grace, or re-read and the answer not here yet: the client is doing its part, not judged yet.
+      if (p && (now - p.t < core.grace || p.reread !== undefined)) pending += p.count;
       if (!u.cached) continue;
       cached++;
       const age = Math.max(0, now - u.readAt);

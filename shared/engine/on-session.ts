@@ -112,6 +112,9 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
       anotherOpen = true;
       continue;
     }
+    // One that ended before any acknowledgement held nothing: the retries of a client waiting for its server to come
+    // back are one reconnect, not one each (as failed initializes are not counted in 2025).
+    if (!x.acked) continue;
     ended.push(x);
     if (!lastEnded || (x.endSeq ?? 0) > (lastEnded.endSeq ?? 0)) lastEnded = x;
     if ((x.endSeq ?? 0) > c.lastListenSeq) {
@@ -143,7 +146,9 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
     // The listens that ended last, together (within the grace of the last one).
     for (const x of ended) {
       if ((lastEnded!.endT ?? 0) - (x.endT ?? 0) > core.grace) continue;
-      for (const uri of x.requested ?? []) {
+      // What they held (kept when they ended), not what they asked for: a URI the acknowledgement refused was never
+      // subscribed, so it is not one to subscribe again (as a 2025 subscribe that failed is not).
+      for (const uri of x.uris) {
         const u = c.uris.get(uri);
         if (u?.cached) wanted.add(u);
       }
@@ -295,11 +300,14 @@ export function pageGone(core: EngineCore, doc: string, t: number, seq: number):
     for (const u of c.uris.values()) {
       core.touch(u, t);
       const p = u.pendingReread;
-      // A re-read in flight when the page went was sent (late or not); none sent past the grace is the finding.
-      if (p?.reread) recordLateReread(core, u, p, p.reread);
-      else if (p && t - p.t >= core.grace) {
+      // A re-read in flight when the page went was sent (late or not): the client did its part, and it counts so.
+      // None sent past the grace is the finding (and a miss); none sent within it is not judged either way.
+      if (p?.reread) {
+        core.counters.notificationsReread += p.count;
+        recordLateReread(core, u, p, p.reread);
+      } else if (p && t - p.t >= core.grace) {
         core.log.record({ id: 'notified-not-reread', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...(p.session !== undefined ? { session: p.session } : {}), detail: 'never re-read before the page unloaded' }, p.t, t, [p.seq, seq]);
-      }
+      } else if (p) core.counters.notificationsForCached -= p.count;
       u.pendingReread = undefined;
       u.pendingMissed = undefined;
       u.flowPending = undefined;

@@ -185,3 +185,59 @@ describe('metrics', () => {
     expect([later.notificationsPendingReread, later.rereadShare]).toEqual([0, 0.9]);
   });
 });
+
+describe('metrics (second audit, 2026-12-04)', () => {
+  const POLICY = 'file:///a';
+  it('a re-read sent and not yet answered is pending, not a miss, past the grace', () => {
+    const { log, c, get } = subscribed();
+    get.updated(POLICY);
+    log.wait(50);
+    const read = c.beginRead(POLICY);
+    log.wait(3000);
+    expect(metricsAt(log, 0)).toMatchObject({ notificationsReread: 0, notificationsPendingReread: 1, rereadShare: null });
+    read.respond({ contents: [{ uri: POLICY, text: 'v2' }] });
+    expect(metricsAt(log, 0)).toMatchObject({ notificationsReread: 1, notificationsPendingReread: 0, rereadShare: 1 });
+  });
+
+  it('a page that unloads with a re-read in flight re-read; one that unloads within the grace is not judged', () => {
+    for (const sent of [true, false]) {
+      const { log, c, get } = subscribed();
+      get.updated(POLICY);
+      log.wait(10);
+      c.read(POLICY, 'v2');
+      get.updated(POLICY);
+      log.wait(10);
+      if (sent) c.beginRead(POLICY);
+      log.wait(300);
+      log.pageEnd('http://localhost:8080/');
+      expect(metricsAt(log, 5000)).toMatchObject({ rereadShare: 1, notificationsPendingReread: 0 });
+    }
+  });
+
+  it('sub-resources covered through a subscribed parent are not counted as the session\'s subscriptions', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.subscribe('file:///docs/');
+    for (const d of ['a', 'b', 'c']) get.updated(`file:///docs/${d}.md`);
+    expect(metricsAt(log).subscribedUrisPerSession).toEqual([{ session: 'S1', uris: 1 }]);
+  });
+
+  it('2026: listen retries while the server is down are one reconnect; a URI the acknowledgement refused is not one to resubscribe', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, 'http://localhost:3000/mcp');
+    c.discover();
+    c.read(POLICY, 'v1');
+    c.read('file:///b', 'b1');
+    c.listen([POLICY, 'file:///b'], { accepted: [POLICY] }).drop('failed');
+    for (let i = 0; i < 3; i++) {
+      log.wait(3000);
+      c.listen([POLICY], { ack: false }).drop('failed');
+    }
+    log.wait(3000);
+    c.discover();
+    c.listen([POLICY]);
+    expect(metricsAt(log)).toMatchObject({ reconnects: 1, reconnectsToResubscribe: 1, reconnectsResubscribed: 1, resubscribeShare: 1 });
+  });
+});
