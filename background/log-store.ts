@@ -61,7 +61,8 @@ export function emptyMeta(tabId: number): TabMeta {
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
-function connectionLost(e: unknown): boolean {
+/** The browser closed the database connection (the storage was cleared): not a disk problem, sent again at once. */
+export function connectionLost(e: unknown): boolean {
   return e instanceof Error && (e.name === 'InvalidStateError' || (e.name === 'AbortError' && /connection (was|is) clos/i.test(e.message)));
 }
 

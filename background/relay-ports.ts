@@ -6,6 +6,7 @@ import type { Frame } from '../shared/frames.ts';
 import type { RelayAck, RelayBatch, RelayConfig, RelayPace } from '../shared/messages.ts';
 import type { CaptureConfig } from '../shared/settings.ts';
 import type { SettingsStore } from './settings.ts';
+import { connectionLost } from './log-store.ts';
 import { messageOf, type PanelHub } from './panel-ports.ts';
 import type { Tabs } from './tabs.ts';
 
@@ -81,7 +82,7 @@ export class RelayHub {
           reset = true;
           console.error('mcp-devtools: could not store frames; the relay will re-send them', e);
           // Not silent: the tab's panels say so (a full disk, storage cleared under us). Nothing is lost yet.
-          if (!/new browser session|closed under the log/.test(messageOf(e))) {
+          if (!connectionLost(e) && !/new browser session|closed under the log/.test(messageOf(e))) {
             this.panels.broadcast(tabId, { type: 'error', error: `Could not store this tab's captured frames: ${messageOf(e).replace(/\.+$/, '')}. The page keeps them and sends them again; if this goes on, the browser may be out of storage for extensions.` });
           }
           try {

@@ -74,12 +74,12 @@ export class TabLog {
   }
 
   private async loaded(): Promise<TabMeta> {
-    if (this.stale) {
+    while (this.stale || !this.meta) {
       this.stale = false;
       this.meta = undefined;
-    }
-    if (!this.meta) {
       const stored = await this.store.loadMeta(this.tabId);
+      // Closed again while it was read: read it again from the newer connection.
+      if (this.stale) continue;
       const last = this.persisted;
       // The store lost what this log wrote (the user cleared the extension's storage): the log starts over empty, its
       // numbers going on (panels hold the earlier ones), as after Clear.

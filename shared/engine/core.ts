@@ -228,6 +228,7 @@ export class EngineCore {
     if (i < 0) return;
     u.holders.splice(i, 1);
     if (u.holders.length === 0) {
+      u.heldSinceBeforeRelease = u.heldSince;
       u.heldSince = undefined;
       u.releasedT = t;
       u.loss = { reason, t, seq };
@@ -328,6 +329,7 @@ export class EngineCore {
    */
   revive(l: SubscriptionLedger, t: number, seq: number): void {
     if (l.open || l.endCause !== 're-initialize') return;
+    const endedT = l.endT;
     l.open = true;
     l.endT = undefined;
     l.endSeq = undefined;
@@ -338,7 +340,13 @@ export class EngineCore {
       const u = l.client.uris.get(uri);
       if (!u) continue;
       this.touch(u, t);
+      // Released only by the end this revive undoes: it never lapsed on the server, held since it was held before.
+      const undone = u.holders.length === 0 && u.releasedT === endedT;
       this.hold(u, l, t, seq);
+      if (undone) {
+        u.releasedT = undefined;
+        u.heldSince = u.heldSinceBeforeRelease ?? u.heldSince;
+      }
       this.reevaluate(u, t, seq);
     }
   }

@@ -189,6 +189,8 @@ export function adoptListen(core: EngineCore, c: ClientModel, id: RequestId, con
   c.listens.set(id, l);
   c.listenByConn.set(conn, l);
   if (replaced !== undefined && !replaced.open) c.ledgerEpoch++;
+  // What the client caches and this listen has not delivered yet may be what it asked for: said so from now on.
+  for (const u of c.uris.values()) core.reevaluate(u, t, seq);
   return l;
 }
 

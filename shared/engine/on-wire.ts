@@ -72,9 +72,14 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
     }
     case 'stream-open': {
       if (e.kind === 'post-sse' || e.kind === 'post') return;
-      let listen = e.kind === 'listen' && e.info.listenId !== undefined ? clientOf(core, e).listenOn(e.info.listenId, e.info.conn) : undefined;
-      // A listen stream the decoder adopted (its request is not in the log): a listen picked up mid-way.
-      if (e.kind === 'listen' && e.info.listenId !== undefined && !listen) listen = adoptListen(core, clientOf(core, e), e.info.listenId, e.info.conn, t, seq);
+      let listen: SubscriptionLedger | undefined;
+      if (e.kind === 'listen' && e.info.listenId !== undefined) {
+        // The listen its request opened on this connection; none when the decoder adopted the stream (its request is
+        // not in the log): a listen picked up mid-way — never another listen that reused the id (a second client).
+        const c = clientOf(core, e);
+        const own = c.listenByConn.get(e.info.conn);
+        listen = own !== undefined && String(own.listenId) === String(e.info.listenId) ? own : adoptListen(core, c, e.info.listenId, e.info.conn, t, seq);
+      }
       // A listen stream belongs to its listen (2026 has no session): the Sessions view and the lanes find it by that key.
       const session = listen ? listen.key : e.info.session;
       core.streamOpened({ stream: e.stream, kind: e.kind, endpoint: e.info.endpoint, ...(session !== undefined ? { session } : {}), openT: t, openSeq: seq, open: true });

@@ -71,6 +71,12 @@ function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason
   if (current && !current.observedFromStart && current.kind === 'session') {
     return { reason: 'not-seen-subscribing', detail: `session ${current.label} began before the capture; no subscribe for it was seen since` };
   }
+  // 2026 (no session): a listen of the client's picked up mid-way may have asked for it.
+  for (const l of u.client.listens.values()) {
+    if (l.open && !l.observedFromStart) {
+      return { reason: 'not-seen-subscribing', detail: `listen ${l.label} began before the capture: what it asked for was not seen, and no update for this URI came on it` };
+    }
+  }
   return { reason: 'never-subscribed', detail: 'no resources/subscribe or listen was sent for it' };
 }
 

@@ -240,6 +240,25 @@ describe('TabLog', () => {
     expect(log.stats()).toMatchObject({ frames: 2, lastSeq: 7 });
   });
 
+  it('the database closed while a log reads its metadata: each batch keeps numbers of its own, none lost', async () => {
+    for (const tick of [false, true]) {
+      const store = new LogStore(`tab-log-test-${++dbCount}`);
+      const tabs = new Tabs(store);
+      tabs.caps = { maxFrames: 1000, maxBytes: 1e9 };
+      await tabs.get(1).accept('r1', 1, [payload(3)], 0, 0);
+      const db = await rawDb(store);
+      const log = tabs.get(2); // not loaded yet
+      n = 10;
+      const a = log.accept('r2', 1, [payload(2)], 0, 0);
+      if (tick) await Promise.resolve();
+      forceCloseDatabase(db as never);
+      const b = log.accept('r2', 2, [payload(2)], 0, 0);
+      const seqs = async (p: typeof a) => p.then((x) => x.frames.map((f) => f.seq), (e: Error) => e.message);
+      expect([await seqs(a), await seqs(b)]).toEqual([[1, 2], [3, 4]]);
+      expect(await numbers(store, 2)).toEqual([11, 12, 13, 14]);
+    }
+  });
+
   it('lowered caps trim an idle log at once, and say so; caps it is within change nothing', async () => {
     const store = freshStore();
     const caps: LogCaps = { maxFrames: 1000, maxBytes: 1e9 };

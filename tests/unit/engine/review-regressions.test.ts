@@ -219,6 +219,25 @@ describe('SEP-1699 stream polling (2025-11-25)', () => {
     expect(run(closed).snapshot(closed.t).sessions.find((x) => x.key === 'S1')).toMatchObject({ open: false, endCause: 're-initialize' });
   });
 
+  it('a session revived after its GET stream was polled never lapsed: a change read on it without a notification is a missed update', () => {
+    const log = new FrameLog();
+    const a = new StreamableClient(log, URL, '2025-11-25');
+    a.initialize({ sessionId: 'S1' });
+    const g = a.openGet({ ids: 'a' });
+    a.read(A, 'v1');
+    a.subscribe(A);
+    log.sseEvent(g.conn, '', { id: 'a-0', retry: 300 });
+    g.close('complete');
+    new StreamableClient(log, URL, '2025-11-25').initialize({ sessionId: 'S2' });
+    log.wait(300);
+    a.openGet({ lastEventId: 'a-0', ids: 'c' });
+    log.wait(200);
+    a.read(A, 'v2');
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000), 'info')).toEqual([`missed-update ${A} - warning`]);
+    expect(e.snapshot(log.t).sessions.map((s) => [s.key, s.open])).toEqual([['S1', true], ['S2', true]]);
+  });
+
   it('a client that never resumes is reported once the retry and the grace have passed', () => {
     const { e, log } = polled(false);
     const closedAt = log.t - 5100;

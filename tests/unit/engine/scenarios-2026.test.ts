@@ -421,11 +421,39 @@ describe('2026-07-28 listen', () => {
     expect(snap.uris.map((u) => [u.endpoint, u.uri, u.serverHasSubscription, u.notifications])).toEqual([[URL, POLICY, true, 1]]);
     expect(snap.sessions.map((s) => [s.kind, s.label, s.open, s.observedFromStart, s.subscriptions])).toEqual([['listen', 'listen:1', true, false, [POLICY]]]);
     expect(snap.streams.map((s) => [s.kind, s.endpoint, s.open])).toEqual([['listen', URL, true]]);
+    // A URI it caches and no update came for yet: maybe asked for, not seen: a note, not "never subscribed".
+    c.read(FAQ, 'faq v1');
+    const noted = new Engine();
+    noted.applyAll(log.frames.slice(skip));
+    expect(brief(findingsAfter(noted, 3000), 'info')).toEqual([`cached-not-subscribed ${FAQ} not-seen-subscribing info`]);
     // The stream drops later: what it held is lost with it, as for a listen seen from its start.
     l.drop('failed');
     const after = new Engine();
     after.applyAll(log.frames.slice(skip));
-    expect(brief(findingsAfter(after, 3000))).toEqual([`cached-not-subscribed ${POLICY} lost-with-stream error`]);
+    expect(brief(findingsAfter(after, 3000)).filter((x) => x.includes(POLICY))).toEqual([`cached-not-subscribed ${POLICY} lost-with-stream error`]);
+  });
+
+  it('two clients of one page whose listens share an id, the capture begun between them: the first\'s stream is adopted as its own', () => {
+    const log = new FrameLog();
+    const a = new ModernClient(log, URL);
+    a.discover();
+    const la = a.listen([POLICY]);
+    a.read(POLICY, 'a1');
+    const skip = log.frames.length;
+    const b = new ModernClient(log, URL);
+    b.discover();
+    b.listen([FAQ]);
+    b.read(FAQ, 'b1');
+    log.wait(500);
+    la.updated(POLICY);
+    a.read(POLICY, 'a2');
+    const e = new Engine();
+    e.applyAll(log.frames.slice(skip));
+    expect(brief(findingsAfter(e, 3000), 'info')).toEqual([]);
+    expect(e.snapshot(log.t).sessions.map((x) => [x.label, x.open, x.observedFromStart, x.subscriptions])).toEqual([
+      ['listen:1', true, true, [FAQ]],
+      ['listen:1 #2', true, false, [POLICY]],
+    ]);
   });
 
   it('a probe the server does not understand, then initialize, is ordinary negotiation', () => {
