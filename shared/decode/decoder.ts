@@ -100,7 +100,9 @@ export class Decoder {
    * Per document, the one Streamable HTTP endpoint its requests went to (undefined once there were two) and the session
    * they used last: what a connection whose request the log does not have (after Clear, a trimmed log) belongs to.
    */
-  private docEndpoints = new Map<string, { endpoint: string | undefined; session: string | undefined; modern: boolean }>();
+  private docEndpoints = new Map<string, { endpoint: string | undefined; session: string | undefined }>();
+  /** The same for a document's 2026 requests (kept apart: a page may speak both generations, to two endpoints). */
+  private docModernEndpoints = new Map<string, { endpoint: string | undefined; session: string | undefined }>();
   private lastDoc = '';
   private lastDocEndpoint = '';
   private lastDocSession: string | undefined = undefined;
@@ -336,20 +338,21 @@ export class Decoder {
    * from then on its messages are that client's (an SSE stream of it is that session's GET stream, open).
    */
   private adopt(c: Conn, f: S<SseEventFrame>): void {
-    const known = this.docEndpoints.get(c.info.doc);
-    if (known?.endpoint === undefined) return;
-    if (known.modern) {
-      // 2026 has no GET stream: a stream that outlives its request is a listen's (the one stream made to last), named
-      // by the subscription id its messages carry. Without one it is a request's stream: left alone.
-      const id = subscriptionIdIn(f.data.text);
-      if (id === undefined) return;
-      c.info = connInfo(c.info.conn, c.info.doc, known.endpoint, 'streamable-http', '2026', 'post', undefined, id);
+    // 2026 has no GET stream: a stream that outlives its request and whose messages name a subscription id is a
+    // listen's (the one stream made to last), on the endpoint the document's 2026 requests go to.
+    const id = subscriptionIdIn(f.data.text);
+    if (id !== undefined) {
+      const modern = this.docModernEndpoints.get(c.info.doc);
+      if (modern?.endpoint === undefined) return;
+      c.info = connInfo(c.info.conn, c.info.doc, modern.endpoint, 'streamable-http', '2026', 'post', undefined, id);
       c.stream = `listen:${c.info.conn}`;
       c.streamKind = 'listen';
       c.streamOpen = true;
       this.sink.wire({ type: 'stream-open', info: c.info, stream: c.stream, kind: 'listen' }, f.seq, f.t);
       return;
     }
+    const known = this.docEndpoints.get(c.info.doc);
+    if (known?.endpoint === undefined) return;
     c.info = connInfo(c.info.conn, c.info.doc, known.endpoint, 'streamable-http', '2025', 'get', known.session);
     if (c.sse || c.stream === undefined) {
       c.stream = `get:${c.info.conn}`;
@@ -366,12 +369,11 @@ export class Decoder {
     this.lastDocEndpoint = endpoint;
     this.lastDocSession = session;
     this.lastDocModern = modern;
-    const known = this.docEndpoints.get(doc);
-    if (!known) this.docEndpoints.set(doc, { endpoint, session, modern });
-    else if (known.endpoint === endpoint) {
-      known.session = session ?? known.session;
-      known.modern = modern;
-    } else known.endpoint = undefined;
+    const map = modern ? this.docModernEndpoints : this.docEndpoints;
+    const known = map.get(doc);
+    if (!known) map.set(doc, { endpoint, session });
+    else if (known.endpoint === endpoint) known.session = session ?? known.session;
+    else known.endpoint = undefined;
   }
 
   private onRequest(f: S<HttpRequestFrame>): void {

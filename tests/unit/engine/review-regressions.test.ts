@@ -416,6 +416,21 @@ describe('a capture that began mid-session (after Clear, or a log trimmed at its
     expect(snap.streams.filter((s) => s.open).map((s) => [s.kind, s.endpoint, s.session])).toEqual([['get', URL, 'S1']]);
   });
 
+  it('a page that also speaks 2026 to another endpoint: its 2025 GET stream whose request is gone is still adopted', () => {
+    const { log, c, get, skip } = subscribedSession();
+    const modern = new ModernClient(log, 'http://localhost:3001/mcp');
+    get.updated(A);
+    c.read(A, 'v2');
+    modern.discover();
+    modern.read('file:///docs/other.md', 'o1');
+    log.wait(1000);
+    get.updated(A);
+    c.read(A, 'v3');
+    const e = new Engine();
+    e.applyAll(log.frames.slice(skip));
+    expect(e.snapshot(log.t + 3000).streams.filter((s) => s.open).map((s) => [s.kind, s.endpoint, s.session])).toEqual([['get', URL, 'S1']]);
+  });
+
   it('a session seen from its start still says never subscribed', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL, '2025-06-18');
