@@ -186,7 +186,8 @@ export class TabLog {
           // The parsed objects are ours alone: stamp them in place.
           const frame = pf as Frame;
           frame.seq = ++meta.lastSeq;
-          if (meta.segment !== segmentBefore) meta.segmentFirstSeq = frame.seq;
+          // (Frames before the first page-start are stamped segment 1 too: that segment starts with the log.)
+          if (meta.segment !== segmentBefore && segmentBefore > 0) meta.segmentFirstSeq = frame.seq;
           frame.frameId = frameId;
           frame.segment = Math.max(meta.segment, 1);
           // What a document sends after its page-end (a pagehide handler's DELETE) never gets an end of its own.
