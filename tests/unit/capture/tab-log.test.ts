@@ -315,8 +315,11 @@ describe('TabLog', () => {
     const segmentsOf = async (doc: string) => [...new Set((await store.readAfter(9, 0, 1e6)).filter((f) => f.doc === doc).map((f) => f.segment))];
     let b = 0;
     const send = (frameId: number, text: string) => log.accept('r', ++b, [text], frameId, 0);
+    // A frame before any page-start is the first page's: that segment starts with the log.
+    await send(0, msg('top1', 'event'));
     // Page 1 speaks MCP at the top and in an iframe: one segment.
     await send(0, msg('top1', 'page-start', 'event'));
+    expect(log.segmentFirstSeq).toBe(1);
     await send(3, msg('inner1', 'page-start', 'event'));
     // Navigating away ends both; page 2's top never speaks MCP (so it sends nothing), only its iframe does.
     await send(3, msg('inner1', 'page-end'));
@@ -331,6 +334,8 @@ describe('TabLog', () => {
     expect(await segmentsOf('inner2b')).toEqual([2]);
     expect(await segmentsOf('top3')).toEqual([3]);
     expect(log.stats().segment).toBe(3);
+    // Where the badge's rebuild starts reading: page 3's page-start.
+    expect((await store.readAfter(9, log.segmentFirstSeq - 1, 1)).at(0)).toMatchObject({ kind: 'page-start', doc: 'top3' });
     // Page 4: its iframe's first MCP frame arrives before its top's; the top document started earlier, so it joins.
     await send(0, msg('top3', 'page-end'));
     const topStartedAt = ++k;
