@@ -104,6 +104,9 @@ export class UriState {
   cacheScope: string | undefined;
   /** Send order of the read whose answer is in the cache (to spot an older answer arriving later). */
   writtenOrder = 0;
+  /** The highest send order answered, and (while the cache holds an older answer) that answer's content. */
+  newestOrder = 0;
+  newest: ContentRef | undefined;
   writtenSeq = 0;
   /** Seq of the request whose answer is cached: a notification after it announces any change since. */
   writtenReqSeq = 0;

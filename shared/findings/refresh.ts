@@ -21,13 +21,16 @@ export interface ReadAnswer {
 /** A read answer arrives: judge it against the cache entry, then write it (last arrival wins, as a naive client does). */
 export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t: number, seq: number): void {
   const c = u.client;
-  const outOfOrder = u.cached && a.order < u.writtenOrder;
+  // Older than the newest answer seen (not only than the one cached: three answers arriving 3rd, 1st, 2nd leave the
+  // cache on the 2nd, still older than the 3rd).
+  const outOfOrder = u.cached && a.order < u.newestOrder;
   // A notification since the cached content was *asked for* explains a change (two quick notifications, two reads: the
   // second notification announces what the second read returns, even though it arrived before the first answer). Only
   // when none did is the content compared (comparing a document costs as much as reading it).
   const announced = u.lastNotifySeq > u.writtenReqSeq;
   const mustCompare = u.cached && (outOfOrder || (!announced && !u.staleSince));
-  const changed = mustCompare && contentDiffers(u.content, a.text) === true;
+  // An older answer is stale if it differs from the newest one (what the cache should end on).
+  const changed = mustCompare && contentDiffers(outOfOrder && u.newest ? u.newest : u.content, a.text) === true;
   if (outOfOrder && changed) {
     core.counters.staleOverwrites++;
     core.log.record(
@@ -61,6 +64,10 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   }
   if (!(outOfOrder && changed)) u.staleSince = undefined;
   settleReread(core, u, a.reqSeq, t, seq);
+  if (a.order >= u.newestOrder) {
+    u.newestOrder = a.order;
+    u.newest = undefined;
+  } else if (u.newest === undefined && u.cached) u.newest = { ...u.content };
   u.cached = true;
   u.readAt = t;
   u.readSeq = seq;

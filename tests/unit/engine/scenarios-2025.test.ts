@@ -313,6 +313,37 @@ describe('cache write order', () => {
     expect(after[0]!.open).toBe(false);
   });
 
+  it('three re-reads answered 3rd, 1st, 2nd: two stale overwrites, and the cache stays stale (the 2nd is older than the 3rd too)', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    const reads: ReturnType<typeof c.beginRead>[] = [];
+    for (let i = 0; i < 3; i++) {
+      get.updated(POLICY);
+      log.wait(10);
+      reads.push(c.beginRead(POLICY));
+    }
+    for (const [i, text] of [[2, 'v4'], [0, 'v2'], [1, 'v3']] as const) {
+      log.wait(100);
+      reads[i]!.respond({ contents: [{ uri: POLICY, text }] });
+    }
+    const e = run(log);
+    const f = findingsAfter(e, 3000).filter((x) => x.id === 'stale-overwrite');
+    expect(f.map((x) => x.open)).toEqual([true]);
+    expect(e.snapshot(log.t + 3000).metrics.staleOverwrites).toBe(2);
+    // An older answer equal to the newest is harmless: the cache holds what the newest said.
+    const same = new FrameLog();
+    const s2 = subscribed(same, [POLICY]);
+    const r: ReturnType<typeof c.beginRead>[] = [];
+    for (let i = 0; i < 3; i++) {
+      s2.get.updated(POLICY);
+      r.push(s2.c.beginRead(POLICY));
+    }
+    r[2]!.respond({ contents: [{ uri: POLICY, text: 'v4' }] });
+    r[0]!.respond({ contents: [{ uri: POLICY, text: 'v2' }] });
+    r[1]!.respond({ contents: [{ uri: POLICY, text: 'v4' }] });
+    expect(findingsAfter(run(same), 3000).filter((x) => x.id === 'stale-overwrite').map((x) => x.open)).toEqual([false]);
+  });
+
   it('out of order but with the same content is harmless', () => {
     const log = new FrameLog();
     const { c, get } = subscribed(log, [POLICY]);
