@@ -55,12 +55,16 @@ export function computeMetrics(core: EngineCore, now: number, engineErrors = 0):
   let activeSessions = 0;
   let activeListenStreams = 0;
   const perSession: { session: string; uris: number }[] = [];
-  for (const l of core.ledgers) {
-    if (!l.live) continue;
+  const live = core.ledgers.filter((l) => l.live);
+  const labels = new Map<string, number>();
+  for (const l of live) labels.set(l.label, (labels.get(l.label) ?? 0) + 1);
+  for (const l of live) {
     if (l.kind === 'session') activeSessions++;
     else activeListenStreams++;
+    // Two clients' listens may share a label (each SDK client numbers from 0): then the endpoint tells them apart.
+    const session = (labels.get(l.label) ?? 0) > 1 ? `${l.label} (${l.client.endpoint})` : l.label;
     // What it holds in its own right: sub-resources covered through a subscribed parent are not subscriptions.
-    perSession.push({ session: l.label, uris: l.uris.size - (l.viaParent?.size ?? 0) });
+    perSession.push({ session, uris: l.uris.size - (l.viaParent?.size ?? 0) });
   }
   let cached = 0;
   let ageSum = 0;

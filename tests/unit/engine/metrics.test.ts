@@ -224,6 +224,20 @@ describe('metrics (second audit, 2026-12-04)', () => {
     expect(metricsAt(log).subscribedUrisPerSession).toEqual([{ session: 'S1', uris: 1 }]);
   });
 
+  it('two clients\' listens with the same label on two endpoints are told apart by their endpoint', () => {
+    const log = new FrameLog();
+    for (const url of ['http://localhost:3000/mcp', 'http://localhost:3001/mcp']) {
+      const c = new ModernClient(log, url);
+      c.discover();
+      c.read(POLICY, 'v1');
+      c.listen([POLICY]);
+    }
+    expect(metricsAt(log).subscribedUrisPerSession).toEqual([
+      { session: 'listen:1 (http://localhost:3000/mcp)', uris: 1 },
+      { session: 'listen:1 (http://localhost:3001/mcp)', uris: 1 },
+    ]);
+  });
+
   it('2026: listen retries while the server is down are one reconnect; a URI the acknowledgement refused is not one to resubscribe', () => {
     const log = new FrameLog();
     const c = new ModernClient(log, 'http://localhost:3000/mcp');
