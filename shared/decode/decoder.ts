@@ -353,6 +353,9 @@ export class Decoder {
     }
     const known = this.docEndpoints.get(c.info.doc);
     if (known?.endpoint === undefined) return;
+    // A page that speaks 2026 too: an event that reads as 2026 (its _meta keys, a result type) is a 2026 request's
+    // stream, not the 2025 session's GET stream.
+    if (this.docModernEndpoints.get(c.info.doc)?.endpoint !== undefined && /io\.modelcontextprotocol\/|"resultType"/.test(f.data.text)) return;
     c.info = connInfo(c.info.conn, c.info.doc, known.endpoint, 'streamable-http', '2025', 'get', known.session);
     if (c.sse || c.stream === undefined) {
       c.stream = `get:${c.info.conn}`;

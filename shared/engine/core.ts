@@ -320,6 +320,8 @@ export class EngineCore {
       this.step(u, 'N', t, seq);
       this.reevaluate(u, t, seq);
     }
+    // A listen picked up mid-way may have asked for what it never delivered (coverage.ts says so): no longer.
+    if (l.kind === 'listen' && !l.observedFromStart) for (const u of l.client.uris.values()) this.reevaluate(u, t, seq);
   }
 
   /**
@@ -341,11 +343,12 @@ export class EngineCore {
       if (!u) continue;
       this.touch(u, t);
       // Released only by the end this revive undoes: it never lapsed on the server, held since it was held before.
-      const undone = u.holders.length === 0 && u.releasedT === endedT;
+      const undone = u.releasedT === endedT;
       this.hold(u, l, t, seq);
       if (undone) {
         u.releasedT = undefined;
-        u.heldSince = u.heldSinceBeforeRelease ?? u.heldSince;
+        const before = u.heldSinceBeforeRelease;
+        if (before !== undefined && (u.heldSince === undefined || before < u.heldSince)) u.heldSince = before;
       }
       this.reevaluate(u, t, seq);
     }

@@ -148,7 +148,10 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
       if ((lastEnded!.endT ?? 0) - (x.endT ?? 0) > core.grace) continue;
       // What they held (kept when they ended), not what they asked for: a URI the acknowledgement refused was never
       // subscribed, so it is not one to subscribe again (as a 2025 subscribe that failed is not).
+      // (Only what it asked for among them: a sub-resource held through a subscribed parent comes back with the parent.)
+      const asked = x.requested !== undefined ? new Set(x.requested) : undefined;
       for (const uri of x.uris) {
+        if (asked !== undefined && !asked.has(uri)) continue;
         const u = c.uris.get(uri);
         if (u?.cached) wanted.add(u);
       }
@@ -186,7 +189,8 @@ export function adoptListen(core: EngineCore, c: ClientModel, id: RequestId, con
   // It was running before the capture began: acknowledged or not, the server sends on it.
   l.acked = true;
   const replaced = c.listens.get(id);
-  c.listens.set(id, l);
+  // An open listen with the id (another client's, seen from its request) keeps it: a cancel by id is about that one.
+  if (replaced === undefined || !replaced.open) c.listens.set(id, l);
   c.listenByConn.set(conn, l);
   if (replaced !== undefined && !replaced.open) c.ledgerEpoch++;
   // What the client caches and this listen has not delivered yet may be what it asked for: said so from now on.

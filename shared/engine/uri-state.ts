@@ -106,6 +106,7 @@ export class UriState {
   writtenOrder = 0;
   /** The highest send order answered, and (while the cache holds an older answer) that answer's content. */
   newestOrder = 0;
+  newestSeq = 0;
   newest: ContentRef | undefined;
   writtenSeq = 0;
   /** Seq of the request whose answer is cached: a notification after it announces any change since. */

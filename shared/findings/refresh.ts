@@ -33,19 +33,21 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   const changed = mustCompare && contentDiffers(outOfOrder && u.newest ? u.newest : u.content, a.text) === true;
   if (outOfOrder && changed) {
     core.counters.staleOverwrites++;
+    // The newest answer (not the cached one, when an older one was written after it already).
+    const newer = u.newest !== undefined ? u.newestSeq : u.writtenSeq;
     core.log.record(
       {
         id: 'stale-overwrite',
         doc: c.doc, endpoint: c.endpoint,
         uri: u.uri,
         ...sessionOf(u),
-        detail: `the read sent at seq ${a.reqSeq} was answered after a newer read (answered at seq ${u.writtenSeq}): the cache ends on the older content`,
+        detail: `the read sent at seq ${a.reqSeq} was answered after a newer read (answered at seq ${newer}): the cache ends on the older content`,
       },
       t,
       t,
-      [a.reqSeq, u.writtenSeq, seq],
+      [a.reqSeq, newer, seq],
     );
-    u.staleSince = { t, seq, evidence: [a.reqSeq, u.writtenSeq, seq] };
+    u.staleSince = { t, seq, evidence: [a.reqSeq, newer, seq] };
   } else if (changed && !outOfOrder && !u.staleSince) {
     // The update was never announced. (After a stale overwrite, a changed read is the repair, not news.)
     // "Subscribed since that read" allows the common read-then-subscribe order: a subscription made within the
@@ -66,6 +68,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   settleReread(core, u, a.reqSeq, t, seq);
   if (a.order >= u.newestOrder) {
     u.newestOrder = a.order;
+    u.newestSeq = seq;
     u.newest = undefined;
   } else if (u.newest === undefined && u.cached) u.newest = { ...u.content };
   u.cached = true;

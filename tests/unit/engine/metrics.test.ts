@@ -224,6 +224,21 @@ describe('metrics (second audit, 2026-12-04)', () => {
     expect(metricsAt(log).subscribedUrisPerSession).toEqual([{ session: 'S1', uris: 1 }]);
   });
 
+  it('2026: a re-listen on the parent is a full resubscribe, whatever the parent covered', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, 'http://localhost:3000/mcp');
+    c.discover();
+    c.read('file:///docs/a.md', 'a1');
+    const l = c.listen(['file:///docs/']);
+    l.updated('file:///docs/a.md');
+    c.read('file:///docs/a.md', 'a2');
+    l.drop('failed');
+    log.wait(1000);
+    c.discover();
+    c.listen(['file:///docs/']);
+    expect(metricsAt(log)).toMatchObject({ reconnects: 1, reconnectsResubscribed: 1, resubscribeShare: 1 });
+  });
+
   it('two clients\' listens with the same label on two endpoints are told apart by their endpoint', () => {
     const log = new FrameLog();
     for (const url of ['http://localhost:3000/mcp', 'http://localhost:3001/mcp']) {

@@ -236,6 +236,24 @@ describe('SEP-1699 stream polling (2025-11-25)', () => {
     const e = run(log);
     expect(brief(findingsAfter(e, 3000), 'info')).toEqual([`missed-update ${A} - warning`]);
     expect(e.snapshot(log.t).sessions.map((s) => [s.key, s.open])).toEqual([['S1', true], ['S2', true]]);
+    // The same when the second client holds the URI too.
+    const both = new FrameLog();
+    const a2 = new StreamableClient(both, URL, '2025-11-25');
+    a2.initialize({ sessionId: 'S1' });
+    const g2 = a2.openGet({ ids: 'a' });
+    a2.read(A, 'v1');
+    a2.subscribe(A);
+    both.sseEvent(g2.conn, '', { id: 'a-0', retry: 300 });
+    g2.close('complete');
+    const b2 = new StreamableClient(both, URL, '2025-11-25');
+    b2.initialize({ sessionId: 'S2' });
+    b2.openGet();
+    b2.subscribe(A);
+    both.wait(300);
+    a2.openGet({ lastEventId: 'a-0', ids: 'c' });
+    both.wait(200);
+    a2.read(A, 'v2');
+    expect(brief(findingsAfter(run(both), 3000), 'info')).toEqual([`missed-update ${A} - warning`]);
   });
 
   it('a client that never resumes is reported once the retry and the grace have passed', () => {

@@ -456,6 +456,48 @@ describe('2026-07-28 listen', () => {
     ]);
   });
 
+  it('the first client\'s adopted listen keeps out of the second\'s way: the second cancelling its listen:1 ends its own', () => {
+    const log = new FrameLog();
+    const a = new ModernClient(log, URL);
+    a.discover();
+    const la = a.listen([POLICY]);
+    a.read(POLICY, 'a1');
+    const skip = log.frames.length;
+    const b = new ModernClient(log, URL);
+    b.discover();
+    const lb = b.listen([FAQ]);
+    b.read(FAQ, 'b1');
+    log.wait(500);
+    la.updated(POLICY);
+    a.read(POLICY, 'a2');
+    log.wait(100);
+    b.cancel(lb);
+    const e = new Engine();
+    e.applyAll(log.frames.slice(skip));
+    expect(e.snapshot(log.t).sessions.map((x) => [x.label, x.open])).toEqual([
+      ['listen:1', false],
+      ['listen:1 #2', true],
+    ]);
+    expect(brief(findingsAfter(e, 3000)).filter((x) => x.includes(POLICY))).toEqual([]);
+  });
+
+  it('a page speaking both generations: a kept stream whose events read as 2026 is not taken for the 2025 GET stream', () => {
+    const log = new FrameLog();
+    const m = new ModernClient(log, 'http://localhost:3001/mcp');
+    m.discover();
+    const call = m.begin('tools/call', { name: 'slow' });
+    log.httpResponse(call.conn, 200, m.url, { 'content-type': 'text/event-stream' });
+    const skip = log.frames.length;
+    const s2 = new StreamableClient(log, URL, '2025-11-25');
+    s2.initialize({ sessionId: 'S1' });
+    s2.read(POLICY, 'v1');
+    m.discover();
+    log.sseEvent(call.conn, JSON.stringify({ jsonrpc: '2.0', id: call.id, result: { resultType: 'complete', content: [] } }), { event: 'message' });
+    const e = new Engine();
+    e.applyAll(log.frames.slice(skip));
+    expect(e.snapshot(log.t).streams.filter((x) => x.kind === 'get')).toEqual([]);
+  });
+
   it('a probe the server does not understand, then initialize, is ordinary negotiation', () => {
     const log = new FrameLog();
     new ModernClient(log, URL).begin('server/discover', {}).fail(-32601, 'Method not found');
