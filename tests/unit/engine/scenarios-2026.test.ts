@@ -19,6 +19,27 @@ function modern(log: FrameLog) {
   return c;
 }
 
+/**
+ * Two SDK clients of one page, each with its own listen:1; the capture begins between them (Clear, a trimmed log), and
+ * the first client's listen then delivers an update that it re-reads. `skip`: the frames before the capture.
+ */
+function twoClientsCapturedBetween() {
+  const log = new FrameLog();
+  const a = new ModernClient(log, URL);
+  a.discover();
+  const la = a.listen([POLICY]);
+  a.read(POLICY, 'a1');
+  const skip = log.frames.length;
+  const b = new ModernClient(log, URL);
+  b.discover();
+  const lb = b.listen([FAQ]);
+  b.read(FAQ, 'b1');
+  log.wait(500);
+  la.updated(POLICY);
+  a.read(POLICY, 'a2');
+  return { log, skip, b, lb };
+}
+
 describe('2026-07-28 listen', () => {
   it('a URI refused in the acknowledgement', () => {
     const log = new FrameLog();
@@ -434,19 +455,7 @@ describe('2026-07-28 listen', () => {
   });
 
   it('two clients of one page whose listens share an id, the capture begun between them: the first\'s stream is adopted as its own', () => {
-    const log = new FrameLog();
-    const a = new ModernClient(log, URL);
-    a.discover();
-    const la = a.listen([POLICY]);
-    a.read(POLICY, 'a1');
-    const skip = log.frames.length;
-    const b = new ModernClient(log, URL);
-    b.discover();
-    b.listen([FAQ]);
-    b.read(FAQ, 'b1');
-    log.wait(500);
-    la.updated(POLICY);
-    a.read(POLICY, 'a2');
+    const { log, skip } = twoClientsCapturedBetween();
     const e = new Engine();
     e.applyAll(log.frames.slice(skip));
     expect(brief(findingsAfter(e, 3000), 'info')).toEqual([]);
@@ -457,19 +466,7 @@ describe('2026-07-28 listen', () => {
   });
 
   it('the first client\'s adopted listen keeps out of the second\'s way: the second cancelling its listen:1 ends its own', () => {
-    const log = new FrameLog();
-    const a = new ModernClient(log, URL);
-    a.discover();
-    const la = a.listen([POLICY]);
-    a.read(POLICY, 'a1');
-    const skip = log.frames.length;
-    const b = new ModernClient(log, URL);
-    b.discover();
-    const lb = b.listen([FAQ]);
-    b.read(FAQ, 'b1');
-    log.wait(500);
-    la.updated(POLICY);
-    a.read(POLICY, 'a2');
+    const { log, skip, b, lb } = twoClientsCapturedBetween();
     log.wait(100);
     b.cancel(lb);
     const e = new Engine();
