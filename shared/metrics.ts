@@ -57,12 +57,22 @@ export function computeMetrics(core: EngineCore, now: number, engineErrors = 0):
   const perSession: { session: string; uris: number }[] = [];
   const live = core.ledgers.filter((l) => l.live);
   const labels = new Map<string, number>();
-  for (const l of live) labels.set(l.label, (labels.get(l.label) ?? 0) + 1);
+  const byEndpoint = new Map<string, number>();
+  for (const l of live) {
+    labels.set(l.label, (labels.get(l.label) ?? 0) + 1);
+    byEndpoint.set(`${l.label} ${l.client.endpoint}`, (byEndpoint.get(`${l.label} ${l.client.endpoint}`) ?? 0) + 1);
+  }
   for (const l of live) {
     if (l.kind === 'session') activeSessions++;
     else activeListenStreams++;
-    // Two clients' listens may share a label (each SDK client numbers from 0): then the endpoint tells them apart.
-    const session = (labels.get(l.label) ?? 0) > 1 ? `${l.label} (${l.client.endpoint})` : l.label;
+    // Two clients' listens may share a label (each SDK client numbers from 0): then the endpoint tells them apart, or,
+    // on one endpoint (a page and its iframe), the client (document and endpoint).
+    const session =
+      (labels.get(l.label) ?? 0) <= 1
+        ? l.label
+        : (byEndpoint.get(`${l.label} ${l.client.endpoint}`) ?? 0) > 1
+          ? `${l.label} (${l.client.key})`
+          : `${l.label} (${l.client.endpoint})`;
     // What it holds in its own right: sub-resources covered through a subscribed parent are not subscriptions.
     perSession.push({ session, uris: l.uris.size - (l.viaParent?.size ?? 0) });
   }

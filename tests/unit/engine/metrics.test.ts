@@ -251,6 +251,19 @@ describe('metrics (second audit, 2026-12-04)', () => {
       { session: 'listen:1 (http://localhost:3000/mcp)', uris: 1 },
       { session: 'listen:1 (http://localhost:3001/mcp)', uris: 1 },
     ]);
+    // Two documents (a page and its iframe) on one endpoint: the client names the document too.
+    const docs = new FrameLog('doc-1');
+    const frame = new FrameLog('doc-2');
+    for (const l of [docs, frame]) {
+      const c = new ModernClient(l, 'http://localhost:3000/mcp');
+      c.discover();
+      c.read(POLICY, 'v1');
+      c.listen([POLICY]);
+    }
+    const both = [...docs.frames, ...frame.frames.map((f, i) => ({ ...f, seq: docs.frames.length + i + 1, t: docs.t + i + 1 }))];
+    const labels = Engine.replay(both).snapshot(docs.t + 5000).metrics.subscribedUrisPerSession.map((x) => x.session);
+    expect(new Set(labels).size).toBe(2);
+    expect(labels.every((x) => x.startsWith('listen:1 ('))).toBe(true);
   });
 
   it('2026: listen retries while the server is down are one reconnect; a URI the acknowledgement refused is not one to resubscribe', () => {
