@@ -8,6 +8,7 @@ import type { CaptureConfig } from '../shared/settings.ts';
 import type { SettingsStore } from './settings.ts';
 import { connectionLost } from './log-store.ts';
 import { messageOf, type PanelHub } from './panel-ports.ts';
+import { SentAgain } from './tab-log.ts';
 import type { Tabs } from './tabs.ts';
 
 function isBatch(m: unknown): m is RelayBatch {
@@ -82,7 +83,7 @@ export class RelayHub {
           reset = true;
           console.error('mcp-devtools: could not store frames; the relay will re-send them', e);
           // Not silent: the tab's panels say so (a full disk, storage cleared under us). Nothing is lost yet.
-          if (!connectionLost(e) && !/new browser session|closed under the log/.test(messageOf(e))) {
+          if (!connectionLost(e) && !(e instanceof SentAgain)) {
             this.panels.broadcast(tabId, { type: 'error', error: `Could not store this tab's captured frames: ${messageOf(e).replace(/\.+$/, '')}. The page keeps them and sends them again; if this goes on, the browser may be out of storage for extensions.` });
           }
           try {

@@ -45,6 +45,19 @@ export interface AcceptedBatch {
   stats: TabStats;
 }
 
+/**
+ * A batch failed on purpose, nothing wrong with the disk: the log it was for went (a new browser session, the storage
+ * cleared under it), and its relay sends it again to the log that replaces it.
+ */
+export class SentAgain extends Error {
+  constructor(why: string) {
+    super(`${why} (the batch is sent again)`);
+    this.name = 'SentAgain';
+  }
+}
+
+const NEW_SESSION = 'the log was dropped for a new browser session';
+
 export class TabLog {
   private chain: Promise<unknown> = Promise.resolve();
   private meta: TabMeta | undefined;
@@ -83,7 +96,7 @@ export class TabLog {
       const last = this.persisted;
       // The store lost what this log wrote (the user cleared the extension's storage): the log starts over empty, its
       // numbers going on (panels hold the earlier ones), as after Clear.
-      this.meta = last !== undefined && (!stored || stored.lastSeq < last.lastSeq) ? continued(last) : (stored ?? emptyMeta(this.tabId));
+      this.meta = last !== undefined && (!stored || stored.lastSeq < last.lastSeq) ? { ...emptied(last), dropped: last.dropped, rejected: last.rejected } : (stored ?? emptyMeta(this.tabId));
       this.persisted = { ...this.meta };
     }
     return this.meta;
@@ -100,18 +113,17 @@ export class TabLog {
    * to be written fail (their relays send them again) and the metadata is read again before the next step.
    */
   storageReopened(): void {
-    this.failPending('the extension\'s storage was closed under the log (the batch is sent again)');
+    this.failPending(new SentAgain('the extension\'s storage was closed under the log'));
     this.stale = true;
   }
 
   /** Batches waiting for their write fail now (their relays send them again). */
-  private failPending(why: string): void {
+  private failPending(gone: SentAgain): void {
     if (this.writeTimer !== undefined) clearTimeout(this.writeTimer);
     this.writeTimer = undefined;
     const batch = this.pending;
     this.pending = [];
     this.pendingFrames = 0;
-    const gone = new Error(why);
     for (const p of batch) p.failed(gone);
   }
 
@@ -250,8 +262,7 @@ export class TabLog {
     if (this.discarded) {
       // A new browser session began while the write was under way: it went into the log that is being dropped. Not
       // acknowledged, so the relays send it again, to the new log.
-      const gone = new Error('the log was dropped for a new browser session (the batch is sent again)');
-      for (const p of batch) p.failed(gone);
+      for (const p of batch) p.failed(new SentAgain(NEW_SESSION));
       return;
     }
     // The batch is stored: it is done whatever the trim does (a failed trim changed nothing and is tried again at the
@@ -321,7 +332,7 @@ export class TabLog {
       const open = keptOpen(prev.open ?? {}, new Set(read.map((f) => f.seq)), prev.liveDocs);
       const keep = new Set(openSeqs(open));
       const kept = read.filter((f) => keep.has(f.seq));
-      const meta: TabMeta = { ...emptyMeta(this.tabId), lastSeq: prev.lastSeq, firstSeq: prev.lastSeq + 1, segment: prev.segment, relays: prev.relays, liveDocs: prev.liveDocs, endedDocs: prev.endedDocs, segmentFrameIds: prev.segmentFrameIds, segmentBegunBySubframeAt: prev.segmentBegunBySubframeAt };
+      const meta = emptied(prev);
       const renumber = new Map<number, number>();
       for (const f of kept) {
         renumber.set(f.seq, meta.lastSeq + 1);
@@ -359,7 +370,7 @@ export class TabLog {
    */
   discard(): void {
     this.discarded = true;
-    this.failPending('the log was dropped for a new browser session (the batch is sent again)');
+    this.failPending(new SentAgain(NEW_SESSION));
   }
 
   forget(): Promise<void> {
@@ -410,21 +421,22 @@ function trackDocs(meta: TabMeta, kind: 'page-start' | 'page-end', doc: string, 
   if (frames.length > MAX_LIVE_DOCS) frames.splice(0, frames.length - MAX_LIVE_DOCS);
 }
 
-/** The log after its stored frames went (storage cleared under it): empty, numbers and page tracking going on. */
-function continued(old: TabMeta): TabMeta {
+/**
+ * The log emptied (Clear, or the storage cleared under it): no frames, sequence numbers going on (never reused), the
+ * page tracking and the relays' batch memory kept.
+ */
+function emptied(old: TabMeta): TabMeta {
   return {
     ...emptyMeta(old.tabId),
     lastSeq: old.lastSeq,
     firstSeq: old.lastSeq + 1,
-    dropped: old.dropped,
-    rejected: old.rejected,
     segment: old.segment,
     relays: old.relays,
-    ...(old.segmentFirstSeq !== undefined ? { segmentFirstSeq: old.segmentFirstSeq } : {}),
-    ...(old.liveDocs ? { liveDocs: old.liveDocs } : {}),
-    ...(old.endedDocs ? { endedDocs: old.endedDocs } : {}),
-    ...(old.segmentFrameIds ? { segmentFrameIds: old.segmentFrameIds } : {}),
-    ...(old.segmentBegunBySubframeAt !== undefined ? { segmentBegunBySubframeAt: old.segmentBegunBySubframeAt } : {}),
+    segmentFirstSeq: old.segmentFirstSeq,
+    liveDocs: old.liveDocs,
+    endedDocs: old.endedDocs,
+    segmentFrameIds: old.segmentFrameIds,
+    segmentBegunBySubframeAt: old.segmentBegunBySubframeAt,
   };
 }
 

@@ -78,6 +78,20 @@ export function onDiscovered(core: EngineCore, c: ClientModel, m: DecodedMessage
   if (version !== undefined && (offered === undefined || offered.includes(version))) checkVersion(core, c, version, undefined, m.t, m.seq);
 }
 
+/**
+ * A listen ledger for request id `id`. A client that starts over (a new SDK client after a reconnect) numbers its
+ * requests from 0 again: a listen that reuses an earlier listen's id is another stream, with a key and a label of its
+ * own (`1`, then `1 #2`).
+ */
+function newListen(core: EngineCore, c: ClientModel, id: RequestId, t: number, seq: number, observedFromStart: boolean): SubscriptionLedger {
+  const n = (c.listenIdUses.get(id) ?? 0) + 1;
+  c.listenIdUses.set(id, n);
+  const suffix = n > 1 ? ` #${n}` : '';
+  const l = core.newLedger(c, `${c.key}|${idKey(id)}${suffix}`, `${String(id)}${suffix}`, 'listen', t, seq, observedFromStart);
+  l.listenId = id;
+  return l;
+}
+
 /** subscriptions/listen sent: a new listen ledger; what the client now believes; URIs a re-listen left out. */
 export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
   if (m.id === undefined || m.id === null) return;
@@ -87,13 +101,7 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   // notifications, and again after every reconnect) holds no URI: it shows the client is back, but it neither
   // re-establishes the client's subscriptions nor drops them. Its `requested` stays undefined.
   const aboutResources = Array.isArray(filter?.resourceSubscriptions);
-  // A client that starts over (a new SDK client after a reconnect) numbers its requests from 0 again: a listen that
-  // reuses an earlier listen's id is another stream, with a key and a label of its own (`1`, then `1 #2`).
-  const n = (c.listenIdUses.get(m.id) ?? 0) + 1;
-  c.listenIdUses.set(m.id, n);
-  const suffix = n > 1 ? ` #${n}` : '';
-  const l = core.newLedger(c, `${c.key}|${idKey(m.id)}${suffix}`, `${String(m.id)}${suffix}`, 'listen', m.t, m.seq, true);
-  l.listenId = m.id;
+  const l = newListen(core, c, m.id, m.t, m.seq, true);
   l.requested = aboutResources ? requested : undefined;
   l.version = m.version;
   // One pass over the client's listens, before a reused id replaces one of them in the map: the ones that ended (and
@@ -181,11 +189,7 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
  * by the subscription id its messages carry. What it asked for is unknown; what the server delivers on it, it holds.
  */
 export function adoptListen(core: EngineCore, c: ClientModel, id: RequestId, conn: string, t: number, seq: number): SubscriptionLedger {
-  const n = (c.listenIdUses.get(id) ?? 0) + 1;
-  c.listenIdUses.set(id, n);
-  const suffix = n > 1 ? ` #${n}` : '';
-  const l = core.newLedger(c, `${c.key}|${idKey(id)}${suffix}`, `${String(id)}${suffix}`, 'listen', t, seq, false);
-  l.listenId = id;
+  const l = newListen(core, c, id, t, seq, false);
   // It was running before the capture began: acknowledged or not, the server sends on it.
   l.acked = true;
   const replaced = c.listens.get(id);

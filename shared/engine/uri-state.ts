@@ -102,9 +102,10 @@ export class UriState {
   lastModified: string | undefined;
   ttlMs: number | undefined;
   cacheScope: string | undefined;
-  /** Send order of the read whose answer is in the cache (to spot an older answer arriving later). */
-  writtenOrder = 0;
-  /** The highest send order answered, and (while the cache holds an older answer) that answer's content. */
+  /**
+   * The highest send order answered (to spot an older answer arriving later), where it was answered, and (while the
+   * cache holds an older answer) that answer's content.
+   */
   newestOrder = 0;
   newestSeq = 0;
   newest: ContentRef | undefined;

@@ -78,7 +78,6 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   u.lastModified = a.lastModified ?? u.listedLastModified;
   u.ttlMs = a.ttlMs;
   u.cacheScope = a.cacheScope;
-  u.writtenOrder = a.order;
   u.writtenSeq = seq;
   u.writtenReqSeq = a.reqSeq;
   core.step(u, 'J', t, seq);
