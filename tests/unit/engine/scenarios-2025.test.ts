@@ -330,6 +330,9 @@ describe('cache write order', () => {
     const f = findingsAfter(e, 3000).filter((x) => x.id === 'stale-overwrite');
     expect(f.map((x) => x.open)).toEqual([true]);
     expect(e.snapshot(log.t + 3000).metrics.staleOverwrites).toBe(2);
+    // The second overwrite names the newest answer (the 3rd read's), not the 1st's that the cache held then.
+    const named = Number(/answered at seq (\d+)/.exec(f[0]!.detail ?? '')?.[1]);
+    expect(log.frames.find((x) => x.seq === named)?.conn).toBe(reads[2]!.conn);
     // An older answer equal to the newest is harmless: the cache holds what the newest said.
     const same = new FrameLog();
     const s2 = subscribed(same, [POLICY]);
