@@ -6,6 +6,13 @@ import type { Payload } from './frames.ts';
 /** Default cap on a single body or message: 256 KiB. */
 export const DEFAULT_BODY_CAP_BYTES = 256 * 1024;
 
+/** A high surrogate at i followed by a low one: one character, 4 UTF-8 bytes. A lone surrogate encodes as U+FFFD (3). */
+function isPairAt(text: string, i: number, c: number): boolean {
+  if (c < 0xd800 || c > 0xdbff || i + 1 >= text.length) return false;
+  const d = text.charCodeAt(i + 1);
+  return d >= 0xdc00 && d <= 0xdfff;
+}
+
 /**
  * The longest prefix of `text` of at most `capBytes` UTF-8 bytes, never ending inside a surrogate pair (counted as
  * utf8Length counts). Only ever called on a text over the cap; it looks at no more than capBytes units.
@@ -14,7 +21,7 @@ export function prefixWithin(text: string, capBytes: number): string {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length;
+    const pair = isPairAt(text, i, c);
     const b = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
     if (bytes + b > capBytes) return text.slice(0, i);
     bytes += b;
@@ -30,7 +37,7 @@ export function utf8Length(text: string): number {
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+    else if (isPairAt(text, i, c)) {
       bytes += 4;
       i++;
     } else bytes += 3;

@@ -122,6 +122,17 @@ describe('payload cap', () => {
   it('measures UTF-8 like TextEncoder', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (s) => utf8Length(s) === new TextEncoder().encode(s).length));
   });
+  it('counts a lone surrogate as TextEncoder does (U+FFFD, 3 bytes), also before another character', () => {
+    // Any UTF-16 units, lone surrogates included (a page can send them; TextEncoder writes U+FFFD for each).
+    const units = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)) });
+    fc.assert(fc.property(units, (s) => utf8Length(s) === new TextEncoder().encode(s).length));
+    expect(utf8Length('\uD800é')).toBe(5);
+    const text = '\uD800€'.repeat(10);
+    const p = makePayload(text, 16);
+    expect(p.truncated?.bytes).toBe(60);
+    expect(utf8Length(p.text)).toBeLessThanOrEqual(16);
+    expect(p.text).toBe('\uD800€\uD800€\uD800');
+  });
 });
 
 describe('subscription sets are kept whole', () => {
