@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import { printable, printableJson } from './printable.ts';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, Engine, type EngineOptions, type FreshnessRule, type Severity } from '../shared/engine/index.ts';
-import { notATraceHint, parseIsoTime, parseTrace, type TraceFileV1 } from '../shared/trace/index.ts';
+import { notATraceHint, notUtf8Problem, parseIsoTime, parseTrace, type TraceFileV1 } from '../shared/trace/index.ts';
+export { firstInvalidUtf8 } from '../shared/trace/index.ts';
 import { renderReport } from './report.ts';
 
 export interface CliIo {
@@ -117,23 +118,6 @@ function readProblem(e: unknown): string {
   return message;
 }
 
-/** Where the first byte that is not UTF-8 is (only asked once the bytes are known not to be). */
-export function firstInvalidUtf8(b: Uint8Array): number {
-  for (let i = 0; i < b.length; ) {
-    const x = b[i]!;
-    const n = x < 0x80 ? 0 : x >= 0xc2 && x <= 0xdf ? 1 : x >= 0xe0 && x <= 0xef ? 2 : x >= 0xf0 && x <= 0xf4 ? 3 : -1;
-    if (n < 0) return i;
-    // The second byte's range rules out overlong forms, surrogates and code points past U+10FFFF.
-    const lo = x === 0xe0 ? 0xa0 : x === 0xf0 ? 0x90 : 0x80;
-    const hi = x === 0xed ? 0x9f : x === 0xf4 ? 0x8f : 0xbf;
-    for (let k = 1; k <= n; k++) {
-      const y = b[i + k];
-      if (y === undefined || y < (k === 1 ? lo : 0x80) || y > (k === 1 ? hi : 0xbf)) return i;
-    }
-    i += n + 1;
-  }
-  return -1;
-}
 
 export function main(argv: readonly string[], io: CliIo): number {
   const args = parseArgs(argv);
@@ -169,8 +153,7 @@ export function main(argv: readonly string[], io: CliIo): number {
   // Traces are UTF-8: bytes that are not (a file re-saved in Latin-1) would reach the report as U+FFFD, changing URIs
   // and hashes without a word.
   if (typeof raw !== 'string' && !isUtf8(raw)) {
-    const at = firstInvalidUtf8(raw);
-    io.stderr(`analyze: ${file} is not a usable trace: it is not UTF-8 text (byte 0x${(raw[at] ?? 0).toString(16).padStart(2, '0')} at offset ${at}); was it re-saved in another encoding?\n`);
+    io.stderr(`analyze: ${file} is not a usable trace: ${notUtf8Problem(raw)}\n`);
     return 2;
   }
   if (parsed.trace.frames.length === 0) {

@@ -3,3 +3,4 @@ export * from './format.ts';
 export { exportTrace, serializeTrace, TOOL, type ExportInput } from './export.ts';
 export { notATraceHint, parseIsoTime, parseTrace, traceJsonText, validateTrace, type TraceResult } from './import.ts';
 export { jsonErrorOffset, jsonSyntaxError } from './json-error.ts';
+export { decodeUtf8, firstInvalidUtf8, notUtf8Problem } from './utf8.ts';

@@ -639,13 +639,15 @@ it('refuses bad files with a clear error and leaves the current view as it was',
   await off.waitForSelector('.status-bar[data-status="imported"]');
   const before = await rowsOf(off);
   const good = JSON.parse(readFileSync(tracePath, 'utf8'));
-  const cases: Array<[string, string, RegExp]> = [
+  const cases: Array<[string, string | Buffer, RegExp]> = [
     ['foreign.json', JSON.stringify({ hello: 'world' }), /foreign\.json is not a trace this panel can read: format: expected "mcp-devtools-trace"/],
     ['traffic.har', JSON.stringify({ log: { version: '1.2', entries: [] } }), /looks like a HAR file/],
     ['broken.json', JSON.stringify({ ...good, frames: good.frames.map((f: Frame, i: number) => (i === 3 ? { ...f, seq: undefined } : f)) }), /frames\[3\]\.seq: missing/],
     ['truncated.json', readFileSync(tracePath, 'utf8').slice(0, 500), /not JSON: .*\(line \d+, column \d+: the file ends too early — cut short\?\)/],
     // V8 names no place for this one: the panel finds it (line 2 is the first frame's).
     ['comma.json', readFileSync(tracePath, 'utf8').replace('\n', '\n,'), /not JSON: .*\(line 2, column 1\)/],
+    // Re-saved in Latin-1: refused as the CLI refuses it, not read with U+FFFD in its URIs.
+    ['latin1.json', Buffer.from(readFileSync(tracePath, 'utf8').replace('http://', 'http://\u00e9'), 'latin1'), /latin1\.json is not a trace this panel can read: it is not UTF-8 text \(byte 0x[0-9a-f]{2} at offset \d+\)/],
   ];
   for (const [name, text, message] of cases) {
     const path = join(out, name);

@@ -332,7 +332,8 @@ describe('cache write order', () => {
     expect(e.snapshot(log.t + 3000).metrics.staleOverwrites).toBe(2);
     // The second overwrite names the newest answer (the 3rd read's), not the 1st's that the cache held then.
     const named = Number(/answered at seq (\d+)/.exec(f[0]!.detail ?? '')?.[1]);
-    expect(log.frames.find((x) => x.seq === named)?.conn).toBe(reads[2]!.conn);
+    const answer = log.frames.find((x) => x.seq === named);
+    expect(answer && 'conn' in answer ? answer.conn : undefined).toBe(reads[2]!.conn);
     // An older answer equal to the newest is harmless: the cache holds what the newest said.
     const same = new FrameLog();
     const s2 = subscribed(same, [POLICY]);

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../../cli/analyze.ts';
 import { Engine } from '../../../shared/engine/index.ts';
-import { exportTrace, parseIsoTime, parseTrace, serializeTrace, validateTrace } from '../../../shared/trace/index.ts';
+import { decodeUtf8, exportTrace, firstInvalidUtf8, parseIsoTime, parseTrace, serializeTrace, validateTrace } from '../../../shared/trace/index.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient, WsClient } from '../../support/mcp-clients.ts';
 
@@ -186,4 +186,16 @@ describe('hostile MCP payloads in a valid trace', () => {
     expect(performance.now() - t0).toBeLessThan(30_000);
     expect(snap.uris.filter((u) => u.findings.includes('cached-not-subscribed'))).toHaveLength(1000);
   }, 60_000);
+});
+
+describe('bytes that are not UTF-8', () => {
+  it('decode with U+FFFD and say which byte and where (the panel refuses them as the CLI does)', () => {
+    const ok = decodeUtf8(new TextEncoder().encode('{"uri":"é"}'));
+    expect(ok).toEqual({ text: '{"uri":"é"}' });
+    const latin1 = Uint8Array.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]);
+    expect(decodeUtf8(latin1)).toEqual({ text: '{"\ufffd"}', notUtf8: 'it is not UTF-8 text (byte 0xe9 at offset 2); was it re-saved in another encoding?' });
+    // An encoded surrogate (ED A0 80) and an overlong slash (C0 AF) are not UTF-8 either.
+    expect(firstInvalidUtf8(Uint8Array.from([0x61, 0xed, 0xa0, 0x80]))).toBe(1);
+    expect(firstInvalidUtf8(Uint8Array.from([0xc0, 0xaf]))).toBe(0);
+  });
 });
