@@ -144,3 +144,44 @@ export function isPageFrame(v: unknown): v is PageFrame {
 export function isFrame(v: unknown): v is Frame {
   return frameProblem(v) === null;
 }
+
+function knownPayload(p: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { text: p.text };
+  if (p.truncated !== undefined) {
+    const t = p.truncated as Record<string, unknown>;
+    out.truncated = { bytes: t.bytes, hash: t.hash };
+  }
+  if (p.opaque !== undefined) out.opaque = p.opaque;
+  return out;
+}
+
+/**
+ * A valid frame with only the fields this version knows (extra properties are allowed in a trace, for forward
+ * compatibility, and can hold anything: an array nested 100,000 deep that JSON.stringify cannot write). Nested payloads
+ * and error infos are copied the same way; headers and protocol lists are already only strings.
+ */
+export function knownFields<F extends PageFrame>(f: F): F {
+  const o = f as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = { kind: o.kind };
+  for (const list of [COMMON_LIST, STAMP_LIST, FIELD_LISTS[f.kind]]) {
+    for (const [name, check] of list) {
+      const v = o[name];
+      if (v === undefined) continue;
+      if (check === payload || check === optPayload) out[name] = knownPayload(v as Record<string, unknown>);
+      else if (check === errorInfo || check === optErrorInfo) out[name] = { name: (v as Record<string, unknown>).name, message: (v as Record<string, unknown>).message };
+      else if (check === headers) out[name] = { ...(v as Record<string, unknown>) };
+      else if (check === strings) out[name] = [...(v as unknown[])];
+      else out[name] = v;
+    }
+  }
+  return out as unknown as F;
+}
+
+/** A frame as JSON: as it is, or, when its extra properties cannot be written, its known fields only. */
+export function frameJson(f: PageFrame): string {
+  try {
+    return JSON.stringify(f);
+  } catch {
+    return JSON.stringify(knownFields(f));
+  }
+}

@@ -1,6 +1,7 @@
 // Parses and validates one hook → relay message (a JSON string from the page, so untrusted). Valid frames pass,
-// everything else is counted with the first reason, never thrown.
-import { pageFrameProblem } from './frame-shape.ts';
+// everything else is counted with the first reason, never thrown. Only the fields a frame has are kept: the hook sends
+// no others, and a forged one could hold anything (nested too deep to store or export, say).
+import { knownFields, pageFrameProblem } from './frame-shape.ts';
 import type { PageFrame } from './frames.ts';
 import { PAGE_TAG } from './messages.ts';
 
@@ -31,7 +32,7 @@ export function parseHookMessage(text: string): ParsedHookMessage {
     if (problem) {
       out.rejected++;
       out.why ??= `bad frame: ${problem}`;
-    } else out.frames.push(f as PageFrame);
+    } else out.frames.push(knownFields(f as PageFrame));
   }
   return out;
 }

@@ -8,6 +8,7 @@ import { decodedJson } from '../../shared/engine/index.ts';
 import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import type { CoverageReason } from '../../shared/findings/types.ts';
 import type { Frame, HeaderMap } from '../../shared/frames.ts';
+import { frameJson } from '../../shared/frame-shape.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
 import { messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities } from '../model/sessions-view.ts';
 import { sessionLabel } from '../model/timeline.ts';
@@ -272,7 +273,7 @@ function FrameDetail({ store, f, open }: { store: PanelStore; f: Frame; open: Pr
         </p>
       ) : null}
       {body ? <Raw text={body.text} label={body.truncated ? `Body (prefix; ${formatBytes(body.truncated.bytes)} in full)` : 'Body'} /> : null}
-      {f.kind !== 'http-request' && !body ? <Raw text={JSON.stringify(f)} label="Frame" /> : null}
+      {f.kind !== 'http-request' && !body ? <Raw text={frameJson(f)} label="Frame" /> : null}
       {'conn' in f && f.conn ? <Exchange store={store} conn={f.conn} open={open} /> : null}
     </>
   );

@@ -1,5 +1,6 @@
 // Writing a trace file. The caller passes the time (shared code never reads a clock) and what it knows about the page
 // and the capture; the result is plain JSON, one frame per line so a trace diffs well in a repository.
+import { frameJson } from '../frame-shape.ts';
 import type { Frame } from '../frames.ts';
 import { redactFrame } from '../redact-frame.ts';
 import { redactUrl } from '../redact.ts';
@@ -46,5 +47,5 @@ export function serializeTrace(trace: TraceFileV1): string {
   const { frames, ...head } = trace;
   const header = JSON.stringify(head).slice(0, -1);
   if (frames.length === 0) return `${header},"frames":[]}\n`;
-  return `${header},"frames":[\n${frames.map((f) => JSON.stringify(f)).join(',\n')}\n]}\n`;
+  return `${header},"frames":[\n${frames.map(frameJson).join(',\n')}\n]}\n`;
 }

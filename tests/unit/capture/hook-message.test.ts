@@ -21,6 +21,13 @@ describe('parseHookMessage', () => {
     expect(parseHookMessage('{"tag":"other","frames":[]}')).toMatchObject({ rejected: 1, why: 'missing or wrong protocol tag' });
     expect(parseHookMessage(`{"tag":"${PAGE_TAG}","frames":{}}`)).toMatchObject({ rejected: 1, why: 'no frames array' });
   });
+  it('keeps only the fields a frame has: a forged extra (nested too deep to store or export) is dropped', () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const text = `{"tag":"${PAGE_TAG}","frames":[${JSON.stringify({ ...good, body: { text: '{}', x: 1 } }).slice(0, -1)},"extra":${deep}}]}`;
+    const r = parseHookMessage(text);
+    expect(r.frames).toEqual([good]);
+    expect(() => JSON.stringify(r.frames)).not.toThrow();
+  });
   it('matches the prefix the relay checks', () => {
     expect(JSON.stringify({ tag: PAGE_TAG, frames: [] }).startsWith(HOOK_MESSAGE_PREFIX)).toBe(true);
   });

@@ -199,3 +199,25 @@ describe('bytes that are not UTF-8', () => {
     expect(firstInvalidUtf8(Uint8Array.from([0xc0, 0xaf]))).toBe(0);
   });
 });
+
+describe('extra properties', () => {
+  it('are kept through a re-export, and dropped only when they cannot be written (nested 100,000 deep)', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://127.0.0.1:1/mcp');
+    c.initialize({ sessionId: 'S1' });
+    c.read(POLICY, 'v1');
+    const text = serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://127.0.0.1:1/' }));
+    const lines = text.split('\n');
+    // One frame per line: give the second a harmless extra and the third one nested too deep for JSON.stringify.
+    lines[2] = `${lines[2]!.replace(/,$/, '').slice(0, -1)},"later":{"a":1}},`;
+    lines[3] = `${lines[3]!.replace(/,$/, '').slice(0, -1)},"x":${'['.repeat(100_000)}${']'.repeat(100_000)}},`;
+    const parsed = parseTrace(lines.join('\n'));
+    if (!parsed.ok) throw new Error(parsed.error);
+    const again = serializeTrace(exportTrace({ frames: parsed.trace.frames, createdAt: log.t, pageUrl: 'http://127.0.0.1:1/' }));
+    const reread = parseTrace(again);
+    if (!reread.ok) throw new Error(reread.error);
+    expect((reread.trace.frames[1] as unknown as { later: unknown }).later).toEqual({ a: 1 });
+    expect(reread.trace.frames[2]).toEqual(log.frames[2]);
+    expect(reread.trace.frames).toHaveLength(log.frames.length);
+  });
+});
