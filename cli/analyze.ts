@@ -12,6 +12,7 @@ import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, Engine, type EngineOptions, type 
 import { notATraceHint, notUtf8Problem, parseIsoTime, parseTrace, type TraceFileV1 } from '../shared/trace/index.ts';
 export { firstInvalidUtf8 } from '../shared/trace/index.ts';
 import { renderReport } from './report.ts';
+import type { Frame } from '../shared/frames.ts';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -175,9 +176,12 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   // --now judges the trace as of that moment: what came after it has not happened yet.
   const engine = Engine.replay(trace.frames, args.options, args.now !== undefined ? { t: args.now } : undefined);
   const later = trace.frames.length - engine.frameCount;
-  if (args.now !== undefined && later === trace.frames.length && later > 0) {
-    // Nothing left to judge: a typo in the date must not pass as a clean trace.
-    io.stderr(`analyze: --now ${new Date(args.now).toISOString()} is before the trace's first frame (at ${new Date(trace.frames[0]!.t).toISOString()}; the replay stops at the first frame after --now): nothing to analyse\n`);
+  // Nothing left to judge: a typo in the date must not pass as a clean trace. A page's start (stamped when the document
+  // began, seconds before its first request) is not traffic.
+  const traffic = (f: Frame): boolean => f.kind !== 'page-start' && f.kind !== 'page-end';
+  if (args.now !== undefined && later > 0 && !trace.frames.slice(0, engine.frameCount).some(traffic)) {
+    const first = trace.frames.find(traffic) ?? trace.frames[0]!;
+    io.stderr(`analyze: --now ${new Date(args.now).toISOString()} is before the trace's first traffic frame (at ${new Date(first.t).toISOString()}; the replay stops at the first frame after --now): nothing to analyse\n`);
     return 2;
   }
   if (later > 0) io.stderr(`analyze: note: ${later} of ${trace.frames.length} frames come after --now and are left out\n`);

@@ -344,8 +344,16 @@ describe('analyze', () => {
     expect(cli(['t.json', '--now=2026-12-02T10:00:00Z'], files)).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown option --now=2026-12-02T10:00:00Z (write --now <value>, two arguments)') });
     const r = cli(['t.json', '--now', '2020-01-01T00:00:00Z'], files);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^analyze: --now 2020-01-01T00:00:00\.000Z is before the trace's first frame \(at 2026-/);
+    expect(r.stderr).toMatch(/^analyze: --now 2020-01-01T00:00:00\.000Z is before the trace's first traffic frame \(at 2026-/);
     expect(r.stdout).toBe('');
+    // A page's start is stamped when the document began, seconds before its first request: a --now between the two
+    // leaves nothing to judge either (it passed as clean).
+    const t = JSON.parse(brokenTrace());
+    t.frames[0].t -= 3000;
+    const between = new Date(t.frames[0].t + 1000).toISOString();
+    const early = cli(['t.json', '--now', between], { 't.json': JSON.stringify(t) });
+    expect(early).toMatchObject({ code: 2, stdout: '' });
+    expect(early.stderr).toContain(`is before the trace's first traffic frame (at ${new Date(t.frames[1].t).toISOString()};`);
     // Repeatable options stay repeatable.
     expect(cli(['t.json', '--rule', 'file:**=1000', '--rule', 'x=5'], files).code).toBe(1);
   });
