@@ -48,6 +48,7 @@ browser.runtime.onConnect.addListener((port) => {
 
 browser.tabs.onRemoved.addListener((tabId) => {
   badge.forget(tabId);
+  panels.tabClosed(tabId);
   void tabs.remove(tabId);
 });
 

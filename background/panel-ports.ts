@@ -47,6 +47,7 @@ export class PanelHub {
         );
       } else if (msg?.type === 'clear' && tabId !== undefined) {
         const id = tabId;
+        if (this.tabs.wasRemoved(id)) return send(port, closedTab(id));
         this.tabs
           .get(id)
           .clear()
@@ -100,9 +101,19 @@ export class PanelHub {
     this.broadcast(tabId, { type: 'stats', stats });
   }
 
+  /** The tab was closed: its panels (one opened as a tab outlives it) stop showing it as live. */
+  tabClosed(tabId: number): void {
+    for (const port of this.loading.get(tabId) ?? []) send(port, closedTab(tabId));
+    this.broadcast(tabId, closedTab(tabId));
+  }
+
   broadcast(tabId: number, message: BackgroundToPanel): void {
     for (const port of this.live.get(tabId) ?? []) send(port, message);
   }
+}
+
+function closedTab(tabId: number): BackgroundToPanel {
+  return { type: 'error', error: `Tab ${tabId} was closed: its log is gone and nothing more will be captured here. What this panel shows stays until it closes (Export ▾ keeps it).`, noTab: true };
 }
 
 export function messageOf(e: unknown): string {

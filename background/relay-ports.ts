@@ -64,7 +64,8 @@ export class RelayHub {
     let reset = false;
     const current = () => !reset;
     port.onMessage.addListener((m: unknown) => {
-      if (!isBatch(m) || reset) return;
+      // A batch that comes after its tab was closed would bring the log back (and its badge): nothing is kept of it.
+      if (!isBatch(m) || reset || this.tabs.wasRemoved(tabId)) return;
       this.tabs
         .get(tabId)
         .accept(m.relay, m.batch, m.payloads, frameId, m.rejected, m.rejectedWhy, Number.isSafeInteger(m.lost) ? m.lost : 0, current)

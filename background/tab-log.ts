@@ -373,7 +373,13 @@ export class TabLog {
     this.failPending(new SentAgain(NEW_SESSION));
   }
 
+  /**
+   * The tab was closed: its log goes. Batches waiting for their write fail now (their relays are gone with the tab; a
+   * write after the deletion would bring the log back, or fail and read as a disk problem to an open panel).
+   */
   forget(): Promise<void> {
+    this.discarded = true;
+    this.failPending(new SentAgain('the tab was closed'));
     return this.run(async () => {
       await this.store.deleteTab(this.tabId);
       this.meta = undefined;

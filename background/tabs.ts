@@ -52,10 +52,20 @@ export class Tabs {
     const dropped = this.store.dropAllTabs();
     for (const log of this.logs.values()) log.discard();
     this.logs.clear();
+    this.removed.clear();
     await dropped;
   }
 
+  /** Tabs closed in this browser session (Chromium never reuses a tab id within one). */
+  private readonly removed = new Set<number>();
+
+  /** Whether `tabId` was closed: its log is gone, and nothing may bring it back (a Clear from a panel left open). */
+  wasRemoved(tabId: number): boolean {
+    return this.removed.has(tabId);
+  }
+
   async remove(tabId: number): Promise<void> {
+    this.removed.add(tabId);
     const log = this.get(tabId);
     this.logs.delete(tabId);
     await log.forget();

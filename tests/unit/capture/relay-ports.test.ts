@@ -81,3 +81,48 @@ describe('RelayHub on a failing store', () => {
     expect(told).toEqual([[5, { type: 'error', error: "Could not store this tab's captured frames: The quota has been exceeded. The page keeps them and sends them again; if this goes on, the browser may be out of storage for extensions." }]]);
   });
 });
+
+describe('a tab closed while its batch waits to be written', () => {
+  it('leaves no log behind and no "out of storage" error: a late batch and a Clear from a panel left open bring nothing back', async () => {
+    const store = new LogStore('relay-ports-closed-tab');
+    const tabs = new Tabs(store);
+    const settings = { onChange: () => undefined, get: async () => DEFAULT_SETTINGS } as unknown as SettingsStore;
+    const told: Array<[number, unknown]> = [];
+    const panels = { broadcast: (tabId: number, m: unknown) => told.push([tabId, m]), publish: () => undefined } as unknown as PanelHub;
+    const hub = new RelayHub(tabs, panels, settings, () => undefined);
+    let deliver: (m: unknown) => void = () => undefined;
+    const port = {
+      sender: { tab: { id: 6 }, frameId: 0 },
+      postMessage: () => undefined,
+      onMessage: { addListener: (f: (m: unknown) => void) => void (deliver = f) },
+      onDisconnect: { addListener: () => undefined },
+      disconnect: () => undefined,
+    } as unknown as browser.Runtime.Port;
+    hub.onPort(port);
+    const frames = [{ kind: 'page-end', doc: 'd', n: 1, t: 1, url: 'http://x/', persisted: false }];
+    const batch = (n: number) => ({ type: 'frames', relay: 'R', batch: n, payloads: [JSON.stringify({ tag: PAGE_TAG, frames: [{ ...frames[0], n }] })], rejected: 0 });
+    deliver(batch(1));
+    // The batch is taken and waits for its write (no panel: the idle delay); the tab closes meanwhile.
+    await new Promise((r) => setTimeout(r, 20));
+    await tabs.remove(6);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(told).toEqual([]);
+    expect(await store.allTabIds()).toEqual([]);
+    deliver(batch(2));
+    const { PanelHub: Hub } = await import('../../../background/panel-ports.ts');
+    const panelHub = new Hub(tabs, settings);
+    const sent: Array<{ type: string; error?: string; noTab?: boolean }> = [];
+    let fromPanel: (m: unknown) => void = () => undefined;
+    panelHub.onPort({
+      postMessage: (m: { type: string }) => void sent.push(m),
+      onMessage: { addListener: (f: (m: unknown) => void) => void (fromPanel = f) },
+      onDisconnect: { addListener: () => undefined },
+    } as unknown as browser.Runtime.Port);
+    fromPanel({ type: 'hello', tabId: 6, since: 0 });
+    await new Promise((r) => setTimeout(r, 50));
+    fromPanel({ type: 'clear' });
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(sent.filter((m) => m.type === 'error')).toEqual([{ type: 'error', error: expect.stringContaining('Tab 6 was closed'), noTab: true }]);
+    expect(await store.allTabIds()).toEqual([]);
+  });
+});
