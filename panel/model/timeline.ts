@@ -223,7 +223,9 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
       start: s.startT,
       end,
       endCause: s.endCause,
-      reconnectAfter: siblings.some((o) => o !== s && o.kind === s.kind && o.startT < s.startT),
+      // A listen re-establishes only after one of its client's had ended (a second listen beside an open one is not a
+      // reconnect, as the engine's count says); a session after an earlier one is.
+      reconnectAfter: siblings.some((o) => o !== s && o.kind === s.kind && o.startT < s.startT && (s.kind !== 'listen' || (!o.open && (o.endT ?? o.startT) <= s.startT))),
       channels,
       gaps: s.kind === 'listen' ? [] : gapsWithin(knownFrom !== undefined ? Math.max(s.startT, knownFrom) : s.startT, to, channels),
     };

@@ -164,6 +164,23 @@ describe('session lanes', () => {
     expect(lanes[0]!.channels).toHaveLength(1);
   });
 
+  it('a second listen beside an open one is no reconnect; one after a listen ended is (as the engine counts)', () => {
+    const log = new FrameLog('doc1');
+    const m = new ModernClient(log, 'http://localhost:3000/mcp2026');
+    m.discover();
+    const first = m.listen(['file:///a.md']);
+    log.wait(100);
+    m.listen(['file:///b.md']);
+    log.wait(100);
+    first.drop();
+    log.wait(100);
+    m.listen(['file:///a.md']);
+    log.wait(100);
+    const snap = run(log).snapshot(log.t);
+    expect(snap.metrics.reconnects).toBe(1);
+    expect(sessionLanes(snap.sessions, snap.streams, log.t).map((l) => l.reconnectAfter)).toEqual([false, false, true]);
+  });
+
   it('gapsWithin merges overlapping intervals', () => {
     expect(gapsWithin(0, 100, [])).toEqual([{ t0: 0, t1: 100 }]);
     expect(gapsWithin(0, 100, [{ t0: 10, t1: 30 }, { t0: 20, t1: 40 }, { t0: 60, t1: 120 }])).toEqual([
