@@ -4,7 +4,7 @@ import { useRef } from 'preact/hooks';
 import type { EngineSnapshot } from '../../shared/engine/index.ts';
 import { matchesSession, type Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
-import { metricRows, NOT_INITIALIZED, sessionEntries } from '../model/sessions-view.ts';
+import { metricRows, midWayNote, NOT_INITIALIZED, sessionEntries } from '../model/sessions-view.ts';
 
 interface Props {
   snapshot: EngineSnapshot;
@@ -95,7 +95,9 @@ export function SessionsView({ snapshot, filter, onOpen }: Props) {
           </tbody>
         </table>
         {entries.some((e) => !e.session.observedFromStart) ? (
-          <p class="muted note">* picked up mid-way: its initialize was not captured (reload the page to capture from the start).</p>
+          <p class="muted note" data-note="mid-way">
+            {midWayNote(entries.filter((e) => !e.session.observedFromStart).map((e) => e.session.kind))}
+          </p>
         ) : null}
       </section>
       <section class="metrics" aria-label="Metrics">
@@ -118,3 +120,4 @@ export function SessionsView({ snapshot, filter, onOpen }: Props) {
     </div>
   );
 }
+

@@ -109,3 +109,14 @@ export function metricRows(m: Metrics): Array<{ group: 'server' | 'client' | 'ca
     { group: 'capture', name: 'engineErrors', label: 'Engine errors', value: String(m.engineErrors) },
   ];
 }
+
+/**
+ * The note under the Sessions table for rows picked up mid-way (`*`): what they miss (a session its initialize, a 2026
+ * listen its subscriptions/listen request) and why it can be missing.
+ */
+export function midWayNote(kinds: ReadonlyArray<'session' | 'listen'>): string {
+  const session = kinds.includes('session');
+  const listen = kinds.includes('listen');
+  const what = session && listen ? 'initialize (a session) or subscriptions/listen request (a listen)' : listen ? 'subscriptions/listen request' : 'initialize';
+  return `* picked up mid-way: its ${what} is not in the log (the page began before the extension was loaded, or Clear or the log cap dropped it). Reload the page to capture from the start.`;
+}

@@ -3,7 +3,7 @@ import { NODES, EDGES } from '../../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../../../panel/model/flow-layout.ts';
 import { flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
-import { flattenCapabilities, metricRows, messageIndexAtSeq, sessionEntries } from '../../../panel/model/sessions-view.ts';
+import { flattenCapabilities, metricRows, messageIndexAtSeq, midWayNote, sessionEntries } from '../../../panel/model/sessions-view.ts';
 import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, moveSelection, rowSessions, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
 import { rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
 import { run } from '../../support/analyze.ts';
@@ -303,5 +303,13 @@ describe('a click on a severity count', () => {
   });
   it('from the Sessions or Messages view (where is:error means something else), the Findings view', () => {
     for (const view of ['sessions', 'messages', 'findings']) expect(viewForSeverity([finding('error', 'file:///a.md')], 'error', view)).toBe('findings');
+  });
+});
+
+describe('the Sessions note on rows picked up mid-way', () => {
+  it('names what each kind misses: a listen has no initialize', () => {
+    expect(midWayNote(['listen'])).toMatch(/^\* picked up mid-way: its subscriptions\/listen request is not in the log \(.*Clear or the log cap/);
+    expect(midWayNote(['session'])).toMatch(/^\* picked up mid-way: its initialize is not in the log/);
+    expect(midWayNote(['session', 'listen'])).toContain('initialize (a session) or subscriptions/listen request (a listen)');
   });
 });
