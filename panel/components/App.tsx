@@ -282,7 +282,15 @@ export function App({ store, connection }: Props) {
         {scrubT !== null ? (
           <div class="scrub-banner" role="status" data-scrubbing="true">
             Showing the state at {formatClock(scrubT)} (replayed).{' '}
-            <button type="button" class="link" onClick={() => store.setScrub(null)}>
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                store.setScrub(null);
+                // This banner goes: focus moves to the scrubber (the timeline's), else the view's tab, not to the page.
+                (document.querySelector<HTMLElement>('input[aria-label="Replay up to"]') ?? document.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]'))?.focus();
+              }}
+            >
               {imported ? 'Back to the end' : 'Back to live'}
             </button>
           </div>

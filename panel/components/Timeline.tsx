@@ -304,7 +304,7 @@ function TimelineView(props: Props) {
             (e.currentTarget.parentElement?.querySelector('.scrub input') as HTMLInputElement | null)?.focus();
           }}
         >
-          {live ? 'Back to live' : 'Back to end'}
+          {live ? 'Back to live' : 'Back to the end'}
         </button>
       </header>
       <p class="timeline-legend" aria-label="Timeline legend">

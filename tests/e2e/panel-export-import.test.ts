@@ -391,6 +391,11 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="error"]`);
   // Focus stays on the scrubber, not lost to the page.
   await panel.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Replay up to', undefined, { timeout: 5000 });
+  // So does the banner's own "Back to live" (it goes with the banner).
+  await panel.keyboard.press('ArrowLeft');
+  await panel.click('.scrub-banner button');
+  await panel.waitForSelector('.scrub-banner', { state: 'detached' });
+  await panel.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Replay up to', undefined, { timeout: 5000 });
 });
 
 it("lists the flow chart's node labels in full, English and Chinese, for the keyboard too", async () => {
