@@ -17,6 +17,17 @@ interface Props {
 export function SettingsDialog({ settings, error, connected, onSave, onClose }: Props) {
   const [d, setD] = useState<Draft>(() => toDraft(settings));
   const [problem, setProblem] = useState<DraftProblem | undefined>(undefined);
+  // The settings the form began from. Saved meanwhile from another panel: an untouched form shows them; an edited one
+  // keeps the edits and says that Save would replace them.
+  const [edited, setEdited] = useState(false);
+  const [base, setBase] = useState(settings);
+  const changedElsewhere = edited && JSON.stringify(settings) !== JSON.stringify(base);
+  useEffect(() => {
+    if (edited || JSON.stringify(settings) === JSON.stringify(base)) return;
+    setBase(settings);
+    setD(toDraft(settings));
+    setProblem(undefined);
+  }, [settings]);
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dlg = ref.current;
@@ -31,6 +42,7 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
   }, []);
   const set = (patch: Partial<Draft>) => {
     setD({ ...d, ...patch });
+    setEdited(true);
     setProblem(undefined);
   };
   /** Field attributes: marked invalid when it is the problem. */
@@ -133,6 +145,11 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
         {problem || error ? (
           <p class="error-text" role="alert" id="settings-problem" data-settings-error="true">
             {problem ? problem.message : error}
+          </p>
+        ) : null}
+        {changedElsewhere ? (
+          <p class="muted" role="status" data-settings-changed="true">
+            The settings were saved from another panel while you edited: Save replaces them with these; Cancel keeps them.
           </p>
         ) : null}
         {!connected ? <p class="muted">No tab connected: these settings apply to this view only.</p> : null}

@@ -137,3 +137,46 @@ it('lowered caps trim a stored log at once, without waiting for its tab to send 
   await panel.close();
   await page.close();
 });
+
+it('an open settings dialog shows settings saved from another panel, or, once edited, keeps the edits and says so', async () => {
+  const page = await browser.context.newPage();
+  await page.goto(site.url + '/');
+  await page.evaluate(async () => (await fetch('/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })).text());
+  const tabId = await tabIdOf(browser, page);
+  const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+  await panel.waitForSelector('.status-bar[data-status="live"]');
+  await panel.click('button[aria-label="Settings"]');
+  await panel.waitForSelector('dialog.settings[open]');
+  const maxAge = 'input[aria-label="Default max age"]';
+  expect(await panel.inputValue(maxAge)).toBe('600');
+  // Another panel (a port of its own) saves.
+  const saveElsewhere = (ms: number) =>
+    panel.evaluate(
+      ({ ms, defaults }) =>
+        new Promise<void>((ok) => {
+          const port = chrome.runtime.connect({ name: 'mcp-devtools/panel' });
+          port.onMessage.addListener((x: { type: string; settings?: { defaultMaxAgeMs: number } }) => {
+            if (x.type === 'settings' && x.settings?.defaultMaxAgeMs === ms) {
+              port.disconnect();
+              ok();
+            }
+          });
+          port.postMessage({ type: 'hello', tabId: 0, since: 0 });
+          setTimeout(() => port.postMessage({ type: 'settings-set', settings: { ...defaults, defaultMaxAgeMs: ms } }), 100);
+        }),
+      { ms, defaults: DEFAULT_SETTINGS },
+    );
+  await saveElsewhere(42_000);
+  await expect.poll(() => panel.inputValue(maxAge), { timeout: 5000 }).toBe('42');
+  expect(await panel.$('[data-settings-changed="true"]')).toBeNull();
+  // Edited here, then saved elsewhere: the edit stays, and the dialog says Save would replace the other save.
+  await panel.fill('input[aria-label="Body cap"]', '64');
+  await saveElsewhere(43_000);
+  await panel.waitForSelector('[data-settings-changed="true"]');
+  expect(await panel.inputValue(maxAge)).toBe('42');
+  expect(await panel.inputValue('input[aria-label="Body cap"]')).toBe('64');
+  await panel.click('dialog.settings button:text("Cancel")');
+  await saveElsewhere(DEFAULT_SETTINGS.defaultMaxAgeMs);
+  await panel.close();
+  await page.close();
+});
