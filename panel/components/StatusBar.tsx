@@ -31,8 +31,8 @@ export function StatusBar({ status, counts, waiting, title, paused = false, kept
         {counts.rejected} rejected
       </span>
       {kept > 0 ? (
-        <span data-count="kept" title="Clear kept the frames that opened the exchanges still open then (a stream, a socket, a request waiting for its answer): what they bring later keeps its session and request.">
-          {kept} kept at Clear
+        <span data-count="kept" title="Clear kept the exchanges still open then (a stream, a socket, a request waiting for its answer), by the frames that opened them: what they bring later keeps its session and request.">
+          {kept} {kept === 1 ? 'exchange' : 'exchanges'} kept at Clear
         </span>
       ) : null}
       {waiting > 0 ? (

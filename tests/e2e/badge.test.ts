@@ -64,7 +64,7 @@ it('shows the open error findings of the tab, and clears with the log', async ()
   await panel.waitForSelector('.frame-row[data-method="initialize"]', { state: 'detached' });
   const kept = await loggedFrames(browser, tabId);
   expect(kept.map((f) => `${f.kind} ${f.kind === 'http-request' ? f.method : ''}`.trim())).toEqual(['http-request GET', 'http-response']);
-  expect(await (await panel.waitForSelector('[data-count="kept"]')).textContent()).toBe('1 kept at Clear');
+  expect(await (await panel.waitForSelector('[data-count="kept"]')).textContent()).toBe('1 exchange kept at Clear');
   await mcp.edit('file:///docs/faq.md');
   const row = await panel.waitForSelector('.frame-row[data-method="notifications/resources/updated"]');
   expect(await row.getAttribute('data-session')).toBe(session);
