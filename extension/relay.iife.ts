@@ -138,7 +138,25 @@ function orphan(): void {
   document.dispatchEvent(new CustomEvent(RELAY_GONE_EVENT, { detail: PAGE_TAG }));
 }
 
+/**
+ * A prerendered page (speculation rules, the address bar's predictions) is not the tab's page yet, and may never be:
+ * none of its frames reach the log until it is shown. The relay connects (the capture settings must come before the
+ * hook's first frames go), but what the page sends waits here; at activation it goes on a new port, opened by the page
+ * the tab now shows. A prerender thrown away sends nothing.
+ */
+function prerendering(): boolean {
+  return (document as Document & { prerendering?: boolean }).prerendering === true;
+}
+if (prerendering()) {
+  document.addEventListener('prerenderingchange', () => {
+    const hadPort = port !== undefined || reconnectTimer !== undefined || unacked.length > 0;
+    dropPort();
+    if (hadPort && !orphaned) connect();
+  }, { once: true });
+}
+
 function send(batch: RelayBatch): void {
+  if (prerendering()) return;
   if (!port) {
     // Waiting out a backoff: the batch goes with the re-send when it ends. Not once the page is going: no timer runs
     // then, so connect now.
@@ -227,6 +245,7 @@ function connect(): void {
     // The service worker stopped (or restarted): reconnect with backoff; connect() re-sends what was not acknowledged.
     reconnectLater();
   });
+  if (prerendering()) return;
   for (const b of [...unacked]) if (!post(mine, b)) return;
 }
 
