@@ -31,6 +31,13 @@ export interface TabMeta {
    * MCP) is written soon, as their page-end is, since their relay is gone and cannot re-send it.
    */
   endedDocs?: string[];
+  /**
+   * Documents of the current segment that ended (capped). One that starts again is back from the back/forward cache
+   * with nothing shown in between that spoke MCP: its segment goes on (its page is the one the view shows).
+   */
+  segmentEndedDocs?: string[];
+  /** The current segment was begun by a subframe back from the back/forward cache: its top-level page's return joins it. */
+  segmentBegunByRestore?: boolean;
   /** When a subframe's page-start began the current segment: its page time (a top-level page-start after it joins). */
   segmentBegunBySubframeAt?: number;
   /** Browser frames that started a document in the current segment (an iframe reloading keeps its frame id). */

@@ -407,16 +407,30 @@ function trackDocs(meta: TabMeta, kind: 'page-start' | 'page-end', doc: string, 
     if (i >= 0) live.splice(i, 1);
     const ended = (meta.endedDocs = [...(meta.endedDocs ?? []).filter((d) => d !== doc), doc]);
     if (ended.length > MAX_ENDED_DOCS) ended.shift();
+    const inSegment = (meta.segmentEndedDocs = [...(meta.segmentEndedDocs ?? []).filter((d) => d !== doc), doc]);
+    if (inSegment.length > MAX_LIVE_DOCS) inSegment.shift();
     return;
   }
-  const joinsSubframe = topLevel && meta.segmentBegunBySubframeAt !== undefined && meta.segmentBegunBySubframeAt >= t;
+  // Back from the back/forward cache (the document ended and starts again).
+  const restored = meta.endedDocs?.includes(doc) === true;
+  // ...with no page that spoke MCP in between: its segment goes on (the page the view shows is this one again).
+  const resumes = topLevel && restored && meta.segmentEndedDocs?.includes(doc) === true;
+  // A subframe's page-start began the segment: its top-level page joins it when that page started first, or when both
+  // came back from the cache together (their page-starts are stamped at the return, in either order).
+  const joinsSubframe =
+    topLevel && meta.segmentBegunBySubframeAt !== undefined && (meta.segmentBegunBySubframeAt >= t || (restored && meta.segmentBegunByRestore === true));
   if (joinsSubframe) {
     meta.segmentBegunBySubframeAt = undefined;
+    meta.segmentBegunByRestore = undefined;
+  } else if (resumes) {
+    // (Its subframes come back with it: their frame ids are still the segment's.)
   } else if (topLevel || (live.length === 0 && !frames.includes(frameId))) {
     meta.segment++;
     live.length = 0;
     frames.length = 0;
+    meta.segmentEndedDocs = [];
     meta.segmentBegunBySubframeAt = topLevel ? undefined : t;
+    meta.segmentBegunByRestore = topLevel ? undefined : restored;
   }
   // Back from the back/forward cache: the document lives again.
   if (meta.endedDocs?.includes(doc)) meta.endedDocs = meta.endedDocs.filter((d) => d !== doc);
@@ -443,6 +457,8 @@ function emptied(old: TabMeta): TabMeta {
     endedDocs: old.endedDocs,
     segmentFrameIds: old.segmentFrameIds,
     segmentBegunBySubframeAt: old.segmentBegunBySubframeAt,
+    segmentEndedDocs: old.segmentEndedDocs,
+    segmentBegunByRestore: old.segmentBegunByRestore,
   };
 }
 

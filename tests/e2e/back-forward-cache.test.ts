@@ -56,5 +56,7 @@ it('logs what a page sends after it comes back from the back/forward cache, once
     'end persisted=true',
     'start',
   ]);
+  // The page in between never spoke MCP: the returned page goes on in its segment (its badge and view keep its history).
+  expect(new Set(frames.map((f) => f.segment))).toEqual(new Set([1]));
   await page.close();
 });

@@ -358,6 +358,49 @@ describe('TabLog', () => {
     expect(log.stats().segment).toBe(6);
   });
 
+  it('a page back from the back/forward cache goes on in its segment when no page in between spoke MCP, and comes back whole when one did', async () => {
+    const store = freshStore();
+    const log = newLog(10, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
+    let k = 0;
+    const frame = (doc: string, kind: string) =>
+      kind === 'page-start'
+        ? { kind, doc, n: ++k, t: k, url: `http://x/${doc}`, top: doc.startsWith('top') }
+        : kind === 'page-end'
+          ? { kind, doc, n: ++k, t: k, url: `http://x/${doc}`, persisted: true }
+          : { kind: 'sse-event', doc, n: ++k, t: k, conn: `${doc}.1`, data: { text: '{"jsonrpc":"2.0","method":"m"}' } };
+    let b = 0;
+    const send = (frameId: number, doc: string, ...kinds: string[]) => log.accept('r', ++b, [JSON.stringify({ tag: PAGE_TAG, frames: kinds.map((x) => frame(doc, x)) })], frameId, 0);
+    const segmentsOf = async (doc: string) => [...new Set((await store.readAfter(10, 0, 1e6)).filter((f) => f.doc === doc).map((f) => f.segment))];
+    // Page A speaks MCP at the top and in an iframe.
+    await send(0, 'topA', 'page-start', 'event');
+    await send(3, 'innerA', 'page-start', 'event');
+    const firstSeq = log.segmentFirstSeq;
+    // To a page that never speaks MCP, and back: the iframe's return may arrive before its top's.
+    await send(3, 'innerA', 'page-end');
+    await send(0, 'topA', 'page-end');
+    await send(3, 'innerA', 'page-start', 'event');
+    await send(0, 'topA', 'page-start', 'event');
+    expect(await segmentsOf('topA')).toEqual([1]);
+    expect(await segmentsOf('innerA')).toEqual([1]);
+    expect(log.segmentFirstSeq).toBe(firstSeq);
+    // To page B, which speaks MCP (a segment of its own), and back to A: its iframe's return begins a segment, and its
+    // top's return joins it although stamped later.
+    await send(3, 'innerA', 'page-end');
+    await send(0, 'topA', 'page-end');
+    await send(0, 'topB', 'page-start', 'event');
+    await send(0, 'topB', 'page-end');
+    await send(3, 'innerA', 'page-start', 'event');
+    await send(0, 'topA', 'page-start', 'event');
+    expect(await segmentsOf('topB')).toEqual([2]);
+    expect(log.stats().segment).toBe(3);
+    expect((await store.readAfter(10, 0, 1e6)).filter((f) => f.segment === 3).map((f) => f.doc)).toEqual(['innerA', 'innerA', 'topA', 'topA']);
+    // A reload is a new document: a new segment.
+    await send(3, 'innerA', 'page-end');
+    await send(0, 'topA', 'page-end');
+    await send(0, 'topA2', 'page-start', 'event');
+    expect(log.stats().segment).toBe(4);
+  });
+
   describe('write pace', () => {
     const caps = () => ({ maxFrames: 1000, maxBytes: 1e9 });
     const elapsed = async (p: Promise<unknown>) => {
