@@ -72,7 +72,7 @@ function wrap(label: string, text: string, width = 80): string {
 
 export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: string): string {
   const out: string[] = [];
-  out.push(`trace: ${p(trace.page.url)} — ${trace.frames.length} frames, written ${Number.isFinite(Date.parse(trace.createdAt)) ? iso(Date.parse(trace.createdAt)) : p(trace.createdAt)} by ${p(trace.tool.name)} ${p(trace.tool.version)}`);
+  out.push(`trace: ${trace.page.url ? p(trace.page.url) : '(no page URL)'} — ${trace.frames.length} frames, written ${Number.isFinite(Date.parse(trace.createdAt)) ? iso(Date.parse(trace.createdAt)) : p(trace.createdAt)} by ${p(trace.tool.name)} ${p(trace.tool.version)}`);
   if (trace.dropped.frames || trace.dropped.rejected) {
     out.push(`note: the capture dropped ${trace.dropped.frames} frame(s)${trace.dropped.rejected ? ` and rejected ${trace.dropped.rejected}` : ''}; the analysis is partial`);
   }

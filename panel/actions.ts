@@ -6,15 +6,21 @@ import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import { TOOL, decodeUtf8, exportTrace, jsonSyntaxError, notATraceHint, serializeTrace, traceJsonText, validateTrace } from '../shared/trace/index.ts';
 import type { PanelStore } from './store.ts';
 
-/** The top-level page URL of the frames in view (the latest top-level page-start), or ''. */
+/**
+ * The top-level page URL of the frames in view (the latest top-level page-start); else that of the latest document
+ * that spoke (an MCP iframe of a page that never did), or ''. (Clear keeps no page-start.)
+ */
 export function pageUrlOf(store: PanelStore): string {
   if (store.imported) return store.imported.trace.page.url;
   const frames = store.shownFrames();
+  let frameUrl = '';
   for (let i = frames.length - 1; i >= 0; i--) {
     const f = frames[i]!;
-    if (f.kind === 'page-start' && f.top) return f.url;
+    if (f.kind !== 'page-start') continue;
+    if (f.top) return f.url;
+    frameUrl ||= f.url;
   }
-  return '';
+  return frameUrl;
 }
 
 function stamp(t: number): string {

@@ -329,6 +329,12 @@ describe('analyze', () => {
     expect(json.metrics.captureErrors).toBe(1);
   });
 
+  it('says when a trace names no page (exported after Clear, or from an MCP iframe only)', () => {
+    const t = JSON.parse(brokenTrace());
+    t.page.url = '';
+    expect(cli(['t.json'], { 't.json': JSON.stringify(t) }).stdout).toContain('trace: (no page URL) — ');
+  });
+
   it('shows bidirectional overrides as escapes (a URI must not read reversed in a CI log)', () => {
     const t = JSON.parse(brokenTrace());
     t.page.url = 'http://x/\u202egpj.exe';

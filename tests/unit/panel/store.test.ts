@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connOf, type Frame } from '../../../shared/frames.ts';
 import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
-import { cancelImport, importFile, traceText } from '../../../panel/actions.ts';
+import { cancelImport, importFile, pageUrlOf, traceText } from '../../../panel/actions.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { FrameLog } from '../../support/frame-log.ts';
@@ -42,6 +42,20 @@ function stamped(list: Frame[], from: number): Frame[] {
 }
 
 describe('PanelStore', () => {
+  it("names the exported page: the top-level page's URL, else the MCP iframe's (a page that never spoke MCP)", async () => {
+    const s = new PanelStore();
+    const log = new FrameLog('doc-frame');
+    log.emit({ kind: 'page-start', url: 'http://localhost:8080/widget', top: false });
+    new StreamableClient(log, URL).initialize({ sessionId: 'S1' });
+    s.receive({ type: 'backlog', frames: stamped(log.frames, 1), done: true });
+    await frames();
+    expect(pageUrlOf(s)).toBe('http://localhost:8080/widget');
+    const top = stamped(page(1), 100);
+    s.receive({ type: 'frames', frames: top });
+    await frames();
+    expect(pageUrlOf(s)).toBe('http://localhost:8080/?s=1');
+  });
+
   it('applies frames once, in a snapshot the views read; a resent batch changes nothing', async () => {
     const s = new PanelStore();
     const a = stamped(page(1), 1);
