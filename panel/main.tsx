@@ -38,6 +38,11 @@ const connection =
         (s) => store.setTabStatus(s),
       );
 if (!connection) store.setTabStatus('offline');
+// A panel opened as a tab with a tab id that is not one: said, not silently taken for "no tab".
+const asked = params.get('tab');
+if (asked !== null && !/^\d+$/.test(asked)) {
+  store.receive({ type: 'error', error: `?tab=${asked} is not a tab id (a whole number): nothing will be captured here. Open the MCP panel from devtools on the page, or import a trace.`, noTab: true });
+}
 setInterval(() => store.tick(), TICK_MS);
 Object.assign(globalThis, { mcpPanel: store });
 

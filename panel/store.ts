@@ -214,8 +214,9 @@ export class PanelStore {
   }
 
   /** No tab behind this panel (opened offline, or the background said the tab does not exist). */
+  /** No tab to capture: none given, or the one given does not exist (closed, or a wrong id). */
   tabStatusIsOffline(): boolean {
-    return this.tabStatus === 'offline';
+    return this.tabStatus === 'offline' || this.noTab;
   }
 
   setTabStatus(s: ConnectionStatus | 'offline'): void {

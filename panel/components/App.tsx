@@ -250,7 +250,7 @@ export function App({ store, connection }: Props) {
         store={store}
         imported={imported?.name ?? null}
         noTab={store.tabStatusIsOffline()}
-        canClear={imported !== null || connection !== undefined}
+        canClear={imported !== null || (connection !== undefined && !store.tabStatusIsOffline())}
         canExport={imported !== null || (store.stats.value?.frames ?? 0) > 0}
         filterRef={filterRef}
         actions={actions}

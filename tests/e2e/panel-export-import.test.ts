@@ -644,6 +644,20 @@ it('a finding that held twice shows both times in the drawer (its spans)', async
   await off.close();
 });
 
+it('says so when opened as a tab with a tab id that is not one, instead of starting silently offline', async () => {
+  const p = await browser.context.newPage();
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html?tab=abc`);
+  await p.waitForSelector('.status-bar[data-status="offline"]');
+  expect(await (await p.waitForSelector('[data-background-error="true"]')).textContent()).toContain('?tab=abc is not a tab id (a whole number)');
+  expect(await p.isDisabled('button[aria-label^="Clear"]')).toBe(true);
+  // A whole number that names no tab: the background says so, and Clear (which would do nothing) is off too.
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html?tab=987654`);
+  expect(await (await p.waitForSelector('[data-background-error="true"]')).textContent()).toContain('There is no tab 987654');
+  await p.waitForSelector('.status-bar[data-status="offline"]');
+  expect(await p.isDisabled('button[aria-label^="Clear"]')).toBe(true);
+  await p.close();
+});
+
 it('refuses bad files with a clear error and leaves the current view as it was', async () => {
   const off = await offlinePanel();
   await importInto(off, tracePath);
