@@ -22,6 +22,7 @@ function fakePort() {
 const broken = new Error('QuotaExceededError (simulated)');
 const tabs = {
   watch: () => undefined,
+  wasRemoved: () => false,
   get: () => ({ ensureLoaded: () => Promise.reject(broken), clear: () => Promise.reject(broken) }),
 } as unknown as Tabs;
 const settings = {
@@ -53,6 +54,7 @@ describe('PanelHub for a tab that does not exist', () => {
   it('says so, and still serves what the log has', async () => {
     const working = {
       watch: () => undefined,
+      wasRemoved: () => false,
       get: () => ({ ensureLoaded: async () => ({ frames: 0 }), backlog: async (_s: number, _c: number, on: (f: unknown[], d: boolean) => void) => on([], true) }),
     } as unknown as Tabs;
     const ok = { onChange: () => undefined, get: async () => DEFAULT_SETTINGS } as unknown as SettingsStore;
@@ -77,6 +79,7 @@ describe('PanelHub while a panel connects', () => {
     const gate = new Promise<void>((r) => (release = r));
     const tabs = {
       watch: () => undefined,
+      wasRemoved: () => false,
       get: () => ({
         ensureLoaded: async () => ({ frames: 0 }),
         clear: async () => ({ stats: { frames: 1 }, kept: [] }),
