@@ -5,7 +5,7 @@ import { createParser } from 'eventsource-parser';
 import type { FrameDraft, Payload } from '../../shared/frames.ts';
 import { makePayload, opaquePayload, PayloadBuilder } from '../../shared/payload.ts';
 import { redactUrl, redactUrlsIn } from '../../shared/redact.ts';
-import { natives } from './natives.ts';
+import { ignore, natives } from './natives.ts';
 
 export type BodyKind = 'sse' | 'text' | 'binary';
 
@@ -88,7 +88,7 @@ export async function readBody(
         sawText = true;
       }
       if (stopped) {
-        await reader.cancel().catch(() => undefined);
+        ignore(natives.readerCancel.call(reader));
         return;
       }
     }

@@ -7,7 +7,7 @@ import { makePayload } from '../../shared/payload.ts';
 import { redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
 import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
-import { natives } from './natives.ts';
+import { asPage, natives } from './natives.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { disguise } from './disguise.ts';
 
@@ -62,9 +62,9 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
     natives.addEventListener.call(es, type, (ev: Event) => onEvent(tap, ev as MessageEvent));
   };
 
-  const tapped = disguise(new Proxy(NativeEventSource, {
+  const traps: ProxyHandler<typeof EventSource> = {
     construct(target, args: unknown[], newTarget) {
-      const es = Reflect.construct(target, args, newTarget) as EventSource;
+      const es = asPage(traps.construct!, () => Reflect.construct(target, args, newTarget) as EventSource);
       try {
         const url = es.url;
         const tap: Tapped = {
@@ -86,29 +86,29 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
       }
       return es;
     },
-  }), NativeEventSource);
+  };
+  const tapped = disguise(new Proxy(NativeEventSource, traps), NativeEventSource);
   window.EventSource = tapped;
 
   const proto = NativeEventSource.prototype;
   // `es.constructor === EventSource` as without us, and `new es.constructor(url)` is tapped too.
   Object.defineProperty(proto, 'constructor', { value: tapped, writable: true, configurable: true, enumerable: false });
   const nativeClose = proto.close;
-  Object.defineProperty(proto, 'close', {
-    configurable: true,
-    writable: true,
-    value: disguise(function close(this: EventSource) {
+  // (Method syntax: like the natives, these are no constructors and have no prototype property.)
+  const { close } = {
+    close(this: EventSource) {
       const tap = taps.get(this);
       if (tap && this.readyState !== 2) emit(tap, { kind: 'es-close', conn: tap.conn });
-      return nativeClose.call(this);
-    }, nativeClose),
-  });
+      return asPage(close, () => nativeClose.call(this));
+    },
+  };
+  Object.defineProperty(proto, 'close', { configurable: true, writable: true, value: disguise(close, nativeClose) });
   // Replacing the existing EventTarget method (not adding one to EventSource.prototype) keeps the prototypes' own
   // property lists unchanged. For anything but a tapped EventSource it is a WeakMap miss and the native call.
   const nativeAdd = EventTarget.prototype.addEventListener;
-  Object.defineProperty(EventTarget.prototype, 'addEventListener', {
-    configurable: true,
-    writable: true,
-    value: disguise(function addEventListener(this: EventTarget, type: string, ...rest: unknown[]) {
+  const { addEventListener } = {
+    addEventListener(this: EventTarget, ...args: unknown[]) {
+      const type = args[0];
       const tap = taps.get(this as EventSource);
       if (tap && typeof type === 'string' && type !== 'open' && type !== 'error') {
         try {
@@ -117,7 +117,9 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
           emitter.captureError('eventsource:listen', e, tap.conn);
         }
       }
-      return (nativeAdd as (...a: unknown[]) => void).call(this, type, ...rest);
-    }, nativeAdd),
-  });
+      // The page's very arguments (none is "2 arguments required, but only 0 present", as without us).
+      return asPage(addEventListener, () => Reflect.apply(nativeAdd, this, args) as void);
+    },
+  };
+  Object.defineProperty(EventTarget.prototype, 'addEventListener', { configurable: true, writable: true, value: disguise(addEventListener, nativeAdd) });
 }

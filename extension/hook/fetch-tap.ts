@@ -10,6 +10,7 @@ import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
 import { bodyPayload, redactedHeaderMap, requestFacts, type RequestFacts } from './request-facts.ts';
 import { linkCancel } from './link-cancel.ts';
 import { disguise } from './disguise.ts';
+import { ignore, natives, then } from './natives.ts';
 
 /** Live capture settings; the relay may update them at any time (see config.ts). */
 export interface TapConfig {
@@ -61,7 +62,8 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
     const conn = emitter.newConn();
     const exchange = new Exchange(emitter, syncVerdict === 'candidate');
     // The request frame may need an async body read (Blob, Request); everything else for this exchange waits for it.
-    const requestDone: Promise<RequestVerdict> = (facts.bodyLater ?? Promise.resolve(facts.bodyText)).then(
+    const requestDone: Promise<RequestVerdict> = then(
+      facts.bodyLater ?? natives.promiseResolve(facts.bodyText),
       (text) => {
         const verdict = syncVerdict === 'no' ? verdictFor(facts, text) : syncVerdict;
         if (verdict === 'no') return verdict;
@@ -80,7 +82,8 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       () => syncVerdict,
     );
 
-    return promise.then(
+    return then(
+      promise,
       (response) => {
         try {
           onResponse(conn, facts, response, requestDone, exchange);
@@ -90,8 +93,8 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
         return response;
       },
       (error: unknown) => {
-        requestDone
-          .then((verdict) => {
+        then(
+          then(requestDone, (verdict) => {
             // A candidate that never got a first event is not known to be MCP: forget it.
             if (verdict !== 'mcp') return;
             exchange.release();
@@ -106,8 +109,10 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
               error: { name, message },
               bytes: 0,
             });
-          })
-          .catch((e: unknown) => emitter.captureError('fetch:error', e, conn));
+          }),
+          undefined,
+          (e: unknown) => emitter.captureError('fetch:error', e, conn),
+        );
         throw error;
       },
     );
@@ -137,9 +142,9 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       redirected: response.redirected,
       headers: redactedHeaderMap(response.headers, config.extraSecretHeaders),
     };
-    void requestDone.then(async (verdict) => {
+    const readAll = async (verdict: RequestVerdict): Promise<void> => {
       if (verdict === 'no' || (verdict === 'candidate' && kind !== 'sse')) {
-        await reader?.cancel().catch(() => undefined);
+        if (reader) ignore(natives.readerCancel.call(reader));
         return;
       }
       exchange.emit(head);
@@ -164,9 +169,20 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
             }
           : {}),
       });
-    })
-      .catch((e: unknown) => emitter.captureError('fetch:body', e, conn))
-      .finally(() => cancelWatch?.stop());
+    };
+    const failed = (e: unknown) => {
+      emitter.captureError('fetch:body', e, conn);
+      cancelWatch?.stop();
+    };
+    // (A continuation that returned readAll's promise would have its promise resolved with it: that looks up `then` on
+    // it, the page's patched one. So each continuation returns nothing.)
+    then(
+      requestDone,
+      (verdict) => {
+        then(readAll(verdict), () => cancelWatch?.stop(), failed);
+      },
+      failed,
+    );
   };
 
   const tapped = new Proxy(nativeFetch, {

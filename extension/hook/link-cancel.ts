@@ -5,7 +5,7 @@
 // wrapped — but it also releases the body's lock, so a body that was locked, is unlocked again and turns out closed was
 // cancelled by the page (watched as our clone's chunks arrive, and once a second while it is quiet).
 import { disguise } from './disguise.ts';
-import { natives } from './natives.ts';
+import { asPage, ignore, natives, then } from './natives.ts';
 
 const WATCH_MS = 1000;
 
@@ -26,35 +26,31 @@ export function linkCancel(response: Response, ours: ReadableStreamDefaultReader
     if (done) return;
     watch.cancelledByPage = true;
     watch.stop();
-    void ours.cancel().catch(() => undefined);
+    ignore(natives.readerCancel.call(ours));
   };
   const nativeCancel = body.cancel;
   const nativeGetReader = body.getReader;
-  Object.defineProperty(body, 'cancel', {
-    configurable: true,
-    writable: true,
-    value: disguise(function cancel(this: ReadableStream, reason?: unknown) {
+  // (Method syntax: like the natives, no constructors and no prototype property.)
+  const wrappers = {
+    cancel(this: ReadableStream, ...args: unknown[]) {
       cancelOurs();
-      return nativeCancel.call(this, reason);
-    }, nativeCancel),
-  });
-  Object.defineProperty(body, 'getReader', {
-    configurable: true,
-    writable: true,
-    value: disguise(function getReader(this: ReadableStream, ...args: unknown[]) {
-      const reader = (nativeGetReader as (...a: unknown[]) => ReadableStreamDefaultReader).apply(this, args);
+      return Reflect.apply(nativeCancel, this, args) as Promise<void>;
+    },
+    getReader(this: ReadableStream, ...args: unknown[]) {
+      const reader = asPage(wrappers.getReader, () => Reflect.apply(nativeGetReader, this, args) as ReadableStreamDefaultReader);
       const nativeReaderCancel = reader.cancel;
-      Object.defineProperty(reader, 'cancel', {
-        configurable: true,
-        writable: true,
-        value: disguise(function cancel(this: ReadableStreamDefaultReader, reason?: unknown) {
+      const readerWrapper = {
+        cancel(this: ReadableStreamDefaultReader, ...cancelArgs: unknown[]) {
           cancelOurs();
-          return nativeReaderCancel.call(this, reason);
-        }, nativeReaderCancel),
-      });
+          return Reflect.apply(nativeReaderCancel, this, cancelArgs) as Promise<void>;
+        },
+      };
+      Object.defineProperty(reader, 'cancel', { configurable: true, writable: true, value: disguise(readerWrapper.cancel, nativeReaderCancel) });
       return reader;
-    }, nativeGetReader),
-  });
+    },
+  };
+  Object.defineProperty(body, 'cancel', { configurable: true, writable: true, value: disguise(wrappers.cancel, nativeCancel) });
+  Object.defineProperty(body, 'getReader', { configurable: true, writable: true, value: disguise(wrappers.getReader, nativeGetReader) });
 
   let wasLocked = false;
   let probing = false;
@@ -78,7 +74,8 @@ export function linkCancel(response: Response, ours: ReadableStreamDefaultReader
         return;
       }
       probing = true;
-      closed.then(
+      then(
+        closed,
         () => cancelOurs(),
         () => {
           probing = false;

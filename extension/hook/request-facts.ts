@@ -3,7 +3,7 @@
 import type { HeaderMap, Payload } from '../../shared/frames.ts';
 import { makePayload, opaquePayload } from '../../shared/payload.ts';
 import { redactHeaderValue } from '../../shared/redact.ts';
-import { natives } from './natives.ts';
+import { ignore, natives } from './natives.ts';
 
 export interface RequestFacts {
   method: string;
@@ -87,7 +87,7 @@ async function probedStream(body: ReadableStream<Uint8Array>, keep: (head: strin
     if (!decided && bytes >= PROBE_BYTES) {
       decided = true;
       if (!keep(text)) {
-        void natives.readerCancel.call(reader).catch(() => undefined);
+        ignore(natives.readerCancel.call(reader));
         return text.slice(0, PROBE_BYTES);
       }
     }

@@ -8,7 +8,7 @@ import { isJsonRpcText } from '../../shared/mcp-detect.ts';
 import { makePayload, opaquePayload } from '../../shared/payload.ts';
 import { redactSubprotocol, redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
-import { natives } from './natives.ts';
+import { asPage, natives } from './natives.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { disguise } from './disguise.ts';
 
@@ -155,9 +155,9 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
     emit(tap, { kind: 'ws-message', conn: tap.conn, dir, data: payload });
   };
 
-  const tapped = disguise(new Proxy(NativeWebSocket, {
+  const traps: ProxyHandler<typeof WebSocket> = {
     construct(target, args: unknown[], newTarget) {
-      const ws = Reflect.construct(target, args, newTarget) as WebSocket;
+      const ws = asPage(traps.construct!, () => Reflect.construct(target, args, newTarget) as WebSocket);
       try {
         const requested = args[1] === undefined ? [] : Array.isArray(args[1]) ? args[1].map(String) : [String(args[1])];
         const tap: Tapped = { conn: emitter.newConn(), mcp: requested.includes('mcp') ? true : undefined, sniffed: 0, held: [] };
@@ -189,7 +189,8 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
       }
       return ws;
     },
-  }), NativeWebSocket);
+  };
+  const tapped = disguise(new Proxy(NativeWebSocket, traps), NativeWebSocket);
   window.WebSocket = tapped;
 
   const proto = NativeWebSocket.prototype;
@@ -201,16 +202,15 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
     function (this: WebSocket) {
       return this.readyState;
     }) as (this: WebSocket) => number;
-  Object.defineProperty(proto, 'send', {
-    configurable: true,
-    writable: true,
-    value: disguise(function send(this: WebSocket, ...args: unknown[]) {
+  // (Method syntax: like the native, it is no constructor and has no prototype property.)
+  const { send } = {
+    send(this: WebSocket, ...args: unknown[]) {
       // The native send first, with the page's very arguments (none is a TypeError, not the text "undefined"): it
       // throws InvalidStateError on a CONNECTING socket, and then nothing was sent. On a CLOSING or CLOSED socket it
       // drops the data without a word: nothing was sent either, so nothing is logged.
       const tap = taps.get(this);
       const open = tap !== undefined && readyState.call(this) === 1;
-      const result = Reflect.apply(nativeSend, this, args) as void;
+      const result = asPage(send, () => Reflect.apply(nativeSend, this, args) as void);
       if (tap && open) {
         try {
           onData(tap, 'out', args[0]);
@@ -219,6 +219,7 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
         }
       }
       return result;
-    }, nativeSend),
-  });
+    },
+  };
+  Object.defineProperty(proto, 'send', { configurable: true, writable: true, value: disguise(send, nativeSend) });
 }

@@ -250,6 +250,56 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
   await probe('webSocketEcho', () => webSocketEcho(wsUrl));
   await probe('webSocketSendNoArgument', () => webSocketSendNoArgument(wsUrl));
   await probe('eventSource', () => eventSource(base));
+  await probe('pagePatchedThen', async () => {
+    // zone.js patches Promise.prototype.then: the hook's own continuations must not go through the page's.
+    const native = Promise.prototype.then;
+    let calls = 0;
+    Promise.prototype.then = function (this: Promise<unknown>, ...args: unknown[]) {
+      calls++;
+      return (native as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+    } as typeof native;
+    try {
+      const r = await fetch(`${base}/rpc`, post(rpc(13)));
+      await r.text();
+      await new Promise((ok) => setTimeout(ok, 300));
+    } finally {
+      Promise.prototype.then = native;
+    }
+    return { calls };
+  });
+  await probe('wrapperShapes', async () => {
+    const fns = [WebSocket.prototype.send, EventSource.prototype.close, EventTarget.prototype.addEventListener];
+    return fns.map((f) => {
+      let constructible = true;
+      try {
+        Reflect.construct(String, [], f);
+      } catch {
+        constructible = false;
+      }
+      return { hasPrototype: 'prototype' in f, constructible, length: f.length };
+    });
+  });
+  await probe('syncErrors', async () => {
+    // What a synchronous throw says, and whether its stack names an extension (the console and error reporters read it).
+    const thrown = (f: () => unknown) => {
+      try {
+        f();
+        return 'no throw';
+      } catch (e) {
+        const err = e as Error;
+        return { name: err.name, message: err.message, stackNamesExtension: /chrome-extension:/.test(String(err.stack)) };
+      }
+    };
+    const connecting = new WebSocket(wsUrl);
+    const out = {
+      wsBadScheme: thrown(() => new WebSocket('ftp://x')),
+      wsSendConnecting: thrown(() => connecting.send('x')),
+      esBadUrl: thrown(() => new EventSource('http://[::1')),
+      addListenerNoArgs: thrown(() => (document.addEventListener as unknown as () => void)()),
+    };
+    connecting.close();
+    return out;
+  });
   await probe('identity', async () => ({
     fetchName: fetch.name,
     fetchLength: fetch.length,
