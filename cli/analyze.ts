@@ -40,7 +40,7 @@ A file name of - reads the trace from stdin. Each option but --rule is given onc
 --now=<time>).
 
 Exit status: 0 nothing at or above the level, 1 findings at or above it, 2 unusable file, bad option, a --now before
-every frame, or internal error. Times are printed in UTC.`;
+the first traffic frame (a page's start does not count), or internal error. Times are printed in UTC.`;
 /** Asked for with --help: printed to stdout, exit 0. */
 const HELP = Symbol('help');
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
