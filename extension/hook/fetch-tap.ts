@@ -10,7 +10,7 @@ import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
 import { bodyPayload, redactedHeaderMap, requestFacts, type RequestFacts } from './request-facts.ts';
 import { linkCancel } from './link-cancel.ts';
 import { disguise } from './disguise.ts';
-import { ignore, natives, then } from './natives.ts';
+import { ignore, natives, thenNative } from './natives.ts';
 
 /** Live capture settings; the relay may update them at any time (see config.ts). */
 export interface TapConfig {
@@ -62,7 +62,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
     const conn = emitter.newConn();
     const exchange = new Exchange(emitter, syncVerdict === 'candidate');
     // The request frame may need an async body read (Blob, Request); everything else for this exchange waits for it.
-    const requestDone: Promise<RequestVerdict> = then(
+    const requestDone: Promise<RequestVerdict> = thenNative(
       facts.bodyLater ?? natives.promiseResolve(facts.bodyText),
       (text) => {
         const verdict = syncVerdict === 'no' ? verdictFor(facts, text) : syncVerdict;
@@ -82,7 +82,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       () => syncVerdict,
     );
 
-    return then(
+    return thenNative(
       promise,
       (response) => {
         try {
@@ -93,8 +93,8 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
         return response;
       },
       (error: unknown) => {
-        then(
-          then(requestDone, (verdict) => {
+        thenNative(
+          thenNative(requestDone, (verdict) => {
             // A candidate that never got a first event is not known to be MCP: forget it.
             if (verdict !== 'mcp') return;
             exchange.release();
@@ -176,10 +176,10 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
     };
     // (A continuation that returned readAll's promise would have its promise resolved with it: that looks up `then` on
     // it, the page's patched one. So each continuation returns nothing.)
-    then(
+    thenNative(
       requestDone,
       (verdict) => {
-        then(readAll(verdict), () => cancelWatch?.stop(), failed);
+        thenNative(readAll(verdict), () => cancelWatch?.stop(), failed);
       },
       failed,
     );

@@ -5,7 +5,7 @@
 // wrapped — but it also releases the body's lock, so a body that was locked, is unlocked again and turns out closed was
 // cancelled by the page (watched as our clone's chunks arrive, and once a second while it is quiet).
 import { disguise } from './disguise.ts';
-import { asPage, ignore, natives, then } from './natives.ts';
+import { asPage, ignore, natives, thenNative } from './natives.ts';
 
 const WATCH_MS = 1000;
 
@@ -74,7 +74,7 @@ export function linkCancel(response: Response, ours: ReadableStreamDefaultReader
         return;
       }
       probing = true;
-      then(
+      thenNative(
         closed,
         () => cancelOurs(),
         () => {

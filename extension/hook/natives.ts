@@ -34,9 +34,10 @@ export function randomId(): string {
 
 /**
  * `p.then(ok, fail)` with the native then: a page that patches Promise.prototype.then (zone.js does) must not see the
- * hook's own continuations. (`await` on a native promise never looks `then` up.)
+ * hook's own continuations. (`await` on a native promise never looks `then` up. Not exported as `then`: a module
+ * namespace with a `then` is a thenable.)
  */
-export function then<T, R1 = T, R2 = never>(p: Promise<T>, ok?: ((v: T) => R1 | PromiseLike<R1>) | null, fail?: ((e: unknown) => R2 | PromiseLike<R2>) | null): Promise<R1 | R2> {
+export function thenNative<T, R1 = T, R2 = never>(p: Promise<T>, ok?: ((v: T) => R1 | PromiseLike<R1>) | null, fail?: ((e: unknown) => R2 | PromiseLike<R2>) | null): Promise<R1 | R2> {
   return natives.promiseThen.call(p, ok, fail) as Promise<R1 | R2>;
 }
 

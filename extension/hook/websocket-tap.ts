@@ -141,6 +141,11 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
   const onData = (tap: Tapped, dir: 'in' | 'out', data: unknown) => {
     if (tap.mcp === false) return;
     if (data instanceof Blob) return onBlob(tap, dir, data);
+    // A large binary message of a socket not known to be MCP is not decoded to find out (as a large Blob is not read).
+    if (tap.mcp === undefined && (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) && data.byteLength > SNIFF_BLOB_LIMIT) {
+      const size = data.byteLength;
+      return inOrder(tap, () => onMessage(tap, dir, { payload: opaquePayload(`[binary message, ${size} bytes, not read]`) }));
+    }
     // Read now: the page may reuse an ArrayBuffer it sent.
     const m = toPayload(data, config.capBytes);
     inOrder(tap, () => onMessage(tap, dir, m));

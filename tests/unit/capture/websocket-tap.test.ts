@@ -7,6 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { FrameDraft } from '../../../shared/frames.ts';
 
 const reads: number[] = [];
+/** Sizes of what the tap decoded as text (ArrayBuffer and typed-array messages). */
+const decoded: number[] = [];
 const enders: Array<() => void> = [];
 const log: string[] = [];
 
@@ -49,6 +51,11 @@ beforeAll(async () => {
   Blob.prototype.text = function (this: Blob) {
     reads.push(this.size);
     return text.call(this);
+  };
+  const decode = TextDecoder.prototype.decode;
+  TextDecoder.prototype.decode = function (this: TextDecoder, input?: AllowSharedBufferSource, options?: TextDecodeOptions) {
+    if (input) decoded.push(input.byteLength);
+    return decode.call(this, input, options);
   };
   Object.assign(globalThis, { window: globalThis, WebSocket: FakeWebSocket });
   const { installWebSocketTap } = await import('../../../extension/hook/websocket-tap.ts');
@@ -151,5 +158,20 @@ describe('the WebSocket tap with Blob messages', () => {
     // The read that finishes later changes nothing.
     await settle();
     expect(log).toHaveLength(3);
+  });
+
+  // (Last: it takes a connection number the tests above count on.)
+  it('does not decode a large ArrayBuffer or typed array of a socket not known to be MCP (it was decoded whole, on the page\'s thread)', async () => {
+    decoded.length = 0;
+    const u = new WS('ws://x/binary');
+    u.open();
+    u.send(new Uint8Array(30 * 1024 * 1024).buffer);
+    u.receive(new Uint8Array(2 * 1024 * 1024));
+    await settle();
+    expect(decoded).toEqual([]);
+    // A small one still is (it may be JSON-RPC).
+    u.receive(new TextEncoder().encode(rpc('small')));
+    await settle();
+    expect(decoded.length).toBe(1);
   });
 });
