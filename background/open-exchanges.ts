@@ -24,40 +24,50 @@ export const MAX_OPEN_EXCHANGES = 256;
 
 const ACK_METHOD = '"notifications/subscriptions/acknowledged"';
 
+// Connection ids come from the page: one named `constructor` or `__proto__` must be an entry like any other, not
+// Object.prototype's (a lookup found Object itself and threw; an assignment replaced the record's prototype).
+function entry(open: OpenExchanges, conn: string): OpenExchange | undefined {
+  return Object.hasOwn(open, conn) ? open[conn] : undefined;
+}
+
+function put(open: OpenExchanges, conn: string, o: OpenExchange): void {
+  Object.defineProperty(open, conn, { value: o, enumerable: true, writable: true, configurable: true });
+}
+
 /** Updates `open` (owned by the caller: changed in place, arrays replaced) with one stamped frame. */
 export function trackOpen(open: OpenExchanges, f: Frame): void {
   switch (f.kind) {
     case 'http-request':
       delete open[f.conn];
-      open[f.conn] = { doc: f.doc, seqs: [f.seq] };
+      put(open, f.conn, { doc: f.doc, seqs: [f.seq] });
       capOpen(open);
       return;
     case 'es-connect':
     case 'ws-connect':
       delete open[f.conn];
-      open[f.conn] = { doc: f.doc, seqs: [f.seq], stream: true };
+      put(open, f.conn, { doc: f.doc, seqs: [f.seq], stream: true });
       capOpen(open);
       return;
     case 'http-response': {
-      const o = open[f.conn];
+      const o = entry(open, f.conn);
       if (!o) return;
       const stream = (f.headers['content-type'] ?? '').includes('text/event-stream');
-      open[f.conn] = { ...o, seqs: [...o.seqs, f.seq], ...(stream ? { stream: true as const } : {}) };
+      put(open, f.conn, { ...o, seqs: [...o.seqs, f.seq], ...(stream ? { stream: true as const } : {}) });
       return;
     }
     case 'ws-open':
     case 'es-open': {
       // The first open says it connected; an EventSource's reconnections say nothing a later event needs.
-      const o = open[f.conn];
-      if (o && o.seqs.length === 1) open[f.conn] = { ...o, seqs: [...o.seqs, f.seq] };
+      const o = entry(open, f.conn);
+      if (o && o.seqs.length === 1) put(open, f.conn, { ...o, seqs: [...o.seqs, f.seq] });
       return;
     }
     case 'sse-event': {
-      const o = open[f.conn];
+      const o = entry(open, f.conn);
       if (!o) return;
       // The legacy transport's endpoint event names the session every later message belongs to.
-      if (f.event === 'endpoint') open[f.conn] = { ...o, endpoint: f.seq };
-      else if (f.data.text.includes(ACK_METHOD)) open[f.conn] = { ...o, ack: f.seq };
+      if (f.event === 'endpoint') put(open, f.conn, { ...o, endpoint: f.seq });
+      else if (f.data.text.includes(ACK_METHOD)) put(open, f.conn, { ...o, ack: f.seq });
       return;
     }
     case 'http-end':
@@ -99,7 +109,7 @@ export function keptOpen(open: OpenExchanges, found: ReadonlySet<number>, live: 
     const k: OpenExchange = { ...o, seqs: o.seqs.filter((s) => found.has(s)) };
     if (k.endpoint !== undefined && !found.has(k.endpoint)) delete k.endpoint;
     if (k.ack !== undefined && !found.has(k.ack)) delete k.ack;
-    out[conn] = k;
+    put(out, conn, k);
   }
   return out;
 }
@@ -109,7 +119,7 @@ export function renumberOpen(open: OpenExchanges, renumber: ReadonlyMap<number, 
   const out: OpenExchanges = {};
   const re = (s: number) => renumber.get(s)!;
   for (const [conn, o] of Object.entries(open)) {
-    out[conn] = { ...o, seqs: o.seqs.map(re), ...(o.endpoint !== undefined ? { endpoint: re(o.endpoint) } : {}), ...(o.ack !== undefined ? { ack: re(o.ack) } : {}) };
+    put(out, conn, { ...o, seqs: o.seqs.map(re), ...(o.endpoint !== undefined ? { endpoint: re(o.endpoint) } : {}), ...(o.ack !== undefined ? { ack: re(o.ack) } : {}) });
   }
   return out;
 }

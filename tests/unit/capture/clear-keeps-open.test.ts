@@ -164,6 +164,26 @@ describe('Clear keeps the exchanges still open', () => {
     expect(open[`c.${MAX_OPEN_EXCHANGES + 4}`]).toBeDefined();
   });
 
+  it('takes a page\'s connection named constructor or __proto__ like any other (a lookup found Object and the batch failed)', async () => {
+    const store = new LogStore(`clear-keeps-${++dbCount}`);
+    const log = new TabLog(1, store, caps, () => false, { watchedMs: 5, unwatchedMs: 5 });
+    const frames = ['constructor', '__proto__', 'hasOwnProperty'].flatMap((conn, i) => [
+      { kind: 'http-request', doc: 'd', n: 2 * i + 1, t: 1, conn, method: 'POST', url: 'http://x/mcp', headers: {}, body: { text: '{"jsonrpc":"2.0","id":1,"method":"resources/read"}' } },
+      { kind: 'http-response', doc: 'd', n: 2 * i + 2, t: 2, conn, status: 200, statusText: 'OK', url: 'http://x/mcp', redirected: false, headers: { 'content-type': 'text/event-stream' } },
+    ]);
+    const start = { kind: 'page-start', doc: 'd', n: 0, t: 0, url: 'http://x/', top: true };
+    await log.accept('relay-1', 1, [JSON.stringify({ tag: PAGE_TAG, frames: [start, ...frames] })], 0, 0);
+    expect((await store.readAfter(1, 0, 100)).map((f) => connOf(f))).toEqual([undefined, 'constructor', 'constructor', '__proto__', '__proto__', 'hasOwnProperty', 'hasOwnProperty']);
+    // Clear keeps the three open exchanges, and nothing leaked onto Object.prototype.
+    const { kept } = await log.clear();
+    expect(kept.map((f) => `${f.kind} ${connOf(f)}`)).toEqual(frames.map((f) => `${f.kind} ${f.conn}`));
+    expect(({} as Record<string, unknown>).seqs).toBeUndefined();
+    // A response head whose request is not open, on a connection named after an Object.prototype method: stored.
+    const orphan = { ...frames[1]!, conn: 'valueOf', n: 9 };
+    await log.accept('relay-1', 2, [JSON.stringify({ tag: PAGE_TAG, frames: [orphan] })], 0, 0);
+    expect((await store.readAfter(1, 0, 100)).map((f) => connOf(f)).at(-1)).toBe('valueOf');
+  });
+
   it('keeps nothing of an exchange whose opening request the caps dropped, and survives a worker restart', async () => {
     const store = new LogStore(`clear-keeps-${++dbCount}`);
     let cap = 100_000;
