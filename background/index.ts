@@ -26,6 +26,7 @@ const relays = new RelayHub(tabs, panels, settings, (tabId, frames) =>
 );
 
 tabs.onWatched = (tabId, watched) => relays.setLive(tabId, watched);
+tabs.extraSecretHeaders = () => settings.get().then((s) => s.capture.extraSecretHeaders.map((h) => h.toLowerCase()));
 
 const applyCaps = (s: Settings) => (tabs.caps = { maxFrames: s.maxFrames, maxBytes: s.maxBytes });
 void settings.get().then(applyCaps);

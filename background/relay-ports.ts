@@ -107,8 +107,12 @@ function sendPace(port: browser.Runtime.Port, live: boolean): void {
   }
 }
 
+/**
+ * What the page's hook is told: the body cap. Not the extra secret header names (the background redacts those): the
+ * config reaches the page's DOM, where any site could read the names a user gave for another.
+ */
 function sendConfig(port: browser.Runtime.Port, config: CaptureConfig): void {
-  const message: RelayConfig = { type: 'config', config };
+  const message: RelayConfig = { type: 'config', config: { ...config, extraSecretHeaders: [] } };
   try {
     port.postMessage(message);
   } catch {

@@ -7,6 +7,7 @@
 import type { Frame } from '../shared/frames.ts';
 import type { TabStats } from '../shared/messages.ts';
 import { parseHookMessage } from '../shared/hook-message.ts';
+import { redactHeaderMap } from '../shared/redact-frame.ts';
 import { emptyMeta, type FrameChunk, type LogStore, type TabMeta } from './log-store.ts';
 import { keptOpen, openSeqs, renumberOpen, trackOpen, type OpenExchanges } from './open-exchanges.ts';
 
@@ -69,6 +70,12 @@ export class TabLog {
   private writeTimerMs = 0;
   /** Open error-level findings, set by the badge. */
   errors = 0;
+
+  /**
+   * The user's extra secret header names (lower case), redacted here before anything is stored: the page is not told
+   * them (every site would learn them), so the hook redacts only the headers that are always secret.
+   */
+  extraSecretHeaders: () => Promise<readonly string[]> = async () => [];
 
   constructor(
     readonly tabId: number,
@@ -180,6 +187,7 @@ export class TabLog {
       meta.dropped += lost;
       if (rejectedWhy && !meta.rejectedWhy) meta.rejectedWhy = rejectedWhy;
       pruneRelays(meta);
+      const extra = await this.extraSecretHeaders();
       const frames: Frame[] = [];
       let bytes = 0;
       let pageEnded = false;
@@ -189,6 +197,7 @@ export class TabLog {
         if (parsed.why && !meta.rejectedWhy) meta.rejectedWhy = parsed.why;
         bytes += parsed.bytes;
         for (const pf of parsed.frames) {
+          if (extra.length > 0 && (pf.kind === 'http-request' || pf.kind === 'http-response')) pf.headers = redactHeaderMap(pf.headers, extra);
           // A frame its document sent after its page-end (its own pagehide or unload handler speaking MCP). A page-start
           // of an ended document is its return from the back/forward cache: alive again.
           const afterEnd = pf.kind !== 'page-start' && pf.kind !== 'page-end' && meta.endedDocs !== undefined && meta.endedDocs.includes(pf.doc);

@@ -8,6 +8,8 @@ export class Tabs {
   caps: LogCaps = DEFAULT_CAPS;
   /** Told when a panel starts, or the last one stops, showing a tab (the relays change pace). */
   onWatched: (tabId: number, watched: boolean) => void = () => undefined;
+  /** The user's extra secret header names (TabLog.extraSecretHeaders). */
+  extraSecretHeaders: () => Promise<readonly string[]> = async () => [];
   /** Panels showing each tab, by tab id (kept here, not in the log: a log can be replaced while a panel shows it). */
   private readonly watchers = new Map<number, number>();
 
@@ -22,6 +24,7 @@ export class Tabs {
     let log = this.logs.get(tabId);
     if (!log) {
       log = new TabLog(tabId, this.store, () => this.caps, () => this.watched(tabId));
+      log.extraSecretHeaders = () => this.extraSecretHeaders();
       this.logs.set(tabId, log);
     }
     return log;

@@ -57,7 +57,7 @@ export function redactFrame(frame: Frame, extraSecretHeaders: readonly string[] 
  * The header map with secret values redacted: unlike redactHeaders, names stay as stored and an unchanged map is the
  * same object (an export of a large trace copies only the frames that change).
  */
-function redactHeaderMap(h: HeaderMap, extra: readonly string[]): HeaderMap {
+export function redactHeaderMap(h: HeaderMap, extra: readonly string[]): HeaderMap {
   let out: HeaderMap | undefined;
   for (const [name, value] of Object.entries(h)) {
     const v = redactHeaderValue(name.toLowerCase(), value, extra);

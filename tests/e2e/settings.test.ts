@@ -2,6 +2,7 @@
 // header to redact take effect on the next requests; invalid settings are refused with a clear error and change nothing.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
+import { CAPTURE_CONFIG_EVENT } from '../../shared/messages.ts';
 import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { installProbeRoutes } from '../support/probe-routes.ts';
 import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
@@ -79,6 +80,11 @@ it('applies capture settings to the page and refuses invalid ones', async () => 
   // A new page's very first MCP request already gets them: a document's first frames wait for the settings, which the
   // relay asks for when the document first speaks MCP (before that the page costs the worker nothing).
   const fresh = await browser.context.newPage();
+  // What the page's DOM is told: the body cap, never the extra header names (every site would learn them).
+  await fresh.addInitScript((event) => {
+    (window as any).configsSeen = [];
+    document.addEventListener(event, (e) => (window as any).configsSeen.push((e as CustomEvent).detail));
+  }, CAPTURE_CONFIG_EVENT);
   await fresh.goto(site.url + '/');
   const freshLength = await fresh.evaluate(async () => {
     const r = await fetch('/big?mb=1', { method: 'POST', headers: { 'content-type': 'application/json', 'x-tenant': 'acme-secret' }, body: '{"jsonrpc":"2.0","id":1,"method":"resources/read"}' });
@@ -95,6 +101,10 @@ it('applies capture settings to the page and refuses invalid ones', async () => 
   const body = first.find((f) => f.kind === 'http-body');
   expect(body?.kind === 'http-body' && body.body.text.length).toBe(4096);
   expect(body?.kind === 'http-body' && body.body.truncated?.bytes).toBeGreaterThan(1024 * 1024);
+  const seen: string[] = await fresh.evaluate(() => (window as any).configsSeen);
+  expect(seen.length).toBeGreaterThan(0);
+  expect(seen.join('\n')).toContain('"bodyCapBytes":4096');
+  expect(seen.join('\n')).not.toMatch(/tenant/i);
   await fresh.close();
 });
 

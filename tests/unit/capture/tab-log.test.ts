@@ -45,6 +45,19 @@ class FlakyStore extends LogStore {
 }
 
 describe('TabLog', () => {
+  it("redacts the user's extra secret headers before storing (the page is not told their names)", async () => {
+    const store = freshStore();
+    const log = newLog(11, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
+    log.extraSecretHeaders = async () => ['x-tenant'];
+    const request = { kind: 'http-request', doc: 'd', n: 1, t: 1, conn: 'd.1', method: 'POST', url: 'http://x/mcp', headers: { 'x-tenant': 'acme-secret', 'content-type': 'application/json' } };
+    const response = { kind: 'http-response', doc: 'd', n: 2, t: 2, conn: 'd.1', status: 200, statusText: 'OK', url: 'http://x/mcp', redirected: false, headers: { 'x-tenant': 'acme-secret' } };
+    await log.accept('r', 1, [JSON.stringify({ tag: PAGE_TAG, frames: [request, response] })], 0, 0);
+    const stored = await store.readAfter(11, 0, 10);
+    expect(JSON.stringify(stored)).not.toContain('acme-secret');
+    expect(stored.map((f) => (f.kind === 'http-request' || f.kind === 'http-response' ? f.headers['x-tenant'] : ''))).toEqual([expect.stringMatching(/^\[redacted:[0-9a-f]{8}\]$/), expect.stringMatching(/^\[redacted:/)]);
+    expect(stored[0]!.kind === 'http-request' && stored[0]!.headers['content-type']).toBe('application/json');
+  });
+
   it('accepts each relay batch once and stamps seq in order', async () => {
     const store = freshStore();
     const log = newLog(1, store, () => ({ maxFrames: 1000, maxBytes: 1e9 }));
