@@ -44,7 +44,10 @@ settings.onChange((s) => {
 
 browser.runtime.onConnect.addListener((port) => {
   if (port.name === RELAY_PORT) relays.onPort(port);
-  else if (port.name === PANEL_PORT) panels.onPort(port);
+  // Only our own pages (the devtools panel, or the panel opened as a tab) read logs and change settings: a content
+  // script's port (a compromised page's renderer posing as one) names the page's URL.
+  else if (port.name === PANEL_PORT && port.sender?.url?.startsWith(browser.runtime.getURL(''))) panels.onPort(port);
+  else port.disconnect();
 });
 
 browser.tabs.onRemoved.addListener((tabId) => {
