@@ -425,9 +425,12 @@ function trackDocs(meta: TabMeta, kind: 'page-start' | 'page-end', doc: string, 
   // ...with no page that spoke MCP in between: its segment goes on (the page the view shows is this one again).
   const resumes = topLevel && restored && meta.segmentEndedDocs?.includes(doc) === true;
   // A subframe's page-start began the segment: its top-level page joins it when that page started first, or when both
-  // came back from the cache together (their page-starts are stamped at the return, in either order).
+  // came back from the cache together (their page-starts are stamped at the return, in either order; the subframe is
+  // still alive then: one that ended was another page's, gone before this one came back).
   const joinsSubframe =
-    topLevel && meta.segmentBegunBySubframeAt !== undefined && (meta.segmentBegunBySubframeAt >= t || (restored && meta.segmentBegunByRestore === true));
+    topLevel &&
+    meta.segmentBegunBySubframeAt !== undefined &&
+    (meta.segmentBegunBySubframeAt >= t || (restored && meta.segmentBegunByRestore === true && live.length > 0));
   if (joinsSubframe) {
     meta.segmentBegunBySubframeAt = undefined;
     meta.segmentBegunByRestore = undefined;

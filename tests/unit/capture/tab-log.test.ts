@@ -412,6 +412,18 @@ describe('TabLog', () => {
     await send(0, 'topA', 'page-end');
     await send(0, 'topA2', 'page-start', 'event');
     expect(log.stats().segment).toBe(4);
+    // A2, then a silent page P with an MCP iframe, then B; Back to P (its iframe's return begins a segment), Back
+    // again to A2: A2 does not join P's segment (P's iframe ended first: it was the other page's).
+    await send(0, 'topA2', 'page-end');
+    await send(4, 'innerP', 'page-start', 'event');
+    await send(4, 'innerP', 'page-end');
+    await send(0, 'topB', 'page-start', 'event');
+    await send(0, 'topB', 'page-end');
+    await send(4, 'innerP', 'page-start', 'event');
+    expect(log.stats().segment).toBe(7);
+    await send(4, 'innerP', 'page-end');
+    await send(0, 'topA2', 'page-start', 'event');
+    expect(log.stats().segment).toBe(8);
   });
 
   describe('write pace', () => {
