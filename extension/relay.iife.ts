@@ -3,7 +3,7 @@
 // hook's JSON strings untouched — parsing and shape validation happen in the background, so the page's thread pays
 // nothing for them. Each batch is kept until the background acknowledges it was persisted, and re-sent after the port
 // reconnects (the service worker may be stopped at any moment). Nothing flows back to the page but the capture
-// settings (body cap, extra headers to redact).
+// settings' body cap (the extra secret headers are redacted in the background: the page is not told their names).
 import browser from 'webextension-polyfill';
 import { Backoff } from '../shared/backoff.ts';
 import { batchLength } from '../shared/batch.ts';
@@ -148,11 +148,15 @@ function prerendering(): boolean {
   return (document as Document & { prerendering?: boolean }).prerendering === true;
 }
 if (prerendering()) {
-  document.addEventListener('prerenderingchange', () => {
+  // Only the browser's own event, once the page is shown (a page script can dispatch one of its own).
+  const onActivated = (e: Event) => {
+    if (!e.isTrusted || prerendering()) return;
+    document.removeEventListener('prerenderingchange', onActivated);
     const hadPort = port !== undefined || reconnectTimer !== undefined || unacked.length > 0;
     dropPort();
     if (hadPort && !orphaned) connect();
-  }, { once: true });
+  };
+  document.addEventListener('prerenderingchange', onActivated);
 }
 
 function send(batch: RelayBatch): void {
@@ -228,7 +232,7 @@ function connect(): void {
       return;
     }
     if (msg?.type === 'config') {
-      // The only thing that ever flows towards the page: how much to capture and what to redact.
+      // The only thing that ever flows towards the page: how much to capture (the background sends no header names).
       document.dispatchEvent(new CustomEvent(CAPTURE_CONFIG_EVENT, { detail: JSON.stringify({ tag: PAGE_TAG, config: msg.config }) }));
       return;
     }

@@ -11,7 +11,7 @@ const params = new URLSearchParams(location.search);
 
 function inspectedTabId(): number | undefined {
   const fromQuery = params.get('tab');
-  if (fromQuery !== null && /^\d+$/.test(fromQuery)) return Number(fromQuery);
+  if (fromQuery !== null && /^\d+$/.test(fromQuery) && Number.isSafeInteger(Number(fromQuery))) return Number(fromQuery);
   return globalThis.chrome?.devtools?.inspectedWindow?.tabId;
 }
 
@@ -40,7 +40,7 @@ const connection =
 if (!connection) store.setTabStatus('offline');
 // A panel opened as a tab with a tab id that is not one: said, not silently taken for "no tab".
 const asked = params.get('tab');
-if (asked !== null && !/^\d+$/.test(asked)) {
+if (asked !== null && (!/^\d+$/.test(asked) || !Number.isSafeInteger(Number(asked)))) {
   store.receive({ type: 'error', error: `?tab=${asked} is not a tab id (a whole number): nothing will be captured here. Open the MCP panel from devtools on the page, or import a trace.`, noTab: true });
 }
 setInterval(() => store.tick(), TICK_MS);

@@ -213,7 +213,6 @@ export class PanelStore {
     return this.imported ? importClock(this.imported.trace) : (this.pausedAt ?? Date.now());
   }
 
-  /** No tab behind this panel (opened offline, or the background said the tab does not exist). */
   /** No tab to capture: none given, or the one given does not exist (closed, or a wrong id). */
   tabStatusIsOffline(): boolean {
     return this.tabStatus === 'offline' || this.noTab;

@@ -49,8 +49,8 @@ export class Emitter {
   private ended = false;
   /**
    * The user's capture settings arrive once the relay has connected, which it does when this document first speaks
-   * MCP. Until then (or CONFIG_WAIT_MS) nothing is sent: the frames already taken get the settings applied first, so
-   * an extra secret header of the first request is redacted before it leaves the page like any later one.
+   * MCP. Until then (or CONFIG_WAIT_MS) nothing is sent: the frames already taken get the settings applied first (the
+   * body cap: the user's extra secret headers are redacted in the background, which does not tell the page their names).
    */
   private configured = false;
   private configTimer: number | undefined;
@@ -197,7 +197,7 @@ export class Emitter {
   }
 }
 
-/** The user's settings for a frame taken before they were known: their extra secret headers, their body cap. */
+/** The settings for a frame taken before they were known: the body cap (and extra secret headers, which our background no longer sends). */
 function applyConfig(f: PageFrame, config: TapConfig): void {
   if (f.kind === 'http-request' || f.kind === 'http-response') {
     for (const name of config.extraSecretHeaders) {

@@ -64,7 +64,7 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
 
   const traps: ProxyHandler<typeof EventSource> = {
     construct(target, args: unknown[], newTarget) {
-      const es = asPage(traps.construct!, () => Reflect.construct(target, args, newTarget) as EventSource);
+      const es = asPage(() => Reflect.construct(target, args, newTarget) as EventSource);
       try {
         const url = es.url;
         const tap: Tapped = {
@@ -99,7 +99,7 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
     close(this: EventSource) {
       const tap = taps.get(this);
       if (tap && this.readyState !== 2) emit(tap, { kind: 'es-close', conn: tap.conn });
-      return asPage(close, () => nativeClose.call(this));
+      return asPage(() => nativeClose.call(this));
     },
   };
   Object.defineProperty(proto, 'close', { configurable: true, writable: true, value: disguise(close, nativeClose) });
@@ -118,7 +118,7 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
         }
       }
       // The page's very arguments (none is "2 arguments required, but only 0 present", as without us).
-      return asPage(addEventListener, () => Reflect.apply(nativeAdd, this, args) as void);
+      return asPage(() => Reflect.apply(nativeAdd, this, args) as void);
     },
   };
   Object.defineProperty(EventTarget.prototype, 'addEventListener', { configurable: true, writable: true, value: disguise(addEventListener, nativeAdd) });

@@ -37,7 +37,7 @@ export function linkCancel(response: Response, ours: ReadableStreamDefaultReader
       return Reflect.apply(nativeCancel, this, args) as Promise<void>;
     },
     getReader(this: ReadableStream, ...args: unknown[]) {
-      const reader = asPage(wrappers.getReader, () => Reflect.apply(nativeGetReader, this, args) as ReadableStreamDefaultReader);
+      const reader = asPage(() => Reflect.apply(nativeGetReader, this, args) as ReadableStreamDefaultReader);
       const nativeReaderCancel = reader.cancel;
       const readerWrapper = {
         cancel(this: ReadableStreamDefaultReader, ...cancelArgs: unknown[]) {

@@ -21,7 +21,6 @@ export const natives = {
   performanceNow: performance.now.bind(performance),
   timeOrigin: performance.timeOrigin,
   random: Math.random,
-  captureStackTrace: (Error as ErrorConstructor & { captureStackTrace?: (o: object, fn?: Function) => void }).captureStackTrace,
 };
 
 export function now(): number {
@@ -46,22 +45,36 @@ export function ignore(p: Promise<unknown>): void {
   natives.promiseThen.call(p, undefined, () => undefined);
 }
 
+/** The accessor V8 gives every error's own `stack` (the same pair for all of them): used only on errors that have it. */
+const nativeStack = Object.getOwnPropertyDescriptor(new Error(), 'stack');
+/** Where the hook's own script is loaded from: its frames in a stack name it (undefined outside an extension). */
+const ownScript = /chrome-extension:\/\/[a-z]+\//.exec(String(new Error().stack))?.[0];
+
 /**
  * Runs the native call a wrapper makes for the page. What it throws is thrown with the stack the page's own call would
- * give it: our wrapper (`self`) and the frames above it left out. (The console and a page's error reporter would
- * otherwise point at the extension: some drop errors whose top frame is an extension's.)
+ * give it: the lines of our wrapper's frames taken out (the console and a page's error reporter would otherwise point
+ * at the extension: some drop errors whose top frame is an extension's). Only an error whose `stack` is V8's own
+ * accessor and names our script is touched: a value the page threw (from a toString we called) stays as it was, and
+ * no getter of the page's is run.
  */
-export function asPage<T>(self: Function, call: () => T): T {
+export function asPage<T>(call: () => T): T {
   try {
     return call();
   } catch (e) {
-    if (e !== null && typeof e === 'object' && natives.captureStackTrace) {
-      try {
-        natives.captureStackTrace(e, self);
-      } catch {
-        // A frozen error keeps its stack.
-      }
-    }
+    hideOwnFrames(e);
     throw e;
+  }
+}
+
+function hideOwnFrames(e: unknown): void {
+  if (!ownScript || !nativeStack?.get || !nativeStack.set || e === null || typeof e !== 'object') return;
+  try {
+    const d = Object.getOwnPropertyDescriptor(e, 'stack');
+    if (d?.get !== nativeStack.get || d.set !== nativeStack.set) return;
+    const stack: unknown = d.get.call(e);
+    if (typeof stack !== 'string' || !stack.includes(ownScript)) return;
+    d.set.call(e, stack.split('\n').filter((line) => !line.includes(ownScript)).join('\n'));
+  } catch {
+    // A frozen or odd error keeps its stack.
   }
 }

@@ -162,7 +162,7 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
 
   const traps: ProxyHandler<typeof WebSocket> = {
     construct(target, args: unknown[], newTarget) {
-      const ws = asPage(traps.construct!, () => Reflect.construct(target, args, newTarget) as WebSocket);
+      const ws = asPage(() => Reflect.construct(target, args, newTarget) as WebSocket);
       try {
         const requested = args[1] === undefined ? [] : Array.isArray(args[1]) ? args[1].map(String) : [String(args[1])];
         const tap: Tapped = { conn: emitter.newConn(), mcp: requested.includes('mcp') ? true : undefined, sniffed: 0, held: [] };
@@ -215,7 +215,7 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
       // drops the data without a word: nothing was sent either, so nothing is logged.
       const tap = taps.get(this);
       const open = tap !== undefined && readyState.call(this) === 1;
-      const result = asPage(send, () => Reflect.apply(nativeSend, this, args) as void);
+      const result = asPage(() => Reflect.apply(nativeSend, this, args) as void);
       if (tap && open) {
         try {
           onData(tap, 'out', args[0]);

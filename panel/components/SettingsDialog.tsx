@@ -21,7 +21,13 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
   // keeps the edits and says that Save would replace them.
   const [edited, setEdited] = useState(false);
   const [base, setBase] = useState(settings);
-  const changedElsewhere = edited && JSON.stringify(settings) !== JSON.stringify(base);
+  // Our own save comes back as a settings change too (normalized: header names in lower case) just before the dialog
+  // closes: not one made elsewhere.
+  const [saving, setSaving] = useState(false);
+  useEffect(() => {
+    if (error) setSaving(false);
+  }, [error]);
+  const changedElsewhere = edited && !saving && JSON.stringify(settings) !== JSON.stringify(base);
   useEffect(() => {
     if (edited || JSON.stringify(settings) === JSON.stringify(base)) return;
     setBase(settings);
@@ -43,6 +49,7 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
   const set = (patch: Partial<Draft>) => {
     setD({ ...d, ...patch });
     setEdited(true);
+    setSaving(false);
     setProblem(undefined);
   };
   /** Field attributes: marked invalid when it is the problem. */
@@ -72,7 +79,10 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
           e.preventDefault();
           const p = draftProblem(d);
           setProblem(p);
-          if (!p) return onSave(fromDraft(d));
+          if (!p) {
+            setSaving(true);
+            return onSave(fromDraft(d));
+          }
           ref.current?.querySelector<HTMLElement>(`[data-field="${p.field}"]`)?.focus();
         }}
       >

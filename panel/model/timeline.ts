@@ -223,14 +223,23 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
       start: s.startT,
       end,
       endCause: s.endCause,
-      // A listen re-establishes only after one of its client's had ended (a second listen beside an open one is not a
-      // reconnect, as the engine's count says); a session after an earlier one is.
-      reconnectAfter: siblings.some((o) => o !== s && o.kind === s.kind && o.startT < s.startT && (s.kind !== 'listen' || (!o.open && (o.endT ?? o.startT) <= s.startT))),
+      reconnectAfter: s.kind === 'listen' ? listenReconnects(s, siblings) : siblings.some((o) => o !== s && o.kind === s.kind && o.startT < s.startT),
       channels,
       gaps: s.kind === 'listen' ? [] : gapsWithin(knownFrom !== undefined ? Math.max(s.startT, knownFrom) : s.startT, to, channels),
     };
     return lane;
   });
+}
+
+/**
+ * A listen re-establishes (as the engine counts reconnects) when one of its client's listens ended since the client's
+ * previous listen began: a second listen beside an open one is no reconnect, nor is one after a reconnect already made.
+ */
+function listenReconnects(s: SessionView, siblings: readonly SessionView[]): boolean {
+  let previous = -Infinity;
+  for (const o of siblings) if (o !== s && o.kind === 'listen' && o.startT < s.startT) previous = Math.max(previous, o.startT);
+  if (previous === -Infinity) return false;
+  return siblings.some((o) => o !== s && o.kind === 'listen' && o.startT < s.startT && !o.open && (o.endT ?? o.startT) >= previous && (o.endT ?? o.startT) <= s.startT);
 }
 
 /** Per URI lane key: intervals during which a staleness finding was open (event findings: a zero-length mark). */

@@ -71,12 +71,15 @@ it('gives the page exactly the same observations with and without the extension'
   // (Baselines that make the comparisons above mean something.)
   expect(r.pagePatchedThen).toEqual({ calls: 0 });
   expect(r.wrapperShapes.map((w: { hasPrototype: boolean; constructible: boolean }) => [w.hasPrototype, w.constructible])).toEqual([[false, false], [false, false], [false, false]]);
-  expect(Object.values(r.syncErrors).map((e: any) => [e.name, e.stackNamesExtension])).toEqual([
+  const { pageValue, pageError, ...natives } = r.syncErrors;
+  expect(Object.values(natives).map((e: any) => [e.name, e.stackNamesExtension])).toEqual([
     ['SyntaxError', false],
     ['InvalidStateError', false],
     ['SyntaxError', false],
     ['TypeError', false],
   ]);
+  expect(pageValue).toEqual({ same: true, hasStack: false });
+  expect(pageError).toEqual({ message: 'mine', keepsItsFrame: true, stackNamesExtension: false });
   expect(r.throwingCloneInPage.status).toBe(200);
   expect(r.oneShotHeaders.serverSaw).toEqual({ contentType: 'application/json', protocol: '2025-11-25' });
   expect(r.oneShotHeadersWithRequest.serverSaw).toEqual({ contentType: 'application/json', protocol: '2025-11-25' });

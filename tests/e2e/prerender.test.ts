@@ -34,7 +34,8 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'speak', version: '1' } } }));
     });
   });
-  site.routes.set('/next', html(`<p>next</p>${SPEAK}`));
+  // While prerendered, /next also dispatches a prerenderingchange of its own: only the browser's may count.
+  site.routes.set('/next', html(`<p>next</p>${SPEAK}<script>document.dispatchEvent(new Event('prerenderingchange'));</script>`));
   site.routes.set('/start', html(`<p>start</p>${SPEAK}<script type="speculationrules">{"prerender":[{"source":"list","urls":["/next"]}]}</script>`));
   profile = mkdtempSync(join(tmpdir(), 'mcp-prerender-'));
   chromium = spawn(findChromium()!, [...BASE_FLAGS, '--headless=new', '--remote-debugging-port=0', `--user-data-dir=${profile}`, `--disable-extensions-except=${DIST}`, `--load-extension=${DIST}`, 'about:blank'], { stdio: 'ignore' });

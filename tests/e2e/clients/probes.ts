@@ -296,6 +296,25 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
       wsSendConnecting: thrown(() => connecting.send('x')),
       esBadUrl: thrown(() => new EventSource('http://[::1')),
       addListenerNoArgs: thrown(() => (document.addEventListener as unknown as () => void)()),
+      // What the page itself throws from a conversion the native call makes is the page's, untouched.
+      pageValue: (() => {
+        const mine = {};
+        try {
+          connecting.send({ toString: () => { throw mine; } } as unknown as string);
+        } catch (e) {
+          return { same: e === mine, hasStack: 'stack' in (e as object) };
+        }
+        return 'no throw';
+      })(),
+      pageError: (() => {
+        try {
+          connecting.send({ toString: function pageToString() { throw new Error('mine'); } } as unknown as string);
+        } catch (e) {
+          const stack = String((e as Error).stack);
+          return { message: (e as Error).message, keepsItsFrame: stack.includes('pageToString'), stackNamesExtension: /chrome-extension:/.test(stack) };
+        }
+        return 'no throw';
+      })(),
     };
     connecting.close();
     return out;
