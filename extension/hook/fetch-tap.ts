@@ -10,7 +10,7 @@ import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
 import { bodyPayload, redactedHeaderMap, requestFacts, type RequestFacts } from './request-facts.ts';
 import { linkCancel } from './link-cancel.ts';
 import { disguise } from './disguise.ts';
-import { ignore, natives, thenNative } from './natives.ts';
+import { hideOwnFrames, ignore, natives, thenNative } from './natives.ts';
 
 /** Live capture settings; the relay may update them at any time (see config.ts). */
 export interface TapConfig {
@@ -93,6 +93,8 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
         return response;
       },
       (error: unknown) => {
+        // The native fetch made the error while our wrapper was on the stack: the page sees it without our frames.
+        hideOwnFrames(error);
         thenNative(
           thenNative(requestDone, (verdict) => {
             // A candidate that never got a first event is not known to be MCP: forget it.
@@ -185,6 +187,13 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
     );
   };
 
+  /** The page's promise: a rejection without our frames in its error's stack (the native fetch made it under ours). */
+  const rethrowAsPage = (error: unknown): never => {
+    hideOwnFrames(error);
+    throw error;
+  };
+  const asPageRejection = (p: Promise<Response>): Promise<Response> => thenNative(p, undefined, rethrowAsPage);
+
   const tapped = new Proxy(nativeFetch, {
     apply(target, thisArg, args: unknown[]) {
       if (emitter.disabled) return Reflect.apply(target, thisArg, args);
@@ -212,12 +221,12 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       } catch {
         facts = undefined; // Invalid arguments: the native fetch reports them exactly as usual.
       }
-      if (!facts) return result;
+      if (!facts) return asPageRejection(result);
       try {
         return observe(facts, verdict, result);
       } catch (e) {
         emitter.captureError('fetch', e);
-        return result;
+        return asPageRejection(result);
       }
     },
   });

@@ -66,7 +66,8 @@ export function asPage<T>(call: () => T): T {
   }
 }
 
-function hideOwnFrames(e: unknown): void {
+/** Takes our frames out of an error's stack (see asPage); for a rejection the page will see. */
+export function hideOwnFrames(e: unknown): void {
   if (!ownScript || !nativeStack?.get || !nativeStack.set || e === null || typeof e !== 'object') return;
   try {
     const d = Object.getOwnPropertyDescriptor(e, 'stack');

@@ -28,7 +28,15 @@ async function errorOf(p: Promise<unknown>) {
     await p;
     return { threw: false };
   } catch (e) {
-    return { threw: true, name: (e as Error).name, message: (e as Error).message, isTypeError: e instanceof TypeError, isDOMException: e instanceof DOMException };
+    return {
+      threw: true,
+      name: (e as Error).name,
+      message: (e as Error).message,
+      isTypeError: e instanceof TypeError,
+      isDOMException: e instanceof DOMException,
+      // The console and a page's error reporter read the stack: it must not point at the extension.
+      stackNamesExtension: /chrome-extension:/.test(String((e as Error).stack)),
+    };
   }
 }
 
