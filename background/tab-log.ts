@@ -203,7 +203,15 @@ export class TabLog {
           const afterEnd = pf.kind !== 'page-start' && pf.kind !== 'page-end' && meta.endedDocs !== undefined && meta.endedDocs.includes(pf.doc);
           if (pf.kind === 'page-end' || afterEnd) pageEnded = true;
           const segmentBefore = meta.segment;
-          if (pf.kind === 'page-start' || pf.kind === 'page-end') trackDocs(meta, pf.kind, pf.doc, frameId, pf.kind === 'page-start' && pf.top && frameId === 0, pf.t);
+          // The bookkeeping must not fail the batch: a failed batch is re-sent, and fails again, for ever (and reads as a
+          // disk problem). A frame it cannot take is counted as rejected; one already numbered is kept.
+          try {
+            if (pf.kind === 'page-start' || pf.kind === 'page-end') trackDocs(meta, pf.kind, pf.doc, frameId, pf.kind === 'page-start' && pf.top && frameId === 0, pf.t);
+          } catch (e) {
+            meta.rejected++;
+            meta.rejectedWhy ??= `a ${pf.kind} frame could not be taken: ${e instanceof Error ? e.message : String(e)}`.slice(0, 200);
+            continue;
+          }
           // The parsed objects are ours alone: stamp them in place.
           const frame = pf as Frame;
           frame.seq = ++meta.lastSeq;
@@ -212,7 +220,13 @@ export class TabLog {
           frame.frameId = frameId;
           frame.segment = Math.max(meta.segment, 1);
           // What a document sends after its page-end (a pagehide handler's DELETE) never gets an end of its own.
-          if (!afterEnd) trackOpen(open, frame);
+          if (!afterEnd) {
+            try {
+              trackOpen(open, frame);
+            } catch (e) {
+              console.error('mcp-devtools: tracking an open exchange failed', e);
+            }
+          }
           frames.push(frame);
         }
       }
