@@ -13,6 +13,12 @@ const REFRESH_MS = 5_000;
 /** Findings are recomputed at most this often while frames stream in (it is the costly part, and a badge need not flicker). */
 const UPDATE_MIN_MS = 1_000;
 const REBUILD_CHUNK = 20_000;
+/**
+ * The log keeps at most its cap of frames; the badge's engine, fed every frame of the page, would keep what the log
+ * dropped long ago (and a page that forges a new URI in every frame would grow this worker without bound). Past the
+ * cap by this factor it is rebuilt from what the log holds, as an open panel does.
+ */
+const OVER_CAP = 1.2;
 
 interface TabEngine {
   engine: Engine;
@@ -73,6 +79,7 @@ export class Badge {
       }
       if (f.seq > te.engine.lastSeq) te.engine.apply(f);
     }
+    if (te.engine.frameCount > this.tabs.caps.maxFrames * OVER_CAP) this.rebuildWithinCap(tabId, te);
     if (!this.due.has(tabId)) {
       this.due.set(
         tabId,
@@ -84,6 +91,19 @@ export class Badge {
       );
     }
     this.timer ??= setInterval(() => this.refreshAll(), REFRESH_MS);
+  }
+
+  private rebuildWithinCap(tabId: number, te: TabEngine): void {
+    if (this.engines.get(tabId) !== te) return;
+    this.engines.delete(tabId);
+    // Frames that come meanwhile wait for this rebuild and go on from where it stops (onFrames).
+    this.rebuild(tabId, te.engine.lastSeq).then(
+      (fresh) => {
+        fresh.shown ??= te.shown;
+        if (this.engines.get(tabId) === fresh) this.update(tabId, fresh);
+      },
+      (e: unknown) => console.error('mcp-devtools: badge rebuild failed', e),
+    );
   }
 
   forget(tabId: number): void {

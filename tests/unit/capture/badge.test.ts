@@ -139,3 +139,32 @@ it('a rebuild reads the current page only, one tab at a time', async () => {
   for (const [tabId, after] of reads) expect(after).toBe(firstOfSecondPage.get(tabId)! - 1);
   expect(most).toBe(1);
 });
+
+it("keeps the badge's engine within the log's cap: past it, rebuilt from what the log holds (forged URIs grew it without end)", async () => {
+  const settings = { onChange: () => undefined, get: async () => DEFAULT_SETTINGS };
+  const tabs = new Tabs(new LogStore('badge-test-cap'));
+  tabs.caps = { maxFrames: 1000, maxBytes: 1e9 };
+  // Watched: each batch is written within 100 ms, not the idle second.
+  tabs.watch(21, 1);
+  const badge = new Badge(tabs, settings as never);
+  await sleep(10);
+  const script = new FrameLog('doc-cap');
+  script.pageStart('http://localhost:8080/');
+  const c = new StreamableClient(script, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  // A new URI in every frame, 2,000 of them.
+  for (let i = 0; i < 2000; i++) get.updated(`file:///u/${i}`);
+  const frames = script.frames.map(({ seq: _s, frameId: _f, segment: _g, ...pf }) => pf);
+  const engineOf = () => (badge as unknown as { engines: Map<number, { engine: { frameCount: number } }> }).engines.get(21)?.engine;
+  let most = 0;
+  for (let i = 0, batch = 1; i < frames.length; i += 100, batch++) {
+    const { frames: stored } = await tabs.get(21).accept('relay', batch, [JSON.stringify({ tag: PAGE_TAG, frames: frames.slice(i, i + 100) })], 0, 0);
+    await badge.onFrames(21, stored);
+    most = Math.max(most, engineOf()?.frameCount ?? 0);
+  }
+  await sleep(200);
+  expect(most).toBeLessThanOrEqual(1200 + 100);
+  expect(engineOf()!.frameCount).toBeLessThanOrEqual(1200 + 100);
+  expect(tabs.get(21).stats().frames).toBeLessThanOrEqual(1100);
+});
