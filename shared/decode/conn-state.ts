@@ -117,12 +117,23 @@ export interface EndedStream {
   endedSeq: number;
   /** A GET resumed it with its last id (so a later GET without Last-Event-ID is not about it). */
   resumed?: true;
+  /**
+   * A per-request stream the server closed after a `retry` (SEP-1699 polling): the client resumes it by a GET of its
+   * own after that wait, and may reopen its GET stream (without Last-Event-ID) first.
+   */
+  polling?: true;
 }
 
 export interface SessionTrack {
   version: string | undefined;
   /** Most recent first, capped: ended streams that carried SSE ids. */
   ended: EndedStream[];
+  /**
+   * Most recent first, capped: per-request streams that carried SSE ids and ended complete (answered). Nothing is left
+   * to resume on them, but a client may resume one anyway (the SDK's does after an error answer: only a result ends
+   * a request for it): that GET is the stream resumed, not the session's GET stream, and its id is a known one.
+   */
+  answered?: EndedStream[];
   /**
    * The last SSE `retry` on any stream of the session: the SDK client keeps one for its whole transport
    * (`_serverRetryMs`) and waits that long before it reopens its GET stream, whichever stream sent it.
@@ -131,3 +142,4 @@ export interface SessionTrack {
 }
 
 export const MAX_ENDED_STREAMS = 8;
+export const MAX_ANSWERED_STREAMS = 16;

@@ -14,7 +14,7 @@ import type {
   WsConnectFrame,
   WsMessageFrame,
 } from '../frames.ts';
-import { ConnTable, MAX_ENDED_STREAMS, newConn, postStream, type Conn, type SessionTrack } from './conn-state.ts';
+import { ConnTable, MAX_ANSWERED_STREAMS, MAX_ENDED_STREAMS, newConn, postStream, type Conn, type SessionTrack } from './conn-state.ts';
 import { MessageReader, peekCalls, prepareInto, scratchPayload, type PayloadContext, type PeekedVersion, type PreparedPayload } from './message-reader.ts';
 import { RequestPairing } from './pairing.ts';
 import { sniffTruncated } from './jsonrpc.ts';
@@ -431,15 +431,17 @@ export class Decoder {
     const mcpName = nameField !== undefined ? { field: nameField, value: this.peeked.nameValue! } : undefined;
     this.sink.wire({ type: 'request-head', info, method: verb, headers: h, requestMethods: methods ?? NO_METHODS, metaVersion, mcpName }, f.seq, f.t);
     if (role === 'get' && session !== undefined) {
-      const ended = this.sessions.get(session)?.ended ?? [];
+      const track = this.sessions.get(session);
+      const ended = track?.ended ?? [];
       const lastEventId = h['last-event-id'];
-      const match = lastEventId !== undefined ? endedWithId(ended, lastEventId) : undefined;
+      const match = lastEventId !== undefined ? (endedWithId(ended, lastEventId) ?? endedWithId(track?.answered ?? [], lastEventId)) : undefined;
       // Resuming a per-request stream (the SDK client does, with the POST's last event id): that stream again, no GET.
       if (match?.kind === 'post-sse') c.resumesPost = true;
       if (match) match.resumed = true;
       // Without Last-Event-ID: compared with the last stream that ended and was not resumed since (a per-request stream
-      // resumed with its own id, and whose answer came, is not this GET's business).
-      const previous = match ?? (lastEventId === undefined ? ended.find((x) => x.kind === 'get' || !x.resumed) : ended[0]);
+      // resumed with its own id, and whose answer came, is not this GET's business; nor is one the server closed for
+      // polling, which the client resumes after its `retry`: the plain GET reopening the GET stream may come first).
+      const previous = match ?? (lastEventId === undefined ? ended.find((x) => x.kind === 'get' || (!x.resumed && !x.polling)) : ended[0]);
       this.sink.wire(
         { type: 'get-request', info, lastEventId, previous, matchesKnownId: match !== undefined },
         f.seq,
@@ -577,8 +579,13 @@ export class Decoder {
     const resumable = c.streamKind === 'get' || (c.streamKind === 'post-sse' && outcome !== 'aborted' && (c.pending.some(isOut) || (c.resumesPost && !c.resumedAnswered)));
     if (c.lastSseId !== undefined && session !== undefined && resumable) {
       const ended = this.track(session).ended;
-      ended.unshift({ stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq });
+      ended.unshift({ stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq, ...(c.streamKind === 'post-sse' && retry !== undefined ? { polling: true as const } : {}) });
       if (ended.length > MAX_ENDED_STREAMS) ended.length = MAX_ENDED_STREAMS;
+    } else if (c.lastSseId !== undefined && session !== undefined && c.streamKind === 'post-sse' && outcome !== 'aborted') {
+      const track = this.track(session);
+      const answered = (track.answered ??= []);
+      answered.unshift({ stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq });
+      if (answered.length > MAX_ANSWERED_STREAMS) answered.length = MAX_ANSWERED_STREAMS;
     }
   }
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { notification, request, result, StreamableClient } from '../../support/mcp-clients.ts';
+import { errorResponse, notification, request, result, StreamableClient } from '../../support/mcp-clients.ts';
 import { staleIntervals } from '../../../panel/model/timeline.ts';
 import { findingSessions } from '../../../panel/model/uri-table.ts';
 
@@ -555,6 +555,73 @@ describe('resumption', () => {
     log.wait(100);
     // (No delivery channel all along: this server refuses the GET stream. But nothing about resuming.)
     expect(brief(findingsAfter(run(log), 3000), 'info').filter((f) => f.startsWith('resume-gap'))).toEqual([]);
+  });
+
+  it('a GET resuming a per-request stream answered with an error (the SDK does: only a result ends a request for it) is that stream, not a delivery channel', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    const p = c.beginRead('file:///nope');
+    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+    log.sseEvent(p.conn, '', { id: 'p-1' });
+    log.sseEvent(p.conn, errorResponse(p.id, -32002, 'Resource not found'), { id: 'p-2' });
+    log.httpEnd(p.conn, 'complete');
+    // The server replays nothing on it and keeps it open; it never carries notifications.
+    c.openGet({ lastEventId: 'p-2', ids: 'q' });
+    log.wait(100);
+    // The real GET stream ends, and the server refuses it from then on.
+    get.close('complete');
+    c.openGet({ status: 405 });
+    const e = run(log);
+    expect(e.snapshot(log.t).uris.find((u) => u.uri === POLICY)?.deliveryChannelOpen).toBe(false);
+    expect(brief(findingsAfter(e, 3000)).filter((f) => f.startsWith('no-delivery-channel'))).toHaveLength(1);
+    expect(brief(findingsAfter(e, 3000), 'info').filter((f) => f.startsWith('resume-gap'))).toEqual([]);
+  });
+
+  it('a GET with the last id of a per-request stream answered before is a known id, also after the GET stream was resumed', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet({ ids: 'ev' });
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    get.priming();
+    get.close('complete');
+    c.openGet({ lastEventId: get.lastId, ids: 'ev2' });
+    const p = c.beginRead('file:///nope');
+    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+    log.sseEvent(p.conn, '', { id: 'p-10' });
+    log.sseEvent(p.conn, errorResponse(p.id, -32002, 'Resource not found'), { id: 'p-11' });
+    log.httpEnd(p.conn, 'complete');
+    c.openGet({ lastEventId: 'p-11', ids: 'q' });
+    expect(brief(findingsAfter(run(log), 3000), 'info').filter((f) => f.startsWith('resume-gap'))).toEqual([]);
+  });
+
+  it('SEP-1699 polling: the GET stream reopened without Last-Event-ID before the closed per-request stream is resumed is no gap', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    const p = c.beginRead(POLICY);
+    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+    // The server closes both: the GET stream (no ids on it yet), and the read's stream after its priming event.
+    get.close('complete');
+    log.sseEvent(p.conn, '', { id: 'p-7', retry: 300 });
+    log.httpEnd(p.conn, 'complete');
+    log.wait(300);
+    // The client reopens its GET stream (nothing to resume on it), then resumes the read's stream, which answers.
+    c.openGet();
+    const resumed = c.openGet({ lastEventId: 'p-7', ids: 'q' });
+    resumed.send(result(p.id, { contents: [{ uri: POLICY, text: 'v2' }] }));
+    resumed.close('complete');
+    const e = run(log);
+    expect(brief(findingsAfter(e, 3000), 'info').filter((f) => f.startsWith('resume-gap'))).toEqual([]);
+    expect(e.snapshot(log.t).uris.find((u) => u.uri === POLICY)?.cached).toBe(true);
   });
 
   it('resuming with an id the page never received', () => {
