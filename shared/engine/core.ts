@@ -383,7 +383,7 @@ export class EngineCore {
       if (p.kind === 'phantom' && u.believed && !u.held) this.walk(u, u.cached ? ['Q', 'M'] : ['Q'], p.deadline, p.seq, [true, true]);
     }
     const m = u.pendingMissed;
-    if (m && t - m.t >= this.grace) {
+    if (m && t >= m.until) {
       u.pendingMissed = undefined;
       this.log.record({ id: 'missed-update', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}) }, m.t, m.t, m.evidence);
     }

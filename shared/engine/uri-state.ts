@@ -158,7 +158,8 @@ export class UriState {
   private ringPos = 0;
   pendingReread: Pending | undefined;
   /** A changed read without a notification, waiting out the grace for a late notification. */
-  pendingMissed: { t: number; seq: number; evidence: number[]; held: boolean; session?: string } | undefined;
+  /** A changed read no notification explained yet; `until`: the notification may still come until then. */
+  pendingMissed: { t: number; seq: number; evidence: number[]; held: boolean; until: number; session?: string } | undefined;
 
   readonly conds: ConditionSlots = newConditionSlots();
   readonly flow: FlowState = newFlowState();

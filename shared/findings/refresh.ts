@@ -56,7 +56,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
     if (!announced) {
       const lapsed = u.releasedT !== undefined && u.releasedT >= u.readAt;
       if (u.held && u.heldSince !== undefined && u.heldSince - u.readAt <= core.grace && !lapsed) {
-        u.pendingMissed = { t, seq, evidence: [u.readSeq, a.reqSeq, seq], held: true, ...sessionOf(u) };
+        u.pendingMissed = { t, seq, evidence: [u.readSeq, a.reqSeq, seq], held: true, until: notificationMayComeUntil(core, u, t), ...sessionOf(u) };
         core.walk(u, ['E', 'F', 'G', 'I', 'K'], t, seq, [true, true, true, true, true]);
       } else if (!u.held || lapsed) {
         core.counters.updatesDroppedInferred++;
@@ -135,9 +135,24 @@ function sessionOfPending(u: UriState, p: Pending): { session?: string } {
   return p.session !== undefined ? { session: p.session } : sessionOf(u);
 }
 
+/**
+ * Until when a notification explaining a change seen at `t` may still arrive: the grace; or, while every holder of the
+ * URI is without its channel and the server said when to come back (`retry`, SEP-1699 polling), until the resumed
+ * stream can replay it: the close, plus that wait, plus the grace.
+ */
+function notificationMayComeUntil(core: EngineCore, u: UriState, t: number): number {
+  let until = t + core.grace;
+  if (u.holders.some((l) => l.channels > 0)) return until;
+  for (const l of u.holders) {
+    const close = l.lastChannelClose;
+    if (close?.retryMs !== undefined) until = Math.max(until, close.t + close.retryMs + core.grace);
+  }
+  return until;
+}
+
 /** An updated notification arrives for a URI (`session`: the label of the session or listen it came on). */
 export function noteNotified(core: EngineCore, u: UriState, t: number, seq: number, session?: string): void {
-  if (u.pendingMissed && t - u.pendingMissed.t < core.grace) u.pendingMissed = undefined; // late, but it came
+  if (u.pendingMissed && t < u.pendingMissed.until) u.pendingMissed = undefined; // late, but it came
   if (!u.cached || u.client.ended) return;
   // Crossed the client's unsubscribe (sent before the server handled it): the client asked to hear no more of it.
   if (!u.believed && u.unsubscribedT !== undefined && (u.held || t - u.unsubscribedT < core.grace)) return;
@@ -171,7 +186,7 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
         });
       }
       const m = u.pendingMissed;
-      if (m && now - m.t >= core.grace) {
+      if (m && now >= m.until) {
         const spec = { id: 'missed-update' as const, doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}) };
         out.push({ spec, firstT: m.t, evidence: m.evidence, open: false });
       }

@@ -624,6 +624,31 @@ describe('resumption', () => {
     expect(e.snapshot(log.t).uris.find((u) => u.uri === POLICY)?.cached).toBe(true);
   });
 
+  it('a notification the server replays when the client comes back after its retry is no missed update (the change was read meanwhile)', () => {
+    const run3 = (retry: number | undefined) => {
+      const log = new FrameLog();
+      const c = new StreamableClient(log, URL);
+      c.initialize({ sessionId: 'S1' });
+      const get = c.openGet({ ids: 'ev' });
+      c.read(POLICY, 'v1');
+      c.subscribe(POLICY);
+      log.sseEvent(get.conn, '', retry === undefined ? { id: 'ev-1' } : { id: 'ev-1', retry });
+      // The server closes the GET stream (polling); the resource changes; the client's own read sees it.
+      get.close('complete');
+      log.wait(300);
+      c.read(POLICY, 'v2');
+      log.wait(2700);
+      // Back after the retry: the update stored meanwhile is replayed.
+      const resumed = c.openGet({ lastEventId: 'ev-1', ids: 'ev2' });
+      resumed.updated(POLICY);
+      c.read(POLICY, 'v2');
+      return brief(findingsAfter(run(log), 3000), 'info').filter((f) => f.startsWith('missed-update'));
+    };
+    expect(run3(3000)).toEqual([]);
+    // Without a retry to wait for, a notification this late does not explain the change.
+    expect(run3(undefined)).toHaveLength(1);
+  });
+
   it('resuming with an id the page never received', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL);
