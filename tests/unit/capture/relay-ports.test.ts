@@ -55,6 +55,24 @@ describe('RelayHub pace', () => {
   });
 });
 
+/** A RelayHub over `tabs` with one relay port of tab `tabId`: what the hub tells the tab's panels, and a way to send. */
+function relayOfTab(tabs: Tabs, tabId: number) {
+  const settings = { onChange: () => undefined, get: async () => DEFAULT_SETTINGS } as unknown as SettingsStore;
+  const told: Array<[number, unknown]> = [];
+  const panels = { broadcast: (tab: number, m: unknown) => told.push([tab, m]), publish: () => undefined } as unknown as PanelHub;
+  const hub = new RelayHub(tabs, panels, settings, () => undefined);
+  let onMessage: (m: unknown) => void = () => undefined;
+  const port = {
+    sender: { tab: { id: tabId }, frameId: 0 },
+    postMessage: () => undefined,
+    onMessage: { addListener: (f: (m: unknown) => void) => void (onMessage = f) },
+    onDisconnect: { addListener: () => undefined },
+    disconnect: () => undefined,
+  } as unknown as browser.Runtime.Port;
+  hub.onPort(port);
+  return { told, settings, deliver: (m: unknown) => onMessage(m) };
+}
+
 describe('RelayHub on a failing store', () => {
   it("tells the tab's panels when its frames cannot be stored (a full disk): never silent", async () => {
     const store = new LogStore('relay-ports-quota');
@@ -62,19 +80,7 @@ describe('RelayHub on a failing store', () => {
       throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     };
     const tabs = new Tabs(store);
-    const settings = { onChange: () => undefined, get: async () => DEFAULT_SETTINGS } as unknown as SettingsStore;
-    const told: Array<[number, unknown]> = [];
-    const panels = { broadcast: (tabId: number, m: unknown) => told.push([tabId, m]), publish: () => undefined } as unknown as PanelHub;
-    const hub = new RelayHub(tabs, panels, settings, () => undefined);
-    let deliver: (m: unknown) => void = () => undefined;
-    const port = {
-      sender: { tab: { id: 5 }, frameId: 0 },
-      postMessage: () => undefined,
-      onMessage: { addListener: (f: (m: unknown) => void) => void (deliver = f) },
-      onDisconnect: { addListener: () => undefined },
-      disconnect: () => undefined,
-    } as unknown as browser.Runtime.Port;
-    hub.onPort(port);
+    const { told, deliver } = relayOfTab(tabs, 5);
     const frames = [{ kind: 'sse-event', doc: 'd', n: 1, t: 1, conn: 'd.1', data: { text: '{"jsonrpc":"2.0","method":"m"}' } }];
     deliver({ type: 'frames', relay: 'R', batch: 1, payloads: [JSON.stringify({ tag: PAGE_TAG, frames })], rejected: 0 });
     for (let i = 0; i < 100 && told.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
@@ -86,19 +92,7 @@ describe('a tab closed while its batch waits to be written', () => {
   it('leaves no log behind and no "out of storage" error: a late batch and a Clear from a panel left open bring nothing back', async () => {
     const store = new LogStore('relay-ports-closed-tab');
     const tabs = new Tabs(store);
-    const settings = { onChange: () => undefined, get: async () => DEFAULT_SETTINGS } as unknown as SettingsStore;
-    const told: Array<[number, unknown]> = [];
-    const panels = { broadcast: (tabId: number, m: unknown) => told.push([tabId, m]), publish: () => undefined } as unknown as PanelHub;
-    const hub = new RelayHub(tabs, panels, settings, () => undefined);
-    let deliver: (m: unknown) => void = () => undefined;
-    const port = {
-      sender: { tab: { id: 6 }, frameId: 0 },
-      postMessage: () => undefined,
-      onMessage: { addListener: (f: (m: unknown) => void) => void (deliver = f) },
-      onDisconnect: { addListener: () => undefined },
-      disconnect: () => undefined,
-    } as unknown as browser.Runtime.Port;
-    hub.onPort(port);
+    const { told, deliver, settings } = relayOfTab(tabs, 6);
     const frames = [{ kind: 'page-end', doc: 'd', n: 1, t: 1, url: 'http://x/', persisted: false }];
     const batch = (n: number) => ({ type: 'frames', relay: 'R', batch: n, payloads: [JSON.stringify({ tag: PAGE_TAG, frames: [{ ...frames[0], n }] })], rejected: 0 });
     deliver(batch(1));

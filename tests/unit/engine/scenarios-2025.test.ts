@@ -11,11 +11,11 @@ const URL = 'http://localhost:3000/mcp';
 const POLICY = 'file:///docs/policy.md';
 const FAQ = 'file:///docs/faq.md';
 
-/** init → GET stream → read + subscribe each URI. */
-function subscribed(log: FrameLog, uris: string[], version = '2025-11-25') {
+/** init → GET stream (its events with ids `ids-N`, when given) → read + subscribe each URI. */
+function subscribed(log: FrameLog, uris: string[], version = '2025-11-25', ids?: string) {
   const c = new StreamableClient(log, URL, version);
   c.initialize({ sessionId: 'S1' });
-  const get = c.openGet();
+  const get = c.openGet(ids === undefined ? {} : { ids });
   for (const uri of uris) {
     c.read(uri, `${uri} v1`);
     c.subscribe(uri);
@@ -482,6 +482,15 @@ function readCutBeforeItsAnswer() {
   return { log, c, p };
 }
 
+/** A read answered with an error on its own primed SSE stream (ids `priming`, then `answer`), which then ends. */
+function readAnsweredWithError(log: FrameLog, c: StreamableClient, priming: string, answer: string): void {
+  const p = c.beginRead('file:///nope');
+  log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+  log.sseEvent(p.conn, '', { id: priming });
+  log.sseEvent(p.conn, errorResponse(p.id, -32002, 'Resource not found'), { id: answer });
+  log.httpEnd(p.conn, 'complete');
+}
+
 describe('resumption', () => {
   it('the SSE stream reconnects without Last-Event-ID after events with ids', () => {
     const log = new FrameLog();
@@ -559,16 +568,8 @@ describe('resumption', () => {
 
   it('a GET resuming a per-request stream answered with an error (the SDK does: only a result ends a request for it) is that stream, not a delivery channel', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
-    const p = c.beginRead('file:///nope');
-    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
-    log.sseEvent(p.conn, '', { id: 'p-1' });
-    log.sseEvent(p.conn, errorResponse(p.id, -32002, 'Resource not found'), { id: 'p-2' });
-    log.httpEnd(p.conn, 'complete');
+    const { c, get } = subscribed(log, [POLICY]);
+    readAnsweredWithError(log, c, 'p-1', 'p-2');
     // The server replays nothing on it and keeps it open; it never carries notifications.
     c.openGet({ lastEventId: 'p-2', ids: 'q' });
     log.wait(100);
@@ -583,30 +584,18 @@ describe('resumption', () => {
 
   it('a GET with the last id of a per-request stream answered before is a known id, also after the GET stream was resumed', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet({ ids: 'ev' });
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
+    const { c, get } = subscribed(log, [POLICY], '2025-11-25', 'ev');
     get.priming();
     get.close('complete');
     c.openGet({ lastEventId: get.lastId, ids: 'ev2' });
-    const p = c.beginRead('file:///nope');
-    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
-    log.sseEvent(p.conn, '', { id: 'p-10' });
-    log.sseEvent(p.conn, errorResponse(p.id, -32002, 'Resource not found'), { id: 'p-11' });
-    log.httpEnd(p.conn, 'complete');
+    readAnsweredWithError(log, c, 'p-10', 'p-11');
     c.openGet({ lastEventId: 'p-11', ids: 'q' });
     expect(brief(findingsAfter(run(log), 3000), 'info').filter((f) => f.startsWith('resume-gap'))).toEqual([]);
   });
 
   it('SEP-1699 polling: the GET stream reopened without Last-Event-ID before the closed per-request stream is resumed is no gap', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
+    const { c, get } = subscribed(log, [POLICY]);
     const p = c.beginRead(POLICY);
     log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
     // The server closes both: the GET stream (no ids on it yet), and the read's stream after its priming event.
@@ -627,11 +616,7 @@ describe('resumption', () => {
   it('a notification the server replays when the client comes back after its retry is no missed update (the change was read meanwhile)', () => {
     const run3 = (retry: number | undefined) => {
       const log = new FrameLog();
-      const c = new StreamableClient(log, URL);
-      c.initialize({ sessionId: 'S1' });
-      const get = c.openGet({ ids: 'ev' });
-      c.read(POLICY, 'v1');
-      c.subscribe(POLICY);
+      const { c, get } = subscribed(log, [POLICY], '2025-11-25', 'ev');
       log.sseEvent(get.conn, '', retry === undefined ? { id: 'ev-1' } : { id: 'ev-1', retry });
       // The server closes the GET stream (polling); the resource changes; the client's own read sees it.
       get.close('complete');
