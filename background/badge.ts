@@ -16,9 +16,11 @@ const REBUILD_CHUNK = 20_000;
 /**
  * The log keeps at most its cap of frames; the badge's engine, fed every frame of the page, would keep what the log
  * dropped long ago (and a page that forges a new URI in every frame would grow this worker without bound). Past the
- * cap by this factor it is rebuilt from what the log holds, as an open panel does.
+ * cap by this factor, and holding more URIs and sessions than real pages name, it is rebuilt from what the log holds,
+ * as an open panel does. (Not for every page past the cap: a rebuild replays up to the whole capped log.)
  */
 const OVER_CAP = 1.2;
+const LARGE_STATE = 10_000;
 
 interface TabEngine {
   engine: Engine;
@@ -79,7 +81,7 @@ export class Badge {
       }
       if (f.seq > te.engine.lastSeq) te.engine.apply(f);
     }
-    if (te.engine.frameCount > this.tabs.caps.maxFrames * OVER_CAP) this.rebuildWithinCap(tabId, te);
+    if (te.engine.frameCount > this.tabs.caps.maxFrames * OVER_CAP && te.engine.stateSize > LARGE_STATE) this.rebuildWithinCap(tabId, te);
     if (!this.due.has(tabId)) {
       this.due.set(
         tabId,

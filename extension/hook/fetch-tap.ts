@@ -93,7 +93,9 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
         return response;
       },
       (error: unknown) => {
-        // The native fetch made the error while our wrapper was on the stack: the page sees it without our frames.
+        // The native fetch made the error while our wrapper was on the stack: the page sees it without our frames. (Only
+        // here, where the page gets a derived promise anyway: a fetch that is not MCP keeps the very native promise,
+        // and its error our frame.)
         hideOwnFrames(error);
         thenNative(
           thenNative(requestDone, (verdict) => {
@@ -187,13 +189,6 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
     );
   };
 
-  /** The page's promise: a rejection without our frames in its error's stack (the native fetch made it under ours). */
-  const rethrowAsPage = (error: unknown): never => {
-    hideOwnFrames(error);
-    throw error;
-  };
-  const asPageRejection = (p: Promise<Response>): Promise<Response> => thenNative(p, undefined, rethrowAsPage);
-
   const tapped = new Proxy(nativeFetch, {
     apply(target, thisArg, args: unknown[]) {
       if (emitter.disabled) return Reflect.apply(target, thisArg, args);
@@ -221,12 +216,12 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       } catch {
         facts = undefined; // Invalid arguments: the native fetch reports them exactly as usual.
       }
-      if (!facts) return asPageRejection(result);
+      if (!facts) return result;
       try {
         return observe(facts, verdict, result);
       } catch (e) {
         emitter.captureError('fetch', e);
-        return asPageRejection(result);
+        return result;
       }
     },
   });

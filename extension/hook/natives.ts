@@ -55,7 +55,7 @@ const ownScript = /chrome-extension:\/\/[a-z]+\//.exec(String(new Error().stack)
  * give it: the lines of our wrapper's frames taken out (the console and a page's error reporter would otherwise point
  * at the extension: some drop errors whose top frame is an extension's). Only an error whose `stack` is V8's own
  * accessor and names our script is touched: a value the page threw (from a toString we called) stays as it was, and
- * no getter of the page's is run.
+ * no getter of the page's is run (V8's own may call the page's Error.prepareStackTrace, earlier than the page would).
  */
 export function asPage<T>(call: () => T): T {
   try {

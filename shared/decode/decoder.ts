@@ -434,9 +434,13 @@ export class Decoder {
       const track = this.sessions.get(session);
       const ended = track?.ended ?? [];
       const lastEventId = h['last-event-id'];
-      const match = lastEventId !== undefined ? (endedWithId(ended, lastEventId) ?? endedWithId(track?.answered ?? [], lastEventId)) : undefined;
+      const unanswered = lastEventId !== undefined ? endedWithId(ended, lastEventId) : undefined;
+      const answered = lastEventId !== undefined && !unanswered ? endedWithId(track?.answered ?? [], lastEventId) : undefined;
+      const match = unanswered ?? answered;
       // Resuming a per-request stream (the SDK client does, with the POST's last event id): that stream again, no GET.
       if (match?.kind === 'post-sse') c.resumesPost = true;
+      // Its answer came already: nothing is left to resume on it when it ends again.
+      if (answered) c.resumedAnswered = true;
       if (match) match.resumed = true;
       // Without Last-Event-ID: compared with the last stream that ended and was not resumed since (a per-request stream
       // resumed with its own id, and whose answer came, is not this GET's business; nor is one the server closed for
@@ -579,7 +583,7 @@ export class Decoder {
     const resumable = c.streamKind === 'get' || (c.streamKind === 'post-sse' && outcome !== 'aborted' && (c.pending.some(isOut) || (c.resumesPost && !c.resumedAnswered)));
     if (c.lastSseId !== undefined && session !== undefined && resumable) {
       const ended = this.track(session).ended;
-      ended.unshift({ stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq, ...(c.streamKind === 'post-sse' && retry !== undefined ? { polling: true as const } : {}) });
+      ended.unshift({ stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq, ...(c.streamKind === 'post-sse' && retry !== undefined && outcome === 'complete' ? { polling: true as const } : {}) });
       if (ended.length > MAX_ENDED_STREAMS) ended.length = MAX_ENDED_STREAMS;
     } else if (c.lastSseId !== undefined && session !== undefined && c.streamKind === 'post-sse' && outcome !== 'aborted') {
       const track = this.track(session);

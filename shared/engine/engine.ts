@@ -74,6 +74,13 @@ export class Engine {
     return this.core.counters.frames;
   }
 
+  /** What the engine keeps grows with this: the URIs of every client and the sessions and listens it has seen. */
+  get stateSize(): number {
+    let n = this.core.ledgers.length;
+    for (const c of this.core.clients.values()) n += c.uris.size;
+    return n;
+  }
+
   get lastSeq(): number {
     return this.core.lastSeq;
   }

@@ -127,7 +127,8 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       const l = core.sessionsByKey.get(key);
       if (!l) return;
       l.channels = Math.max(0, l.channels - 1);
-      l.lastChannelClose = e.retryMs !== undefined ? { t, seq, retryMs: e.retryMs } : { t, seq };
+      // (A retry means a return only when the server closed it: the page's own abort is no polling.)
+      l.lastChannelClose = e.retryMs !== undefined && e.outcome !== 'aborted' ? { t, seq, retryMs: e.retryMs } : { t, seq };
       // On legacy HTTP+SSE and WebSocket the stream *is* the session.
       if (e.kind === 'sse' || e.kind === 'ws') {
         core.endLedger(l, 'transport-closed', t, seq);

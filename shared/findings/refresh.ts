@@ -140,12 +140,15 @@ function sessionOfPending(u: UriState, p: Pending): { session?: string } {
  * URI is without its channel and the server said when to come back (`retry`, SEP-1699 polling), until the resumed
  * stream can replay it: the close, plus that wait, plus the grace.
  */
+const MAX_RETRY_WAIT_MS = 60_000;
+
 function notificationMayComeUntil(core: EngineCore, u: UriState, t: number): number {
   let until = t + core.grace;
   if (u.holders.some((l) => l.channels > 0)) return until;
   for (const l of u.holders) {
     const close = l.lastChannelClose;
-    if (close?.retryMs !== undefined) until = Math.max(until, close.t + close.retryMs + core.grace);
+    // (Within reason: a retry of a day would keep any missed update from being said.)
+    if (close?.retryMs !== undefined) until = Math.max(until, close.t + Math.min(close.retryMs, MAX_RETRY_WAIT_MS) + core.grace);
   }
   return until;
 }

@@ -634,6 +634,32 @@ describe('resumption', () => {
     expect(run3(undefined)).toHaveLength(1);
   });
 
+  it('a per-request stream that failed (not closed for polling) after a retry, then a GET without Last-Event-ID: still a gap', () => {
+    const log = new FrameLog();
+    const { c } = subscribed(log, [POLICY]);
+    const p = c.beginRead(POLICY);
+    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+    log.sseEvent(p.conn, '', { id: 'p-1', retry: 300 });
+    log.httpEnd(p.conn, 'failed');
+    c.openGet();
+    expect(brief(findingsAfter(run(log), 3000))).toContain('resume-gap - no-last-event-id warning');
+  });
+
+  it('a retry of a day does not keep a missed update from being said (the wait is capped at a minute); a GET the page aborted promises no return', () => {
+    const missed = (retry: number, outcome: 'complete' | 'aborted', after: number) => {
+      const log = new FrameLog();
+      const { c, get } = subscribed(log, [POLICY], '2025-11-25', 'ev');
+      log.sseEvent(get.conn, '', { id: 'ev-1', retry });
+      get.close(outcome);
+      log.wait(300);
+      c.read(POLICY, 'v2');
+      return brief(findingsAfter(run(log), after), 'info').filter((f) => f.startsWith('missed-update')).length;
+    };
+    expect(missed(86_400_000, 'complete', 30_000)).toBe(0);
+    expect(missed(86_400_000, 'complete', 70_000)).toBe(1);
+    expect(missed(30_000, 'aborted', 3000)).toBe(1);
+  });
+
   it('resuming with an id the page never received', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL);
