@@ -171,9 +171,12 @@ export function onUpdated(core: EngineCore, c: ClientModel, m: DecodedMessage, v
   }
   // The spec lets a server notify a sub-resource of what was subscribed (the updated URI "might be a sub-resource"): an
   // update for a URI under a parent the delivering session holds shows the server covers it, from now on.
-  // A listen picked up mid-way asked for what it delivers: the server holds it for this listen.
-  if (l && l.kind === 'listen' && !l.observedFromStart && l.open && !l.uris.has(u.uri)) {
+  // A listen or a 2025 session picked up mid-way (its subscribe went with Clear or the log cap) asked for what it
+  // delivers: the server holds it for them. A 2025 client, which sent resources/subscribe, believes it too (so a
+  // reconnect that does not subscribe again is judged as for a subscribe seen); a listen's belief goes with its stream.
+  if (l && !l.observedFromStart && l.open && !l.uris.has(u.uri)) {
     core.hold(u, l, m.t, m.seq);
+    if (l.kind === 'session' && !u.believed && u.loss === undefined) core.believe(u, undefined, m.seq);
     core.step(u, 'D', m.t, m.seq);
     core.reevaluate(u, m.t, m.seq);
   }

@@ -2,6 +2,7 @@
 // above, or info where the mode is info-level). Each trace is what an SDK-based page would put on the wire.
 import { describe, expect, it } from 'vitest';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
+import { Engine } from '../../../shared/engine/index.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { errorResponse, notification, request, result, StreamableClient } from '../../support/mcp-clients.ts';
 import { staleIntervals } from '../../../panel/model/timeline.ts';
@@ -490,6 +491,34 @@ function readAnsweredWithError(log: FrameLog, c: StreamableClient, priming: stri
   log.sseEvent(p.conn, errorResponse(p.id, -32002, 'Resource not found'), { id: answer });
   log.httpEnd(p.conn, 'complete');
 }
+
+describe('a 2025 session picked up mid-way', () => {
+  it('holds what its GET stream delivers (the subscribe went with Clear or the log cap), and a reconnect without subscribing again is judged', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    // Clear now: what it keeps are the frames that opened the GET stream, still open.
+    const kept = log.frames.filter((f) => 'conn' in f && f.conn === get.conn);
+    const skip = log.frames.length;
+    log.wait(1000);
+    get.updated(POLICY);
+    c.read(POLICY, 'v2');
+    const e = new Engine();
+    e.applyAll([...kept, ...log.frames.slice(skip)]);
+    expect(brief(findingsAfter(e, 3000), 'info')).toEqual([]);
+    const row = e.snapshot(log.t + 3000).uris.find((u) => u.uri === POLICY)!;
+    expect([row.serverHasSubscription, row.clientBelievesSubscribed, row.deliveryChannelOpen]).toEqual([true, true, true]);
+    // The stream drops; the client re-initializes and does not subscribe again: what it believed is a phantom, as for
+    // a subscribe seen.
+    log.wait(1000);
+    get.close('failed');
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    log.wait(5000);
+    const later = new Engine();
+    later.applyAll([...kept, ...log.frames.slice(skip)]);
+    expect(brief(findingsAfter(later, 3000)).filter((f) => f.includes(POLICY))).toContain(`phantom-subscription ${POLICY} - error`);
+  });
+});
 
 describe('resumption', () => {
   it('the SSE stream reconnects without Last-Event-ID after events with ids', () => {
