@@ -26,7 +26,8 @@ const relays = new RelayHub(tabs, panels, settings, (tabId, frames) =>
 );
 
 tabs.onWatched = (tabId, watched) => relays.setLive(tabId, watched);
-tabs.extraSecretHeaders = () => settings.get().then((s) => s.capture.extraSecretHeaders.map((h) => h.toLowerCase()));
+// (Stored in lower case: validateSettings normalizes them.)
+tabs.extraSecretHeaders = () => settings.get().then((s) => s.capture.extraSecretHeaders);
 
 const applyCaps = (s: Settings) => (tabs.caps = { maxFrames: s.maxFrames, maxBytes: s.maxBytes });
 void settings.get().then(applyCaps);

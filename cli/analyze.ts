@@ -10,7 +10,6 @@ import { printable, printableJson } from './printable.ts';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, Engine, type EngineOptions, type FreshnessRule, type Severity } from '../shared/engine/index.ts';
 import { notATraceHint, notUtf8Problem, parseIsoTime, parseTrace, type TraceFileV1 } from '../shared/trace/index.ts';
-export { firstInvalidUtf8 } from '../shared/trace/index.ts';
 import { renderReport } from './report.ts';
 import type { Frame } from '../shared/frames.ts';
 
@@ -118,7 +117,6 @@ function readProblem(e: unknown): string {
   if (code !== undefined) return words[code] ? `${words[code]} (${code})` : message.includes(code) ? message : `${message} (${code})`;
   return message;
 }
-
 
 export function main(argv: readonly string[], io: CliIo): number {
   const args = parseArgs(argv);

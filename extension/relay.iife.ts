@@ -152,11 +152,19 @@ if (prerendering()) {
   const onActivated = (e: Event) => {
     if (!e.isTrusted || prerendering()) return;
     document.removeEventListener('prerenderingchange', onActivated);
-    const hadPort = port !== undefined || reconnectTimer !== undefined || unacked.length > 0;
-    dropPort();
-    if (hadPort && !orphaned) connect();
+    reconnectFresh();
   };
   document.addEventListener('prerenderingchange', onActivated);
+}
+
+/**
+ * A new port, if this document had one (a page that never spoke MCP stays unconnected); connect() re-sends what was not
+ * acknowledged.
+ */
+function reconnectFresh(): void {
+  const hadPort = port !== undefined || reconnectTimer !== undefined || unacked.length > 0;
+  dropPort();
+  if (hadPort && !orphaned) connect();
 }
 
 function send(batch: RelayBatch): void {
@@ -263,11 +271,8 @@ window.addEventListener('pageshow', (e) => {
   if (!e.isTrusted || !e.persisted) return;
   pageGone = false;
   // Back from the back/forward cache: Chrome closed the port on the background's side when the page went in, without
-  // telling us (posting on it fails silently). A new one, if this document had one (a page that never spoke MCP stays
-  // unconnected); connect() re-sends what was not acknowledged.
-  const hadPort = port !== undefined || reconnectTimer !== undefined || unacked.length > 0;
-  dropPort();
-  if (hadPort && !orphaned) connect();
+  // telling us (posting on it fails silently).
+  reconnectFresh();
 });
 // The document spoke MCP for the first time: connect now, so the capture settings come before its first batch goes.
 document.addEventListener(HOOK_WAKE_EVENT, onWake);

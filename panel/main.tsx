@@ -9,9 +9,11 @@ import './styles.css';
 
 const params = new URLSearchParams(location.search);
 
+/** `?tab=`: a tab id (a whole number), null when absent, NaN when it is not one. */
+const askedTab = ((q) => (q === null ? null : /^\d+$/.test(q) && Number.isSafeInteger(Number(q)) ? Number(q) : NaN))(params.get('tab'));
+
 function inspectedTabId(): number | undefined {
-  const fromQuery = params.get('tab');
-  if (fromQuery !== null && /^\d+$/.test(fromQuery) && Number.isSafeInteger(Number(fromQuery))) return Number(fromQuery);
+  if (askedTab !== null && !Number.isNaN(askedTab)) return askedTab;
   return globalThis.chrome?.devtools?.inspectedWindow?.tabId;
 }
 
@@ -39,9 +41,8 @@ const connection =
       );
 if (!connection) store.setTabStatus('offline');
 // A panel opened as a tab with a tab id that is not one: said, not silently taken for "no tab".
-const asked = params.get('tab');
-if (asked !== null && (!/^\d+$/.test(asked) || !Number.isSafeInteger(Number(asked)))) {
-  store.receive({ type: 'error', error: `?tab=${asked} is not a tab id (a whole number): nothing will be captured here. Open the MCP panel from devtools on the page, or import a trace.`, noTab: true });
+if (Number.isNaN(askedTab)) {
+  store.receive({ type: 'error', error: `?tab=${params.get('tab')} is not a tab id (a whole number): nothing will be captured here. Open the MCP panel from devtools on the page, or import a trace.`, noTab: true });
 }
 setInterval(() => store.tick(), TICK_MS);
 Object.assign(globalThis, { mcpPanel: store });

@@ -14,7 +14,7 @@ import type {
   WsConnectFrame,
   WsMessageFrame,
 } from '../frames.ts';
-import { ConnTable, MAX_ANSWERED_STREAMS, MAX_ENDED_STREAMS, newConn, postStream, type Conn, type SessionTrack } from './conn-state.ts';
+import { ConnTable, MAX_ANSWERED_STREAMS, MAX_ENDED_STREAMS, newConn, postStream, type Conn, type EndedStream, type SessionTrack } from './conn-state.ts';
 import { MessageReader, peekCalls, prepareInto, scratchPayload, type PayloadContext, type PeekedVersion, type PreparedPayload } from './message-reader.ts';
 import { RequestPairing } from './pairing.ts';
 import { sniffTruncated } from './jsonrpc.ts';
@@ -51,6 +51,12 @@ function subscriptionIdIn(text: string): RequestId | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Most recent first, capped. */
+function remember(list: EndedStream[], x: EndedStream, cap: number): void {
+  list.unshift(x);
+  if (list.length > cap) list.length = cap;
 }
 
 function endedWithId(ended: SessionTrack['ended'], id: string): SessionTrack['ended'][number] | undefined {
@@ -581,15 +587,14 @@ export class Decoder {
     // Not a per-request stream the page aborted itself: its client gave it up (onEnd fails its requests).
     // A resumed per-request stream that ends before its answer again is resumed again by its last id.
     const resumable = c.streamKind === 'get' || (c.streamKind === 'post-sse' && outcome !== 'aborted' && (c.pending.some(isOut) || (c.resumesPost && !c.resumedAnswered)));
-    if (c.lastSseId !== undefined && session !== undefined && resumable) {
-      const ended = this.track(session).ended;
-      ended.unshift({ stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq, ...(c.streamKind === 'post-sse' && retry !== undefined && outcome === 'complete' ? { polling: true as const } : {}) });
-      if (ended.length > MAX_ENDED_STREAMS) ended.length = MAX_ENDED_STREAMS;
-    } else if (c.lastSseId !== undefined && session !== undefined && c.streamKind === 'post-sse' && outcome !== 'aborted') {
+    if (c.lastSseId === undefined || session === undefined) return;
+    const ended: EndedStream = { stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq };
+    if (resumable) {
+      if (c.streamKind === 'post-sse' && retry !== undefined && outcome === 'complete') ended.polling = true;
+      remember(this.track(session).ended, ended, MAX_ENDED_STREAMS);
+    } else if (c.streamKind === 'post-sse' && outcome !== 'aborted') {
       const track = this.track(session);
-      const answered = (track.answered ??= []);
-      answered.unshift({ stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq });
-      if (answered.length > MAX_ANSWERED_STREAMS) answered.length = MAX_ANSWERED_STREAMS;
+      remember((track.answered ??= []), ended, MAX_ANSWERED_STREAMS);
     }
   }
 

@@ -135,19 +135,19 @@ function sessionOfPending(u: UriState, p: Pending): { session?: string } {
   return p.session !== undefined ? { session: p.session } : sessionOf(u);
 }
 
+/** The longest `retry` waited for (a retry of a day would keep any missed update from being said). */
+const MAX_RETRY_WAIT_MS = 60_000;
+
 /**
  * Until when a notification explaining a change seen at `t` may still arrive: the grace; or, while every holder of the
  * URI is without its channel and the server said when to come back (`retry`, SEP-1699 polling), until the resumed
  * stream can replay it: the close, plus that wait, plus the grace.
  */
-const MAX_RETRY_WAIT_MS = 60_000;
-
 function notificationMayComeUntil(core: EngineCore, u: UriState, t: number): number {
   let until = t + core.grace;
   if (u.holders.some((l) => l.channels > 0)) return until;
   for (const l of u.holders) {
     const close = l.lastChannelClose;
-    // (Within reason: a retry of a day would keep any missed update from being said.)
     if (close?.retryMs !== undefined) until = Math.max(until, close.t + Math.min(close.retryMs, MAX_RETRY_WAIT_MS) + core.grace);
   }
   return until;
