@@ -6,6 +6,7 @@ import type { Signal } from '@preact/signals';
 import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
 import { cancelImport, exportHarFile, exportTraceFile, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
+import { snapshotClientTags } from '../model/client-tags.ts';
 import { matchesMessage, messageContext, viewNotes, type Filter } from '../model/filter.ts';
 import { formatClock } from '../model/format.ts';
 import { filterRows, findingCounts, viewForSeverity } from '../model/uri-table.ts';
@@ -200,7 +201,7 @@ export function App({ store, connection }: Props) {
     main = (
       <div class="resources">
         <div class="left">
-          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} onSelect={select} onOpen={openUri} />
+          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} onSelect={select} onOpen={openUri} tags={snapshotClientTags(snap)} />
           <TimelinePane store={store} filter={filter} selected={selected} live={!imported} scrubT={scrubT} onSelectUri={select} />
         </div>
         <FlowPane store={store} selectedKey={selectedRow ? selected : null} selectedUri={selectedRow?.uri} />

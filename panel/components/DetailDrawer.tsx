@@ -9,6 +9,7 @@ import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import type { CoverageReason } from '../../shared/findings/types.ts';
 import type { Frame, HeaderMap } from '../../shared/frames.ts';
 import { frameJson } from '../../shared/frame-shape.ts';
+import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
 import { messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities } from '../model/sessions-view.ts';
 import { sessionLabel } from '../model/timeline.ts';
@@ -131,6 +132,14 @@ function FindingBlock({ f, open, compact = false }: { f: Finding; open: Props['o
   );
 }
 
+/** The document whose client read the URI: its URL, and whether it is the top page or an iframe. */
+function pageOf(snapshot: EngineSnapshot, row: UriRow): string {
+  const page = snapshot.clients.find((c) => c.doc === row.doc && c.endpoint === row.endpoint)?.page;
+  const tag = snapshotClientTags(snapshot).get(clientKeyOf(row));
+  const where = page ? `${page.url} (${page.top ? 'top page' : 'iframe'})` : '— (its page load is not in view)';
+  return tag ? `${where}; shown as “${tag}”` : where;
+}
+
 function UriDetail({ row, snapshot, open }: { row: UriRow; snapshot: EngineSnapshot; open: Props['open'] }) {
   const findings = findingsForRow(snapshot.findings, row);
   const now = snapshot.now;
@@ -142,6 +151,7 @@ function UriDetail({ row, snapshot, open }: { row: UriRow; snapshot: EngineSnaps
       <Facts
         rows={[
           ['Endpoint', row.endpoint],
+          ['Page', pageOf(snapshot, row)],
           ['Status', <span class={`sev-${row.status}`}>{row.status}</span>],
           ['Cached', row.cached ? `yes, ${formatDuration(row.cacheAgeMs ?? 0)} old (read ${formatClock(row.cacheReadAt ?? 0)})` : row.listed ? 'no (listed only)' : 'no'],
           ['Expected max age', `${formatDuration(row.expectedMaxAgeMs)} (${row.expectedMaxAgeSource})`],

@@ -26,6 +26,7 @@ import {
   type TimeWindow,
   type TimelineIndex,
 } from '../model/timeline.ts';
+import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
 import { probe } from '../perf.ts';
 import { AXIS_H, LANE_H, drawTimeline, paletteOf, type DrawInput, type LaneSpec } from './timeline-draw.ts';
 import { UriText } from './UriTable.tsx';
@@ -74,8 +75,9 @@ function TimelineView(props: Props) {
       .sort((a, b) => a.start - b.start)
       .map((s): LaneSpec => ({ kind: 'session', id: `session:${s.key}`, label: s.label, session: s }));
     const stale = staleIntervals(snapshot, laneNow);
+    const tags = snapshotClientTags(snapshot);
     const ul = rows.map(
-      (r): LaneSpec => ({ kind: 'uri', id: r.key, label: r.uri, uri: r.uri, lane: index.lanes.get(r.key), stale: stale.get(r.key) ?? [], selected: r.key === selectedKey }),
+      (r): LaneSpec => ({ kind: 'uri', id: r.key, label: tags.has(clientKeyOf(r)) ? `${r.uri} (${tags.get(clientKeyOf(r))})` : r.uri, uri: r.uri, lane: index.lanes.get(r.key), stale: stale.get(r.key) ?? [], selected: r.key === selectedKey }),
     );
     return [...sl, ...ul];
     // The index grows in place; `snapshot` changes whenever it did.
@@ -354,7 +356,7 @@ function TimelineView(props: Props) {
               />
             ) : (
               // Red while stale at the lane's now, as the row's status; the shading keeps the history.
-              <UriLabel key={l.id} lkey={l.id} uri={l.uri} selected={l.selected} stale={staleAt(l.stale, laneNow)} onSelect={props.onSelectUri} />
+              <UriLabel key={l.id} lkey={l.id} uri={l.uri} label={l.label} selected={l.selected} stale={staleAt(l.stale, laneNow)} onSelect={props.onSelectUri} />
             ),
           )}
         </ol>
@@ -454,15 +456,15 @@ const SessionLabel = memo(function SessionLabel(p: {
   );
 }, sameShown);
 
-const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; selected: boolean; stale: boolean; onSelect: (key: string) => void }) {
+const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; label: string; selected: boolean; stale: boolean; onSelect: (key: string) => void }) {
   return (
     <li
       class={`lane-label uri${p.selected ? ' selected' : ''}${p.stale ? ' stale' : ''}`}
       data-lane="uri"
       data-uri={p.uri}
       data-stale={p.stale}
-      title={p.uri}
-      aria-label={p.uri}
+      title={p.label}
+      aria-label={p.label}
       aria-current={p.selected ? 'true' : undefined}
       {...activates(() => p.onSelect(p.lkey))}
     >

@@ -6,6 +6,7 @@
 import { memo } from 'preact/compat';
 import type { UriRow } from '../../shared/engine/index.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
+import { clientKeyOf } from '../model/client-tags.ts';
 import { formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
 import { cacheAge, isProblem, uriParts } from '../model/uri-table.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
@@ -19,6 +20,8 @@ interface Props {
   onSelect: (key: string | null) => void;
   onOpen: (key: string) => void;
   total: number;
+  /** Client tags by client key (client-tags.ts): empty when the rows are of one client. */
+  tags: Map<string, string>;
 }
 
 /** ✓ or ✗; a "no" about a URI that is neither cached nor in trouble is no problem: shown muted (–), not as a red ✗. */
@@ -48,6 +51,8 @@ interface Cells {
   key: string;
   uri: string;
   endpoint: string;
+  /** Which client, when the table shows several ('' otherwise). */
+  client: string;
   status: UriRow['status'];
   problem: boolean;
   findings: string;
@@ -68,12 +73,13 @@ interface Cells {
   selected: boolean;
 }
 
-function cellsOf(r: UriRow, now: number, selected: boolean): Cells {
+function cellsOf(r: UriRow, now: number, selected: boolean, client: string): Cells {
   const age = cacheAge(r, now);
   return {
     key: r.key,
     uri: r.uri,
     endpoint: r.endpoint,
+    client,
     status: r.status,
     problem: isProblem(r),
     findings: r.findings.join(' '),
@@ -111,6 +117,7 @@ const RowView = memo(function RowView({ c, n, onSelect, onOpen }: { c: Cells; n:
       data-key={c.key}
       data-findings={c.findings}
       data-status={c.status}
+      data-client={c.client || undefined}
       title="Click selects; double-click or Enter opens the details"
       onClick={() => onSelect(c.key)}
       onDblClick={() => onOpen(c.key)}
@@ -119,8 +126,9 @@ const RowView = memo(function RowView({ c, n, onSelect, onOpen }: { c: Cells; n:
         {c.status}
       </span>
       {/* Named by the whole URI: the two parts it is shown in would be read with a space between them. */}
-      <span role="gridcell" title={`${c.uri}\n${c.endpoint}`} class="uri" aria-label={c.uri}>
+      <span role="gridcell" title={`${c.uri}\n${c.endpoint}${c.client ? `\nclient: ${c.client}` : ''}`} class="uri" aria-label={c.client ? `${c.uri} (${c.client})` : c.uri}>
         <UriText uri={c.uri} />
+        {c.client ? <span class="client-tag">{c.client}</span> : null}
       </span>
       <span role="gridcell">
         <span class={c.overAge ? 'over-age' : c.age === 'listed' || c.age === 'not cached' ? 'muted' : ''} title={c.ageTitle}>
@@ -161,7 +169,7 @@ const COLUMNS: readonly Column[] = [
   { label: 'Findings' },
 ];
 
-function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
+function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags }: Props) {
   const index = selected === null ? -1 : rows.findIndex((r) => r.key === selected);
   return (
     <div class="uri-table" data-rows={rows.length}>
@@ -186,7 +194,7 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
           onOpen={(i) => onOpen(rows[i]!.key)}
           renderRow={(i) => {
             const r = rows[i]!;
-            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected)} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;
+            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected, tags.get(clientKeyOf(r)) ?? '')} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;
           }}
         />
       )}
@@ -195,4 +203,4 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total }: Props) {
 }
 
 /** Re-renders when its rows, clock, selection or total changed (handlers ignored: they reach the same store). */
-export const UriTable = memo(UriTableView, (a, b) => a.rows === b.rows && a.now === b.now && a.selected === b.selected && a.total === b.total);
+export const UriTable = memo(UriTableView, (a, b) => a.rows === b.rows && a.now === b.now && a.selected === b.selected && a.total === b.total && a.tags === b.tags);

@@ -116,6 +116,8 @@ export class EngineCore {
    * are explained again once, at the frame's end (flushParents), however many parents changed.
    */
   private parentsChanged: Map<ClientModel, Set<string>> | undefined;
+  /** Each document's page, from its page-start: which client is which when several show the same URIs. */
+  readonly pages = new Map<string, { url: string; top: boolean }>();
   lastT: number | undefined;
   lastSeq = 0;
   /** Bumped on every frame: snapshots are cached per version and `now`. */

@@ -172,6 +172,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
     case 'legacy-endpoint':
       return onLegacyEndpoint(core, clientOf(core, e), e.info.session, t, seq);
     case 'page-start':
+      core.pages.set(e.doc, { url: e.url, top: e.top });
       return;
   }
 }

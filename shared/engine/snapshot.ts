@@ -109,6 +109,8 @@ export function buildSnapshot(core: EngineCore, now: number, findings: Finding[]
     if (c.version !== undefined) v.version = c.version;
     if (c.serverSubscribe !== undefined) v.serverSubscribe = c.serverSubscribe;
     if (c.current) v.currentSession = c.current.label;
+    const page = core.pages.get(c.doc);
+    if (page) v.page = { ...page };
     return v;
   });
 

@@ -140,6 +140,8 @@ export interface ClientView {
   currentSession?: string;
   /** The page that ran it unloaded. */
   ended: boolean;
+  /** Its document's URL and whether it is the tab's top-level page (absent when its page-start is not in view). */
+  page?: { url: string; top: boolean };
 }
 
 export interface FlowSnapshot {

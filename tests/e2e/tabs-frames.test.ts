@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Frame } from '../../shared/frames.ts';
 import { bundleClient } from '../support/bundle.ts';
-import { loggedFrames, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
+import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { html, js, startStaticServer, type StaticServer } from '../support/static-server.ts';
 import { startV1Server, type V1Server } from '../support/v1-server.ts';
 
@@ -71,6 +71,18 @@ it('keeps tabs apart, tags iframe frames, and segments navigations', async () =>
   expect(logA.map((f) => f.seq)).toEqual(logA.map((_, i) => i + 1));
   expect(logB.map((f) => f.seq)).toEqual(logB.map((_, i) => i + 1));
   expect(logA.every((f) => f.segment === 1)).toBe(true);
+
+  // The panel shows the URI twice, once per client, and says which client each row is: the two documents share the
+  // endpoint, so the page tells them apart (the drawer names it in full).
+  const panel = await openPanel(browser.context, browser.extensionId, tabA);
+  const rows = panel.locator('.uri-row[data-uri="file:///docs/policy.md"]');
+  await waitFor(async () => (await rows.count()) === 2, 10_000, 'two policy rows');
+  const tags = (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-client')))).sort();
+  expect(tags).toEqual([`iframe ${new URL(site.altUrl).host}/inner`, 'top page']);
+  await expect.poll(() => rows.first().locator('.client-tag').textContent()).toMatch(/^(top page|iframe .+\/inner)$/);
+  await rows.filter({ has: panel.locator('.client-tag', { hasText: 'top page' }) }).dblclick();
+  await expect.poll(() => panel.locator('.drawer').textContent()).toContain(`${site.url}/ (top page); shown as “top page”`);
+  await panel.close();
 
   // A reload of tab A starts page segment 2; the iframe's new document belongs to it as well. A new document's
   // page-start is sent with its first MCP frame (a page that never speaks MCP sends nothing), so both connect again.

@@ -73,8 +73,8 @@ export class FrameLog {
     return this.emit(d);
   }
 
-  pageStart(url: string): Frame {
-    return this.emit({ kind: 'page-start', url, top: true });
+  pageStart(url: string, top = true): Frame {
+    return this.emit({ kind: 'page-start', url, top });
   }
 
   pageEnd(url: string, persisted = false): Frame {

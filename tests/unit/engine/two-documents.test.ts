@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Engine, findingRowKey, type EngineSnapshot } from '../../../shared/engine/index.ts';
 import { findingsForRow } from '../../../panel/model/uri-table.ts';
 import { staleIntervals } from '../../../panel/model/timeline.ts';
+import { clientKeyOf, clientTags, snapshotClientTags } from '../../../panel/model/client-tags.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
 
@@ -90,3 +91,56 @@ describe('a reloaded page that resumes its stored session id (the SDK transport\
   });
 });
 
+
+describe('which client a row is', () => {
+  /** A top page and its iframe on one endpoint, and the iframe on a second server too, all reading A. */
+  function threeClients(): EngineSnapshot {
+    const top = new FrameLog('doc-top');
+    top.pageStart('http://localhost:8080/app');
+    const t = new StreamableClient(top, URL, '2025-11-25');
+    t.initialize({ sessionId: 'S1' });
+    t.read(A, 'v1');
+    const inner = new FrameLog('doc-inner', top.t + 5, top.lastSeq);
+    inner.pageStart('http://widgets.test:8081/w?id=1', false);
+    for (const [endpoint, session] of [[URL, 'S2'], ['https://other.test/mcp', 'S3']] as const) {
+      const c = new StreamableClient(inner, endpoint, '2025-11-25');
+      c.initialize({ sessionId: session });
+      c.read(A, 'v1');
+    }
+    const engine = new Engine();
+    engine.applyAll([...top.frames, ...inner.frames]);
+    return engine.snapshot(inner.t + 10);
+  }
+
+  it("the engine names each client's page; the panel tags rows with what tells them apart", () => {
+    const snap = threeClients();
+    expect(snap.clients.map((c) => [c.doc, c.endpoint, c.page])).toEqual([
+      ['doc-top', URL, { url: 'http://localhost:8080/app', top: true }],
+      ['doc-inner', URL, { url: 'http://widgets.test:8081/w?id=1', top: false }],
+      ['doc-inner', 'https://other.test/mcp', { url: 'http://widgets.test:8081/w?id=1', top: false }],
+    ]);
+    const rows = snap.uris.filter((r) => r.uri === A);
+    expect(rows).toHaveLength(3);
+    const tags = snapshotClientTags(snap);
+    expect(rows.map((r) => tags.get(clientKeyOf(r))).sort()).toEqual([
+      'iframe widgets.test:8081/w?id=1 #1 · localhost:3000/mcp',
+      'iframe widgets.test:8081/w?id=1 #2 · other.test/mcp',
+      'top page · localhost:3000/mcp',
+    ]);
+    expect(snapshotClientTags(snap)).toBe(tags);
+  });
+
+  it('says only what differs, and nothing for one client', () => {
+    const c = (doc: string, endpoint: string, page?: { url: string; top: boolean }) => ({ doc, endpoint, ...(page ? { page } : {}) });
+    const one = [c('d1', URL, { url: 'http://a.test/', top: true })];
+    expect(clientTags(one, [{ doc: 'd1', endpoint: URL }]).size).toBe(0);
+    // Two servers, one page: the endpoint alone.
+    const twoServers = [c('d1', URL), c('d1', 'ws://b.test:9/ws')];
+    expect([...clientTags(twoServers, twoServers).values()]).toEqual(['localhost:3000/mcp', 'b.test:9/ws']);
+    // Two documents, one server: the page alone (a document whose page-start is not in view by its id).
+    const twoDocs = [c('d1', URL, { url: 'http://a.test/', top: true }), c('abcdef123', URL)];
+    expect([...clientTags(twoDocs, twoDocs).values()]).toEqual(['top page', 'document abcdef']);
+    // A client without rows (its page unloaded) is not counted, nor tagged.
+    expect(clientTags(twoDocs, [{ doc: 'd1', endpoint: URL }]).size).toBe(0);
+  });
+});

@@ -1,0 +1,70 @@
+// Which client a URI row belongs to, in a few words, when the table shows more than one: two frames of a page
+// connected to the same server, or two servers that both offer `config://app`, would otherwise give rows that read
+// the same. Only what tells the clients apart is said: the endpoint when endpoints differ, the page (top or iframe)
+// when two documents share an endpoint. One client: no tag at all.
+import type { ClientView, EngineSnapshot, UriRow } from '../../shared/engine/index.ts';
+
+type Rowish = Pick<UriRow, 'doc' | 'endpoint'>;
+
+export const clientKeyOf = (r: Rowish): string => `${r.doc} ${r.endpoint}`;
+
+/** host + path (+ query) of a URL, without its scheme; the text as given when it is not one. */
+export function shortUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:' && u.protocol !== 'ws:' && u.protocol !== 'wss:') return url;
+    return `${u.host}${u.pathname === '/' && !u.search ? '' : u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
+
+function pageName(c: Pick<ClientView, 'doc' | 'page'>): string {
+  if (!c.page) return `document ${c.doc.slice(0, 6)}`;
+  return c.page.top ? 'top page' : `iframe ${shortUrl(c.page.url)}`;
+}
+
+/** Names that differ, each made unique by its order of appearance (`#2`, `#3`) where two would read the same. */
+function unique(names: string[]): string[] {
+  const seen = new Map<string, number>();
+  const total = new Map<string, number>();
+  for (const n of names) total.set(n, (total.get(n) ?? 0) + 1);
+  return names.map((n) => {
+    if (total.get(n) === 1) return n;
+    const k = (seen.get(n) ?? 0) + 1;
+    seen.set(n, k);
+    return `${n} #${k}`;
+  });
+}
+
+/**
+ * A tag per client key (`doc endpoint`) among the clients that have rows; empty when they are fewer than two.
+ * Clients are taken in the engine's order (first seen first), so a tag does not change as rows come and go.
+ */
+export function clientTags(clients: readonly Pick<ClientView, 'doc' | 'endpoint' | 'page'>[], rows: readonly Rowish[]): Map<string, string> {
+  const tags = new Map<string, string>();
+  const withRows = new Set(rows.map(clientKeyOf));
+  if (withRows.size < 2) return tags;
+  const shown = clients.filter((c) => withRows.has(clientKeyOf(c)));
+  const endpoints = new Set(shown.map((c) => c.endpoint));
+  const perEndpoint = new Map<string, number>();
+  for (const c of shown) perEndpoint.set(c.endpoint, (perEndpoint.get(c.endpoint) ?? 0) + 1);
+  const sharedEndpoint = [...perEndpoint.values()].some((n) => n > 1);
+  const endpointNames = endpoints.size > 1 ? unique([...endpoints].map(shortUrl)) : [];
+  const endpointName = new Map([...endpoints].map((e, i) => [e, endpointNames[i]]));
+  const pages = sharedEndpoint ? unique(shown.map(pageName)) : [];
+  shown.forEach((c, i) => {
+    const parts = [pages[i], endpointName.get(c.endpoint)].filter((p): p is string => p !== undefined);
+    tags.set(clientKeyOf(c), parts.join(' · '));
+  });
+  return tags;
+}
+
+const cache = new WeakMap<object, Map<string, string>>();
+
+/** clientTags of a snapshot's live rows, computed once per snapshot. */
+export function snapshotClientTags(snap: Pick<EngineSnapshot, 'clients' | 'uris'>): Map<string, string> {
+  let tags = cache.get(snap);
+  if (!tags) cache.set(snap, (tags = clientTags(snap.clients, snap.uris)));
+  return tags;
+}
