@@ -74,11 +74,11 @@ it('keeps tabs apart, tags iframe frames, and segments navigations', async () =>
 
   // The panel shows the URI twice, once per client, and says which client each row is: the two documents share the
   // endpoint, so the page tells them apart (the drawer names it in full).
-  const panel = await openPanel(browser.context, browser.extensionId, tabA);
+  const panel = await openPanel(browser.context, browser.extensionId!, tabA);
   const rows = panel.locator('.uri-row[data-uri="file:///docs/policy.md"]');
   await waitFor(async () => (await rows.count()) === 2, 10_000, 'two policy rows');
   const tags = (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-client')))).sort();
-  expect(tags).toEqual([`iframe ${new URL(site.altUrl).host}/inner`, 'top page']);
+  expect(tags).toEqual([`iframe ${new URL(site.altUrl!).host}/inner`, 'top page']);
   await expect.poll(() => rows.first().locator('.client-tag').textContent()).toMatch(/^(top page|iframe .+\/inner)$/);
   await rows.filter({ has: panel.locator('.client-tag', { hasText: 'top page' }) }).dblclick();
   await expect.poll(() => panel.locator('.drawer').textContent()).toContain(`${site.url}/ (top page); shown as “top page”`);
