@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, Engine, type EngineOptions, type FreshnessRule, type Severity } from '../shared/engine/index.ts';
 import { notATraceHint, notUtf8Problem, parseIsoTime, parseTrace, type TraceFileV1 } from '../shared/trace/index.ts';
 import { renderReport } from './report.ts';
+import { LIMITS } from '../shared/settings.ts';
 import type { Frame } from '../shared/frames.ts';
 
 export interface CliIo {
@@ -31,8 +32,8 @@ Reads a trace exported by the MCP devtools panel (Export ▾ → Trace) and prin
                           than the grace are not findings yet.
   --rule <glob>=<ms>      expected freshness for URIs matching the glob, repeatable, the first match wins: * any
                           run of characters within a path segment, ** across segments (file:** = every file: URI),
-                          ? one character; the panel's freshness rules, which the trace does not carry
-  --default-max-age <ms>  expected freshness when nothing else says (default ${DEFAULT_MAX_AGE_MS})
+                          ? one character; the panel's freshness rules, which the trace does not carry (1 ms to 30 days)
+  --default-max-age <ms>  expected freshness when nothing else says (default ${DEFAULT_MAX_AGE_MS}; 1000 to 30 days)
   --grace <ms>            how long a condition must hold before it is a finding (default ${DEFAULT_GRACE_MS})
 
 A file name of - reads the trace from stdin. Each option but --rule is given once, as its own argument (--now <time>, not
@@ -89,13 +90,21 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
       const eq = v.lastIndexOf('=');
       const ms = Number(v.slice(eq + 1));
       if (eq <= 0 || !Number.isFinite(ms) || ms <= 0) return `--rule: expected <glob>=<milliseconds>, got ${v || 'nothing'}`;
-      rules.push({ pattern: v.slice(0, eq), maxAgeMs: ms });
+      // The panel's limits for a rule (1 ms to 30 days, whole milliseconds), so a rule means the same in both.
+      const [lo, hi] = LIMITS.ruleMaxAgeMs;
+      if (Math.round(ms) < lo || ms > hi) return `--rule: the milliseconds must be between ${lo} and ${hi} (30 days), as in the panel's settings; got ${v}`;
+      rules.push({ pattern: v.slice(0, eq), maxAgeMs: Math.round(ms) });
     } else if (a === '--default-max-age' || a === '--grace') {
       const raw = value();
       const v = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
       if (!Number.isFinite(v) || v < 0) return `${a}: expected a number of milliseconds ≥ 0, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)}`;
       if (a === '--grace') options.graceMs = v;
-      else options.defaultMaxAgeMs = v;
+      else {
+        // As the panel's settings allow: under a second every cached URI is over age at once.
+        const [lo, hi] = LIMITS.defaultMaxAgeMs;
+        if (v < lo || v > hi) return `--default-max-age: must be between ${lo} and ${hi} milliseconds (1 s to 30 days), as in the panel's settings; got ${JSON.stringify(raw)}`;
+        options.defaultMaxAgeMs = v;
+      }
     } else if (a === '-h' || a === '--help') return HELP;
     else return `unknown option ${a}`;
   }

@@ -8,6 +8,11 @@ import type { FreshnessRule, FreshnessSource } from './types.ts';
 export const LEARN_AFTER = 3;
 /** Intervals kept per URI for the median. */
 export const CADENCE_WINDOW = 15;
+/**
+ * Notifications closer together than this are one burst, not a cadence (a resumed stream replaying what it stored, a
+ * server announcing one change three times): three in 2 ms taught "expected every 3 ms". A clock going back, too.
+ */
+export const BURST_MS = 1000;
 
 export interface CompiledRule {
   re: RegExp;
@@ -18,15 +23,19 @@ function escape(ch: string): string {
   return /[\\^$.+()|{}[\]]/.test(ch) ? `\\${ch}` : ch;
 }
 
-/** `*` within a path segment, `**` across segments, `?` one character; everything else literal. */
+// `*` within a path segment, `**` across segments (followed by a slash, also across none: `a/**/b` matches `a/b`, as
+// in gitignore), `?` one character; everything else literal.
 export function globToRegExp(glob: string): RegExp {
   let out = '^';
   for (let i = 0; i < glob.length; i++) {
     const ch = glob[i]!;
     if (ch === '*') {
       if (glob[i + 1] === '*') {
-        out += '.*';
         i++;
+        if (glob[i + 1] === '/') {
+          out += '(?:.*/)?';
+          i++;
+        } else out += '.*';
       } else out += '[^/]*';
     } else if (ch === '?') out += '[^/]';
     else out += escape(ch);
@@ -59,6 +68,6 @@ export function expectedFreshness(
 ): Freshness {
   for (const r of rules) if (r.re.test(uri)) return { maxAgeMs: r.maxAgeMs, source: 'rule' };
   if (ttlMs !== undefined && ttlMs > 0) return { maxAgeMs: ttlMs, source: 'ttl' };
-  if (notifyCount >= LEARN_AFTER && intervals.length > 0) return { maxAgeMs: Math.max(1, Math.round(3 * median(intervals))), source: 'learned' };
+  if (notifyCount >= LEARN_AFTER && intervals.length >= LEARN_AFTER - 1) return { maxAgeMs: Math.max(1, Math.round(3 * median(intervals))), source: 'learned' };
   return { maxAgeMs: defaultMaxAgeMs, source: 'default' };
 }

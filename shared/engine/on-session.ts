@@ -4,7 +4,7 @@
 import { idKey } from '../decode/jsonrpc.ts';
 import type { DecodedMessage, RequestId } from '../decode/types.ts';
 import { checkSubscribeCapability, checkVersion } from '../findings/protocol-checks.ts';
-import { recordLateReread } from '../findings/refresh.ts';
+import { recordCacheAge, recordLateReread } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
 import { strikeMissing, type EngineCore } from './core.ts';
 import type { SubscriptionLedger } from './ledger.ts';
@@ -301,6 +301,8 @@ export function sessionGone(core: EngineCore, c: ClientModel, l: SubscriptionLed
 export function pageGone(core: EngineCore, doc: string, t: number, seq: number): void {
   for (const c of core.clients.values()) {
     if (c.doc !== doc || c.ended) continue;
+    // Judged as the page left them, before their sessions end (a held URI's ttlMs is a hint, not a warning).
+    for (const u of c.uris.values()) recordCacheAge(core, u, t, seq);
     for (const l of c.sessions) core.endLedger(l, 'unload', t, seq);
     // Every listen of the client, also one whose id a later listen reused (two SDK clients on the page): the map by id
     // holds only the latest of them.

@@ -6,7 +6,7 @@ import { utf8Length } from '../payload.ts';
 import { newConditionSlots, type ConditionSlots } from '../findings/finding-log.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import { newFlowState, type FlowState } from '../flow/flow-tracker.ts';
-import { CADENCE_WINDOW, expectedFreshness, type CompiledRule, type Freshness } from './freshness.ts';
+import { BURST_MS, CADENCE_WINDOW, expectedFreshness, type CompiledRule, type Freshness } from './freshness.ts';
 import type { SubscriptionLedger } from './ledger.ts';
 import type { ClientModel } from './client-model.ts';
 
@@ -253,7 +253,7 @@ export class UriState {
   }
 
   noteInterval(t: number): void {
-    if (this.lastNotifyT === undefined) return;
+    if (this.lastNotifyT === undefined || t - this.lastNotifyT < BURST_MS) return;
     this.ring[this.ringPos] = t - this.lastNotifyT;
     this.ringCount++;
     if (++this.ringPos === CADENCE_WINDOW) this.ringPos = 0;

@@ -4,7 +4,7 @@
 import type { EngineCore } from '../engine/core.ts';
 import { sessionOf } from '../engine/core.ts';
 import { contentDiffers, type ContentRef, type Pending, type UriState } from '../engine/uri-state.ts';
-import type { TimedFinding } from './finding-log.ts';
+import type { FindingSpec, TimedFinding } from './finding-log.ts';
 
 export interface ReadAnswer {
   order: number;
@@ -66,6 +66,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   }
   if (!(outOfOrder && changed)) u.staleSince = undefined;
   settleReread(core, u, a.reqSeq, t, seq);
+  recordCacheAge(core, u, t, seq);
   if (a.order >= u.newestOrder) {
     u.newestOrder = a.order;
     u.newestSeq = seq;
@@ -173,6 +174,48 @@ export function noteNotified(core: EngineCore, u: UriState, t: number, seq: numb
   u.flowPending ??= { kind: 'reread', deadline: t + core.grace, seq };
 }
 
+/** A duration as the findings say it: ms under 10 s (a 400 ms rule read "expected at most 0 s"), else seconds. */
+function says(ms: number): string {
+  return ms < 10_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * The URI's cache at `t` is older than expected: the finding and since when. A guessed bound (learned cadence, global
+ * default) only suggests a look; a declared one is a warning — but the server's ttlMs on a URI it holds with a channel
+ * open is a hint the subscription supersedes (the notification invalidates the entry; an idle, subscribed client is
+ * not serving stale content), so info there.
+ */
+function overAge(core: EngineCore, u: UriState, t: number): { spec: FindingSpec; since: number } | undefined {
+  const f = u.freshness(core.rules, core.defaultMaxAgeMs);
+  const age = t - u.readAt;
+  if (!(age > f.maxAgeMs)) return undefined;
+  const subscribed = f.source === 'ttl' && u.held && u.channelOpen;
+  const c = u.client;
+  return {
+    spec: {
+      id: 'cache-age-exceeded',
+      doc: c.doc, endpoint: c.endpoint,
+      uri: u.uri,
+      ...sessionOf(u),
+      reason: f.source,
+      detail: `cached ${says(age)} ago; expected at most ${says(f.maxAgeMs)} (${f.source})${subscribed ? '; subscribed with a channel open, so a change would have been notified' : ''}`,
+      severity: (f.source === 'rule' || f.source === 'ttl') && !subscribed ? 'warning' : 'info',
+    },
+    since: u.readAt + f.maxAgeMs,
+  };
+}
+
+/**
+ * The cache entry is about to be replaced (a new answer) or forgotten (its page unloads) at `t`: a time it spent older
+ * than a declared bound (a warning while it lasted) stays as history, once it lasted the grace, as a condition does.
+ * Guessed bounds (info) leave none: once the client read again, the suggestion to look is moot.
+ */
+export function recordCacheAge(core: EngineCore, u: UriState, t: number, seq: number): void {
+  if (!u.cached) return;
+  const over = overAge(core, u, t);
+  if (over && over.spec.severity === 'warning' && t - over.since >= core.grace) core.log.record(over.spec, over.since, t, [u.readSeq, seq]);
+}
+
 /** Findings that exist because of what time it is: notified-not-reread, cache-age-exceeded, a due missed-update. */
 export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFinding[]): void {
   for (const c of core.clients.values()) {
@@ -197,25 +240,8 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
         out.push({ spec: { id: 'stale-overwrite', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...sessionOf(u) }, firstT: u.staleSince.t, evidence: u.staleSince.evidence, open: true });
       }
       if (u.cached) {
-        const f = u.freshness(core.rules, core.defaultMaxAgeMs);
-        const age = now - u.readAt;
-        if (age > f.maxAgeMs) {
-          out.push({
-            spec: {
-              id: 'cache-age-exceeded',
-              doc: c.doc, endpoint: c.endpoint,
-              uri: u.uri,
-              ...sessionOf(u),
-              reason: f.source,
-              detail: `cached ${Math.round(age / 1000)} s ago; expected at most ${Math.round(f.maxAgeMs / 1000)} s (${f.source})`,
-              // A guessed bound (learned cadence, global default) only suggests a look; a declared one is a warning.
-              severity: f.source === 'rule' || f.source === 'ttl' ? 'warning' : 'info',
-            },
-            firstT: u.readAt + f.maxAgeMs,
-            evidence: [u.readSeq],
-            open: true,
-          });
-        }
+        const over = overAge(core, u, now);
+        if (over) out.push({ spec: over.spec, firstT: over.since, evidence: [u.readSeq], open: true });
       }
     }
   }

@@ -2,7 +2,7 @@
 // as a function, and through the engine on a 2025 session whose notifications arrive at a steady cadence.
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../../shared/engine/index.ts';
-import { compileRules, expectedFreshness, LEARN_AFTER } from '../../../shared/engine/freshness.ts';
+import { compileRules, expectedFreshness, globToRegExp, LEARN_AFTER } from '../../../shared/engine/freshness.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
 
@@ -40,5 +40,65 @@ describe('expectedFreshness precedence', () => {
     expect(learned.expectedMaxAgeMs).toBeLessThan(30_100);
     const ruled = row(Engine.replay(log.frames, { freshnessRules: [{ pattern: 'file:///docs/**', maxAgeMs: 1_000 }] }));
     expect(ruled).toMatchObject({ expectedMaxAgeSource: 'rule', expectedMaxAgeMs: 1_000 });
+  });
+});
+
+describe('freshness edges (2026-12-05 audit)', () => {
+  const subscribed = (log: FrameLog) => {
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(POLICY, 'v0');
+    c.subscribe(POLICY);
+    return { c, get };
+  };
+
+  it('a ** followed by a slash also spans no folder, as in gitignore', () => {
+    const re = globToRegExp('file:///docs/**/*.md');
+    expect(['file:///docs/a.md', 'file:///docs/x/a.md', 'file:///docs/x/y/a.md'].map((u) => re.test(u))).toEqual([true, true, true]);
+    expect(re.test('file:///docsa.md')).toBe(false);
+    expect(globToRegExp('**').test('file:///a/b')).toBe(true);
+    expect(globToRegExp('file:///*').test('file:///a/b')).toBe(false);
+  });
+
+  it('a burst of notifications is one, not a cadence of milliseconds; a cadence needs two real intervals', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log);
+    log.wait(5000);
+    get.updated(POLICY);
+    get.updated(POLICY);
+    get.updated(POLICY);
+    c.read(POLICY, 'v1');
+    const row = Engine.replay(log.frames).snapshot(log.t + 50).uris[0]!;
+    expect([row.expectedMaxAgeSource, row.findings]).toEqual(['default', []]);
+    expect(expectedFreshness(POLICY, [], undefined, 3, [10_000], 60_000).source).toBe('default');
+  });
+
+  it('a time spent older than a rule stays as history once re-read, or once the page unloads; a short one does not', () => {
+    const rule = { freshnessRules: [{ pattern: 'file:///docs/*', maxAgeMs: 60_000 }] };
+    const log = new FrameLog();
+    log.pageStart('http://localhost:8080/');
+    const { c } = subscribed(log);
+    log.wait(300_000);
+    c.read(POLICY, 'v0');
+    const reread = Engine.replay(log.frames, rule).findings(log.t + 1000).filter((f) => f.id === 'cache-age-exceeded');
+    expect(reread.map((f) => [f.severity, f.open, f.reason, Math.round((f.lastT - f.firstT) / 1000)])).toEqual([['warning', false, 'rule', 240]]);
+    log.wait(100_000);
+    log.pageEnd('http://localhost:8080/');
+    const unloaded = Engine.replay(log.frames, rule).findings(log.t + 1000).filter((f) => f.id === 'cache-age-exceeded');
+    expect(unloaded.map((f) => [f.count, f.open])).toEqual([[2, false]]);
+    // Re-read a second after the bound: within the grace, no history.
+    const quick = new FrameLog();
+    const q = subscribed(quick);
+    quick.wait(60_500);
+    q.c.read(POLICY, 'v0');
+    expect(Engine.replay(quick.frames, rule).findings(quick.t + 1000).filter((f) => f.id === 'cache-age-exceeded')).toEqual([]);
+  });
+
+  it('says a bound under 10 s in milliseconds', () => {
+    const log = new FrameLog();
+    subscribed(log);
+    const f = Engine.replay(log.frames, { freshnessRules: [{ pattern: '**', maxAgeMs: 400 }] }).findings(log.t + 900).find((x) => x.id === 'cache-age-exceeded')!;
+    expect(f.detail).toMatch(/^cached \d+ ms ago; expected at most 400 ms \(rule\)$/);
   });
 });

@@ -104,6 +104,21 @@ describe('healthy 2026 client', () => {
     expect(snap.uris.every((r) => r.cached && r.serverHasSubscription && r.deliveryChannelOpen)).toBe(true);
     expect(snap.metrics.activeListenStreams).toBe(1);
   });
+
+  it('stays quiet while idle past the ttlMs of what it listens to (the demo server sends 30 s)', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover();
+    for (const uri of DOCS) c.read(uri, `${uri} v1`, { ttlMs: 30_000, cacheScope: 'private' });
+    const l = c.listen(DOCS);
+    log.wait(45_000);
+    l.updated(DOCS[0]!);
+    c.read(DOCS[0]!, 'v2', { ttlMs: 30_000, cacheScope: 'private' });
+    const e = run(log);
+    for (const after of [0, 31_000, 90_000]) expect(brief(findingsAfter(e, after))).toEqual([]);
+    // Still said, as a look worth taking.
+    expect(brief(findingsAfter(e, 31_000), 'info')).toContain(`cache-age-exceeded ${DOCS[1]} ttl info`);
+  });
 });
 
 describe('healthy legacy transports', () => {

@@ -275,11 +275,33 @@ describe('2026-07-28 listen', () => {
     c.read(POLICY, 'v1', { ttlMs: 30_000, cacheScope: 'public' });
     c.listen([POLICY]);
     const e = run(log);
-    expect(brief(findingsAfter(e, 20_000))).toEqual([]);
+    expect(brief(findingsAfter(e, 20_000), 'info')).toEqual([]);
+    // Listening, with the stream open: the server would have notified a change, so past its ttlMs the entry is only
+    // worth a look (info) — an idle, healthy subscribed client is not serving stale content (the false-positive guard).
     const f = findingsAfter(e, 40_000);
-    expect(brief(f)).toEqual([`cache-age-exceeded ${POLICY} ttl warning`]);
+    expect(brief(f, 'info')).toEqual([`cache-age-exceeded ${POLICY} ttl info`]);
+    expect(f[0]!.detail).toBe('cached 40 s ago; expected at most 30 s (ttl); subscribed with a channel open, so a change would have been notified');
     const row = e.snapshot(e.lastT! + 40_000).uris[0]!;
-    expect(row).toMatchObject({ ttlMs: 30_000, cacheScope: 'public', expectedMaxAgeMs: 30_000, expectedMaxAgeSource: 'ttl', status: 'warning' });
+    expect(row).toMatchObject({ ttlMs: 30_000, cacheScope: 'public', expectedMaxAgeMs: 30_000, expectedMaxAgeSource: 'ttl', status: 'info' });
+  });
+
+  it('ttlMs exceeded with no listen to tell of a change: a warning, kept as history once re-read', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover();
+    c.read(POLICY, 'v1', { ttlMs: 30_000, cacheScope: 'public' });
+    const listen = c.listen([POLICY]);
+    listen.drop();
+    expect(brief(findingsAfter(run(log), 40_000))).toEqual([
+      `cache-age-exceeded ${POLICY} ttl warning`,
+      `cached-not-subscribed ${POLICY} lost-with-stream error`,
+      `phantom-subscription ${POLICY} - error`,
+    ]);
+    // The re-read ends it: the 10 s it spent past the ttl stay (the timeline shades them; the CLI's --fail-on counts them).
+    log.wait(40_000);
+    c.read(POLICY, 'v1', { ttlMs: 30_000, cacheScope: 'public' });
+    const f = findingsAfter(run(log), 1000).filter((x) => x.id === 'cache-age-exceeded');
+    expect(f.map((x) => [x.severity, x.open, Math.round((x.lastT - x.firstT) / 1000)])).toEqual([['warning', false, 10]]);
   });
 
   it('ttlMs 0 (the SDK default when the server sets none) is not a freshness bound', () => {
