@@ -52,6 +52,8 @@ function pushMessages(rows: FrameRow[], f: Frame, p: Payload, dir: Dir, transpor
     return void rows.push(row(f, dir, transport, session, '', '', 'not JSON', '', p.text.slice(0, 80)));
   }
   if (!Array.isArray(v)) return void rows.push(described(f, v, dir, transport, session));
+  // An empty batch is invalid JSON-RPC, not nothing (the engine holds it as an invalid message).
+  if (v.length === 0) return void rows.push(row(f, dir, transport, session, '', '', 'empty batch', '', '[]'));
   for (const m of v) rows.push(described(f, m, dir, transport, session));
 }
 
@@ -63,7 +65,10 @@ function described(f: Frame, v: unknown, dir: Dir, transport: string, session: s
   const err = o.error as { code?: unknown; message?: unknown } | undefined;
   const method = typeof o.method === 'string' ? o.method : 'result' in o ? '(result)' : err ? '(error)' : '';
   const id = o.id === undefined || o.id === null ? '' : String(o.id);
-  const error = err ? `${String(err.code)} ${String(err.message ?? '')}` : '';
+  // Not a JSON-RPC message at all (a number in a batch, an object without jsonrpc 2.0 or anything to say): shown as
+  // such, and is:error finds it, instead of a blank row.
+  const invalid = typeof v !== 'object' || v === null || Array.isArray(v) || o.jsonrpc !== '2.0' || (method === '' && !err);
+  const error = err ? `${String(err.code)} ${String(err.message ?? '')}` : invalid ? 'not JSON-RPC' : '';
   let uri = params !== null && typeof params === 'object' && typeof params.uri === 'string' ? params.uri : typeof contents?.uri === 'string' ? contents.uri : '';
   // 2026-07-28: a listen request and its acknowledgement name their URIs in a filter.
   let uris = NO_URIS;

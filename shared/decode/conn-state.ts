@@ -33,6 +33,8 @@ export interface Conn {
   errorStatus: boolean;
   /** `post:<conn>`, built once: the request body, the JSON answer and the stream id all use it. */
   post: string | undefined;
+  /** The request body was a JSON-RPC batch (an array, also one cut at capture). */
+  batch: boolean;
 }
 
 export function postStream(c: Conn): string {
@@ -58,6 +60,7 @@ export function newConn(info: ConnInfo, source: Conn['source'], url: string, req
     legacyCandidate: false,
     resumesPost: false,
     resumedAnswered: false,
+    batch: false,
     errorStatus: false,
     post: undefined,
   };

@@ -18,6 +18,7 @@ import { ConnTable, MAX_ANSWERED_STREAMS, MAX_ENDED_STREAMS, newConn, postStream
 import { MessageReader, peekCalls, prepareInto, scratchPayload, type PayloadContext, type PeekedVersion, type PreparedPayload } from './message-reader.ts';
 import { RequestPairing } from './pairing.ts';
 import { sniffTruncated } from './jsonrpc.ts';
+import { startsArray } from './batch-prefix.ts';
 import { isModernVersion, M, MODERN_ONLY_METHODS, SUBSCRIPTION_ID_META_KEY } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, DecodeSink, Direction, ExchangeRole, RequestId, StreamKind, Transport } from './types.ts';
 import { endpointOf, legacySessionParam, queryParam, resolveAgainst } from './url-parts.ts';
@@ -307,6 +308,7 @@ export class Decoder {
     own: [],
     legacy: false,
     websocket: false,
+    batch: false,
   };
 
   private ctx(c: Conn, f: Frame, dir: Direction, stream: string, streamKind: StreamKind, sseId?: string): PayloadContext {
@@ -328,6 +330,7 @@ export class Decoder {
     x.own = c.pending;
     x.legacy = c.info.transport === 'http-sse';
     x.websocket = c.info.transport === 'websocket';
+    x.batch = c.batch;
     return x;
   }
 
@@ -458,7 +461,10 @@ export class Decoder {
         f.t,
       );
     }
-    if (body) this.reader.read(body, this.ctx(c, f, 'out', postStream(c), 'post'));
+    if (body) {
+      c.batch = body.batch || (body.truncated && startsArray(body.payload.text));
+      this.reader.read(body, this.ctx(c, f, 'out', postStream(c), 'post'));
+    }
   }
 
   private onResponse(f: S<HttpResponseFrame>): void {

@@ -2,6 +2,7 @@
 // DecodedMessages: parse, classify the envelope, check the method's shape, pair responses with requests.
 // Never throws: a payload that is not JSON, not JSON-RPC or cut at the capture cap becomes a visible message too.
 import type { Payload } from '../frames.ts';
+import { splitArrayPrefix } from './batch-prefix.ts';
 import { classifyInto, sniffTruncated } from './jsonrpc.ts';
 import type { RequestPairing } from './pairing.ts';
 import { canonicalMethod, M, MCP_NAME_SOURCE } from './protocol.ts';
@@ -32,6 +33,8 @@ export interface PayloadContext {
    */
   legacy: boolean;
   websocket: boolean;
+  /** The exchange's request was a JSON-RPC batch: an error with id null is about one of its elements, not its one request. */
+  batch: boolean;
 }
 
 /** A payload parsed once (a request body is peeked at before its messages are read). One object, no spreading. */
@@ -220,50 +223,98 @@ export class MessageReader {
       this.out.deliver(m, undefined, ctx.info);
       return;
     }
-    for (let i = 0; i < p.values.length; i++) {
-      const v = p.values[i];
-      const m = this.base(ctx, text, 'invalid');
-      if (p.batch) m.batch = i;
-      classifyInto(m, v);
-      if (m.method !== undefined) m.method = canonicalMethod(m.method);
-      const o = v as Record<string, unknown>;
-      if (m.kind === 'request' || m.kind === 'notification') {
-        const verdict = checkCall(m.kind, m.method!, o);
+    for (let i = 0; i < p.values.length; i++) this.readValue(p.values[i], p.batch ? i : undefined, text, ctx);
+  }
+
+  /** One message: `raw` is the payload it came in (a batch's whole text, `batch` its position) or its own text. */
+  private readValue(v: unknown, batch: number | undefined, raw: string, ctx: PayloadContext): void {
+    const m = this.base(ctx, raw, 'invalid');
+    if (batch !== undefined) m.batch = batch;
+    classifyInto(m, v);
+    if (m.method !== undefined) m.method = canonicalMethod(m.method);
+    const o = v as Record<string, unknown>;
+    if (m.kind === 'request' || m.kind === 'notification') {
+      const verdict = checkCall(m.kind, m.method!, o);
+      m.known = verdict.known;
+      if (verdict.problem !== undefined) m.problem ??= verdict.problem;
+      if (URI_METHODS.has(m.method!)) {
+        const uri = uriParam(o);
+        if (uri !== undefined) m.uri = uri;
+      }
+      if (m.kind === 'request') this.pairing.register(m, ctx.own, answerScope(ctx));
+    } else if (m.kind === 'result' || m.kind === 'error') {
+      // An error with id null answers an HTTP exchange that asked one thing. Not on a WebSocket, one long exchange,
+      // where it answers a message the server could not read; nor in a batch, where it is about one of its elements
+      // (an invalid one: JSON-RPC's own example), not whichever request happens to be left waiting.
+      const req = this.pairing.take(ctx.dir, m.id, m.id === null && (ctx.websocket || ctx.batch) ? undefined : ctx.own, ctx.session);
+      if (req) {
+        // "5" answering request 5 (pairing.take): the id the client matched it by, so lookups by id agree.
+        if (typeof m.id === 'string' && typeof req.id === 'number') m.id = req.id;
+        m.pair = req.index;
+        m.pairSeq = req.seq;
+        req.pair = m.index;
+        req.pairSeq = m.seq;
+        if (req.method !== undefined) m.method = req.method;
+        if (req.uri !== undefined) m.uri = req.uri;
+      }
+      if (m.kind === 'result') {
+        const verdict = checkResult(m.method, o, m.generation);
         m.known = verdict.known;
         if (verdict.problem !== undefined) m.problem ??= verdict.problem;
-        if (URI_METHODS.has(m.method!)) {
-          const uri = uriParam(o);
-          if (uri !== undefined) m.uri = uri;
-        }
-        if (m.kind === 'request') this.pairing.register(m, ctx.own, answerScope(ctx));
-      } else if (m.kind === 'result' || m.kind === 'error') {
-        // An error with id null answers an HTTP exchange that asked one thing; a WebSocket is one long exchange, where
-        // it answers a message the server could not read, not whichever request happens to be waiting.
-        const req = this.pairing.take(ctx.dir, m.id, m.id === null && ctx.websocket ? undefined : ctx.own, ctx.session);
-        if (req) {
-          // "5" answering request 5 (pairing.take): the id the client matched it by, so lookups by id agree.
-          if (typeof m.id === 'string' && typeof req.id === 'number') m.id = req.id;
-          m.pair = req.index;
-          m.pairSeq = req.seq;
-          req.pair = m.index;
-          req.pairSeq = m.seq;
-          if (req.method !== undefined) m.method = req.method;
-          if (req.uri !== undefined) m.uri = req.uri;
-        }
-        if (m.kind === 'result') {
-          const verdict = checkResult(m.method, o, m.generation);
-          m.known = verdict.known;
-          if (verdict.problem !== undefined) m.problem ??= verdict.problem;
-        }
-      } else {
-        m.known = false;
       }
-      this.out.deliver(m, v, ctx.info);
+    } else {
+      m.known = false;
+    }
+    this.out.deliver(m, v, ctx.info);
+  }
+
+  /**
+   * A payload cut at capture. A batch's elements held whole are read as such (each with its own text); the one the
+   * cut falls in, or a single message, is read from what its prefix shows. A batch answered in one JSON body that was
+   * cut answers the rest of its requests past the cut: they were answered, only not kept (they failed as unanswered).
+   */
+  private readTruncated(payload: Payload, ctx: PayloadContext): void {
+    const parts = splitArrayPrefix(payload.text);
+    if (!parts) return this.readCut(payload.text, payload, ctx, undefined);
+    for (let i = 0; i < parts.elements.length; i++) {
+      const el = parts.elements[i]!;
+      let v: unknown;
+      try {
+        v = JSON.parse(el);
+      } catch (e) {
+        const m = this.base(ctx, el, 'invalid');
+        m.batch = i;
+        m.known = false;
+        m.problem = `not JSON: ${(e as Error).message}`;
+        this.out.deliver(m, undefined, ctx.info);
+        continue;
+      }
+      this.readValue(v, i, el, ctx);
+    }
+    if (parts.rest !== '') this.readCut(parts.rest, payload, ctx, parts.elements.length);
+    if (ctx.dir === 'in' && ctx.streamKind === 'post' && ctx.batch) {
+      for (const req of ctx.own.filter((r) => r.dir === 'out' && r.id !== undefined && r.id !== null)) {
+        const m = this.base(ctx, '', 'result');
+        m.truncated = true;
+        m.hash = payload.truncated!.hash;
+        m.bytes = payload.truncated!.bytes;
+        m.problem = `answered past the capture cut: the batch answer was ${payload.truncated!.bytes} bytes, only a prefix was kept`;
+        this.pairing.take(ctx.dir, req.id, ctx.own, ctx.session);
+        m.id = req.id;
+        m.pair = req.index;
+        m.pairSeq = req.seq;
+        req.pair = m.index;
+        req.pairSeq = m.seq;
+        if (req.method !== undefined) m.method = req.method;
+        if (req.uri !== undefined) m.uri = req.uri;
+        this.out.deliver(m, undefined, ctx.info);
+      }
     }
   }
 
-  private readTruncated(payload: Payload, ctx: PayloadContext): void {
-    const s = sniffTruncated(payload.text);
+  /** One message cut at capture: `text` is its prefix (of the payload, or of the batch element the cut fell in). */
+  private readCut(text: string, payload: Payload, ctx: PayloadContext, batch: number | undefined): void {
+    const s = sniffTruncated(text);
     const kind: MessageKind =
       s.method !== undefined
         ? s.id !== undefined
@@ -274,7 +325,8 @@ export class MessageReader {
           : s.isResponse || ctx.dir === 'in'
             ? 'result'
             : 'invalid';
-    const m = this.base(ctx, payload.text, kind);
+    const m = this.base(ctx, text, kind);
+    if (batch !== undefined) m.batch = batch;
     m.truncated = true;
     m.hash = payload.truncated!.hash;
     m.bytes = payload.truncated!.bytes;

@@ -83,6 +83,24 @@ describe('Messages rows', () => {
     ]);
   });
 
+  it('an empty batch, and batch elements that are not JSON-RPC, are rows that say so (they were none, or blank)', () => {
+    const log = new FrameLog();
+    log.httpRequest('c1', 'POST', URL, {}, '[]');
+    log.httpRequest('c2', 'POST', URL, {}, JSON.stringify([1, 'x', { foo: 1 }, { jsonrpc: '2.0', id: 1, method: 'ping' }]));
+    log.httpResponse('c2', 200, URL, { 'content-type': 'application/json' });
+    log.httpBody('c2', JSON.stringify([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } }, { jsonrpc: '2.0', id: 1, result: {} }]));
+    const rows = rowsOf(log).map(pick);
+    expect(rows.filter((r) => r.note !== 'HTTP 200 application/json').map((r) => [r.method, r.id, r.error, r.note])).toEqual([
+      ['', '', 'empty batch', '[]'],
+      ['', '', 'not JSON-RPC', ''],
+      ['', '', 'not JSON-RPC', ''],
+      ['', '', 'not JSON-RPC', ''],
+      ['ping', '1', '', ''],
+      ['(error)', '', '-32600 Invalid Request', ''],
+      ['(result)', '1', '', ''],
+    ]);
+  });
+
   it('an exchange that ended leaves no context behind: a later frame of its connection id starts afresh', () => {
     const log = new FrameLog();
     log.httpRequest('c1', 'GET', URL, { 'mcp-session-id': 'S1' });
