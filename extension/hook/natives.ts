@@ -20,11 +20,26 @@ export const natives = {
   promiseResolve: Promise.resolve.bind(Promise) as <T>(v: T) => Promise<Awaited<T>>,
   performanceNow: performance.now.bind(performance),
   timeOrigin: performance.timeOrigin,
+  dateNow: Date.now,
   random: Math.random,
 };
 
+/** How far the wall clock ran ahead of the page's monotonic clock (see now). */
+let ahead = 0;
+
+/**
+ * A frame's time: the page's monotonic clock on the wall clock's scale (precise, and never going back when the wall
+ * clock is set back). But that clock stops while the machine sleeps (Chrome's performance.now() on Linux and macOS
+ * does not count a suspend), and the panel judges ages against the wall clock: after a laptop's lid was closed for
+ * an hour, every frame would read an hour old — every cached URI past its rule, every notification overdue. So once
+ * the wall clock is more than a second ahead, frames catch up with it (forward only).
+ */
 export function now(): number {
-  return natives.timeOrigin + natives.performanceNow();
+  const t = natives.timeOrigin + natives.performanceNow() + ahead;
+  const wall = natives.dateNow();
+  if (wall - t <= 1000) return t;
+  ahead += wall - t;
+  return wall;
 }
 
 export function randomId(): string {
