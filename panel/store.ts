@@ -294,10 +294,12 @@ export class PanelStore {
    * engine from the rest: the view a panel opened now would build. Not while paused or scrubbing (the user is looking
    * at that moment); the next stats after that trim.
    */
-  private trimToLog(stats: TabStats): void {
-    if (this.paused.value || this.scrubT.value !== null) return;
+  private trimToLog(stats: TabStats, force = false): void {
+    this.logStats = stats;
+    if (this.paused.value) return this.dropQueuedGone(stats);
+    if (this.scrubT.value !== null) return;
     const extra = this.frames.length - stats.frames;
-    if (extra <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
+    if (!force && extra <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
     // The log holds seqs firstSeq..lastSeq without gaps (seq is given out once per stored frame).
     const firstKept = stats.lastSeq - stats.frames + 1;
     let cut = 0;
@@ -317,6 +319,26 @@ export class PanelStore {
     const d = this.drawer.value;
     if (d && (d.kind === 'message' || (d.kind === 'frame' && d.seq < firstKept))) this.drawer.value = null;
     this.reset();
+  }
+
+  /** The log's latest counters (trimToLog). */
+  private logStats: TabStats | undefined;
+  /** Paused, the panel dropped queued frames the log no longer has: the view is rebuilt from the log on resume. */
+  private droppedWhilePaused = false;
+
+  /**
+   * Paused, the view keeps what it shows (the frames applied), but frames queued for the resume that the log has
+   * dropped since would only be dropped then: they go now. A panel paused for an hour on a busy page held every frame
+   * of it (1,000 frames/s: 3.6 million); now at most what it shows and what the log holds.
+   */
+  private dropQueuedGone(stats: TabStats): void {
+    if (this.imported) return;
+    const firstKept = stats.lastSeq - stats.frames + 1;
+    let end = this.applied;
+    while (end < this.frames.length && this.frames[end]!.seq < firstKept) end++;
+    if (end === this.applied) return;
+    this.frames.splice(this.applied, end - this.applied);
+    this.droppedWhilePaused = true;
   }
 
   /**
@@ -466,7 +488,13 @@ export class PanelStore {
   setPaused(p: boolean): void {
     this.paused.value = p;
     this.pausedAt = p ? Date.now() : undefined;
-    if (!p) this.schedule(true);
+    if (p) return;
+    if (this.droppedWhilePaused && this.logStats) {
+      // Frames went between what the view shows and what came since: rebuilt from what the log holds.
+      this.droppedWhilePaused = false;
+      this.trimToLog(this.logStats, true);
+    }
+    this.schedule(true);
   }
 
   setPreserveLog(on: boolean): void {

@@ -458,6 +458,37 @@ describe('background errors', () => {
     expect(snap.metrics.frames).toBe(2000);
     expect(s.messageRows().length).toBeLessThanOrEqual(2000);
   });
+  it('paused, holds what it shows and what the log holds, not every frame since (then rebuilds from the log on resume)', async () => {
+    const log = new FrameLog('long');
+    log.pageStart('http://localhost:8080/app');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.subscribe(POLICY);
+    for (let i = 0; i < 1200; i++) c.read(POLICY, `v${i}`);
+    const all = log.frames.map((f) => ({ ...f, segment: 1 }));
+    const last = all.at(-1)!.seq;
+    const shown = all.slice(0, 1000);
+    const stats = (frames: number) => ({ type: 'stats' as const, stats: { tabId: 1, frames, bytes: 0, dropped: all.length - frames, rejected: 0, lastSeq: last, segment: 1, errors: 0 } });
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: shown, done: true });
+    await frames();
+    const before = s.snapshot.value!;
+    s.setPaused(true);
+    s.receive({ type: 'frames', frames: all.slice(1000) });
+    // The log kept its last 300 frames: the queued ones before them go; what the view shows stays.
+    s.receive(stats(300));
+    expect(s.frames.length).toBe(1000 + 300);
+    expect(s.frames[1000]!.seq).toBe(last - 299);
+    await frames();
+    expect(s.snapshot.value!.lastSeq).toBe(before.lastSeq);
+    s.setPaused(false);
+    await frames();
+    expect(s.frames.length).toBe(300);
+    const snap = s.snapshot.value!;
+    expect([snap.lastSeq, snap.metrics.frames]).toEqual([last, 300]);
+  });
+
   it('names the file it is importing while it reads and analyses it, and clears the notice after, also on a bad file', async () => {
     const s = new PanelStore();
     const t = stamped(page(1, new FrameLog('imported-doc')), 1);
