@@ -315,10 +315,67 @@ export class PanelStore {
       this.scrubEngines = null;
       return;
     }
-    // A message is shown by its index in the engine's list, which the rebuild renumbers; a dropped frame is gone.
+    // The live engine stays in view, over what is left of its frames, while the rebuild runs beside it.
     const d = this.drawer.value;
-    if (d && (d.kind === 'message' || (d.kind === 'frame' && d.seq < firstKept))) this.drawer.value = null;
-    this.reset();
+    if (d && d.kind === 'frame' && d.seq < firstKept) this.drawer.value = null;
+    this.viewStart = Math.max(0, this.viewStart - cut);
+    this.applied -= cut;
+    this.rowsApplied = Math.max(this.viewStart, this.rowsApplied - cut);
+    this.scrubEngines = null;
+    // Trims faster than a rebuild catches up (a tiny cap on a flood): rebuilt in place, as before.
+    if (this.aside && ++this.asideRestarts >= 3) return this.reset();
+    this.startAside();
+  }
+
+  private asideRestarts = 0;
+
+  /** Main-thread time the rebuild beside the live view takes per animation frame (tests set Infinity: at once). */
+  asideSliceMs = 6;
+  /**
+   * A rebuild after a trim at the log's cap, built beside the live engine from what the log holds, a few ms per
+   * animation frame, and swapped in once it has caught up with it: the view stays live meanwhile. (Rebuilt in place,
+   * the view froze behind an 'Analysing' notice for 1.5 s or more every tenth of the cap: every 25 s at 1,000
+   * frames/s.) Dropped by anything that rebuilds the view anyway (reset, a new page without preserve log).
+   */
+  private aside: { engine: Engine; timeline: TimelineIndex; start: number; applied: number } | null = null;
+
+  private startAside(): void {
+    const src = this.frames;
+    let start = 0;
+    if (!this.preserveLog.value && src.length > 0) {
+      const seg = src[src.length - 1]!.segment;
+      start = src.length;
+      while (start > 0 && src[start - 1]!.segment === seg) start--;
+    }
+    this.aside = { engine: new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS)), timeline: new TimelineIndex(), start, applied: start };
+    this.schedule();
+  }
+
+  /** Applies frames to the rebuild until `deadline`; swaps it in once it has all the live view has. Not while paused. */
+  private buildAside(deadline: number, force = false): void {
+    const a = this.aside;
+    if (!a || this.imported || (this.paused.value && !force)) return;
+    const src = this.frames;
+    let n = 0;
+    while (a.applied < this.applied) {
+      if ((++n & (CATCH_UP_CHECK_FRAMES - 1)) === 0 && performance.now() >= deadline) break;
+      a.engine.apply(src[a.applied++]!);
+    }
+    a.timeline.update(a.engine.messageList(a.engine.messageCount));
+    if (a.applied < this.applied || (this.scrubT.value !== null && !force)) return void this.schedule();
+    this.aside = null;
+    this.asideRestarts = 0;
+    this.engine = a.engine;
+    this.timeline = a.timeline;
+    if (a.start > 0) this.keptOnClear.value = 0;
+    this.viewStart = a.start;
+    this.rows = null;
+    this.scrubEngines = null;
+    this.dropScrubRequest();
+    this.prepared = null;
+    // A message is shown by its index in the engine's list: the new engine numbers them afresh.
+    this.closeMessageDrawer();
+    this.dirty = true;
   }
 
   /** The log's latest counters (trimToLog). */
@@ -573,6 +630,8 @@ export class PanelStore {
       });
       return true;
     }
+    // The scrubber replays the frames in view as the engine in view took them: a rebuild under way is finished first.
+    if (this.aside) this.buildAside(Infinity, true);
     const frames = this.source;
     // A stop is a message's instant, and it stands until the next message (the scrubber's next stop): the frames from
     // the view's start up to that message, taken in order as live applied them. The frames in between that carry no
@@ -653,6 +712,8 @@ export class PanelStore {
 
   /** A fresh engine over the frames in view (after clear, import, settings, preserve-log changes). */
   private reset(now = false): void {
+    this.aside = null;
+    this.asideRestarts = 0;
     this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
     this.timeline = new TimelineIndex();
     this.rows = null;
@@ -720,6 +781,7 @@ export class PanelStore {
         if (!preserve && f.segment > this.engineSegment && this.engineSegment >= 0) {
           // A new page segment without "preserve log": the view starts over at it.
           this.keptOnClear.value = 0;
+          this.aside = null;
           this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
           this.timeline = new TimelineIndex();
           this.rows = null;
@@ -741,6 +803,7 @@ export class PanelStore {
     }
     this.waiting.value = src.length - this.applied;
     if (changed) this.dirty = true;
+    if (this.aside && !behind) this.buildAside(force ? Infinity : performance.now() + this.asideSliceMs, force);
     if (behind) {
       // No snapshot of a half-applied log: the view stays as it was until the engine caught up.
       this.catchUp.value = (this.applied - this.catchUpFrom) / Math.max(1, src.length - this.catchUpFrom);

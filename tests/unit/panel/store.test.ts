@@ -445,13 +445,26 @@ describe('background errors', () => {
     expect(s.frames.length).toBe(all.length);
     s.setPaused(false);
     await frames();
-    // A message is shown by its index, which the rebuild renumbers: that drawer closes (a URI's stays).
+    // The rebuild runs beside the live view, which stays as it is meanwhile (no 'Analysing' notice, same numbering).
+    s.asideSliceMs = 0;
     s.drawer.value = { kind: 'message', index: 5 };
+    const shown = s.snapshot.value!;
     s.receive(stats(2000));
-    expect(s.drawer.value).toBeNull();
     expect(s.frames.length).toBe(2000);
     expect(s.frames[0]!.seq).toBe(last - 1999);
+    await new Promise((r) => requestAnimationFrame(r));
+    expect(s.catchUp.value).toBeNull();
+    expect(s.drawer.value).toEqual({ kind: 'message', index: 5 });
+    expect(s.snapshot.value!.metrics.frames).toBe(shown.metrics.frames);
+    // The scrubber replays what the engine in view took: a rebuild under way is finished (and swapped in) first.
+    expect(s.setScrub(s.frames[1500]!.t)).toBe(true);
+    expect(s.drawer.value).toBeNull();
+    expect(s.scrubSnapshot.value!.lastSeq).toBeLessThan(last);
+    s.setScrub(null);
+    s.asideSliceMs = 6;
     await frames();
+    // Swapped in: a message is shown by its index, which the rebuild renumbers, so that drawer closed (a URI's stays).
+    expect(s.drawer.value).toBeNull();
     const snap = s.snapshot.value!;
     expect(snap.lastSeq).toBe(last);
     // The rebuilt view is the one a panel opened on the trimmed log builds.
