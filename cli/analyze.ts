@@ -92,8 +92,10 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
       if (eq <= 0 || !Number.isFinite(ms) || ms <= 0) return `--rule: expected <glob>=<milliseconds>, got ${v || 'nothing'}`;
       // The panel's limits for a rule (1 ms to 30 days, whole milliseconds), so a rule means the same in both.
       const [lo, hi] = LIMITS.ruleMaxAgeMs;
-      if (Math.round(ms) < lo || ms > hi) return `--rule: the milliseconds must be between ${lo} and ${hi} (30 days), as in the panel's settings; got ${v}`;
-      rules.push({ pattern: v.slice(0, eq), maxAgeMs: Math.round(ms) });
+      if (ms < lo || ms > hi) return `--rule: the milliseconds must be between ${lo} and ${hi} (30 days), as in the panel's settings; got ${v}`;
+      const pattern = v.slice(0, eq).trim();
+      if (pattern === '') return `--rule: expected <glob>=<milliseconds>, got ${v}`;
+      rules.push({ pattern, maxAgeMs: Math.round(ms) });
     } else if (a === '--default-max-age' || a === '--grace') {
       const raw = value();
       const v = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
@@ -103,7 +105,7 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
         // As the panel's settings allow: under a second every cached URI is over age at once.
         const [lo, hi] = LIMITS.defaultMaxAgeMs;
         if (v < lo || v > hi) return `--default-max-age: must be between ${lo} and ${hi} milliseconds (1 s to 30 days), as in the panel's settings; got ${JSON.stringify(raw)}`;
-        options.defaultMaxAgeMs = v;
+        options.defaultMaxAgeMs = Math.round(v);
       }
     } else if (a === '-h' || a === '--help') return HELP;
     else return `unknown option ${a}`;

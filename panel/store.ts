@@ -393,7 +393,8 @@ export class PanelStore {
     const firstKept = stats.lastSeq - stats.frames + 1;
     let end = this.applied;
     while (end < this.frames.length && this.frames[end]!.seq < firstKept) end++;
-    if (end === this.applied) return;
+    // With the trim's slack: not a copy of the queue on every batch.
+    if (end - this.applied <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
     this.frames.splice(this.applied, end - this.applied);
     this.droppedWhilePaused = true;
   }
@@ -547,9 +548,18 @@ export class PanelStore {
     this.pausedAt = p ? Date.now() : undefined;
     if (p) return;
     if (this.droppedWhilePaused && this.logStats) {
-      // Frames went between what the view shows and what came since: rebuilt from what the log holds.
+      // Frames went between what the view shows and what came since: the engine cannot go on over that hole, so the
+      // view is rebuilt in place from what the log holds (a scrub under way ends: it replayed the old view).
       this.droppedWhilePaused = false;
-      this.trimToLog(this.logStats, true);
+      if (this.scrubT.value !== null) this.setScrub(null);
+      const stats = this.logStats;
+      const firstKept = stats.lastSeq - stats.frames + 1;
+      let cut = 0;
+      while (cut < this.frames.length && this.frames[cut]!.seq < firstKept) cut++;
+      this.frames = this.frames.slice(cut);
+      if (this.drawer.value?.kind === 'frame' && this.drawer.value.seq < firstKept) this.drawer.value = null;
+      this.reset();
+      return;
     }
     this.schedule(true);
   }

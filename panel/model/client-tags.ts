@@ -52,9 +52,12 @@ export function clientTags(clients: readonly Pick<ClientView, 'doc' | 'endpoint'
   const sharedEndpoint = [...perEndpoint.values()].some((n) => n > 1);
   const endpointNames = endpoints.size > 1 ? unique([...endpoints].map(shortUrl)) : [];
   const endpointName = new Map([...endpoints].map((e, i) => [e, endpointNames[i]]));
-  const pages = sharedEndpoint ? unique(shown.map(pageName)) : [];
-  shown.forEach((c, i) => {
-    const parts = [pages[i], endpointName.get(c.endpoint)].filter((p): p is string => p !== undefined);
+  // Named per document (one iframe on two servers is one iframe), numbered across documents that read alike.
+  const docs = [...new Map(shown.map((c) => [c.doc, c])).values()];
+  const docNames = sharedEndpoint ? unique(docs.map(pageName)) : [];
+  const pageOf = new Map(docs.map((c, i) => [c.doc, docNames[i]]));
+  shown.forEach((c) => {
+    const parts = [pageOf.get(c.doc), endpointName.get(c.endpoint)].filter((p): p is string => p !== undefined);
     tags.set(clientKeyOf(c), parts.join(' · '));
   });
   return tags;

@@ -296,8 +296,8 @@ export class MessageReader {
       for (const req of ctx.own.filter((r) => r.dir === 'out' && r.id !== undefined && r.id !== null)) {
         const m = this.base(ctx, '', 'result');
         m.truncated = true;
-        m.hash = payload.truncated!.hash;
-        m.bytes = payload.truncated!.bytes;
+        // Its own identity (the payload's hash and the id): two answers past one cut are not the same content. Its size is unknown.
+        m.hash = `${payload.truncated!.hash}#${String(req.id)}`;
         m.problem = `answered past the capture cut: the batch answer was ${payload.truncated!.bytes} bytes, only a prefix was kept`;
         this.pairing.take(ctx.dir, req.id, ctx.own, ctx.session);
         m.id = req.id;
@@ -336,8 +336,9 @@ export class MessageReader {
     if (kind === 'request') {
       this.pairing.register(m, ctx.own, answerScope(ctx));
     } else if (kind === 'result' || kind === 'error') {
-      // The id of a cut response is usually past the cut; inside one exchange, a single waiting request is its match.
-      const req = this.pairing.take(ctx.dir, s.id ?? null, ctx.own, ctx.session);
+      // The id of a cut response is usually past the cut; inside one exchange, a single waiting request is its match
+      // (not in a batch, where an element without a readable id may be an error about another element).
+      const req = this.pairing.take(ctx.dir, s.id ?? null, s.id === undefined && ctx.batch ? undefined : ctx.own, ctx.session);
       if (req) {
         m.pair = req.index;
         m.pairSeq = req.seq;

@@ -9,10 +9,11 @@ export const LEARN_AFTER = 3;
 /** Intervals kept per URI for the median. */
 export const CADENCE_WINDOW = 15;
 /**
- * Notifications closer together than this are one burst, not a cadence (a resumed stream replaying what it stored, a
- * server announcing one change three times): three in 2 ms taught "expected every 3 ms". A clock going back, too.
+ * Notifications closer together than this (to the first of their burst) are one burst, not a cadence (a resumed
+ * stream replaying what it stored, a server announcing one change three times): three in 2 ms taught "expected every
+ * 3 ms". A clock going back, too. A steady ticker faster than this is learned at the burst's width.
  */
-export const BURST_MS = 1000;
+export const BURST_MS = 250;
 
 export interface CompiledRule {
   re: RegExp;

@@ -252,9 +252,15 @@ export class UriState {
     return value;
   }
 
+  /** The first notification of the latest burst: intervals are measured between bursts (BURST_MS). */
+  private cadenceT: number | undefined = undefined;
+
   noteInterval(t: number): void {
-    if (this.lastNotifyT === undefined || t - this.lastNotifyT < BURST_MS) return;
-    this.ring[this.ringPos] = t - this.lastNotifyT;
+    const from = this.cadenceT;
+    if (from !== undefined && t - from < BURST_MS) return;
+    this.cadenceT = t;
+    if (from === undefined) return;
+    this.ring[this.ringPos] = t - from;
     this.ringCount++;
     if (++this.ringPos === CADENCE_WINDOW) this.ringPos = 0;
   }

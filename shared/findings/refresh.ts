@@ -188,7 +188,9 @@ function says(ms: number): string {
 function overAge(core: EngineCore, u: UriState, t: number): { spec: FindingSpec; since: number } | undefined {
   const f = u.freshness(core.rules, core.defaultMaxAgeMs);
   const age = t - u.readAt;
-  if (!(age > f.maxAgeMs)) return undefined;
+  // Past the bound for the grace, as a condition settles: a client polling at its rule's period is not over age for
+  // the few ms its read takes each time.
+  if (!(age > f.maxAgeMs + core.grace)) return undefined;
   const subscribed = f.source === 'ttl' && u.held && u.channelOpen;
   const c = u.client;
   return {
@@ -211,9 +213,19 @@ function overAge(core: EngineCore, u: UriState, t: number): { spec: FindingSpec;
  * Guessed bounds (info) leave none: once the client read again, the suggestion to look is moot.
  */
 export function recordCacheAge(core: EngineCore, u: UriState, t: number, seq: number): void {
-  if (!u.cached) return;
+  // Cheap ways out first, as this runs for every read answer: a bound declared (a rule, a ttlMs) and past the grace.
+  if (!u.cached || t - u.readAt <= core.grace || (core.rules.length === 0 && !((u.ttlMs ?? 0) > 0))) return;
   const over = overAge(core, u, t);
-  if (over && over.spec.severity === 'warning' && t - over.since >= core.grace) core.log.record(over.spec, over.since, t, [u.readSeq, seq]);
+  if (!over || over.spec.severity !== 'warning') return;
+  let since = over.since;
+  if (over.spec.reason === 'ttl') {
+    // A ttlMs is a warning only while nothing would notify a change: the span since the URI stopped being held (one
+    // held all along, with its channel down, is left alone — when the channel went is not kept per URI).
+    if (u.held) return;
+    if (u.releasedT !== undefined && u.releasedT > since) since = u.releasedT;
+    if (t - since < core.grace) return;
+  }
+  core.log.record(over.spec, since, t, [u.readSeq, seq]);
 }
 
 /** Findings that exist because of what time it is: notified-not-reread, cache-age-exceeded, a due missed-update. */

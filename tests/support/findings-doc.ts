@@ -13,7 +13,7 @@ const OTHER_REASONS: Record<string, [string, string][]> = {
   'cache-age-exceeded': [
     ['rule', 'a freshness rule you set matched (warning)'],
     ['ttl', 'the server\'s ttlMs (2026-07-28; 0 means "no hint") (warning; info while the URI is subscribed with a channel open: a change would be notified)'],
-    ['learned', '3× the median interval between this URI\'s notifications, after 3 of them and 2 intervals; notifications under 1 s apart are one burst (info)'],
+    ['learned', '3× the median interval between this URI\'s notifications, after 3 of them and 2 intervals; notifications within 250 ms are one burst (info)'],
     ['default', 'the global default, 10 minutes unless configured (info)'],
   ],
   'resume-gap': [

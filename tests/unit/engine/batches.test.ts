@@ -88,9 +88,9 @@ describe('a batch cut at capture', () => {
       [B, true, true, true, undefined],
       [C, true, true, true, undefined],
     ]);
-    // A's answer was kept whole: its content is known (its hash is its own, not the cut payload's).
-    const kept = e.snapshot(log.t + 100).uris[0]!.contentHash;
-    const cutOnly = snap.uris[2]!.contentHash;
-    expect(kept).not.toBe(cutOnly);
+    // A's answer was kept whole: its content and size are known. C's was answered past the cut: its own identity, no size.
+    expect(snap.uris[0]!.size).toBe(100_000);
+    expect(snap.uris[2]!.size).toBeUndefined();
+    expect(new Set(snap.uris.map((u) => u.contentHash)).size).toBe(3);
   });
 });

@@ -123,8 +123,8 @@ describe('which client a row is', () => {
     expect(rows).toHaveLength(3);
     const tags = snapshotClientTags(snap);
     expect(rows.map((r) => tags.get(clientKeyOf(r))).sort()).toEqual([
-      'iframe widgets.test:8081/w?id=1 #1 · localhost:3000/mcp',
-      'iframe widgets.test:8081/w?id=1 #2 · other.test/mcp',
+      'iframe widgets.test:8081/w?id=1 · localhost:3000/mcp',
+      'iframe widgets.test:8081/w?id=1 · other.test/mcp',
       'top page · localhost:3000/mcp',
     ]);
     expect(snapshotClientTags(snap)).toBe(tags);
@@ -140,6 +140,9 @@ describe('which client a row is', () => {
     // Two documents, one server: the page alone (a document whose page-start is not in view by its id).
     const twoDocs = [c('d1', URL, { url: 'http://a.test/', top: true }), c('abcdef123', URL)];
     expect([...clientTags(twoDocs, twoDocs).values()]).toEqual(['top page', 'document abcdef']);
+    // Two iframes alike are numbered (one iframe on two servers is one iframe, above).
+    const alike = [c('d1', URL, { url: 'http://w.test/x', top: false }), c('d2', URL, { url: 'http://w.test/x', top: false })];
+    expect([...clientTags(alike, alike).values()]).toEqual(['iframe w.test/x #1', 'iframe w.test/x #2']);
     // A client without rows (its page unloaded) is not counted, nor tagged.
     expect(clientTags(twoDocs, [{ doc: 'd1', endpoint: URL }]).size).toBe(0);
   });

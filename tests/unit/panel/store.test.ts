@@ -495,9 +495,13 @@ describe('background errors', () => {
     expect(s.frames[1000]!.seq).toBe(last - 299);
     await frames();
     expect(s.snapshot.value!.lastSeq).toBe(before.lastSeq);
+    // Scrubbing the paused view, then resuming: the scrub ends and the view is built from the log, with no hole.
+    expect(s.setScrub(s.frames[500]!.t)).toBe(true);
     s.setPaused(false);
+    expect(s.scrubT.value).toBeNull();
     await frames();
     expect(s.frames.length).toBe(300);
+    expect(s.frames.every((f, i) => i === 0 || f.seq === s.frames[i - 1]!.seq + 1)).toBe(true);
     const snap = s.snapshot.value!;
     expect([snap.lastSeq, snap.metrics.frames]).toEqual([last, 300]);
   });
@@ -608,7 +612,7 @@ describe('background errors', () => {
 
   it('new settings while an import is shown: analysed again in slices, shown when done, keeping the selection', async () => {
     const frames = syntheticTrace(6_000, 20, 3).frames;
-    const trace = exportTrace({ frames, createdAt: frames.at(-1)!.t + 1000, pageUrl: 'http://x/' });
+    const trace = exportTrace({ frames, createdAt: frames.at(-1)!.t + 2500, pageUrl: 'http://x/' });
     const s = new PanelStore();
     s.importSlicing = { unslicedMs: 0, sliceMs: 0 };
     s.showPrepared(s.prepareTrace('t.json', trace));
@@ -619,7 +623,7 @@ describe('background errors', () => {
     const old = s.engineNow();
     const notices: Array<string | null> = [];
     const stop = s.reanalysing.subscribe((v) => void notices.push(v));
-    // A rule of 1 s for every URI: every cached URI is older than expected at the export time.
+    // A rule of 1 s for every URI: every cached URI is older than expected (for the grace) at the export time.
     s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS, freshnessRules: [{ pattern: '**', maxAgeMs: 1000 }] } });
     // The old analysis stays in view while the new one runs.
     expect(s.engineNow() === old).toBe(true);
