@@ -12,6 +12,7 @@ import { formatClock } from '../model/format.ts';
 import { filterRows, findingCounts, viewForSeverity } from '../model/uri-table.ts';
 import type { PanelStore, ViewName } from '../store.ts';
 import { DetailDrawer } from './DetailDrawer.tsx';
+import { RenderGuard } from './RenderGuard.tsx';
 import { FlowChart } from './FlowChart.tsx';
 import { FindingsView } from './FindingsView.tsx';
 import { FrameList } from './FrameList.tsx';
@@ -337,8 +338,12 @@ export function App({ store, connection }: Props) {
       <ErrorBanner message={store.importError} kind="import" />
       <ErrorBanner message={store.backgroundError} kind="background" />
       <div class="main" role="tabpanel" aria-labelledby={`view-tab-${view}`} data-view={view}>
-        {main}
-        {drawer && snap ? <DetailDrawer store={store} target={drawer} snapshot={snap} onClose={() => (store.drawer.value = null)} open={(t) => (store.drawer.value = t)} /> : null}
+        <RenderGuard what={`${view} view`}>{main}</RenderGuard>
+        {drawer && snap ? (
+          <RenderGuard what="detail drawer">
+            <DetailDrawer store={store} target={drawer} snapshot={snap} onClose={() => (store.drawer.value = null)} open={(t) => (store.drawer.value = t)} />
+          </RenderGuard>
+        ) : null}
       </div>
       {settingsOpen ? (
         <SettingsDialog

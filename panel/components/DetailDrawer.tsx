@@ -260,10 +260,17 @@ function MessageDetail({ store, m, open }: { store: PanelStore; m: DecodedMessag
 }
 
 function FrameDetail({ store, f, open }: { store: PanelStore; f: Frame; open: Props['open'] }) {
+  // The messages of the engine in view, looked up in its own list: the snapshot on screen may be an older engine's
+  // (a rebuild swapped in, a reset catching up), whose numbering differs (an index past the new engine's end crashed
+  // the drawer, and with it the page).
   const engine = store.engineNow();
-  const list = store.shown.value?.messages;
+  const list = engine.messageList(engine.messageCount);
   const msgs: DecodedMessage[] = [];
-  if (list) for (let i = messageIndexAtSeq(list, f.seq); i < list.count && list.store.seqAt(i) === f.seq; i++) msgs.push(engine.message(i)!);
+  for (let i = messageIndexAtSeq(list, f.seq); i < list.count && list.store.seqAt(i) === f.seq; i++) {
+    const m = engine.message(i);
+    if (!m) break;
+    msgs.push(m);
+  }
   const body = f.kind === 'http-request' ? f.body : f.kind === 'http-body' ? f.body : f.kind === 'sse-event' ? f.data : f.kind === 'ws-message' ? f.data : undefined;
   const { seq, t, kind } = f;
   return (

@@ -194,6 +194,30 @@ it('navigates the URI table with the keyboard; Enter opens the drawer, Esc close
   await panel.click(`.uri-row[data-uri="${POLICY}"]`);
 });
 
+it('a part that fails to draw says so in its place; the rest of the panel goes on, and it draws again', async () => {
+  await panel.dblclick(`.uri-row[data-uri="${POLICY}"]`);
+  await panel.click('.drawer .evidence button.link');
+  await panel.waitForSelector('.drawer[data-drawer="frame"]');
+  // The frame drawer prints times; a clock that throws breaks its render (as a bad message index did on a trim).
+  await panel.evaluate(() => {
+    const real = Date.prototype.getMilliseconds;
+    (window as unknown as { restoreClock: () => void }).restoreClock = () => void (Date.prototype.getMilliseconds = real);
+    Date.prototype.getMilliseconds = () => {
+      throw new Error('probe: broken clock');
+    };
+  });
+  await panel.waitForSelector('[data-render-error="detail drawer"]', { timeout: 10_000 });
+  expect(await panel.textContent('[data-render-error="detail drawer"]')).toContain('probe: broken clock');
+  await panel.evaluate(() => (window as unknown as { restoreClock: () => void }).restoreClock());
+  // The toolbar and the table were never lost (before, one render error left the page a toolbar and an empty drawer).
+  expect(await panel.locator('.uri-row').count()).toBeGreaterThan(0);
+  for (const retry of await panel.locator('[data-render-error] button').all()) await retry.click();
+  await panel.waitForSelector('.drawer[data-drawer="frame"]');
+  expect(await panel.locator('[data-render-error]').count()).toBe(0);
+  await panel.keyboard.press('Escape');
+  await panel.waitForSelector('.drawer', { state: 'detached' });
+});
+
 it('filters rows with is:, uri: and free text, and says what is wrong with a bad term', async () => {
   const uris = () => panel.$$eval('.uri-row[data-uri]', (rs) => rs.map((r) => r.getAttribute('data-uri')));
   await panel.fill('input[aria-label="Filter"]', 'is:phantom');
