@@ -37,6 +37,16 @@ export interface PayloadContext {
   batch: boolean;
 }
 
+/** `m` answers `req`: each names the other, and the answer takes the request's method and URI. */
+function answers(m: DecodedMessage, req: DecodedMessage): void {
+  m.pair = req.index;
+  m.pairSeq = req.seq;
+  req.pair = m.index;
+  req.pairSeq = m.seq;
+  if (req.method !== undefined) m.method = req.method;
+  if (req.uri !== undefined) m.uri = req.uri;
+}
+
 /** A payload parsed once (a request body is peeked at before its messages are read). One object, no spreading. */
 export interface PreparedPayload {
   payload: Payload;
@@ -250,12 +260,7 @@ export class MessageReader {
       if (req) {
         // "5" answering request 5 (pairing.take): the id the client matched it by, so lookups by id agree.
         if (typeof m.id === 'string' && typeof req.id === 'number') m.id = req.id;
-        m.pair = req.index;
-        m.pairSeq = req.seq;
-        req.pair = m.index;
-        req.pairSeq = m.seq;
-        if (req.method !== undefined) m.method = req.method;
-        if (req.uri !== undefined) m.uri = req.uri;
+        answers(m, req);
       }
       if (m.kind === 'result') {
         const verdict = checkResult(m.method, o, m.generation);
@@ -301,12 +306,7 @@ export class MessageReader {
         m.problem = `answered past the capture cut: the batch answer was ${payload.truncated!.bytes} bytes, only a prefix was kept`;
         this.pairing.take(ctx.dir, req.id, ctx.own, ctx.session);
         m.id = req.id;
-        m.pair = req.index;
-        m.pairSeq = req.seq;
-        req.pair = m.index;
-        req.pairSeq = m.seq;
-        if (req.method !== undefined) m.method = req.method;
-        if (req.uri !== undefined) m.uri = req.uri;
+        answers(m, req);
         this.out.deliver(m, undefined, ctx.info);
       }
     }
@@ -340,12 +340,7 @@ export class MessageReader {
       // (not in a batch, where an element without a readable id may be an error about another element).
       const req = this.pairing.take(ctx.dir, s.id ?? null, s.id === undefined && ctx.batch ? undefined : ctx.own, ctx.session);
       if (req) {
-        m.pair = req.index;
-        m.pairSeq = req.seq;
-        req.pair = m.index;
-        req.pairSeq = m.seq;
-        if (req.method !== undefined) m.method = req.method;
-        if (req.uri !== undefined) m.uri = req.uri;
+        answers(m, req);
         if (req.id !== undefined) m.id = req.id;
       } else if (!s.isResponse) {
         m.kind = 'invalid';

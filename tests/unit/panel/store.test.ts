@@ -422,7 +422,8 @@ describe('background errors', () => {
     expect(store.backgroundError.value).toBe("Could not read this tab's log: disk full");
     expect(store.status.value).toBe(before);
   });
-  it('follows the log when it drops its oldest frames: keeps what the log has, not more (not while paused)', async () => {
+  /** A long page log (1,200 reads), and the log's counters when it holds only its last `frames`. */
+  function longLog() {
     const log = new FrameLog('long');
     log.pageStart('http://localhost:8080/app');
     const c = new StreamableClient(log, URL);
@@ -433,6 +434,11 @@ describe('background errors', () => {
     const all = log.frames.map((f) => ({ ...f, segment: 1 }));
     const last = all.at(-1)!.seq;
     const stats = (frames: number) => ({ type: 'stats' as const, stats: { tabId: 1, frames, bytes: 0, dropped: all.length - frames, rejected: 0, lastSeq: last, segment: 1, errors: 0 } });
+    return { all, last, stats };
+  }
+
+  it('follows the log when it drops its oldest frames: keeps what the log has, not more (not while paused)', async () => {
+    const { all, last, stats } = longLog();
     const s = new PanelStore();
     s.receive({ type: 'backlog', frames: all, done: true });
     await frames();
@@ -472,17 +478,8 @@ describe('background errors', () => {
     expect(s.messageRows().length).toBeLessThanOrEqual(2000);
   });
   it('paused, holds what it shows and what the log holds, not every frame since (then rebuilds from the log on resume)', async () => {
-    const log = new FrameLog('long');
-    log.pageStart('http://localhost:8080/app');
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'S1' });
-    c.openGet();
-    c.subscribe(POLICY);
-    for (let i = 0; i < 1200; i++) c.read(POLICY, `v${i}`);
-    const all = log.frames.map((f) => ({ ...f, segment: 1 }));
-    const last = all.at(-1)!.seq;
+    const { all, last, stats } = longLog();
     const shown = all.slice(0, 1000);
-    const stats = (frames: number) => ({ type: 'stats' as const, stats: { tabId: 1, frames, bytes: 0, dropped: all.length - frames, rejected: 0, lastSeq: last, segment: 1, errors: 0 } });
     const s = new PanelStore();
     s.receive({ type: 'backlog', frames: shown, done: true });
     await frames();
