@@ -87,6 +87,13 @@ export class FrameRows {
   readonly rows: FrameRow[] = [];
   private readonly conns = new Map<string, ConnContext>();
 
+  /** The rows of frames before `seq` go (the log dropped those frames at its cap). */
+  dropBefore(seq: number): void {
+    let n = 0;
+    while (n < this.rows.length && this.rows[n]!.seq < seq) n++;
+    if (n > 0) this.rows.splice(0, n);
+  }
+
   add(frame: Frame): void {
     const rows = this.rows;
     const ctx = 'conn' in frame && frame.conn ? this.conns.get(frame.conn) : undefined;

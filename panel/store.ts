@@ -294,12 +294,12 @@ export class PanelStore {
    * engine from the rest: the view a panel opened now would build. Not while paused or scrubbing (the user is looking
    * at that moment); the next stats after that trim.
    */
-  private trimToLog(stats: TabStats, force = false): void {
+  private trimToLog(stats: TabStats): void {
     this.logStats = stats;
     if (this.paused.value) return this.dropQueuedGone(stats);
     if (this.scrubT.value !== null) return;
     const extra = this.frames.length - stats.frames;
-    if (!force && extra <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
+    if (extra <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
     // The log holds seqs firstSeq..lastSeq without gaps (seq is given out once per stored frame).
     const firstKept = stats.lastSeq - stats.frames + 1;
     let cut = 0;
@@ -315,12 +315,17 @@ export class PanelStore {
       this.scrubEngines = null;
       return;
     }
-    // The live engine stays in view, over what is left of its frames, while the rebuild runs beside it.
     const d = this.drawer.value;
     if (d && d.kind === 'frame' && d.seq < firstKept) this.drawer.value = null;
+    // Frames the engine had not taken yet went too (a hidden panel gets no animation frames; a resume before the
+    // first one): nothing to keep live over, rebuilt in place.
+    if (cut > this.applied) return this.reset();
+    // The live engine stays in view, over what is left of its frames, while the rebuild runs beside it. The message
+    // rows are the frames', so they go with them.
     this.viewStart = Math.max(0, this.viewStart - cut);
     this.applied -= cut;
     this.rowsApplied = Math.max(this.viewStart, this.rowsApplied - cut);
+    this.rows?.dropBefore(firstKept);
     this.scrubEngines = null;
     // Trims faster than a rebuild catches up (a tiny cap on a flood): rebuilt in place, as before.
     if (this.aside && ++this.asideRestarts >= 3) return this.reset();
@@ -328,6 +333,12 @@ export class PanelStore {
   }
 
   private asideRestarts = 0;
+
+  /**
+   * Which source the timeline shows: bumped when the view starts over (reset, import, a new page), not when a trim's
+   * rebuild is swapped in — the timeline keeps its zoom, pan and lane scroll across that.
+   */
+  timelineSource = 0;
 
   /** Main-thread time the rebuild beside the live view takes per animation frame (tests set Infinity: at once). */
   asideSliceMs = 6;
@@ -340,13 +351,8 @@ export class PanelStore {
   private aside: { engine: Engine; timeline: TimelineIndex; start: number; applied: number } | null = null;
 
   private startAside(): void {
-    const src = this.frames;
-    let start = 0;
-    if (!this.preserveLog.value && src.length > 0) {
-      const seg = src[src.length - 1]!.segment;
-      start = src.length;
-      while (start > 0 && src[start - 1]!.segment === seg) start--;
-    }
+    // The frames the live engine holds from (a new page queued behind them restarts the view anyway).
+    const start = this.viewStart;
     this.aside = { engine: new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS)), timeline: new TimelineIndex(), start, applied: start };
     this.schedule();
   }
@@ -369,13 +375,15 @@ export class PanelStore {
     this.timeline = a.timeline;
     if (a.start > 0) this.keptOnClear.value = 0;
     this.viewStart = a.start;
-    this.rows = null;
     this.scrubEngines = null;
-    this.dropScrubRequest();
+    // A scrub that forced the swap replays on the new engine: its request stays.
+    if (!force) this.dropScrubRequest();
     this.prepared = null;
     // A message is shown by its index in the engine's list: the new engine numbers them afresh.
     this.closeMessageDrawer();
-    this.dirty = true;
+    // Shown at once (also paused: nothing else would flush), so the views and the scrubber's steps are the new engine's.
+    this.lastSnapshotAt = -Infinity;
+    this.schedule(true);
   }
 
   /** The log's latest counters (trimToLog). */
@@ -499,6 +507,8 @@ export class PanelStore {
 
   /** An analysis becomes the one in view; what was built on the engine before goes. */
   private adopt(p: PreparedTrace): void {
+    this.aside = null;
+    this.timelineSource++;
     this.engine = p.engine;
     this.timeline = p.timeline;
     this.rows = null;
@@ -724,6 +734,7 @@ export class PanelStore {
   private reset(now = false): void {
     this.aside = null;
     this.asideRestarts = 0;
+    this.timelineSource++;
     this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
     this.timeline = new TimelineIndex();
     this.rows = null;
@@ -792,6 +803,8 @@ export class PanelStore {
           // A new page segment without "preserve log": the view starts over at it.
           this.keptOnClear.value = 0;
           this.aside = null;
+          this.asideRestarts = 0;
+          this.timelineSource++;
           this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
           this.timeline = new TimelineIndex();
           this.rows = null;

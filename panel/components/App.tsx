@@ -338,9 +338,11 @@ export function App({ store, connection }: Props) {
       <ErrorBanner message={store.importError} kind="import" />
       <ErrorBanner message={store.backgroundError} kind="background" />
       <div class="main" role="tabpanel" aria-labelledby={`view-tab-${view}`} data-view={view}>
-        <RenderGuard what={`${view} view`}>{main}</RenderGuard>
+        <RenderGuard key={view} what={`${view} view`}>
+          {main}
+        </RenderGuard>
         {drawer && snap ? (
-          <RenderGuard what="detail drawer">
+          <RenderGuard key={JSON.stringify(drawer)} what="detail drawer">
             <DetailDrawer store={store} target={drawer} snapshot={snap} onClose={() => (store.drawer.value = null)} open={(t) => (store.drawer.value = t)} />
           </RenderGuard>
         ) : null}
@@ -382,6 +384,7 @@ function TimelinePane(p: { store: PanelStore; filter: Filter; selected: string |
       messages={(store.snapshot.value ?? laneSnap)?.messages}
       endT={(store.snapshot.value ?? laneSnap)?.lastT}
       index={store.timeline}
+      source={store.timelineSource}
       rows={rows}
       filter={filter}
       selectedKey={p.selected}

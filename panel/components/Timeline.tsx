@@ -39,6 +39,8 @@ interface Props {
   /** The time of the last frame of the whole log (the window's fit does not follow the scrubber). */
   endT: number | undefined;
   index: TimelineIndex;
+  /** Changes when the view starts over (PanelStore.timelineSource); not when a rebuild's index replaces this one. */
+  source: number;
   rows: UriRow[];
   filter: Filter;
   selectedKey: string | null;
@@ -127,7 +129,7 @@ function TimelineView(props: Props) {
   useEffect(() => {
     setWin(null);
     setScrollTop(0);
-  }, [live, index]);
+  }, [live, props.source]);
 
   // A change of the colour scheme re-renders, so the canvas is drawn again in the new theme's colours.
   const [, setScheme] = useState(0);

@@ -477,6 +477,37 @@ describe('background errors', () => {
     expect(snap.metrics.frames).toBe(2000);
     expect(s.messageRows().length).toBeLessThanOrEqual(2000);
   });
+  it('a trim of frames the view had not taken yet rebuilds in place (no index below zero: every flush threw)', async () => {
+    const { all, last, stats } = longLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all.slice(0, 300), done: true });
+    await frames();
+    // No animation frame in between (a hidden panel gets none): the log dropped frames still waiting here.
+    s.receive({ type: 'frames', frames: all.slice(300) });
+    s.receive(stats(2000));
+    await frames();
+    const snap = s.snapshot.value!;
+    expect([snap.lastSeq, snap.metrics.frames, s.shownFrames().length]).toEqual([last, 2000, 2000]);
+  });
+
+  it('a sliced scrub asked for while a trim is rebuilt beside the view completes on the new engine', async () => {
+    const { all, stats } = longLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await frames();
+    s.asideSliceMs = 0;
+    s.receive(stats(3000));
+    await new Promise((r) => requestAnimationFrame(r));
+    let tick = 0;
+    s.scrubClock = () => tick++;
+    s.scrubSliceMs = 0;
+    s.requestScrub(s.frames[2500]!.t);
+    await frames(800);
+    // It stayed 'replaying N %' for ever: the swap dropped the request it was replaying.
+    expect([s.scrubT.value !== null, s.scrubPending.value]).toEqual([true, null]);
+    expect(s.scrubSnapshot.value!.metrics.frames).toBeLessThanOrEqual(3000);
+  });
+
   it('paused, holds what it shows and what the log holds, not every frame since (then rebuilds from the log on resume)', async () => {
     const { all, last, stats } = longLog();
     const shown = all.slice(0, 1000);
