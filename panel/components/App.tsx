@@ -342,7 +342,7 @@ export function App({ store, connection }: Props) {
           {main}
         </RenderGuard>
         {drawer && snap ? (
-          <RenderGuard key={JSON.stringify(drawer)} what="detail drawer">
+          <RenderGuard resetKey={JSON.stringify(drawer)} what="detail drawer">
             <DetailDrawer store={store} target={drawer} snapshot={snap} onClose={() => (store.drawer.value = null)} open={(t) => (store.drawer.value = t)} />
           </RenderGuard>
         ) : null}

@@ -2,10 +2,15 @@
 // boundary, one render error left preact's tree and the DOM apart, and every later render threw (the panel froze on a
 // toolbar and an empty drawer, and grew detached DOM without bound — a long-session audit, 2026-12-05).
 import type { ComponentChildren } from 'preact';
-import { useErrorBoundary } from 'preact/hooks';
+import { useEffect, useErrorBoundary } from 'preact/hooks';
 
-export function RenderGuard({ what, children }: { what: string; children: ComponentChildren }) {
+/** `resetKey`: something else to show (another drawer target) is drawn afresh, without remounting what is shown. */
+export function RenderGuard({ what, resetKey, children }: { what: string; resetKey?: string; children: ComponentChildren }) {
   const [error, retry] = useErrorBoundary((e: unknown) => console.error(`MCP panel: the ${what} failed to render`, e));
+  useEffect(() => {
+    if (error) retry();
+    // Only a new target retries on its own.
+  }, [resetKey]);
   if (error) {
     const message = error instanceof Error ? error.message : String(error);
     return (
