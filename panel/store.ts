@@ -373,7 +373,6 @@ export class PanelStore {
     this.asideRestarts = 0;
     this.engine = a.engine;
     this.timeline = a.timeline;
-    if (a.start > 0) this.keptOnClear.value = 0;
     this.viewStart = a.start;
     this.scrubEngines = null;
     // A scrub that forced the swap replays on the new engine: its request stays.
