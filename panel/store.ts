@@ -375,8 +375,7 @@ export class PanelStore {
     this.timeline = a.timeline;
     this.viewStart = a.start;
     this.scrubEngines = null;
-    // A scrub that forced the swap replays on the new engine: its request stays.
-    if (!force) this.dropScrubRequest();
+    // A scrub asked for meanwhile replays on the new engine (the same frames in view): its request stays.
     this.prepared = null;
     // A message is shown by its index in the engine's list: the new engine numbers them afresh.
     this.closeMessageDrawer();
@@ -608,6 +607,18 @@ export class PanelStore {
     const r = this.scrubRequest;
     // Cancelled: back to live, or the view changed under it.
     if (!r) return;
+    const a = this.aside;
+    if (a && r.t !== null) {
+      // A trim's rebuild under way: the replay runs on the engine it swaps in, so that goes on first, in slices too
+      // (at once it took up to 1.5 s at 250,000 frames in one animation frame).
+      this.buildAside(performance.now() + this.scrubSliceMs, true);
+      if (this.aside) {
+        this.scrubPending.value = { t: r.t, progress: 0.5 * ((a.applied - a.start) / Math.max(1, this.applied - a.start)) };
+        this.scrubScheduled = true;
+        requestAnimationFrame(() => this.runScrubRequest());
+        return;
+      }
+    }
     if (this.setScrub(r.t, this.scrubClock() + this.scrubSliceMs) && this.scrubRequest === r) {
       this.scrubRequest = null;
       return;

@@ -502,6 +502,11 @@ describe('background errors', () => {
     s.scrubClock = () => tick++;
     s.scrubSliceMs = 0;
     s.requestScrub(s.frames[2500]!.t);
+    // The rebuild goes on in the scrub's slices, not all at once in its first animation frame.
+    await new Promise((r) => requestAnimationFrame(r));
+    await new Promise((r) => requestAnimationFrame(r));
+    expect(s.scrubPending.value).not.toBeNull();
+    expect(s.engineNow().frameCount).toBeGreaterThan(3000);
     await frames(800);
     // It stayed 'replaying N %' for ever: the swap dropped the request it was replaying.
     expect([s.scrubT.value !== null, s.scrubPending.value]).toEqual([true, null]);
