@@ -79,6 +79,11 @@ function nextTask(): Promise<void> {
   });
 }
 
+/** The first seq the log still holds: it holds firstKept..lastSeq without gaps (a seq is given once per stored frame). */
+function firstKeptOf(stats: TabStats): number {
+  return stats.lastSeq - stats.frames + 1;
+}
+
 function engineOptions(s: Settings): EngineOptions {
   return { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs };
 }
@@ -300,10 +305,8 @@ export class PanelStore {
     if (this.scrubT.value !== null) return;
     const extra = this.frames.length - stats.frames;
     if (extra <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
-    // The log holds seqs firstSeq..lastSeq without gaps (seq is given out once per stored frame).
-    const firstKept = stats.lastSeq - stats.frames + 1;
-    let cut = 0;
-    while (cut < this.frames.length && this.frames[cut]!.seq < firstKept) cut++;
+    const firstKept = firstKeptOf(stats);
+    const cut = this.goneUntil(firstKept, 0);
     if (cut === 0) return;
     this.frames = this.frames.slice(cut);
     if (this.imported) return;
@@ -315,8 +318,7 @@ export class PanelStore {
       this.scrubEngines = null;
       return;
     }
-    const d = this.drawer.value;
-    if (d && d.kind === 'frame' && d.seq < firstKept) this.drawer.value = null;
+    this.closeGoneFrameDrawer(firstKept);
     // Frames the engine had not taken yet went too (a hidden panel gets no animation frames; a resume before the
     // first one): nothing to keep live over, rebuilt in place.
     if (cut > this.applied) return this.reset();
@@ -333,6 +335,19 @@ export class PanelStore {
   }
 
   private asideRestarts = 0;
+
+  /** The index, from `from` on, of the first frame the log still holds (the frames before it were dropped). */
+  private goneUntil(firstKept: number, from: number): number {
+    let i = from;
+    while (i < this.frames.length && this.frames[i]!.seq < firstKept) i++;
+    return i;
+  }
+
+  /** A frame drawer on a frame the log dropped closes. */
+  private closeGoneFrameDrawer(firstKept: number): void {
+    const d = this.drawer.value;
+    if (d && d.kind === 'frame' && d.seq < firstKept) this.drawer.value = null;
+  }
 
   /**
    * Which source the timeline shows: bumped when the view starts over (reset, import, a new page), not when a trim's
@@ -396,9 +411,7 @@ export class PanelStore {
    */
   private dropQueuedGone(stats: TabStats): void {
     if (this.imported) return;
-    const firstKept = stats.lastSeq - stats.frames + 1;
-    let end = this.applied;
-    while (end < this.frames.length && this.frames[end]!.seq < firstKept) end++;
+    const end = this.goneUntil(firstKeptOf(stats), this.applied);
     // With the trim's slack: not a copy of the queue on every batch.
     if (end - this.applied <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
     this.frames.splice(this.applied, end - this.applied);
@@ -560,12 +573,9 @@ export class PanelStore {
       // view is rebuilt in place from what the log holds (a scrub under way ends: it replayed the old view).
       this.droppedWhilePaused = false;
       if (this.scrubT.value !== null) this.setScrub(null);
-      const stats = this.logStats;
-      const firstKept = stats.lastSeq - stats.frames + 1;
-      let cut = 0;
-      while (cut < this.frames.length && this.frames[cut]!.seq < firstKept) cut++;
-      this.frames = this.frames.slice(cut);
-      if (this.drawer.value?.kind === 'frame' && this.drawer.value.seq < firstKept) this.drawer.value = null;
+      const firstKept = firstKeptOf(this.logStats);
+      this.frames = this.frames.slice(this.goneUntil(firstKept, 0));
+      this.closeGoneFrameDrawer(firstKept);
       this.reset();
       return;
     }

@@ -2,11 +2,16 @@
 // paired, instead of the whole array standing for one cut message (a 300 KB batch answer to three reads and three
 // subscribes failed all six: the subscribes read as refused).
 
-/** Does the text start (after whitespace) a JSON array? */
-export function startsArray(text: string): boolean {
+/** Where the text's first character that is not whitespace is (its length when there is none). */
+export function firstNonSpace(text: string): number {
   let i = 0;
   while (i < text.length && text.charCodeAt(i) <= 32) i++;
-  return text.charCodeAt(i) === 91;
+  return i;
+}
+
+/** Does the text start (after whitespace) a JSON array? */
+export function startsArray(text: string): boolean {
+  return text.charCodeAt(firstNonSpace(text)) === 91;
 }
 
 /**
@@ -15,8 +20,7 @@ export function startsArray(text: string): boolean {
  * parsed on its own (a malformed one is an invalid message, as in a whole batch).
  */
 export function splitArrayPrefix(text: string): { elements: string[]; rest: string } | undefined {
-  let i = 0;
-  while (i < text.length && text.charCodeAt(i) <= 32) i++;
+  let i = firstNonSpace(text);
   if (text.charCodeAt(i) !== 91) return undefined;
   const elements: string[] = [];
   let depth = 0;

@@ -18,7 +18,7 @@ import { ConnTable, MAX_ANSWERED_STREAMS, MAX_ENDED_STREAMS, newConn, postStream
 import { MessageReader, peekCalls, prepareInto, scratchPayload, type PayloadContext, type PeekedVersion, type PreparedPayload } from './message-reader.ts';
 import { RequestPairing } from './pairing.ts';
 import { sniffTruncated } from './jsonrpc.ts';
-import { startsArray } from './batch-prefix.ts';
+import { firstNonSpace, startsArray } from './batch-prefix.ts';
 import { isModernVersion, M, MODERN_ONLY_METHODS, SUBSCRIPTION_ID_META_KEY } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, DecodeSink, Direction, ExchangeRole, RequestId, StreamKind, Transport } from './types.ts';
 import { endpointOf, legacySessionParam, queryParam, resolveAgainst } from './url-parts.ts';
@@ -503,8 +503,7 @@ export class Decoder {
     if (c.errorStatus) this.sink.wire({ type: 'http-error-body', info: c.info, status: c.status, text: f.body.text }, f.seq, f.t);
     if (f.body.opaque) return;
     const text = f.body.text;
-    let i = 0;
-    while (i < text.length && (text.charCodeAt(i) <= 32)) i++;
+    const i = firstNonSpace(text);
     if (i === text.length) return;
     const first = text.charCodeAt(i);
     // Only JSON is MCP ({ or [); an HTML error page is not a message.

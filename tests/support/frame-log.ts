@@ -1,6 +1,6 @@
 // Low-level frame emission for scripted traces: stamps frames exactly as the hook (doc, n, t) and the background (seq,
 // frameId, segment) would, with a clock the script moves explicitly. Higher-level clients live in mcp-clients.ts.
-import type { Frame, FrameDraft, HeaderMap, Payload } from '../../shared/frames.ts';
+import type { Frame, FrameDraft, HeaderMap, PageFrame, Payload } from '../../shared/frames.ts';
 
 export const T0 = Date.UTC(2026, 7, 1, 9, 0, 0);
 
@@ -92,3 +92,8 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict',
   500: 'Internal Server Error',
 };
+
+/** Frames as a page sends them: without what the background stamps (seq, browser frame, page segment). */
+export function asPageFrames(frames: readonly Frame[]): PageFrame[] {
+  return frames.map(({ seq: _s, frameId: _f, segment: _g, ...pf }) => pf as PageFrame);
+}

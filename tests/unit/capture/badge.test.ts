@@ -5,7 +5,7 @@ import 'fake-indexeddb/auto';
 import { beforeAll, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/settings.ts';
 import { PAGE_TAG } from '../../../shared/messages.ts';
-import { FrameLog } from '../../support/frame-log.ts';
+import { asPageFrames, FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
 
 const badgeText = new Map<number, string>();
@@ -50,7 +50,7 @@ it('a settings change rebuilds the engines: an error that opens after it still s
   c.initialize({ sessionId: 'S1' });
   c.read('file:///a', 'one');
   c.subscribe('file:///a');
-  const frames = script.frames.map(({ seq: _s, frameId: _f, segment: _g, ...pf }) => pf);
+  const frames = asPageFrames(script.frames);
   const { frames: stored } = await tabs.get(7).accept('relay', 1, [JSON.stringify({ tag: PAGE_TAG, frames })], 0, 0);
   await badge.onFrames(7, stored);
   await sleep(1100);
@@ -72,7 +72,7 @@ async function badgeWithTab(name: string, tabId: number) {
   const c = new StreamableClient(script, 'http://localhost:3000/mcp');
   c.initialize({ sessionId: 'S1' });
   c.read('file:///a', 'one');
-  const frames = script.frames.map(({ seq: _s, frameId: _f, segment: _g, ...pf }) => pf);
+  const frames = asPageFrames(script.frames);
   const { frames: stored } = await tabs.get(tabId).accept('relay', 1, [JSON.stringify({ tag: PAGE_TAG, frames })], 0, 0);
   await badge.onFrames(tabId, stored);
   const change = (s: Settings) => listeners.forEach((l) => l(s));
@@ -110,7 +110,7 @@ it('a rebuild reads the current page only, one tab at a time', async () => {
     const c = new StreamableClient(script, 'http://localhost:3000/mcp');
     c.initialize({ sessionId: doc });
     c.read('file:///a', 'one');
-    return script.frames.map(({ seq: _s, frameId: _f, segment: _g, ...pf }) => pf);
+    return asPageFrames(script.frames);
   };
   // Each tab: a first page, then a second (a new segment); the badge only cares about the second.
   const firstOfSecondPage = new Map<number, number>();
@@ -155,7 +155,7 @@ it("keeps the badge's engine within the log's cap when a page names ever more UR
   const get = c.openGet();
   // A new URI in every frame, 14,000 of them (more than real pages name: a rebuild replays the whole capped log).
   for (let i = 0; i < 14_000; i++) get.updated(`file:///u/${i}`);
-  const frames = script.frames.map(({ seq: _s, frameId: _f, segment: _g, ...pf }) => pf);
+  const frames = asPageFrames(script.frames);
   const engineOf = () => (badge as unknown as { engines: Map<number, { engine: { frameCount: number } }> }).engines.get(21)?.engine;
   for (let i = 0, batch = 1; i < frames.length; i += 1000, batch++) {
     const { frames: stored } = await tabs.get(21).accept('relay', batch, [JSON.stringify({ tag: PAGE_TAG, frames: frames.slice(i, i + 1000) })], 0, 0);

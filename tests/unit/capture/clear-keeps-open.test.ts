@@ -15,7 +15,7 @@ import type browser from 'webextension-polyfill';
 import { connOf, type Frame } from '../../../shared/frames.ts';
 import { PAGE_TAG } from '../../../shared/messages.ts';
 import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
-import { FrameLog } from '../../support/frame-log.ts';
+import { asPageFrames, FrameLog } from '../../support/frame-log.ts';
 import { LegacySseClient, ModernClient, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
 
 let dbCount = 0;
@@ -26,7 +26,7 @@ function sender(log: TabLog, script: FrameLog) {
   let sent = 0;
   let batch = 0;
   return async () => {
-    const frames = script.frames.slice(sent).map(({ seq: _s, frameId: _f, segment: _g, ...pf }) => pf);
+    const frames = asPageFrames(script.frames.slice(sent));
     sent = script.frames.length;
     await log.accept('relay-1', ++batch, [JSON.stringify({ tag: PAGE_TAG, frames })], 0, 0);
   };
