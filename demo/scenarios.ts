@@ -424,7 +424,8 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'stale' },
     ],
     findings: { expected: ['phantom-subscription', 'cached-not-subscribed'], allowed: ['no-delivery-channel'] },
-    flow: { reaches: ['Q', 'M'], jumps: ['N-Q'] },
+    // 2026-07-28 has no re-initialize: a listen again would be the reconnect (O → P); none is P —no→ Q.
+    flow: { reaches: ['O', 'P', 'Q', 'M'] },
   },
   {
     name: 'ttl-expired',

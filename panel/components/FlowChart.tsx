@@ -121,7 +121,7 @@ const FlowEdgeView = memo(function FlowEdgeView({ index, count, onPath }: { inde
     <g class={`edge${onPath ? ' on-path' : ''}${count > 0 ? ' taken' : ''}${failure ? ' to-failure' : ''}`} data-edge={`${e.from}-${e.to}`} data-count={count}>
       <polyline points={pointsAttr(p.points)} marker-end={onPath ? 'url(#arrow-on)' : 'url(#arrow)'} />
       {e.label ? (
-        <text x={p.branchAt[0]} y={p.branchAt[1]} class="edge-label branch" text-anchor={p.points[0]![0] === p.points[1]![0] ? 'end' : 'start'}>
+        <text x={p.branchAt[0]} y={p.branchAt[1]} class="edge-label branch" text-anchor={p.branchAnchor}>
           {e.label.en.split(' ')[0]}
           <title>{`${e.label.en} (${e.label.zh})`}</title>
         </text>

@@ -74,6 +74,8 @@ export interface EdgePath {
   labelAt: [number, number];
   /** Where a decision's branch label (yes / no …) goes: just after the edge leaves its source. */
   branchAt: [number, number];
+  /** The label's text-anchor: it sits beside the edge's first segment, on the side away from where the edge turns. */
+  branchAnchor: 'start' | 'end';
 }
 
 export const BOXES: Record<NodeId, NodeBox> = Object.fromEntries(
@@ -84,7 +86,9 @@ export const BOXES: Record<NodeId, NodeBox> = Object.fromEntries(
 ) as Record<NodeId, NodeBox>;
 
 export const WIDTH = LEFT + 2 * COL_W + NODE_W + 12;
-export const HEIGHT = TOP + 6 * ROW_H + NODE_H + 16;
+/** How far below P the loop back to C runs: room for its "yes" beside the drop, and its count under the line. */
+const LOOP_DROP = 12;
+export const HEIGHT = TOP + 6 * ROW_H + NODE_H + LOOP_DROP + 16;
 
 const cx = (b: NodeBox): number => b.x + b.w / 2;
 const occupied = (col: number, row: number): boolean => Object.values(GRID).some(([c, r]) => c === col && r === row);
@@ -95,7 +99,7 @@ function route(e: FlowEdge): Array<[number, number]> {
   const b = BOXES[e.to];
   if (e.from === 'P' && e.to === 'C') {
     // The loop back: out of P's bottom, left under O, up the left margin, into C's left side.
-    const y = a.y + a.h + 8;
+    const y = a.y + a.h + LOOP_DROP;
     return [
       [cx(a), a.y + a.h],
       [cx(a), y],
@@ -163,15 +167,21 @@ function midpoint(points: Array<[number, number]>): [number, number] {
   return at;
 }
 
-function branchSpot(points: Array<[number, number]>): [number, number] {
+function branchSpot(points: Array<[number, number]>): { at: [number, number]; anchor: 'start' | 'end' } {
   const [x0, y0] = points[0]!;
-  const [x1] = points[1]!;
-  return x0 === x1 ? [x0 - 4, y0 + 11] : [x0 + 3, y0 - 3];
+  const [x1, y1] = points[1]!;
+  if (x0 !== x1) return { at: [x0 + 3, y0 - 3], anchor: 'start' };
+  // Down a short drop that then turns left (P's loop back to C): right of the drop, above the turn.
+  const turnsLeft = points.length > 2 && points[2]![0] < x1;
+  return turnsLeft ? { at: [x0 + 4, y1 - 2], anchor: 'start' } : { at: [x0 - 4, y0 + 11], anchor: 'end' };
 }
 
 export const EDGE_PATHS: readonly EdgePath[] = EDGES.map((e) => {
   const points = route(e);
-  return { index: e.index, from: e.from, to: e.to, points, labelAt: midpoint(points), branchAt: branchSpot(points) };
+  const branch = branchSpot(points);
+  // The loop's count goes under its long run along the bottom, not above it where it would sit under O's corner.
+  const labelAt: [number, number] = e.from === 'P' && e.to === 'C' ? [midpoint(points)[0], points[1]![1] + 11] : midpoint(points);
+  return { index: e.index, from: e.from, to: e.to, points, labelAt, branchAt: branch.at, branchAnchor: branch.anchor };
 });
 
 export function pointsAttr(points: ReadonlyArray<[number, number]>): string {

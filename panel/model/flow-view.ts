@@ -59,6 +59,8 @@ export function flowView(flow: FlowSnapshot | undefined, key: string | null): Fl
     if (s.edge !== undefined) pathEdges.add(s.edge);
   }
   if (one?.node) nodes[one.node].current = true;
+  // Red means reached, ever: the engine keeps every node a URI (or any URI) reached, not only the last steps' nodes.
+  for (const id of (one ?? (key === null ? flow : undefined))?.reached ?? []) nodes[id].reached = true;
   if (!one) {
     // All URIs: where each is now (its path's earlier nodes are covered by the global edge counts below; a path
     // that only jumped — no edge — still marks its current node).

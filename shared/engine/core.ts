@@ -7,6 +7,7 @@ import { ConditionSet, FindingLog } from '../findings/finding-log.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import type { NodeId } from '../flow/chart.ts';
 import { FlowTracker, type FlowWalk } from '../flow/flow-tracker.ts';
+import { dueWalks } from './flow-rules.ts';
 import { ClientModel } from './client-model.ts';
 import { compileRules, type CompiledRule } from './freshness.ts';
 import { SubscriptionLedger } from './ledger.ts';
@@ -57,6 +58,8 @@ export function strikeMissing(r: Reconnect, u: UriState | undefined): void {
 }
 
 export const STREAM_HISTORY = 200;
+
+const ALL_INFERRED: readonly boolean[] = [true, true, true, true];
 
 export class EngineCore {
   readonly grace: number;
@@ -299,6 +302,7 @@ export class EngineCore {
   disbelieve(u: UriState, reason: CoverageReason, t: number, seq: number): void {
     u.believed = false;
     u.beliefListen = undefined;
+    u.flowStage = undefined;
     if (!u.held) u.loss = { reason, t, seq };
   }
 
@@ -320,6 +324,7 @@ export class EngineCore {
       this.release(u, l, t, seq, reason);
       l.uris.add(uri);
       this.step(u, 'N', t, seq);
+      if (l.kind === 'listen' && u.believed) u.flowStage = 'listen-ended';
       this.reevaluate(u, t, seq);
     }
     // A listen picked up mid-way may have asked for what it never delivered (coverage.ts says so): no longer.
@@ -378,11 +383,16 @@ export class EngineCore {
    * (I → K → M), a phantom that settled (P → Q → M), a changed read no late notification explained (missed-update).
    */
   touch(u: UriState, t: number): void {
-    const p = u.flowPending;
-    if (p && t >= p.deadline) {
-      u.flowPending = undefined;
-      if (p.kind === 'reread' && u.pendingReread) this.walk(u, ['K', 'M'], p.deadline, p.seq, [true, true]);
-      if (p.kind === 'phantom' && u.believed && !u.held) this.walk(u, u.cached ? ['Q', 'M'] : ['Q'], p.deadline, p.seq, [true, true]);
+    const r = u.flowReread;
+    const p = u.flowPhantom;
+    if ((r !== undefined && t >= r.deadline) || (p !== undefined && t >= p.deadline)) {
+      for (const w of dueWalks(u, t)) {
+        this.walk(u, w.nodes, w.deadline, w.seq, ALL_INFERRED);
+        // The reconnect question is answered (no): a later subscribe is a new one.
+        if (w.kind === 'phantom') u.flowStage = undefined;
+      }
+      if (u.flowReread && t >= u.flowReread.deadline) u.flowReread = undefined;
+      if (u.flowPhantom && t >= u.flowPhantom.deadline) u.flowPhantom = undefined;
     }
     const m = u.pendingMissed;
     if (m && t >= m.until) {

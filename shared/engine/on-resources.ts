@@ -8,6 +8,7 @@ import { parentHeld } from '../findings/coverage.ts';
 import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
 import { applyReadAnswer, noteNotified, noteReadFailed, noteReadSent, type ReadAnswer } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
+import { answerYes } from './flow-rules.ts';
 import { strikeMissing, type EngineCore } from './core.ts';
 import { obj } from './on-session.ts';
 import { contentTextOf } from './uri-state.ts';
@@ -116,6 +117,7 @@ export function onSubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMess
   const l = core.session(c, m.session, m.t, m.seq);
   checkSubscribeCapability(core, c, [m.uri], l?.label, m.t, m.seq);
   if (c.lastReconnect) strikeMissing(c.lastReconnect, u);
+  answerYes(core, u, m.t, m.seq);
   core.step(u, 'C', m.t, m.seq);
   core.reevaluate(u, m.t, m.seq);
 }

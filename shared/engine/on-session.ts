@@ -6,6 +6,7 @@ import type { DecodedMessage, RequestId } from '../decode/types.ts';
 import { checkSubscribeCapability, checkVersion } from '../findings/protocol-checks.ts';
 import { recordCacheAge, recordLateReread } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
+import { answerYes } from './flow-rules.ts';
 import { strikeMissing, type EngineCore } from './core.ts';
 import type { SubscriptionLedger } from './ledger.ts';
 import type { UriState } from './uri-state.ts';
@@ -60,8 +61,9 @@ function walkReconnect(core: EngineCore, believed: UriState[], t: number, seq: n
   for (const u of believed) {
     core.touch(u, t);
     core.walk(u, ['N', 'O', 'P'], t, seq, [false, false, true]);
+    u.flowStage = 'asked';
     // A phantom that begins now sets this when it is evaluated; one already open would not.
-    if (u.flowPending === undefined && u.conds['phantom-subscription'] !== undefined) u.flowPending = { kind: 'phantom', deadline: t + core.grace, seq };
+    if (u.flowPhantom === undefined && u.conds['phantom-subscription'] !== undefined) u.flowPhantom = { deadline: t + core.grace, seq };
   }
 }
 
@@ -178,7 +180,7 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
     const u = c.uri(uri);
     core.touch(u, m.t);
     core.believe(u, l, m.seq);
-    if (u.flow.node === 'N') core.walk(u, ['O', 'P'], m.t, m.seq, [false, true]);
+    answerYes(core, u, m.t, m.seq);
     core.step(u, 'C', m.t, m.seq);
     core.reevaluate(u, m.t, m.seq);
   }
@@ -322,7 +324,9 @@ export function pageGone(core: EngineCore, doc: string, t: number, seq: number):
       } else if (p) core.counters.notificationsForCached -= p.count;
       u.pendingReread = undefined;
       u.pendingMissed = undefined;
-      u.flowPending = undefined;
+      u.flowReread = undefined;
+      u.flowPhantom = undefined;
+      u.flowStage = undefined;
       core.reevaluate(u, t, seq);
     }
   }

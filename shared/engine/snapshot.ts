@@ -4,42 +4,33 @@ import type { Finding, FindingId } from '../findings/types.ts';
 import { SEVERITY_RANK } from '../findings/types.ts';
 import { findingRowKey } from '../findings/finding-log.ts';
 import { EDGES, type NodeId } from '../flow/chart.ts';
-import { projectSteps } from '../flow/flow-tracker.ts';
+import { flowProjection, projectSteps, reachedNodes } from '../flow/flow-tracker.ts';
+import { dueWalks } from './flow-rules.ts';
 import { computeMetrics } from '../metrics.ts';
 import type { EngineCore } from './core.ts';
 import { STREAM_HISTORY } from './core.ts';
 import type { ClientView, EngineSnapshot, FlowSnapshot, SessionView, UriRow } from './types.ts';
 import type { UriState } from './uri-state.ts';
 
-function projected(core: EngineCore, u: UriState, now: number): NodeId[] {
-  const p = u.flowPending;
-  if (!p || now < p.deadline) return [];
-  if (p.kind === 'reread' && u.pendingReread) return ['K', 'M'];
-  if (p.kind === 'phantom' && u.believed && !u.held) return u.cached ? ['Q', 'M'] : ['Q'];
-  void core;
-  return [];
-}
-
 function flowSnapshot(core: EngineCore, now: number, rows: UriState[]): FlowSnapshot {
   const edgeCounts = Array.from(core.flow.counts);
+  let reached = core.flow.reached;
   const perUri: FlowSnapshot['perUri'] = {};
   for (const u of rows) {
     const counts = u.flow.counts ? Array.from(u.flow.counts) : new Array<number>(EDGES.length).fill(0);
-    const extra = projected(core, u, now);
-    let path = u.flow.path();
-    let node = u.flow.node;
-    if (extra.length) {
-      const p = projectSteps(u.flow, extra, u.flowPending!.deadline, u.flowPending!.seq);
-      path = p.path;
-      node = p.node;
+    let p = flowProjection(u.flow);
+    if (u.flowReread !== undefined || u.flowPhantom !== undefined) {
+      for (const w of dueWalks(u, now)) p = projectSteps(p, w.nodes, w.deadline, w.seq);
       for (const e of p.edges) {
         counts[e]!++;
         edgeCounts[e]!++;
       }
+      reached |= p.reached;
     }
-    perUri[u.key] = node !== undefined ? { node, edgeCounts: counts, path } : { edgeCounts: counts, path };
+    const one = { edgeCounts: counts, path: p.path, reached: reachedNodes(p.reached) };
+    perUri[u.key] = p.node !== undefined ? { node: p.node, ...one } : one;
   }
-  return { edgeCounts, perUri };
+  return { edgeCounts, reached: reachedNodes(reached), perUri };
 }
 
 function row(core: EngineCore, u: UriState, now: number, ids: FindingId[], worst: Finding['severity'] | undefined, node: NodeId | undefined): UriRow {

@@ -147,7 +147,10 @@ export interface ClientView {
 export interface FlowSnapshot {
   /** Count per edge index (see EDGES), all URIs together. */
   edgeCounts: number[];
-  perUri: Record<string, { node?: NodeId; edgeCounts: number[]; path: FlowStep[] }>;
+  /** Every node any URI ever reached (ended pages' URIs too, as the counts). */
+  reached: NodeId[];
+  /** Per URI: its current node, counts, last steps and every node it ever reached (the path keeps only the last 64 steps). */
+  perUri: Record<string, { node?: NodeId; edgeCounts: number[]; path: FlowStep[]; reached: NodeId[] }>;
 }
 
 export interface EngineSnapshot {

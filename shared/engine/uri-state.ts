@@ -6,6 +6,7 @@ import { utf8Length } from '../payload.ts';
 import { newConditionSlots, type ConditionSlots } from '../findings/finding-log.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import { newFlowState, type FlowState } from '../flow/flow-tracker.ts';
+import type { FlowPending, FlowStage } from './flow-rules.ts';
 import { BURST_MS, CADENCE_WINDOW, expectedFreshness, type CompiledRule, type Freshness } from './freshness.ts';
 import type { SubscriptionLedger } from './ledger.ts';
 import type { ClientModel } from './client-model.ts';
@@ -163,8 +164,11 @@ export class UriState {
 
   readonly conds: ConditionSlots = newConditionSlots();
   readonly flow: FlowState = newFlowState();
-  /** A time-based flow inference waiting for its deadline (see engine flow rules). */
-  flowPending: { kind: 'reread' | 'phantom'; deadline: number; seq: number } | undefined;
+  /** Time-based flow inferences waiting for their deadlines (flow-rules.ts): no re-read (I → K), no resubscribe (P → Q). */
+  flowReread: FlowPending | undefined;
+  flowPhantom: FlowPending | undefined;
+  /** The chart's reconnect question still open for this URI (flow-rules.ts). */
+  flowStage: FlowStage;
 
   constructor(
     readonly key: string,

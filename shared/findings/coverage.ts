@@ -164,11 +164,13 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
           ? { id: 'phantom-subscription', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session, detail }
           : { id: 'phantom-subscription', doc: c.doc, endpoint: c.endpoint, uri: u.uri, detail };
       core.conds.hold(slots, spec, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq]);
-      if (!ph) u.flowPending = { kind: 'phantom', deadline: t + core.grace, seq };
+      if (!ph) u.flowPhantom = { deadline: t + core.grace, seq };
     }
   } else if (ph) {
     core.conds.release(slots, 'phantom-subscription', t, [seq]);
-    if (u.flowPending?.kind === 'phantom') u.flowPending = undefined;
+    u.flowPhantom = undefined;
+    // Held again without a subscribe (a session used again): nothing is left to ask.
+    if (held) u.flowStage = undefined;
   }
 
   const ndc = slots['no-delivery-channel'];

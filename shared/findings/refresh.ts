@@ -95,7 +95,7 @@ export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: numb
   if (!p) return;
   p.reread ??= { t, seq };
   p.out = (p.out ?? 0) + 1;
-  if (u.flowPending?.kind === 'reread') u.flowPending = undefined;
+  u.flowReread = undefined;
 }
 
 /** A read sent after the pending notification (`reqSeq` past it) was answered with content: the re-read is done, late if past the grace. */
@@ -117,7 +117,7 @@ export function noteReadFailed(core: EngineCore, u: UriState, reqSeq: number, t:
   p.out = Math.max(0, (p.out ?? 1) - 1);
   if (p.out > 0) return;
   p.reread = undefined;
-  u.flowPending ??= { kind: 'reread', deadline: Math.max(t, p.t + core.grace), seq: p.seq };
+  u.flowReread ??= { deadline: Math.max(t, p.t + core.grace), seq: p.seq };
 }
 
 /** A re-read that was sent past the grace: the late finding, as history (its notification may be answered later). */
@@ -171,7 +171,7 @@ export function noteNotified(core: EngineCore, u: UriState, t: number, seq: numb
   if (p) recordLateReread(core, u, p, p.reread!);
   const named = session ?? p?.session;
   u.pendingReread = { t, seq, count: (p?.count ?? 0) + 1, ...(named !== undefined ? { session: named } : {}) };
-  u.flowPending ??= { kind: 'reread', deadline: t + core.grace, seq };
+  u.flowReread ??= { deadline: t + core.grace, seq };
 }
 
 /** A duration as the findings say it: ms under 10 s (a 400 ms rule read "expected at most 0 s"), else seconds. */

@@ -47,6 +47,8 @@ export class FlowState {
   code = -1;
   /** Steps taken in total; the ring keeps the last PATH_CAP. */
   steps = 0;
+  /** Every node this URI ever reached, one bit per node code (the path keeps only the last steps). */
+  reached = 0;
   /** Offset of this URI's block in `blocks` (edge counts, then the ring of t, seq and node | (edge + 1) << 5 | inferred << 10). */
   private base = -1;
   private blocks: FlowBlocks | undefined = undefined;
@@ -70,6 +72,7 @@ export class FlowState {
     b[i + 1] = seq;
     b[i + 2] = code | ((edge + 1) << 5) | (inferred ? 1024 : 0);
     this.steps++;
+    this.reached |= 1 << code;
     if (edge >= 0) {
       this.counted = true;
       b[this.base + edge]!++;
@@ -114,6 +117,8 @@ const NODE_IDS: readonly NodeId[] = NODES.map((n) => n.id);
 
 export class FlowTracker {
   readonly counts = new Int32Array(N_EDGES);
+  /** Every node any URI ever reached, one bit per node code (as `counts`, ended pages' URIs included). */
+  reached = 0;
   private blocks = new FlowBlocks();
 
   step(s: FlowState, node: NodeId, t: number, seq: number, inferred = false): void {
@@ -129,6 +134,7 @@ export class FlowTracker {
     }
     s.node = NODE_IDS[code];
     s.code = code;
+    this.reached |= 1 << code;
     s.push(this.blocks, code, e, t, seq, inferred);
   }
 
@@ -143,11 +149,30 @@ export class FlowTracker {
   }
 }
 
-/** Where a projected (not yet committed) inference would take a URI: applied to copies, for snapshots at `now`. */
-export function projectSteps(s: FlowState, nodes: readonly NodeId[], t: number, seq: number): { path: FlowStep[]; edges: number[]; node: NodeId | undefined } {
-  const path = s.path().slice();
-  const edges: number[] = [];
-  let node = s.node;
+/** The node ids of a reached mask (FlowState.reached, FlowTracker.reached). */
+export function reachedNodes(mask: number): NodeId[] {
+  return NODE_IDS.filter((_, code) => (mask & (1 << code)) !== 0);
+}
+
+/** A URI's flow as a snapshot shows it: projected steps are applied to copies of it (projectSteps). */
+export interface FlowProjection {
+  path: FlowStep[];
+  /** Edges the projected steps took (to add to the counts). */
+  edges: number[];
+  node: NodeId | undefined;
+  reached: number;
+}
+
+export function flowProjection(s: FlowState): FlowProjection {
+  return { path: s.path(), edges: [], node: s.node, reached: s.reached };
+}
+
+/** Where a projected (not yet committed) inference would take a URI: `p` is copied, never changed. */
+export function projectSteps(p: FlowProjection, nodes: readonly NodeId[], t: number, seq: number): FlowProjection {
+  const path = p.path.slice();
+  const edges = p.edges.slice();
+  let node = p.node;
+  let reached = p.reached;
   for (const n of nodes) {
     if (node === n) continue;
     const step: FlowStep = { node: n, t, seq, inferred: true };
@@ -159,8 +184,9 @@ export function projectSteps(s: FlowState, nodes: readonly NodeId[], t: number, 
       }
     }
     path.push(step);
+    reached |= 1 << nodeCode(n);
     node = n;
   }
   if (path.length > PATH_CAP) path.splice(0, path.length - PATH_CAP);
-  return { path, edges, node };
+  return { path, edges, node, reached };
 }

@@ -49,6 +49,34 @@ describe('flow layout', () => {
         expect(apart, `${a.id} overlaps ${b.id}`).toBe(true);
       }
   });
+  it('keeps every branch label off every edge line and node, inside the drawing (P → C: "yes" on its own line)', () => {
+    // The label's box at 10 px: about 6 px a character, 8 px above the baseline to 2 px below it.
+    for (const p of EDGE_PATHS) {
+      const e = EDGES[p.index]!;
+      if (!e.label) continue;
+      const w = e.label.en.split(' ')[0]!.length * 6;
+      const [x, y] = p.branchAt;
+      const box = { x0: p.branchAnchor === 'end' ? x - w : x, x1: p.branchAnchor === 'end' ? x : x + w, y0: y - 8, y1: y + 2 };
+      expect(box.x0 >= 0 && box.x1 <= WIDTH && box.y0 >= 0 && box.y1 <= HEIGHT, `${e.from}→${e.to} label inside`).toBe(true);
+      for (const q of EDGE_PATHS)
+        for (let i = 1; i < q.points.length; i++) {
+          const [ax, ay] = q.points[i - 1]!;
+          const [bx, by] = q.points[i]!;
+          const crosses = Math.max(ax, bx) >= box.x0 && Math.min(ax, bx) <= box.x1 && Math.max(ay, by) >= box.y0 && Math.min(ay, by) <= box.y1;
+          expect(crosses, `${e.from}→${e.to}'s "${e.label.en}" crosses ${q.from}→${q.to}`).toBe(false);
+        }
+      for (const n of NODES) {
+        const b = BOXES[n.id];
+        const apart = box.x1 <= b.x || b.x + b.w <= box.x0 || box.y1 <= b.y || b.y + b.h <= box.y0;
+        expect(apart, `${e.from}→${e.to}'s label overlaps ${n.id}`).toBe(true);
+      }
+    }
+    // The loop's count sits under its run along the bottom, inside the drawing, not beside O → P's.
+    const loop = EDGE_PATHS.find((p) => p.from === 'P' && p.to === 'C')!;
+    expect(loop.labelAt[1]).toBeGreaterThan(loop.points[1]![1]);
+    expect(loop.labelAt[1] + 2).toBeLessThanOrEqual(HEIGHT);
+  });
+
   it('routes every edge from its source box to its target box with axis-aligned segments', () => {
     expect(EDGE_PATHS).toHaveLength(EDGES.length);
     const touches = (id: keyof typeof BOXES, [x, y]: [number, number]) => {
@@ -87,7 +115,7 @@ describe('flow view', () => {
   });
 
   it('all URIs: a jump leaves a node drawn as reached, even when no counted edge reached it (a dropped listen: N → Q)', () => {
-    const flow = { edgeCounts: [], perUri: { u: { node: 'Q' as const, edgeCounts: [], path: [{ node: 'N' as const, t: 1, seq: 1 }, { node: 'Q' as const, t: 2, seq: 2 }] } } };
+    const flow = { edgeCounts: [], reached: [], perUri: { u: { node: 'Q' as const, edgeCounts: [], reached: [], path: [{ node: 'N' as const, t: 1, seq: 1 }, { node: 'Q' as const, t: 2, seq: 2 }] } } };
     const all = flowView(flow, null);
     expect(all.jumps).toEqual([{ from: 'N', to: 'Q', count: 1 }]);
     expect([all.nodes.N.reached, all.nodes.Q.reached]).toEqual([true, true]);

@@ -1,0 +1,58 @@
+// The chart's time-based answers. Two questions are answered by the grace rather than by a message: "does the
+// notification reach the client?" (I: no re-read within the grace → K → M) and "does it send subscribe again?" (P: no
+// resubscribe within the grace → Q → M). The URI may have moved on before the answer comes (a re-read of its cache
+// right after a reconnect, the session ending right after a notification): the answer then goes back to its question
+// (a jump to I or P) and takes the chart's own branch, so the branch is counted and the path says where it was asked.
+// Committed when an event touches the URI past the deadline (EngineCore.touch), projected in a snapshot at `now`
+// (snapshot.ts): both take their steps from `dueWalks`, so live and replay agree.
+import type { NodeId } from '../flow/chart.ts';
+import type { EngineCore } from './core.ts';
+import type { UriState } from './uri-state.ts';
+
+export interface FlowPending {
+  deadline: number;
+  seq: number;
+}
+
+/**
+ * The reconnect question still open for a URI: `asked` after a re-initialize walked it N → O → P (answered yes by a
+ * subscribe, no by the grace); `listen-ended` after the listen that held it ended (2026-07-28 has no re-initialize:
+ * a listen again is the reconnect, O → P → C; none by the grace is O → P → Q).
+ */
+export type FlowStage = 'asked' | 'listen-ended' | undefined;
+
+export interface DueWalk {
+  nodes: readonly NodeId[];
+  deadline: number;
+  seq: number;
+  kind: 'reread' | 'phantom';
+}
+
+const REREAD: readonly NodeId[] = ['I', 'K', 'M'];
+const PHANTOM: Record<'asked' | 'listen-ended' | 'none', { cached: readonly NodeId[]; bare: readonly NodeId[] }> = {
+  asked: { cached: ['P', 'Q', 'M'], bare: ['P', 'Q'] },
+  'listen-ended': { cached: ['O', 'P', 'Q', 'M'], bare: ['O', 'P', 'Q'] },
+  none: { cached: ['Q', 'M'], bare: ['Q'] },
+};
+
+/** The inferred walks due for `u` at `now`, in deadline order (an inference whose condition went away is none). */
+export function dueWalks(u: UriState, now: number): DueWalk[] {
+  const out: DueWalk[] = [];
+  const r = u.flowReread;
+  if (r && now >= r.deadline && u.pendingReread) out.push({ nodes: REREAD, deadline: r.deadline, seq: r.seq, kind: 'reread' });
+  const p = u.flowPhantom;
+  if (p && now >= p.deadline && u.believed && !u.held) {
+    const w = PHANTOM[u.flowStage ?? 'none'];
+    out.push({ nodes: u.cached ? w.cached : w.bare, deadline: p.deadline, seq: p.seq, kind: 'phantom' });
+  }
+  if (out.length === 2 && out[1]!.deadline < out[0]!.deadline) out.reverse();
+  return out;
+}
+
+/** A subscribe (or a listen naming the URI) is coming (its step is C): the reconnect question, if open, answered yes. */
+export function answerYes(core: EngineCore, u: UriState, t: number, seq: number): void {
+  const stage = u.flowStage;
+  u.flowStage = undefined;
+  if (stage === 'asked') core.step(u, 'P', t, seq, true);
+  else if (stage === 'listen-ended') core.walk(u, ['O', 'P'], t, seq, [false, true]);
+}

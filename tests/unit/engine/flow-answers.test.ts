@@ -1,0 +1,201 @@
+// The chart's two time-answered questions when the URI moved on before the answer came, and what stays red. "Does it
+// send subscribe again?" (P) and "does the notification reach the client?" (I) are answered by the grace; a re-read of
+// the cache right after a reconnect, or the session ending right after a notification, used to make the answer a jump
+// from wherever the URI was (L ⇢ Q, N with no K at all): the branch went uncounted and the chart disagreed with the
+// findings (a flow audit on real SDK traffic, 2026-12-05).
+import { describe, expect, it } from 'vitest';
+import { brief, findingsAfter, run } from '../../support/analyze.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Engine } from '../../../shared/engine/index.ts';
+import { parseTrace } from '../../../shared/trace/index.ts';
+import { edgeIndex, type NodeId } from '../../../shared/flow/index.ts';
+import { flowView } from '../../../panel/model/flow-view.ts';
+
+const ENDPOINT = 'http://localhost:3000/mcp';
+const POLICY = 'file:///docs/policy.md';
+
+function flowOf(e: Engine, now: number, uri = POLICY) {
+  const snap = e.snapshot(now);
+  const row = snap.uris.find((r) => r.uri === uri)!;
+  const p = snap.flow.perUri[row.key]!;
+  return {
+    snap,
+    key: row.key,
+    node: p.node,
+    path: p.path.map((s) => s.node).join(''),
+    count: (a: NodeId, b: NodeId) => p.edgeCounts[edgeIndex(a, b)]!,
+    global: (a: NodeId, b: NodeId) => snap.flow.edgeCounts[edgeIndex(a, b)]!,
+  };
+}
+
+function subscribedV1(log: FrameLog) {
+  const c = new StreamableClient(log, ENDPOINT);
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  return { c, get };
+}
+
+describe('the reconnect question (P), answered after the URI moved on', () => {
+  it('re-initialize, re-read the cache at once, never resubscribe: P —no→ Q counted, in the path and in the projection alike', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedV1(log);
+    log.wait(500);
+    get.close('aborted');
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    c.read(POLICY, 'v1'); // the client restores its cache first: the question is still open
+    const e = run(log);
+    // Projected at `now` (nothing touched the URI since the deadline) …
+    const projected = flowOf(e, log.t + 3000);
+    expect(projected.path).toBe('JLCDNOPJLPQM');
+    expect([projected.count('P', 'Q'), projected.count('Q', 'M'), projected.global('P', 'Q')]).toEqual([1, 1, 1]);
+    expect(projected.node).toBe('M');
+    // … and committed when a later event touches it: the same steps.
+    log.wait(3000);
+    c.read(POLICY, 'v1');
+    const committed = flowOf(run(log), log.t);
+    expect(committed.path).toBe('JLCDNOPJLPQMJL');
+    expect(committed.count('P', 'Q')).toBe(1);
+  });
+
+  it('re-initialize, re-read, then resubscribe within the grace: P —yes→ C counted, no Q', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedV1(log);
+    get.close('aborted');
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    const e = run(log);
+    const f = flowOf(e, log.t + 5000);
+    expect(f.path).toBe('JLCDNOPJLPCD');
+    expect([f.count('P', 'C'), f.count('P', 'Q')]).toEqual([1, 0]);
+    expect(brief(findingsAfter(e, 5000)).filter((x) => x.includes(POLICY))).toEqual([]);
+  });
+
+  it('2026-07-28: the listen drops, the client reads on and never listens again: O → P —no→ Q (a listen again is the reconnect)', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, ENDPOINT);
+    c.discover();
+    c.read(POLICY, 'v1');
+    const l = c.listen([POLICY]);
+    log.wait(200);
+    l.drop('failed');
+    c.read(POLICY, 'v1');
+    const e = run(log);
+    const f = flowOf(e, log.t + 3000);
+    expect(brief(findingsAfter(e, 3000))).toContain(`phantom-subscription ${POLICY} - error`);
+    expect(f.path).toBe('JLCDNJLOPQM');
+    expect([f.count('O', 'P'), f.count('P', 'Q'), f.count('Q', 'M')]).toEqual([1, 1, 1]);
+  });
+
+  it('2026-07-28: the listen drops, the client reads, then listens again: O → P —yes→ C', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, ENDPOINT);
+    c.discover();
+    c.read(POLICY, 'v1');
+    const l = c.listen([POLICY]);
+    l.drop('failed');
+    c.read(POLICY, 'v1');
+    c.listen([POLICY]);
+    const f = flowOf(run(log), log.t + 3000);
+    expect(f.path).toBe('JLCDNJLOPCD');
+    expect([f.count('P', 'C'), f.count('P', 'Q')]).toEqual([1, 0]);
+  });
+
+  it('a client that unsubscribes after the reconnect withdrew the question: no answer comes, Q is not reached', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedV1(log);
+    get.close('aborted');
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    c.read(POLICY, 'v1');
+    c.unsubscribe(POLICY);
+    log.wait(5000);
+    c.read(POLICY, 'v1');
+    const f = flowOf(run(log), log.t + 5000);
+    expect(f.path).toBe('JLCDNOPJLJL');
+    expect([f.count('P', 'C'), f.count('P', 'Q')]).toEqual([0, 0]);
+  });
+});
+
+describe('the notification question (I), answered after the session or listen ended', () => {
+  it('2026-07-28: notified, never re-read, the page closes its listen at once: I —lost→ K → M, as notified-not-reread says', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, ENDPOINT);
+    c.discover();
+    c.read(POLICY, 'v1');
+    const l = c.listen([POLICY]);
+    l.updated(POLICY);
+    log.wait(100);
+    c.cancel(l);
+    const e = run(log);
+    expect(brief(findingsAfter(e, 5000))).toContain(`notified-not-reread ${POLICY} - warning`);
+    const f = flowOf(e, log.t + 5000);
+    expect(f.path).toBe('JLCDEFGINIKM');
+    expect([f.count('I', 'K'), f.count('K', 'M')]).toEqual([1, 1]);
+    expect(f.node).toBe('M');
+  });
+
+  it('v1: notified, never re-read, the session ends at once (404): I —lost→ K counted; then Q for the lost subscription', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedV1(log);
+    get.updated(POLICY);
+    log.wait(100);
+    c.begin('tools/list').httpStatus(404, -32001, 'Session not found');
+    const e = run(log);
+    expect(brief(findingsAfter(e, 5000))).toContain(`notified-not-reread ${POLICY} - warning`);
+    const f = flowOf(e, log.t + 5000);
+    expect(f.count('I', 'K')).toBe(1);
+    expect(f.path.startsWith('JLCDEFGINIKM')).toBe(true);
+  });
+});
+
+describe('red means reached, ever', () => {
+  it('a stale overwrite (L ⇢ M) stays red after 64 more steps, as its finding stays listed; the all-URIs view too', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedV1(log);
+    get.updated(POLICY);
+    const older = c.beginRead(POLICY);
+    get.updated(POLICY);
+    const newer = c.beginRead(POLICY);
+    newer.respond({ contents: [{ uri: POLICY, text: 'v3' }] });
+    older.respond({ contents: [{ uri: POLICY, text: 'v2' }] });
+    for (let i = 0; i < 15; i++) {
+      get.updated(POLICY);
+      c.read(POLICY, `v${4 + i}`);
+    }
+    const e = run(log);
+    const f = flowOf(e, log.t);
+    expect(f.snap.findings.some((x) => x.id === 'stale-overwrite' && x.uri === POLICY)).toBe(true);
+    expect(f.path).not.toContain('M'); // the path ring (64 steps) no longer has it …
+    expect(flowView(f.snap.flow, f.key).nodes.M.reached).toBe(true); // … the chart still shows it reached
+    expect(flowView(f.snap.flow, null).nodes.M.reached).toBe(true);
+    expect(flowView(f.snap.flow, f.key).nodes.Q.reached).toBe(false);
+  });
+});
+
+describe('the chart agrees with the findings on the recorded real traces', () => {
+  const dir = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.trace.json'))) {
+    it(`${file}: a URI not re-read reached K by I —lost→ K; a phantom reached Q`, () => {
+      const parsed = parseTrace(readFileSync(join(dir, file), 'utf8'));
+      if (!parsed.ok) throw new Error(parsed.error);
+      const e = Engine.replay(parsed.trace.frames);
+      const snap = e.snapshot(e.lastT! + 5000);
+      for (const f of snap.findings) {
+        const row = snap.uris.find((r) => r.uri === f.uri && r.endpoint === f.endpoint);
+        if (!row) continue;
+        const p = snap.flow.perUri[row.key]!;
+        if (f.id === 'notified-not-reread') expect(p.edgeCounts[edgeIndex('I', 'K')], `${f.uri}: I → K`).toBeGreaterThan(0);
+        if (f.id === 'phantom-subscription') expect(p.reached, `${f.uri}: Q`).toContain('Q');
+      }
+    });
+  }
+});
