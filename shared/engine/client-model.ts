@@ -1,6 +1,7 @@
 // The client side per page document and endpoint: what the page's MCP client negotiated, its sessions (2025) or listen
 // streams (2026), its in-flight reads and their send order, and its URI rows. A page reload is a new document and so a
 // new client: caches live in page memory.
+import { WorkRun } from './work-run.ts';
 import type { Generation, RequestId, Transport } from '../decode/types.ts';
 import type { SubscriptionLedger } from './ledger.ts';
 import type { Reconnect } from './core.ts';
@@ -85,6 +86,12 @@ export class ClientModel {
   lastListenSeq = -1;
   /** This client's latest reconnect (subscribes after it count as resubscribing; another client's do not). */
   lastReconnect: Reconnect | undefined = undefined;
+  /** Working through a reconnect (work-run.ts): initialize sent, URIs subscribed again. Excuses phantom and lost coverage. */
+  readonly resubscribing = new WorkRun();
+  /** Getting a delivery channel back: initialize and GET stream attempts. Excuses no-delivery-channel. */
+  readonly reopening = new WorkRun();
+  /** Re-reading notified URIs one after another. Excuses notified-not-reread. */
+  readonly rereading = new WorkRun();
   ended = false;
 
   constructor(

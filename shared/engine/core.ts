@@ -7,7 +7,7 @@ import { ConditionSet, FindingLog } from '../findings/finding-log.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import type { NodeId } from '../flow/chart.ts';
 import { FlowTracker, type FlowWalk } from '../flow/flow-tracker.ts';
-import { dueWalks } from './flow-rules.ts';
+import { dueWalks, phantomWaits, rereadWaits } from './flow-rules.ts';
 import { ClientModel } from './client-model.ts';
 import { compileRules, type CompiledRule } from './freshness.ts';
 import { SubscriptionLedger } from './ledger.ts';
@@ -386,13 +386,14 @@ export class EngineCore {
     const r = u.flowReread;
     const p = u.flowPhantom;
     if ((r !== undefined && t >= r.deadline) || (p !== undefined && t >= p.deadline)) {
-      for (const w of dueWalks(u, t)) {
+      for (const w of dueWalks(u, t, this.grace)) {
         this.walk(u, w.nodes, w.deadline, w.seq, ALL_INFERRED);
         // The reconnect question is answered (no): a later subscribe is a new one.
         if (w.kind === 'phantom') u.flowStage = undefined;
       }
-      if (u.flowReread && t >= u.flowReread.deadline) u.flowReread = undefined;
-      if (u.flowPhantom && t >= u.flowPhantom.deadline) u.flowPhantom = undefined;
+      // Walked, or its condition went away; kept while a run of the client's may still reach the URI.
+      if (r !== undefined && t >= r.deadline && !rereadWaits(u, t, this.grace)) u.flowReread = undefined;
+      if (p !== undefined && t >= p.deadline && !phantomWaits(u, t, this.grace)) u.flowPhantom = undefined;
     }
     const m = u.pendingMissed;
     if (m && t >= m.until) {

@@ -35,13 +35,24 @@ const PHANTOM: Record<'asked' | 'listen-ended' | 'none', { cached: readonly Node
   none: { cached: ['Q', 'M'], bare: ['Q'] },
 };
 
+/** A run of the client's (work-run.ts) has not reached this URI yet: its question is not answered at its deadline. */
+export function rereadWaits(u: UriState, now: number, grace: number): boolean {
+  const p = u.pendingReread;
+  return p !== undefined && u.client.rereading.covers(p.t, now, grace);
+}
+
+export function phantomWaits(u: UriState, now: number, grace: number): boolean {
+  const c = u.conds['phantom-subscription'];
+  return c?.run !== undefined && c.run.covers(c.since, now, grace);
+}
+
 /** The inferred walks due for `u` at `now`, in deadline order (an inference whose condition went away is none). */
-export function dueWalks(u: UriState, now: number): DueWalk[] {
+export function dueWalks(u: UriState, now: number, grace: number): DueWalk[] {
   const out: DueWalk[] = [];
   const r = u.flowReread;
-  if (r && now >= r.deadline && u.pendingReread) out.push({ nodes: REREAD, deadline: r.deadline, seq: r.seq, kind: 'reread' });
+  if (r && now >= r.deadline && u.pendingReread && !rereadWaits(u, now, grace)) out.push({ nodes: REREAD, deadline: r.deadline, seq: r.seq, kind: 'reread' });
   const p = u.flowPhantom;
-  if (p && now >= p.deadline && u.believed && !u.held) {
+  if (p && now >= p.deadline && u.believed && !u.held && !phantomWaits(u, now, grace)) {
     const w = PHANTOM[u.flowStage ?? 'none'];
     out.push({ nodes: u.cached ? w.cached : w.bare, deadline: p.deadline, seq: p.seq, kind: 'phantom' });
   }

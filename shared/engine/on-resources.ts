@@ -116,7 +116,11 @@ export function onSubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMess
   core.counters.subscribeRequested++;
   const l = core.session(c, m.session, m.t, m.seq);
   checkSubscribeCapability(core, c, [m.uri], l?.label, m.t, m.seq);
-  if (c.lastReconnect) strikeMissing(c.lastReconnect, u);
+  if (c.lastReconnect) {
+    // Subscribing again, one URI at a time: the ones still to come are not late while it goes on.
+    if (u.missingIn === c.lastReconnect.index) c.resubscribing.step(m.t, core.grace);
+    strikeMissing(c.lastReconnect, u);
+  }
   answerYes(core, u, m.t, m.seq);
   core.step(u, 'C', m.t, m.seq);
   core.reevaluate(u, m.t, m.seq);

@@ -85,7 +85,7 @@ export interface Pending {
   /** The session the notification that began this wait came on: the finding names it, whatever is current later. */
   session?: string;
   /** The first read sent since, while it (or a later one) is in flight: it settles the re-read only if it succeeds. */
-  reread?: { t: number; seq: number };
+  reread?: { t: number; seq: number; queued?: boolean };
   /** Reads sent since `seq` and not answered yet (reads sent before it do not count: they cannot answer it). */
   out?: number;
 }

@@ -2,6 +2,8 @@
 // every subscription the client believes in? cached-not-subscribed, phantom-subscription, no-delivery-channel. These
 // are conditions (they hold over time), re-checked whenever something about the URI changes.
 import type { EngineCore } from '../engine/core.ts';
+import type { ClientModel } from '../engine/client-model.ts';
+import type { WorkRun } from '../engine/work-run.ts';
 import type { UriState } from '../engine/uri-state.ts';
 import type { FindingSpec } from './finding-log.ts';
 import { COVERAGE_REASONS } from './catalogue.ts';
@@ -106,6 +108,11 @@ function lostDetail(u: UriState): string {
   return memo && memo.text === how ? memo.lost : `${how}; no live session or listen has held it since then`;
 }
 
+/** The run that may still reach a URI whose coverage was lost with its session or stream: the client's resubscribing. */
+function lostRun(c: ClientModel, reason: string | undefined): WorkRun | undefined {
+  return reason === 'lost-on-reinit' || reason === 'lost-with-stream' ? c.resubscribing : undefined;
+}
+
 export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: number): void {
   const c = u.client;
   const live = !c.ended;
@@ -137,7 +144,7 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
       if (cns && session !== undefined && cns.spec.reason === reason && cns.spec.detail === detail && (cns.spec.severity === 'info') === info) {
         // Only the session it names changed (a reconnect): the open condition's own spec says so, no new one.
         cns.spec.session = session;
-        core.conds.hold(slots, cns.spec as FindingSpec & { id: 'cached-not-subscribed' }, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq]);
+        core.conds.hold(slots, cns.spec as FindingSpec & { id: 'cached-not-subscribed' }, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq], undefined, lostRun(c, reason));
       } else {
         const spec: FindingSpec & { id: 'cached-not-subscribed' } =
           session !== undefined
@@ -146,7 +153,7 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
         // Without the capability there is nothing to subscribe to: polling is the only option, so it is only worth a
         // note (subscribe-unsupported tells the client off if it tried anyway).
         if (info) spec.severity = 'info';
-        core.conds.hold(slots, spec, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq]);
+        core.conds.hold(slots, spec, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq], undefined, lostRun(c, reason));
       }
     }
   } else if (cns) core.conds.release(slots, 'cached-not-subscribed', t, [seq]);
@@ -156,14 +163,14 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
     if (ph && session !== undefined && ph.spec.session !== session && ph.spec.detail === endedHow(u)) {
       // Only the session it names changed (a reconnect): the open condition's own spec says so.
       ph.spec.session = session;
-      core.conds.hold(slots, ph.spec as FindingSpec & { id: 'phantom-subscription' }, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq]);
+      core.conds.hold(slots, ph.spec as FindingSpec & { id: 'phantom-subscription' }, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq], undefined, c.resubscribing);
     } else if (!ph || ph.spec.session !== session) {
       const detail = endedHow(u);
       const spec: FindingSpec & { id: 'phantom-subscription' } =
         session !== undefined
           ? { id: 'phantom-subscription', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session, detail }
           : { id: 'phantom-subscription', doc: c.doc, endpoint: c.endpoint, uri: u.uri, detail };
-      core.conds.hold(slots, spec, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq]);
+      core.conds.hold(slots, spec, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq], undefined, c.resubscribing);
       if (!ph) u.flowPhantom = { deadline: t + core.grace, seq };
     }
   } else if (ph) {
@@ -187,7 +194,11 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
       // A stream the server closed after asking for a `retry` (SEP-1699 polling) is expected back after that wait.
       const retry = reason === 'closed' ? l.lastChannelClose?.retryMs : undefined;
       const settle = retry !== undefined ? core.grace + retry : undefined;
-      core.conds.hold(slots, { id: 'no-delivery-channel', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session: l.label, reason, detail }, t, [u.heldSeq], settle);
+      core.conds.hold(slots, { id: 'no-delivery-channel', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session: l.label, reason, detail }, t, [u.heldSeq], settle, c.reopening);
     }
-  } else if (ndc) core.conds.release(slots, 'no-delivery-channel', t, [seq]);
+  } else if (ndc) {
+    // Reopened: what stays as history says so ("was not reopened" was only true while it lasted).
+    if (live && held && ndc.spec.reason === 'closed') ndc.spec = { ...ndc.spec, detail: `${ndc.spec.detail!.replace(/ and was not reopened$/, '')} and was reopened only ${Math.round(t - ndc.since)} ms later` };
+    core.conds.release(slots, 'no-delivery-channel', t, [seq]);
+  }
 }

@@ -5,6 +5,7 @@
 // when they end. Both merge by key, so one problem is one finding however often it recurs.
 import { CATALOGUE, COVERAGE_REASONS } from './catalogue.ts';
 import { SEVERITY_RANK, type CoverageReason, type Finding, type FindingId, type Severity } from './types.ts';
+import type { WorkRun } from '../engine/work-run.ts';
 
 export interface FindingSpec {
   id: FindingId;
@@ -127,6 +128,8 @@ export interface OpenCondition {
   evidence: number[];
   /** Held this long before it counts, when longer than the usual settle time (a server-requested retry wait). */
   settleMs?: number;
+  /** The client's work that may still reach it (engine/work-run.ts): while that run goes on, it does not count. */
+  run?: WorkRun;
 }
 
 /** Per-subject slots: at most one open condition per finding id (a URI row holds its own). */
@@ -147,18 +150,20 @@ export class ConditionSet {
   ) {}
 
   /** The condition holds (from `t` if it was not open, or under a new key). */
-  hold(slots: ConditionSlots, spec: FindingSpec & { id: ConditionId }, t: number, evidence: readonly number[], settleMs?: number): OpenCondition {
+  hold(slots: ConditionSlots, spec: FindingSpec & { id: ConditionId }, t: number, evidence: readonly number[], settleMs?: number, run?: WorkRun): OpenCondition {
     const cur = slots[spec.id];
     // The same subject (hence the same key) needs no key string: a re-check of an open condition is the common case.
     const key = cur && sameSubject(cur.spec, spec) ? cur.key : findingKey(spec);
     if (cur && cur.key === key) {
       cur.spec = spec;
+      if (run !== undefined) cur.run = run;
       addEvidence(cur.evidence, evidence);
       return cur;
     }
     if (cur) this.release(slots, spec.id, t, []);
     const c: OpenCondition = { key, spec, since: t, evidence: [] };
     if (settleMs !== undefined && settleMs > this.settleMs) c.settleMs = settleMs;
+    if (run !== undefined) c.run = run;
     addEvidence(c.evidence, evidence);
     slots[spec.id] = c;
     this.open.set(key, c);
@@ -171,12 +176,12 @@ export class ConditionSet {
     if (!cur) return;
     slots[id] = undefined;
     if (this.open.get(cur.key) === cur) this.open.delete(cur.key);
-    if (t - cur.since >= (cur.settleMs ?? this.settleMs)) this.log.record(cur.spec, cur.since, t, [...cur.evidence, ...evidence]);
+    if (this.settled(cur, t)) this.log.record(cur.spec, cur.since, t, [...cur.evidence, ...evidence]);
   }
 
-  /** Has the condition held long enough at `now` to be reported? */
+  /** Has the condition held long enough at `now` to be reported (and is no run of the client's still reaching for it)? */
   settled(c: OpenCondition, now: number): boolean {
-    return now - c.since >= (c.settleMs ?? this.settleMs);
+    return now - c.since >= (c.settleMs ?? this.settleMs) && !(c.run !== undefined && c.run.covers(c.since, now, this.settleMs));
   }
 }
 

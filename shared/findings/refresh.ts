@@ -93,7 +93,10 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
 export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: number): void {
   const p = u.pendingReread;
   if (!p) return;
-  p.reread ??= { t, seq };
+  // Re-reading notified URIs one after another: one reached past the grace in a run that never paused is queued, not late.
+  const run = u.client.rereading;
+  run.step(t, core.grace);
+  p.reread ??= t - p.t >= core.grace && run.covers(p.t, t, core.grace) ? { t, seq, queued: true } : { t, seq };
   p.out = (p.out ?? 0) + 1;
   u.flowReread = undefined;
 }
@@ -121,8 +124,8 @@ export function noteReadFailed(core: EngineCore, u: UriState, reqSeq: number, t:
 }
 
 /** A re-read that was sent past the grace: the late finding, as history (its notification may be answered later). */
-export function recordLateReread(core: EngineCore, u: UriState, p: Pending, sent: { t: number; seq: number }): void {
-  if (sent.t - p.t < core.grace) return;
+export function recordLateReread(core: EngineCore, u: UriState, p: Pending, sent: { t: number; seq: number; queued?: boolean }): void {
+  if (sent.t - p.t < core.grace || sent.queued) return;
   core.log.record(
     { id: 'notified-not-reread', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...sessionOfPending(u, p), detail: `re-read only after ${Math.round(sent.t - p.t)} ms` },
     p.t,
@@ -234,8 +237,8 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
     if (c.ended) continue;
     for (const u of c.uris.values()) {
       const p = u.pendingReread;
-      // A re-read still in flight is the client doing its part.
-      if (p && !p.reread && now - p.t >= core.grace) {
+      // A re-read still in flight is the client doing its part; so is a run of re-reads that has not reached it yet.
+      if (p && !p.reread && now - p.t >= core.grace && !c.rereading.covers(p.t, now, core.grace)) {
         out.push({
           spec: { id: 'notified-not-reread', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...sessionOfPending(u, p), detail: `no resources/read in ${Math.round(now - p.t)} ms after ${p.count} notification(s)` },
           firstT: p.t,
