@@ -6,7 +6,7 @@ import { READ_TTL_PROBLEM } from '../decode/validate.ts';
 import type { DecodedMessage } from '../decode/types.ts';
 import { parentHeld } from '../findings/coverage.ts';
 import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
-import { applyReadAnswer, noteNotified, noteReadFailed, noteReadSent, type ReadAnswer } from '../findings/refresh.ts';
+import { applyReadAnswer, noteNotified, noteReadFailed, noteReadSent, noteResourceGone, type ReadAnswer } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
 import { answerYes } from './flow-rules.ts';
 import { strikeMissing, type EngineCore } from './core.ts';
@@ -45,8 +45,10 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   if (order !== undefined) u.readsInFlight = Math.max(0, u.readsInFlight - 1);
   const last = m.pair !== undefined && m.pair === u.lastReadIndex;
   if (m.kind !== 'result') {
-    if (last && m.kind === 'error') u.lastReadFailed = errorText(value);
-    noteReadFailed(core, u, m.pairSeq ?? m.seq, m.t);
+    const text = m.kind === 'error' ? errorText(value) : 'no answer';
+    if (last && m.kind === 'error') u.lastReadFailed = text;
+    if (m.kind === 'error' && resourceGone(value)) return noteResourceGone(core, u, m.pairSeq ?? m.seq, m.t, m.seq);
+    noteReadFailed(core, u, m.pairSeq ?? m.seq, m.t, text);
     return;
   }
   const wasCached = u.cached;
@@ -58,7 +60,7 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   // cached. A bad ttlMs is not refused (the SDK takes its default then); a cut answer is still content, known by its hash.
   if (m.problem !== undefined && m.problem !== READ_TTL_PROBLEM && !m.truncated) {
     if (last) u.lastReadFailed = `answer refused: ${m.problem}`;
-    noteReadFailed(core, u, m.pairSeq ?? m.seq, m.t);
+    noteReadFailed(core, u, m.pairSeq ?? m.seq, m.t, `answer refused: ${m.problem}`);
     return;
   }
   const contents = result?.contents;
@@ -81,6 +83,16 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   applyReadAnswer(core, u, a, m.t, m.seq);
   // Only becoming cached can change coverage here; an open condition may want its evidence.
   if (!wasCached || u.conds['cached-not-subscribed'] !== undefined) core.reevaluate(u, m.t, m.seq);
+}
+
+/**
+ * The server says the resource does not exist: -32002 (2025-11-25), or -32602 saying "not found" (2026-07-28, and the v1
+ * SDK's McpServer). Not -32602 alone: that is any invalid parameter.
+ */
+function resourceGone(value: unknown): boolean {
+  const e = obj(obj(value)?.error);
+  if (e?.code === -32002) return true;
+  return e?.code === -32602 && typeof e.message === 'string' && /not found/i.test(e.message);
 }
 
 /** An error answer in a few words: its code and message. */

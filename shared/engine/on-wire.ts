@@ -153,8 +153,9 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
           const u = r.uri !== undefined ? c.uris.get(r.uri) : undefined;
           if (u) {
             u.readsInFlight = Math.max(0, u.readsInFlight - 1);
-            if (r.index === u.lastReadIndex) u.lastReadFailed = e.cause ? FAILED_READ[e.cause] : e.status !== undefined ? `no answer (HTTP ${e.status})` : 'no answer (the request failed)';
-            noteReadFailed(core, u, r.seq, t);
+            const why = e.cause ? FAILED_READ[e.cause] : e.status !== undefined ? `no answer (HTTP ${e.status})` : 'no answer (the request failed)';
+            if (r.index === u.lastReadIndex) u.lastReadFailed = why;
+            noteReadFailed(core, u, r.seq, t, why);
           }
         } else if (r.method === 'resources/subscribe' && r.uri !== undefined) {
           const u = c.uri(r.uri);

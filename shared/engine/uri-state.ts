@@ -86,6 +86,8 @@ export interface Pending {
   session?: string;
   /** The first read sent since, while it (or a later one) is in flight: it settles the re-read only if it succeeds. */
   reread?: { t: number; seq: number; queued?: boolean };
+  /** Why the last re-read failed (an error answer, no answer), while the notification waits again. */
+  failed?: string;
   /** Reads sent since `seq` and not answered yet (reads sent before it do not count: they cannot answer it). */
   out?: number;
 }

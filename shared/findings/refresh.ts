@@ -111,15 +111,35 @@ function settleReread(core: EngineCore, u: UriState, reqSeq: number, t: number, 
 }
 
 /**
+ * The server answered a read "resource not found": the resource is gone. A notification waiting for a re-read got its
+ * answer (the client asked, and there is nothing newer to read), and what the client holds is a cache of nothing the
+ * server has: no longer a cache entry to keep fresh or subscribed (a deleted resource left notified-not-reread open
+ * for ever, "no resources/read", and cached-not-subscribed once the client unsubscribed it: a false-positive audit,
+ * 2026-12-05).
+ */
+export function noteResourceGone(core: EngineCore, u: UriState, reqSeq: number, t: number, seq: number): void {
+  const p = u.pendingReread;
+  if (p && reqSeq >= p.seq) {
+    if (p.out !== undefined) p.out = Math.max(0, p.out - 1);
+    settleReread(core, u, reqSeq, t, seq);
+  }
+  u.cached = false;
+  u.staleSince = undefined;
+  u.flowReread = undefined;
+  core.reevaluate(u, t, seq);
+}
+
+/**
  * A read failed (an error answer, an answer the client refuses, no answer at all). When no other read is still out,
  * the re-read did not happen: the notification waits again (the client's cache still holds what it announced stale).
  */
-export function noteReadFailed(core: EngineCore, u: UriState, reqSeq: number, t: number): void {
+export function noteReadFailed(core: EngineCore, u: UriState, reqSeq: number, t: number, why: string): void {
   const p = u.pendingReread;
   if (!p?.reread || reqSeq < p.seq) return;
   p.out = Math.max(0, (p.out ?? 1) - 1);
   if (p.out > 0) return;
   p.reread = undefined;
+  p.failed = why;
   u.flowReread ??= { deadline: Math.max(t, p.t + core.grace), seq: p.seq };
 }
 
@@ -240,7 +260,17 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
       // A re-read still in flight is the client doing its part; so is a run of re-reads that has not reached it yet.
       if (p && !p.reread && now - p.t >= core.grace && !c.rereading.covers(p.t, now, core.grace)) {
         out.push({
-          spec: { id: 'notified-not-reread', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...sessionOfPending(u, p), detail: `no resources/read in ${Math.round(now - p.t)} ms after ${p.count} notification(s)` },
+          spec: {
+            id: 'notified-not-reread',
+            doc: c.doc,
+            endpoint: c.endpoint,
+            uri: u.uri,
+            ...sessionOfPending(u, p),
+            detail:
+              p.failed !== undefined
+                ? `the re-read failed (${p.failed}); no successful resources/read in ${Math.round(now - p.t)} ms after ${p.count} notification(s)`
+                : `no resources/read in ${Math.round(now - p.t)} ms after ${p.count} notification(s)`,
+          },
           firstT: p.t,
           evidence: [p.seq],
           open: true,

@@ -26,10 +26,15 @@ describe('last read of a URI', () => {
     expect([r.cached, r.lastReadFailed]).toEqual([true, undefined]);
   });
   it('an error answer: failed, with its code and message; the cache stays as it was', () => {
-    const r = rowAfter((c) => c.beginRead(A).fail(-32002, 'Resource not found'));
-    expect(r.lastReadFailed).toBe('error -32002: Resource not found');
+    const r = rowAfter((c) => c.beginRead(A).fail(-32603, 'Internal error'));
+    expect(r.lastReadFailed).toBe('error -32603: Internal error');
     expect(r.cached).toBe(true);
     expect(r.cacheAgeMs).toBeGreaterThanOrEqual(1000);
+  });
+  it('"resource not found" (-32002): failed, and the entry is no cache of anything the server has any more (resource-gone.test.ts)', () => {
+    const r = rowAfter((c) => c.beginRead(A).fail(-32002, 'Resource not found'));
+    expect(r.lastReadFailed).toBe('error -32002: Resource not found');
+    expect(r.cached).toBe(false);
   });
   it('an HTTP 404 (the session is gone) or a fetch that failed: failed, without an answer', () => {
     expect(rowAfter((c) => c.beginRead(A).httpStatus(404, -32001, 'Session not found')).lastReadFailed).toBe('error -32001: Session not found');
