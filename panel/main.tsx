@@ -4,7 +4,7 @@
 import { render } from 'preact';
 import { connectToTab } from './connection.ts';
 import { App } from './components/App.tsx';
-import { PanelStore, TICK_MS, type ViewName } from './store.ts';
+import { PanelStore, THEME_CHANGE, TICK_MS, type ViewName } from './store.ts';
 import './styles.css';
 
 const params = new URLSearchParams(location.search);
@@ -17,11 +17,22 @@ function inspectedTabId(): number | undefined {
   return globalThis.chrome?.devtools?.inspectedWindow?.tabId;
 }
 
-function applyTheme(): void {
-  const devtools = globalThis.chrome?.devtools?.panels?.themeName;
+/** The theme class for a devtools theme name ('default' is light), else `?theme=`, else none (the system's). */
+function setTheme(devtools: string | undefined): void {
   const asked = params.get('theme');
   const theme = devtools === 'dark' ? 'dark' : devtools === 'default' ? 'light' : asked === 'dark' || asked === 'light' ? asked : undefined;
-  if (theme) document.documentElement.classList.add(`theme-${theme}`);
+  const root = document.documentElement.classList;
+  root.remove('theme-dark', 'theme-light');
+  if (theme) root.add(`theme-${theme}`);
+  // The timeline's canvas is drawn in the theme's colours: it draws again (Timeline.tsx).
+  globalThis.dispatchEvent(new Event(THEME_CHANGE));
+}
+
+function applyTheme(): void {
+  const panels = globalThis.chrome?.devtools?.panels;
+  setTheme(panels?.themeName);
+  // Devtools switched between light and dark while the panel is open: follow it (it read the name only at start).
+  panels?.setThemeChangeHandler?.((name: string) => setTheme(name));
 }
 
 const store = new PanelStore();

@@ -42,6 +42,8 @@ const TRIM_SLACK = 1000;
 export const SNAPSHOT_MS = 200;
 /** Ages tick and time-based findings are re-evaluated this often while live. */
 export const TICK_MS = 1000;
+/** Fired on the window when the panel's theme class changes (the devtools theme switched): canvases draw again. */
+export const THEME_CHANGE = 'mcp-devtools-theme';
 
 /** A trace is judged as of its export, never before its last frame (as `npm run analyze` does). */
 export function importClock(trace: TraceFileV1): number {

@@ -99,7 +99,8 @@ export function App({ store, connection }: Props) {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && store.drawer.value) {
+      // A modal dialog in front (Settings) takes its own Escape: the drawer behind it stays.
+      if (e.key === 'Escape' && store.drawer.value && !document.querySelector('dialog[open]')) {
         store.drawer.value = null;
         e.preventDefault();
       } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'f') {
@@ -125,7 +126,12 @@ export function App({ store, connection }: Props) {
   const actions = useMemo<ToolbarActions>(
     () => ({
       onPause: (p) => store.setPaused(p),
-      onClear: () => (store.imported ? store.closeImport() : connection?.clear()),
+      onClear: () => {
+        if (!store.imported) return connection?.clear();
+        store.closeImport();
+        // Offline, Clear disables itself with nothing left: focus goes to Import, not to the page.
+        if (!connection) focusImport();
+      },
       onPreserve: (on) => store.setPreserveLog(on),
       onFilter: (t) => (store.filterText.value = t),
       onExportTrace: () => exportTraceFile(store),
@@ -138,7 +144,7 @@ export function App({ store, connection }: Props) {
       onCloseImport: () => {
         store.closeImport();
         // The chip goes with the import: focus goes to Import, not to the page.
-        document.querySelector<HTMLElement>('button[aria-label="Import trace"]')?.focus();
+        focusImport();
       },
       onSeverity: (s) => {
         // A second click on the same count takes the filter off again.
@@ -282,8 +288,12 @@ export function App({ store, connection }: Props) {
           ))}
         </div>
         {scrubT !== null ? (
-          <div class="scrub-banner" role="status" data-scrubbing="true">
-            Showing the state at {formatClock(scrubT)} (replayed).{' '}
+          <div class="scrub-banner" data-scrubbing="true">
+            {/* Said once, when replaying begins; each step's instant is the slider's value text, not announced again here. */}
+            <span class="sr-only" role="status">
+              Showing a replayed state
+            </span>
+            <span aria-hidden="true">Showing the state at {formatClock(scrubT)} (replayed).</span>{' '}
             <button
               type="button"
               class="link"
@@ -405,13 +415,25 @@ function FlowPane({ store, selectedKey, selectedUri }: { store: PanelStore; sele
   return <FlowChart flow={flow} selectedKey={selectedKey} selectedUri={selectedUri} />;
 }
 
+function focusImport(): void {
+  document.querySelector<HTMLElement>('button[aria-label="Import trace"]')?.focus();
+}
+
 /** A dismissable error line under the toolbar (`data-import-error` / `data-background-error` for tests). */
 function ErrorBanner({ message, kind }: { message: Signal<string | null>; kind: 'import' | 'background' }) {
   if (!message.value) return null;
   return (
     <div class="banner error" role="alert" {...{ [`data-${kind}-error`]: 'true' }}>
       <span>{message.value}</span>
-      <button type="button" aria-label="Dismiss" onClick={() => (message.value = null)}>
+      <button
+        type="button"
+        aria-label="Dismiss"
+        onClick={() => {
+          message.value = null;
+          // The banner goes with its button: focus goes to Import (the usual next step), not to the page.
+          focusImport();
+        }}
+      >
         ✕
       </button>
     </div>

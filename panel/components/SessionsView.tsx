@@ -58,7 +58,11 @@ export function SessionsView({ snapshot, filter, onOpen }: Props) {
                     tabIndex={0}
                     onClick={() => onOpen(e.key)}
                     onKeyDown={(k) => {
-                      if (k.key === 'Enter') onOpen(e.key);
+                      // Enter or Space, as a button (the row opens the session's drawer).
+                      if (k.key === 'Enter' || k.key === ' ') {
+                        k.preventDefault();
+                        onOpen(e.key);
+                      }
                     }}
                   >
                     <td title={e.key}>

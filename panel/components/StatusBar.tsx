@@ -19,8 +19,14 @@ export function countsOf(stats: TabStats | null): Counts {
 export function StatusBar({ status, counts, waiting, title, paused = false, kept = 0 }: { status: PanelStatus; counts: Counts; waiting: number; title?: string; paused?: boolean; kept?: number }) {
   // Paused is a view state: the connection stays live and frames keep being recorded (they wait, counted).
   const showPaused = paused && status === 'live';
+  // Read out only when the state changes (live, paused, reconnecting…, frames lost), not at every batch of frames: the
+  // whole line as a live region re-announced itself twice a second on a page that talks MCP (accessibility audit).
+  const announce = [showPaused ? 'Paused' : LABEL[status], counts.dropped ? 'frames were dropped' : '', counts.rejected ? 'messages were rejected' : ''].filter(Boolean).join(', ');
   return (
-    <div class="status-bar" role="status" data-status={status} data-paused={showPaused ? 'true' : undefined} title={title}>
+    <div class="status-bar" role="group" aria-label="Capture status" data-status={status} data-paused={showPaused ? 'true' : undefined} title={title}>
+      <span class="sr-only" role="status">
+        {announce}
+      </span>
       <span class={`status-dot ${showPaused ? 'paused' : status}`} aria-hidden="true" />
       <span class="status-text">{showPaused ? 'Paused (the log keeps recording)' : LABEL[status]}</span>
       <span data-count="frames">{counts.frames} frames</span>

@@ -28,6 +28,7 @@ import {
 } from '../model/timeline.ts';
 import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
 import { probe } from '../perf.ts';
+import { THEME_CHANGE } from '../store.ts';
 import { AXIS_H, LANE_H, drawTimeline, paletteOf, type DrawInput, type LaneSpec } from './timeline-draw.ts';
 import { UriText } from './UriTable.tsx';
 
@@ -135,10 +136,14 @@ function TimelineView(props: Props) {
   const [, setScheme] = useState(0);
   useEffect(() => {
     const mq = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
-    if (!mq) return;
     const onChange = () => setScheme((n) => n + 1);
-    mq.addEventListener('change', onChange);
-    return () => mq.removeEventListener('change', onChange);
+    mq?.addEventListener('change', onChange);
+    // The devtools theme, switched while the panel is open (main.tsx).
+    globalThis.addEventListener(THEME_CHANGE, onChange);
+    return () => {
+      mq?.removeEventListener('change', onChange);
+      globalThis.removeEventListener(THEME_CHANGE, onChange);
+    };
   }, []);
 
   useEffect(() => setFollow(live), [live]);
@@ -292,9 +297,10 @@ function TimelineView(props: Props) {
               props.onScrub(k >= steps.length ? null : steps.t[k]!);
             }}
           />
-          <output class="scrub-time" data-scrubbing={scrubT !== null}>
+          {/* Not an <output> (a live region): the slider's value text already says each step (accessibility audit). */}
+          <span class="scrub-time" data-scrubbing={scrubT !== null} aria-hidden="true">
             {scrubLabel}
-          </output>
+          </span>
         </label>
         {/* Always laid out (hidden when not scrubbing): the slider must not move under the pointer as a drag starts. */}
         <button
@@ -313,7 +319,7 @@ function TimelineView(props: Props) {
       </header>
       <p class="timeline-legend" aria-label="Timeline legend">
         <span class="lg-sub">▲</span> subscribe <span class="lg-unsub">▼</span> unsubscribe <span class="lg-notify">◆</span> notification{' '}
-        <span class="lg-read">▬</span> read (request → answer) <span class="lg-fail">▬</span> failed <span class="lg-stale">█</span> stale cache{' '}
+        <span class="lg-read">▬</span> read (request → answer) <span class="lg-fail">▬</span> failed <span class="lg-stale" aria-hidden="true">█</span> stale cache{' '}
         <span class="lg-gap">▨</span> no delivery channel <span class="lg-end">┆</span> session ended
       </p>
       <div

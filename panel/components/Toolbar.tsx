@@ -151,7 +151,9 @@ function ToolbarView(props: Props) {
           }}
         />
         {errors.length ? (
-          <span id="filter-errors" class="filter-errors" role="alert">
+          // Described by the box (aria-describedby, aria-invalid), not an alert: a half-typed term (`is:st`) is not an
+          // emergency to interrupt with at every keystroke (accessibility audit).
+          <span id="filter-errors" class="filter-errors">
             {props.filterErrors}
           </span>
         ) : props.filterNotes ? (
@@ -189,7 +191,7 @@ function ToolbarView(props: Props) {
       <span class="sep" />
       <span class="finding-counts" aria-label={`Open findings: ${p.counts.error} errors, ${p.counts.warning} warnings, ${p.counts.info} info`}>
         {(['error', 'warning', 'info'] as const).map((s) => (
-          <button key={s} type="button" class={`count sev-${s}${p.counts[s] ? ' some' : ''}`} data-severity={s} data-n={p.counts[s]} title={`Show ${s} rows`} aria-label={`${p.counts[s]} ${s === 'info' || p.counts[s] === 1 ? s : `${s}s`}: show ${s} rows`} onClick={() => p.onSeverity(s)}>
+          <button key={s} type="button" class={`count sev-${s}${p.counts[s] ? ' some' : ''}`} data-severity={s} data-n={p.counts[s]} title={`Show ${s} rows`} aria-pressed={p.filterText === `is:${s}`} aria-label={`${p.counts[s]} ${s === 'info' || p.counts[s] === 1 ? s : `${s}s`}: show ${s} rows`} onClick={() => p.onSeverity(s)}>
             {s === 'error' ? '✖' : s === 'warning' ? '▲' : 'ℹ'} {p.counts[s]}
           </button>
         ))}

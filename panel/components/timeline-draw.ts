@@ -43,11 +43,11 @@ export function paletteOf(el: Element): Palette {
     muted: v('--muted', '#5f6368'),
     line: v('--line', '#e0e0e0'),
     grid: v('--grid', '#eeeeee'),
-    ok: v('--ok', '#188038'),
-    warn: v('--warn', '#b06000'),
-    error: v('--error', '#d93025'),
+    ok: v('--ok', '#0d652d'),
+    warn: v('--warn', '#8f4d00'),
+    error: v('--error', '#b3261e'),
     accent: v('--accent', '#1a73e8'),
-    read: v('--read', '#5e97f6'),
+    read: v('--read', '#4285f4'),
     staleFill: v('--stale-fill', 'rgba(217,48,37,0.16)'),
     gapFill: v('--gap-fill', 'rgba(176,96,0,0.22)'),
     selectedFill: v('--selected-fill', 'rgba(26,115,232,0.10)'),
@@ -181,6 +181,9 @@ export function drawTimeline(d: DrawInput): void {
       if (s1 < 0 || s0 > width) continue;
       ctx.fillStyle = p.staleFill;
       ctx.fillRect(s0, y + 1, Math.max(2, s1 - s0), LANE_H - 2);
+      // A solid edge under the light shading: the interval stands out at 3:1 or more (WCAG 1.4.11), the bars over it stay readable.
+      ctx.fillStyle = p.error;
+      ctx.fillRect(s0, y + LANE_H - 3, Math.max(2, s1 - s0), 2);
     }
     const l = lane.lane;
     if (!l) continue;

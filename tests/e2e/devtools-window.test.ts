@@ -92,4 +92,18 @@ it('shows an "MCP" panel in the real devtools window, live on the inspected tab'
   expect(['default', 'dark']).toContain(shown.themeName);
   expect(shown.themeClass.split(' ')).toContain(shown.themeName === 'dark' ? 'theme-dark' : 'theme-light');
   expect(shown.methods).toContain('initialize');
+
+  // The user switches devtools' theme while the panel is open (Settings → Appearance, here through devtools' own
+  // settings object): the panel follows, both ways (it read the theme only at start: an accessibility audit).
+  const setDevtoolsTheme = (t: string) =>
+    evaluateIn(devtools, `(async () => { const C = await import('./core/common/common.js'); C.Settings.Settings.instance().moduleSetting('ui-theme').set(${JSON.stringify(t)}); return 1; })()`);
+  const themeClass = () => evaluateIn(panelTarget, 'document.documentElement.className') as Promise<string>;
+  for (const [setting, cls] of [
+    ['dark', 'theme-dark'],
+    ['default', 'theme-light'],
+  ] as const) {
+    await setDevtoolsTheme(setting);
+    const now = await waitFor(async () => ((await themeClass()).split(' ').includes(cls) ? await themeClass() : undefined), 10_000, `panel ${cls}`);
+    expect(now.split(' ').filter((c) => c.startsWith('theme-'))).toEqual([cls]);
+  }
 });

@@ -1,0 +1,126 @@
+// The panel for a keyboard or screen-reader user, in real Chromium with the built extension, on a real recorded trace
+// with problem rows (SDK v1 over WebSocket: errors and a warning). What an accessibility audit (2026-12-05) found:
+// texts under WCAG AA, a status line that re-announced every batch of frames, an alert at every keystroke of a filter
+// term, Escape closing the drawer behind the Settings dialog, focus lost to the page, zero counts coloured as alarms.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { belowAA, textContrast } from '../support/contrast.ts';
+import { startBrowser, type Browser } from '../support/extension.ts';
+
+let browser: Browser;
+let dir: string;
+let trace: string;
+
+beforeAll(async () => {
+  browser = await startBrowser();
+  dir = mkdtempSync(join(tmpdir(), 'panel-a11y-'));
+  // The recording as exported a minute after its last frame: its findings have settled (the panel judges an imported
+  // trace as of its export).
+  const t = JSON.parse(readFileSync(resolve('tests/fixtures/sdk-v1-websocket.trace.json'), 'utf8')) as { createdAt: string; frames: Array<{ t: number }> };
+  t.createdAt = new Date(t.frames.at(-1)!.t + 60_000).toISOString();
+  trace = join(dir, 'sdk-v1-websocket.trace.json');
+  writeFileSync(trace, JSON.stringify(t));
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The panel with no tab, the fixture imported, its first problem row selected (selected and problem colours both shown). */
+async function imported(theme: 'light' | 'dark'): Promise<Page> {
+  const p = await browser.context.newPage();
+  await p.setViewportSize({ width: 1400, height: 900 });
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html?theme=${theme}`);
+  await p.waitForSelector('.status-bar[data-status="offline"]');
+  await p.setInputFiles('input[type="file"]', trace);
+  await p.waitForSelector('.uri-row.problem[data-uri]');
+  return p;
+}
+
+const focused = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
+
+for (const theme of ['light', 'dark'] as const) {
+  it(`${theme}: every text on screen is at WCAG AA, a selected problem row and the flow chart included`, async () => {
+    const p = await imported(theme);
+    await p.click('.uri-row.problem[data-uri]');
+    await p.waitForSelector('.uri-row.problem.selected');
+    const all = await textContrast(p);
+    // The timeline legend's marks are graphics, not text: 3:1 (WCAG 1.4.11); the stale swatch by its solid edge.
+    const marks = all.filter((x) => x.sel.startsWith('span.lg-'));
+    const items = all.filter((x) => !x.sel.startsWith('span.lg-'));
+    expect(items.length).toBeGreaterThan(50);
+    expect(items.some((x) => x.sel.includes('sev-error'))).toBe(true);
+    expect(belowAA(items)).toEqual([]);
+    expect(marks.filter((x) => x.sel !== 'span.lg-stale' && x.ratio < 3)).toEqual([]);
+    const edge = await p.$eval('.lg-stale', (e) => getComputedStyle(e).boxShadow);
+    expect(edge).toMatch(/inset/);
+    await p.close();
+  });
+}
+
+it('finding counts: a zero is grey like other muted text, a count above zero in its colour; a pressed filter says so', async () => {
+  const p = await imported('light');
+  const colours = await p.$$eval('.finding-counts .count', (bs) => bs.map((b) => ({ n: b.getAttribute('data-n'), some: b.classList.contains('some'), color: getComputedStyle(b).color })));
+  const muted = await p.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--muted').trim());
+  const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+  expect(colours.some((c) => !c.some)).toBe(true);
+  for (const c of colours) {
+    if (c.some) expect(c.color).not.toBe(rgb(muted));
+    else expect(c.color).toBe(rgb(muted));
+  }
+  const error = p.locator('.finding-counts .count[data-severity="error"]');
+  expect(await error.getAttribute('aria-pressed')).toBe('false');
+  await error.click();
+  expect(await error.getAttribute('aria-pressed')).toBe('true');
+  await error.click();
+  expect(await error.getAttribute('aria-pressed')).toBe('false');
+  await p.close();
+});
+
+it('the status line is read out as its state, not as a ticking frame counter; a half-typed filter term is no alert', async () => {
+  const p = await imported('light');
+  expect(await p.$$eval('.status-bar', (s) => s.map((e) => e.getAttribute('role')))).toEqual(['group']);
+  expect(await p.$$eval('.status-bar [role="status"]', (s) => s.map((e) => e.textContent))).toEqual(['Imported']);
+  await p.click('input[aria-label="Filter"]');
+  await p.keyboard.type('is:st');
+  await p.waitForSelector('#filter-errors');
+  expect(await p.locator('[role="alert"]').count()).toBe(0);
+  expect(await p.getAttribute('input[aria-label="Filter"]', 'aria-invalid')).toBe('true');
+  expect(await p.getAttribute('input[aria-label="Filter"]', 'aria-describedby')).toBe('filter-errors');
+  await p.close();
+});
+
+it('Escape closes the Settings dialog in front, not the drawer behind it; a second Escape then closes the drawer', async () => {
+  const p = await imported('light');
+  await p.click('.uri-row.problem[data-uri]');
+  await p.keyboard.press('Enter');
+  await p.waitForSelector('.drawer');
+  await p.click('button[aria-label="Settings"]');
+  await p.waitForSelector('dialog.settings[open]');
+  await p.keyboard.press('Escape');
+  await p.waitForFunction(() => !document.querySelector('dialog.settings[open]'));
+  expect(await p.locator('.drawer').count()).toBe(1);
+  await p.keyboard.press('Escape');
+  await p.waitForSelector('.drawer', { state: 'detached' });
+  await p.close();
+});
+
+it('focus stays in the panel: Clear of an imported trace with no tab, and dismissing an error, go to Import', async () => {
+  const p = await imported('light');
+  await p.focus('button[aria-label^="Clear"]');
+  await p.keyboard.press('Enter');
+  await p.waitForSelector('.status-bar[data-status="offline"]');
+  expect(await focused(p)).toBe('Import trace');
+
+  const bad = join(dir, 'not-a-trace.json');
+  writeFileSync(bad, 'this is not JSON');
+  await p.setInputFiles('input[type="file"]', bad);
+  await p.waitForSelector('[data-import-error]');
+  await p.focus('[data-import-error] button[aria-label="Dismiss"]');
+  await p.keyboard.press('Enter');
+  await p.waitForSelector('[data-import-error]', { state: 'detached' });
+  expect(await focused(p)).toBe('Import trace');
+  await p.close();
+});
