@@ -129,8 +129,11 @@ export function App({ store, connection }: Props) {
       onClear: () => {
         if (!store.imported) return connection?.clear();
         store.closeImport();
-        // Offline, Clear disables itself with nothing left: focus goes to Import, not to the page.
-        if (!connection) focusImport();
+        // With nothing left (no tab, or a tab that is gone), Clear disables itself: focus goes to Import, not to the page.
+        setTimeout(() => {
+          const at = document.activeElement;
+          if (at === null || at === document.body || (at instanceof HTMLButtonElement && at.disabled)) focusImport();
+        }, 0);
       },
       onPreserve: (on) => store.setPreserveLog(on),
       onFilter: (t) => (store.filterText.value = t),

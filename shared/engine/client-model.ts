@@ -86,11 +86,11 @@ export class ClientModel {
   lastListenSeq = -1;
   /** This client's latest reconnect (subscribes after it count as resubscribing; another client's do not). */
   lastReconnect: Reconnect | undefined = undefined;
-  /** Working through a reconnect (work-run.ts): initialize sent, URIs subscribed again. Excuses phantom and lost coverage. */
+  /** Working through a reconnect (work-run.ts): begun by an initialize, stepped by each URI subscribed again. Excuses phantom and lost coverage. */
   readonly resubscribing = new WorkRun();
-  /** Getting a delivery channel back: initialize and GET stream attempts. Excuses no-delivery-channel. */
-  readonly reopening = new WorkRun();
-  /** Re-reading notified URIs one after another. Excuses notified-not-reread. */
+  /** Initialize attempts (retried while the server is down, too). Excuses no-delivery-channel, with the session's own GET retries. */
+  readonly reinitializing = new WorkRun();
+  /** Re-reading notified URIs one after another, in the order of their notifications. Excuses notified-not-reread. */
   readonly rereading = new WorkRun();
   ended = false;
 

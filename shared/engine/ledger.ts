@@ -1,12 +1,17 @@
 // The reconstructed server side: a SubscriptionLedger per session (2025: Mcp-Session-Id, legacy sessionId, WebSocket)
 // or per 2026 listen stream — what the server holds for it, whether a channel can deliver, and how it ended. The
 // server is never observed directly; everything here is inferred from the answers it gave.
+import { EitherRun, WorkRun } from './work-run.ts';
 import type { Generation, RequestId, Transport } from '../decode/types.ts';
 import type { ClientModel } from './client-model.ts';
 import type { EndCause } from './types.ts';
 
 export class SubscriptionLedger {
   open = true;
+  /** Attempts at this session's GET stream (work-run.ts): while they go on, its missing channel is on its way back. */
+  readonly reopening = new WorkRun();
+  /** The excuse of its no-delivery-channel: its own GET attempts, or its client re-initializing (made once, when asked). */
+  channelExcuse: EitherRun | undefined = undefined;
   endT: number | undefined;
   endSeq: number | undefined;
   endCause: EndCause | undefined;

@@ -48,8 +48,8 @@ export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, i
         case M.initialize:
           c.initSent = { t: m.t, seq: m.seq };
           // A reconnect under way (retried while the server is down, too): what it will subscribe again is not late yet.
-          c.resubscribing.step(m.t, core.grace);
-          c.reopening.step(m.t, core.grace);
+          c.resubscribing.begin(m.t);
+          c.reinitializing.step(m.t, core.grace);
           return noteInitializeSent(core, c, m.t, m.seq);
       }
       return;

@@ -47,7 +47,7 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   if (m.kind !== 'result') {
     const text = m.kind === 'error' ? errorText(value) : 'no answer';
     if (last && m.kind === 'error') u.lastReadFailed = text;
-    if (m.kind === 'error' && resourceGone(value)) return noteResourceGone(core, u, m.pairSeq ?? m.seq, m.t, m.seq);
+    if (m.kind === 'error' && resourceGone(value)) return noteResourceGone(core, u, m.pairSeq ?? m.seq, order, m.t, m.seq);
     noteReadFailed(core, u, m.pairSeq ?? m.seq, m.t, text);
     return;
   }

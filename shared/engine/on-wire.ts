@@ -32,8 +32,11 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       }
       if (e.info.transport !== 'streamable-http') return;
       const c = clientOf(core, e);
-      // An attempt at the GET stream (the SDK retries a dropped one after 1 s, then 1.5 s): the channel is on its way back.
-      if (e.info.role === 'get') c.reopening.step(t, core.grace);
+      // An attempt at the session's GET stream (the SDK retries a dropped one after 1 s, then 1.5 s): its channel is on its way back.
+      if (e.info.role === 'get') {
+        const key = channelKey(core, e);
+        if (key !== undefined) core.sessionsByKey.get(key)?.reopening.step(t, core.grace);
+      }
       const session = e.info.session;
       const l = e.info.generation === '2025' && session !== undefined ? core.sessionsByKey.get(session) : undefined;
       noteDeadSessionUse(c, session, seq);

@@ -3,7 +3,7 @@
 // are conditions (they hold over time), re-checked whenever something about the URI changes.
 import type { EngineCore } from '../engine/core.ts';
 import type { ClientModel } from '../engine/client-model.ts';
-import type { WorkRun } from '../engine/work-run.ts';
+import { EitherRun, type WorkRun } from '../engine/work-run.ts';
 import type { UriState } from '../engine/uri-state.ts';
 import type { FindingSpec } from './finding-log.ts';
 import { COVERAGE_REASONS } from './catalogue.ts';
@@ -194,7 +194,8 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
       // A stream the server closed after asking for a `retry` (SEP-1699 polling) is expected back after that wait.
       const retry = reason === 'closed' ? l.lastChannelClose?.retryMs : undefined;
       const settle = retry !== undefined ? core.grace + retry : undefined;
-      core.conds.hold(slots, { id: 'no-delivery-channel', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session: l.label, reason, detail }, t, [u.heldSeq], settle, c.reopening);
+      l.channelExcuse ??= new EitherRun(l.reopening, c.reinitializing);
+      core.conds.hold(slots, { id: 'no-delivery-channel', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session: l.label, reason, detail }, t, [u.heldSeq], settle, l.channelExcuse);
     }
   } else if (ndc) {
     // Reopened: what stays as history says so ("was not reopened" was only true while it lasted).

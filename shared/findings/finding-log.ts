@@ -5,7 +5,7 @@
 // when they end. Both merge by key, so one problem is one finding however often it recurs.
 import { CATALOGUE, COVERAGE_REASONS } from './catalogue.ts';
 import { SEVERITY_RANK, type CoverageReason, type Finding, type FindingId, type Severity } from './types.ts';
-import type { WorkRun } from '../engine/work-run.ts';
+import type { Excuse } from '../engine/work-run.ts';
 
 export interface FindingSpec {
   id: FindingId;
@@ -129,7 +129,7 @@ export interface OpenCondition {
   /** Held this long before it counts, when longer than the usual settle time (a server-requested retry wait). */
   settleMs?: number;
   /** The client's work that may still reach it (engine/work-run.ts): while that run goes on, it does not count. */
-  run?: WorkRun;
+  run?: Excuse | undefined;
 }
 
 /** Per-subject slots: at most one open condition per finding id (a URI row holds its own). */
@@ -150,13 +150,15 @@ export class ConditionSet {
   ) {}
 
   /** The condition holds (from `t` if it was not open, or under a new key). */
-  hold(slots: ConditionSlots, spec: FindingSpec & { id: ConditionId }, t: number, evidence: readonly number[], settleMs?: number, run?: WorkRun): OpenCondition {
+  hold(slots: ConditionSlots, spec: FindingSpec & { id: ConditionId }, t: number, evidence: readonly number[], settleMs?: number, run?: Excuse): OpenCondition {
     const cur = slots[spec.id];
     // The same subject (hence the same key) needs no key string: a re-check of an open condition is the common case.
     const key = cur && sameSubject(cur.spec, spec) ? cur.key : findingKey(spec);
     if (cur && cur.key === key) {
       cur.spec = spec;
+      // The excuse goes with the spec: a condition whose reason is no longer a loss is no longer excused.
       if (run !== undefined) cur.run = run;
+      else if (cur.run !== undefined) cur.run = undefined;
       addEvidence(cur.evidence, evidence);
       return cur;
     }

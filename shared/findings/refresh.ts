@@ -95,8 +95,8 @@ export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: numb
   if (!p) return;
   // Re-reading notified URIs one after another: one reached past the grace in a run that never paused is queued, not late.
   const run = u.client.rereading;
-  run.step(t, core.grace);
-  p.reread ??= t - p.t >= core.grace && run.covers(p.t, t, core.grace) ? { t, seq, queued: true } : { t, seq };
+  run.step(t, core.grace, p.t);
+  p.reread ??= t - p.t >= core.grace && run.covers(p.t, t, core.grace, p.t) ? { t, seq, queued: true } : { t, seq };
   p.out = (p.out ?? 0) + 1;
   u.flowReread = undefined;
 }
@@ -117,12 +117,19 @@ function settleReread(core: EngineCore, u: UriState, reqSeq: number, t: number, 
  * for ever, "no resources/read", and cached-not-subscribed once the client unsubscribed it: a false-positive audit,
  * 2026-12-05).
  */
-export function noteResourceGone(core: EngineCore, u: UriState, reqSeq: number, t: number, seq: number): void {
+export function noteResourceGone(core: EngineCore, u: UriState, reqSeq: number, order: number | undefined, t: number, seq: number): void {
+  // An older read answered after a newer one brought content: the content is the newer truth, this one just failed.
+  if (order !== undefined && order < u.newestOrder) return noteReadFailed(core, u, reqSeq, t, 'resource not found (an older read)');
+  // Any notification waiting is answered, also by a read sent before it (in flight when the server deleted it and
+  // notified): there is nothing newer to read.
   const p = u.pendingReread;
-  if (p && reqSeq >= p.seq) {
-    if (p.out !== undefined) p.out = Math.max(0, p.out - 1);
-    settleReread(core, u, reqSeq, t, seq);
+  if (p) {
+    u.pendingReread = undefined;
+    core.counters.notificationsReread += p.count;
+    recordLateReread(core, u, p, p.reread ?? { t, seq });
   }
+  // Forgotten as a replaced entry is: what it spent past a declared bound stays as history.
+  recordCacheAge(core, u, t, seq);
   u.cached = false;
   u.staleSince = undefined;
   u.flowReread = undefined;
@@ -258,7 +265,7 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
     for (const u of c.uris.values()) {
       const p = u.pendingReread;
       // A re-read still in flight is the client doing its part; so is a run of re-reads that has not reached it yet.
-      if (p && !p.reread && now - p.t >= core.grace && !c.rereading.covers(p.t, now, core.grace)) {
+      if (p && !p.reread && now - p.t >= core.grace && !c.rereading.covers(p.t, now, core.grace, p.t)) {
         out.push({
           spec: {
             id: 'notified-not-reread',

@@ -124,3 +124,14 @@ it('focus stays in the panel: Clear of an imported trace with no tab, and dismis
   expect(await focused(p)).toBe('Import trace');
   await p.close();
 });
+
+it('a panel opened on a tab that is gone: Clear of an imported trace keeps focus in the panel too', async () => {
+  const p = await browser.context.newPage();
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html?tab=987654&theme=light`);
+  await p.setInputFiles('input[type="file"]', trace);
+  await p.waitForSelector('.uri-row[data-uri]');
+  await p.focus('button[aria-label^="Clear"]');
+  await p.keyboard.press('Enter');
+  await p.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Import trace', undefined, { timeout: 5000 });
+  await p.close();
+});
