@@ -90,7 +90,7 @@ export class ClientModel {
   readonly resubscribing = new WorkRun();
   /** Initialize attempts (retried while the server is down, too). Excuses no-delivery-channel, with the session's own GET retries. */
   readonly reinitializing = new WorkRun();
-  /** Re-reading notified URIs one after another, in the order of their notifications. Excuses notified-not-reread. */
+  /** Re-reading notified URIs one after another, each URI once. Excuses notified-not-reread. */
   readonly rereading = new WorkRun();
   ended = false;
 

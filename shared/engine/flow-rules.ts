@@ -38,7 +38,7 @@ const PHANTOM: Record<'asked' | 'listen-ended' | 'none', { cached: readonly Node
 /** A run of the client's (work-run.ts) has not reached this URI yet: its question is not answered at its deadline. */
 export function rereadWaits(u: UriState, now: number, grace: number): boolean {
   const p = u.pendingReread;
-  return p !== undefined && u.client.rereading.covers(p.t, now, grace, p.t);
+  return p !== undefined && u.client.rereading.covers(p.t, now, grace);
 }
 
 export function phantomWaits(u: UriState, now: number, grace: number): boolean {

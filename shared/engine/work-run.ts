@@ -7,10 +7,11 @@
 //
 // A run excuses only what it can still reach (a review of the first version found real findings erased): it is scoped
 // by whoever owns it (a reconnect's resubscribes, one session's GET attempts), a run that only restarts (an initialize
-// after an initialize, no resubscribe) is no work, a wait the run has passed over (a queue of re-reads now answering
-// notifications newer than this one) is not excused, and no wait is excused for more than RUN_CAP_MS from its start.
+// after an initialize, no resubscribe) is no work, a keyed run's work is each key once (re-reading one URI again and
+// again — a ticker, a failing re-read retried — is no queue moving on), and no wait is excused for more than RUN_CAP_MS
+// from its start: longer than that is an outage worth saying, retries or not.
 
-export const RUN_CAP_MS = 30_000;
+export const RUN_CAP_MS = 10_000;
 
 /** What can hold a condition off (ConditionSet.settled): a run, or either of two. */
 export interface Excuse {
@@ -22,27 +23,32 @@ export class WorkRun implements Excuse {
   last = Number.NEGATIVE_INFINITY;
   /** Steps of work since the run (re)started. */
   progress = 0;
-  /** How far the run got (the newest notification a re-read answered): a wait behind it was passed over. */
-  mark = Number.NEGATIVE_INFINITY;
+  /** The keys worked in this run, for a keyed run (URIs re-read): a key already worked is no new step. */
+  private seen: Set<string> | undefined = undefined;
 
   /** A new run starts here with no work done yet (a reconnect: its resubscribes follow). */
   begin(t: number): void {
     this.start = t;
     this.last = t;
     this.progress = 0;
-    this.mark = Number.NEGATIVE_INFINITY;
+    this.seen?.clear();
   }
 
-  step(t: number, grace: number, mark = Number.NEGATIVE_INFINITY): void {
+  /** A step of work at `t`; with a `key`, only the key's first step in this run is one. */
+  step(t: number, grace: number, key?: string): void {
     if (!(t - this.last < grace)) this.begin(t);
+    if (key !== undefined) {
+      this.seen ??= new Set();
+      if (this.seen.has(key)) return;
+      this.seen.add(key);
+    }
     this.last = t;
     this.progress++;
-    if (mark > this.mark) this.mark = mark;
   }
 
-  /** Is a wait that began at `since` (at position `at`) still one this run may reach at `now`, so not late yet? */
-  covers(since: number, now: number, grace: number, at = Number.POSITIVE_INFINITY): boolean {
-    return this.progress > 0 && now - this.last < grace && this.start - since < grace && now - since < RUN_CAP_MS && this.mark <= at;
+  /** Is a wait that began at `since` still one this run may reach at `now`, so not late yet? */
+  covers(since: number, now: number, grace: number): boolean {
+    return this.progress > 0 && now - this.last < grace && this.start - since < grace && now - since < RUN_CAP_MS;
   }
 }
 

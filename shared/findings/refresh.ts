@@ -95,8 +95,8 @@ export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: numb
   if (!p) return;
   // Re-reading notified URIs one after another: one reached past the grace in a run that never paused is queued, not late.
   const run = u.client.rereading;
-  run.step(t, core.grace, p.t);
-  p.reread ??= t - p.t >= core.grace && run.covers(p.t, t, core.grace, p.t) ? { t, seq, queued: true } : { t, seq };
+  run.step(t, core.grace, u.key);
+  p.reread ??= t - p.t >= core.grace && run.covers(p.t, t, core.grace) ? { t, seq, queued: true } : { t, seq };
   p.out = (p.out ?? 0) + 1;
   u.flowReread = undefined;
 }
@@ -265,7 +265,7 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
     for (const u of c.uris.values()) {
       const p = u.pendingReread;
       // A re-read still in flight is the client doing its part; so is a run of re-reads that has not reached it yet.
-      if (p && !p.reread && now - p.t >= core.grace && !c.rereading.covers(p.t, now, core.grace, p.t)) {
+      if (p && !p.reread && now - p.t >= core.grace && !c.rereading.covers(p.t, now, core.grace)) {
         out.push({
           spec: {
             id: 'notified-not-reread',
