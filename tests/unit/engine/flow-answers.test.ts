@@ -41,15 +41,21 @@ function subscribedV1(log: FrameLog) {
   return { c, get };
 }
 
+/** Subscribed, then the transport closed and a new session initialized, the cache re-read at once (the question open). */
+function reconnectedAndReread(log: FrameLog, waitMs = 0) {
+  const { c, get } = subscribedV1(log);
+  log.wait(waitMs);
+  get.close('aborted');
+  c.initialize({ sessionId: 'S2' });
+  c.openGet();
+  c.read(POLICY, 'v1');
+  return c;
+}
+
 describe('the reconnect question (P), answered after the URI moved on', () => {
   it('re-initialize, re-read the cache at once, never resubscribe: P —no→ Q counted, in the path and in the projection alike', () => {
     const log = new FrameLog();
-    const { c, get } = subscribedV1(log);
-    log.wait(500);
-    get.close('aborted');
-    c.initialize({ sessionId: 'S2' });
-    c.openGet();
-    c.read(POLICY, 'v1'); // the client restores its cache first: the question is still open
+    const c = reconnectedAndReread(log, 500); // the client restores its cache first: the question is still open
     const e = run(log);
     // Projected at `now` (nothing touched the URI since the deadline) …
     const projected = flowOf(e, log.t + 3000);
@@ -66,11 +72,7 @@ describe('the reconnect question (P), answered after the URI moved on', () => {
 
   it('re-initialize, re-read, then resubscribe within the grace: P —yes→ C counted, no Q', () => {
     const log = new FrameLog();
-    const { c, get } = subscribedV1(log);
-    get.close('aborted');
-    c.initialize({ sessionId: 'S2' });
-    c.openGet();
-    c.read(POLICY, 'v1');
+    const c = reconnectedAndReread(log);
     c.subscribe(POLICY);
     const e = run(log);
     const f = flowOf(e, log.t + 5000);
@@ -111,11 +113,7 @@ describe('the reconnect question (P), answered after the URI moved on', () => {
 
   it('a client that unsubscribes after the reconnect withdrew the question: no answer comes, Q is not reached', () => {
     const log = new FrameLog();
-    const { c, get } = subscribedV1(log);
-    get.close('aborted');
-    c.initialize({ sessionId: 'S2' });
-    c.openGet();
-    c.read(POLICY, 'v1');
+    const c = reconnectedAndReread(log);
     c.unsubscribe(POLICY);
     log.wait(5000);
     c.read(POLICY, 'v1');
