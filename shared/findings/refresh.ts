@@ -104,7 +104,11 @@ export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: numb
 /** A read sent after the pending notification (`reqSeq` past it) was answered with content: the re-read is done, late if past the grace. */
 function settleReread(core: EngineCore, u: UriState, reqSeq: number, t: number, seq: number): void {
   const p = u.pendingReread;
-  if (!p || reqSeq < p.seq) return;
+  if (p && reqSeq >= p.seq) answerPending(core, u, p, t, seq);
+}
+
+/** The notification waiting is answered at `t`: counted as re-read, late if its re-read was sent past the grace. */
+function answerPending(core: EngineCore, u: UriState, p: Pending, t: number, seq: number): void {
   u.pendingReread = undefined;
   core.counters.notificationsReread += p.count;
   recordLateReread(core, u, p, p.reread ?? { t, seq });
@@ -123,11 +127,7 @@ export function noteResourceGone(core: EngineCore, u: UriState, reqSeq: number, 
   // Any notification waiting is answered, also by a read sent before it (in flight when the server deleted it and
   // notified): there is nothing newer to read.
   const p = u.pendingReread;
-  if (p) {
-    u.pendingReread = undefined;
-    core.counters.notificationsReread += p.count;
-    recordLateReread(core, u, p, p.reread ?? { t, seq });
-  }
+  if (p) answerPending(core, u, p, t, seq);
   // Forgotten as a replaced entry is: what it spent past a declared bound stays as history.
   recordCacheAge(core, u, t, seq);
   u.cached = false;

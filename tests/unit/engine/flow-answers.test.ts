@@ -41,6 +41,14 @@ function subscribedV1(log: FrameLog) {
   return { c, get };
 }
 
+/** 2026-07-28: discovered, read, listening for it. */
+function listeningV2(log: FrameLog) {
+  const c = new ModernClient(log, ENDPOINT);
+  c.discover();
+  c.read(POLICY, 'v1');
+  return { c, l: c.listen([POLICY]) };
+}
+
 /** Subscribed, then the transport closed and a new session initialized, the cache re-read at once (the question open). */
 function reconnectedAndReread(log: FrameLog, waitMs = 0) {
   const { c, get } = subscribedV1(log);
@@ -83,10 +91,7 @@ describe('the reconnect question (P), answered after the URI moved on', () => {
 
   it('2026-07-28: the listen drops, the client reads on and never listens again: O → P —no→ Q (a listen again is the reconnect)', () => {
     const log = new FrameLog();
-    const c = new ModernClient(log, ENDPOINT);
-    c.discover();
-    c.read(POLICY, 'v1');
-    const l = c.listen([POLICY]);
+    const { c, l } = listeningV2(log);
     log.wait(200);
     l.drop('failed');
     c.read(POLICY, 'v1');
@@ -99,10 +104,7 @@ describe('the reconnect question (P), answered after the URI moved on', () => {
 
   it('2026-07-28: the listen drops, the client reads, then listens again: O → P —yes→ C', () => {
     const log = new FrameLog();
-    const c = new ModernClient(log, ENDPOINT);
-    c.discover();
-    c.read(POLICY, 'v1');
-    const l = c.listen([POLICY]);
+    const { c, l } = listeningV2(log);
     l.drop('failed');
     c.read(POLICY, 'v1');
     c.listen([POLICY]);
@@ -126,10 +128,7 @@ describe('the reconnect question (P), answered after the URI moved on', () => {
 describe('the notification question (I), answered after the session or listen ended', () => {
   it('2026-07-28: notified, never re-read, the page closes its listen at once: I —lost→ K → M, as notified-not-reread says', () => {
     const log = new FrameLog();
-    const c = new ModernClient(log, ENDPOINT);
-    c.discover();
-    c.read(POLICY, 'v1');
-    const l = c.listen([POLICY]);
+    const { c, l } = listeningV2(log);
     l.updated(POLICY);
     log.wait(100);
     c.cancel(l);
