@@ -1,6 +1,7 @@
 // A small resource server on SDK v1 for the capture tests: Streamable HTTP (/mcp, stateful sessions), the legacy
 // HTTP+SSE transport (/sse + /message) and a WebSocket endpoint (/ws, subprotocol "mcp"), all on one loopback port,
 // with CORS as a real cross-origin deployment needs it. `edit(uri)` changes a document and notifies subscribers.
+// Faults for the recovery tests: GET sockets reset, GETs refused with 503, slow reads, deleted documents.
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
@@ -13,8 +14,10 @@ import {
   ReadResourceRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
+  McpError,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 export interface V1Server {
@@ -26,7 +29,41 @@ export interface V1Server {
   sessions(): string[];
   /** Ends every legacy SSE stream from the server side (as a restart or a proxy timeout would); returns how many. */
   dropLegacyStreams(): Promise<number>;
+  /** Resets the socket of every open Streamable HTTP GET stream (a network blip: the session survives); returns how many. */
+  dropGetSockets(): number;
+  /** Answers the next `n` GETs on /mcp with 503 (a transient outage of the stream endpoint). */
+  failNextGets(n: number): void;
+  /** Every read from now on takes `ms` before it is answered. */
+  setReadDelay(ms: number): void;
+  /** Deletes a document: reads of it are answered -32002 "Resource not found", and its subscribers are notified. */
+  remove(uri: string): Promise<number>;
   close(): Promise<void>;
+}
+
+export interface V1ServerOptions {
+  /** Give the Streamable HTTP sessions an event store: SSE events carry ids and a GET with Last-Event-ID replays. */
+  eventStore?: boolean;
+}
+
+/** An in-memory event store as the SDK's examples have it: ids are `<stream>_<uuid>`, replay is per stream. */
+class MemoryEventStore implements EventStore {
+  private readonly events = new Map<string, { streamId: string; message: JSONRPCMessage }>();
+  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+    const id = `${streamId}_${randomUUID()}`;
+    this.events.set(id, { streamId, message });
+    return id;
+  }
+  async replayEventsAfter(lastEventId: string, { send }: { send: (id: string, m: JSONRPCMessage) => Promise<void> }): Promise<string> {
+    const from = this.events.get(lastEventId);
+    if (!from) return '';
+    let after = false;
+    for (const [id, e] of this.events) {
+      if (e.streamId !== from.streamId) continue;
+      if (after) await send(id, e.message);
+      if (id === lastEventId) after = true;
+    }
+    return from.streamId;
+  }
 }
 
 /** The key /sse-keyed puts in the endpoint it announces: a capture must never hold it. */
@@ -79,8 +116,11 @@ class WebSocketServerTransport implements Transport {
   }
 }
 
-export async function startV1Server(): Promise<V1Server> {
+export async function startV1Server(options: V1ServerOptions = {}): Promise<V1Server> {
   const docs = new Map(INITIAL_DOCS);
+  let readDelayMs = 0;
+  let failGets = 0;
+  const getStreams = new Set<ServerResponse>();
   const versions = new Map<string, number>(INITIAL_DOCS.map(([u]) => [u, 1]));
   const subscribers = new Map<string, { server: Server; uris: Set<string> }>();
   const streamable = new Map<string, StreamableHTTPServerTransport>();
@@ -93,8 +133,9 @@ export async function startV1Server(): Promise<V1Server> {
       resources: [...docs.keys()].map((uri) => ({ uri, name: uri.split('/').pop()!, mimeType: 'text/markdown' })),
     }));
     server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+      if (readDelayMs > 0) await new Promise((r) => setTimeout(r, readDelayMs));
       const text = docs.get(req.params.uri);
-      if (text === undefined) throw new Error(`Resource ${req.params.uri} not found`);
+      if (text === undefined) throw new McpError(-32002, 'Resource not found', { uri: req.params.uri });
       return { contents: [{ uri: req.params.uri, mimeType: 'text/markdown', text }] };
     });
     server.setRequestHandler(SubscribeRequestSchema, async (req) => {
@@ -115,6 +156,14 @@ export async function startV1Server(): Promise<V1Server> {
     try {
       if (req.method === 'OPTIONS') return void res.writeHead(204).end();
       if (url.pathname === '/mcp') {
+        if (req.method === 'GET' && failGets > 0) {
+          failGets--;
+          return void res.writeHead(503).end('unavailable');
+        }
+        if (req.method === 'GET') {
+          getStreams.add(res);
+          res.on('close', () => getStreams.delete(res));
+        }
         const sid = req.headers['mcp-session-id'] as string | undefined;
         if (sid) {
           const t = streamable.get(sid);
@@ -128,6 +177,7 @@ export async function startV1Server(): Promise<V1Server> {
         const { server } = makeServer(() => transport.sessionId!);
         transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
+          ...(options.eventStore ? { eventStore: new MemoryEventStore() } : {}),
           onsessioninitialized: (id) => void streamable.set(id, transport),
         });
         transport.onclose = () => {
@@ -180,6 +230,16 @@ export async function startV1Server(): Promise<V1Server> {
     s.on('close', () => sockets.delete(s));
   });
 
+  const notify = async (uri: string): Promise<number> => {
+    let sent = 0;
+    for (const { server, uris } of subscribers.values()) {
+      if (!uris.has(uri)) continue;
+      await server.sendResourceUpdated({ uri }).catch(() => undefined);
+      sent++;
+    }
+    return sent;
+  };
+
   return {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -188,13 +248,22 @@ export async function startV1Server(): Promise<V1Server> {
       const v = (versions.get(uri) ?? 0) + 1;
       versions.set(uri, v);
       docs.set(uri, text ?? (docs.get(uri) ?? '').replace(/version \d+/, `version ${v}`));
-      let sent = 0;
-      for (const { server, uris } of subscribers.values()) {
-        if (!uris.has(uri)) continue;
-        await server.sendResourceUpdated({ uri }).catch(() => undefined);
-        sent++;
-      }
-      return sent;
+      return notify(uri);
+    },
+    async remove(uri) {
+      docs.delete(uri);
+      return notify(uri);
+    },
+    dropGetSockets() {
+      const n = getStreams.size;
+      for (const res of getStreams) res.socket?.destroy();
+      return n;
+    },
+    failNextGets(n) {
+      failGets = n;
+    },
+    setReadDelay(ms) {
+      readDelayMs = ms;
     },
     sessions: () => [...streamable.keys(), ...legacy.keys()],
     async dropLegacyStreams() {
