@@ -116,6 +116,19 @@ export async function importFile(store: PanelStore, file: File): Promise<boolean
   }
 }
 
+/**
+ * Files dropped on the panel: one is imported; several are refused with a message (which one was meant cannot be
+ * guessed, and importing the first silently hid the others: an audit, 2026-12-05). The view stays as it was.
+ */
+export async function importDropped(store: PanelStore, files: ArrayLike<File>): Promise<boolean> {
+  if (files.length === 0) return false;
+  if (files.length > 1) {
+    store.importError.value = `${files.length} files were dropped: drop one trace file at a time. The view is unchanged.`;
+    return false;
+  }
+  return importFile(store, files[0]!);
+}
+
 /** Stops the import under way (its analysis stops at its next slice); the view stays as it was. */
 export function cancelImport(store: PanelStore): void {
   lastImport++;

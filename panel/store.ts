@@ -204,6 +204,11 @@ export class PanelStore {
     return this.source.slice(this.viewStart, this.applied);
   }
 
+  /** Frames of earlier pages the panel holds but does not show (Preserve log off): the status line says so. */
+  hiddenEarlier(): number {
+    return this.imported ? 0 : this.viewStart;
+  }
+
   lastSeq(): number {
     return this.frames.at(-1)?.seq ?? 0;
   }
@@ -214,6 +219,26 @@ export class PanelStore {
 
   /** When the view was paused: its clock stops there too (ages and timed findings as they were), until resumed. */
   private pausedAt: number | undefined;
+  /**
+   * The last frame the view showed when it was paused. A view rebuilt while paused (settings saved, preserve log
+   * switched) is rebuilt up to it: what was on screen stays, re-analysed; only what came since waits for the resume.
+   */
+  private pausedSeq: number | undefined;
+
+  /** Where applying stops: the end of the source, or while paused the first frame that came after the pause. */
+  private applyLimit(): number {
+    const src = this.source;
+    const upTo = this.imported ? undefined : this.pausedSeq;
+    if (upTo === undefined) return src.length;
+    let lo = 0;
+    let hi = src.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (src[mid]!.seq <= upTo) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
 
   /** The time the views are judged at: wall time while live, the pause's time while paused; for an import, see importClock. */
   clock(): number {
@@ -549,6 +574,7 @@ export class PanelStore {
       this.scrubSnapshot.value = null;
       this.paused.value = false;
       this.pausedAt = undefined;
+      this.pausedSeq = undefined;
       this.waiting.value = 0;
     });
     this.commit(p.snap, p.now, true);
@@ -569,6 +595,7 @@ export class PanelStore {
   setPaused(p: boolean): void {
     this.paused.value = p;
     this.pausedAt = p ? Date.now() : undefined;
+    this.pausedSeq = p ? (this.applied > 0 ? this.source[this.applied - 1]!.seq : -1) : undefined;
     if (p) return;
     if (this.droppedWhilePaused && this.logStats) {
       // Frames went between what the view shows and what came since: the engine cannot go on over that hole, so the
@@ -766,10 +793,11 @@ export class PanelStore {
     this.applied = 0;
     this.viewStart = 0;
     this.engineSegment = -1;
-    if (!this.preserveLog.value && !this.imported && src.length > 0) {
-      // Without "preserve log" the view starts at the current page segment.
-      const seg = src[src.length - 1]!.segment;
-      let i = src.length;
+    const limit = this.applyLimit();
+    if (!this.preserveLog.value && !this.imported && limit > 0) {
+      // Without "preserve log" the view starts at the current page segment (paused: the one shown at the pause).
+      const seg = src[limit - 1]!.segment;
+      let i = limit;
       while (i > 0 && src[i - 1]!.segment === seg) i--;
       this.viewStart = i;
       this.applied = i;
@@ -809,12 +837,13 @@ export class PanelStore {
     const src = this.source;
     let changed = false;
     let behind = false;
-    if (!this.paused.value || this.imported) {
+    const limit = this.applyLimit();
+    if (this.applied < limit) {
       const preserve = this.preserveLog.value || this.imported !== null;
       const from = this.applied;
       const deadline = force ? Infinity : performance.now() + this.catchUpSliceMs;
       let n = 0;
-      while (this.applied < src.length) {
+      while (this.applied < limit) {
         // A large backlog is applied over several frames: the panel stays responsive and says how far it got.
         if ((++n & (CATCH_UP_CHECK_FRAMES - 1)) === 0 && performance.now() >= deadline) {
           behind = true;
@@ -851,7 +880,7 @@ export class PanelStore {
     if (this.aside && !behind) this.buildAside(force ? Infinity : performance.now() + this.asideSliceMs, force);
     if (behind) {
       // No snapshot of a half-applied log: the view stays as it was until the engine caught up.
-      this.catchUp.value = (this.applied - this.catchUpFrom) / Math.max(1, src.length - this.catchUpFrom);
+      this.catchUp.value = (this.applied - this.catchUpFrom) / Math.max(1, limit - this.catchUpFrom);
       if (changed) this.probe.did('ingest');
       this.schedule();
       return;

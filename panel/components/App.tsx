@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Signal } from '@preact/signals';
 import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
-import { cancelImport, exportHarFile, exportTraceFile, importFile } from '../actions.ts';
+import { cancelImport, exportHarFile, exportTraceFile, importDropped, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
 import { snapshotClientTags } from '../model/client-tags.ts';
 import { matchesMessage, messageContext, viewNotes, type Filter } from '../model/filter.ts';
@@ -157,7 +157,7 @@ export function App({ store, connection }: Props) {
         }
         store.filterText.value = `is:${s}`;
         // The counts are the shown snapshot's (the scrubbed instant while scrubbing): so is the choice of view.
-        store.view.value = viewForSeverity(store.shown.value?.findings ?? [], s, store.view.value);
+        store.view.value = viewForSeverity(store.shown.value ?? { findings: [], uris: [] }, s, store.view.value);
       },
     }),
     [],
@@ -245,8 +245,7 @@ export function App({ store, connection }: Props) {
       onDrop={(e) => {
         e.preventDefault();
         setDragging(false);
-        const f = e.dataTransfer?.files[0];
-        if (f) void importFile(store, f);
+        if (e.dataTransfer) void importDropped(store, e.dataTransfer.files);
       }}
     >
       <Toolbar

@@ -16,7 +16,24 @@ export function countsOf(stats: TabStats | null): Counts {
   return { frames: stats?.frames ?? 0, dropped: stats?.dropped ?? 0, rejected: stats?.rejected ?? 0, rejectedWhy: stats?.rejectedWhy };
 }
 
-export function StatusBar({ status, counts, waiting, title, paused = false, kept = 0 }: { status: PanelStatus; counts: Counts; waiting: number; title?: string; paused?: boolean; kept?: number }) {
+export function StatusBar({
+  status,
+  counts,
+  waiting,
+  title,
+  paused = false,
+  kept = 0,
+  hidden = 0,
+}: {
+  status: PanelStatus;
+  counts: Counts;
+  waiting: number;
+  title?: string;
+  paused?: boolean;
+  kept?: number;
+  /** Frames of earlier pages in the log that the view leaves out (Preserve log off). */
+  hidden?: number;
+}) {
   // Paused is a view state: the connection stays live and frames keep being recorded (they wait, counted).
   const showPaused = paused && status === 'live';
   // Read out only when the state changes (live, paused, reconnecting…, frames lost), not at every batch of frames: the
@@ -29,7 +46,14 @@ export function StatusBar({ status, counts, waiting, title, paused = false, kept
       </span>
       <span class={`status-dot ${showPaused ? 'paused' : status}`} aria-hidden="true" />
       <span class="status-text">{showPaused ? 'Paused (the log keeps recording)' : LABEL[status]}</span>
-      <span data-count="frames">{counts.frames} frames</span>
+      {hidden > 0 && hidden < counts.frames ? (
+        // The view is this page's: counting the whole log here read as if the export held it all (an audit, 2026-12-05).
+        <span data-count="frames" title={`The tab's log holds ${counts.frames} frames; ${hidden} of them are earlier pages, left out while Preserve log is off.`}>
+          {counts.frames - hidden} frames ({hidden} of earlier pages hidden)
+        </span>
+      ) : (
+        <span data-count="frames">{counts.frames} frames</span>
+      )}
       <span data-count="dropped" class={counts.dropped ? 'warn' : ''} title={counts.dropped ? 'The log hit its cap: the oldest frames were dropped, so the analysis is partial.' : ''}>
         {counts.dropped} dropped
       </span>
@@ -59,5 +83,5 @@ export function LiveStatus({ store }: { store: PanelStore }) {
   const counts = imported
     ? { frames: imported.trace.frames.length, dropped: imported.trace.dropped.frames, rejected: imported.trace.dropped.rejected ?? 0 }
     : countsOf(store.stats.value);
-  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} />;
+  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} hidden={store.hiddenEarlier()} />;
 }

@@ -157,12 +157,18 @@ function namesId(text: string, id: string): boolean {
 }
 
 /**
- * Where a click on a severity count shows its findings: the table, filtered in place, unless some of the counted ones
- * are about no URI (a session's missing header, a version regression): the table has no row for those, the Findings
- * view lists them. From the Sessions or Messages view (where `is:error` asks about sessions or JSON-RPC errors, not
- * the counted findings), the Findings view.
+ * Where a click on a severity count shows its findings: the table, filtered in place (`is:<severity>` keeps the rows
+ * of that status), unless the table would hide some of the counted ones — a finding about no URI (a session's missing
+ * header, a version regression) has no row, and a warning on a row whose status is error (its worst finding) is not
+ * an `is:warning` row: the Findings view lists them all. From the Sessions or Messages view (where `is:error` asks
+ * about sessions or JSON-RPC errors, not the counted findings), the Findings view.
  */
-export function viewForSeverity<V extends string>(findings: readonly Finding[], severity: Severity, view: V): V | 'findings' {
+export function viewForSeverity<V extends string>(shown: Pick<EngineSnapshot, 'findings' | 'uris'>, severity: Severity, view: V): V | 'findings' {
   if (view !== 'resources') return 'findings';
-  return findings.some((f) => f.open && f.severity === severity && f.uri === undefined) ? 'findings' : view;
+  const status = new Map(shown.uris.map((r) => [r.key, r.status]));
+  const hidden = (f: Finding) => {
+    const key = f.uri === undefined ? undefined : findingRowKey(f);
+    return key === undefined || status.get(key) !== severity;
+  };
+  return shown.findings.some((f) => f.open && f.severity === severity && hidden(f)) ? 'findings' : view;
 }

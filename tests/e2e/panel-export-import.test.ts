@@ -263,6 +263,10 @@ it('the severity counts filter by severity; a filter that hides every session sa
     expect(await panel.inputValue('input[aria-label="Filter"]')).toBe(`is:${severity}`);
     // Counted findings without a row are shown where they are listed; otherwise the table is filtered in place.
     expect(await shownView()).toBe(noRow.includes(`finding-${severity}`) ? 'findings' : 'resources');
+    // Never an empty view for a count above zero.
+    if (await panel.$eval(`button.count[data-severity="${severity}"]`, (b) => b.classList.contains('some'))) {
+      expect(await panel.isVisible('text=No URI matches the filter.')).toBe(false);
+    }
     // A second click on the same count takes that filter off.
     await panel.click(`button.count[data-severity="${severity}"]`);
     expect(await panel.inputValue('input[aria-label="Filter"]')).toBe('');
@@ -768,6 +772,11 @@ it('pauses the view while capture continues, and keeps earlier pages only with "
   // Without "preserve log" the view starts over at the new page: the old page's findings are gone.
   const oldFinding = () => panel.evaluate(() => ((globalThis as any).mcpPanel.snapshot.value.findings as Array<{ id: string }>).some((f) => f.id === 'phantom-subscription'));
   await waitFor(async () => ((await oldFinding()) ? undefined : true), 10_000, 'view restarted at the new page');
+  // The frame count is the view's (this page's), and says how many of the log's are earlier pages left out.
+  const count = (await panel.textContent('[data-count="frames"]'))!;
+  const [, shownN, hiddenN] = /^(\d+) frames \((\d+) of earlier pages hidden\)$/.exec(count) ?? [];
+  expect(Number(hiddenN)).toBeGreaterThan(0);
+  expect(Number(shownN)).toBeGreaterThan(0);
   // Applying the log again is sliced (here after every 64 frames, to see it on this small log): the notice says how
   // far it got, and goes once the view caught up.
   // (The new page's traffic may still be arriving: its 64th frame is waited for, not assumed.)
@@ -791,5 +800,6 @@ it('pauses the view while capture continues, and keeps earlier pages only with "
   expect((await panel.evaluate(() => (globalThis as any).seenNotices as Promise<string[]>))[0]).toMatch(/^Analysing the tab's log \(\d+ frames\)…analysed \d+ %$/);
   await panel.evaluate(() => ((globalThis as any).mcpPanel.catchUpSliceMs = 100));
   await waitFor(async () => ((await oldFinding()) ? true : undefined), 10_000, 'earlier page back in view');
+  expect(await panel.textContent('[data-count="frames"]')).toMatch(/^\d+ frames$/);
   await panel.uncheck('input[aria-label="Preserve log"]');
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connOf, type Frame } from '../../../shared/frames.ts';
 import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
-import { cancelImport, importFile, pageUrlOf, traceText } from '../../../panel/actions.ts';
+import { cancelImport, importDropped, importFile, pageUrlOf, traceText } from '../../../panel/actions.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { FrameLog } from '../../support/frame-log.ts';
@@ -84,6 +84,40 @@ describe('PanelStore', () => {
     await frames();
     expect(s.snapshot.value!.lastSeq).toBe(a.at(-1)!.seq);
     expect(s.waiting.value).toBe(0);
+  });
+
+  it('paused, a view rebuilt (new settings, preserve log switched) keeps what it showed, re-analysed; only what came since waits', async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(true);
+    const one = stamped(page(1), 1);
+    const two = stamped(page(2), one.length + 1);
+    s.add(one);
+    s.add(two.slice(0, 4));
+    await frames();
+    s.setPaused(true);
+    const shown = s.shownFrames().length;
+    s.add(two.slice(4));
+    await frames();
+    expect(s.waiting.value).toBe(two.length - 4);
+    // A freshness rule saved while paused: the same frames, judged with it (an audit, 2026-12-05: the view emptied,
+    // every frame counted as waiting, and an export written then held no frame).
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS, freshnessRules: [{ pattern: '**', maxAgeMs: 1 }] } });
+    await frames();
+    expect(s.shownFrames()).toHaveLength(shown);
+    expect(s.waiting.value).toBe(two.length - 4);
+    expect(s.snapshot.value!.lastSeq).toBe(two[3]!.seq);
+    expect(s.snapshot.value!.findings.map((f) => f.id)).toContain('cache-age-exceeded');
+    expect((JSON.parse(traceText(s)) as { frames: unknown[] }).frames).toHaveLength(shown);
+    // Preserve log off while paused: the page shown at the pause (segment 2, its first 4 frames), not the one since.
+    s.setPreserveLog(false);
+    await frames();
+    expect(s.shownFrames().map((f) => f.seq)).toEqual(two.slice(0, 4).map((f) => f.seq));
+    expect(s.waiting.value).toBe(two.length - 4);
+    s.setPaused(false);
+    await frames();
+    expect(s.shownFrames()).toHaveLength(two.length);
+    expect(s.waiting.value).toBe(0);
+    s.setPreserveLog(true);
   });
 
   it('without "preserve log" a new page segment starts the view over; with it, earlier segments stay', async () => {
@@ -537,6 +571,21 @@ describe('background errors', () => {
     expect(s.frames.every((f, i) => i === 0 || f.seq === s.frames[i - 1]!.seq + 1)).toBe(true);
     const snap = s.snapshot.value!;
     expect([snap.lastSeq, snap.metrics.frames]).toEqual([last, 300]);
+  });
+
+  it('several files dropped at once: none imported, a message says to drop one; one file is imported as picked', async () => {
+    const s = new PanelStore();
+    s.add(stamped(page(1), 1));
+    await frames();
+    const before = s.snapshot.value;
+    const t = stamped(page(2, new FrameLog('imported-doc')), 1);
+    const text = serializeTrace(exportTrace({ frames: t, createdAt: t.at(-1)!.t + 1000, pageUrl: 'http://x/' }));
+    expect(await importDropped(s, [new File([text], 'a.json'), new File([text], 'b.json')])).toBe(false);
+    expect(s.importError.value).toBe('2 files were dropped: drop one trace file at a time. The view is unchanged.');
+    expect([s.isImported, s.snapshot.value]).toEqual([false, before]);
+    expect(await importDropped(s, [])).toBe(false);
+    expect(await importDropped(s, [new File([text], 'a.json')])).toBe(true);
+    expect([s.isImported, s.importError.value]).toEqual([true, null]);
   });
 
   it('names the file it is importing while it reads and analyses it, and clears the notice after, also on a bad file', async () => {

@@ -9,7 +9,7 @@ import { rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
-import type { Finding } from '../../../shared/engine/index.ts';
+import { findingRowKey, type Finding, type UriRow } from '../../../shared/engine/index.ts';
 
 const URL = 'http://localhost:3000/mcp';
 const POLICY = 'file:///docs/policy.md';
@@ -320,17 +320,36 @@ describe('Messages list keys', () => {
 });
 
 describe('a click on a severity count', () => {
-  const finding = (severity: Finding['severity'], uri?: string, open = true) => ({ id: 'protocol-header-missing', severity, open, ...(uri ? { uri } : {}) }) as Finding;
-  it('filters the table in place when every counted finding has a row', () => {
-    expect(viewForSeverity([finding('error', 'file:///a.md'), finding('warning')], 'error', 'resources')).toBe('resources');
+  const finding = (severity: Finding['severity'], uri?: string, open = true) =>
+    ({ id: 'protocol-header-missing', severity, open, doc: 'd', endpoint: 'e', ...(uri ? { uri } : {}) }) as Finding;
+  /** The snapshot's rows for these findings: each URI's status is its worst open finding. */
+  const shown = (findings: Finding[]) => {
+    const rank = { ok: 0, info: 1, warning: 2, error: 3 } as const;
+    const status = new Map<string, UriRow['status']>();
+    for (const f of findings) {
+      if (!f.uri) continue;
+      const k = findingRowKey(f)!;
+      const was = status.get(k) ?? 'ok';
+      status.set(k, f.open && rank[f.severity] > rank[was] ? f.severity : was);
+    }
+    return { findings, uris: [...status].map(([key, s]) => ({ key, status: s }) as UriRow) };
+  };
+  it('filters the table in place when every counted finding is on a row of that status', () => {
+    expect(viewForSeverity(shown([finding('error', 'file:///a.md'), finding('warning')]), 'error', 'resources')).toBe('resources');
     // A resolved finding about no URI is not counted.
-    expect(viewForSeverity([finding('error', undefined, false)], 'error', 'resources')).toBe('resources');
+    expect(viewForSeverity(shown([finding('error', undefined, false)]), 'error', 'resources')).toBe('resources');
   });
   it('shows the Findings view when some counted finding is about no URI (the table has no row for it)', () => {
-    expect(viewForSeverity([finding('error', 'file:///a.md'), finding('error')], 'error', 'resources')).toBe('findings');
+    expect(viewForSeverity(shown([finding('error', 'file:///a.md'), finding('error')]), 'error', 'resources')).toBe('findings');
+  });
+  it('shows the Findings view when a counted warning is on an error row (is:warning would hide it: an audit, 2026-12-05)', () => {
+    const both = [finding('error', 'file:///a.md'), finding('warning', 'file:///a.md')];
+    expect(viewForSeverity(shown(both), 'warning', 'resources')).toBe('findings');
+    expect(viewForSeverity(shown([...both, finding('info', 'file:///b.md')]), 'info', 'resources')).toBe('resources');
+    expect(viewForSeverity(shown([...both, finding('info', 'file:///a.md')]), 'info', 'resources')).toBe('findings');
   });
   it('from the Sessions or Messages view (where is:error means something else), the Findings view', () => {
-    for (const view of ['sessions', 'messages', 'findings']) expect(viewForSeverity([finding('error', 'file:///a.md')], 'error', view)).toBe('findings');
+    for (const view of ['sessions', 'messages', 'findings']) expect(viewForSeverity(shown([finding('error', 'file:///a.md')]), 'error', view)).toBe('findings');
   });
 });
 
