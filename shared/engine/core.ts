@@ -61,19 +61,30 @@ export const STREAM_HISTORY = 200;
 
 const ALL_INFERRED: readonly boolean[] = [true, true, true, true];
 
+/** A session's wire id, scoped by its endpoint. */
+function wireKey(endpoint: string, id: string): string {
+  return `${endpoint} ${id}`;
+}
+
 export class EngineCore {
   readonly grace: number;
   readonly defaultMaxAgeMs: number;
   readonly rules: CompiledRule[];
   readonly clients = new Map<string, ClientModel>();
   readonly ledgers: SubscriptionLedger[] = [];
-  readonly sessionsByKey = new Map<string, SubscriptionLedger>();
+  /**
+   * 2025 sessions by endpoint and wire id (`sessionAt`): two servers of one page may both number their sessions from 1
+   * (a fuzz audit, 2026-12-05: they were one session, and one server's DELETE ended the other's).
+   */
+  private readonly sessionsByWireId = new Map<string, Map<string, SubscriptionLedger>>();
+  /** How many session ledgers took each wire id: the second and later get `<id>#<n>` as their key (unique in a snapshot). */
+  private readonly sessionKeyUses = new Map<string, number>();
   /** Open long-lived streams, and the most recent closed ones. */
   readonly openStreams = new Map<string, StreamView>();
   readonly closedStreams: StreamView[] = [];
   /** Closed streams were dropped from the front of closedStreams (it keeps the latest only). */
   streamsDropped = false;
-  /** Open GET / legacy SSE / WebSocket channels per session key (a channel can open before its session is known). */
+  /** Open GET / legacy SSE / WebSocket channels per endpoint and session id (a channel can open before its session is known). */
   readonly channelCount = new Map<string, number>();
   readonly log = new FindingLog();
   readonly conds: ConditionSet;
@@ -168,21 +179,42 @@ export class EngineCore {
     seq: number,
     observedFromStart: boolean,
   ): SubscriptionLedger {
-    const l = new SubscriptionLedger(key, label, kind, client, client.transport, client.generation, t, seq, observedFromStart);
+    let unique = key;
+    if (kind === 'session') {
+      // A page that reloads and resumes its stored session id, or two servers that hand out the same id: one label,
+      // distinct keys (the Sessions view, the lanes and the drawer find a session by its key).
+      const uses = (this.sessionKeyUses.get(key) ?? 0) + 1;
+      this.sessionKeyUses.set(key, uses);
+      if (uses > 1) unique = `${key}#${uses}`;
+    }
+    const l = new SubscriptionLedger(unique, label, kind, client, client.transport, client.generation, t, seq, observedFromStart);
     this.ledgers.push(l);
     if (kind === 'session') {
-      this.sessionsByKey.set(key, l);
+      let ids = this.sessionsByWireId.get(client.endpoint);
+      if (!ids) this.sessionsByWireId.set(client.endpoint, (ids = new Map()));
+      ids.set(key, l);
       client.sessions.push(l);
-      l.channels = this.channelCount.get(key) ?? 0;
+      l.channels = this.channelCount.get(wireKey(client.endpoint, key)) ?? 0;
       if (l.channels > 0) l.channelEverOpened = true;
     }
     return l;
   }
 
+  /** The latest 2025 session (or legacy / WebSocket connection) with this id on this endpoint. */
+  sessionAt(endpoint: string, id: string): SubscriptionLedger | undefined {
+    return this.sessionsByWireId.get(endpoint)?.get(id);
+  }
+
+  /** Counts a channel (GET stream, legacy stream, socket) of a session id on an endpoint opening (+1) or closing (-1). */
+  countChannel(endpoint: string, id: string, delta: 1 | -1): void {
+    const k = wireKey(endpoint, id);
+    this.channelCount.set(k, Math.max(0, (this.channelCount.get(k) ?? 0) + delta));
+  }
+
   /** The 2025 session a message belongs to; one first seen mid-way (no initialize observed) is created as partial. */
   session(client: ClientModel, session: string | undefined, t: number, seq: number): SubscriptionLedger | undefined {
     if (session === undefined) return client.current;
-    const known = this.sessionsByKey.get(session);
+    const known = this.sessionAt(client.endpoint, session);
     // A session another client ended (a page that reloaded and resumes its stored session id: the SDK transport's
     // sessionId option skips initialize) is this client's now, picked up mid-way.
     if (known && (known.client === client || known.open)) return known;

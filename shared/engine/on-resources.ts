@@ -185,7 +185,7 @@ export function onUpdated(core: EngineCore, c: ClientModel, m: DecodedMessage, v
     const sid = obj(obj(obj(value)?.params)?._meta)?.[SUBSCRIPTION_ID_META_KEY];
     l = typeof sid === 'string' || typeof sid === 'number' ? c.listenOn(sid, m.conn) : undefined;
   } else {
-    l = m.session !== undefined ? core.sessionsByKey.get(m.session) : c.current;
+    l = m.session !== undefined ? core.sessionAt(c.endpoint, m.session) : c.current;
   }
   // The spec lets a server notify a sub-resource of what was subscribed (the updated URI "might be a sub-resource"): an
   // update for a URI under a parent the delivering session holds shows the server covers it, from now on.

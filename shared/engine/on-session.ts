@@ -27,7 +27,7 @@ export function onInitialized(core: EngineCore, c: ClientModel, m: DecodedMessag
   const key = m.session ?? `${c.key}#init${m.seq}`;
   const label = m.session ?? `(no session id, init at seq ${m.seq})`;
   const old = c.current;
-  const existing = core.sessionsByKey.get(key);
+  const existing = core.sessionAt(c.endpoint, key);
   const l = existing && existing.open ? existing : core.newLedger(c, key, label, 'session', m.t, m.seq, true);
   l.uninitialized = false;
   l.version = typeof r.protocolVersion === 'string' ? r.protocolVersion : undefined;
@@ -279,7 +279,7 @@ export function failListen(core: EngineCore, c: ClientModel, l: SubscriptionLedg
  */
 export function onLegacyEndpoint(core: EngineCore, c: ClientModel, session: string | undefined, t: number, seq: number): void {
   const old = c.current;
-  if (session === undefined || !old || old.open || old.transport !== 'http-sse' || core.sessionsByKey.has(session)) return;
+  if (session === undefined || !old || old.open || old.transport !== 'http-sse' || core.sessionAt(c.endpoint, session) !== undefined) return;
   const l = core.newLedger(c, session, session, 'session', t, seq, true);
   l.uninitialized = true;
   const believed = [...c.uris.values()].filter((u) => u.believed);

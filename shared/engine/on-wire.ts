@@ -35,10 +35,10 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       // An attempt at the session's GET stream (the SDK retries a dropped one after 1 s, then 1.5 s): its channel is on its way back.
       if (e.info.role === 'get') {
         const key = channelKey(core, e);
-        if (key !== undefined) core.sessionsByKey.get(key)?.reopening.step(t, core.grace);
+        if (key !== undefined) core.sessionAt(e.info.endpoint, key)?.reopening.step(t, core.grace);
       }
       const session = e.info.session;
-      const l = e.info.generation === '2025' && session !== undefined ? core.sessionsByKey.get(session) : undefined;
+      const l = e.info.generation === '2025' && session !== undefined ? core.sessionAt(e.info.endpoint, session) : undefined;
       noteDeadSessionUse(c, session, seq);
       const modern = e.info.generation === '2026' ? e : undefined;
       checkRequestHeaders(core, c, e.headers, l, modern, t, seq);
@@ -51,7 +51,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       // A session-less server (stateless) refuses the GET stream on the client's current, session-less ledger.
       const session = e.info.role === 'get' ? channelKey(core, e) : e.info.session;
       if (e.info.transport !== 'streamable-http' || session === undefined) return;
-      const l = core.sessionsByKey.get(session);
+      const l = core.sessionAt(e.info.endpoint, session);
       if (!l) return;
       // The server answered a session we ended only by inference (the client initialized another): it is alive and in
       // use — a second client of the page on the same endpoint. (Not for its DELETE: that finishes the re-initialize.)
@@ -71,7 +71,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
     case 'http-error-body': {
       const session = e.info.session;
       if (e.status !== 400 || session === undefined || !SESSION_GONE_400.test(e.text)) return;
-      const l = core.sessionsByKey.get(session);
+      const l = core.sessionAt(e.info.endpoint, session);
       if (l?.open) sessionGone(core, clientOf(core, e), l, 'http-400', t, seq);
       return;
     }
@@ -85,8 +85,13 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         const own = c.listenByConn.get(e.info.conn);
         listen = own !== undefined && String(own.listenId) === String(e.info.listenId) ? own : adoptListen(core, c, e.info.listenId, e.info.conn, t, seq);
       }
-      // A listen stream belongs to its listen (2026 has no session): the Sessions view and the lanes find it by that key.
-      const session = listen ? listen.key : e.info.session;
+      // A GET stream of a session not seen yet (its initialize went with Clear or a trimmed log; the stream was kept):
+      // the session is live, picked up mid-way, from now on (not only from the page's next request).
+      if (e.kind === 'get' && e.info.session !== undefined && e.info.generation === '2025') core.session(clientOf(core, e), e.info.session, t, seq);
+      // A listen stream belongs to its listen (2026 has no session), a session's to its ledger (whose key is unique
+      // where its id is not): the Sessions view and the lanes find it by that key.
+      const wireSession = e.info.session !== undefined ? core.sessionAt(e.info.endpoint, e.info.session) : undefined;
+      const session = listen ? listen.key : (wireSession?.key ?? e.info.session);
       core.streamOpened({ stream: e.stream, kind: e.kind, endpoint: e.info.endpoint, ...(session !== undefined ? { session } : {}), openT: t, openSeq: seq, open: true });
       if (e.kind === 'listen') {
         const l = listen;
@@ -98,11 +103,8 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       }
       const key = channelKey(core, e);
       if (key === undefined) return;
-      // A GET stream of a session not seen yet (its initialize went with Clear or a trimmed log; the stream was kept):
-      // the session is live, picked up mid-way, from now on (not only from the page's next request).
-      if (e.kind === 'get' && e.info.session !== undefined && e.info.generation === '2025') core.session(clientOf(core, e), e.info.session, t, seq);
-      core.channelCount.set(key, (core.channelCount.get(key) ?? 0) + 1);
-      const l = core.sessionsByKey.get(key);
+      core.countChannel(e.info.endpoint, key, 1);
+      const l = core.sessionAt(e.info.endpoint, key);
       if (!l) return;
       l.channels++;
       l.channelEverOpened = true;
@@ -128,8 +130,8 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       }
       const key = channelKey(core, e);
       if (key === undefined) return;
-      core.channelCount.set(key, Math.max(0, (core.channelCount.get(key) ?? 0) - 1));
-      const l = core.sessionsByKey.get(key);
+      core.countChannel(e.info.endpoint, key, -1);
+      const l = core.sessionAt(e.info.endpoint, key);
       if (!l) return;
       l.channels = Math.max(0, l.channels - 1);
       // (A retry means a return only when the server closed it: the page's own abort is no polling.)

@@ -255,7 +255,9 @@ export function assembleFindings(log: FindingLog, conditions: ConditionSet, time
   }
   // An open timed finding holds until now; one that is an event due but not yet committed (missed-update) happened at
   // its instant, as it reads once committed (its Last does not tick, and the timeline does not shade it to now).
-  for (const t of timed) merge(t.spec, findingKey(t.spec), t.firstT, t.open ? now : t.firstT, t.evidence, 1, t.open);
+  // (A `now` a little behind the last frame — the panel's and the badge's clock against the page's — ends it at its
+  // start, not before: a fuzz audit, 2026-12-05.)
+  for (const t of timed) merge(t.spec, findingKey(t.spec), t.firstT, t.open ? Math.max(now, t.firstT) : t.firstT, t.evidence, 1, t.open);
   for (const [key, flat] of spansByKey) {
     const spans: Array<[number, number]> = [];
     for (let i = 0; i < flat.length; i += 2) spans.push([flat[i]!, flat[i + 1]!]);

@@ -178,6 +178,8 @@ function checkInvariants(s: EngineSnapshot): void {
     if (!x.open) expect(x.endCause).toBeDefined();
     if (x.deliveryChannelOpen) expect(x.open).toBe(true);
   }
+  const sessionKeys = s.sessions.map((x) => x.key);
+  expect(new Set(sessionKeys).size).toBe(sessionKeys.length);
   const keys = s.findings.map((f) => f.key);
   expect(new Set(keys).size).toBe(keys.length);
   for (const f of s.findings) {
@@ -209,7 +211,8 @@ function exercise(frames: Frame[]): Engine {
   const e = new Engine({ graceMs: 500 });
   for (const f of frames) e.apply(f);
   const last = frames.at(-1)?.t ?? 0;
-  for (const now of [last, last + 400, last + 5000, last + 3_600_000]) {
+  // Also a clock a little behind the page's (the panel and the badge judge live at their own Date.now()).
+  for (const now of [last - 1000, last - 20, last, last + 400, last + 5000, last + 3_600_000]) {
     const s = e.snapshot(now);
     checkInvariants(s);
   }

@@ -18,10 +18,10 @@ it('fork mid 503 blip: channelExcuse halves are the fork\'s own ledger/client ru
   const f = a.fork();
   const ca = (a as any).core, cf = (f as any).core;
   let n = 0;
-  for (const [k, l] of cf.sessionsByKey) if (l.channelExcuse) {
+  for (const [i, l] of cf.ledgers.entries()) if (l.channelExcuse) {
     n++;
     expect(l.channelExcuse.a).toBe(l.reopening);
-    expect(l.channelExcuse.a).not.toBe(ca.sessionsByKey.get(k).reopening);
+    expect(l.channelExcuse.a).not.toBe(ca.ledgers[i].reopening);
     const cm = [...cf.clients.values()][0];
     expect(l.channelExcuse.b).toBe(cm.reinitializing);
     for (const u of cm.uris.values()) if (u.conds['no-delivery-channel']) expect(u.conds['no-delivery-channel'].run).toBe(l.channelExcuse);
