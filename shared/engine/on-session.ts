@@ -215,10 +215,13 @@ export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessa
   // A repeated acknowledgement confirms: what it accepts or refuses was counted the first time.
   const first = !l.acked;
   l.acked = true;
+  // A success is of a request counted: a URI the listen did not ask for (or one picked up mid-way, its request not in
+  // the log) is held, not a success (a fuzz audit, 2026-12-05: more successes than requests).
+  const asked = new Set(l.requested ?? []);
   for (const uri of accepted) {
     const u = c.uri(uri);
     core.touch(u, m.t);
-    if (!l.uris.has(uri)) core.counters.subscribeSucceeded++;
+    if (!l.uris.has(uri) && asked.has(uri)) core.counters.subscribeSucceeded++;
     core.hold(u, l, m.t, m.seq);
     core.step(u, 'D', m.t, m.seq);
     core.reevaluate(u, m.t, m.seq);

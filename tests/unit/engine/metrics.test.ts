@@ -87,6 +87,15 @@ describe('metrics', () => {
     expect(m.subscribeSuccessRate).toBeCloseTo(1 / 4);
   });
 
+  it('an acknowledgement accepting URIs the listen did not ask for: held, but no more successes than requests', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, 'http://localhost:3000/mcp');
+    c.discover();
+    c.listen(['file:///a'], { accepted: ['file:///a', 'file:///b', 'file:///c'] });
+    const m = metricsAt(log);
+    expect([m.subscribeRequested, m.subscribeSucceeded, m.subscribeFailed]).toEqual([1, 1, 0]);
+  });
+
   /** A 2026 client with file:///a and file:///b cached. */
   function modern() {
     const log = new FrameLog();

@@ -189,6 +189,7 @@ function checkInvariants(s: EngineSnapshot): void {
     expect(['error', 'warning', 'info']).toContain(f.severity);
   }
   for (const v of Object.values(s.metrics)) if (typeof v === 'number') expect(Number.isFinite(v)).toBe(true);
+  expect(s.metrics.subscribeSucceeded).toBeLessThanOrEqual(s.metrics.subscribeRequested);
   for (const k of ['subscribeSuccessRate', 'resubscribeShare', 'rereadShare'] as const) {
     const v = s.metrics[k];
     if (v !== null) expect(v >= 0 && v <= 1).toBe(true);
