@@ -9,6 +9,7 @@ import type { PanelConnection } from '../connection.ts';
 import { snapshotClientTags } from '../model/client-tags.ts';
 import { matchesMessage, messageContext, viewNotes, type Filter } from '../model/filter.ts';
 import { formatClock } from '../model/format.ts';
+import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
 import { filterRows, findingCounts, viewForSeverity } from '../model/uri-table.ts';
 import type { PanelStore, ViewName } from '../store.ts';
 import { DetailDrawer } from './DetailDrawer.tsx';
@@ -173,9 +174,14 @@ export function App({ store, connection }: Props) {
   };
 
   const saveSettings = (s: Settings) => {
-    if (connection && status !== 'offline' && connection.setSettings(s)) {
+    const route = saveRoute(connection !== undefined && status !== 'offline', () => connection!.setSettings(s));
+    if (route === 'sent') {
       store.settingsError.value = null;
       setSettingsPending(true);
+      return;
+    }
+    if (route === 'reconnecting') {
+      store.settingsError.value = NOT_SAVED_RECONNECTING;
       return;
     }
     const v = validateSettings(s);

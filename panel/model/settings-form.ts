@@ -101,3 +101,17 @@ export function draftProblem(d: Draft): DraftProblem | undefined {
   }
   return undefined;
 }
+
+/** Said when Save is pressed while the panel's port to the background is down (it reconnects by itself). */
+export const NOT_SAVED_RECONNECTING = 'Not saved: the panel is reconnecting to the extension. Your changes are still in the form: save again once the status line says Live.';
+
+/**
+ * Where a Save goes: to the background (which stores and applies it, then answers), applied in this panel only (no tab:
+ * an offline panel on an imported trace has no background to keep it), or nowhere yet — a panel of a tab whose port
+ * is reconnecting. Applying locally then was undone without a word when the port came back with the stored settings
+ * (an audit, 2026-12-05).
+ */
+export function saveRoute(tabPanel: boolean, sent: () => boolean): 'sent' | 'local' | 'reconnecting' {
+  if (!tabPanel) return 'local';
+  return sent() ? 'sent' : 'reconnecting';
+}

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from '../../../cli/analyze.ts';
-import { cliOptions, draftProblem, fromDraft, toDraft } from '../../../panel/model/settings-form.ts';
+import { NOT_SAVED_RECONNECTING, cliOptions, draftProblem, fromDraft, saveRoute, toDraft } from '../../../panel/model/settings-form.ts';
 import { DEFAULT_SETTINGS, validateSettings } from '../../../shared/settings.ts';
 
 const base = () => toDraft(DEFAULT_SETTINGS);
@@ -50,5 +50,17 @@ describe('settings form', () => {
     const parsed = parseArgs(['t.json', ...words]);
     expect(typeof parsed === 'object' && 'options' in parsed ? parsed.options : parsed).toMatchObject({ freshnessRules: rules, defaultMaxAgeMs: 600_000 });
     expect(cliOptions({ freshnessRules: [], defaultMaxAgeMs: 5000 })).toBe('--default-max-age 5000');
+  });
+});
+
+describe('where a Save goes', () => {
+  it('a tab panel sends it; with its port down it is not saved (and says so), never applied here only to be undone', () => {
+    let sends = 0;
+    expect(saveRoute(true, () => (++sends, true))).toBe('sent');
+    expect(saveRoute(true, () => (++sends, false))).toBe('reconnecting');
+    expect(NOT_SAVED_RECONNECTING).toMatch(/^Not saved: .*reconnecting/);
+    // An offline panel (an imported trace, no tab) keeps settings itself: nothing is sent.
+    expect(saveRoute(false, () => (++sends, true))).toBe('local');
+    expect(sends).toBe(2);
   });
 });
