@@ -103,6 +103,9 @@ export class PanelStore {
   private applied = 0;
   private viewStart = 0;
   private engineSegment = -1;
+  /** The top-level document of the page in view (its page-start applied), and the segment of a page that left. */
+  private viewTopDoc: string | undefined;
+  private leftSegment: number | undefined;
   private engine: Engine;
   timeline = new TimelineIndex();
   private rows: FrameRows | null = null;
@@ -142,6 +145,8 @@ export class PanelStore {
   readonly scrubPending = signal<{ t: number; progress: number } | null>(null);
   /** Main-thread time a scrubber replay takes per animation frame (tests set 0: one slice of frames per frame). */
   scrubSliceMs = SLICING.sliceMs;
+  /** The page in view left and no page since spoke MCP (Preserve log off): the view is empty and says so. */
+  readonly pageLeft = signal<{ url: string; frames: number } | null>(null);
   /** Exchanges still open whose opening frames the last Clear kept (0 once a new page starts the view). */
   readonly keptOnClear = signal(0);
   /** The clock the views use: wall time while live, the trace's own time when imported. */
@@ -204,9 +209,12 @@ export class PanelStore {
     return this.source.slice(this.viewStart, this.applied);
   }
 
-  /** Frames of earlier pages the panel holds but does not show (Preserve log off): the status line says so. */
-  hiddenEarlier(): number {
-    return this.imported ? 0 : this.viewStart;
+  /**
+   * With earlier pages left out of the view (Preserve log off), the frames of the page in view, waiting ones included;
+   * undefined when the view leaves nothing out. The status line puts it beside the log's count.
+   */
+  framesInView(): number | undefined {
+    return this.imported || this.viewStart === 0 ? undefined : this.source.length - this.viewStart;
   }
 
   lastSeq(): number {
@@ -438,10 +446,13 @@ export class PanelStore {
    */
   private dropQueuedGone(stats: TabStats): void {
     if (this.imported) return;
-    const end = this.goneUntil(firstKeptOf(stats), this.applied);
+    // From the first frame that came after the pause: a view being rebuilt while paused (applied below it, between
+    // catch-up slices) keeps what it is rebuilding (a review, 2026-12-05).
+    const from = Math.max(this.applied, this.applyLimit());
+    const end = this.goneUntil(firstKeptOf(stats), from);
     // With the trim's slack: not a copy of the queue on every batch.
-    if (end - this.applied <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
-    this.frames.splice(this.applied, end - this.applied);
+    if (end - from <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
+    this.frames.splice(from, end - from);
     this.droppedWhilePaused = true;
   }
 
@@ -576,6 +587,8 @@ export class PanelStore {
       this.pausedAt = undefined;
       this.pausedSeq = undefined;
       this.waiting.value = 0;
+      // The tab's frames are kept for when the import closes: without the hole a pause may have left in them.
+      this.dropPauseHole();
     });
     this.commit(p.snap, p.now, true);
   }
@@ -597,18 +610,24 @@ export class PanelStore {
     this.pausedAt = p ? Date.now() : undefined;
     this.pausedSeq = p ? (this.applied > 0 ? this.source[this.applied - 1]!.seq : -1) : undefined;
     if (p) return;
-    if (this.droppedWhilePaused && this.logStats) {
+    if (this.dropPauseHole()) {
       // Frames went between what the view shows and what came since: the engine cannot go on over that hole, so the
       // view is rebuilt in place from what the log holds (a scrub under way ends: it replayed the old view).
-      this.droppedWhilePaused = false;
       if (this.scrubT.value !== null) this.setScrub(null);
-      const firstKept = firstKeptOf(this.logStats);
-      this.frames = this.frames.slice(this.goneUntil(firstKept, 0));
-      this.closeGoneFrameDrawer(firstKept);
       this.reset();
       return;
     }
     this.schedule(true);
+  }
+
+  /** Frames queued during a pause went (dropQueuedGone): keeps only what the log holds, with no hole. True if it did. */
+  private dropPauseHole(): boolean {
+    if (!this.droppedWhilePaused || !this.logStats) return false;
+    this.droppedWhilePaused = false;
+    const firstKept = firstKeptOf(this.logStats);
+    this.frames = this.frames.slice(this.goneUntil(firstKept, 0));
+    this.closeGoneFrameDrawer(firstKept);
+    return true;
   }
 
   setPreserveLog(on: boolean): void {
@@ -779,6 +798,39 @@ export class PanelStore {
     if (this.drawer.value?.kind === 'message') this.drawer.value = null;
   }
 
+  /** The view starts over at the next frame (a new page without "preserve log"): a fresh engine, nothing selected in it. */
+  private startOver(): void {
+    this.keptOnClear.value = 0;
+    this.aside = null;
+    this.asideRestarts = 0;
+    this.timelineSource++;
+    this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
+    this.timeline = new TimelineIndex();
+    this.rows = null;
+    this.viewStart = this.applied;
+    this.scrubEngines = null;
+    this.dropScrubRequest();
+    this.prepared = null;
+    this.scrubT.value = null;
+    this.scrubSnapshot.value = null;
+    this.viewTopDoc = undefined;
+    // The page the drawer was about is gone from the view (its rows, findings and sessions are the old page's).
+    this.drawer.value = null;
+  }
+
+  /**
+   * The page in view left (its top-level document ended, not into the back/forward cache) and, without "preserve
+   * log", the view empties as Chrome's Network panel does at a navigation: a page that never speaks MCP sends no frame
+   * to start a segment of its own, so the old page stayed in view (an audit, 2026-12-05). Its frames stay in the log.
+   */
+  private leavePage(url: string, segment: number): void {
+    const frames = this.applied - this.viewStart;
+    this.startOver();
+    this.engineSegment = -1;
+    this.leftSegment = segment;
+    this.pageLeft.value = { url, frames };
+  }
+
   /** A fresh engine over the frames in view (after clear, import, settings, preserve-log changes). */
   private reset(now = false): void {
     this.aside = null;
@@ -793,6 +845,9 @@ export class PanelStore {
     this.applied = 0;
     this.viewStart = 0;
     this.engineSegment = -1;
+    this.viewTopDoc = undefined;
+    this.leftSegment = undefined;
+    this.pageLeft.value = null;
     const limit = this.applyLimit();
     if (!this.preserveLog.value && !this.imported && limit > 0) {
       // Without "preserve log" the view starts at the current page segment (paused: the one shown at the pause).
@@ -803,6 +858,13 @@ export class PanelStore {
       this.applied = i;
       // The frames Clear kept open the log: a view that starts past them does not show them.
       if (i > 0) this.keptOnClear.value = 0;
+      // The page of that segment may have left already: then nothing of it is shown (see leavePage).
+      const left = leftPageIn(src, i, limit);
+      if (left) {
+        this.viewStart = this.applied = limit;
+        this.leftSegment = seg;
+        this.pageLeft.value = { url: left.url, frames: left.index + 1 - i };
+      }
     }
     batch(() => {
       this.scrubT.value = null;
@@ -850,28 +912,23 @@ export class PanelStore {
           break;
         }
         const f = src[this.applied]!;
+        if (!preserve && f.segment === this.leftSegment) {
+          // What the page that left still sent (it is gone from the view): not shown.
+          this.viewStart = ++this.applied;
+          changed = true;
+          continue;
+        }
         if (!preserve && f.segment > this.engineSegment && this.engineSegment >= 0) {
           // A new page segment without "preserve log": the view starts over at it.
-          this.keptOnClear.value = 0;
-          this.aside = null;
-          this.asideRestarts = 0;
-          this.timelineSource++;
-          this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
-          this.timeline = new TimelineIndex();
-          this.rows = null;
-          this.viewStart = this.applied;
-          this.scrubEngines = null;
-          this.dropScrubRequest();
-          this.prepared = null;
-          this.scrubT.value = null;
-          this.scrubSnapshot.value = null;
-          // The page the drawer was about is gone from the view (its rows, findings and sessions are the old page's).
-          this.drawer.value = null;
+          this.startOver();
         }
+        if (this.pageLeft.value !== null) this.pageLeft.value = null;
         this.engineSegment = f.segment;
         this.engine.apply(f);
         this.applied++;
         changed = true;
+        if (f.kind === 'page-start' && f.top) this.viewTopDoc = f.doc;
+        else if (!preserve && f.kind === 'page-end' && !f.persisted && f.doc === this.viewTopDoc) this.leavePage(f.url, f.segment);
       }
       if (behind && this.catchUp.value === null) this.catchUpFrom = from;
     }
@@ -947,4 +1004,15 @@ export class PanelStore {
     this.stage = all ? 0 : 1;
     if (!all) this.schedule();
   }
+}
+
+/** In `src[from, to)`: the top-level page's non-persisted page-end, when its page-start is there too. */
+function leftPageIn(src: readonly Frame[], from: number, to: number): { url: string; index: number } | undefined {
+  let top: string | undefined;
+  for (let i = from; i < to; i++) {
+    const f = src[i]!;
+    if (f.kind === 'page-start' && f.top) top = f.doc;
+    else if (f.kind === 'page-end' && !f.persisted && f.doc === top) return { url: f.url, index: i };
+  }
+  return undefined;
 }

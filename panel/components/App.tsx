@@ -203,6 +203,16 @@ export function App({ store, connection }: Props) {
             <p>No tab is being inspected.</p>
             <p>Import a trace file exported from this panel: use Import, or drop the file here.</p>
           </>
+        ) : store.pageLeft.value ? (
+          <>
+            <p data-page-left="true">
+              The page left: <code>{store.pageLeft.value.url}</code> ended, and no page since has spoken MCP.
+            </p>
+            <p>
+              Its {store.pageLeft.value.frames} frames are still in the tab's log: check Preserve log to keep earlier pages in view (and export
+              them with it).
+            </p>
+          </>
         ) : (
           <>
             <p>No MCP traffic captured in this tab yet.</p>

@@ -23,7 +23,7 @@ export function StatusBar({
   title,
   paused = false,
   kept = 0,
-  hidden = 0,
+  inView,
 }: {
   status: PanelStatus;
   counts: Counts;
@@ -31,8 +31,8 @@ export function StatusBar({
   title?: string;
   paused?: boolean;
   kept?: number;
-  /** Frames of earlier pages in the log that the view leaves out (Preserve log off). */
-  hidden?: number;
+  /** With earlier pages left out of the view (Preserve log off): the frames of the page in view. */
+  inView?: number | undefined;
 }) {
   // Paused is a view state: the connection stays live and frames keep being recorded (they wait, counted).
   const showPaused = paused && status === 'live';
@@ -46,10 +46,10 @@ export function StatusBar({
       </span>
       <span class={`status-dot ${showPaused ? 'paused' : status}`} aria-hidden="true" />
       <span class="status-text">{showPaused ? 'Paused (the log keeps recording)' : LABEL[status]}</span>
-      {hidden > 0 && hidden < counts.frames ? (
+      {inView !== undefined && counts.frames > inView ? (
         // The view is this page's: counting the whole log here read as if the export held it all (an audit, 2026-12-05).
-        <span data-count="frames" title={`The tab's log holds ${counts.frames} frames; ${hidden} of them are earlier pages, left out while Preserve log is off.`}>
-          {counts.frames - hidden} frames ({hidden} of earlier pages hidden)
+        <span data-count="frames" title={`The tab's log holds ${counts.frames} frames; ${counts.frames - inView} of them are earlier pages, left out while Preserve log is off.`}>
+          {inView} frames ({counts.frames - inView} of earlier pages hidden)
         </span>
       ) : (
         <span data-count="frames">{counts.frames} frames</span>
@@ -83,5 +83,5 @@ export function LiveStatus({ store }: { store: PanelStore }) {
   const counts = imported
     ? { frames: imported.trace.frames.length, dropped: imported.trace.dropped.frames, rejected: imported.trace.dropped.rejected ?? 0 }
     : countsOf(store.stats.value);
-  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} hidden={store.hiddenEarlier()} />;
+  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} inView={store.framesInView()} />;
 }

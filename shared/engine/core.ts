@@ -77,7 +77,7 @@ export class EngineCore {
    * (a fuzz audit, 2026-12-05: they were one session, and one server's DELETE ended the other's).
    */
   private readonly sessionsByWireId = new Map<string, Map<string, SubscriptionLedger>>();
-  /** How many session ledgers took each wire id: the second and later get `<id>#<n>` as their key (unique in a snapshot). */
+  /** How many session ledgers took each wire id: the second and later get `<id> #<n>` as their key (unique in a snapshot). */
   private readonly sessionKeyUses = new Map<string, number>();
   /** Open long-lived streams, and the most recent closed ones. */
   readonly openStreams = new Map<string, StreamView>();
@@ -185,7 +185,7 @@ export class EngineCore {
       // distinct keys (the Sessions view, the lanes and the drawer find a session by its key).
       const uses = (this.sessionKeyUses.get(key) ?? 0) + 1;
       this.sessionKeyUses.set(key, uses);
-      if (uses > 1) unique = `${key}#${uses}`;
+      if (uses > 1) unique = `${key} #${uses}`; // (a session id has no space: no clash with one)
     }
     const l = new SubscriptionLedger(unique, label, kind, client, client.transport, client.generation, t, seq, observedFromStart);
     this.ledgers.push(l);

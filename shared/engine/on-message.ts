@@ -31,7 +31,7 @@ export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, i
   // A session whose initialize the capture did not see (after Clear, or a log trimmed at its cap) is known from its
   // first message: partial, so what happened before the capture is not judged as if it never happened.
   // (Not from a connection whose request is missing too: its endpoint, hence its client, is unknown.)
-  if (m.session !== undefined && m.generation === '2025' && m.transport === 'streamable-http' && c.current?.key !== m.session && m.method !== M.initialize && m.endpoint !== UNKNOWN_ENDPOINT) {
+  if (m.session !== undefined && m.generation === '2025' && m.transport === 'streamable-http' && c.current?.label !== m.session && m.method !== M.initialize && m.endpoint !== UNKNOWN_ENDPOINT) {
     core.session(c, m.session, m.t, m.seq);
   }
   if (m.dir === 'out') {

@@ -118,7 +118,7 @@ export interface StreamView {
   stream: string;
   kind: 'get' | 'listen' | 'sse' | 'ws';
   endpoint: string;
-  /** The session id it delivers for; for a listen stream, its listen's key (SessionView.key). */
+  /** The session it delivers for, by its key (SessionView.key: the session id, `<id> #2` for a later session with the same id); for a listen stream, its listen's key. */
   session?: string;
   openT: number;
   openSeq: number;

@@ -34,11 +34,12 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
 
 /**
  * A request was sent with the id of a session the server already ended, or (legacy HTTP+SSE) on the session the stream
- * reconnected to before any initialize: more evidence the client is stuck.
+ * reconnected to before any initialize: more evidence the client is stuck. (By the id on the wire, the ledger's label:
+ * its key may be `<id> #2`.)
  */
 export function noteDeadSessionUse(c: ClientModel, session: string | undefined, seq: number): void {
   const x = c.expired;
-  if (!x || session === undefined || (session !== x.ledger.key && session !== x.next?.key) || x.evidence.includes(seq)) return;
+  if (!x || session === undefined || (session !== x.ledger.label && session !== x.next?.label) || x.evidence.includes(seq)) return;
   x.uses++;
   x.evidence.push(seq);
   if (x.evidence.length > 24) x.evidence.splice(12, 1);

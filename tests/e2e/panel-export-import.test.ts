@@ -802,4 +802,16 @@ it('pauses the view while capture continues, and keeps earlier pages only with "
   await waitFor(async () => ((await oldFinding()) ? true : undefined), 10_000, 'earlier page back in view');
   expect(await panel.textContent('[data-count="frames"]')).toMatch(/^\d+ frames$/);
   await panel.uncheck('input[aria-label="Preserve log"]');
+  // The page leaves for one that never speaks MCP (it sends no frame): the view empties, as the Network panel's does,
+  // and says where the frames went; with "preserve log" they are back.
+  const leftUrl = played.page.url();
+  await played.page.goto(`${pageServer.url}/no-mcp-here.html`);
+  const note = await panel.waitForSelector('[data-page-left="true"]', { timeout: 10_000 });
+  expect(await note.textContent()).toContain(leftUrl);
+  expect(await panel.textContent('[data-count="frames"]')).toMatch(/^0 frames \(\d+ of earlier pages hidden\)$/);
+  expect(await oldFinding()).toBe(false);
+  await panel.check('input[aria-label="Preserve log"]');
+  await waitFor(async () => ((await oldFinding()) ? true : undefined), 10_000, 'earlier pages back in view');
+  expect(await panel.isVisible('[data-page-left="true"]')).toBe(false);
+  await panel.uncheck('input[aria-label="Preserve log"]');
 });

@@ -31,6 +31,8 @@ export interface V1Server {
   dropLegacyStreams(): Promise<number>;
   /** Resets the socket of every open Streamable HTTP GET stream (a network blip: the session survives); returns how many. */
   dropGetSockets(): number;
+  /** Streamable HTTP GET streams open now. */
+  openGetStreams(): number;
   /** Answers the next `n` GETs on /mcp with 503 (a transient outage of the stream endpoint). */
   failNextGets(n: number): void;
   /** Every read from now on takes `ms` before it is answered. */
@@ -259,6 +261,7 @@ export async function startV1Server(options: V1ServerOptions = {}): Promise<V1Se
       for (const res of getStreams) res.socket?.destroy();
       return n;
     },
+    openGetStreams: () => getStreams.size,
     failNextGets(n) {
       failGets = n;
     },

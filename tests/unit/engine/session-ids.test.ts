@@ -63,8 +63,30 @@ describe('session ids', () => {
       ['doc-2', 'S1', true],
     ]);
     const [first, second] = s.sessions;
-    expect(first!.key).not.toBe(second!.key);
+    expect([first!.key, second!.key]).toEqual(['S1', 'S1 #2']);
     for (const x of s.sessions) expect(s.streams.filter((st) => st.session === x.key)).toHaveLength(1);
     expect(s.streams.find((st) => st.session === second!.key)!.open).toBe(true);
+  });
+
+  it('a resumed session the server then expires: the requests still sent with its id are counted (its key is not its id)', () => {
+    const log1 = new FrameLog('doc-1');
+    log1.pageStart('http://localhost:8080/');
+    const c1 = new StreamableClient(log1, A, '2025-06-18');
+    c1.initialize({ sessionId: 'S1' });
+    log1.pageEnd('http://localhost:8080/');
+    const log2 = new FrameLog('doc-2', log1.t + 10, log1.lastSeq);
+    log2.pageStart('http://localhost:8080/');
+    const c2 = new StreamableClient(log2, A, '2025-06-18');
+    c2.sessionId = 'S1';
+    c2.negotiated = '2025-06-18';
+    c2.read('file:///a', 'y');
+    c2.beginRead('file:///a').httpStatus(404, -32001, 'Session not found');
+    for (let i = 0; i < 2; i++) {
+      log2.wait(100);
+      c2.beginRead('file:///a').httpStatus(404, -32001, 'Session not found');
+    }
+    const e = Engine.replay([...log1.frames, ...log2.frames]);
+    const f = e.findings(log2.t + 5000).find((x) => x.id === 'session-expired-not-reinitialized')!;
+    expect(f.detail).toMatch(/2 request\(s\) still used it/);
   });
 });

@@ -131,11 +131,62 @@ describe('PanelStore', () => {
     await frames();
     expect(s.shownFrames().every((f) => f.segment === 2)).toBe(true);
     expect(s.snapshot.value!.sessions.map((x) => x.label)).toEqual(['S2']);
+    // The status line counts the page in view, beside the log.
+    expect(s.framesInView()).toBe(two.length);
     s.setPreserveLog(true);
     await frames();
+    expect(s.framesInView()).toBeUndefined();
     expect(s.shownFrames()).toHaveLength(one.length + two.length);
     expect(s.snapshot.value!.sessions.map((x) => x.label)).toEqual(['S1', 'S2']);
     s.setPreserveLog(false);
+  });
+
+  it('without "preserve log", the page in view leaving (to a page that never speaks MCP) empties the view; its frames stay in the log', async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const log = new FrameLog('doc1');
+    const one = page(1, log);
+    log.pageEnd('http://localhost:8080/?s=1');
+    const left = stamped(log.frames.map((f) => ({ ...f, segment: 1 })), 1);
+    s.add(left.slice(0, one.length));
+    await frames();
+    expect(s.snapshot.value!.uris.length).toBe(1);
+    s.add(left.slice(one.length));
+    await frames();
+    expect(s.pageLeft.value).toEqual({ url: 'http://localhost:8080/?s=1', frames: left.length });
+    expect([s.shownFrames().length, s.snapshot.value!.uris.length, s.framesInView()]).toEqual([0, 0, 0]);
+    // Rebuilt (a settings change) it stays empty; with "preserve log" the page is back.
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS, defaultMaxAgeMs: 60_000 } });
+    await frames();
+    expect([s.pageLeft.value?.frames, s.shownFrames().length]).toEqual([left.length, 0]);
+    s.setPreserveLog(true);
+    await frames();
+    expect([s.pageLeft.value, s.shownFrames().length, s.snapshot.value!.sessions.length]).toEqual([null, left.length, 1]);
+    s.setPreserveLog(false);
+    await frames();
+    expect(s.shownFrames().length).toBe(0);
+    // The next page that speaks MCP is shown as usual.
+    const two = stamped(page(2), left.length + 1);
+    s.add(two);
+    await frames();
+    expect([s.pageLeft.value, s.shownFrames().length]).toEqual([null, two.length]);
+    expect(s.snapshot.value!.sessions.map((x) => x.label)).toEqual(['S2']);
+  });
+
+  it('a page going into the back/forward cache (persisted) or an iframe ending does not empty the view', async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const log = new FrameLog('doc1');
+    page(1, log);
+    log.pageEnd('http://localhost:8080/?s=1', true);
+    const frame = new FrameLog('iframe', log.t + 1);
+    frame.pageStart('http://localhost:8080/widget', false);
+    frame.pageEnd('http://localhost:8080/widget');
+    s.add(stamped([...log.frames, ...frame.frames].map((f) => ({ ...f, segment: 1 })), 1));
+    await frames();
+    expect(s.pageLeft.value).toBeNull();
+    expect(s.snapshot.value!.uris.length).toBe(1);
+    s.setPreserveLog(true);
   });
 
   it('after a clear that kept open exchanges: only their frames are in view, counted, until a new page starts', async () => {
@@ -571,6 +622,42 @@ describe('background errors', () => {
     expect(s.frames.every((f, i) => i === 0 || f.seq === s.frames[i - 1]!.seq + 1)).toBe(true);
     const snap = s.snapshot.value!;
     expect([snap.lastSeq, snap.metrics.frames]).toEqual([last, 300]);
+  });
+
+  it('paused and rebuilt (new settings), the log trimming before the rebuild ran keeps what the view is rebuilding', async () => {
+    const { all, last, stats } = longLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all.slice(0, 1000), done: true });
+    await frames();
+    const before = s.snapshot.value!;
+    s.setPaused(true);
+    s.receive({ type: 'frames', frames: all.slice(1000) });
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS, defaultMaxAgeMs: 60_000 } });
+    // Before the next animation frame (the rebuild has applied nothing yet): only queued frames the log lost go.
+    s.receive(stats(300));
+    expect(s.frames.length).toBe(1000 + 300);
+    await frames();
+    expect([s.shownFrames().length, s.snapshot.value!.lastSeq]).toEqual([1000, before.lastSeq]);
+    s.setPaused(false);
+    await frames();
+    expect([s.frames.length, s.snapshot.value!.lastSeq]).toEqual([300, last]);
+  });
+
+  it('paused with queued frames the log lost, then an import: closing it shows the log without a hole', async () => {
+    const { all, last, stats } = longLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all.slice(0, 1000), done: true });
+    await frames();
+    s.setPaused(true);
+    s.receive({ type: 'frames', frames: all.slice(1000) });
+    s.receive(stats(300));
+    const other = page(2, new FrameLog('imported-doc'));
+    s.showPrepared(s.prepareTrace('t.json', exportTrace({ frames: other, createdAt: other.at(-1)!.t + 1000, pageUrl: 'http://x/' })));
+    s.closeImport();
+    await frames();
+    expect(s.frames.length).toBe(300);
+    expect(s.frames.every((f, i) => i === 0 || f.seq === s.frames[i - 1]!.seq + 1)).toBe(true);
+    expect(s.snapshot.value!.lastSeq).toBe(last);
   });
 
   it('several files dropped at once: none imported, a message says to drop one; one file is imported as picked', async () => {
