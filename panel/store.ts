@@ -793,9 +793,33 @@ export class PanelStore {
 
   // ---- the per-frame work -----------------------------------------------------------------------------------------
 
-  /** A message is shown by its index in the engine's list: a new engine numbers other messages, so it closes. */
+  /**
+   * A new engine numbers messages afresh: a message drawer closes. It may key sessions otherwise too (a later session
+   * with an earlier one's id is `<id> #2`, counted from where the view starts): a session drawer follows its session,
+   * found again in the next snapshot by endpoint, id and first frame (it showed another session under the same title:
+   * a drawer audit, 2026-12-05).
+   */
   private closeMessageDrawer(): void {
-    if (this.drawer.value?.kind === 'message') this.drawer.value = null;
+    const d = this.drawer.value;
+    if (d?.kind === 'message') this.drawer.value = null;
+    else if (d?.kind === 'session') {
+      const s = this.shown.value?.sessions.find((x) => x.key === d.key);
+      if (s) this.sessionDrawerRef = { endpoint: s.endpoint, label: s.label, startSeq: s.startSeq };
+      else this.drawer.value = null;
+    }
+  }
+
+  /** The session a session drawer showed when the engine was replaced (see closeMessageDrawer). */
+  private sessionDrawerRef: { endpoint: string; label: string; startSeq: number } | undefined;
+
+  /** The session drawer's session in a new engine's first snapshot, or none (the drawer closes). */
+  private refindSessionDrawer(snap: EngineSnapshot): void {
+    const ref = this.sessionDrawerRef;
+    if (!ref) return;
+    this.sessionDrawerRef = undefined;
+    if (this.drawer.value?.kind !== 'session') return;
+    const s = snap.sessions.find((x) => x.endpoint === ref.endpoint && x.label === ref.label && x.startSeq === ref.startSeq);
+    this.drawer.value = s ? { kind: 'session', key: s.key } : null;
   }
 
   /** The view starts over at the next frame (a new page without "preserve log"): a fresh engine, nothing selected in it. */
@@ -994,6 +1018,7 @@ export class PanelStore {
     batch(() => {
       if (stats) this.stats.value = stats;
       this.now.value = now;
+      this.refindSessionDrawer(snap);
       this.snapshot.value = snap;
       this.version.value++;
       if (all) {

@@ -288,6 +288,33 @@ describe('the drawer on a message', () => {
     expect(s.drawer.value).toBeNull();
   });
 
+  it('a session drawer follows its session when a rebuild keys sessions anew; one no longer in view closes', async () => {
+    const log1 = new FrameLog('doc1');
+    log1.pageStart('http://localhost:8080/');
+    new StreamableClient(log1, URL).initialize({ sessionId: 'SAME' });
+    log1.pageEnd('http://localhost:8080/');
+    const log2 = new FrameLog('doc2', log1.t + 10, log1.lastSeq);
+    log2.pageStart('http://localhost:8080/');
+    const c2 = new StreamableClient(log2, URL);
+    c2.sessionId = 'SAME'; // a reloaded page resuming its stored session id
+    c2.negotiated = '2025-06-18';
+    c2.read(POLICY, 'v1');
+    const all = [...log1.frames.map((f) => ({ ...f, segment: 1 })), ...log2.frames.map((f) => ({ ...f, segment: 2 }))];
+    for (const [open, after] of [['SAME #2', 'SAME'], ['SAME', null]] as const) {
+      const s = new PanelStore();
+      s.setPreserveLog(true);
+      s.add(all);
+      await frames();
+      expect(s.snapshot.value!.sessions.map((x) => x.key)).toEqual(['SAME', 'SAME #2']);
+      s.drawer.value = { kind: 'session', key: open };
+      // Without "preserve log" the view is page 2's: its session is the only one, keyed SAME.
+      s.setPreserveLog(false);
+      await frames();
+      expect(s.snapshot.value!.sessions.map((x) => [x.key, x.doc])).toEqual([['SAME', 'doc2']]);
+      expect(s.drawer.value).toEqual(after === null ? null : { kind: 'session', key: after });
+    }
+  });
+
   it('"kept at Clear" goes once the view starts past the kept frames (preserve-log on, a new page, then off)', async () => {
     const s = new PanelStore();
     const a = stamped(page(1), 1);
