@@ -9,6 +9,7 @@ import type { EngineSnapshot, MessageList, UriRow } from '../../shared/engine/in
 import { matchesSession, type Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
 import {
+  describeRead,
   staleAt,
   fitWindow,
   followLive,
@@ -241,8 +242,7 @@ function TimelineView(props: Props) {
       text = `${what} at ${formatClock(u.mark.t)} — click for the message`;
       clickable = true;
     } else if (u?.bar) {
-      const b = u.bar;
-      text = `read at ${formatClock(b.t0)}${b.t1 !== undefined ? `, answered after ${formatDuration(b.t1 - b.t0)}` : ', no answer yet'}${b.failed ? ' (failed)' : ''} — click for the request`;
+      text = `${describeRead(u.bar)} — click for the request`;
       clickable = true;
     } else if (u) text = `${u.lane.label} — click to select`;
     if (text !== tip.text || clickable !== tip.clickable) setTip({ text, clickable });

@@ -4,7 +4,7 @@
 // and bars are gathered into one path per style and filled once, and a mark closer than 2 px to the previous one of
 // its kind is skipped.
 import { formatClock } from '../model/format.ts';
-import { lowerBound, tickLabel, tickStep, ticks, xOf, type Interval, type SessionLane, type TimeWindow, type UriLane } from '../model/timeline.ts';
+import { lowerBound, tickLabel, tickStep, ticks, xOf, type Interval, type ReadBar, type SessionLane, type TimeWindow, type UriLane } from '../model/timeline.ts';
 
 export const AXIS_H = 18;
 export const LANE_H = 20;
@@ -189,16 +189,22 @@ export function drawTimeline(d: DrawInput): void {
     if (!l) continue;
     // Reads: request → response bars (in flight: to now). One path per style, filled once after all lanes.
     let lastX = -10;
-    for (let i = lowerBound(l.reads, w.start - l.maxReadMs - tol, (r) => r.t0); i < l.reads.length; i++) {
-      const r = l.reads[i]!;
-      if (r.t0 > w.end) break;
+    const bar = (r: ReadBar) => {
       const x0 = xOf(w, r.t0, width);
       const x1 = xOf(w, r.t1 ?? d.now, width);
-      if (x1 < 0) continue;
-      if (x1 - lastX < 1 && x1 - x0 < 1) continue;
+      if (x1 < 0) return;
+      if (x1 - lastX < 1 && x1 - x0 < 1) return;
       lastX = x1;
       const a = clampX(x0, width);
       (r.failed ? paths.readFailed : paths.read).rect(a, mid - 3, Math.max(2, clampX(x1, width) - a), 6);
+    };
+    // Reads still waiting that began further back than the longest closed read reach into the window too.
+    const back = w.start - l.maxReadMs - tol;
+    for (const r of l.open) if (r.t0 < back) bar(r);
+    for (let i = lowerBound(l.reads, back, (r) => r.t0); i < l.reads.length; i++) {
+      const r = l.reads[i]!;
+      if (r.t0 > w.end) break;
+      bar(r);
     }
     // Marks; one closer than 2 px to the previous of its kind adds nothing visible.
     const last = { subscribe: -10, unsubscribe: -10, notify: -10 };

@@ -5,6 +5,7 @@
 import type { EngineSnapshot, Finding, MessageList, SessionView, StreamView } from '../../shared/engine/index.ts';
 import { decodedJson, findingRowKey, messageAt } from '../../shared/engine/index.ts';
 import { STALE_FINDINGS } from './filter.ts';
+import { formatClock, formatDuration } from './format.ts';
 
 export interface ReadBar {
   t0: number;
@@ -13,6 +14,8 @@ export interface ReadBar {
   /** Message index of the request (for the drawer). */
   index: number;
   failed: boolean;
+  /** Why it ended without an answer (its exchange failed or was aborted): t1 is when, and `failed` is set. */
+  noAnswer?: string;
 }
 
 export type MarkKind = 'subscribe' | 'unsubscribe' | 'notify';
@@ -27,8 +30,10 @@ export interface Mark {
 export class UriLane {
   readonly reads: ReadBar[] = [];
   readonly marks: Mark[] = [];
-  /** Longest read seen (to find bars that start before a window but reach into it). */
+  /** Longest closed read (to find bars that start before a window but reach into it). */
   maxReadMs = 0;
+  /** Reads still waiting, oldest first: they reach to now, however long before a window they began. */
+  readonly open: ReadBar[] = [];
   constructor(
     /** Same as UriRow.key: `<doc> <endpoint> <uri>`. */
     readonly key: string,
@@ -44,6 +49,8 @@ export class TimelineIndex {
   firstT: number | undefined;
   lastT: number | undefined;
   private next = 0;
+  /** Entries of the store's noAnswers consumed so far. */
+  private nextNoAnswer = 0;
   private readonly openReads = new Map<number, { bar: ReadBar; lane: UriLane }>();
   private readonly openSubscribes = new Map<number, Mark[]>();
   /** Listens not acknowledged yet, by the connection of their stream: their marks by URI. */
@@ -87,6 +94,7 @@ export class TimelineIndex {
           const bar: ReadBar = { t0: t, t1: undefined, index: i, failed: false };
           const lane = this.lane(info.doc, info.endpoint, uri);
           lane.reads.push(bar);
+          lane.open.push(bar);
           this.openReads.set(i, { bar, lane });
         } else if ((method === 'resources/subscribe' || method === 'resources/unsubscribe') && uri !== undefined) {
           const info = st.infoAt(i);
@@ -116,15 +124,7 @@ export class TimelineIndex {
       } else if (kind === 'result' || kind === 'error') {
         const pair = st.pairAt(i);
         if (pair < 0) continue;
-        const open = this.openReads.get(pair);
-        if (open) {
-          const { bar, lane } = open;
-          bar.t1 = t;
-          bar.failed = kind === 'error';
-          lane.maxReadMs = Math.max(lane.maxReadMs, t - bar.t0);
-          this.openReads.delete(pair);
-          continue;
-        }
+        if (this.closeRead(pair, t, kind === 'error')) continue;
         const subs = this.openSubscribes.get(pair);
         if (subs) {
           if (kind === 'error') for (const s of subs) s.failed = true;
@@ -149,6 +149,31 @@ export class TimelineIndex {
       }
     }
     this.next = list.count;
+    // Requests whose exchange ended without their answer (a network failure, an abort): the read's bar ends there,
+    // failed, and a subscribe is marked refused. Only those known by the list's last message.
+    const ends = st.noAnswers;
+    for (; this.nextNoAnswer < ends.length && ends[this.nextNoAnswer]!.count <= list.count; this.nextNoAnswer++) {
+      const e = ends[this.nextNoAnswer]!;
+      if (this.closeRead(e.request, e.t, true, e.why)) continue;
+      const subs = this.openSubscribes.get(e.request);
+      if (subs) for (const m of subs) m.failed = true;
+      this.openSubscribes.delete(e.request);
+    }
+  }
+
+  /** Ends the open read of request `request`, if it is one. */
+  private closeRead(request: number, t: number, failed: boolean, noAnswer?: string): boolean {
+    const open = this.openReads.get(request);
+    if (!open) return false;
+    const { bar, lane } = open;
+    bar.t1 = t;
+    bar.failed = failed;
+    if (noAnswer !== undefined) bar.noAnswer = noAnswer;
+    lane.maxReadMs = Math.max(lane.maxReadMs, t - bar.t0);
+    const k = lane.open.indexOf(bar);
+    if (k >= 0) lane.open.splice(k, 1);
+    this.openReads.delete(request);
+    return true;
   }
 }
 
@@ -379,12 +404,24 @@ export function nearestMark(marks: readonly Mark[], t: number, tolerance: number
 
 /** The read bar under time `t` (with `tolerance` ms slack for very short bars). */
 export function readAt(lane: UriLane, t: number, tolerance: number, now: number): ReadBar | undefined {
-  const from = lowerBound(lane.reads, t - lane.maxReadMs - tolerance, (r) => r.t0);
+  const back = t - lane.maxReadMs - tolerance;
+  const from = lowerBound(lane.reads, back, (r) => r.t0);
   for (let k = from; k < lane.reads.length && lane.reads[k]!.t0 <= t + tolerance; k++) {
     const r = lane.reads[k]!;
     if (t >= r.t0 - tolerance && t <= (r.t1 ?? now) + tolerance) return r;
   }
+  // A read still waiting that began before that (maxReadMs knows only closed reads) reaches to now.
+  for (const r of lane.open) if (r.t0 < back && t <= now + tolerance) return r;
   return undefined;
+}
+
+/** What hovering a read bar says: when it was sent, and how it ended (answered, failed, no answer and why, waiting). */
+export function describeRead(b: ReadBar): string {
+  const sent = `read at ${formatClock(b.t0)}`;
+  if (b.t1 === undefined) return `${sent}, no answer yet`;
+  const after = formatDuration(b.t1 - b.t0);
+  if (b.noAnswer !== undefined) return `${sent}, failed after ${after}: ${b.noAnswer}`;
+  return `${sent}, answered after ${after}${b.failed ? ' (failed)' : ''}`;
 }
 
 /**

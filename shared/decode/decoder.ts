@@ -272,7 +272,7 @@ export class Decoder {
   }
 
   /** Requests that will never be answered: forgotten by the pairing, and said (how: the HTTP status, or why else). */
-  private failWaiting(info: ConnInfo, requests: DecodedMessage[], how: Pick<ExchangeFailed, 'status' | 'cause'>, seq: number, t: number): void {
+  private failWaiting(info: ConnInfo, requests: DecodedMessage[], how: Pick<ExchangeFailed, 'status' | 'cause' | 'outcome'>, seq: number, t: number): void {
     this.pairing.forget(requests);
     this.sink.wire({ type: 'exchange-failed', info, requests, ...how }, seq, t);
   }
@@ -563,7 +563,10 @@ export class Decoder {
     // one the page aborted itself: its client gave those requests up (the SDK resumes only a stream it did not abort).
     const resumable = c.lastSseId !== undefined && !c.errorStatus && f.phase === 'body' && f.outcome !== 'aborted';
     if (unanswered.length > 0 && resumable && c.info.session !== undefined) this.pairing.moveToSession(unanswered, c.info.session);
-    else if (unanswered.length > 0 && !legacyAccepted && !resumable) this.failWaiting(c.info, unanswered, c.status ? { status: c.status } : {}, f.seq, f.t);
+    else if (unanswered.length > 0 && !legacyAccepted && !resumable) {
+      const how = { ...(c.status ? { status: c.status } : {}), ...(f.outcome !== 'complete' ? { outcome: f.outcome } : {}) };
+      this.failWaiting(c.info, unanswered, how, f.seq, f.t);
+    }
     this.failLegacyWaiting(c, f);
     this.conns.delete(f.conn);
   }

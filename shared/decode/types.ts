@@ -149,6 +149,8 @@ export type WireEvent =
       status?: number;
       /** Why, when not the exchange's own failure: the client cancelled the request, or the connection that would carry its answer closed. */
       cause?: 'cancelled' | 'connection-closed';
+      /** How the exchange itself ended, when not normally: the page aborted it, or the network or stream failed. */
+      outcome?: 'aborted' | 'failed';
     }
   | { type: 'page-end'; doc: string; persisted: boolean }
   | { type: 'page-start'; doc: string; url: string; top: boolean };

@@ -2,6 +2,7 @@
 // 200,000-frame trace holds ~120,000 messages, and as objects they cost twice the memory and most of the garbage
 // collector's time. A view reads them back as plain DecodedMessage objects with messageAt / messagesSlice.
 // Append-only: a message below `count` never changes, except a request's `pair`, filled in once when its answer comes.
+// A request that will get no answer at all (its exchange failed) is listed in `noAnswers`, appended when it is known.
 import type { ConnInfo, DecodedMessage, MessageKind, StreamKind, Transport } from '../decode/types.ts';
 import { StringTable } from './string-table.ts';
 
@@ -54,9 +55,24 @@ function idFromRaw(raw: string, batch: number): string | number | null | undefin
   }
 }
 
+/** A request that will get no answer: its exchange failed or was aborted, or the connection meant to carry it closed. */
+export interface NoAnswer {
+  /** The request's message index. */
+  request: number;
+  /** When that became known. */
+  t: number;
+  /** Why, in the URI table's words ("no answer (HTTP 500)"). */
+  why: string;
+  /** Messages stored by then: a list of `count` messages includes this end when count ≥ this. */
+  count: number;
+}
+
 export class MessageStore {
   /** `retain` false: a store that keeps nothing (size stays 0), for an engine that only needs findings. */
   constructor(private readonly retain = true) {}
+
+  /** Requests that ended without an answer, in the order it became known (append-only, like the messages). */
+  readonly noAnswers: NoAnswer[] = [];
 
   private n = 0;
   private cap = 1024;
@@ -131,6 +147,10 @@ export class MessageStore {
       this.rare.set(i, r);
     }
     this.n++;
+  }
+
+  noAnswer(request: number, t: number, why: string): void {
+    if (this.retain && request >= 0 && request < this.n) this.noAnswers.push({ request, t, why, count: this.n });
   }
 
   setPair(request: number, response: number): void {

@@ -152,13 +152,15 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       return checkResume(core, clientOf(core, e), e, t, seq);
     case 'exchange-failed': {
       const c = clientOf(core, e);
+      const why = e.cause ? FAILED_READ[e.cause] : e.status !== undefined ? `no answer (HTTP ${e.status})` : 'no answer (the request failed)';
       for (const r of e.requests) {
+        // The message list says so too: the timeline ends the request's bar here rather than leave it in flight.
+        core.messages.noAnswer(r.index, t, e.outcome === 'aborted' && !e.cause ? 'no answer (the page aborted the request)' : why);
         if (r.method === 'resources/read') {
           c.inflight.take(r.index);
           const u = r.uri !== undefined ? c.uris.get(r.uri) : undefined;
           if (u) {
             u.readsInFlight = Math.max(0, u.readsInFlight - 1);
-            const why = e.cause ? FAILED_READ[e.cause] : e.status !== undefined ? `no answer (HTTP ${e.status})` : 'no answer (the request failed)';
             if (r.index === u.lastReadIndex) u.lastReadFailed = why;
             noteReadFailed(core, u, r.seq, t, why);
           }
