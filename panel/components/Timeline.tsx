@@ -10,6 +10,7 @@ import { matchesSession, type Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
 import {
   describeRead,
+  laneNowOf,
   staleAt,
   fitWindow,
   followLive,
@@ -70,8 +71,8 @@ function TimelineView(props: Props) {
   const [scrollTop, setScrollTop] = useState(0);
   const drag = useRef<{ x: number; moved: boolean; win: TimeWindow } | null>(null);
 
-  // While scrubbing, sessions and stale spans are as known at the cursor: an open session ends there, not at now.
-  const laneNow = scrubT ?? now;
+  // While scrubbing, sessions and stale spans are as known at the stop (the replayed snapshot's instant), not at now.
+  const laneNow = laneNowOf(snapshot, scrubT, now);
   const lanes: LaneSpec[] = useMemo(() => {
     if (!snapshot) return [];
     const sl = sessionLanes(snapshot.sessions, snapshot.streams, laneNow, snapshot.streamsKnownFrom)

@@ -283,6 +283,15 @@ export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings'>, now: 
   return out;
 }
 
+/**
+ * The instant the lanes are judged at (where open sessions and stale spans end, whether a label is red): now, or while
+ * replaying, the replayed snapshot's own instant. A stop stands for the quiet time until the next message and is judged
+ * at its end (PanelStore.setScrub), as the table is: judged at the stop itself, a label disagreed with its row.
+ */
+export function laneNowOf(snapshot: Pick<EngineSnapshot, 'now'> | null, scrubT: number | null, now: number): number {
+  return scrubT === null ? now : (snapshot?.now ?? scrubT);
+}
+
 /** Whether a stale interval reaches `t` (an open finding's runs to now): a lane label is red then, as the row is. */
 export function staleAt(intervals: readonly Interval[], t: number): boolean {
   return intervals.some((s) => s.t0 <= t && s.t1 >= t);
