@@ -13,8 +13,6 @@ import {
   laneNowOf,
   staleAt,
   fitWindow,
-  followLive,
-  withCursorInView,
   maxZoomSpan,
   nearestMark,
   panBy,
@@ -32,6 +30,7 @@ import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
 import { probe } from '../perf.ts';
 import { THEME_CHANGE } from '../store.ts';
 import { AXIS_H, LANE_H, drawTimeline, paletteOf, type DrawInput, type LaneSpec } from './timeline-draw.ts';
+import { useTimelineWindow } from './timeline-window.ts';
 import { UriText } from './UriTable.tsx';
 
 interface Props {
@@ -59,16 +58,12 @@ interface Props {
 }
 
 const LABEL_W = 200;
-const FOLLOW_SPAN_MS = 2 * 60_000;
 
 function TimelineView(props: Props) {
   const { snapshot, index, rows, filter, selectedKey, now, live, scrubT } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
   const [size, setSize] = useState({ w: 600, h: 160 });
-  const [win, setWin] = useState<TimeWindow | null>(null);
-  const [follow, setFollow] = useState(live);
-  const [scrollTop, setScrollTop] = useState(0);
   const drag = useRef<{ x: number; moved: boolean; win: TimeWindow } | null>(null);
 
   // While scrubbing, sessions and stale spans are as known at the stop (the replayed snapshot's instant), not at now.
@@ -99,40 +94,16 @@ function TimelineView(props: Props) {
   const lastT = Math.max(first + 1, Math.min(now, props.endT ?? now));
   const maxSpan = maxZoomSpan((live ? now : lastT) - first);
 
-  // The window: follow live (right edge at now), or fit the data once when there is no window yet.
-  const shownWin: TimeWindow = useMemo(() => {
-    if (follow && live) return now - first <= FOLLOW_SPAN_MS ? fitWindow(first, now) : followLive({ start: 0, end: FOLLOW_SPAN_MS }, now);
-    return win ?? fitWindow(first, live ? now : lastT);
-  }, [follow, live, win, first, now, lastT]);
-
-  // While replaying, the window holds still (following live would slide it away from the cursor) and moves only to
-  // bring a new cursor position into view, once per step: the user may still zoom and pan. "Back to live" resumes
-  // following live as it was.
-  const followBeforeScrub = useRef<boolean | null>(null);
-  useEffect(() => {
-    if (scrubT === null) {
-      if (followBeforeScrub.current !== null) {
-        setFollow(followBeforeScrub.current);
-        setWin(null);
-      }
-      followBeforeScrub.current = null;
-      return;
-    }
-    const moved = withCursorInView(shownWin, scrubT);
-    if (followBeforeScrub.current === null) {
-      // The first step: the window freezes where it is now (moved to show the cursor if it does not).
-      followBeforeScrub.current = follow;
-      setFollow(false);
-      setWin(moved);
-    } else if (moved !== shownWin) setWin(moved);
-    // Only a new cursor position does this (not a zoom or a pan of the user's).
-  }, [scrubT]);
-  // Another source (an import, another import, back to the tab: each has its own index): its own window, fitted or
-  // following, and its lanes from the top.
-  useEffect(() => {
-    setWin(null);
-    setScrollTop(0);
-  }, [live, props.source]);
+  const { shownWin, follow, setWindow, setFollowing, scrollTop, setScrollTop } = useTimelineWindow({
+    live,
+    source: props.source,
+    now,
+    first,
+    lastT,
+    scrubT,
+    pendingT: props.pendingT ?? null,
+    onScrub: props.onScrub,
+  });
 
   // A change of the colour scheme re-renders, so the canvas is drawn again in the new theme's colours.
   const [, setScheme] = useState(0);
@@ -147,8 +118,6 @@ function TimelineView(props: Props) {
       globalThis.removeEventListener(THEME_CHANGE, onChange);
     };
   }, []);
-
-  useEffect(() => setFollow(live), [live]);
 
   useLayoutEffect(() => {
     const el = bodyRef.current;
@@ -196,11 +165,6 @@ function TimelineView(props: Props) {
     pending.current = { input, frame };
   });
   useEffect(() => () => cancelAnimationFrame(pending.current?.frame ?? 0), []);
-
-  const setWindow = (w: TimeWindow) => {
-    setFollow(false);
-    setWin(w);
-  };
 
   /** What is under the pointer: a session, a mark, a read bar, or just a URI lane. */
   const under = (clientX: number, clientY: number) => {
@@ -279,7 +243,7 @@ function TimelineView(props: Props) {
         </button>
         {live ? (
           <label class="check" title="Keep the right edge at now (F)">
-            <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.currentTarget.checked)} aria-label="Follow live" /> Follow live
+            <input type="checkbox" checked={follow} onChange={(e) => setFollowing(e.currentTarget.checked)} aria-label="Follow live" /> Follow live
           </label>
         ) : null}
         <label class="scrub">
@@ -405,7 +369,7 @@ function TimelineView(props: Props) {
             else if (k === 'ArrowRight') setWindow(panBy(shownWin, -size.w / 10, size.w));
             else if (k === 'ArrowDown') setScrollTop(Math.min(maxLaneTop, laneTop + LANE_H));
             else if (k === 'ArrowUp') setScrollTop(Math.max(0, laneTop - LANE_H));
-            else if ((k === 'f' || k === 'F') && live) setFollow(true);
+            else if ((k === 'f' || k === 'F') && live) setFollowing(true);
             else return;
             e.preventDefault();
           }}

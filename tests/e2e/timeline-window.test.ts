@@ -1,0 +1,203 @@
+// The timeline's window in the built panel: what "Back to live" keeps after a replay, "Follow live" during a replay and
+// when it is unticked, the window and lane scroll across a switch of views (and not into another source), a drag
+// released outside the canvas, a change of the screen's pixel ratio. One browser for the file; the panel is opened
+// without a tab and fed frames whose times end just before now (as live).
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FrameLog } from '../support/frame-log.ts';
+import { StreamableClient } from '../support/mcp-clients.ts';
+import { startBrowser, waitFor, type Browser } from '../support/extension.ts';
+
+let browser: Browser;
+
+const CANVAS = 'canvas.timeline-canvas';
+const SLIDER = 'input[aria-label="Replay up to"]';
+const FOLLOW = 'input[aria-label="Follow live"]';
+
+const windowOf = async (p: Page) => (await p.getAttribute(CANVAS, 'data-window'))!.split('-').map(Number) as [number, number];
+const following = (p: Page) => p.isChecked(FOLLOW);
+const nowOf = (p: Page) => p.evaluate(() => (globalThis as any).mcpPanel.now.value as number);
+const scrubTOf = (p: Page) => p.evaluate(() => (globalThis as any).mcpPanel.scrubT.value as number | null);
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `minutes` of traffic on `uris` URIs (a notification and a re-read of the first every 15 s), ending 2 s ago. */
+function liveFrames(minutes: number, uris = 1) {
+  const log = new FrameLog('doc1');
+  log.pageStart('http://localhost:8080/');
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  for (let u = 0; u < uris; u++) c.read(`file:///r${u}`, 'v1');
+  c.subscribe('file:///r0');
+  for (let i = 0; i < minutes * 4; i++) {
+    log.wait(15_000);
+    get.updated('file:///r0');
+    log.wait(20);
+    c.read('file:///r0', `v${i + 2}`);
+  }
+  const shift = Date.now() - 2000 - log.t;
+  return log.frames.map((f, i) => ({ ...f, t: f.t + shift, seq: i + 1, segment: 1 }));
+}
+
+/** A panel without a tab, fed the frames; "Follow live" on. */
+async function livePanel(minutes: number, uris = 1): Promise<Page> {
+  const p = await browser.context.newPage();
+  await p.setViewportSize({ width: 1400, height: 820 });
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html`);
+  await p.waitForSelector('.status-bar[data-status="offline"]');
+  await p.evaluate((fs) => (globalThis as any).mcpPanel.add(fs), liveFrames(minutes, uris));
+  await p.waitForSelector(`${CANVAS}[data-lanes]`);
+  // A lane per session and per URI (the labels are only those in view).
+  await p.waitForSelector(`${CANVAS}[data-lanes="${uris + 1}"]`);
+  expect(await following(p)).toBe(true);
+  return p;
+}
+
+/** Presses keys on the canvas and waits for the window to change. */
+async function onCanvas(p: Page, ...keys: string[]): Promise<[number, number]> {
+  const before = (await windowOf(p)).join('-');
+  await p.focus(CANVAS);
+  for (const k of keys) await p.keyboard.press(k);
+  await p.waitForFunction(([sel, w]) => document.querySelector(sel!)?.getAttribute('data-window') !== w, [CANVAS, before] as const);
+  return windowOf(p);
+}
+
+/** Steps the scrubber from the keyboard (ArrowLeft: one message back; Home: the first) and waits for the replay. */
+async function scrub(p: Page, key: 'ArrowLeft' | 'Home'): Promise<number> {
+  await p.focus(SLIDER);
+  await p.keyboard.press(key);
+  await p.waitForSelector('.scrub-banner');
+  return waitFor(async () => (await scrubTOf(p)) ?? undefined, 10_000, 'the replay');
+}
+
+async function backToLive(p: Page, name = 'Back to live'): Promise<void> {
+  await p.click(`button.scrub-back[aria-label="${name}"]`);
+  await p.waitForSelector('.scrub-banner', { state: 'detached' });
+  // The timeline's effects run after the store's change: a frame or two.
+  await pause(300);
+}
+
+beforeAll(async () => {
+  browser = await startBrowser({ extensionDir: resolve('dist') });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+it('"Back to live" keeps the zoom and pan of a window that was not following (it went back to fitting all)', async () => {
+  const p = await livePanel(2);
+  await onCanvas(p, '+');
+  expect(await following(p)).toBe(false);
+  // Replaying, the user zooms and pans: that is the window after the replay.
+  await scrub(p, 'Home');
+  const zoomed = await onCanvas(p, '+', '+', 'ArrowLeft');
+  await backToLive(p);
+  expect(await windowOf(p)).toEqual(zoomed);
+  expect(await following(p)).toBe(false);
+  // Following before the replay: following again after it.
+  await onCanvas(p, 'f');
+  await scrub(p, 'Home');
+  await backToLive(p);
+  expect(await following(p)).toBe(true);
+  expect((await nowOf(p)) - (await windowOf(p))[1]).toBeLessThan(5_000);
+  await p.close();
+});
+
+it('"Back to the end" of an import keeps its zoom', async () => {
+  const p = await browser.context.newPage();
+  await p.setViewportSize({ width: 1400, height: 820 });
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html`);
+  await p.setInputFiles('input[type="file"]', resolve('tests/fixtures/sdk-v1-streamable.trace.json'));
+  await p.waitForSelector('.status-bar[data-status="imported"]');
+  await p.waitForSelector(`${CANVAS}[data-lanes]`);
+  const zoomed = await onCanvas(p, '+', '+');
+  await scrub(p, 'ArrowLeft');
+  const whileReplaying = await windowOf(p);
+  await backToLive(p, 'Back to the end');
+  expect(await windowOf(p)).toEqual(whileReplaying);
+  expect(whileReplaying[1] - whileReplaying[0]).toBeCloseTo(zoomed[1] - zoomed[0], 0);
+  await p.close();
+});
+
+it('ticking "Follow live" (or F) while replaying goes back to live, following (the cursor left the view for good)', async () => {
+  const p = await livePanel(10);
+  await onCanvas(p, '+');
+  expect(await following(p)).toBe(false);
+  // The first stop is ten minutes back.
+  const cursor = await scrub(p, 'Home');
+  const w = await windowOf(p);
+  expect(cursor).toBeGreaterThanOrEqual(w[0]);
+  expect(cursor).toBeLessThanOrEqual(w[1]);
+  await p.check(FOLLOW);
+  await p.waitForSelector('.scrub-banner', { state: 'detached' });
+  await pause(300);
+  expect(await scrubTOf(p)).toBeNull();
+  // The user's choice stands: following (not the "not following" of before the replay).
+  expect(await following(p)).toBe(true);
+  expect((await nowOf(p)) - (await windowOf(p))[1]).toBeLessThan(5_000);
+  // F on the canvas does the same.
+  await scrub(p, 'Home');
+  expect(await following(p)).toBe(false);
+  await p.focus(CANVAS);
+  await p.keyboard.press('f');
+  await p.waitForSelector('.scrub-banner', { state: 'detached' });
+  await pause(300);
+  expect(await following(p)).toBe(true);
+  expect((await nowOf(p)) - (await windowOf(p))[1]).toBeLessThan(5_000);
+  await p.close();
+});
+
+it('unticking "Follow live" freezes the live tail in view (it jumped back to an old pan position)', async () => {
+  const p = await livePanel(10);
+  // Pan well back (following stops), then follow again.
+  await onCanvas(p, 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', '+');
+  await onCanvas(p, 'f');
+  const tail = await windowOf(p);
+  await p.uncheck(FOLLOW);
+  await pause(300);
+  const frozen = await windowOf(p);
+  expect(frozen[1] - frozen[0]).toBeCloseTo(tail[1] - tail[0], -2);
+  expect(Math.abs(frozen[1] - tail[1])).toBeLessThan(3_000);
+  // Frozen: it no longer moves with now.
+  await pause(1500);
+  expect(await windowOf(p)).toEqual(frozen);
+  await p.close();
+});
+
+it('keeps the window, "Follow live" and the lane scroll across a switch of views; another source starts fresh', async () => {
+  const p = await livePanel(2, 30);
+  const zoomed = await onCanvas(p, '+', '+', 'ArrowLeft');
+  await p.keyboard.press('ArrowDown');
+  await p.keyboard.press('ArrowDown');
+  await p.waitForSelector('.lanes-more[data-lanes-above="2"]');
+  await p.keyboard.press('Alt+2');
+  await p.waitForSelector(CANVAS, { state: 'detached' });
+  await p.keyboard.press('Alt+1');
+  await p.waitForSelector(CANVAS);
+  await pause(300);
+  expect(await windowOf(p)).toEqual(zoomed);
+  expect(await following(p)).toBe(false);
+  expect(await p.getAttribute('.lanes-more', 'data-lanes-above')).toBe('2');
+  // Following live is kept too.
+  await onCanvas(p, 'f');
+  await p.keyboard.press('Alt+2');
+  await p.waitForSelector(CANVAS, { state: 'detached' });
+  await p.keyboard.press('Alt+1');
+  await p.waitForSelector(CANVAS);
+  expect(await following(p)).toBe(true);
+  // An import is another source: fitted, lanes from the top, whatever the tab's timeline showed.
+  await onCanvas(p, '+', '+');
+  await p.keyboard.press('ArrowDown');
+  await p.setInputFiles('input[type="file"]', resolve('tests/fixtures/sdk-v1-streamable.trace.json'));
+  await p.waitForSelector('.status-bar[data-status="imported"]');
+  await pause(300);
+  const fitted = await windowOf(p);
+  await p.focus(CANVAS);
+  await p.keyboard.press('0');
+  await pause(200);
+  expect(await windowOf(p)).toEqual(fitted);
+  expect(await p.$('.lanes-more[data-lanes-above]:not([data-lanes-above="0"])')).toBeNull();
+  await p.close();
+});
