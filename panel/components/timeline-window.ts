@@ -17,7 +17,7 @@ interface Kept {
   followBeforeScrub: boolean | null;
 }
 
-/** The last timeline's state as it unmounted (one panel per page: one timeline). */
+/** The timeline's state as last rendered (one panel per page: one timeline). */
 let kept: Kept | undefined;
 
 export interface WindowInput {
@@ -42,6 +42,14 @@ export function useTimelineWindow(p: WindowInput) {
   const [scrollTop, setScrollTop] = useState(back?.scrollTop ?? 0);
   const followBeforeScrub = useRef<boolean | null>(back?.followBeforeScrub ?? null);
 
+  // What a remount for the same source takes back, written as it changes: not on unmount, whose cleanup may run after
+  // the next timeline has mounted (switching views quickly lost the window that way).
+  kept = { source: sourceKey, win, follow, scrollTop, followBeforeScrub: followBeforeScrub.current };
+  const keepFollowBeforeScrub = (v: boolean | null) => {
+    followBeforeScrub.current = v;
+    if (kept?.source === sourceKey) kept.followBeforeScrub = v;
+  };
+
   // The window: follow live (right edge at now), or fit the data once when there is no window yet.
   const shownWin: TimeWindow = useMemo(() => {
     if (follow && live) return now - first <= FOLLOW_SPAN_MS ? fitWindow(first, now) : followLive({ start: 0, end: FOLLOW_SPAN_MS }, now);
@@ -54,13 +62,13 @@ export function useTimelineWindow(p: WindowInput) {
   useEffect(() => {
     if (scrubT === null) {
       if (followBeforeScrub.current !== null) setFollow(followBeforeScrub.current);
-      followBeforeScrub.current = null;
+      keepFollowBeforeScrub(null);
       return;
     }
     const moved = withCursorInView(shownWin, scrubT);
     if (followBeforeScrub.current === null) {
       // The first step: the window freezes where it is now (moved to show the cursor if it does not).
-      followBeforeScrub.current = follow;
+      keepFollowBeforeScrub(follow);
       setFollow(false);
       setWin(moved);
     } else if (moved !== shownWin) setWin(moved);
@@ -76,12 +84,8 @@ export function useTimelineWindow(p: WindowInput) {
     setWin(null);
     setScrollTop(0);
     setFollow(live);
-    followBeforeScrub.current = null;
+    keepFollowBeforeScrub(null);
   }, [sourceKey]);
-
-  const latest = useRef<Kept | null>(null);
-  latest.current = { source: sourceKey, win, follow, scrollTop, followBeforeScrub: null };
-  useEffect(() => () => void (kept = { ...latest.current!, followBeforeScrub: followBeforeScrub.current }), []);
 
   /** A window of the user's (zoom, pan, fit): following live stops. */
   const setWindow = (w: TimeWindow) => {
@@ -97,7 +101,7 @@ export function useTimelineWindow(p: WindowInput) {
   const setFollowing = (on: boolean) => {
     if (!on) return setWindow(shownWin);
     setFollow(true);
-    if (scrubT !== null) followBeforeScrub.current = true;
+    if (scrubT !== null) keepFollowBeforeScrub(true);
     if (scrubT !== null || p.pendingT !== null) p.onScrub(null);
   };
 

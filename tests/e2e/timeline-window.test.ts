@@ -68,7 +68,13 @@ async function scrub(p: Page, key: 'ArrowLeft' | 'Home'): Promise<number> {
   await p.focus(SLIDER);
   await p.keyboard.press(key);
   await p.waitForSelector('.scrub-banner');
-  return waitFor(async () => (await scrubTOf(p)) ?? undefined, 10_000, 'the replay');
+  const t = await waitFor(async () => (await scrubTOf(p)) ?? undefined, 10_000, 'the replay');
+  // The timeline brings the cursor into view in the next frame or so.
+  await waitFor(async () => {
+    const [start, end] = await windowOf(p);
+    return start <= t && t <= end;
+  }, 5_000, 'the cursor in view');
+  return t;
 }
 
 async function backToLive(p: Page, name = 'Back to live'): Promise<void> {
