@@ -119,6 +119,31 @@ function TimelineView(props: Props) {
     };
   }, []);
 
+  // So does a change of the screen's pixel ratio (another screen, browser zoom): the canvas's pixels are sized by it.
+  // The query matches one ratio: it is asked again for the new one.
+  useEffect(() => {
+    let mq: MediaQueryList | undefined;
+    const onChange = () => {
+      watch();
+      setScheme((n) => n + 1);
+    };
+    const watch = () => {
+      mq?.removeEventListener('change', onChange);
+      mq = globalThis.matchMedia?.(`(resolution: ${globalThis.devicePixelRatio || 1}dppx)`);
+      mq?.addEventListener('change', onChange);
+    };
+    watch();
+    return () => mq?.removeEventListener('change', onChange);
+  }, []);
+
+  // A drag released outside the canvas ends too (the canvas never sees that mouseup): a later press elsewhere, moved
+  // over the canvas, must not pan from where the old drag began.
+  useEffect(() => {
+    const up = () => void (drag.current = null);
+    globalThis.addEventListener('mouseup', up);
+    return () => globalThis.removeEventListener('mouseup', up);
+  }, []);
+
   useLayoutEffect(() => {
     const el = bodyRef.current;
     if (!el) return;

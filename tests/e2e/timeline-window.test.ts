@@ -207,3 +207,61 @@ it('keeps the window, "Follow live" and the lane scroll across a switch of views
   expect(await p.$('.lanes-more[data-lanes-above]:not([data-lanes-above="0"])')).toBeNull();
   await p.close();
 });
+
+it('a drag released outside the canvas is over: a later press elsewhere moved over the canvas does not pan', async () => {
+  const p = await browser.context.newPage();
+  await p.setViewportSize({ width: 1400, height: 820 });
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html`);
+  await p.setInputFiles('input[type="file"]', resolve('tests/fixtures/sdk-v1-streamable.trace.json'));
+  await p.waitForSelector('.status-bar[data-status="imported"]');
+  const box = (await p.locator(CANVAS).boundingBox())!;
+  const legend = (await p.locator('.timeline-legend').boundingBox())!;
+  const y = box.y + box.height / 2;
+  // Drag from the canvas out over the lane names and let go there: a pan.
+  const fitted = await windowOf(p);
+  await p.mouse.move(box.x + box.width / 2, y);
+  await p.mouse.down();
+  await p.mouse.move(box.x - 50, y, { steps: 5 });
+  await p.mouse.up();
+  const panned = await windowOf(p);
+  expect(panned).not.toEqual(fitted);
+  // Press on the legend and move over the canvas, button held.
+  await p.mouse.move(legend.x + 5, legend.y + legend.height / 2);
+  await p.mouse.down();
+  await p.mouse.move(box.x + box.width / 2, y, { steps: 5 });
+  await p.mouse.move(box.x + box.width * 0.8, y, { steps: 5 });
+  await pause(200);
+  expect(await windowOf(p)).toEqual(panned);
+  await p.mouse.up();
+  await p.close();
+});
+
+it('draws again at a new pixel ratio (another screen, browser zoom) without waiting for something else to change', async () => {
+  const p = await browser.context.newPage();
+  // Headless Chromium changes the ratio on emulation but sends no media query change: the page's resolution queries
+  // are kept, to send it as a browser does.
+  await p.addInitScript(() => {
+    const match = globalThis.matchMedia.bind(globalThis);
+    const kept: MediaQueryList[] = ((globalThis as any).resolutionQueries = []);
+    globalThis.matchMedia = (q: string) => {
+      const mq = match(q);
+      if (q.includes('resolution')) kept.push(mq);
+      return mq;
+    };
+  });
+  await p.setViewportSize({ width: 1400, height: 820 });
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html`);
+  await p.setInputFiles('input[type="file"]', resolve('tests/fixtures/sdk-v1-streamable.trace.json'));
+  await p.waitForSelector('.status-bar[data-status="imported"]');
+  const pixels = () => p.$eval(CANVAS, (c) => (c as HTMLCanvasElement).width / c.getBoundingClientRect().width);
+  await waitFor(async () => Math.abs((await pixels()) - 1) < 0.01, 5_000, 'the canvas at ratio 1');
+  const cdp = await browser.context.newCDPSession(p);
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1400, height: 820, deviceScaleFactor: 2, mobile: false });
+  await p.evaluate(() => {
+    // (A copy: a listener asks a new query, for the new ratio.)
+    for (const mq of [...((globalThis as any).resolutionQueries as MediaQueryList[])]) mq.dispatchEvent(new Event('change'));
+  });
+  await waitFor(async () => Math.abs((await pixels()) - 2) < 0.01, 5_000, 'the canvas at ratio 2');
+  await cdp.detach();
+  await p.close();
+});
