@@ -9,7 +9,14 @@ export const REDACTED_PREFIX = '[redacted:';
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
 // Auth-like custom headers: X-Foo-Auth, X-Auth-Token, X-Access-Token, X-Amz-Security-Token, X-Client-Secret, …
 // Keys by another name: Azure API Management's Ocp-Apim-Subscription-Key, Azure Functions' X-Functions-Key, X-Access-Key.
-const SECRET_HEADER_PATTERN = /(^x-.*auth|token|secret|api[-_]?key|(access|subscription|session|functions|private|client|app|master)[-_]?key|password|passwd|credential|signature)/i;
+// And the ones a drawer audit found shown in clear (2026-12-05): Authentication, DPoP, X-Goog-IAP-JWT-Assertion, X-JWT,
+// X-Bearer, X-Vercel-Protection-Bypass.
+const SECRET_HEADER_PATTERN = /(^x-.*auth|^authentication$|^dpop$|token|secret|api[-_]?key|(access|subscription|session|functions|private|client|app|master)[-_]?key|password|passwd|credential|signature|jwt|bearer|bypass)/i;
+// A value that is a credential whatever its header's name (`X-Upstream: Bearer …`)…
+const CREDENTIAL_VALUE = /^(bearer|basic|digest|dpop|negotiate)\s+\S/i;
+// …except where it only names a scheme and its parameters (a 401's WWW-Authenticate: `Bearer resource_metadata=…`,
+// what an MCP client needs to see to debug its authorization).
+const SCHEME_CHALLENGE = new Set(['www-authenticate', 'proxy-authenticate']);
 // Token-like query parameters. `sessionId` is deliberately not here: it identifies the MCP session (legacy SSE) and is
 // what the engine keys on; it is a routing id, not a credential.
 // Exact names, and names that contain a credential word anywhere (auth_token, apiToken, private_token, X-API-KEY,
@@ -45,7 +52,9 @@ export function isSecretQueryParam(name: string): boolean {
  * URL-valued header (Referer, Location) keeps its URL with the URL's secrets redacted.
  */
 export function redactHeaderValue(name: string, value: string, extra: readonly string[] = []): string {
-  if (isSecretHeader(name) || extra.includes(name)) return isRedacted(value) ? value : redactValue(value);
+  if (isSecretHeader(name) || extra.includes(name) || (CREDENTIAL_VALUE.test(value) && !SCHEME_CHALLENGE.has(name))) {
+    return isRedacted(value) ? value : redactValue(value);
+  }
   return URL_HEADERS.has(name) ? redactUrl(value) : value;
 }
 

@@ -2,9 +2,8 @@
 // and fix; for a message its decoded fields, the request↔response pair, the exchange's headers (redacted at capture)
 // and timings, and the raw JSON; for a frame its exchange; for a session its life and subscriptions. Esc closes it.
 import { Fragment, type ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import type { DecodedMessage, EngineSnapshot, Finding, UriRow } from '../../shared/engine/index.ts';
-import { decodedJson } from '../../shared/engine/index.ts';
 import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import type { CoverageReason } from '../../shared/findings/types.ts';
 import type { Frame, HeaderMap } from '../../shared/frames.ts';
@@ -13,6 +12,7 @@ import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
 import { messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities } from '../model/sessions-view.ts';
 import { sessionLabel } from '../model/timeline.ts';
+import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
 import type { DrawerTarget, PanelStore } from '../store.ts';
 
@@ -61,20 +61,19 @@ function Headers({ title, headers }: { title: string; headers: HeaderMap | undef
 
 const MAX_RAW = 200_000;
 
+/** The text as captured, indented when it is JSON; past MAX_RAW characters its start only, as it is. */
 function pretty(text: string): string {
-  const cut = text.length > MAX_RAW ? text.slice(0, MAX_RAW) : text;
-  try {
-    return JSON.stringify(JSON.parse(cut), null, 2);
-  } catch {
-    return cut + (text.length > MAX_RAW ? `\n… (${text.length - MAX_RAW} more characters)` : '');
-  }
+  if (text.length <= MAX_RAW) return indentJson(text);
+  return `${text.slice(0, MAX_RAW)}\n… (${text.length - MAX_RAW} more characters; shown as captured, not indented)`;
 }
 
 function Raw({ text, label = 'Raw' }: { text: string; label?: string }) {
+  // Once per text, not on every render of the panel (a live snapshot re-renders it several times a second).
+  const shown = useMemo(() => pretty(text), [text]);
   return (
     <details open class="raw">
       <summary>{label}</summary>
-      <pre>{pretty(text)}</pre>
+      <pre>{shown}</pre>
     </details>
   );
 }
@@ -192,6 +191,8 @@ function Exchange({ store, conn, open }: { store: PanelStore; conn: string; open
   const frames = store.framesOfConn(conn);
   const req = frames.find((f) => f.kind === 'http-request');
   const res = frames.find((f) => f.kind === 'http-response');
+  const ws = frames.find((f) => f.kind === 'ws-connect');
+  const wsClose = frames.find((f) => f.kind === 'ws-close');
   return (
     <section class="exchange">
       <h4>Exchange</h4>
@@ -201,6 +202,12 @@ function Exchange({ store, conn, open }: { store: PanelStore; conn: string; open
             {req.method} {req.url}
           </code>
           {res && res.kind === 'http-response' ? <span> → {res.status}</span> : null}
+        </p>
+      ) : null}
+      {ws && ws.kind === 'ws-connect' ? (
+        <p>
+          <code>WebSocket {ws.url}</code>
+          {wsClose && wsClose.kind === 'ws-close' ? <span> → closed {wsClose.code}{wsClose.wasClean ? '' : ' (not clean)'}</span> : null}
         </p>
       ) : null}
       <Facts rows={exchangeTimings(frames)} />
@@ -218,9 +225,14 @@ function Exchange({ store, conn, open }: { store: PanelStore; conn: string; open
 }
 
 function MessageDetail({ store, m, open }: { store: PanelStore; m: DecodedMessage; open: Props['open'] }) {
-  const pair = m.pair !== undefined ? store.engineNow().message(m.pair) : undefined;
-  const parsed = decodedJson(m);
-  const raw = parsed !== undefined ? JSON.stringify(parsed) : m.raw;
+  const engine = store.engineNow();
+  const pair = useMemo(() => (m.pair !== undefined ? engine.message(m.pair) : undefined), [engine, m.pair]);
+  // The message's own text: a batch element's slice of the batch, as captured.
+  const raw = useMemo(() => (m.batch === undefined ? m.raw : (arrayElementText(m.raw, m.batch) ?? m.raw)), [m.raw, m.batch]);
+  const noAnswer = useMemo(
+    () => (m.kind === 'request' && m.pair === undefined ? engine.messageList().store.noAnswers.find((x) => x.request === m.index) : undefined),
+    [engine, m.kind, m.pair, m.index],
+  );
   return (
     <>
       <h3 class="drawer-title">
@@ -250,8 +262,12 @@ function MessageDetail({ store, m, open }: { store: PanelStore; m: DecodedMessag
           </button>{' '}
           <span class="muted">({formatDuration(Math.abs(pair.t - m.t))})</span>
         </p>
+      ) : noAnswer ? (
+        <p class="muted">
+          No response, and none can come: {noAnswer.why} at {formatClock(noAnswer.t)}.
+        </p>
       ) : m.kind === 'request' ? (
-        <p class="muted">No response (yet).</p>
+        <p class="muted">No response yet.</p>
       ) : null}
       <Raw text={raw} label={m.batch !== undefined ? `Raw (element ${m.batch} of a batch)` : 'Raw'} />
       <Exchange store={store} conn={m.conn} open={open} />
@@ -278,7 +294,7 @@ function FrameDetail({ store, f, open }: { store: PanelStore; f: Frame; open: Pr
       <h3 class="drawer-title">
         Frame #{seq} <span class="muted">{kind}</span>
       </h3>
-      <Facts rows={[['Time', formatClock(t)], ['Page segment', String(f.segment)], ['Browser frame', String(f.frameId)], ...('conn' in f && f.conn ? ([['Connection', f.conn]] as Array<[string, string]>) : [])]} />
+      <Facts rows={[['Time', formatClock(t)], ['Page segment', String(f.segment)], ['Browser frame', String(f.frameId)], ...('conn' in f && f.conn ? ([['Connection', f.conn]] as Array<[string, string]>) : []), ...frameFacts(f)]} />
       {msgs.length ? (
         <p>
           Messages:{' '}
@@ -289,11 +305,42 @@ function FrameDetail({ store, f, open }: { store: PanelStore; f: Frame; open: Pr
           ))}
         </p>
       ) : null}
-      {body ? <Raw text={body.text} label={body.truncated ? `Body (prefix; ${formatBytes(body.truncated.bytes)} in full)` : 'Body'} /> : null}
+      {body?.opaque ? (
+        <p class="muted">Not text: {body.text}</p>
+      ) : body && body.text === '' && f.kind === 'sse-event' ? (
+        <p class="muted">No data (an event that carries only its id: a priming event, for resuming).</p>
+      ) : body ? (
+        <Raw text={body.text} label={body.truncated ? `Body (prefix; ${formatBytes(body.truncated.bytes)} in full)` : 'Body'} />
+      ) : null}
       {f.kind !== 'http-request' && !body ? <Raw text={frameJson(f)} label="Frame" /> : null}
       {'conn' in f && f.conn ? <Exchange store={store} conn={f.conn} open={open} /> : null}
     </>
   );
+}
+
+/** What a frame's kind adds: an SSE event's id, name and retry; a WebSocket's direction, address and close. */
+function frameFacts(f: Frame): Array<[string, string]> {
+  switch (f.kind) {
+    case 'sse-event':
+      return [
+        ['SSE id', f.id ?? '—'],
+        ['SSE event', f.event ?? 'message'],
+        ...(f.retry !== undefined ? ([['Retry', `${formatDuration(f.retry)} (the server's reconnect wait)`]] as Array<[string, string]>) : []),
+      ];
+    case 'ws-message':
+      return [['Direction', f.dir === 'out' ? 'page → server (sent)' : 'server → page (received)']];
+    case 'ws-connect':
+      return [
+        ['URL', f.url],
+        ['Subprotocols asked', f.protocols.join(', ') || '—'],
+      ];
+    case 'ws-open':
+      return [['Subprotocol', f.protocol || '—']];
+    case 'ws-close':
+      return [['Close', `${f.code}${f.reason ? ` ${f.reason}` : ''}${f.wasClean ? '' : ' (not clean)'}`]];
+    default:
+      return [];
+  }
 }
 
 function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot: EngineSnapshot; skey: string }) {

@@ -3,6 +3,7 @@
 // collector's time. A view reads them back as plain DecodedMessage objects with messageAt / messagesSlice.
 // Append-only: a message below `count` never changes, except a request's `pair`, filled in once when its answer comes.
 // A request that will get no answer at all (its exchange failed) is listed in `noAnswers`, appended when it is known.
+import { arrayElementText, objectMemberText } from '../raw-json.ts';
 import type { ConnInfo, DecodedMessage, MessageKind, StreamKind, Transport } from '../decode/types.ts';
 import { StringTable } from './string-table.ts';
 
@@ -43,13 +44,29 @@ interface RareFields {
   id?: string | number | null;
 }
 
-/** The JSON-RPC id of a message, read back from its raw text (ids are not kept in a column). */
+/** `{"jsonrpc":"2.0","id":…` (the SDKs' order): the id token read without parsing the rest (a 5 MB answer). */
+const LEADING_ID = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"|null)\s*[,}]/;
+
+/**
+ * The JSON-RPC id of a message, read back from its raw text (ids are not kept in a column). An integer id too large
+ * for a number comes back as its digits: the drawer shows the id sent, not a neighbour of it.
+ */
 function idFromRaw(raw: string, batch: number): string | number | null | undefined {
+  const lead = batch < 0 ? LEADING_ID.exec(raw) : null;
+  if (lead) return idOfToken(lead[1]!);
+  // Any other order (`{"result":…,"id":3}`), or a batch element: found by its tokens, the rest not parsed either.
+  const text = batch < 0 ? raw : arrayElementText(raw, batch);
+  const token = text === undefined ? undefined : objectMemberText(text, 'id');
+  return token === undefined ? undefined : idOfToken(token);
+}
+
+function idOfToken(token: string): string | number | null | undefined {
+  if (token === 'null') return null;
   try {
-    const v: unknown = JSON.parse(raw);
-    const o = (batch >= 0 && Array.isArray(v) ? v[batch] : v) as { id?: unknown } | null;
-    const id = o && typeof o === 'object' ? o.id : undefined;
-    return typeof id === 'string' || typeof id === 'number' || id === null ? id : undefined;
+    const v: unknown = JSON.parse(token);
+    if (typeof v === 'string') return v;
+    if (typeof v !== 'number') return undefined;
+    return Number.isInteger(v) && !Number.isSafeInteger(v) ? token : v;
   } catch {
     return undefined;
   }

@@ -19,7 +19,7 @@ import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { exportTrace, parseTrace, serializeTrace } from '../../shared/trace/index.ts';
 import { neverResubscribingTrace } from '../bench/reconnect-trace.ts';
 import { FrameLog } from '../support/frame-log.ts';
-import { StreamableClient } from '../support/mcp-clients.ts';
+import { StreamableClient, WsClient } from '../support/mcp-clients.ts';
 import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { buildDemoPage, playInPage, servePage, type PlayedScenario } from './demo/demo-harness.ts';
 
@@ -814,4 +814,60 @@ it('pauses the view while capture continues, and keeps earlier pages only with "
   await waitFor(async () => ((await oldFinding()) ? true : undefined), 10_000, 'earlier pages back in view');
   expect(await panel.isVisible('[data-page-left="true"]')).toBe(false);
   await panel.uncheck('input[aria-label="Preserve log"]');
+});
+
+it('the drawer shows what was captured: a large id and its answer as sent, an SSE event\'s id, a WebSocket message\'s direction, a binary one as not text, a request that can get no answer', async () => {
+  const log = new FrameLog('drawer-doc');
+  log.pageStart('http://localhost:8080/app');
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  c.openGet({ ids: 'ev' }).priming();
+  const conn = log.newConn();
+  log.httpRequest(conn, 'POST', 'http://localhost:3000/mcp', { 'mcp-session-id': 'S1' }, '{"jsonrpc":"2.0","id":9007199254740993,"method":"resources/read","params":{"uri":"file:///big"}}');
+  log.httpResponse(conn, 200, 'http://localhost:3000/mcp', { 'content-type': 'application/json' });
+  log.httpBody(conn, '{"result":{"contents":[{"uri":"file:///big","text":"x","n":1.0}]},"jsonrpc":"2.0","id":9007199254740993}');
+  log.httpEnd(conn);
+  c.beginRead('file:///lost').networkError();
+  const ws = new WsClient(log, 'ws://localhost:3002/');
+  ws.connect();
+  ws.initialize();
+  log.emit({ kind: 'ws-message', conn: ws.conn, dir: 'in', data: { text: 'Blob (12 bytes)', opaque: true } });
+  const path = join(out, 'drawer.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t + 1000, pageUrl: 'http://localhost:8080/app' })));
+  const off = await offlinePanel();
+  await importInto(off, path);
+  await off.waitForSelector('.status-bar[data-status="imported"]');
+  const openDrawer = async (target: object) => {
+    await off.evaluate((t) => ((globalThis as any).mcpPanel.drawer.value = t), target);
+    return (await (await off.waitForSelector('.drawer .drawer-body')).textContent())!;
+  };
+  const messageIndex = (pred: string) =>
+    off.evaluate((p) => {
+      const e = (globalThis as any).mcpPanel.engineNow();
+      for (let i = 0; i < e.messageCount; i++) if (new Function('m', `return ${p}`)(e.message(i))) return i;
+      return -1;
+    }, pred);
+  // The request and its answer, as sent: id and 1.0 untouched (a parse and a stringify made 9007199254740992 and 1).
+  const big = await messageIndex(`m.kind === 'request' && m.uri === 'file:///big'`);
+  expect(await openDrawer({ kind: 'message', index: big })).toContain('id 9007199254740993');
+  expect(await off.textContent('.drawer .raw pre')).toContain('"id": 9007199254740993');
+  const answer = await messageIndex(`m.pair === ${big}`);
+  await openDrawer({ kind: 'message', index: answer });
+  expect(await off.textContent('.drawer .raw pre')).toMatch(/"n": 1\.0\n[\s\S]*"id": 9007199254740993\n}$/);
+  // A read whose exchange failed: no answer can come, and the drawer says why.
+  const lost = await messageIndex(`m.kind === 'request' && m.uri === 'file:///lost'`);
+  expect(await openDrawer({ kind: 'message', index: lost })).toMatch(/No response, and none can come: .*failed/);
+  // The GET stream's priming event: its id, and that it carries no data.
+  const priming = log.frames.find((f) => f.kind === 'sse-event' && f.id !== undefined && f.data.text === '')!;
+  const primingText = await openDrawer({ kind: 'frame', seq: priming.seq });
+  expect(primingText).toContain(`SSE id${(priming as { id: string }).id}`);
+  expect(primingText).toContain('No data');
+  const sent = log.frames.find((f) => f.kind === 'ws-message' && f.dir === 'out')!;
+  expect(await openDrawer({ kind: 'frame', seq: sent.seq })).toContain('Directionpage → server (sent)');
+  const blob = log.frames.at(-1)!;
+  const blobText = await openDrawer({ kind: 'frame', seq: blob.seq });
+  expect(blobText).toContain('Directionserver → page (received)');
+  expect(blobText).toContain('Not text: Blob (12 bytes)');
+  expect(blobText).toContain('WebSocket ws://localhost:3002/');
+  await off.close();
 });

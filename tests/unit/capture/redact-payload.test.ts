@@ -74,6 +74,25 @@ describe('redaction', () => {
     expect(twice).toMatch(/^https:\/\/a\.test\/x#state=\/x&token=%5Bredacted%3A[0-9a-f]{8}%5D&token=%5Bredacted%3A[0-9a-f]{8}%5D$/);
     for (const u of [twice, redactUrl('http://user:pw@h.test/?api_key=1#x=1')]) expect(redactUrl(u)).toBe(u);
   });
+  it('other auth headers, and a credential value under any name; a challenge that only names its scheme stays', () => {
+    const h = redactHeaders({
+      Authentication: 'Bearer a1',
+      DPoP: 'eyJ.x.y',
+      'X-Goog-IAP-JWT-Assertion': 'j1',
+      'X-JWT': 'j2',
+      'X-Bearer': 'b1',
+      'X-Vercel-Protection-Bypass': 'v1',
+      'X-Upstream': 'Bearer u1',
+      'X-Forward-Basic': 'Basic dTpw',
+      'WWW-Authenticate': 'Bearer resource_metadata="http://h.test/.well-known/oauth-protected-resource"',
+      'Content-Type': 'application/json',
+    });
+    for (const n of ['authentication', 'dpop', 'x-goog-iap-jwt-assertion', 'x-jwt', 'x-bearer', 'x-vercel-protection-bypass', 'x-upstream', 'x-forward-basic']) {
+      expect(h[n], n).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
+    }
+    expect(h['www-authenticate']).toContain('resource_metadata=');
+    expect(h['content-type']).toBe('application/json');
+  });
   it('keys by other names: Azure subscription and function keys, app and private keys, a bare pass', () => {
     const h = redactHeaders({ 'Ocp-Apim-Subscription-Key': 'A1', 'X-Functions-Key': 'F1', 'X-Access-Key': 'K1', 'Idempotency-Key': 'i1', 'Sec-WebSocket-Key': 'w1' });
     for (const n of ['ocp-apim-subscription-key', 'x-functions-key', 'x-access-key']) expect(h[n], n).toMatch(/^\[redacted:/);

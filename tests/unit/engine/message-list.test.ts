@@ -68,3 +68,21 @@ describe('message store', () => {
     expect(messageAt(before.messages, before.messages.count)).toBeUndefined();
   });
 });
+
+describe('message ids read back from the raw text', () => {
+  it('as sent: an integer past 2^53 as its digits; any key order; a string id unescaped', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    const conn = log.newConn();
+    log.httpRequest(conn, 'POST', 'http://localhost:3000/mcp', { 'mcp-session-id': 'S1' }, '{"jsonrpc":"2.0","id":9007199254740993,"method":"resources/read","params":{"uri":"x"}}');
+    log.httpResponse(conn, 200, 'http://localhost:3000/mcp', { 'content-type': 'application/json' });
+    log.httpBody(conn, '{"result":{"contents":[]},"jsonrpc":"2.0","id":9007199254740993}');
+    log.httpEnd(conn);
+    const post = log.newConn();
+    log.httpRequest(post, 'POST', 'http://localhost:3000/mcp', { 'mcp-session-id': 'S1' }, '{"jsonrpc":"2.0","id":"a\\"b","method":"ping"}');
+    const e = Engine.replay(log.frames);
+    const ids = Array.from({ length: e.messageCount }, (_, i) => e.message(i)!).filter((m) => m.kind !== 'notification').map((m) => m.id);
+    expect(ids.slice(-3)).toEqual(['9007199254740993', '9007199254740993', 'a"b']);
+  });
+});
