@@ -3,7 +3,7 @@
 // animation frame: a burst of frames costs one engine catch-up, at most one snapshot (every SNAPSHOT_MS while frames
 // stream) and one render. Components never compute protocol logic; they read snapshots and the view models.
 import { batch, computed, signal } from '@preact/signals';
-import { Engine, type EngineOptions, type EngineSnapshot, type FlowSnapshot } from '../shared/engine/index.ts';
+import { Engine, type EngineOptions, type EngineSnapshot, type FlowSnapshot, type SessionView } from '../shared/engine/index.ts';
 import type { Frame } from '../shared/frames.ts';
 import type { BackgroundToPanel, TabStats } from '../shared/messages.ts';
 import { DEFAULT_SETTINGS, type Settings } from '../shared/settings.ts';
@@ -215,6 +215,11 @@ export class PanelStore {
    */
   framesInView(): number | undefined {
     return this.imported || this.viewStart === 0 ? undefined : this.source.length - this.viewStart;
+  }
+
+  /** Something to export: the view holds frames (not a view emptied by a page that left, nor one not applied yet). */
+  hasFramesInView(): boolean {
+    return this.applied > this.viewStart;
   }
 
   lastSeq(): number {
@@ -804,13 +809,13 @@ export class PanelStore {
     if (d?.kind === 'message') this.drawer.value = null;
     else if (d?.kind === 'session') {
       const s = this.shown.value?.sessions.find((x) => x.key === d.key);
-      if (s) this.sessionDrawerRef = { endpoint: s.endpoint, label: s.label, startSeq: s.startSeq };
+      if (s) this.sessionDrawerRef = { endpoint: s.endpoint, doc: s.doc, kind: s.kind, label: baseLabel(s.label), startSeq: s.startSeq, endSeq: s.endSeq };
       else this.drawer.value = null;
     }
   }
 
   /** The session a session drawer showed when the engine was replaced (see closeMessageDrawer). */
-  private sessionDrawerRef: { endpoint: string; label: string; startSeq: number } | undefined;
+  private sessionDrawerRef: { endpoint: string; doc: string; kind: SessionView['kind']; label: string; startSeq: number; endSeq: number | undefined } | undefined;
 
   /** The session drawer's session in a new engine's first snapshot, or none (the drawer closes). */
   private refindSessionDrawer(snap: EngineSnapshot): void {
@@ -818,7 +823,13 @@ export class PanelStore {
     if (!ref) return;
     this.sessionDrawerRef = undefined;
     if (this.drawer.value?.kind !== 'session') return;
-    const s = snap.sessions.find((x) => x.endpoint === ref.endpoint && x.label === ref.label && x.startSeq === ref.startSeq);
+    // The same session: its endpoint, page, kind and id (a listen's `#n` counts from the view's start); picked up
+    // mid-way after a trim its first frame differs, so that decides only between sessions alike.
+    const alike = snap.sessions.filter((x) => x.endpoint === ref.endpoint && x.doc === ref.doc && x.kind === ref.kind && baseLabel(x.label) === ref.label);
+    const s =
+      alike.find((x) => x.startSeq === ref.startSeq) ??
+      (ref.endSeq !== undefined ? alike.find((x) => x.endSeq === ref.endSeq) : alike.find((x) => x.open)) ??
+      (alike.length === 1 ? alike[0] : undefined);
     this.drawer.value = s ? { kind: 'session', key: s.key } : null;
   }
 
@@ -937,8 +948,9 @@ export class PanelStore {
         }
         const f = src[this.applied]!;
         if (!preserve && f.segment === this.leftSegment) {
-          // What the page that left still sent (it is gone from the view): not shown.
+          // What the page that left still sent (it is gone from the view): not shown, not in the Messages rows either.
           this.viewStart = ++this.applied;
+          this.rows = null;
           changed = true;
           continue;
         }
@@ -951,7 +963,7 @@ export class PanelStore {
         this.engine.apply(f);
         this.applied++;
         changed = true;
-        if (f.kind === 'page-start' && f.top) this.viewTopDoc = f.doc;
+        if (isTopStart(f) || (this.viewTopDoc === undefined && isTopFrame(f))) this.viewTopDoc = f.doc;
         else if (!preserve && f.kind === 'page-end' && !f.persisted && f.doc === this.viewTopDoc) this.leavePage(f.url, f.segment);
       }
       if (behind && this.catchUp.value === null) this.catchUpFrom = from;
@@ -1031,13 +1043,31 @@ export class PanelStore {
   }
 }
 
-/** In `src[from, to)`: the top-level page's non-persisted page-end, when its page-start is there too. */
+/** A top-level document's page-start (the tab's main frame: not an iframe, not a prerendered page). */
+function isTopStart(f: Frame): boolean {
+  return f.kind === 'page-start' && f.top && f.frameId === 0;
+}
+
+/**
+ * A frame of a document in the tab's main frame: the page in view when its page-start is not in the panel (gone with
+ * Clear or a trim of the log: a review, 2026-12-05).
+ */
+function isTopFrame(f: Frame): boolean {
+  return f.frameId === 0 && f.kind !== 'page-end';
+}
+
+/** In `src[from, to)`: the top-level page's non-persisted page-end (its document known by its page-start, else its first frame). */
 function leftPageIn(src: readonly Frame[], from: number, to: number): { url: string; index: number } | undefined {
   let top: string | undefined;
   for (let i = from; i < to; i++) {
     const f = src[i]!;
-    if (f.kind === 'page-start' && f.top) top = f.doc;
+    if (isTopStart(f) || (top === undefined && isTopFrame(f))) top = f.doc;
     else if (f.kind === 'page-end' && !f.persisted && f.doc === top) return { url: f.url, index: i };
   }
   return undefined;
+}
+
+/** A session's or listen's id without the ` #n` that tells apart those with the same id. */
+function baseLabel(label: string): string {
+  return label.replace(/ #\d+$/, '');
 }

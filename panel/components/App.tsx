@@ -277,7 +277,7 @@ export function App({ store, connection }: Props) {
         imported={imported?.name ?? null}
         noTab={store.tabStatusIsOffline()}
         canClear={imported !== null || (connection !== undefined && !store.tabStatusIsOffline())}
-        canExport={imported !== null || (store.stats.value?.frames ?? 0) > 0}
+        canExport={imported !== null || store.hasFramesInView()}
         filterRef={filterRef}
         actions={actions}
       />

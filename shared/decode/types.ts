@@ -147,8 +147,8 @@ export type WireEvent =
       /** Requests of this exchange that got no JSON-RPC response (the page saw an exception). */
       requests: DecodedMessage[];
       status?: number;
-      /** Why, when not the exchange's own failure: the client cancelled the request, or the connection that would carry its answer closed. */
-      cause?: 'cancelled' | 'connection-closed';
+      /** Why, when not the exchange's own failure: the client cancelled the request, the connection that would carry its answer closed, or the page itself went. */
+      cause?: 'cancelled' | 'connection-closed' | 'page-left';
       /** How the exchange itself ended, when not normally: the page aborted it, or the network or stream failed. */
       outcome?: 'aborted' | 'failed';
     }

@@ -151,6 +151,12 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
     case 'get-request':
       return checkResume(core, clientOf(core, e), e, t, seq);
     case 'exchange-failed': {
+      // The page went with its requests: nothing failed on the wire, and its client is gone (page-end) — only the
+      // message list hears that no answer will come.
+      if (e.cause === 'page-left') {
+        for (const r of e.requests) core.messages.noAnswer(r.index, t, 'no answer (the page left)');
+        return;
+      }
       const c = clientOf(core, e);
       const why = e.cause ? FAILED_READ[e.cause] : e.status !== undefined ? `no answer (HTTP ${e.status})` : 'no answer (the request failed)';
       for (const r of e.requests) {

@@ -810,9 +810,12 @@ it('pauses the view while capture continues, and keeps earlier pages only with "
   expect(await note.textContent()).toContain(leftUrl);
   expect(await panel.textContent('[data-count="frames"]')).toMatch(/^0 frames \(\d+ of earlier pages hidden\)$/);
   expect(await oldFinding()).toBe(false);
+  // Nothing in view, nothing to export (an empty file written without a word, before).
+  expect(await panel.isDisabled('button[aria-label="Export trace"]')).toBe(true);
   await panel.check('input[aria-label="Preserve log"]');
   await waitFor(async () => ((await oldFinding()) ? true : undefined), 10_000, 'earlier pages back in view');
   expect(await panel.isVisible('[data-page-left="true"]')).toBe(false);
+  expect(await panel.isDisabled('button[aria-label="Export trace"]')).toBe(false);
   await panel.uncheck('input[aria-label="Preserve log"]');
 });
 

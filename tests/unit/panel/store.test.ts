@@ -173,6 +173,33 @@ describe('PanelStore', () => {
     expect(s.snapshot.value!.sessions.map((x) => x.label)).toEqual(['S2']);
   });
 
+  it('the page leaving after a Clear (its page-start gone with it) empties the view too; a rebuild keeps it empty', async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const log = new FrameLog('doc1');
+    const c = new StreamableClient(log, URL);
+    log.pageStart('http://localhost:8080/app');
+    c.initialize({ sessionId: 'S1' });
+    const before = log.frames.length;
+    c.read(POLICY, 'v1');
+    log.pageEnd('http://localhost:8080/app');
+    const all = stamped(log.frames, 1);
+    s.add(all.slice(0, before));
+    await frames();
+    s.receive({ type: 'cleared', stats: { tabId: 1, frames: 0, bytes: 0, dropped: 0, rejected: 0, lastSeq: before, segment: 1, errors: 0 } });
+    s.add(all.slice(before, -1));
+    await frames();
+    expect(s.shownFrames().length).toBe(all.length - before - 1);
+    s.add(all.slice(-1));
+    await frames();
+    expect(s.pageLeft.value).toEqual({ url: 'http://localhost:8080/app', frames: all.length - before });
+    expect(s.shownFrames().length).toBe(0);
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS, defaultMaxAgeMs: 60_000 } });
+    await frames();
+    expect([s.pageLeft.value?.frames, s.shownFrames().length]).toEqual([all.length - before, 0]);
+    s.setPreserveLog(true);
+  });
+
   it('a page going into the back/forward cache (persisted) or an iframe ending does not empty the view', async () => {
     const s = new PanelStore();
     s.setPreserveLog(false);
@@ -588,6 +615,20 @@ describe('background errors', () => {
     // The rebuilt view is the one a panel opened on the trimmed log builds.
     expect(snap.metrics.frames).toBe(2000);
     expect(s.messageRows().length).toBeLessThanOrEqual(2000);
+  });
+  it('a session drawer stays on its session across a trim that took its initialize (picked up mid-way: another first frame)', async () => {
+    const { all, stats } = longLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await frames();
+    const firstSeen = s.snapshot.value!.sessions[0]!.startSeq;
+    s.drawer.value = { kind: 'session', key: 'S1' };
+    s.asideSliceMs = 50;
+    s.receive(stats(2000));
+    await frames(1000);
+    expect(s.snapshot.value!.sessions.map((x) => x.key)).toEqual(['S1']);
+    expect(s.snapshot.value!.sessions[0]!.startSeq).toBeGreaterThan(firstSeen);
+    expect(s.drawer.value).toEqual({ kind: 'session', key: 'S1' });
   });
   it('a trim of frames the view had not taken yet rebuilds in place (no index below zero: every flush threw)', async () => {
     const { all, last, stats } = longLog();

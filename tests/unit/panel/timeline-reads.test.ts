@@ -110,6 +110,21 @@ describe('a read whose exchange ends without its answer', () => {
     expect(describeRead(bar)).toMatch(/aborted/);
   });
 
+  it('a read still waiting when its page leaves ends there: the page left (a review: it ran to now for ever)', () => {
+    const log = new FrameLog('doc1');
+    log.pageStart('http://localhost:8080/');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.beginRead(POLICY);
+    log.wait(500);
+    log.pageEnd('http://localhost:8080/');
+    const leftAt = log.t;
+    log.wait(60 * 60_000);
+    const bar = laneOf(log, POLICY).reads[0]!;
+    expect(bar).toMatchObject({ failed: true, noAnswer: 'no answer (the page left)', t1: leftAt });
+    expect(describeRead(bar)).toMatch(/the page left\)$/);
+  });
+
   it('a subscribe whose exchange failed is marked refused', () => {
     const log = new FrameLog('doc1');
     log.pageStart('http://localhost:8080/');
