@@ -187,8 +187,9 @@ function exchangeTimings(frames: Frame[]): Array<[string, string]> {
   return out;
 }
 
-function Exchange({ store, conn, open }: { store: PanelStore; conn: string; open: Props['open'] }) {
-  const frames = store.framesOfConn(conn);
+/** `upTo`: the last frame of the state shown (the scrubber's stop while replaying): what came after is not shown. */
+function Exchange({ store, conn, open, upTo }: { store: PanelStore; conn: string; open: Props['open']; upTo: number }) {
+  const frames = store.framesOfConn(conn).filter((f) => f.seq <= upTo);
   const req = frames.find((f) => f.kind === 'http-request');
   const res = frames.find((f) => f.kind === 'http-response');
   const ws = frames.find((f) => f.kind === 'ws-connect');
@@ -224,15 +225,19 @@ function Exchange({ store, conn, open }: { store: PanelStore; conn: string; open
   );
 }
 
-function MessageDetail({ store, m, open }: { store: PanelStore; m: DecodedMessage; open: Props['open'] }) {
+function MessageDetail({ store, m, open, upTo, now }: { store: PanelStore; m: DecodedMessage; open: Props['open']; upTo: number; now: number }) {
   const engine = store.engineNow();
-  const pair = useMemo(() => (m.pair !== undefined ? engine.message(m.pair) : undefined), [engine, m.pair]);
+  // While replaying, the state at the stop: an answer that came later is not shown (the Messages list stops there
+  // too; the drawer showed the future: a drawer audit, 2026-12-05).
+  const later = useMemo(() => (m.pair !== undefined ? engine.message(m.pair) : undefined), [engine, m.pair]);
+  const pair = later !== undefined && later.seq <= upTo ? later : undefined;
   // The message's own text: a batch element's slice of the batch, as captured.
   const raw = useMemo(() => (m.batch === undefined ? m.raw : (arrayElementText(m.raw, m.batch) ?? m.raw)), [m.raw, m.batch]);
-  const noAnswer = useMemo(
+  const noAnswerEver = useMemo(
     () => (m.kind === 'request' && m.pair === undefined ? engine.messageList().store.noAnswers.find((x) => x.request === m.index) : undefined),
     [engine, m.kind, m.pair, m.index],
   );
+  const noAnswer = noAnswerEver !== undefined && noAnswerEver.t <= now ? noAnswerEver : undefined;
   return (
     <>
       <h3 class="drawer-title">
@@ -270,12 +275,12 @@ function MessageDetail({ store, m, open }: { store: PanelStore; m: DecodedMessag
         <p class="muted">No response yet.</p>
       ) : null}
       <Raw text={raw} label={m.batch !== undefined ? `Raw (element ${m.batch} of a batch)` : 'Raw'} />
-      <Exchange store={store} conn={m.conn} open={open} />
+      <Exchange store={store} conn={m.conn} open={open} upTo={upTo} />
     </>
   );
 }
 
-function FrameDetail({ store, f, open }: { store: PanelStore; f: Frame; open: Props['open'] }) {
+function FrameDetail({ store, f, open, upTo }: { store: PanelStore; f: Frame; open: Props['open']; upTo: number }) {
   // The messages of the engine in view, looked up in its own list: the snapshot on screen may be an older engine's
   // (a rebuild swapped in, a reset catching up), whose numbering differs (an index past the new engine's end crashed
   // the drawer, and with it the page).
@@ -313,7 +318,7 @@ function FrameDetail({ store, f, open }: { store: PanelStore; f: Frame; open: Pr
         <Raw text={body.text} label={body.truncated ? `Body (prefix; ${formatBytes(body.truncated.bytes)} in full)` : 'Body'} />
       ) : null}
       {f.kind !== 'http-request' && !body ? <Raw text={frameJson(f)} label="Frame" /> : null}
-      {'conn' in f && f.conn ? <Exchange store={store} conn={f.conn} open={open} /> : null}
+      {'conn' in f && f.conn ? <Exchange store={store} conn={f.conn} open={open} upTo={upTo} /> : null}
     </>
   );
 }
@@ -409,12 +414,12 @@ export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) 
     }
     case 'message': {
       const m = store.engineNow().message(target.index);
-      body = m ? <MessageDetail store={store} m={m} open={open} /> : <p class="muted">No such message.</p>;
+      body = m ? <MessageDetail store={store} m={m} open={open} upTo={snapshot.lastSeq} now={snapshot.now} /> : <p class="muted">No such message.</p>;
       break;
     }
     case 'frame': {
       const f = store.frameBySeq(target.seq);
-      body = f ? <FrameDetail store={store} f={f} open={open} /> : <p class="muted">Frame #{target.seq} is not in the current view.</p>;
+      body = f ? <FrameDetail store={store} f={f} open={open} upTo={Math.max(snapshot.lastSeq, f.seq)} /> : <p class="muted">Frame #{target.seq} is not in the current view.</p>;
       break;
     }
     case 'session':

@@ -854,6 +854,16 @@ it('the drawer shows what was captured: a large id and its answer as sent, an SS
   const big = await messageIndex(`m.kind === 'request' && m.uri === 'file:///big'`);
   expect(await openDrawer({ kind: 'message', index: big })).toContain('id 9007199254740993');
   expect(await off.textContent('.drawer .raw pre')).toContain('"id": 9007199254740993');
+  // Replayed to the request's instant: its answer has not come yet, and the drawer says so (it showed the future).
+  const sentAt = log.frames.find((f) => f.kind === 'http-request' && f.body?.text.includes('9007199254740993'))!;
+  await off.evaluate((t) => (globalThis as any).mcpPanel.setScrub(t), sentAt.t);
+  await off.waitForFunction(() => (globalThis as any).mcpPanel.scrubSnapshot.value !== null);
+  expect(await off.evaluate(() => (globalThis as any).mcpPanel.scrubSnapshot.value.lastSeq)).toBeLessThan(sentAt.seq + 2);
+  const replayed = await openDrawer({ kind: 'message', index: big });
+  expect(replayed).toContain('No response yet.');
+  expect(replayed).not.toMatch(/Ended/);
+  await off.evaluate(() => (globalThis as any).mcpPanel.setScrub(null));
+  expect(await openDrawer({ kind: 'message', index: big })).toContain('Response: result resources/read');
   const answer = await messageIndex(`m.pair === ${big}`);
   await openDrawer({ kind: 'message', index: answer });
   expect(await off.textContent('.drawer .raw pre')).toMatch(/"n": 1\.0\n[\s\S]*"id": 9007199254740993\n}$/);
