@@ -303,10 +303,16 @@ function FrameDetail({ store, f, open, upTo }: { store: PanelStore; f: Frame; op
       {msgs.length ? (
         <p>
           Messages:{' '}
-          {msgs.map((m) => (
-            <button key={m.index} type="button" class="link" onClick={() => open({ kind: 'message', index: m.index })}>
-              {m.method ?? m.kind}
-            </button>
+          {msgs.map((m, i) => (
+            <Fragment key={m.index}>
+              {i > 0 ? ', ' : null}
+              {/* A batch's elements told apart by id and URI (two "resources/read" read as one word). */}
+              <button type="button" class="link" onClick={() => open({ kind: 'message', index: m.index })}>
+                {m.method ?? m.kind}
+                {m.id !== undefined && m.id !== null ? ` id ${String(m.id)}` : ''}
+                {m.uri !== undefined ? ` ${m.uri}` : ''}
+              </button>
+            </Fragment>
           ))}
         </p>
       ) : null}

@@ -831,6 +831,8 @@ it('the drawer shows what was captured: a large id and its answer as sent, an SS
   log.httpBody(conn, '{"result":{"contents":[{"uri":"file:///big","text":"x","n":1.0}]},"jsonrpc":"2.0","id":9007199254740993}');
   log.httpEnd(conn);
   c.beginRead('file:///lost').networkError();
+  const batchConn = log.newConn();
+  const batch = log.httpRequest(batchConn, 'POST', 'http://localhost:3000/mcp', { 'mcp-session-id': 'S1' }, '[{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"file:///a"}},{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"file:///b"}}]');
   const ws = new WsClient(log, 'ws://localhost:3002/');
   ws.connect();
   ws.initialize();
@@ -875,6 +877,8 @@ it('the drawer shows what was captured: a large id and its answer as sent, an SS
   const primingText = await openDrawer({ kind: 'frame', seq: priming.seq });
   expect(primingText).toContain(`SSE id${(priming as { id: string }).id}`);
   expect(primingText).toContain('No data');
+  // A batch's elements, told apart.
+  expect(await openDrawer({ kind: 'frame', seq: batch.seq })).toContain('Messages: resources/read id 7 file:///a, resources/read id 8 file:///b');
   const sent = log.frames.find((f) => f.kind === 'ws-message' && f.dir === 'out')!;
   expect(await openDrawer({ kind: 'frame', seq: sent.seq })).toContain('Directionpage → server (sent)');
   const blob = log.frames.at(-1)!;
