@@ -2,7 +2,7 @@
 // and fix; for a message its decoded fields, the request↔response pair, the exchange's headers (redacted at capture)
 // and timings, and the raw JSON; for a frame its exchange; for a session its life and subscriptions. Esc closes it.
 import { Fragment, type ComponentChildren } from 'preact';
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DecodedMessage, EngineSnapshot, Finding, UriRow } from '../../shared/engine/index.ts';
 import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import type { CoverageReason } from '../../shared/findings/types.ts';
@@ -190,6 +190,7 @@ function exchangeTimings(frames: Frame[]): Array<[string, string]> {
 /** `upTo`: the last frame of the state shown (the scrubber's stop while replaying): what came after is not shown. */
 function Exchange({ store, conn, open, upTo }: { store: PanelStore; conn: string; open: Props['open']; upTo: number }) {
   const frames = store.framesOfConn(conn).filter((f) => f.seq <= upTo);
+  const [all, setAll] = useState(false);
   const req = frames.find((f) => f.kind === 'http-request');
   const res = frames.find((f) => f.kind === 'http-response');
   const ws = frames.find((f) => f.kind === 'ws-connect');
@@ -216,10 +217,15 @@ function Exchange({ store, conn, open, upTo }: { store: PanelStore; conn: string
       <Headers title="Response headers" headers={res && res.kind === 'http-response' ? res.headers : undefined} />
       <p class="evidence">
         Frames:{' '}
-        {frames.slice(0, 40).map((f) => (
+        {(all ? frames : frames.slice(0, 40)).map((f) => (
           <SeqLink key={f.seq} seq={f.seq} open={open} />
         ))}
-        {frames.length > 40 ? <span class="muted"> … {frames.length - 40} more</span> : null}
+        {frames.length > 40 && !all ? (
+          // Every frame reachable (a long GET stream's last events were not): the rest on demand.
+          <button type="button" class="link" onClick={() => setAll(true)}>
+            … {frames.length - 40} more
+          </button>
+        ) : null}
       </p>
     </section>
   );

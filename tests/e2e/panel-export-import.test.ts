@@ -824,7 +824,8 @@ it('the drawer shows what was captured: a large id and its answer as sent, an SS
   log.pageStart('http://localhost:8080/app');
   const c = new StreamableClient(log, 'http://localhost:3000/mcp');
   c.initialize({ sessionId: 'S1' });
-  c.openGet({ ids: 'ev' }).priming();
+  const get = c.openGet({ ids: 'ev' }).priming();
+  for (let i = 0; i < 45; i++) get.updated('file:///big');
   const conn = log.newConn();
   log.httpRequest(conn, 'POST', 'http://localhost:3000/mcp', { 'mcp-session-id': 'S1' }, '{"jsonrpc":"2.0","id":9007199254740993,"method":"resources/read","params":{"uri":"file:///big"}}');
   log.httpResponse(conn, 200, 'http://localhost:3000/mcp', { 'content-type': 'application/json' });
@@ -877,6 +878,11 @@ it('the drawer shows what was captured: a large id and its answer as sent, an SS
   const primingText = await openDrawer({ kind: 'frame', seq: priming.seq });
   expect(primingText).toContain(`SSE id${(priming as { id: string }).id}`);
   expect(primingText).toContain('No data');
+  // A long stream's frames are all reachable: the rest on demand.
+  const links = () => off.$$eval('.drawer .exchange .evidence button[aria-label^="Frame"]', (bs) => bs.length);
+  expect(await links()).toBe(40);
+  await off.click('.drawer .exchange .evidence button:has-text("more")');
+  expect(await links()).toBe(log.frames.filter((f) => 'conn' in f && (f as { conn: string }).conn === (priming as { conn: string }).conn).length);
   // A batch's elements, told apart.
   expect(await openDrawer({ kind: 'frame', seq: batch.seq })).toContain('Messages: resources/read id 7 file:///a, resources/read id 8 file:///b');
   const sent = log.frames.find((f) => f.kind === 'ws-message' && f.dir === 'out')!;
