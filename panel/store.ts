@@ -828,8 +828,7 @@ export class PanelStore {
     const alike = snap.sessions.filter((x) => x.endpoint === ref.endpoint && x.doc === ref.doc && x.kind === ref.kind && baseLabel(x.label) === ref.label);
     const s =
       alike.find((x) => x.startSeq === ref.startSeq) ??
-      (ref.endSeq !== undefined ? alike.find((x) => x.endSeq === ref.endSeq) : alike.find((x) => x.open)) ??
-      (alike.length === 1 ? alike[0] : undefined);
+      (ref.endSeq !== undefined ? alike.find((x) => x.endSeq === ref.endSeq) : (alike.find((x) => x.open) ?? (alike.length === 1 ? alike[0] : undefined)));
     this.drawer.value = s ? { kind: 'session', key: s.key } : null;
   }
 
@@ -964,7 +963,10 @@ export class PanelStore {
         this.applied++;
         changed = true;
         if (isTopStart(f) || (this.viewTopDoc === undefined && isTopFrame(f))) this.viewTopDoc = f.doc;
-        else if (!preserve && f.kind === 'page-end' && !f.persisted && f.doc === this.viewTopDoc) this.leavePage(f.url, f.segment);
+        else if (!preserve && f.kind === 'page-end' && !f.persisted && (f.doc === this.viewTopDoc || (this.viewTopDoc === undefined && f.frameId === 0))) {
+          // (A Clear and then the idle page leaving: its page-end is the first frame in view.)
+          this.leavePage(f.url, f.segment);
+        }
       }
       if (behind && this.catchUp.value === null) this.catchUpFrom = from;
     }
@@ -1062,7 +1064,7 @@ function leftPageIn(src: readonly Frame[], from: number, to: number): { url: str
   for (let i = from; i < to; i++) {
     const f = src[i]!;
     if (isTopStart(f) || (top === undefined && isTopFrame(f))) top = f.doc;
-    else if (f.kind === 'page-end' && !f.persisted && f.doc === top) return { url: f.url, index: i };
+    else if (f.kind === 'page-end' && !f.persisted && (f.doc === top || (top === undefined && f.frameId === 0))) return { url: f.url, index: i };
   }
   return undefined;
 }

@@ -21,6 +21,9 @@ function isJson(text: string): boolean {
   }
 }
 
+/** Deeper than this the text comes back as it is: indenting grows with the square of the depth (a hostile message). */
+const MAX_INDENT_DEPTH = 64;
+
 /** `text` indented two spaces a level, every token kept as it is; text that is not JSON comes back unchanged. */
 export function indentJson(text: string): string {
   if (!isJson(text)) return text;
@@ -41,7 +44,7 @@ export function indentJson(text: string): string {
         out.push(c, text[j]!);
         i = j + 1;
       } else {
-        depth++;
+        if (++depth > MAX_INDENT_DEPTH) return text;
         out.push(c, newline());
         i++;
       }

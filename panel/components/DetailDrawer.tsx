@@ -63,7 +63,13 @@ const MAX_RAW = 200_000;
 
 /** The text as captured, indented when it is JSON; past MAX_RAW characters its start only, as it is. */
 function pretty(text: string): string {
-  if (text.length <= MAX_RAW) return indentJson(text);
+  if (text.length <= MAX_RAW) {
+    try {
+      return indentJson(text);
+    } catch {
+      return text;
+    }
+  }
   return `${text.slice(0, MAX_RAW)}\n… (${text.length - MAX_RAW} more characters; shown as captured, not indented)`;
 }
 
@@ -241,7 +247,8 @@ function MessageDetail({ store, m, open, upTo, now }: { store: PanelStore; m: De
   const raw = useMemo(() => (m.batch === undefined ? m.raw : (arrayElementText(m.raw, m.batch) ?? m.raw)), [m.raw, m.batch]);
   const noAnswerEver = useMemo(
     () => (m.kind === 'request' && m.pair === undefined ? engine.messageList().store.noAnswers.find((x) => x.request === m.index) : undefined),
-    [engine, m.kind, m.pair, m.index],
+    // (The engine object stays while live; its list of requests with no answer grows.)
+    [engine, engine.messageList().store.noAnswers.length, m.kind, m.pair, m.index],
   );
   const noAnswer = noAnswerEver !== undefined && noAnswerEver.t <= now ? noAnswerEver : undefined;
   return (

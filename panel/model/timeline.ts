@@ -154,9 +154,10 @@ export class TimelineIndex {
     const ends = st.noAnswers;
     for (; this.nextNoAnswer < ends.length && ends[this.nextNoAnswer]!.count <= list.count; this.nextNoAnswer++) {
       const e = ends[this.nextNoAnswer]!;
-      if (this.closeRead(e.request, e.t, true, e.why)) continue;
+      // A page that left took its requests with it: they end there, not as failures (nor a subscribe as refused).
+      if (this.closeRead(e.request, e.t, e.pageLeft !== true, e.why)) continue;
       const subs = this.openSubscribes.get(e.request);
-      if (subs) for (const m of subs) m.failed = true;
+      if (subs && e.pageLeft !== true) for (const m of subs) m.failed = true;
       this.openSubscribes.delete(e.request);
     }
   }
@@ -429,7 +430,7 @@ export function describeRead(b: ReadBar): string {
   const sent = `read at ${formatClock(b.t0)}`;
   if (b.t1 === undefined) return `${sent}, no answer yet`;
   const after = formatDuration(b.t1 - b.t0);
-  if (b.noAnswer !== undefined) return `${sent}, failed after ${after}: ${b.noAnswer}`;
+  if (b.noAnswer !== undefined) return `${sent}, ${b.failed ? 'failed' : 'ended'} after ${after}: ${b.noAnswer}`;
   return `${sent}, answered after ${after}${b.failed ? ' (failed)' : ''}`;
 }
 

@@ -202,7 +202,7 @@ export class Decoder {
           this.conns.delete(id);
           // What the page still waited for will never come to it (its bar on the timeline ran to now for ever).
           const owed = c.pending.length === 0 ? NO_MESSAGES : c.pending.filter(isOut);
-          if (owed.length > 0) this.failWaiting(c.info, owed, { cause: 'page-left' }, f.seq, f.t);
+          if (owed.length > 0 && !f.persisted) this.failWaiting(c.info, owed, { cause: 'page-left' }, f.seq, f.t);
         }
         this.sink.wire({ type: 'page-end', doc: f.doc, persisted: f.persisted }, f.seq, f.t);
         return;

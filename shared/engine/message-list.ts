@@ -66,7 +66,7 @@ function idOfToken(token: string): string | number | null | undefined {
     const v: unknown = JSON.parse(token);
     if (typeof v === 'string') return v;
     if (typeof v !== 'number') return undefined;
-    return Number.isInteger(v) && !Number.isSafeInteger(v) ? token : v;
+    return !Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v)) ? token : v;
   } catch {
     return undefined;
   }
@@ -78,10 +78,12 @@ export interface NoAnswer {
   request: number;
   /** When that became known. */
   t: number;
-  /** Why, in the URI table's words ("no answer (HTTP 500)"). */
+  /** Why ("no answer (HTTP 500)", "no answer (the page aborted the request)", "no answer (the page left)"). */
   why: string;
   /** Messages stored by then: a list of `count` messages includes this end when count ≥ this. */
   count: number;
+  /** The page went (its requests did not fail on the wire: the timeline ends them, not as failures). */
+  pageLeft?: boolean;
 }
 
 export class MessageStore {
@@ -166,8 +168,8 @@ export class MessageStore {
     this.n++;
   }
 
-  noAnswer(request: number, t: number, why: string): void {
-    if (this.retain && request >= 0 && request < this.n) this.noAnswers.push({ request, t, why, count: this.n });
+  noAnswer(request: number, t: number, why: string, pageLeft = false): void {
+    if (this.retain && request >= 0 && request < this.n) this.noAnswers.push({ request, t, why, count: this.n, ...(pageLeft ? { pageLeft } : {}) });
   }
 
   setPair(request: number, response: number): void {

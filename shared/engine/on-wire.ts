@@ -154,7 +154,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       // The page went with its requests: nothing failed on the wire, and its client is gone (page-end) — only the
       // message list hears that no answer will come.
       if (e.cause === 'page-left') {
-        for (const r of e.requests) core.messages.noAnswer(r.index, t, 'no answer (the page left)');
+        for (const r of e.requests) core.messages.noAnswer(r.index, t, 'no answer (the page left)', true);
         return;
       }
       const c = clientOf(core, e);

@@ -24,6 +24,13 @@ describe('raw JSON', () => {
     expect(indentJson('event: x')).toBe('event: x');
   });
 
+  it('deeper than 64 levels comes back as captured (indenting grows with the square of the depth)', () => {
+    const deep = '['.repeat(20_000) + '1' + ']'.repeat(20_000);
+    expect(indentJson(deep)).toBe(deep);
+    const ok = '['.repeat(64) + '1' + ']'.repeat(64);
+    expect(indentJson(ok).split('\n')).toHaveLength(129);
+  });
+
   it('finds a batch element as captured', () => {
     const batch = ' [ {"id":1,"s":"a,]"} , [1,[2]], "x" ,{"id":9007199254740993} ] ';
     expect([0, 1, 2, 3, 4].map((i) => arrayElementText(batch, i))).toEqual(['{"id":1,"s":"a,]"}', '[1,[2]]', '"x"', '{"id":9007199254740993}', undefined]);

@@ -197,6 +197,14 @@ describe('PanelStore', () => {
     s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS, defaultMaxAgeMs: 60_000 } });
     await frames();
     expect([s.pageLeft.value?.frames, s.shownFrames().length]).toEqual([all.length - before, 0]);
+    // A Clear, and the idle page leaves: its page-end is the first frame in view.
+    const t = new PanelStore();
+    t.add(all.slice(0, -1));
+    await frames();
+    t.receive({ type: 'cleared', stats: { tabId: 1, frames: 0, bytes: 0, dropped: 0, rejected: 0, lastSeq: all.length - 1, segment: 1, errors: 0 } });
+    t.add(all.slice(-1));
+    await frames();
+    expect([t.pageLeft.value?.url, t.shownFrames().length, t.hasFramesInView()]).toEqual(['http://localhost:8080/app', 0, false]);
     s.setPreserveLog(true);
   });
 
