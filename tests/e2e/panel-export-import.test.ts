@@ -773,10 +773,17 @@ it('pauses the view while capture continues, and keeps earlier pages only with "
   const oldFinding = () => panel.evaluate(() => ((globalThis as any).mcpPanel.snapshot.value.findings as Array<{ id: string }>).some((f) => f.id === 'phantom-subscription'));
   await waitFor(async () => ((await oldFinding()) ? undefined : true), 10_000, 'view restarted at the new page');
   // The frame count is the view's (this page's), and says how many of the log's are earlier pages left out.
-  const count = (await panel.textContent('[data-count="frames"]'))!;
-  const [, shownN, hiddenN] = /^(\d+) frames \((\d+) of earlier pages hidden\)$/.exec(count) ?? [];
-  expect(Number(hiddenN)).toBeGreaterThan(0);
-  expect(Number(shownN)).toBeGreaterThan(0);
+  // (The old page's page-end empties the view first; the new page's traffic may still be on its way.)
+  const [shownN, hiddenN] = await waitFor(
+    async () => {
+      const m = /^(\d+) frames \((\d+) of earlier pages hidden\)$/.exec((await panel.textContent('[data-count="frames"]'))!);
+      return m && Number(m[1]) > 0 ? [Number(m[1]), Number(m[2])] : undefined;
+    },
+    10_000,
+    'the new page counted beside the earlier ones',
+  );
+  expect(hiddenN).toBeGreaterThan(0);
+  expect(shownN).toBeGreaterThan(0);
   // Applying the log again is sliced (here after every 64 frames, to see it on this small log): the notice says how
   // far it got, and goes once the view caught up.
   // (The new page's traffic may still be arriving: its 64th frame is waited for, not assumed.)
