@@ -832,18 +832,23 @@ export class PanelStore {
     this.drawer.value = s ? { kind: 'session', key: s.key } : null;
   }
 
-  /** The view starts over at the next frame (a new page without "preserve log"): a fresh engine, nothing selected in it. */
-  private startOver(): void {
-    this.keptOnClear.value = 0;
+  /** A new engine, timeline and rows for the view (a rebuild beside it, scrub replays and a stop asked for go). */
+  private freshEngine(): void {
     this.aside = null;
     this.asideRestarts = 0;
     this.timelineSource++;
     this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
     this.timeline = new TimelineIndex();
     this.rows = null;
-    this.viewStart = this.applied;
     this.scrubEngines = null;
     this.dropScrubRequest();
+  }
+
+  /** The view starts over at the next frame (a new page without "preserve log"): a fresh engine, nothing selected in it. */
+  private startOver(): void {
+    this.keptOnClear.value = 0;
+    this.freshEngine();
+    this.viewStart = this.applied;
     this.prepared = null;
     this.scrubT.value = null;
     this.scrubSnapshot.value = null;
@@ -867,14 +872,7 @@ export class PanelStore {
 
   /** A fresh engine over the frames in view (after clear, import, settings, preserve-log changes). */
   private reset(now = false): void {
-    this.aside = null;
-    this.asideRestarts = 0;
-    this.timelineSource++;
-    this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
-    this.timeline = new TimelineIndex();
-    this.rows = null;
-    this.scrubEngines = null;
-    this.dropScrubRequest();
+    this.freshEngine();
     const src = this.source;
     this.applied = 0;
     this.viewStart = 0;
