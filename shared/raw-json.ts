@@ -68,25 +68,32 @@ export function indentJson(text: string): string {
   return out.join('');
 }
 
-/** The text of element `index` of the JSON array `text` (a JSON-RPC batch), as captured; undefined if there is none. */
-export function arrayElementText(text: string, index: number): string | undefined {
+/**
+ * Walks the top level of the JSON array or object `text` (which must open with `opener`): the text of each value as
+ * captured, with its position and, in an object, its key as written. Returns the first value `wanted` accepts.
+ */
+function findTopLevel(text: string, opener: '[' | '{', wanted: (index: number, key: string | undefined) => boolean): string | undefined {
   let i = 0;
   while (i < text.length && SPACE.has(text[i]!)) i++;
-  if (text[i] !== '[') return undefined;
-  i++;
+  if (text[i] !== opener) return undefined;
+  const closer = opener === '[' ? ']' : '}';
   let depth = 0;
-  let element = 0;
+  let index = 0;
+  let key: string | undefined;
   let start = -1;
-  for (; i < text.length; i++) {
+  for (i++; i < text.length; i++) {
     const c = text[i]!;
     if (c === '"') {
-      if (start < 0) start = i;
-      i = stringEnd(text, i) - 1;
-    } else if (SPACE.has(c)) continue;
-    else if (depth === 0 && (c === ',' || c === ']')) {
-      if (element === index) return start < 0 ? undefined : text.slice(start, i).trimEnd();
-      if (c === ']') return undefined;
-      element++;
+      const end = stringEnd(text, i);
+      if (depth === 0 && opener === '{' && key === undefined) key = text.slice(i, end);
+      else if (start < 0) start = i;
+      i = end - 1;
+    } else if (SPACE.has(c) || (depth === 0 && c === ':')) continue;
+    else if (depth === 0 && (c === ',' || c === closer)) {
+      if (start >= 0 && wanted(index, key)) return text.slice(start, i).trimEnd();
+      if (c === closer) return undefined;
+      index++;
+      key = undefined;
       start = -1;
     } else {
       if (start < 0) start = i;
@@ -97,36 +104,13 @@ export function arrayElementText(text: string, index: number): string | undefine
   return undefined;
 }
 
+/** The text of element `index` of the JSON array `text` (a JSON-RPC batch), as captured; undefined if there is none. */
+export function arrayElementText(text: string, index: number): string | undefined {
+  return findTopLevel(text, '[', (i) => i === index);
+}
+
 /** The text of member `key` of the JSON object `text` (top level only), as captured; undefined if it has none. */
 export function objectMemberText(text: string, key: string): string | undefined {
-  let i = 0;
-  while (i < text.length && SPACE.has(text[i]!)) i++;
-  if (text[i] !== '{') return undefined;
-  let depth = 0;
-  let wanted = false;
-  let start = -1;
-  let expectKey = true;
-  for (i++; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      if (depth === 0 && expectKey) {
-        wanted = text.slice(i, end) === JSON.stringify(key);
-        expectKey = false;
-      } else if (start < 0) start = i;
-      i = end - 1;
-    } else if (SPACE.has(c) || (depth === 0 && c === ':')) continue;
-    else if (depth === 0 && (c === ',' || c === '}')) {
-      if (wanted && start >= 0) return text.slice(start, i).trimEnd();
-      if (c === '}') return undefined;
-      expectKey = true;
-      wanted = false;
-      start = -1;
-    } else {
-      if (start < 0) start = i;
-      if (c === '{' || c === '[') depth++;
-      else if (c === '}' || c === ']') depth--;
-    }
-  }
-  return undefined;
+  const written = JSON.stringify(key);
+  return findTopLevel(text, '{', (_, k) => k === written);
 }

@@ -1,7 +1,8 @@
 // The panel store without a browser: frames in, snapshots out (two animation frames: computed, then committed), no
 // duplicates, pause holds frames back, "preserve log" decides whether earlier page segments stay in view, an import
 // is analysed aside and shown in one step, the scrubber replays up to an instant.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { settle, timerAnimationFrames } from '../../support/animation-frames.ts';
 import { connOf, type Frame } from '../../../shared/frames.ts';
 import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
@@ -12,17 +13,9 @@ import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
 import { syntheticTrace } from '../../bench/synthetic-trace.ts';
 
+timerAnimationFrames();
+const frames = settle;
 const g = globalThis as { requestAnimationFrame?: (cb: (t: number) => void) => number };
-const had = g.requestAnimationFrame;
-beforeAll(() => {
-  g.requestAnimationFrame = (cb) => setTimeout(() => cb(performance.now()), 1) as unknown as number;
-});
-afterAll(() => {
-  g.requestAnimationFrame = had;
-});
-
-/** Lets a few animation frames (and the snapshot timer) run. */
-const frames = (ms = 450) => new Promise((r) => setTimeout(r, ms));
 
 const URL = 'http://localhost:3000/mcp';
 const POLICY = 'file:///docs/policy.md';

@@ -1,6 +1,7 @@
 // While replaying, a URI's lane label says stale exactly when its row does (is:stale): both judge a stop at the
 // replayed snapshot's instant, the end of the quiet time the stop stands for.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { settle, timerAnimationFrames } from '../../support/animation-frames.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { laneNowOf, scrubSteps, staleAt, staleIntervals } from '../../../panel/model/timeline.ts';
@@ -8,15 +9,8 @@ import { filterRows } from '../../../panel/model/uri-table.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
 
-const g = globalThis as { requestAnimationFrame?: (cb: (t: number) => void) => number };
-const had = g.requestAnimationFrame;
-beforeAll(() => {
-  g.requestAnimationFrame = (cb) => setTimeout(() => cb(performance.now()), 1) as unknown as number;
-});
-afterAll(() => {
-  g.requestAnimationFrame = had;
-});
-const frames = (ms = 450) => new Promise((r) => setTimeout(r, ms));
+timerAnimationFrames();
+const frames = settle;
 
 const URL = 'http://localhost:3000/mcp';
 const POLICY = 'file:///docs/policy.md';
