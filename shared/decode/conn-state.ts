@@ -35,6 +35,11 @@ export interface Conn {
   post: string | undefined;
   /** The request body was a JSON-RPC batch (an array, also one cut at capture). */
   batch: boolean;
+  /**
+   * A GET reopening a session's GET stream that ended without event ids (SessionTrack.idlessGet): told on the stream's
+   * open, or handed back to the session when this GET gets no stream.
+   */
+  unresumable: { seq: number; t: number } | undefined;
 }
 
 export function postStream(c: Conn): string {
@@ -63,6 +68,7 @@ export function newConn(info: ConnInfo, source: Conn['source'], url: string, req
     batch: false,
     errorStatus: false,
     post: undefined,
+    unresumable: undefined,
   };
 }
 
@@ -142,6 +148,11 @@ export interface SessionTrack {
    * (`_serverRetryMs`) and waits that long before it reopens its GET stream, whichever stream sent it.
    */
   lastRetry?: number;
+  /**
+   * The session's GET stream ended without ever carrying an event id (the server keeps no event store): nothing can
+   * resume it, so the next GET is told what it cannot get back. Cleared by that GET, or by a GET stream with ids.
+   */
+  idlessGet?: { seq: number; t: number };
 }
 
 export const MAX_ENDED_STREAMS = 8;

@@ -458,6 +458,12 @@ export class Decoder {
       // resumed with its own id, and whose answer came, is not this GET's business; nor is one the server closed for
       // polling, which the client resumes after its `retry`: the plain GET reopening the GET stream may come first).
       const previous = match ?? (lastEventId === undefined ? ended.find((x) => x.kind === 'get' || (!x.resumed && !x.polling)) : ended[0]);
+      // The GET stream before this one carried no ids: nothing can resume it. Said when this GET's stream opens (the
+      // gap is over then); a GET that gets no stream hands it back to the next one.
+      if (track?.idlessGet && previous === undefined && lastEventId === undefined) {
+        c.unresumable = track.idlessGet;
+        track.idlessGet = undefined;
+      }
       this.sink.wire(
         { type: 'get-request', info, lastEventId, previous, matchesKnownId: match !== undefined },
         f.seq,
@@ -486,6 +492,7 @@ export class Decoder {
     if (!ok || c.info.role !== 'post') {
       this.sink.wire({ type: 'response-head', info: c.info, status: f.status, contentType, sse: c.sse, headers: f.headers }, f.seq, f.t);
     }
+    if (!ok || !c.sse) this.handBackUnresumable(c);
     if (!ok) return;
     if (!c.sse) {
       c.stream = postStream(c);
@@ -498,7 +505,22 @@ export class Decoder {
     // A GET without a session may be the legacy transport: its `endpoint` event decides (see onSseEvent).
     if (kind === 'get' && c.legacyCandidate) return;
     c.streamOpen = true;
-    this.sink.wire({ type: 'stream-open', info: c.info, stream: c.stream, kind }, f.seq, f.t);
+    const e: Extract<Parameters<DecodeSink['wire']>[0], { type: 'stream-open' }> = { type: 'stream-open', info: c.info, stream: c.stream, kind };
+    if (c.unresumable && kind === 'get') e.unresumable = c.unresumable;
+    c.unresumable = undefined;
+    this.sink.wire(e, f.seq, f.t);
+  }
+
+  /** A GET that reopened nothing: the gap it was to close goes on, for the session's next GET to tell. */
+  private handBackUnresumable(c: Conn): void {
+    const gap = c.unresumable;
+    if (!gap) return;
+    c.unresumable = undefined;
+    const session = c.info.session;
+    if (session === undefined) return;
+    const track = this.track(session);
+    // (A GET stream that ended since is the newer gap.)
+    track.idlessGet ??= gap;
   }
 
   private onBody(f: S<HttpBodyFrame>): void {
@@ -558,6 +580,7 @@ export class Decoder {
   private onEnd(f: S<HttpEndFrame>): void {
     const c = this.conns.get(f.conn);
     if (!c) return;
+    if (c.unresumable) this.handBackUnresumable(c);
     this.closeStream(c, f, f.outcome);
     // Almost every exchange was answered: no list to build then.
     const unanswered: DecodedMessage[] = c.pending.length === 0 ? NO_MESSAGES : c.pending.filter(isOut);
@@ -598,6 +621,10 @@ export class Decoder {
     // Not a per-request stream the page aborted itself: its client gave it up (onEnd fails its requests).
     // A resumed per-request stream that ends before its answer again is resumed again by its last id.
     const resumable = c.streamKind === 'get' || (c.streamKind === 'post-sse' && outcome !== 'aborted' && (c.pending.some(isOut) || (c.resumesPost && !c.resumedAnswered)));
+    if (c.streamKind === 'get' && session !== undefined) {
+      const track = c.lastSseId === undefined ? this.track(session) : this.sessions.get(session);
+      if (track) track.idlessGet = c.lastSseId === undefined ? { seq: f.seq, t: f.t } : undefined;
+    }
     if (c.lastSseId === undefined || session === undefined) return;
     const ended: EndedStream = { stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq };
     if (resumable) {

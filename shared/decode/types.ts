@@ -117,7 +117,14 @@ export type WireEvent =
       /** The body text of a non-2xx response (what it says about the session matters for 400s). */
       text: string;
     }
-  | { type: 'stream-open'; info: ConnInfo; stream: string; kind: StreamKind }
+  | {
+      type: 'stream-open';
+      info: ConnInfo;
+      stream: string;
+      kind: StreamKind;
+      /** A session's GET stream back after one that carried no event ids ended (`seq`, `t`): nothing could resume it. */
+      unresumable?: { seq: number; t: number };
+    }
   | {
       type: 'stream-close';
       info: ConnInfo;

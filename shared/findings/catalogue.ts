@@ -114,8 +114,12 @@ export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
     severity: 'warning',
     explanation:
       'An SSE stream that carried event ids ended and the client opened a new one without Last-Event-ID (or with an id it ' +
-      'never received). Events the server sent in between are not replayed, so notifications in that window are lost.',
-    fix: 'Reconnect with the Last-Event-ID of the last event received on that stream (the SDK does this via resumptionToken).',
+      'never received). Events the server sent in between are not replayed, so notifications in that window are lost. ' +
+      'A GET stream that carried no event ids at all cannot be resumed by any client: that gap is only noted (info).',
+    fix:
+      'Reconnect with the Last-Event-ID of the last event received on that stream (the SDK does this via resumptionToken). ' +
+      'When the server sends no event ids, give it an event store (the SDK: eventStore), or re-read the subscribed URIs ' +
+      'when the stream comes back.',
   },
   'session-expired-not-reinitialized': {
     id: 'session-expired-not-reinitialized',

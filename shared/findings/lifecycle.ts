@@ -33,6 +33,29 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
 }
 
 /**
+ * The GET stream came back after a gap the server cannot replay (its stream carried no event ids) while the session held
+ * subscriptions: a notification sent in the gap is gone, unnoticed. Nothing the client did wrong by the protocol: a
+ * note (info). (A later resume-gap warning about the session replaces it: the latest occurrence names a finding.)
+ */
+export function noteUnresumable(core: EngineCore, c: ClientModel, l: SubscriptionLedger, gap: { seq: number; t: number }, t: number, seq: number): void {
+  const held = l.uris.size;
+  const base = { id: 'resume-gap' as const, doc: c.doc, endpoint: c.endpoint, session: l.label };
+  if (held === 0) return;
+  const ms = Math.max(0, Math.round(t - gap.t));
+  core.log.record(
+    {
+      ...base,
+      reason: 'no-event-ids',
+      severity: 'info',
+      detail: `the GET stream that ended at seq ${gap.seq} carried no event ids, so nothing could resume it: for ${ms} ms, ${held} subscribed URI(s) had no delivery, and an update sent then is lost unless the client re-reads`,
+    },
+    gap.t,
+    t,
+    [gap.seq, seq],
+  );
+}
+
+/**
  * A request was sent with the id of a session the server already ended, or (legacy HTTP+SSE) on the session the stream
  * reconnected to before any initialize: more evidence the client is stuck. (By the id on the wire, the ledger's label:
  * its key may be `<id> #2`.)

@@ -1,0 +1,116 @@
+// A session's GET stream that carried no event ids (the server keeps no event store) cannot be resumed: when it comes
+// back, whatever the server sent in between is gone. Nothing the client did wrong by the protocol, so a note (info,
+// reason no-event-ids) on the session, never a warning — and only when the session held subscriptions.
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../../shared/engine/index.ts';
+import { brief } from '../../support/analyze.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+
+const URL = 'http://127.0.0.1:3000/mcp';
+const POLICY = 'file:///docs/policy.md';
+const NOTE = 'resume-gap - no-event-ids info';
+
+function run(log: FrameLog): Engine {
+  const e = new Engine();
+  e.applyAll(log.frames);
+  return e;
+}
+
+function session(log: FrameLog, ids?: string) {
+  const c = new StreamableClient(log, URL, '2025-11-25');
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet(ids === undefined ? {} : { ids });
+  return { c, get };
+}
+
+const gapNotes = (e: Engine, now: number) => e.findings(now).filter((f) => f.id === 'resume-gap');
+
+describe('a GET stream without event ids that drops and comes back', () => {
+  it('is noted once it is back, with the gap and what was held', () => {
+    const log = new FrameLog();
+    const { c, get } = session(log);
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    get.close('failed');
+    const ended = log.frames.at(-1)!;
+    log.wait(800);
+    c.openGet();
+    const e = run(log);
+    expect(brief(e.findings(log.t + 3000), 'info')).toEqual([NOTE]);
+    const [f] = gapNotes(e, log.t + 3000);
+    expect(f!.session).toBe('S1');
+    expect([f!.firstT, f!.lastT]).toEqual([ended.t, log.t]);
+    expect(f!.evidence[0]).toBe(ended.seq);
+    expect(f!.detail).toMatch(/for 80\d ms, 1 subscribed URI\(s\) had no delivery/);
+  });
+
+  it('is said when the stream is back, not at the retries the server refused', () => {
+    const log = new FrameLog();
+    const { c, get } = session(log);
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    get.close('failed');
+    log.wait(500);
+    c.openGet({ status: 503 });
+    const refusedAt = log.t;
+    log.wait(500);
+    c.openGet({ status: 503 });
+    expect(gapNotes(run(log), log.t)).toEqual([]);
+    log.wait(500);
+    c.openGet();
+    const [f] = gapNotes(run(log), log.t + 3000);
+    expect(f!.lastT).toBe(log.t);
+    expect(f!.lastT).toBeGreaterThan(refusedAt);
+    expect(f!.count).toBe(1);
+  });
+
+  it('counts each gap of a stream that keeps dropping', () => {
+    const log = new FrameLog();
+    let { c, get } = session(log);
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    for (let i = 0; i < 3; i++) {
+      get.close('failed');
+      log.wait(200);
+      get = c.openGet();
+    }
+    expect(gapNotes(run(log), log.t + 3000).map((f) => f.count)).toEqual([1 + 2]);
+  });
+
+  it('is not said when the stream carried event ids (resumable; its own warning when not resumed)', () => {
+    const log = new FrameLog();
+    const { c, get } = session(log, 'ev');
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    get.priming();
+    get.close('failed');
+    c.openGet({ lastEventId: get.lastId, ids: 'ev2' });
+    expect(brief(run(log).findings(log.t + 3000), 'info')).toEqual([]);
+  });
+
+  it('is not said when the session held no subscription (nothing could be missed)', () => {
+    const log = new FrameLog();
+    const { c, get } = session(log);
+    c.read(POLICY, 'v1');
+    get.close('failed');
+    log.wait(300);
+    c.openGet();
+    expect(gapNotes(run(log), log.t + 3000)).toEqual([]);
+  });
+
+  it('gives way to a warning about the same session that comes later', () => {
+    const log = new FrameLog();
+    const { c, get } = session(log);
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    get.close('failed');
+    // Back, and now the stream carries ids: it drops, and comes back without the Last-Event-ID it had.
+    const again = c.openGet({ ids: 'ev' });
+    again.priming();
+    again.close('failed');
+    c.openGet();
+    const f = gapNotes(run(log), log.t + 3000);
+    expect(f.map((x) => [x.severity, x.reason, x.count])).toEqual([['warning', 'no-last-event-id', 2]]);
+  });
+});
