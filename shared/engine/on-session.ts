@@ -116,6 +116,9 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   let anotherOpen = false;
   let endedSince = false;
   let allClosedByClient = true;
+  // A listen the client's latest reconnect opened (or a later one) ended since: the connection went again.
+  const prev = c.lastReconnect;
+  let wentAgain = false;
   for (const x of c.listens.values()) {
     if (x.requested === undefined) continue;
     if (x.open) {
@@ -130,6 +133,7 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
     if ((x.endSeq ?? 0) > c.lastListenSeq) {
       endedSince = true;
       if (x.endCause !== 'client-close') allClosedByClient = false;
+      if (prev !== undefined && x.startSeq >= prev.seq) wentAgain = true;
     }
   }
   const reconnecting = endedSince && !(anotherOpen && allClosedByClient);
@@ -144,10 +148,11 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   // Membership by set: a re-listen names every URI again, and a list scan per URI is quadratic.
   const asked = new Set(requested);
   // A reconnect of this client that just began (a client with several listens re-opens them one by one) is the same
-  // reconnect: what this listen asks for is resubscribed there, and it is not counted twice.
-  const prev = c.lastReconnect;
+  // reconnect: what this listen asks for is resubscribed there, and it is not counted twice. Not when what that
+  // reconnect opened has ended again (a flapping connection the app re-listens on at once: the SDK v2 client never
+  // re-listens by itself): that is a reconnect of its own, however soon.
   // A listen that does not re-establish counts what it asks for for the client's latest reconnect, as a subscribe does.
-  const current = prev !== undefined && (m.t - prev.t <= core.grace || !reconnecting) ? prev : undefined;
+  const current = prev !== undefined && ((m.t - prev.t <= core.grace && !wentAgain) || !reconnecting) ? prev : undefined;
   if (current) for (const uri of asked) strikeMissing(current, c.uris.get(uri));
   if (reconnecting && !current) {
     // What there was to resubscribe: what is still believed from an ended listen, and what the listens that ended last

@@ -134,6 +134,19 @@ describe('metrics', () => {
     expect([m.reconnects, m.reconnectsToResubscribe, m.reconnectsResubscribed]).toEqual([1, 1, 1]);
   });
 
+  it('a listen that drops again soon after the re-listen that replaced it is a reconnect of its own', () => {
+    // The SDK v2 client never re-listens by itself: an app re-listens at once when `closed` says 'remote', so a
+    // flapping connection drops and re-listens several times within the grace (sdk-v2-recovery.test.ts).
+    const { log, c } = modern();
+    c.listen(['file:///a', 'file:///b']).drop();
+    log.wait(300);
+    c.listen(['file:///a', 'file:///b']).drop();
+    log.wait(300);
+    c.listen(['file:///a', 'file:///b']);
+    const m = metricsAt(log);
+    expect([m.reconnects, m.reconnectsToResubscribe, m.reconnectsResubscribed]).toEqual([2, 2, 2]);
+  });
+
   it('one listen dropped while another stays open, and opened again, is a reconnect', () => {
     const { log, c } = modern();
     c.listen(['file:///a']);
