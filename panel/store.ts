@@ -691,8 +691,11 @@ export class PanelStore {
     requestAnimationFrame(() => this.runScrubRequest());
   }
 
-  /** The time of the first message after `t` in the view (Infinity when none): where the stop at `t` ends. */
-  private nextMessageT(t: number): number {
+  /**
+   * The time of the scrubber's next stop after `t` in the view (Infinity when none): the first message or change of
+   * state without one (MessageStore.turns) after it. Where the stop at `t` ends.
+   */
+  private nextStopT(t: number): number {
     const list = this.engine.messageList(this.engine.messageCount);
     let next = Infinity;
     // Not a binary search: the clocks of several documents interleave, so times are not in order.
@@ -700,6 +703,7 @@ export class PanelStore {
       const x = list.store.tAt(i);
       if (x > t && x < next) next = x;
     }
+    for (const turn of list.store.turns) if (turn.t > t && turn.t < next) next = turn.t;
     return next;
   }
 
@@ -726,11 +730,12 @@ export class PanelStore {
     // The scrubber replays the frames in view as the engine in view took them: a rebuild under way is finished first.
     if (this.aside) this.buildAside(Infinity, true);
     const frames = this.source;
-    // A stop is a message's instant, and it stands until the next message (the scrubber's next stop): the frames from
-    // the view's start up to that message, taken in order as live applied them. The frames in between that carry no
-    // message (a stream's end, a response head) belong to the stop: no stop would show them otherwise, and the last
-    // stop would not show what live shows.
-    const until = this.nextMessageT(t);
+    // A stop is the instant of a message or of a change of state without one (a delivery stream opened or closed, a
+    // session ended), and it stands until the next stop: the frames from the view's start up to it, taken in order as
+    // live applied them. The frames in between change nothing a view shows (a POST's response head, its end), and the
+    // last stop takes them all: it shows what live shows. (Stops were messages only, and a stream that closed half an
+    // hour after a notification showed closed at the notification's stop: an audit, 2026-12-05.)
+    const until = this.nextStopT(t);
     let end = this.viewStart;
     while (end < this.applied && frames[end]!.t < until) end++;
     this.scrubEngines ??= new ScrubEngines(engineOptions(this.settings.value ?? DEFAULT_SETTINGS), this.viewStart, this.scrubClock);

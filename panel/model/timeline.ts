@@ -286,7 +286,7 @@ export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings'>, now: 
 
 /**
  * The instant the lanes are judged at (where open sessions and stale spans end, whether a label is red): now, or while
- * replaying, the replayed snapshot's own instant. A stop stands for the quiet time until the next message and is judged
+ * replaying, the replayed snapshot's own instant. A stop stands for the quiet time until the next stop and is judged
  * at its end (PanelStore.setScrub), as the table is: judged at the stop itself, a label disagreed with its row.
  */
 export function laneNowOf(snapshot: Pick<EngineSnapshot, 'now'> | null, scrubT: number | null, now: number): number {
@@ -435,9 +435,10 @@ export function describeRead(b: ReadBar): string {
 }
 
 /**
- * The instants the scrubber stops at: the distinct times of the messages, in order (a replay takes every message up to
- * an instant, so messages of one millisecond are one stop), never going back (clocks of several documents interleave),
- * with how many messages each one includes.
+ * The instants the scrubber stops at: the distinct times of the messages and of the state's changes without one (a
+ * delivery stream opened or closed, a session ended: MessageStore.turns), in arrival order (a replay takes everything
+ * up to an instant, so what came in one millisecond is one stop), never going back (clocks of several documents
+ * interleave), with how many messages each one includes.
  */
 export interface ScrubSteps {
   t: Float64Array;
@@ -448,18 +449,27 @@ export interface ScrubSteps {
 
 export function scrubSteps(messages: MessageList | undefined): ScrubSteps {
   const n = messages?.count ?? 0;
-  const t = new Float64Array(n);
-  const upTo = new Int32Array(n);
+  const turns = messages?.store.turns ?? [];
+  // The turns within the list: before its last message, or after it (the list is the engine's whole list).
+  let m = turns.length;
+  while (m > 0 && turns[m - 1]!.count > n) m--;
+  const t = new Float64Array(n + m);
+  const upTo = new Int32Array(n + m);
   let len = 0;
   let max = -Infinity;
-  for (let i = 0; i < n; i++) {
-    const x = messages!.store.tAt(i);
+  const stop = (x: number, count: number): void => {
     if (x > max) {
       max = x;
       t[len] = x;
       len++;
     }
-    upTo[len - 1] = i + 1;
+    if (len > 0) upTo[len - 1] = count;
+  };
+  let j = 0;
+  for (let i = 0; i <= n; i++) {
+    // The turns that came after message i - 1 and before message i.
+    for (; j < m && turns[j]!.count <= i; j++) stop(turns[j]!.t, i);
+    if (i < n) stop(messages!.store.tAt(i), i + 1);
   }
   return { t: t.subarray(0, len), upTo: upTo.subarray(0, len), length: len };
 }

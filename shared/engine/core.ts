@@ -341,6 +341,7 @@ export class EngineCore {
   /** A session or listen stream ended: everything it held is gone server-side. */
   endLedger(l: SubscriptionLedger, cause: EndCause, t: number, seq: number): void {
     if (!l.open) return;
+    this.messages.turn(t);
     l.open = false;
     l.endT = t;
     l.endSeq = seq;
@@ -436,11 +437,13 @@ export class EngineCore {
 
   streamOpened(v: StreamView): void {
     this.openStreams.set(v.stream, v);
+    this.messages.turn(v.openT);
   }
 
   streamClosed(stream: string, t: number, seq: number, outcome: StreamView['outcome']): StreamView | undefined {
     const v = this.openStreams.get(stream);
     if (!v) return undefined;
+    this.messages.turn(t);
     this.openStreams.delete(stream);
     const closed: StreamView = { ...v, open: false, closeT: t, closeSeq: seq };
     if (outcome !== undefined) closed.outcome = outcome;

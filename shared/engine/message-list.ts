@@ -92,6 +92,12 @@ export class MessageStore {
 
   /** Requests that ended without an answer, in the order it became known (append-only, like the messages). */
   readonly noAnswers: NoAnswer[] = [];
+  /**
+   * Instants the subscription state changed with no message (a delivery stream opened or closed, a session or listen
+   * ended: a DELETE, a 404, a page leaving), each with the number of messages before it, in arrival order. The
+   * scrubber stops there too: between two messages, a stop would otherwise show a change that came later.
+   */
+  readonly turns: Array<{ t: number; count: number }> = [];
 
   private n = 0;
   private cap = 1024;
@@ -166,6 +172,14 @@ export class MessageStore {
       this.rare.set(i, r);
     }
     this.n++;
+  }
+
+  /** The state changed at `t` without a message (see `turns`); one per instant and message count. */
+  turn(t: number): void {
+    if (!this.retain) return;
+    const last = this.turns[this.turns.length - 1];
+    if (last !== undefined && last.t === t && last.count === this.n) return;
+    this.turns.push({ t, count: this.n });
   }
 
   noAnswer(request: number, t: number, why: string, pageLeft = false): void {

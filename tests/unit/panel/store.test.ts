@@ -8,6 +8,7 @@ import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
 import { cancelImport, importDropped, importFile, pageUrlOf, traceText } from '../../../panel/actions.ts';
 import { PanelStore } from '../../../panel/store.ts';
+import { scrubSteps } from '../../../panel/model/timeline.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
@@ -488,7 +489,7 @@ describe('the scrubber', () => {
     return { log, c };
   }
 
-  it('the last message\'s stop shows what live shows, also when frames without a message (a stream\'s end) follow it', async () => {
+  it('the last stop shows what live shows, also when frames without a message (a stream\'s end) follow the last message', async () => {
     const { log, c } = reconnectWithoutResubscribe();
     const lastMessage = log.t;
     c.openGet().close('failed');
@@ -497,7 +498,11 @@ describe('the scrubber', () => {
     await frames();
     const live = s.snapshot.value!.findings.map((f) => f.id).sort();
     expect(live).toContain('phantom-subscription');
-    s.setScrub(lastMessage);
+    // The stream's open and its end are stops of their own, after the last message's.
+    const steps = scrubSteps(s.snapshot.value!.messages);
+    const last = steps.t[steps.length - 1]!;
+    expect(last).toBeGreaterThan(lastMessage);
+    s.setScrub(last);
     expect(s.shown.value!.findings.map((f) => f.id).sort()).toEqual(live);
     expect(s.shown.value!.lastSeq).toBe(s.snapshot.value!.lastSeq);
   });

@@ -47,3 +47,72 @@ describe('lane labels while replaying', () => {
     expect(disagree).toEqual([]);
   });
 });
+
+describe('a stop never shows what came after it', () => {
+  /** Subscribed over a GET stream; a notification; half an hour later the stream fails; another half hour, a read; a DELETE. */
+  async function quietHour(): Promise<{ s: PanelStore; tNotify: number; tClose: number; tDelete: number }> {
+    const log = new FrameLog('doc1');
+    log.pageStart('http://localhost:8080/');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    log.wait(1000);
+    get.updated(POLICY);
+    const tNotify = log.t;
+    c.read(POLICY, 'v2');
+    log.wait(1_800_000);
+    get.close('failed');
+    const tClose = log.t;
+    log.wait(1_800_000);
+    c.read(POLICY, 'v2');
+    log.wait(3_600_000);
+    c.delete();
+    const tDelete = log.frames.find((f) => f.kind === 'http-request' && f.method === 'DELETE')!.t;
+    const s = new PanelStore();
+    s.add(log.frames.map((f, i) => ({ ...f, seq: i + 1, segment: 1 })));
+    await frames();
+    return { s, tNotify, tClose, tDelete };
+  }
+
+  it('the stream that failed half an hour after a notification is open at the notification, and closes at a stop of its own', async () => {
+    const { s, tNotify, tClose } = await quietHour();
+    const steps = scrubSteps(s.snapshot.value!.messages);
+    s.setScrub(tNotify);
+    let snap = s.shown.value!;
+    expect(snap.streams.filter((x) => x.kind === 'get').map((x) => x.open)).toEqual([true]);
+    expect(snap.uris.find((u) => u.uri === POLICY)!.deliveryChannelOpen).toBe(true);
+    expect(snap.findings.map((f) => f.id)).not.toContain('no-delivery-channel');
+    // The stream's end is a stop (no message came with it): there it is closed.
+    expect([...steps.t]).toContain(tClose);
+    s.setScrub(tClose);
+    snap = s.shown.value!;
+    expect(snap.streams.filter((x) => x.kind === 'get').map((x) => [x.open, x.closeT])).toEqual([[false, tClose]]);
+  });
+
+  it('a session ended by a DELETE an hour after the last message is open at that message, and ends at its own stop', async () => {
+    const { s, tDelete } = await quietHour();
+    const steps = scrubSteps(s.snapshot.value!.messages);
+    const before = [...steps.t].filter((t) => t < tDelete).at(-1)!;
+    s.setScrub(before);
+    expect(s.shown.value!.sessions.map((x) => x.endT)).toEqual([undefined]);
+    const end = [...steps.t].find((t) => t >= tDelete)!;
+    s.setScrub(end);
+    expect(s.shown.value!.sessions.map((x) => [x.endCause, x.endT! <= end])).toEqual([['delete', true]]);
+  });
+
+  it('at every stop, nothing opened, closed or ended after the stop', async () => {
+    const { s } = await quietHour();
+    const steps = scrubSteps(s.snapshot.value!.messages);
+    const late: unknown[] = [];
+    for (let k = 0; k < steps.length; k++) {
+      const t = steps.t[k]!;
+      s.setScrub(t);
+      const snap = s.shown.value!;
+      for (const x of snap.streams) if (x.openT > t || (x.closeT ?? -Infinity) > t) late.push({ stop: k, stream: x.stream });
+      for (const x of snap.sessions) if (x.startT > t || (x.endT ?? -Infinity) > t) late.push({ stop: k, session: x.key });
+    }
+    expect(late).toEqual([]);
+  });
+});
