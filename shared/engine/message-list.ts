@@ -94,7 +94,7 @@ export class MessageStore {
   readonly noAnswers: NoAnswer[] = [];
   /**
    * Instants the subscription state changed with no message (a delivery stream opened or closed, a session or listen
-   * ended: a DELETE, a 404, a page leaving), each with the number of messages before it, in arrival order. The
+   * ended: a DELETE, a 404, a page leaving; a request's exchange failed), each with the number of messages before it, in arrival order. The
    * scrubber stops there too: between two messages, a stop would otherwise show a change that came later.
    */
   readonly turns: Array<{ t: number; count: number }> = [];
@@ -183,7 +183,10 @@ export class MessageStore {
   }
 
   noAnswer(request: number, t: number, why: string, pageLeft = false): void {
-    if (this.retain && request >= 0 && request < this.n) this.noAnswers.push({ request, t, why, count: this.n, ...(pageLeft ? { pageLeft } : {}) });
+    if (!this.retain || request < 0 || request >= this.n) return;
+    this.noAnswers.push({ request, t, why, count: this.n, ...(pageLeft ? { pageLeft } : {}) });
+    // (The request's bar ends here, failed: a change the scrubber stops at.)
+    this.turn(t);
   }
 
   setPair(request: number, response: number): void {

@@ -116,3 +116,28 @@ describe('a stop never shows what came after it', () => {
     expect(late).toEqual([]);
   });
 });
+
+describe('a failed exchange', () => {
+  it('is a stop of its own: at the stop before, its read is still in flight', async () => {
+    const log = new FrameLog('doc1');
+    log.pageStart('http://localhost:8080/');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const p = c.beginRead(POLICY);
+    const sent = log.t;
+    log.wait(60_000);
+    log.httpEnd(p.conn, 'failed');
+    const failedAt = log.t;
+    const s = new PanelStore();
+    s.add(log.frames.map((f, i) => ({ ...f, seq: i + 1, segment: 1 })));
+    await frames();
+    const steps = [...scrubSteps(s.snapshot.value!.messages).t];
+    expect(steps).toContain(failedAt);
+    s.setScrub(sent);
+    const before = s.shown.value!;
+    expect(before.messages.store.noAnswers.filter((x) => x.t <= before.now)).toEqual([]);
+    s.setScrub(failedAt);
+    const after = s.shown.value!;
+    expect(after.messages.store.noAnswers.filter((x) => x.t <= after.now)).toHaveLength(1);
+  });
+});
