@@ -370,14 +370,17 @@ it('edits settings in the panel: a bad value is named, marked and focused, a goo
 });
 
 it('replays up to an instant with the scrubber, then goes back to live', async () => {
-  // The scrubber stops at each instant a message came: the last stop before the first session ended.
+  // The scrubber stops at each instant a message came or the state changed without one (the engine's turns): the
+  // last stop before the first session ended.
   const pos = await panel.evaluate(() => {
     const snap = (globalThis as any).mcpPanel.snapshot.value;
     const ended = snap.sessions.find((x: any) => !x.open);
     const instants: number[] = [];
-    for (let i = 0; i < snap.messages.count; i++) {
-      const t = snap.messages.store.tAt(i);
-      if (instants.length === 0 || t > instants.at(-1)!) instants.push(t);
+    const add = (t: number) => (instants.length === 0 || t > instants.at(-1)! ? instants.push(t) : 0);
+    const turns: Array<{ t: number; count: number }> = snap.messages.store.turns;
+    for (let i = 0, j = 0; i <= snap.messages.count; i++) {
+      for (; j < turns.length && turns[j]!.count <= i; j++) add(turns[j]!.t);
+      if (i < snap.messages.count) add(snap.messages.store.tAt(i));
     }
     return instants.filter((t) => t < ended.endT).length - 1;
   });
@@ -397,9 +400,11 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
     const store = (globalThis as any).mcpPanel;
     const snap = store.snapshot.value;
     const instants: number[] = [];
-    for (let i = 0; i < snap.messages.count; i++) {
-      const t = snap.messages.store.tAt(i);
-      if (instants.length === 0 || t > instants.at(-1)!) instants.push(t);
+    const add = (t: number) => (instants.length === 0 || t > instants.at(-1)! ? instants.push(t) : 0);
+    const turns: Array<{ t: number; count: number }> = snap.messages.store.turns;
+    for (let i = 0, j = 0; i <= snap.messages.count; i++) {
+      for (; j < turns.length && turns[j]!.count <= i; j++) add(turns[j]!.t);
+      if (i < snap.messages.count) add(snap.messages.store.tAt(i));
     }
     store.scrubPending.value = { t: instants[k - 2], progress: 0.34 };
   }, pos);
@@ -409,7 +414,7 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
   await panel.evaluate(() => ((globalThis as any).mcpPanel.scrubPending.value = null));
   await panel.waitForSelector('[data-replaying="true"]', { state: 'detached' });
   await panel.waitForFunction(([sel, k]) => document.querySelector<HTMLInputElement>(sel as string)!.value === String(k), [slider, pos] as const);
-  // The keyboard moves one message back.
+  // The keyboard moves one stop back.
   await panel.focus(slider);
   await panel.keyboard.press('ArrowLeft');
   await panel.waitForFunction(([sel, k]) => document.querySelector<HTMLInputElement>(sel as string)!.value === String(k), [slider, pos - 1] as const);
