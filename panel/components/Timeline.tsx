@@ -243,7 +243,8 @@ function TimelineView(props: Props) {
   const lanesBelow = Math.max(0, lanes.length - firstLane - Math.floor((size.h - AXIS_H - offsetY) / LANE_H));
   // The scrubber steps message by message (a burst of traffic and the quiet minute after it get the same room as the
   // traffic deserves): position k replays up to message k's time, the last position is the end (or live).
-  const steps = useMemo(() => scrubSteps(props.messages), [props.messages?.store, props.messages?.count]);
+  // (A change of state with no message is a stop too: a stream that ends after the last message adds one.)
+  const steps = useMemo(() => scrubSteps(props.messages), [props.messages?.store, props.messages?.count, props.messages?.store.turns.length]);
   const thumbT = props.pendingT ?? scrubT;
   const scrubPos = thumbT === null ? steps.length : positionOf(steps, thumbT);
   const scrubCount = thumbT === null || steps.length === 0 ? 0 : steps.upTo[scrubPos]!;

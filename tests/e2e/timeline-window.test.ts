@@ -265,3 +265,27 @@ it('draws again at a new pixel ratio (another screen, browser zoom) without wait
   await cdp.detach();
   await p.close();
 });
+
+it('offers a stop for a stream that ends after the last message, as it comes in', async () => {
+  const p = await livePanel(1);
+  const max = async () => Number(await p.getAttribute(SLIDER, 'max'));
+  const before = await max();
+  // The GET stream fails now: no message comes with it, but the state changed (the URI has no channel).
+  await p.evaluate(() => {
+    const store = (globalThis as any).mcpPanel;
+    const frames = store.frames as any[];
+    const get = frames.find((f) => f.kind === 'http-request' && f.method === 'GET');
+    const end = frames.find((f) => f.kind === 'http-end');
+    const last = frames.at(-1);
+    store.add([{ ...end, conn: get.conn, outcome: 'failed', bytes: 0, t: Date.now(), seq: last.seq + 1 }]);
+  });
+  await waitFor(async () => (await max()) === before + 1, 5_000, 'a stop for the stream end');
+  // The slider's last stop before the end is the stream's end: there the stream is closed.
+  await p.evaluate((k) => {
+    const input = document.querySelector<HTMLInputElement>('input[aria-label="Replay up to"]')!;
+    input.value = String(k);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, before);
+  await waitFor(() => p.evaluate(() => (globalThis as any).mcpPanel.shown.value.streams.some((s: any) => s.kind === 'get' && !s.open)), 5_000, 'the stream closed at its stop');
+  await p.close();
+});
