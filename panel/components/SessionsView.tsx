@@ -2,7 +2,7 @@
 // and cause, subscriptions and streams; beside it the seed's metrics (DESIGN §1.6), server side and client side.
 import { useRef } from 'preact/hooks';
 import type { EngineSnapshot } from '../../shared/engine/index.ts';
-import { matchesSession, type Filter } from '../model/filter.ts';
+import { matchesSessionView, type Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
 import { metricRows, midWayNote, NOT_INITIALIZED, sessionEntries } from '../model/sessions-view.ts';
 
@@ -17,7 +17,8 @@ export function SessionsView({ snapshot, filter, onOpen }: Props) {
   const caps = useRef<{ messages: unknown; map: Map<string, string[] | undefined> }>({ messages: null, map: new Map() });
   if (caps.current.messages !== snapshot.messages.store) caps.current = { messages: snapshot.messages.store, map: new Map() };
   const all = sessionEntries(snapshot, caps.current.map);
-  const entries = all.filter((e) => matchesSession(filter, [e.key, e.label]));
+  // By what a row shows (its id), not its key: a listen's holds its page and endpoint.
+  const entries = all.filter((e) => matchesSessionView(filter, e.session));
   const metrics = metricRows(snapshot.metrics);
   return (
     <div class="sessions-view">

@@ -71,7 +71,8 @@ function TimelineView(props: Props) {
   const lanes: LaneSpec[] = useMemo(() => {
     if (!snapshot) return [];
     const sl = sessionLanes(snapshot.sessions, snapshot.streams, laneNow, snapshot.streamsKnownFrom)
-      .filter((s) => matchesSession(filter, [s.key, s.label]))
+      // By the name the lane shows (the session id, `listen <id>`: sessionNames), not the key (a listen's holds its page and endpoint).
+      .filter((s) => matchesSession(filter, [s.label]))
       .sort((a, b) => a.start - b.start)
       .map((s): LaneSpec => ({ kind: 'session', id: `session:${s.key}`, label: s.label, session: s }));
     const stale = staleIntervals(snapshot, laneNow);

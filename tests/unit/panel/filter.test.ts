@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UriRow } from '../../../shared/engine/index.ts';
-import { matchesMessage, matchesRow, matchesSession, messageContext, parseFilter, tokenize, uriMatches, viewNotes } from '../../../panel/model/filter.ts';
+import { matchesMessage, matchesRow, matchesSession, matchesSessionView, messageContext, parseFilter, sessionNames, tokenize, uriMatches, viewNotes } from '../../../panel/model/filter.ts';
 
 function row(over: Partial<UriRow> = {}): UriRow {
   return {
@@ -156,6 +156,52 @@ describe('matchesMessage and matchesSession', () => {
     expect(matchesSession(parseFilter('is:stale uri:x'), ['S1'])).toBe(true);
     expect(matchesSession(parseFilter('session:s2'), ['S1'])).toBe(false);
     expect(matchesSession(parseFilter('-session:s1'), ['S1'])).toBe(false);
+  });
+  // A 2026 listen's key holds its page and endpoint (`doc http://localhost:3001/mcp|…`): the Sessions view matched it,
+  // so `session:localhost` showed every listen and no session, and `-session:mcp` hid every listen (an audit, 2026-12-05).
+  describe('a Sessions row or session lane: by what it shows, alike for both kinds', () => {
+    const session = { key: 'S1abc #2', label: 'S1abc', kind: 'session' as const };
+    const listen = { key: 'doc-1 http://localhost:3001/mcp|s:listen:7', label: 'listen:7', kind: 'listen' as const };
+    const numbered = { key: 'doc-1 http://localhost:3001/mcp|n:3', label: '3', kind: 'listen' as const };
+    const m = (q: string, s: typeof session | typeof listen | typeof numbered) => matchesSessionView(parseFilter(q), s);
+    it('names a session by its id and a listen by its request id and as its row says it (`listen <id>`), never by its key', () => {
+      expect(sessionNames(session)).toEqual(['S1abc']);
+      expect(sessionNames(listen)).toEqual(['listen:7', 'listen listen:7']);
+      expect(sessionNames(numbered)).toEqual(['3', 'listen 3']);
+    });
+    it('session: finds one session or listen by its id, a prefix or a part of it, case ignored', () => {
+      expect(m('session:S1abc', session)).toBe(true);
+      expect(m('session:s1', session)).toBe(true);
+      expect(m('session:abc', session)).toBe(true);
+      expect(m('session:S1abc', listen)).toBe(false);
+      expect(m('session:listen:7', listen)).toBe(true);
+      expect(m('session:listen:7', session)).toBe(false);
+      expect(m('session:3', numbered)).toBe(true);
+      expect(m('session:listen', numbered)).toBe(true);
+      expect(m('session:listen', session)).toBe(false);
+    });
+    it('never by the page or endpoint in a listen key, for either kind: the same answer as for a session', () => {
+      for (const s of [session, listen, numbered]) {
+        expect(m('session:localhost', s)).toBe(false);
+        expect(m('session:mcp', s)).toBe(false);
+        expect(m('session:doc-1', s)).toBe(false);
+        expect(m('-session:mcp', s)).toBe(true);
+        expect(m('-session:localhost', s)).toBe(true);
+      }
+    });
+    it('negated, hides just what it names; other terms do not narrow sessions', () => {
+      expect(m('-session:S1abc', session)).toBe(false);
+      expect(m('-session:S1abc', listen)).toBe(true);
+      expect(m('-session:listen:7', listen)).toBe(false);
+      expect(m('is:stale uri:x method:read', listen)).toBe(true);
+    });
+    it('matches the ids the URI table matches a row\'s holders by (heldBy: the labels)', () => {
+      for (const s of [session, listen, numbered]) {
+        for (const q of [`session:${s.label}`, `-session:${s.label}`, 'session:localhost', '-session:mcp']) {
+          expect(m(q, s)).toBe(matchesRow(parseFilter(q), { row: row({ heldBy: [s.label] }), sessions: [s.label] }));
+        }
+      }
+    });
   });
 });
 
