@@ -236,7 +236,7 @@ export function App({ store, connection }: Props) {
   } else if (view === 'findings') {
     main = <FindingsView findings={snap.findings} sessions={snap.sessions} filter={filter} onOpen={(key) => (store.drawer.value = { kind: 'finding', key })} />;
   } else if (view === 'sessions') {
-    main = <SessionsView snapshot={snap} filter={filter} onOpen={(key) => (store.drawer.value = { kind: 'session', key })} />;
+    main = <SessionsView snapshot={snap} filter={filter} openKey={drawer?.kind === 'session' ? drawer.key : null} onOpen={(key) => (store.drawer.value = { kind: 'session', key })} />;
   } else {
     // While scrubbing, the messages up to the replayed instant.
     const scrubbed = store.scrubSnapshot.value;

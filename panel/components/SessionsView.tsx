@@ -1,107 +1,217 @@
 // The sessions view: every session (2025) and listen stream (2026) with protocol version, capabilities, start, end
 // and cause, subscriptions and streams; beside it the seed's metrics (DESIGN §1.6), server side and client side.
-import { useRef } from 'preact/hooks';
+// Windowed like the other lists (a grid with one Tab stop: the arrows move the selection, Enter opens the session's
+// drawer, the row whose drawer is open is the selected one): a client that re-initialized 5,000 times rendered every
+// row, 5–7 s to open the view and seconds per filter keystroke. Rows re-render only when what they show changed.
+import { memo } from 'preact/compat';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { EngineSnapshot } from '../../shared/engine/index.ts';
 import { matchesSessionView, type Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
-import { metricRows, midWayNote, NOT_INITIALIZED, sessionEntries } from '../model/sessions-view.ts';
+import { metricRows, midWayNote, NOT_INITIALIZED, sessionEntries, type SessionEntry } from '../model/sessions-view.ts';
+import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
+
+const ROW_HEIGHT = 22;
 
 interface Props {
   snapshot: EngineSnapshot;
   filter: Filter;
   onOpen: (key: string) => void;
+  /** The session whose drawer is open (null: none, or the drawer shows something else): its row is the selected one. */
+  openKey: string | null;
 }
 
-export function SessionsView({ snapshot, filter, onOpen }: Props) {
+const COLUMNS: readonly Column[] = [
+  { label: 'Session / listen' },
+  { label: 'Endpoint' },
+  { label: 'Transport' },
+  { label: 'Version' },
+  { label: 'Capabilities' },
+  { label: 'Started', title: '* = picked up mid-way (see the note under the table)' },
+  { label: 'Ended' },
+  { label: 'Lived' },
+  { label: 'Subscriptions', title: 'URIs the server holds for it (the tooltip names them)' },
+  { label: 'Channel', title: 'A delivery channel is open' },
+  { label: 'Streams' },
+];
+
+/**
+ * Everything a row shows, as strings and flags: equal cells → the row is not re-rendered. To show something more, add
+ * it here (cellsOf), its cell to RowView and its head to COLUMNS.
+ */
+interface Cells {
+  key: string;
+  label: string;
+  kind: 'session' | 'listen';
+  open: boolean;
+  endCause: string;
+  endpoint: string;
+  transport: string;
+  generation: string;
+  version: string;
+  notInitialized: boolean;
+  capabilities: string;
+  started: string;
+  ended: string;
+  lived: string;
+  subscriptions: number;
+  subscriptionsTitle: string;
+  channel: boolean;
+  streams: string;
+  /** The row's accessible name: kind and id, open or how it ended, version ("Session S1, open, 2025-11-25"). */
+  name: string;
+  selected: boolean;
+}
+
+function cellsOf(e: SessionEntry, selected: boolean): Cells {
+  const s = e.session;
+  const version = s.notInitialized ? 'not initialized' : (s.version ?? '—');
+  return {
+    key: e.key,
+    label: e.label,
+    kind: s.kind,
+    open: s.open,
+    endCause: s.endCause ?? '',
+    endpoint: s.endpoint,
+    transport: s.transport,
+    generation: s.generation,
+    version,
+    notInitialized: s.notInitialized === true,
+    capabilities: e.capabilities ? e.capabilities.join(', ') || '(none)' : s.kind === 'listen' ? `subscribe: ${e.client?.serverSubscribe ?? '?'}` : '—',
+    started: `${formatClock(s.startT)}${s.observedFromStart ? '' : ' *'}`,
+    ended: s.open ? '' : `${formatClock(s.endT ?? s.startT)} · ${s.endCause ?? '?'}`,
+    lived: formatDuration(e.durationMs),
+    subscriptions: s.subscriptions.length,
+    subscriptionsTitle: s.subscriptions.join('\n'),
+    channel: s.deliveryChannelOpen,
+    streams: e.streams.map((st) => `${st.kind}${st.open ? '' : ` (${st.outcome ?? 'closed'})`}`).join(', ') || '—',
+    name: `${s.kind === 'listen' ? 'Listen' : 'Session'} ${s.label}, ${s.open ? 'open' : `ended (${s.endCause ?? 'unknown cause'})`}, ${s.notInitialized ? 'not initialized' : (s.version ?? 'version unknown')}`,
+    selected,
+  };
+}
+
+function rowId(key: string): string {
+  return `session-row-${key.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+}
+
+const sameCells = (a: { c: Cells; n: number }, b: { c: Cells; n: number }): boolean => {
+  if (a.n !== b.n) return false;
+  for (const k in a.c) if (a.c[k as keyof Cells] !== b.c[k as keyof Cells]) return false;
+  return true;
+};
+
+const RowView = memo(function RowView({ c, n, onOpen }: { c: Cells; n: number; onOpen: (k: string) => void }) {
+  return (
+    <div
+      id={rowId(c.key)}
+      class={`session-row${c.open ? ' open' : ' ended'}${c.selected ? ' selected' : ''}`}
+      role="row"
+      aria-rowindex={n}
+      aria-selected={c.selected}
+      aria-label={c.name}
+      data-session={c.key}
+      data-kind={c.kind}
+      data-end-cause={c.endCause}
+      title="Click or Enter opens the session's details"
+      onClick={() => onOpen(c.key)}
+    >
+      <span role="gridcell" title={c.key}>
+        {c.kind === 'listen' ? '⇶ ' : '◆ '}
+        {c.label}
+      </span>
+      <span role="gridcell" title={c.endpoint}>
+        {c.endpoint}
+      </span>
+      <span role="gridcell" title={`${c.transport} (${c.generation})`}>
+        {c.transport} <span class="muted">{c.generation}</span>
+      </span>
+      <span role="gridcell">
+        {c.notInitialized ? (
+          <span class="no" title={NOT_INITIALIZED}>
+            not initialized
+          </span>
+        ) : (
+          c.version
+        )}
+      </span>
+      <span role="gridcell" title={c.capabilities}>
+        {c.capabilities}
+      </span>
+      <span role="gridcell" title={c.started}>
+        {c.started}
+      </span>
+      <span role="gridcell" title={c.ended || undefined}>
+        {c.open ? <span class="yes">open</span> : c.ended}
+      </span>
+      <span role="gridcell">{c.lived}</span>
+      <span role="gridcell" title={c.subscriptionsTitle}>
+        {c.subscriptions}
+      </span>
+      <span role="gridcell">{c.channel ? <span class="yes">open</span> : <span class="no">none</span>}</span>
+      <span role="gridcell" title={c.streams}>
+        {c.streams}
+      </span>
+    </div>
+  );
+}, sameCells);
+
+function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
   // Capabilities never change once seen: parse each initialize answer once per engine.
   const caps = useRef<{ messages: unknown; map: Map<string, string[] | undefined> }>({ messages: null, map: new Map() });
   if (caps.current.messages !== snapshot.messages.store) caps.current = { messages: snapshot.messages.store, map: new Map() };
-  const all = sessionEntries(snapshot, caps.current.map);
-  // By what a row shows (its id), not its key: a listen's holds its page and endpoint.
-  const entries = all.filter((e) => matchesSessionView(filter, e.session));
-  const metrics = metricRows(snapshot.metrics);
+  // Built once per snapshot, filtered once per filter: a keystroke does not rebuild the entries.
+  const all = useMemo(() => sessionEntries(snapshot, caps.current.map), [snapshot]);
+  const entries = useMemo(() => (filter.terms.some((t) => t.key === 'session') ? all.filter((e) => matchesSessionView(filter, e.session)) : all), [all, filter]);
+  const metrics = useMemo(() => metricRows(snapshot.metrics), [snapshot.metrics]);
+  const midWay = useMemo(() => entries.filter((e) => !e.session.observedFromStart).map((e) => e.session.kind), [entries]);
+  // The row the keyboard is on, by key (its position changes when the list does); it follows a drawer opened on a
+  // session from elsewhere (a timeline lane, a finding), and the drawer follows it while open.
+  const [cursor, setCursor] = useState<string | null>(openKey);
+  useEffect(() => {
+    if (openKey !== null) setCursor(openKey);
+  }, [openKey]);
+  const selected = openKey ?? cursor;
+  const index = useMemo(() => (selected === null ? -1 : entries.findIndex((e) => e.key === selected)), [entries, selected]);
+  const open = (key: string) => {
+    setCursor(key);
+    onOpen(key);
+  };
   return (
     <div class="sessions-view">
-      <section class="sessions" aria-label="Sessions and listen streams">
-        <table class="sessions-table">
-          <thead>
-            <tr>
-              <th>Session / listen</th>
-              <th>Endpoint</th>
-              <th>Transport</th>
-              <th>Version</th>
-              <th>Capabilities</th>
-              <th>Started</th>
-              <th>Ended</th>
-              <th>Lived</th>
-              <th>Subscriptions</th>
-              <th>Channel</th>
-              <th>Streams</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.length === 0 ? (
-              <tr>
-                <td colSpan={11} class="muted">
-                  {all.length === 0 ? 'No sessions yet.' : 'No session matches the filter.'}
-                </td>
-              </tr>
-            ) : (
-              entries.map((e) => {
-                const s = e.session;
-                return (
-                  <tr
-                    key={e.key}
-                    class={`session-row${s.open ? ' open' : ' ended'}`}
-                    data-session={e.key}
-                    data-kind={s.kind}
-                    data-end-cause={s.endCause ?? ''}
-                    tabIndex={0}
-                    onClick={() => onOpen(e.key)}
-                    onKeyDown={(k) => {
-                      // Enter or Space, as a button (the row opens the session's drawer).
-                      if (k.key === 'Enter' || k.key === ' ') {
-                        k.preventDefault();
-                        onOpen(e.key);
-                      }
-                    }}
-                  >
-                    <td title={e.key}>
-                      {s.kind === 'listen' ? '⇶ ' : '◆ '}
-                      {e.label}
-                    </td>
-                    <td title={s.endpoint}>{s.endpoint}</td>
-                    <td>
-                      {s.transport} <span class="muted">{s.generation}</span>
-                    </td>
-                    <td>
-                      {s.notInitialized ? (
-                        <span class="no" title={NOT_INITIALIZED}>
-                          not initialized
-                        </span>
-                      ) : (
-                        (s.version ?? '—')
-                      )}
-                    </td>
-                    <td>{e.capabilities ? e.capabilities.join(', ') || '(none)' : s.kind === 'listen' ? `subscribe: ${e.client?.serverSubscribe ?? '?'}` : '—'}</td>
-                    <td>
-                      {formatClock(s.startT)}
-                      {s.observedFromStart ? '' : ' *'}
-                    </td>
-                    <td>{s.open ? <span class="yes">open</span> : `${formatClock(s.endT ?? s.startT)} · ${s.endCause ?? '?'}`}</td>
-                    <td>{formatDuration(e.durationMs)}</td>
-                    <td title={s.subscriptions.join('\n')}>{s.subscriptions.length}</td>
-                    <td>{s.deliveryChannelOpen ? <span class="yes">open</span> : <span class="no">none</span>}</td>
-                    <td>{e.streams.map((st) => `${st.kind}${st.open ? '' : ` (${st.outcome ?? 'closed'})`}`).join(', ') || '—'}</td>
-                  </tr>
-                );
-              })
-            )}
-          </tbody>
-        </table>
-        {entries.some((e) => !e.session.observedFromStart) ? (
+      <section class="sessions" aria-label="Sessions and listen streams" data-rows={entries.length}>
+        {entries.length === 0 ? (
+          <>
+            <HeadRow columns={COLUMNS} class="session-head" inGrid={false} />
+            <div class="uri-empty muted">{all.length === 0 ? 'No sessions yet.' : 'No session matches the filter.'}</div>
+          </>
+        ) : (
+          <VirtualList
+            label="Sessions and listen streams"
+            class="session-grid"
+            count={entries.length}
+            rowHeight={ROW_HEIGHT}
+            version={entries.length}
+            tabIndex={0}
+            reveal={index >= 0 ? index : undefined}
+            activeId={index >= 0 ? rowId(entries[index]!.key) : undefined}
+            columns={COLUMNS}
+            headClass="session-head"
+            onMove={(to) => {
+              const key = entries[to]!.key;
+              setCursor(key);
+              // With the drawer open on a session, it follows the selection (as in the URI table).
+              if (openKey !== null) onOpen(key);
+            }}
+            onOpen={(i) => open(entries[i]!.key)}
+            renderRow={(i) => {
+              const e = entries[i]!;
+              return <RowView key={e.key} c={cellsOf(e, e.key === selected)} n={i + 2} onOpen={open} />;
+            }}
+          />
+        )}
+        {midWay.length > 0 ? (
           <p class="muted note" data-note="mid-way">
-            {midWayNote(entries.filter((e) => !e.session.observedFromStart).map((e) => e.session.kind))}
+            {midWayNote(midWay)}
           </p>
         ) : null}
       </section>
@@ -126,3 +236,5 @@ export function SessionsView({ snapshot, filter, onOpen }: Props) {
   );
 }
 
+/** Re-renders when its snapshot, filter or open session changed (the handler reaches the same store). */
+export const SessionsView = memo(SessionsViewImpl, (a, b) => a.snapshot === b.snapshot && a.filter === b.filter && a.openKey === b.openKey);
