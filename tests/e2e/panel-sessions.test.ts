@@ -51,12 +51,13 @@ const setFilter = async (text: string) => {
 };
 
 it('puts a screenful of rows in the page, not one per session, under the column heads', async () => {
-  expect(await panel.getAttribute('.session-grid', 'aria-rowcount')).toBe(String(N + LISTENS + 1));
   const rows = await sessionRows();
-  const most = await screenful();
-  expect(most).toBeLessThan(80);
   expect(rows.length).toBeGreaterThan(10);
+  expect(rows.length).toBeLessThan(80);
+  const most = await screenful();
   expect(rows.length).toBeLessThanOrEqual(most);
+  // Every session is in the grid for assistive technology, counted (with the heads' row) though not in the page.
+  expect(await panel.getAttribute('.session-grid', 'aria-rowcount')).toBe(String(N + LISTENS + 1));
   // Newest first, as before.
   expect(rows[0]).toBe(`S${N - 1}`);
   expect(await panel.$$eval('.session-grid [role="columnheader"]', (hs) => hs.map((h) => h.textContent))).toEqual(COLUMNS);
