@@ -198,7 +198,8 @@ export class Decoder {
       case 'page-end':
         for (const [id, c] of this.conns.entries()) {
           if (c.info.doc !== f.doc) continue;
-          this.closeStream(c, f, 'aborted');
+          // Not for a page going into the back/forward cache: its connections close, but the page (and its client) stays.
+          this.closeStream(c, f, 'aborted', false, !f.persisted);
           this.conns.delete(id);
           // What the page still waited for will never come to it (its bar on the timeline ran to now for ever).
           const owed = c.pending.length === 0 ? NO_MESSAGES : c.pending.filter(isOut);
@@ -597,7 +598,7 @@ export class Decoder {
     this.conns.delete(f.conn);
   }
 
-  private closeStream(c: Conn, f: Frame, outcome: 'complete' | 'aborted' | 'failed', reconnecting = false): void {
+  private closeStream(c: Conn, f: Frame, outcome: 'complete' | 'aborted' | 'failed', reconnecting = false, pageLeft = false): void {
     if (!c.streamOpen || c.stream === undefined) return;
     c.streamOpen = false;
     const e: Extract<Parameters<DecodeSink['wire']>[0], { type: 'stream-close' }> = {
@@ -608,6 +609,7 @@ export class Decoder {
       outcome,
     };
     if (reconnecting) e.reconnecting = true;
+    if (pageLeft) e.pageLeft = true;
     const session = c.info.session;
     // SEP-1699 polling: a server that closes a resumable stream after sending `retry` expects a resume after it. The
     // GET stream is reopened after the session's last `retry`, whichever stream sent it (SDK servers prime POST

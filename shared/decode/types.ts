@@ -134,6 +134,11 @@ export type WireEvent =
       outcome: 'complete' | 'aborted' | 'failed';
       /** An EventSource that will reconnect on its own (readyState 0). */
       reconnecting?: boolean;
+      /**
+       * Closed because its page document went (a page-end that is not a back/forward-cache one; the page-end event
+       * follows): not the client closing it nor the transport dropping — the session ends with the page (`unload`).
+       */
+      pageLeft?: boolean;
       /** The server's last `retry` on a stream that carried event ids: it asked to be resumed after this many ms. */
       retryMs?: number;
     }

@@ -121,7 +121,8 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         if (!l) return;
         l.channels = 0;
         l.lastChannelClose = { t, seq };
-        if (!l.open) return;
+        // The page went (its page-end follows): pageGone ends the listen with `unload`. The client did not withdraw it.
+        if (!l.open || e.pageLeft) return;
         // Without the graceful `resultType: complete` answer first, a closed listen stream is an abrupt drop.
         if (e.outcome === 'aborted') return withdrawListen(core, c, l, t, seq);
         // Dropped before the server acknowledged anything: none of what it asked for was subscribed (the client's
@@ -137,6 +138,8 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       l.channels = Math.max(0, l.channels - 1);
       // (A retry means a return only when the server closed it: the page's own abort is no polling.)
       l.lastChannelClose = e.retryMs !== undefined && e.outcome !== 'aborted' ? { t, seq, retryMs: e.retryMs } : { t, seq };
+      // The page went (its page-end follows): its sessions end with it (`unload`, pageGone), whatever the transport.
+      if (e.pageLeft && l.client.doc === e.info.doc) return;
       // On legacy HTTP+SSE and WebSocket the stream *is* the session.
       if (e.kind === 'sse' || e.kind === 'ws') {
         core.endLedger(l, 'transport-closed', t, seq);
