@@ -24,7 +24,7 @@ function sessionRows(sessions: readonly SessionView[]): string[][] {
     `${s.transport}/${s.generation}${s.notInitialized ? ' (not initialized)' : s.version ? ` ${s.version}` : ''}`,
     s.open ? 'open' : `ended: ${s.endCause ?? '?'}`,
     yes(s.deliveryChannelOpen),
-    s.subscriptions.length ? s.subscriptions.join(' ') : '-',
+    [...s.subscriptions, ...(s.coveredViaParent ?? []).map(([child, parent]) => `${child}(via ${parent})`)].join(' ') || '-',
   ]);
 }
 

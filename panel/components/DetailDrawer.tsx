@@ -10,7 +10,7 @@ import type { Frame, HeaderMap } from '../../shared/frames.ts';
 import { frameJson } from '../../shared/frame-shape.ts';
 import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
-import { messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities } from '../model/sessions-view.ts';
+import { coveredLines, messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities } from '../model/sessions-view.ts';
 import { sessionLabel } from '../model/timeline.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
@@ -388,6 +388,8 @@ function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot:
           ['Delivery channel open', s.deliveryChannelOpen ? 'yes' : 'no'],
           // An ended session holds nothing any more: what it held is history, and said so.
           [s.open ? 'Subscriptions held' : 'Subscriptions held when it ended', s.subscriptions.length ? s.subscriptions.join('\n') : '(none)'],
+          // Sub-resources the server notified under a held parent: held through it, not subscriptions of their own.
+          ...(s.coveredViaParent?.length ? ([['Sub-resources', coveredLines(s).join('\n')]] as Array<[string, string]>) : []),
           ...(s.kind === 'listen'
             ? ([['Requested in listen', s.requested ? s.requested.join('\n') || '(none)' : 'no resource subscriptions (other notifications only, e.g. list changes)']] as Array<[string, string]>)
             : []),

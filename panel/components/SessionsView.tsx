@@ -8,7 +8,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { EngineSnapshot } from '../../shared/engine/index.ts';
 import { matchesSessionView, type Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
-import { metricRows, midWayNote, NOT_INITIALIZED, sessionEntries, type SessionEntry } from '../model/sessions-view.ts';
+import { metricRows, midWayNote, NOT_INITIALIZED, sessionEntries, subscriptionsCell, type SessionEntry } from '../model/sessions-view.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 22;
@@ -81,8 +81,8 @@ function cellsOf(e: SessionEntry, selected: boolean): Cells {
     started: `${formatClock(s.startT)}${s.observedFromStart ? '' : ' *'}`,
     ended: s.open ? '' : `${formatClock(s.endT ?? s.startT)} · ${s.endCause ?? '?'}`,
     lived: formatDuration(e.durationMs),
-    subscriptions: s.subscriptions.length,
-    subscriptionsTitle: s.subscriptions.join('\n'),
+    subscriptions: subscriptionsCell(s).count,
+    subscriptionsTitle: subscriptionsCell(s).title,
     channel: s.deliveryChannelOpen,
     streams: e.streams.map((st) => `${st.kind}${st.open ? '' : ` (${st.outcome ?? 'closed'})`}`).join(', ') || '—',
     name: `${s.kind === 'listen' ? 'Listen' : 'Session'} ${s.label}, ${s.open ? 'open' : `ended (${s.endCause ?? 'unknown cause'})`}, ${s.notInitialized ? 'not initialized' : (s.version ?? 'version unknown')}`,

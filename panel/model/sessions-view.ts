@@ -82,6 +82,20 @@ export function sessionEntries(snapshot: Pick<EngineSnapshot, 'sessions' | 'stre
     });
 }
 
+/**
+ * The Subscriptions cell: how many URIs the session holds in its own right — the figure the metric "Subscribed URIs per
+ * session" gives — and, in its tooltip, those URIs and the sub-resources covered through a held parent (not counted).
+ */
+export function subscriptionsCell(s: Pick<SessionView, 'subscriptions' | 'coveredViaParent'>): { count: number; title: string } {
+  const covered = coveredLines(s);
+  return { count: s.subscriptions.length, title: [...s.subscriptions, ...covered].join('\n') };
+}
+
+/** Each sub-resource held through a subscribed parent, as the drawer lists it: `<child> (covered via <parent>)`. */
+export function coveredLines(s: Pick<SessionView, 'coveredViaParent'>): string[] {
+  return (s.coveredViaParent ?? []).map(([child, parent]) => `${child} (covered via ${parent})`);
+}
+
 /** The seed's metrics (DESIGN §1.6) as label / value pairs, server side first. */
 export function metricRows(m: Metrics): Array<{ group: 'server' | 'client' | 'capture'; label: string; value: string; name: keyof Metrics }> {
   const n = (x: number | null): string => (x === null ? '—' : String(Math.round(x * 10) / 10));

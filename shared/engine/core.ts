@@ -348,6 +348,8 @@ export class EngineCore {
     l.endCause = cause;
     l.client.ledgerEnded(l);
     const reason: CoverageReason = l.kind === 'session' ? 'lost-on-reinit' : 'lost-with-stream';
+    // Releasing empties viaParent: the views keep telling what it held in its own right from what a parent covered.
+    if (l.viaParent !== undefined && l.viaParent.size > 0) l.viaParentAtEnd = new Map(l.viaParent);
     for (const uri of [...l.uris]) {
       const u = l.client.uris.get(uri);
       if (!u) continue;
@@ -392,6 +394,10 @@ export class EngineCore {
       }
       this.reevaluate(u, t, seq);
     }
+    // What a parent covered is covered again (hold made everything its own subscription).
+    const via = l.viaParentAtEnd;
+    l.viaParentAtEnd = undefined;
+    if (via !== undefined) for (const [child, parent] of via) if (l.uris.has(child) && l.uris.has(parent)) (l.viaParent ??= new Map()).set(child, parent);
   }
 
   reevaluate(u: UriState, t: number, seq: number): void {

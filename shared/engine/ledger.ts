@@ -19,6 +19,8 @@ export class SubscriptionLedger {
   readonly uris = new Set<string>();
   /** URIs held because the server notified them under a parent it holds (child → parent): they go with the parent. */
   viaParent: Map<string, string> | undefined;
+  /** An ended ledger's viaParent as it was when it ended (ending releases them): what the views show as covered. */
+  viaParentAtEnd: Map<string, string> | undefined;
   /** Open delivery channels (GET streams of a session; the listen stream; the legacy SSE stream; the WebSocket). */
   channels = 0;
   channelEverOpened = false;

@@ -106,6 +106,15 @@ export function buildSnapshot(core: EngineCore, now: number, findings: Finding[]
   });
 
   const sessions: SessionView[] = core.ledgers.map((l) => {
+    // Own subscriptions apart from the sub-resources a held parent covers (the metric counts the former only).
+    const via = l.open ? l.viaParent : l.viaParentAtEnd;
+    const subscriptions: string[] = [];
+    const covered: Array<[string, string]> = [];
+    for (const uri of l.uris) {
+      const parent = via?.get(uri);
+      if (parent === undefined) subscriptions.push(uri);
+      else covered.push([uri, parent]);
+    }
     const v: SessionView = {
       key: l.key,
       label: l.label,
@@ -117,7 +126,7 @@ export function buildSnapshot(core: EngineCore, now: number, findings: Finding[]
       startT: l.startT,
       startSeq: l.startSeq,
       open: l.open,
-      subscriptions: [...l.uris],
+      subscriptions,
       deliveryChannelOpen: l.open && l.channels > 0,
       observedFromStart: l.observedFromStart,
     };
@@ -127,6 +136,7 @@ export function buildSnapshot(core: EngineCore, now: number, findings: Finding[]
     if (l.endSeq !== undefined) v.endSeq = l.endSeq;
     if (l.endCause !== undefined) v.endCause = l.endCause;
     if (l.requested !== undefined) v.requested = [...l.requested];
+    if (covered.length > 0) v.coveredViaParent = covered;
     return v;
   });
 

@@ -102,8 +102,14 @@ export interface SessionView {
   endT?: number;
   endSeq?: number;
   endCause?: EndCause;
-  /** URIs the server holds for it (acknowledged subscriptions). */
+  /**
+   * URIs the server holds for it in their own right (acknowledged subscriptions); for an ended one, what it held when
+   * it ended. Sub-resources covered through a subscribed parent are not among them (coveredViaParent): the metric
+   * "Subscribed URIs per session" counts these.
+   */
   subscriptions: string[];
+  /** Sub-resources the server notified under a parent this session holds, as [child, parent]: held through the parent. */
+  coveredViaParent?: Array<[string, string]>;
   /** Listen only: what the client asked for. */
   requested?: string[];
   deliveryChannelOpen: boolean;
