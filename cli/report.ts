@@ -21,7 +21,7 @@ function sessionRows(sessions: readonly SessionView[]): string[][] {
   return sessions.map((s) => [
     s.kind === 'listen' ? `listen ${s.label}` : s.label,
     s.endpoint,
-    `${s.transport}/${s.generation}${s.notInitialized ? ' (not initialized)' : s.version ? ` ${s.version}` : ''}`,
+    `${s.transport}/${s.generation}${s.notInitialized ? ' (not initialized)' : s.version ? ` ${s.version}${s.versionFromHeader ? ' (header)' : ''}` : ''}${s.resumedFrom !== undefined ? ` (resumes ${s.resumedFrom})` : ''}`,
     s.open ? 'open' : `ended: ${s.endCause ?? '?'}`,
     yes(s.deliveryChannelOpen),
     [...s.subscriptions, ...(s.coveredViaParent ?? []).map(([child, parent]) => `${child}(via ${parent})`)].join(' ') || '-',

@@ -10,7 +10,7 @@ import type { Frame, HeaderMap } from '../../shared/frames.ts';
 import { frameJson } from '../../shared/frame-shape.ts';
 import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
-import { coveredLines, messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities } from '../model/sessions-view.ts';
+import { coveredLines, messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities, versionText } from '../model/sessions-view.ts';
 import { sessionLabel } from '../model/timeline.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
@@ -381,9 +381,12 @@ function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot:
         rows={[
           ['Endpoint', s.endpoint],
           ['Transport', `${s.transport} (${s.generation})`],
-          ['Protocol version', s.notInitialized ? `— (not initialized: ${NOT_INITIALIZED})` : (s.version ?? '—')],
+          ['Protocol version', s.notInitialized ? `— (not initialized: ${NOT_INITIALIZED})` : versionText(s, true)],
           ['Capabilities', caps ? caps.join(', ') || '(none)' : '—'],
-          ['Started', `${formatClock(s.startT)}${s.observedFromStart ? '' : ' (picked up mid-way)'}`],
+          [
+            'Started',
+            `${formatClock(s.startT)}${s.resumedFrom !== undefined ? ` (resumes ${s.resumedFrom}: no initialize, the page reused the stored session id)` : s.observedFromStart ? '' : ' (picked up mid-way)'}`,
+          ],
           ['Ended', s.open ? 'open' : `${formatClock(s.endT ?? s.startT)} — ${s.endCause ?? 'unknown'}`],
           ['Delivery channel open', s.deliveryChannelOpen ? 'yes' : 'no'],
           // An ended session holds nothing any more: what it held is history, and said so.

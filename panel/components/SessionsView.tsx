@@ -8,7 +8,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { EngineSnapshot } from '../../shared/engine/index.ts';
 import { matchesSessionView, type Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
-import { metricRows, midWayNote, NOT_INITIALIZED, sessionEntries, subscriptionsCell, type SessionEntry } from '../model/sessions-view.ts';
+import { metricRows, NOT_INITIALIZED, sessionEntries, sessionNotes, startMark, subscriptionsCell, versionText, type SessionEntry } from '../model/sessions-view.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 22;
@@ -65,7 +65,7 @@ interface Cells {
 
 function cellsOf(e: SessionEntry, selected: boolean): Cells {
   const s = e.session;
-  const version = s.notInitialized ? 'not initialized' : (s.version ?? '—');
+  const version = s.notInitialized ? 'not initialized' : versionText(s);
   return {
     key: e.key,
     label: e.label,
@@ -78,14 +78,14 @@ function cellsOf(e: SessionEntry, selected: boolean): Cells {
     version,
     notInitialized: s.notInitialized === true,
     capabilities: e.capabilities ? e.capabilities.join(', ') || '(none)' : s.kind === 'listen' ? `subscribe: ${e.client?.serverSubscribe ?? '?'}` : '—',
-    started: `${formatClock(s.startT)}${s.observedFromStart ? '' : ' *'}`,
+    started: `${formatClock(s.startT)}${startMark(s)}`,
     ended: s.open ? '' : `${formatClock(s.endT ?? s.startT)} · ${s.endCause ?? '?'}`,
     lived: formatDuration(e.durationMs),
     subscriptions: subscriptionsCell(s).count,
     subscriptionsTitle: subscriptionsCell(s).title,
     channel: s.deliveryChannelOpen,
     streams: e.streams.map((st) => `${st.kind}${st.open ? '' : ` (${st.outcome ?? 'closed'})`}`).join(', ') || '—',
-    name: `${s.kind === 'listen' ? 'Listen' : 'Session'} ${s.label}, ${s.open ? 'open' : `ended (${s.endCause ?? 'unknown cause'})`}, ${s.notInitialized ? 'not initialized' : (s.version ?? 'version unknown')}`,
+    name: `${s.kind === 'listen' ? 'Listen' : 'Session'} ${e.label}, ${s.open ? 'open' : `ended (${s.endCause ?? 'unknown cause'})`}, ${s.notInitialized ? 'not initialized' : s.version !== undefined ? versionText(s) : 'version unknown'}`,
     selected,
   };
 }
@@ -163,7 +163,7 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
   const all = useMemo(() => sessionEntries(snapshot, caps.current.map), [snapshot]);
   const entries = useMemo(() => (filter.terms.some((t) => t.key === 'session') ? all.filter((e) => matchesSessionView(filter, e.session)) : all), [all, filter]);
   const metrics = useMemo(() => metricRows(snapshot.metrics), [snapshot.metrics]);
-  const midWay = useMemo(() => entries.filter((e) => !e.session.observedFromStart).map((e) => e.session.kind), [entries]);
+  const notes = useMemo(() => sessionNotes(entries), [entries]);
   // The row the keyboard is on, by key (its position changes when the list does); it follows a drawer opened on a
   // session from elsewhere (a timeline lane, a finding), and the drawer follows it while open.
   const [cursor, setCursor] = useState<string | null>(openKey);
@@ -209,11 +209,11 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
             }}
           />
         )}
-        {midWay.length > 0 ? (
-          <p class="muted note" data-note="mid-way">
-            {midWayNote(midWay)}
+        {notes.map((n) => (
+          <p key={n.kind} class="muted note" data-note={n.kind}>
+            {n.text}
           </p>
-        ) : null}
+        ))}
       </section>
       <section class="metrics" aria-label="Metrics">
         {(['server', 'client', 'capture'] as const).map((g) => (

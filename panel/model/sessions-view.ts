@@ -125,6 +125,37 @@ export function metricRows(m: Metrics): Array<{ group: 'server' | 'client' | 'ca
 }
 
 /**
+ * The Version cell (`long`: the drawer's): the negotiated version, or — no initialize of the session in the log — what
+ * its requests' MCP-Protocol-Version header says, marked so.
+ */
+export function versionText(s: Pick<SessionView, 'version' | 'versionFromHeader'>, long = false): string {
+  if (s.version === undefined) return '—';
+  if (!s.versionFromHeader) return s.version;
+  return long ? `${s.version} (from the MCP-Protocol-Version request header: no initialize of this session was seen)` : `${s.version} (from header)`;
+}
+
+/** After the start time: `*` picked up mid-way, `↻` resumed by the page (no initialize, on purpose). */
+export function startMark(s: Pick<SessionView, 'observedFromStart' | 'resumedFrom'>): string {
+  return s.resumedFrom !== undefined ? ' ↻' : s.observedFromStart ? '' : ' *';
+}
+
+/** The `↻` note: which sessions the page resumed by their stored id (it sent no initialize: nothing was missed). */
+export function resumedNote(entries: ReadonlyArray<Pick<SessionEntry, 'session'>>): string {
+  const ids = [...new Set(entries.map((e) => e.session.label))];
+  return `↻ resumed session ${ids.join(', ')} (no initialize: the page reused the stored id of an earlier session on the same endpoint, so nothing is missing; its version is read from the MCP-Protocol-Version header).`;
+}
+
+/** The notes under the Sessions table: rows picked up mid-way (`*`), and rows the page resumed (`↻`). */
+export function sessionNotes(entries: ReadonlyArray<Pick<SessionEntry, 'session'>>): Array<{ kind: 'mid-way' | 'resumed'; text: string }> {
+  const notes: Array<{ kind: 'mid-way' | 'resumed'; text: string }> = [];
+  const midWay = entries.filter((e) => !e.session.observedFromStart && e.session.resumedFrom === undefined);
+  if (midWay.length > 0) notes.push({ kind: 'mid-way', text: midWayNote(midWay.map((e) => e.session.kind)) });
+  const resumed = entries.filter((e) => e.session.resumedFrom !== undefined);
+  if (resumed.length > 0) notes.push({ kind: 'resumed', text: resumedNote(resumed) });
+  return notes;
+}
+
+/**
  * The note under the Sessions table for rows picked up mid-way (`*`): what they miss (a session its initialize, a 2026
  * listen its subscriptions/listen request) and why it can be missing.
  */

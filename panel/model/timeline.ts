@@ -201,9 +201,15 @@ export interface SessionLane {
   gaps: Interval[];
 }
 
-/** What the views show for a session: the session id; for a listen, `listen <request id>`. */
-export function sessionLabel(s: Pick<SessionView, 'label' | 'kind'>): string {
-  return s.kind === 'listen' ? `listen ${s.label}` : s.label;
+/**
+ * What the views show for a session: the session id; for a listen, `listen <request id>`. A session a reloaded page
+ * resumed has its earlier session's id: `S1 (resumed #2)` (its key is `S1 #2`) tells the two apart.
+ */
+export function sessionLabel(s: Pick<SessionView, 'label' | 'kind'> & Partial<Pick<SessionView, 'key' | 'resumedFrom'>>): string {
+  if (s.kind === 'listen') return `listen ${s.label}`;
+  if (s.resumedFrom === undefined) return s.label;
+  const n = s.key !== undefined && s.key.startsWith(`${s.label} #`) ? s.key.slice(s.label.length + 1) : '';
+  return `${s.label} (resumed${n ? ` ${n}` : ''})`;
 }
 
 /** Merges overlapping intervals (sorted by t0) and returns the complement inside [from, to]. */

@@ -194,10 +194,25 @@ export class EngineCore {
       if (!ids) this.sessionsByWireId.set(client.endpoint, (ids = new Map()));
       ids.set(key, l);
       client.sessions.push(l);
+      // What the page's requests with this id said in MCP-Protocol-Version before its first message made this ledger.
+      const h = this.headerVersions.get(wireKey(client.endpoint, key));
+      if (h !== undefined && h.doc === client.doc) l.headerVersion = h.version;
       l.channels = this.channelCount.get(wireKey(client.endpoint, key)) ?? 0;
       if (l.channels > 0) l.channelEverOpened = true;
     }
     return l;
+  }
+
+  /** The MCP-Protocol-Version header of the latest request with a session id, per endpoint and id (and its page). */
+  private readonly headerVersions = new Map<string, { doc: string; version: string }>();
+
+  /** A 2025 request with session id `id` said `version` in its MCP-Protocol-Version header. */
+  noteHeaderVersion(client: ClientModel, id: string, version: string): void {
+    const k = wireKey(client.endpoint, id);
+    const h = this.headerVersions.get(k);
+    if (h === undefined || h.doc !== client.doc || h.version !== version) this.headerVersions.set(k, { doc: client.doc, version });
+    const l = this.sessionAt(client.endpoint, id);
+    if (l !== undefined && l.client === client) l.headerVersion = version;
   }
 
   /** The latest 2025 session (or legacy / WebSocket connection) with this id on this endpoint. */
@@ -219,6 +234,8 @@ export class EngineCore {
     // sessionId option skips initialize) is this client's now, picked up mid-way.
     if (known && (known.client === client || known.open)) return known;
     const l = this.newLedger(client, session, session, 'session', t, seq, false);
+    // The id of a session that ended: the page resumed it on purpose (a reload with the stored id), not a late capture.
+    if (known) l.resumedFrom = known.key;
     if (!client.current || !client.current.open) client.current = l;
     return l;
   }

@@ -30,6 +30,13 @@ export class SubscriptionLedger {
   lastChannelClose: { t: number; seq: number; retryMs?: number } | undefined;
   /** Negotiated protocol version. */
   version: string | undefined;
+  /** What its requests said in MCP-Protocol-Version (the latest): its version when no initialize of it was seen. */
+  headerVersion: string | undefined;
+  /**
+   * The key of the earlier session with the same id on the same endpoint that this one resumes: a reloaded page that
+   * reused its stored Mcp-Session-Id (no initialize — on purpose, not a capture that began late).
+   */
+  resumedFrom: string | undefined;
   /** Listen only. */
   listenId: RequestId | undefined;
   requested: string[] | undefined;

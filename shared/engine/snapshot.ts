@@ -131,6 +131,11 @@ export function buildSnapshot(core: EngineCore, now: number, findings: Finding[]
       observedFromStart: l.observedFromStart,
     };
     if (l.version !== undefined) v.version = l.version;
+    else if (l.headerVersion !== undefined && !l.uninitialized) {
+      v.version = l.headerVersion;
+      v.versionFromHeader = true;
+    }
+    if (l.resumedFrom !== undefined) v.resumedFrom = l.resumedFrom;
     if (l.uninitialized) v.notInitialized = true;
     if (l.endT !== undefined) v.endT = l.endT;
     if (l.endSeq !== undefined) v.endSeq = l.endSeq;

@@ -95,7 +95,15 @@ export interface SessionView {
   doc: string;
   transport: Transport;
   generation: Generation;
+  /** The version its initialize negotiated; without one in the log, what its requests' MCP-Protocol-Version says (versionFromHeader). */
   version?: string;
+  /** `version` is read from the MCP-Protocol-Version request header (no initialize of this session was seen). */
+  versionFromHeader?: true;
+  /**
+   * The key of the earlier session (same id, same endpoint, ended) this one resumes: a reloaded page reused its stored
+   * Mcp-Session-Id and sent no initialize, on purpose. Also `observedFromStart: false` (its start is not in the log).
+   */
+  resumedFrom?: string;
   startT: number;
   startSeq: number;
   open: boolean;

@@ -1,6 +1,6 @@
 // The Sessions view's model against the engine: what each cell says agrees with the metrics and the engine's record.
 import { describe, expect, it } from 'vitest';
-import { coveredLines, sessionEntries, subscriptionsCell } from '../../../panel/model/sessions-view.ts';
+import { coveredLines, sessionEntries, sessionNotes, startMark, subscriptionsCell, versionText } from '../../../panel/model/sessions-view.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
@@ -43,5 +43,69 @@ describe('the Subscriptions column', () => {
     l.complete();
     const ended = run(log).snapshot(log.t).sessions[0]!;
     expect([ended.open, ended.subscriptions, ended.coveredViaParent]).toEqual([false, [DOCS], [[POLICY, DOCS]]]);
+  });
+});
+
+describe('a session the reloaded page resumed (its stored Mcp-Session-Id, no initialize)', () => {
+  function resumed(opts: { getFirst: boolean }) {
+    const log1 = new FrameLog('doc-1');
+    log1.pageStart('http://localhost:8080/');
+    const c1 = new StreamableClient(log1, URL, '2025-06-18');
+    c1.initialize({ sessionId: 'S1' });
+    c1.openGet();
+    c1.subscribe(POLICY);
+    c1.read(POLICY, 'v1');
+    log1.pageEnd('http://localhost:8080/');
+    const log2 = new FrameLog('doc-2', log1.t + 10, log1.lastSeq);
+    log2.pageStart('http://localhost:8080/');
+    const c2 = new StreamableClient(log2, URL, '2025-06-18');
+    c2.sessionId = 'S1';
+    c2.negotiated = '2025-06-18';
+    // The SDK opens the GET stream first on a resumed session (its start: no other request before it).
+    if (opts.getFirst) c2.openGet();
+    c2.read(POLICY, 'v2');
+    log2.wait(100);
+    const all = new FrameLog('x');
+    all.frames.push(...log1.frames, ...log2.frames);
+    return { snap: run(all).snapshot(log2.t), t: log2.t };
+  }
+
+  it('is told from the session it resumed, says why it has no initialize, and takes its version from the header', () => {
+    for (const getFirst of [false, true]) {
+      const { snap } = resumed({ getFirst });
+      const entries = sessionEntries(snap);
+      expect(entries.map((e) => [e.key, e.session.open, e.session.resumedFrom ?? null])).toEqual([
+        ['S1 #2', true, 'S1'],
+        ['S1', false, null],
+      ]);
+      // Two entries, two labels (the drawer's title is the same label).
+      expect(new Set(entries.map((e) => e.label)).size).toBe(2);
+      expect(entries[0]!.label).toBe('S1 (resumed #2)');
+      expect(entries[1]!.label).toBe('S1');
+      // Not "picked up mid-way, reload the page": the page resumed on purpose.
+      const notes = sessionNotes(entries);
+      expect(notes.map((n) => n.kind)).toEqual(['resumed']);
+      expect(notes[0]!.text).toContain('resumed session S1 (no initialize: the page reused the stored id');
+      expect(notes.map((n) => n.text).join(' ')).not.toMatch(/Reload/);
+      expect(startMark(entries[0]!.session)).not.toBe(' *');
+      // The version its requests carry in MCP-Protocol-Version, said to be from the header.
+      expect(versionText(entries[0]!.session)).toBe('2025-06-18 (from header)');
+      expect(versionText(entries[0]!.session, true)).toMatch(/^2025-06-18 \(from the MCP-Protocol-Version request header/);
+      expect(versionText(entries[1]!.session)).toBe('2025-06-18');
+      expect(entries[1]!.session.versionFromHeader).toBeUndefined();
+    }
+  });
+
+  it('a session picked up mid-way (no earlier one with its id) keeps the mid-way note', () => {
+    const log = new FrameLog('d');
+    const c = new StreamableClient(log, URL, '2025-06-18');
+    c.sessionId = 'S9';
+    c.negotiated = '2025-06-18';
+    c.read(POLICY, 'v1');
+    const entries = sessionEntries(run(log).snapshot(log.t));
+    expect(entries.map((e) => [e.label, e.session.resumedFrom ?? null])).toEqual([['S9', null]]);
+    expect(sessionNotes(entries).map((n) => n.kind)).toEqual(['mid-way']);
+    expect(sessionNotes(entries)[0]!.text).toMatch(/Reload the page/);
+    expect(startMark(entries[0]!.session)).toBe(' *');
   });
 });
