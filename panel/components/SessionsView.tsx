@@ -84,7 +84,7 @@ function cellsOf(e: SessionEntry, selected: boolean): Cells {
     subscriptions: subscriptionsCell(s).count,
     subscriptionsTitle: subscriptionsCell(s).title,
     channel: s.deliveryChannelOpen,
-    streams: e.streams.map((st) => `${st.kind}${st.open ? '' : ` (${st.outcome ?? 'closed'})`}`).join(', ') || '—',
+    streams: e.streamsText,
     name: `${s.kind === 'listen' ? 'Listen' : 'Session'} ${e.label}, ${s.open ? 'open' : `ended (${s.endCause ?? 'unknown cause'})`}, ${s.notInitialized ? 'not initialized' : s.version !== undefined ? versionText(s) : 'version unknown'}`,
     selected,
   };

@@ -4,7 +4,7 @@
 import type { ClientView, EngineSnapshot, MessageList, Metrics, SessionView, StreamView } from '../../shared/engine/index.ts';
 import { decodedJson, messageAt } from '../../shared/engine/index.ts';
 import { rereadJudged } from '../../shared/metrics.ts';
-import { formatDuration, formatShare } from './format.ts';
+import { formatClock, formatDuration, formatShare } from './format.ts';
 import { sessionLabel } from './timeline.ts';
 
 type Obj = Record<string, unknown>;
@@ -56,12 +56,76 @@ export interface SessionEntry {
   session: SessionView;
   client: ClientView | undefined;
   capabilities: string[] | undefined;
+  /** Its long-lived streams the snapshot keeps (every open one; closed ones since `streamsKnownFrom`). */
   streams: StreamView[];
+  /** The Streams cell: `streams` summed up by kind and outcome (streamsSummary), and whether earlier ones were dropped. */
+  streamsText: string;
   durationMs: number;
 }
 
-export function sessionEntries(snapshot: Pick<EngineSnapshot, 'sessions' | 'streams' | 'clients' | 'messages' | 'now'>, capsCache?: Map<string, string[] | undefined>): SessionEntry[] {
+/** Said for a session that began before the oldest closed stream the engine keeps (its earlier ones were dropped). */
+export const STREAMS_NOT_KEPT = 'earlier streams not kept';
+
+/**
+ * A session's streams summed up by kind, in the order each kind first appears: `get ×31 (1 open, 30 complete)`; a
+ * single stream as `get` (open) or `get (complete)`. Bounded whatever the count (SEP-1699 polling opens one a second).
+ */
+export function streamsSummary(streams: readonly StreamView[]): string {
+  const kinds = new Map<string, { n: number; open: number; outcomes: Map<string, number> }>();
+  for (const st of streams) {
+    let k = kinds.get(st.kind);
+    if (!k) kinds.set(st.kind, (k = { n: 0, open: 0, outcomes: new Map() }));
+    k.n++;
+    if (st.open) k.open++;
+    else {
+      const o = st.outcome ?? 'closed';
+      k.outcomes.set(o, (k.outcomes.get(o) ?? 0) + 1);
+    }
+  }
+  const out: string[] = [];
+  for (const [kind, k] of kinds) {
+    if (k.n === 1) {
+      out.push(k.open ? kind : `${kind} (${[...k.outcomes.keys()][0]})`);
+      continue;
+    }
+    const parts = k.open ? [`${k.open} open`] : [];
+    for (const [o, n] of [...k.outcomes].sort((a, b) => b[1] - a[1])) parts.push(`${n} ${o}`);
+    out.push(`${kind} ×${k.n} (${parts.join(', ')})`);
+  }
+  return out.join(', ');
+}
+
+/** The session drawer's full list: one line per stream, `get 09:00:01.000 → 09:00:02.000 (complete)`. */
+export function sessionStreamLines(streams: readonly StreamView[]): string[] {
+  return streams.map((st) => `${st.kind} ${formatClock(st.openT)} → ${st.open ? 'open' : `${formatClock(st.closeT ?? st.openT)} (${st.outcome ?? 'closed'})`}`);
+}
+
+/** The Streams cell of a session: the summary, said to be partial when the session began before the streams kept. */
+export function streamsText(s: Pick<SessionView, 'startT'>, streams: readonly StreamView[], streamsKnownFrom: number | undefined): string {
+  const summary = streamsSummary(streams);
+  if (streamsKnownFrom !== undefined && s.startT < streamsKnownFrom) return summary ? `${STREAMS_NOT_KEPT}; ${summary}` : STREAMS_NOT_KEPT;
+  return summary || '—';
+}
+
+/** Streams by `<session key> <endpoint>`: indexed once per snapshot, not filtered once per session. */
+function streamsBySession(streams: readonly StreamView[]): Map<string, StreamView[]> {
+  const by = new Map<string, StreamView[]>();
+  for (const st of streams) {
+    if (st.session === undefined) continue;
+    const k = `${st.session} ${st.endpoint}`;
+    const list = by.get(k);
+    if (list) list.push(st);
+    else by.set(k, [st]);
+  }
+  return by;
+}
+
+export function sessionEntries(
+  snapshot: Pick<EngineSnapshot, 'sessions' | 'streams' | 'clients' | 'messages' | 'now' | 'streamsKnownFrom'>,
+  capsCache?: Map<string, string[] | undefined>,
+): SessionEntry[] {
   const clients = new Map(snapshot.clients.map((c) => [`${c.doc} ${c.endpoint}`, c]));
+  const streams = streamsBySession(snapshot.streams);
   return [...snapshot.sessions]
     .sort((a, b) => b.startT - a.startT)
     .map((s) => {
@@ -70,13 +134,15 @@ export function sessionEntries(snapshot: Pick<EngineSnapshot, 'sessions' | 'stre
         caps = sessionCapabilities(snapshot.messages, s);
         capsCache?.set(s.key, caps);
       }
+      const own = streams.get(`${s.key} ${s.endpoint}`) ?? [];
       return {
         key: s.key,
         label: sessionLabel(s),
         session: s,
         client: clients.get(`${s.doc} ${s.endpoint}`),
         capabilities: caps,
-        streams: snapshot.streams.filter((st) => st.session === s.key && st.endpoint === s.endpoint),
+        streams: own,
+        streamsText: streamsText(s, own, snapshot.streamsKnownFrom),
         durationMs: (s.open ? snapshot.now : (s.endT ?? s.startT)) - s.startT,
       };
     });

@@ -1,6 +1,6 @@
 // The Sessions view's model against the engine: what each cell says agrees with the metrics and the engine's record.
 import { describe, expect, it } from 'vitest';
-import { coveredLines, sessionEntries, sessionNotes, startMark, subscriptionsCell, versionText } from '../../../panel/model/sessions-view.ts';
+import { coveredLines, sessionEntries, sessionNotes, sessionStreamLines, startMark, streamsSummary, subscriptionsCell, versionText } from '../../../panel/model/sessions-view.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
@@ -107,5 +107,65 @@ describe('a session the reloaded page resumed (its stored Mcp-Session-Id, no ini
     expect(sessionNotes(entries).map((n) => n.kind)).toEqual(['mid-way']);
     expect(sessionNotes(entries)[0]!.text).toMatch(/Reload the page/);
     expect(startMark(entries[0]!.session)).toBe(' *');
+  });
+});
+
+describe('the Streams cell', () => {
+  // An audit, 2026-12: SEP-1699 polling gave one session "get (complete), get (complete), …" 31 times (a 274 px row).
+  it('sums a polling session up by kind and outcome; the drawer has the full list', () => {
+    const log = new FrameLog('d');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    for (let i = 0; i < 30; i++) {
+      c.openGet().close('complete');
+      log.wait(1000);
+    }
+    c.openGet();
+    const snap = run(log).snapshot(log.t);
+    const [e] = sessionEntries(snap);
+    expect(e!.streams).toHaveLength(31);
+    expect(e!.streamsText).toBe('get ×31 (1 open, 30 complete)');
+    const lines = sessionStreamLines(e!.streams);
+    expect(lines).toHaveLength(31);
+    expect(lines[0]).toMatch(/^get .* → .* \(complete\)$/);
+    expect(lines.at(-1)).toMatch(/^get .* → open$/);
+  });
+
+  it('says so for a session whose closed streams the engine no longer keeps (not "—")', () => {
+    const log = new FrameLog('d');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet().close('failed');
+    c.openGet().close('aborted');
+    log.wait(1000);
+    c.initialize({ sessionId: 'S2' });
+    // More closed streams than the engine keeps (STREAM_HISTORY): S1's are dropped.
+    for (let i = 0; i < 450; i++) c.openGet().close('complete');
+    const snap = run(log).snapshot(log.t);
+    expect(snap.streamsKnownFrom).toBeDefined();
+    const [s2, s1] = sessionEntries(snap);
+    expect(s1!.key).toBe('S1');
+    expect(s1!.streams).toEqual([]);
+    expect(s1!.streamsText).toBe('earlier streams not kept');
+    // S2 began before the oldest kept too: what is kept is summed, and the rest said to be gone.
+    expect(s2!.streamsText).toMatch(/^earlier streams not kept; get ×\d+ \(\d+ complete\)$/);
+    // A session with no long-lived stream at all, all of it kept, has none.
+    const log2 = new FrameLog('d');
+    new StreamableClient(log2, URL).initialize({ sessionId: 'S3' });
+    expect(sessionEntries(run(log2).snapshot(log2.t))[0]!.streamsText).toBe('—');
+  });
+
+  it('groups by kind, a single stream as before', () => {
+    const base = { endpoint: URL, openT: 0, openSeq: 0 };
+    expect(streamsSummary([{ ...base, stream: 'a', kind: 'get', open: true }])).toBe('get');
+    expect(streamsSummary([{ ...base, stream: 'a', kind: 'listen', open: false, outcome: 'failed' }])).toBe('listen (failed)');
+    expect(
+      streamsSummary([
+        { ...base, stream: 'a', kind: 'get', open: false, outcome: 'failed' },
+        { ...base, stream: 'b', kind: 'get', open: false, outcome: 'complete' },
+        { ...base, stream: 'c', kind: 'get', open: false, outcome: 'complete' },
+        { ...base, stream: 'd', kind: 'sse', open: true },
+      ]),
+    ).toBe('get ×3 (2 complete, 1 failed), sse');
   });
 });
