@@ -85,7 +85,7 @@ function cellsOf(e: SessionEntry, selected: boolean): Cells {
     subscriptionsTitle: subscriptionsCell(s).title,
     channel: s.deliveryChannelOpen,
     streams: e.streamsText,
-    name: `${s.kind === 'listen' ? 'Listen' : 'Session'} ${e.label}, ${s.open ? 'open' : `ended (${s.endCause ?? 'unknown cause'})`}, ${s.notInitialized ? 'not initialized' : s.version !== undefined ? versionText(s) : 'version unknown'}`,
+    name: `${s.kind === 'listen' ? `Listen ${s.label}` : `Session ${e.label}`}, ${s.open ? 'open' : `ended (${s.endCause ?? 'unknown cause'})`}, ${s.notInitialized ? 'not initialized' : s.version !== undefined ? versionText(s) : 'version unknown'}`,
     selected,
   };
 }
