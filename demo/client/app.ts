@@ -4,7 +4,7 @@ import type { Scenario } from '../scenarios.ts';
 import { AdminApi } from './admin-api.ts';
 import { pushLog, type AppState } from './app-state.ts';
 import { KbClient } from './kb-client.ts';
-import { playScenario, prepareScenario, type ScenarioResult } from './scenario-player.ts';
+import { endScenario, playScenario, prepareScenario, type ScenarioResult } from './scenario-player.ts';
 import type { ClientSwitches, ConnectionSettings } from './switches.ts';
 import { connectionControls, faultControls, switchControls, type ControlActions } from './ui/controls-view.ts';
 import { h, replaceChildren, replaceIfChanged } from './ui/dom.ts';
@@ -77,7 +77,13 @@ export class App {
     return this.finishScenario(result);
   }
 
-  private finishScenario(result: ScenarioResult): ScenarioResult {
+  /** Says how the scenario went, once the server is back as `npm start` began it (endScenario). */
+  private async finishScenario(result: ScenarioResult): Promise<ScenarioResult> {
+    try {
+      await endScenario(this.state.admin);
+    } catch (err) {
+      this.logLine('error', `could not turn the scenario's faults off and the edit timer back on: ${err instanceof Error ? err.message : String(err)}`);
+    }
     this.state.scenarioResult = result;
     this.state.scenarioStatus = result.error ? 'failed' : 'done';
     document.body.dataset.scenarioPass = String(result.pass);

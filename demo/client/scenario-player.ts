@@ -2,6 +2,7 @@
 // against the real KbClient and server, and checks each `expect` against the server's actual content. The result is
 // data (for the DOM and the tests); the player never decides what the devtools findings are.
 import type { Scenario, ScenarioStep } from '../scenarios.ts';
+import { DEFAULT_FAULTS } from '../server/faults.ts';
 import type { AdminApi } from './admin-api.ts';
 import type { KbClient } from './kb-client.ts';
 
@@ -58,6 +59,16 @@ export async function prepareScenario(scenario: Scenario, admin: AdminApi): Prom
   await admin.reset();
   await admin.setTimer(0);
   if (Object.keys(scenario.faults).length) await admin.setFaults(scenario.faults);
+}
+
+/**
+ * After `scenario` (played, or failed on the way): its faults off and the edit timer back to what the server was
+ * started with — the page's free play and the README's steps expect the server as `npm start` began it.
+ */
+export async function endScenario(admin: AdminApi): Promise<void> {
+  const state = await admin.state();
+  await admin.setFaults({ ...DEFAULT_FAULTS });
+  await admin.setTimer(state.configuredEditTimerMs);
 }
 
 /** Runs the steps; the client must already be connected with the scenario's settings. */

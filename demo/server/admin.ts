@@ -12,6 +12,8 @@ import type { ListenRecord, SessionTransport } from './subscription-ledger.ts';
 export interface AdminState {
   faults: Faults;
   editTimerMs: number;
+  /** The interval the server was started with (`npm start -- --edit-interval`): a scenario's end turns the timer back to it. */
+  configuredEditTimerMs: number;
   sessions: { id: string; transport: SessionTransport; protocolVersion?: string; subscribeCapability: boolean; subscriptions: string[]; channelOpen: boolean; createdAt: string }[];
   listens: (Omit<ListenRecord, 'openedAt'> & { openedAt: string })[];
   documents: Pick<KbEntry, 'uri' | 'kind' | 'title' | 'revision' | 'lastModified' | 'text'>[];

@@ -61,6 +61,7 @@ export async function createKbServer(opts: KbServerOptions = {}): Promise<KbServ
   const state = (): AdminState => ({
     faults: { ...faults },
     editTimerMs: timer.intervalMs,
+    configuredEditTimerMs: opts.editIntervalMs ?? 0,
     sessions: [...ctx.ledger.sessions.values()].map((s) => ({
       id: s.id,
       transport: s.transport,

@@ -26,8 +26,8 @@ export interface PlayedScenario {
 }
 
 /** Opens `?scenario=name` in a new tab against a fresh server and waits until the page marks it done or failed. */
-export async function playInPage(context: BrowserContext, pageUrl: string, name: string, timeoutMs = 20_000): Promise<PlayedScenario> {
-  const kb = await createKbServer();
+export async function playInPage(context: BrowserContext, pageUrl: string, name: string, timeoutMs = 20_000, server: { editIntervalMs?: number } = {}): Promise<PlayedScenario> {
+  const kb = await createKbServer(server);
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, type LaunchedChromium } from '../../../demo/launch-chromium.ts';
 import type { PageServer } from '../../../demo/page-server.ts';
 import { SCENARIOS } from '../../../demo/scenarios.ts';
+import { DEFAULT_FAULTS } from '../../../demo/server/faults.ts';
 import { buildDemoPage, playInPage, pool, servePage, type PlayedScenario } from './demo-harness.ts';
 
 let dir: string;
@@ -56,5 +57,19 @@ describe('scenarios in Chromium', () => {
     expect(await p.page.textContent('#freshness')).toMatch(/STALE — the server is at revision 2/);
     // The cache table shows the gap: the client believes it is subscribed, the server holds nothing for this session.
     expect(await p.page.textContent('#cache-table tr.gap')).toMatch(/docs\/policy\.md/);
+  });
+
+  it('a played scenario leaves the server as it began: faults off, the edit timer back at the interval it was started with', async () => {
+    // Every scenario's faults are off once it is done (dropped-notifications had dropped every later edit's notification).
+    for (const [name, p] of played) expect(p.kb.state().faults, name).toEqual(DEFAULT_FAULTS);
+    // A server started with an edit interval (npm start's 20 s) has it back after the scenario (it was left at 0).
+    const p = await playInPage(browser.context, pageServer.url, 'dropped-notifications', 20_000, { editIntervalMs: 600_000 });
+    try {
+      expect(p.status).toBe('done');
+      expect(p.kb.state()).toMatchObject({ editTimerMs: 600_000, configuredEditTimerMs: 600_000, faults: DEFAULT_FAULTS });
+    } finally {
+      await p.page.close();
+      await p.kb.close();
+    }
   });
 });
