@@ -61,6 +61,10 @@ export function parseStartArgs(argv: readonly string[], env: Record<string, stri
     const raw = argv[i] ?? '';
     const [flag, inline] = raw.startsWith('--') && raw.includes('=') ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)] : [raw, undefined];
     const value = () => inline ?? argv[++i];
+    // A switch takes no value: `--no-build=0` read as "build" and did the opposite.
+    if (inline !== undefined && ['--help', '--list', '--no-build', '--no-browser'].includes(flag)) {
+      return { kind: 'error', message: `${flag} takes no value (got '${raw}'): leave it out to keep the default.` };
+    }
     switch (flag) {
       case '--help':
       case '-h':

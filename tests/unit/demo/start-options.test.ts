@@ -27,4 +27,9 @@ describe('parseStartArgs', () => {
   it.each([[['--scenario']], [['--port', 'x']], [['--port', '70000']], [['--edit-interval', '-1']], [['--edit-interval', '3000000000']], [['--bogus']], [['--port', '9000', '--client-port', '9000']]])('%j is an error', (argv) => {
     expect(parseStartArgs(argv).kind).toBe('error');
   });
+
+  it.each([['--no-build=0'], ['--no-browser=false'], ['--list=1']])('a switch given a value (%s) is refused, not read as on', (arg) => {
+    const r = parseStartArgs([arg]);
+    expect(r).toEqual({ kind: 'error', message: expect.stringMatching(/takes no value/) });
+  });
 });
