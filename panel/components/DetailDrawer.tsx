@@ -10,7 +10,7 @@ import type { Frame, HeaderMap } from '../../shared/frames.ts';
 import { frameJson } from '../../shared/frame-shape.ts';
 import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
-import { coveredLines, messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities, sessionStreamLines, STREAMS_NOT_KEPT, versionText } from '../model/sessions-view.ts';
+import { coveredLines, messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
 import { sessionLabel } from '../model/timeline.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
@@ -367,14 +367,6 @@ function frameFacts(f: Frame): Array<[string, string]> {
   }
 }
 
-/** Every stream of the session the snapshot keeps, one a line (the Sessions cell only sums them up). */
-function streamLines(snapshot: EngineSnapshot, s: EngineSnapshot['sessions'][number]): string {
-  const own = snapshot.streams.filter((st) => st.session === s.key && st.endpoint === s.endpoint);
-  const lines = sessionStreamLines(own);
-  if (snapshot.streamsKnownFrom !== undefined && s.startT < snapshot.streamsKnownFrom) lines.unshift(`(${STREAMS_NOT_KEPT}: the engine keeps the latest closed streams only)`);
-  return lines.length ? lines.join('\n') : '(none)';
-}
-
 function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot: EngineSnapshot; skey: string }) {
   const s = snapshot.sessions.find((x) => x.key === skey);
   if (!s) return <p class="muted">This session is not in the current view.</p>;
@@ -397,7 +389,7 @@ function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot:
           ],
           ['Ended', s.open ? 'open' : `${formatClock(s.endT ?? s.startT)} — ${s.endCause ?? 'unknown'}`],
           ['Delivery channel open', s.deliveryChannelOpen ? 'yes' : 'no'],
-          ['Streams', streamLines(snapshot, s)],
+          ['Streams', sessionStreamsDetail(snapshot, s)],
           // An ended session holds nothing any more: what it held is history, and said so.
           [s.open ? 'Subscriptions held' : 'Subscriptions held when it ended', s.subscriptions.length ? s.subscriptions.join('\n') : '(none)'],
           // Sub-resources the server notified under a held parent: held through it, not subscriptions of their own.

@@ -71,8 +71,8 @@ function TimelineView(props: Props) {
   const lanes: LaneSpec[] = useMemo(() => {
     if (!snapshot) return [];
     const sl = sessionLanes(snapshot.sessions, snapshot.streams, laneNow, snapshot.streamsKnownFrom)
-      // By the name the lane shows (the session id, `listen <id>`: sessionNames), not the key (a listen's holds its page and endpoint).
-      .filter((s) => matchesSession(filter, [s.label]))
+      // By the names the lane shows (sessionNames, as the Sessions grid), not the key (a listen's holds its page and endpoint).
+      .filter((s) => matchesSession(filter, s.names))
       .sort((a, b) => a.start - b.start)
       .map((s): LaneSpec => ({ kind: 'session', id: `session:${s.key}`, label: s.label, session: s }));
     const stale = staleIntervals(snapshot, laneNow);

@@ -4,6 +4,7 @@
 // double quotes keep spaces. A word with an unknown key (`file:///docs`) is free text: URIs are full of colons.
 import type { FindingId, SessionView, UriRow } from '../../shared/engine/index.ts';
 import { globToRegExp } from '../../shared/engine/index.ts';
+import { sessionNames } from './session-label.ts';
 
 export const IS_VALUES = ['stale', 'phantom', 'error', 'warning', 'info', 'problem', 'ok', 'cached', 'subscribed'] as const;
 export type IsValue = (typeof IS_VALUES)[number];
@@ -300,18 +301,10 @@ export function matchesSession(f: Filter, ids: readonly string[]): boolean {
   return true;
 }
 
-/**
- * What `session:` looks at on a session or a listen (a Sessions row, a session lane): the names the panel shows for
- * it — the session id, the listen's request id, and `listen <id>` as its row and lane say — the ids the URI table and
- * Findings match (a URI's holders, a finding's session). Never its internal key: a listen's holds its page and
- * endpoint, so `session:localhost` showed every listen and no session, and `-session:mcp` hid every listen.
- */
-export function sessionNames(s: Pick<SessionView, 'label' | 'kind'>): string[] {
-  // As timeline.ts's sessionLabel shows it (not imported: that module imports this one).
-  return s.kind === 'listen' ? [s.label, `listen ${s.label}`] : [s.label];
-}
+export { sessionNames };
+
 
 /** A session or listen passes unless a `session:` term excludes it by the names it is shown with (sessionNames). */
-export function matchesSessionView(f: Filter, s: Pick<SessionView, 'label' | 'kind'>): boolean {
+export function matchesSessionView(f: Filter, s: Pick<SessionView, 'label' | 'kind'> & Partial<Pick<SessionView, 'key' | 'resumedFrom'>>): boolean {
   return matchesSession(f, sessionNames(s));
 }

@@ -100,6 +100,13 @@ export function sessionStreamLines(streams: readonly StreamView[]): string[] {
   return streams.map((st) => `${st.kind} ${formatClock(st.openT)} → ${st.open ? 'open' : `${formatClock(st.closeT ?? st.openT)} (${st.outcome ?? 'closed'})`}`);
 }
 
+/** The session drawer's Streams: every stream of the session the snapshot keeps, one a line (the cell sums them up). */
+export function sessionStreamsDetail(snapshot: Pick<EngineSnapshot, 'streams' | 'streamsKnownFrom'>, s: Pick<SessionView, 'key' | 'endpoint' | 'startT'>): string {
+  const lines = sessionStreamLines(snapshot.streams.filter((st) => st.session === s.key && st.endpoint === s.endpoint));
+  if (snapshot.streamsKnownFrom !== undefined && s.startT < snapshot.streamsKnownFrom) lines.unshift(`(${STREAMS_NOT_KEPT}: the engine keeps the latest closed streams only)`);
+  return lines.length ? lines.join('\n') : '(none)';
+}
+
 /** The Streams cell of a session: the summary, said to be partial when the session began before the streams kept. */
 export function streamsText(s: Pick<SessionView, 'startT'>, streams: readonly StreamView[], streamsKnownFrom: number | undefined): string {
   const summary = streamsSummary(streams);

@@ -6,6 +6,7 @@ import type { EngineSnapshot, Finding, MessageList, SessionView, StreamView } fr
 import { decodedJson, findingRowKey, messageAt } from '../../shared/engine/index.ts';
 import { STALE_FINDINGS } from './filter.ts';
 import { formatClock, formatDuration } from './format.ts';
+import { sessionLabel, sessionNames } from './session-label.ts';
 
 export interface ReadBar {
   t0: number;
@@ -188,6 +189,8 @@ export interface Interval {
 export interface SessionLane {
   key: string;
   label: string;
+  /** What `session:` matches (sessionNames). */
+  names: string[];
   kind: SessionView['kind'];
   start: number;
   /** End time, or undefined while open. */
@@ -201,16 +204,7 @@ export interface SessionLane {
   gaps: Interval[];
 }
 
-/**
- * What the views show for a session: the session id; for a listen, `listen <request id>`. A session a reloaded page
- * resumed has its earlier session's id: `S1 (resumed #2)` (its key is `S1 #2`) tells the two apart.
- */
-export function sessionLabel(s: Pick<SessionView, 'label' | 'kind'> & Partial<Pick<SessionView, 'key' | 'resumedFrom'>>): string {
-  if (s.kind === 'listen') return `listen ${s.label}`;
-  if (s.resumedFrom === undefined) return s.label;
-  const n = s.key !== undefined && s.key.startsWith(`${s.label} #`) ? s.key.slice(s.label.length + 1) : '';
-  return `${s.label} (resumed${n ? ` ${n}` : ''})`;
-}
+export { sessionLabel };
 
 /** Merges overlapping intervals (sorted by t0) and returns the complement inside [from, to]. */
 export function gapsWithin(from: number, to: number, covered: readonly Interval[]): Interval[] {
@@ -251,6 +245,7 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
     const lane: SessionLane = {
       key: s.key,
       label: sessionLabel(s),
+      names: sessionNames(s),
       kind: s.kind,
       start: s.startT,
       end,

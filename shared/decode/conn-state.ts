@@ -39,7 +39,7 @@ export interface Conn {
    * A GET reopening a session's GET stream that ended without event ids (SessionTrack.idlessGet): told on the stream's
    * open, or handed back to the session when this GET gets no stream.
    */
-  unresumable: { seq: number; t: number } | undefined;
+  unresumable: IdlessGap | undefined;
 }
 
 export function postStream(c: Conn): string {
@@ -149,10 +149,23 @@ export interface SessionTrack {
    */
   lastRetry?: number;
   /**
-   * The session's GET stream ended without ever carrying an event id (the server keeps no event store): nothing can
-   * resume it, so the next GET is told what it cannot get back. Cleared by that GET, or by a GET stream with ids.
+   * The session's GET streams that ended without ever carrying an event id (the server keeps no event store, or sent
+   * nothing on it yet): nothing can resume them, so the next GET of the same document and endpoint is told what it
+   * cannot get back. One per document and endpoint; cleared by that GET, or by a GET stream of theirs with ids.
    */
-  idlessGet?: { seq: number; t: number };
+  idlessGets?: IdlessGap[];
+}
+
+/**
+ * Where and when a session's GET stream without event ids ended: only a GET of the same document to the same endpoint
+ * is its return (session ids are the servers' own: two servers may both say "1"; a reloaded page that resumes the
+ * stored id did not live through the old page's gap).
+ */
+export interface IdlessGap {
+  seq: number;
+  t: number;
+  endpoint: string;
+  doc: string;
 }
 
 export const MAX_ENDED_STREAMS = 8;

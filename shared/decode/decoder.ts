@@ -461,10 +461,9 @@ export class Decoder {
       const previous = match ?? (lastEventId === undefined ? ended.find((x) => x.kind === 'get' || (!x.resumed && !x.polling)) : ended[0]);
       // The GET stream before this one carried no ids: nothing can resume it. Said when this GET's stream opens (the
       // gap is over then); a GET that gets no stream hands it back to the next one.
-      if (track?.idlessGet && previous === undefined && lastEventId === undefined) {
-        c.unresumable = track.idlessGet;
-        track.idlessGet = undefined;
-      }
+      const gaps = track?.idlessGets;
+      const at = gaps && previous === undefined && lastEventId === undefined ? gaps.findIndex((g) => g.endpoint === endpoint && g.doc === f.doc) : -1;
+      if (at >= 0) c.unresumable = gaps!.splice(at, 1)[0];
       this.sink.wire(
         { type: 'get-request', info, lastEventId, previous, matchesKnownId: match !== undefined },
         f.seq,
@@ -507,7 +506,7 @@ export class Decoder {
     if (kind === 'get' && c.legacyCandidate) return;
     c.streamOpen = true;
     const e: Extract<Parameters<DecodeSink['wire']>[0], { type: 'stream-open' }> = { type: 'stream-open', info: c.info, stream: c.stream, kind };
-    if (c.unresumable && kind === 'get') e.unresumable = c.unresumable;
+    if (c.unresumable && kind === 'get') e.unresumable = { seq: c.unresumable.seq, t: c.unresumable.t };
     c.unresumable = undefined;
     this.sink.wire(e, f.seq, f.t);
   }
@@ -519,9 +518,9 @@ export class Decoder {
     c.unresumable = undefined;
     const session = c.info.session;
     if (session === undefined) return;
-    const track = this.track(session);
+    const gaps = (this.track(session).idlessGets ??= []);
     // (A GET stream that ended since is the newer gap.)
-    track.idlessGet ??= gap;
+    if (!gaps.some((g) => g.endpoint === gap.endpoint && g.doc === gap.doc)) gaps.push(gap);
   }
 
   private onBody(f: S<HttpBodyFrame>): void {
@@ -623,9 +622,15 @@ export class Decoder {
     // Not a per-request stream the page aborted itself: its client gave it up (onEnd fails its requests).
     // A resumed per-request stream that ends before its answer again is resumed again by its last id.
     const resumable = c.streamKind === 'get' || (c.streamKind === 'post-sse' && outcome !== 'aborted' && (c.pending.some(isOut) || (c.resumesPost && !c.resumedAnswered)));
-    if (c.streamKind === 'get' && session !== undefined) {
+    // (Not the streams a leaving page drops: nothing of it comes back.)
+    if (c.streamKind === 'get' && session !== undefined && !pageLeft) {
+      const { endpoint, doc } = c.info;
       const track = c.lastSseId === undefined ? this.track(session) : this.sessions.get(session);
-      if (track) track.idlessGet = c.lastSseId === undefined ? { seq: f.seq, t: f.t } : undefined;
+      if (track) {
+        const others = (track.idlessGets ?? []).filter((g) => g.endpoint !== endpoint || g.doc !== doc);
+        if (c.lastSseId === undefined) others.push({ seq: f.seq, t: f.t, endpoint, doc });
+        track.idlessGets = others.length > 0 ? others : undefined;
+      }
     }
     if (c.lastSseId === undefined || session === undefined) return;
     const ended: EndedStream = { stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq };

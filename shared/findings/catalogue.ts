@@ -118,8 +118,8 @@ export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
       'A GET stream that carried no event ids at all cannot be resumed by any client: that gap is only noted (info).',
     fix:
       'Reconnect with the Last-Event-ID of the last event received on that stream (the SDK does this via resumptionToken). ' +
-      'When the server sends no event ids, give it an event store (the SDK: eventStore), or re-read the subscribed URIs ' +
-      'when the stream comes back.',
+      'When the server sends no event ids, give it an event store (the SDK: eventStore) and have it prime each stream ' +
+      'with an event id (SEP-1699), or re-read the subscribed URIs when the stream comes back.',
   },
   'session-expired-not-reinitialized': {
     id: 'session-expired-not-reinitialized',

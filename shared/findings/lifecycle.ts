@@ -38,7 +38,8 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
  * note (info). (A later resume-gap warning about the session replaces it: the latest occurrence names a finding.)
  */
 export function noteUnresumable(core: EngineCore, c: ClientModel, l: SubscriptionLedger, gap: { seq: number; t: number }, t: number, seq: number): void {
-  const held = l.uris.size;
+  // What the session subscribed in its own right (its sub-resources covered via a parent go with the parent).
+  const held = l.uris.size - (l.viaParent?.size ?? 0);
   const base = { id: 'resume-gap' as const, doc: c.doc, endpoint: c.endpoint, session: l.label };
   if (held === 0) return;
   const ms = Math.max(0, Math.round(t - gap.t));
@@ -47,7 +48,7 @@ export function noteUnresumable(core: EngineCore, c: ClientModel, l: Subscriptio
       ...base,
       reason: 'no-event-ids',
       severity: 'info',
-      detail: `the GET stream that ended at seq ${gap.seq} carried no event ids, so nothing could resume it: for ${ms} ms, ${held} subscribed URI(s) had no delivery, and an update sent then is lost unless the client re-reads`,
+      detail: `the GET stream that ended at seq ${gap.seq} carried no event id (the server keeps no event store, or sent nothing on it yet), so nothing could resume it: for ${ms} ms, ${held} subscribed URI(s) had no delivery, and an update sent then is lost unless the client re-reads`,
     },
     gap.t,
     t,

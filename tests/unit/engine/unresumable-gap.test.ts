@@ -113,4 +113,76 @@ describe('a GET stream without event ids that drops and comes back', () => {
     const f = gapNotes(run(log), log.t + 3000);
     expect(f.map((x) => [x.severity, x.reason, x.count])).toEqual([['warning', 'no-last-event-id', 2]]);
   });
+
+  it('a retry that gets no response at all (the server is down) hands the gap on to the GET that reopens the stream', () => {
+    const log = new FrameLog();
+    const { c, get } = session(log);
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    get.close('failed');
+    log.wait(1000);
+    // The SDK's retry: its fetch rejects (connection refused), no response head.
+    const conn = log.newConn('get');
+    log.httpRequest(conn, 'GET', URL, { accept: 'text/event-stream', 'mcp-session-id': 'S1', 'mcp-protocol-version': '2025-11-25' });
+    log.httpEnd(conn, 'failed', 'request');
+    log.wait(1500);
+    c.openGet();
+    expect(gapNotes(run(log), log.t + 3000).map((f) => [f.reason, f.lastT])).toEqual([['no-event-ids', log.t]]);
+  });
+
+  it('is told to the server whose stream it was: another one that also says session "1" has its own', () => {
+    const B = 'http://127.0.0.1:4000/mcp';
+    const log = new FrameLog();
+    const a = new StreamableClient(log, URL, '2025-11-25');
+    a.initialize({ sessionId: '1' });
+    a.read(POLICY, 'v1');
+    a.subscribe(POLICY);
+    const getA = a.openGet();
+    const b = new StreamableClient(log, B, '2025-11-25');
+    b.initialize({ sessionId: '1' });
+    b.read(POLICY, 'v1');
+    b.subscribe(POLICY);
+    getA.close('failed');
+    log.wait(300);
+    // B opens its first GET stream (no gap of its own), then A's comes back: A's gap, on A.
+    const getB = b.openGet();
+    log.wait(300);
+    const getA2 = a.openGet();
+    const notes = () => gapNotes(run(log), log.t + 3000).map((f) => [f.endpoint, f.session, f.reason, f.count]);
+    expect(notes()).toEqual([[URL, '1', 'no-event-ids', 1]]);
+    // Both drop, B's first: each comes back to its own gap.
+    getB.close('failed');
+    getA2.close('failed');
+    log.wait(300);
+    b.openGet();
+    log.wait(300);
+    a.openGet();
+    expect(notes().sort()).toEqual([
+      [URL, '1', 'no-event-ids', 2],
+      [B, '1', 'no-event-ids', 1],
+    ]);
+  });
+
+  it('is not the old page\'s: a reloaded page that resumes the stored session id did not live through its unload', () => {
+    const log1 = new FrameLog('doc-1');
+    log1.pageStart('http://localhost:8080/');
+    const c1 = new StreamableClient(log1, URL, '2025-06-18');
+    c1.initialize({ sessionId: 'S1' });
+    c1.openGet();
+    c1.subscribe(POLICY);
+    c1.read(POLICY, 'v1');
+    log1.pageEnd('http://localhost:8080/');
+    const log2 = new FrameLog('doc-2', log1.t + 2000, log1.lastSeq);
+    log2.pageStart('http://localhost:8080/');
+    const c2 = new StreamableClient(log2, URL, '2025-06-18');
+    c2.sessionId = 'S1';
+    c2.negotiated = '2025-06-18';
+    c2.read(POLICY, 'v2');
+    c2.subscribe(POLICY);
+    log2.wait(100);
+    c2.openGet();
+    const e = new Engine();
+    e.applyAll([...log1.frames, ...log2.frames]);
+    expect(gapNotes(e, log2.t + 3000)).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UriRow } from '../../../shared/engine/index.ts';
 import { matchesMessage, matchesRow, matchesSession, matchesSessionView, messageContext, parseFilter, sessionNames, tokenize, uriMatches, viewNotes } from '../../../panel/model/filter.ts';
+import { sessionLanes } from '../../../panel/model/timeline.ts';
 
 function row(over: Partial<UriRow> = {}): UriRow {
   return {
@@ -168,6 +169,14 @@ describe('matchesMessage and matchesSession', () => {
       expect(sessionNames(session)).toEqual(['S1abc']);
       expect(sessionNames(listen)).toEqual(['listen:7', 'listen listen:7']);
       expect(sessionNames(numbered)).toEqual(['3', 'listen 3']);
+    });
+    it('a resumed session by its id and by its label (`S1abc (resumed #2)`), on its row and its lane alike', () => {
+      const resumed = { ...session, resumedFrom: 'S1abc' };
+      expect(sessionNames(resumed)).toEqual(['S1abc', 'S1abc (resumed #2)']);
+      expect(m('-session:resumed', resumed as typeof session)).toBe(false);
+      expect(m('session:resumed', session)).toBe(false);
+      const [lane] = sessionLanes([{ ...resumed, doc: 'd', endpoint: 'e', open: true, startT: 0, observedFromStart: false } as never], [], 1);
+      expect(lane!.names).toEqual(sessionNames(resumed));
     });
     it('session: finds one session or listen by its id, a prefix or a part of it, case ignored', () => {
       expect(m('session:S1abc', session)).toBe(true);

@@ -1,6 +1,6 @@
 // The Sessions view's model against the engine: what each cell says agrees with the metrics and the engine's record.
 import { describe, expect, it } from 'vitest';
-import { coveredLines, sessionEntries, sessionNotes, sessionStreamLines, startMark, streamsSummary, subscriptionsCell, versionText } from '../../../panel/model/sessions-view.ts';
+import { coveredLines, sessionEntries, sessionNotes, sessionStreamsDetail, startMark, streamsSummary, subscriptionsCell, versionText } from '../../../panel/model/sessions-view.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
@@ -43,6 +43,32 @@ describe('the Subscriptions column', () => {
     l.complete();
     const ended = run(log).snapshot(log.t).sessions[0]!;
     expect([ended.open, ended.subscriptions, ended.coveredViaParent]).toEqual([false, [DOCS], [[POLICY, DOCS]]]);
+  });
+});
+
+describe('a session revived by its GET stream resuming', () => {
+  // A review, 2026-12-05: the revive's restore of the via-parent coverage could go without any test failing.
+  it('covers its sub-resources via the parent again (not as subscriptions of its own)', () => {
+    const log = new FrameLog('d');
+    const a = new StreamableClient(log, URL, '2025-11-25');
+    a.initialize({ sessionId: 'S1' });
+    const g = a.openGet({ ids: 'a' });
+    a.read(POLICY, 'v1');
+    a.subscribe(DOCS);
+    g.updated(POLICY);
+    a.read(POLICY, 'v2');
+    log.sseEvent(g.conn, '', { id: 'a-9', retry: 300 });
+    g.close('complete');
+    // Another initialize on the endpoint: S1 ends by inference…
+    new StreamableClient(log, URL, '2025-11-25').initialize({ sessionId: 'S2' });
+    expect(run(log).snapshot(log.t).sessions.find((s) => s.key === 'S1')!.open).toBe(false);
+    // …until its GET stream resumes: it is alive after all.
+    log.wait(300);
+    a.openGet({ lastEventId: 'a-9', ids: 'c' });
+    const s = run(log).snapshot(log.t).sessions.find((x) => x.key === 'S1')!;
+    expect(s.open).toBe(true);
+    expect(s.subscriptions).toEqual([DOCS]);
+    expect(s.coveredViaParent).toEqual([[POLICY, DOCS]]);
   });
 });
 
@@ -125,7 +151,7 @@ describe('the Streams cell', () => {
     const [e] = sessionEntries(snap);
     expect(e!.streams).toHaveLength(31);
     expect(e!.streamsText).toBe('get ×31 (1 open, 30 complete)');
-    const lines = sessionStreamLines(e!.streams);
+    const lines = sessionStreamsDetail(snap, e!.session).split('\n');
     expect(lines).toHaveLength(31);
     expect(lines[0]).toMatch(/^get .* → .* \(complete\)$/);
     expect(lines.at(-1)).toMatch(/^get .* → open$/);
@@ -147,6 +173,7 @@ describe('the Streams cell', () => {
     expect(s1!.key).toBe('S1');
     expect(s1!.streams).toEqual([]);
     expect(s1!.streamsText).toBe('earlier streams not kept');
+    expect(sessionStreamsDetail(snap, s1!.session)).toBe('(earlier streams not kept: the engine keeps the latest closed streams only)');
     // S2 began before the oldest kept too: what is kept is summed, and the rest said to be gone.
     expect(s2!.streamsText).toMatch(/^earlier streams not kept; get ×\d+ \(\d+ complete\)$/);
     // A session with no long-lived stream at all, all of it kept, has none.
