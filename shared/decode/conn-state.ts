@@ -36,7 +36,7 @@ export interface Conn {
   /** The request body was a JSON-RPC batch (an array, also one cut at capture). */
   batch: boolean;
   /**
-   * A GET reopening a session's GET stream that ended without event ids (SessionTrack.idlessGet): told on the stream's
+   * A GET reopening a session's GET stream that ended without event ids (SessionTrack.idlessGets): told on the stream's
    * open, or handed back to the session when this GET gets no stream.
    */
   unresumable: IdlessGap | undefined;
@@ -124,6 +124,9 @@ export interface EndedStream {
   kind: StreamKind;
   lastId: string;
   endedSeq: number;
+  /** Where it was: only a GET to the same endpoint resumes it (and, without a known id, only its own document's). */
+  endpoint: string;
+  doc: string;
   /** A GET resumed it with its last id (so a later GET without Last-Event-ID is not about it). */
   resumed?: true;
   /**

@@ -77,8 +77,23 @@ function takeGap(track: SessionTrack, endpoint: string, doc: string): IdlessGap 
   return undefined;
 }
 
-function endedWithId(ended: SessionTrack['ended'], id: string): SessionTrack['ended'][number] | undefined {
-  for (const x of ended) if (x.lastId === id) return x;
+/** The ended stream of the session on `endpoint` whose last event id is `id` (session ids are each server's own). */
+function endedWithId(ended: SessionTrack['ended'], id: string, endpoint: string): EndedStream | undefined {
+  for (const x of ended) if (x.lastId === id && x.endpoint === endpoint) return x;
+  return undefined;
+}
+
+/**
+ * The latest ended stream of the session that `doc`'s GET to `endpoint` without (or with an unknown) Last-Event-ID is
+ * compared with: its own document's only (a reloaded page that resumes the stored session id did not live through the
+ * old page's streams; another server may number its sessions alike). `unresumed`: skip the per-request streams resumed
+ * since or closed for polling (see onRequest).
+ */
+function lastEnded(ended: SessionTrack['ended'], endpoint: string, doc: string, unresumed: boolean): EndedStream | undefined {
+  for (const x of ended) {
+    if (x.endpoint !== endpoint || x.doc !== doc) continue;
+    if (!unresumed || x.kind === 'get' || (!x.resumed && !x.polling)) return x;
+  }
   return undefined;
 }
 
@@ -464,8 +479,8 @@ export class Decoder {
       const track = this.sessions.get(session);
       const ended = track?.ended ?? [];
       const lastEventId = h['last-event-id'];
-      const unanswered = lastEventId !== undefined ? endedWithId(ended, lastEventId) : undefined;
-      const answered = lastEventId !== undefined && !unanswered ? endedWithId(track?.answered ?? [], lastEventId) : undefined;
+      const unanswered = lastEventId !== undefined ? endedWithId(ended, lastEventId, endpoint) : undefined;
+      const answered = lastEventId !== undefined && !unanswered ? endedWithId(track?.answered ?? [], lastEventId, endpoint) : undefined;
       const match = unanswered ?? answered;
       // Resuming a per-request stream (the SDK client does, with the POST's last event id): that stream again, no GET.
       if (match?.kind === 'post-sse') c.resumesPost = true;
@@ -475,7 +490,7 @@ export class Decoder {
       // Without Last-Event-ID: compared with the last stream that ended and was not resumed since (a per-request stream
       // resumed with its own id, and whose answer came, is not this GET's business; nor is one the server closed for
       // polling, which the client resumes after its `retry`: the plain GET reopening the GET stream may come first).
-      const previous = match ?? (lastEventId === undefined ? ended.find((x) => x.kind === 'get' || (!x.resumed && !x.polling)) : ended[0]);
+      const previous = match ?? lastEnded(ended, endpoint, f.doc, lastEventId === undefined);
       // The GET stream before this one carried no ids: nothing can resume it. Said when this GET's stream opens (the
       // gap is over then); a GET that gets no stream hands it back to the next one.
       if (track?.idlessGets && previous === undefined && lastEventId === undefined) c.unresumable = takeGap(track, endpoint, f.doc);
@@ -654,7 +669,7 @@ export class Decoder {
     // (Not the streams a leaving page drops: nothing of it comes back.)
     if (c.streamKind === 'get' && session !== undefined && !pageLeft) this.noteGetStreamEnd(c, session, f);
     if (c.lastSseId === undefined || session === undefined) return;
-    const ended: EndedStream = { stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq };
+    const ended: EndedStream = { stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq, endpoint: c.info.endpoint, doc: c.info.doc };
     if (resumable) {
       if (c.streamKind === 'post-sse' && retry !== undefined && outcome === 'complete') ended.polling = true;
       remember(this.track(session).ended, ended, MAX_ENDED_STREAMS);

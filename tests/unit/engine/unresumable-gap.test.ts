@@ -185,4 +185,64 @@ describe('a GET stream without event ids that drops and comes back', () => {
     e.applyAll([...log1.frames, ...log2.frames]);
     expect(gapNotes(e, log2.t + 3000)).toEqual([]);
   });
+
+  it('is not taken for a resume gap of another server that numbers its session alike (its stream carried ids)', () => {
+    const B = 'http://127.0.0.1:4000/mcp';
+    const log = new FrameLog();
+    const a = new StreamableClient(log, URL, '2025-11-25');
+    a.initialize({ sessionId: '1' });
+    a.read(POLICY, 'v1');
+    a.subscribe(POLICY);
+    const getA = a.openGet();
+    const b = new StreamableClient(log, B, '2025-11-25');
+    b.initialize({ sessionId: '1' });
+    const getB = b.openGet({ ids: 'b' });
+    getB.priming();
+    getA.close('failed');
+    getB.close('complete');
+    log.wait(300);
+    a.openGet();
+    expect(gapNotes(run(log), log.t + 3000).map((f) => [f.endpoint, f.reason, f.severity])).toEqual([[URL, 'no-event-ids', 'info']]);
+  });
+
+  it('a reloaded page that resumes the stored id is not told of the old page\'s gaps, whether its stream failed or carried ids', () => {
+    for (const ids of [undefined, 'ev']) {
+      const log1 = new FrameLog('doc-1');
+      log1.pageStart('http://localhost:8080/');
+      const c1 = new StreamableClient(log1, URL, '2025-06-18');
+      c1.initialize({ sessionId: 'S1' });
+      const get = c1.openGet(ids === undefined ? {} : { ids });
+      if (ids) get.priming();
+      c1.subscribe(POLICY);
+      c1.read(POLICY, 'v1');
+      // The stream fails while the old page is still there: a gap of the old page's.
+      get.close('failed');
+      log1.pageEnd('http://localhost:8080/');
+      const log2 = new FrameLog('doc-2', log1.t + 2000, log1.lastSeq);
+      log2.pageStart('http://localhost:8080/');
+      const c2 = new StreamableClient(log2, URL, '2025-06-18');
+      c2.sessionId = 'S1';
+      c2.negotiated = '2025-06-18';
+      c2.read(POLICY, 'v2');
+      c2.subscribe(POLICY);
+      c2.openGet();
+      const e = new Engine();
+      e.applyAll([...log1.frames, ...log2.frames]);
+      expect(gapNotes(e, log2.t + 3000), `ids: ${ids}`).toEqual([]);
+    }
+  });
+
+  it('counts what the session subscribed itself (a sub-resource its parent covers goes with the parent)', () => {
+    const log = new FrameLog();
+    const { c, get } = session(log);
+    c.read(POLICY, 'v1');
+    c.subscribe('file:///docs/');
+    get.updated(POLICY);
+    c.read(POLICY, 'v2');
+    get.close('failed');
+    log.wait(500);
+    c.openGet();
+    const [f] = gapNotes(run(log), log.t + 3000);
+    expect(f!.detail).toMatch(/, 1 subscribed URI\(s\) had no delivery/);
+  });
 });
