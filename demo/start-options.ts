@@ -63,7 +63,7 @@ export function parseStartArgs(argv: readonly string[], env: Record<string, stri
     const value = () => inline ?? argv[++i];
     // A switch takes no value: `--no-build=0` read as "build" and did the opposite.
     if (inline !== undefined && ['--help', '--list', '--no-build', '--no-browser'].includes(flag)) {
-      return { kind: 'error', message: `${flag} takes no value (got '${raw}'): leave it out to keep the default.` };
+      return { kind: 'error', message: `${flag} takes no value (got '${raw}'): give it alone (${flag}) to turn it on, or leave it out.` };
     }
     switch (flag) {
       case '--help':

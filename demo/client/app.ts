@@ -54,7 +54,7 @@ export class App {
       try {
         await prepareScenario(sc, this.state.admin);
       } catch (err) {
-        return this.finishScenario({ name: sc.name, pass: false, checks: [], error: `preparing the server failed: ${String(err)}`, durationMs: 0 });
+        return this.finishScenario({ name: sc.name, pass: false, checks: [], error: `preparing the server failed: ${String(err)}`, durationMs: 0 }, false);
       }
     }
     poll();
@@ -77,12 +77,17 @@ export class App {
     return this.finishScenario(result);
   }
 
-  /** Says how the scenario went, once the server is back as `npm start` began it (endScenario). */
-  private async finishScenario(result: ScenarioResult): Promise<ScenarioResult> {
-    try {
-      await endScenario(this.state.admin);
-    } catch (err) {
-      this.logLine('error', `could not turn the scenario's faults off and the edit timer back on: ${err instanceof Error ? err.message : String(err)}`);
+  /**
+   * Says how the scenario went, once the server is back as `npm start` began it (endScenario; not when preparing it
+   * failed: it is unreachable or never changed). A server that does not answer within 3 s does not hold the result back.
+   */
+  private async finishScenario(result: ScenarioResult, restore = true): Promise<ScenarioResult> {
+    if (restore) {
+      try {
+        await Promise.race([endScenario(this.state.admin), new Promise((_, reject) => setTimeout(() => reject(new Error('no answer within 3 s')), 3000))]);
+      } catch (err) {
+        this.logLine('error', `could not turn the scenario's faults off and the edit timer back on: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
     this.state.scenarioResult = result;
     this.state.scenarioStatus = result.error ? 'failed' : 'done';

@@ -11,7 +11,7 @@ import { frameJson } from '../../shared/frame-shape.ts';
 import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
 import { coveredLines, messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
-import { sessionLabel } from '../model/timeline.ts';
+import { sessionLabel } from '../model/session-label.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
 import type { DrawerTarget, PanelStore } from '../store.ts';

@@ -2,9 +2,9 @@
 // lanes. `is:stale is:phantom is:error is:warning is:problem is:ok is:cached is:subscribed`, `uri:<text or glob>`,
 // `is:info`, `session:<id prefix>`, `method:<text>`, `finding:<id text>`, free text, `-` in front of any term negates it,
 // double quotes keep spaces. A word with an unknown key (`file:///docs`) is free text: URIs are full of colons.
-import type { FindingId, SessionView, UriRow } from '../../shared/engine/index.ts';
+import type { FindingId, UriRow } from '../../shared/engine/index.ts';
 import { globToRegExp } from '../../shared/engine/index.ts';
-import { sessionNames } from './session-label.ts';
+import { sessionNames, type Named } from './session-label.ts';
 
 export const IS_VALUES = ['stale', 'phantom', 'error', 'warning', 'info', 'problem', 'ok', 'cached', 'subscribed'] as const;
 export type IsValue = (typeof IS_VALUES)[number];
@@ -301,10 +301,7 @@ export function matchesSession(f: Filter, ids: readonly string[]): boolean {
   return true;
 }
 
-export { sessionNames };
-
-
 /** A session or listen passes unless a `session:` term excludes it by the names it is shown with (sessionNames). */
-export function matchesSessionView(f: Filter, s: Pick<SessionView, 'label' | 'kind'> & Partial<Pick<SessionView, 'key' | 'resumedFrom'>>): boolean {
+export function matchesSessionView(f: Filter, s: Named): boolean {
   return matchesSession(f, sessionNames(s));
 }

@@ -2,7 +2,8 @@
 // drawer show sessionLabel; `session:` matches sessionNames, the same everywhere.
 import type { SessionView } from '../../shared/engine/index.ts';
 
-type Named = Pick<SessionView, 'label' | 'kind'> & Partial<Pick<SessionView, 'key' | 'resumedFrom'>>;
+/** What a session is named by: its id, its kind, and whether (and as what key) a reloaded page resumed it. */
+export type Named = Pick<SessionView, 'label' | 'kind'> & Partial<Pick<SessionView, 'key' | 'resumedFrom'>>;
 
 /**
  * What the views show for a session: the session id; for a listen, `listen <request id>`. A session a reloaded page

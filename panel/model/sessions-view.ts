@@ -5,7 +5,7 @@ import type { ClientView, EngineSnapshot, MessageList, Metrics, SessionView, Str
 import { decodedJson, messageAt } from '../../shared/engine/index.ts';
 import { rereadJudged } from '../../shared/metrics.ts';
 import { formatClock, formatDuration, formatShare } from './format.ts';
-import { sessionLabel } from './timeline.ts';
+import { sessionLabel } from './session-label.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);

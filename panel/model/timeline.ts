@@ -204,7 +204,6 @@ export interface SessionLane {
   gaps: Interval[];
 }
 
-export { sessionLabel };
 
 /** Merges overlapping intervals (sorted by t0) and returns the complement inside [from, to]. */
 export function gapsWithin(from: number, to: number, covered: readonly Interval[]): Interval[] {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UriRow } from '../../../shared/engine/index.ts';
-import { matchesMessage, matchesRow, matchesSession, matchesSessionView, messageContext, parseFilter, sessionNames, tokenize, uriMatches, viewNotes } from '../../../panel/model/filter.ts';
+import { matchesMessage, matchesRow, matchesSession, matchesSessionView, messageContext, parseFilter, tokenize, uriMatches, viewNotes } from '../../../panel/model/filter.ts';
+import { sessionNames } from '../../../panel/model/session-label.ts';
 import { sessionLanes } from '../../../panel/model/timeline.ts';
 
 function row(over: Partial<UriRow> = {}): UriRow {
