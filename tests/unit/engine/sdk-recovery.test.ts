@@ -10,16 +10,9 @@ import { Engine } from '../../../shared/engine/index.ts';
 import { brief } from '../../support/analyze.ts';
 import { FrameRecorder } from '../../support/recording-fetch.ts';
 import { startV1Server, type V1Server } from '../../support/v1-server.ts';
+import { sleep, until } from '../../support/until.ts';
 
 const POLICY = 'file:///docs/policy.md';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await sleep(20);
-  }
-}
 
 let server: V1Server | undefined;
 afterEach(async () => {

@@ -14,17 +14,10 @@ import type { Frame } from '../../../shared/frames.ts';
 import { brief } from '../../support/analyze.ts';
 import { FrameRecorder } from '../../support/recording-fetch.ts';
 import { startV2Server, type V2Server, type V2ServerOptions } from '../../support/v2-server.ts';
+import { sleep, until } from '../../support/until.ts';
 
 const POLICY = 'file:///docs/policy.md';
 const FAQ = 'file:///docs/faq.md';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean, ms = 8000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await sleep(20);
-  }
-}
 
 let server: V2Server | undefined;
 let clients: Client[] = [];
