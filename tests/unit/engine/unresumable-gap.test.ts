@@ -24,6 +24,15 @@ function session(log: FrameLog, ids?: string) {
   return { c, get };
 }
 
+/** A client of `endpoint` whose session `id` read and subscribed the policy (no GET stream yet). */
+function subscribedOn(log: FrameLog, endpoint: string, id: string): StreamableClient {
+  const c = new StreamableClient(log, endpoint, '2025-11-25');
+  c.initialize({ sessionId: id });
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  return c;
+}
+
 const gapNotes = (e: Engine, now: number) => e.findings(now).filter((f) => f.id === 'resume-gap');
 
 describe('a GET stream without event ids that drops and comes back', () => {
@@ -133,15 +142,9 @@ describe('a GET stream without event ids that drops and comes back', () => {
   it('is told to the server whose stream it was: another one that also says session "1" has its own', () => {
     const B = 'http://127.0.0.1:4000/mcp';
     const log = new FrameLog();
-    const a = new StreamableClient(log, URL, '2025-11-25');
-    a.initialize({ sessionId: '1' });
-    a.read(POLICY, 'v1');
-    a.subscribe(POLICY);
+    const a = subscribedOn(log, URL, '1');
     const getA = a.openGet();
-    const b = new StreamableClient(log, B, '2025-11-25');
-    b.initialize({ sessionId: '1' });
-    b.read(POLICY, 'v1');
-    b.subscribe(POLICY);
+    const b = subscribedOn(log, B, '1');
     getA.close('failed');
     log.wait(300);
     // B opens its first GET stream (no gap of its own), then A's comes back: A's gap, on A.
@@ -166,10 +169,7 @@ describe('a GET stream without event ids that drops and comes back', () => {
   it('is not taken for a resume gap of another server that numbers its session alike (its stream carried ids)', () => {
     const B = 'http://127.0.0.1:4000/mcp';
     const log = new FrameLog();
-    const a = new StreamableClient(log, URL, '2025-11-25');
-    a.initialize({ sessionId: '1' });
-    a.read(POLICY, 'v1');
-    a.subscribe(POLICY);
+    const a = subscribedOn(log, URL, '1');
     const getA = a.openGet();
     const b = new StreamableClient(log, B, '2025-11-25');
     b.initialize({ sessionId: '1' });
