@@ -220,14 +220,29 @@ export function gapsWithin(from: number, to: number, covered: readonly Interval[
   return gaps.filter((g) => g.t1 > g.t0);
 }
 
-/** `knownFrom`: EngineSnapshot.streamsKnownFrom (before it, a lane shows no gap: its channels are not known). */
+/**
+ * `knownFrom`: EngineSnapshot.streamsKnownFrom (before it, a lane shows no gap: its channels are not known).
+ * Linear in sessions + streams (indexed, not scanned per session): a long recording holds thousands of sessions and
+ * the timeline computes its lanes on every live update.
+ */
 export function sessionLanes(sessions: readonly SessionView[], streams: readonly StreamView[], now: number, knownFrom?: number): SessionLane[] {
-  const byClient = new Map<string, SessionView[]>();
+  const byClient = new Map<string, ClientSessions>();
   for (const s of sessions) {
     const k = `${s.doc} ${s.endpoint}`;
-    const list = byClient.get(k);
-    if (list) list.push(s);
-    else byClient.set(k, [s]);
+    let c = byClient.get(k);
+    if (!c) byClient.set(k, (c = { firstStart: new Map(), listens: [] }));
+    const first = c.firstStart.get(s.kind);
+    if (first === undefined || s.startT < first) c.firstStart.set(s.kind, s.startT);
+    if (s.kind === 'listen') c.listens.push(s);
+  }
+  for (const c of byClient.values()) c.ends = endedByEnd(c.listens);
+  const bySession = new Map<string, StreamView[]>();
+  for (const st of streams) {
+    if (st.session === undefined) continue;
+    const k = `${st.session} ${st.endpoint}`;
+    const list = bySession.get(k);
+    if (list) list.push(st);
+    else bySession.set(k, [st]);
   }
   return sessions.map((s) => {
     const end = s.open ? undefined : (s.endT ?? s.startT);
@@ -235,12 +250,11 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
     let channels: Interval[];
     if (s.kind === 'listen') channels = [{ t0: s.startT, t1: to }];
     else {
-      channels = streams
-        .filter((st) => st.session === s.key && st.endpoint === s.endpoint)
+      channels = (bySession.get(`${s.key} ${s.endpoint}`) ?? [])
         .map((st) => ({ t0: Math.max(st.openT, s.startT), t1: Math.min(st.open ? now : (st.closeT ?? st.openT), to) }))
         .filter((i) => i.t1 >= i.t0);
     }
-    const siblings = byClient.get(`${s.doc} ${s.endpoint}`) ?? [];
+    const client = byClient.get(`${s.doc} ${s.endpoint}`)!;
     const lane: SessionLane = {
       key: s.key,
       label: sessionLabel(s),
@@ -249,7 +263,7 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
       start: s.startT,
       end,
       endCause: s.endCause,
-      reconnectAfter: s.kind === 'listen' ? listenReconnects(s, siblings) : siblings.some((o) => o !== s && o.kind === s.kind && o.startT < s.startT),
+      reconnectAfter: s.kind === 'listen' ? listenReconnects(s, client) : client.firstStart.get(s.kind)! < s.startT,
       channels,
       gaps: s.kind === 'listen' ? [] : gapsWithin(knownFrom !== undefined ? Math.max(s.startT, knownFrom) : s.startT, to, channels),
     };
@@ -257,15 +271,54 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
   });
 }
 
+/** One client's (document + endpoint) sessions, as sessionLanes needs them. */
+interface ClientSessions {
+  /** Earliest start per kind: a session is a reconnect when one of its kind began before it. */
+  firstStart: Map<SessionView['kind'], number>;
+  /** Its listens, sorted by start once all are in. */
+  listens: SessionView[];
+  /** Its ended listens, sorted by end (endT, or startT without one). */
+  ends?: Array<{ t: number; s: SessionView }>;
+}
+
+function endedByEnd(listens: SessionView[]): Array<{ t: number; s: SessionView }> {
+  listens.sort((a, b) => a.startT - b.startT);
+  return listens
+    .filter((o) => !o.open)
+    .map((o) => ({ t: o.endT ?? o.startT, s: o }))
+    .sort((a, b) => a.t - b.t);
+}
+
 /**
  * A listen re-establishes (as the engine counts reconnects) when one of its client's listens ended since the client's
  * previous listen began: a second listen beside an open one is no reconnect, nor is one after a reconnect already made.
  */
-function listenReconnects(s: SessionView, siblings: readonly SessionView[]): boolean {
-  let previous = -Infinity;
-  for (const o of siblings) if (o !== s && o.kind === 'listen' && o.startT < s.startT) previous = Math.max(previous, o.startT);
-  if (previous === -Infinity) return false;
-  return siblings.some((o) => o !== s && o.kind === 'listen' && o.startT < s.startT && !o.open && (o.endT ?? o.startT) >= previous && (o.endT ?? o.startT) <= s.startT);
+function listenReconnects(s: SessionView, client: ClientSessions): boolean {
+  // The previous listen's start: the latest start before this one's (listens are sorted by start).
+  const { listens } = client;
+  let lo = 0;
+  let hi = listens.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (listens[mid]!.startT < s.startT) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo === 0) return false;
+  const previous = listens[lo - 1]!.startT;
+  // An ended listen (begun before this one) whose end lies in [previous, this one's start].
+  const ends = client.ends!;
+  lo = 0;
+  hi = ends.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ends[mid]!.t < previous) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < ends.length && ends[i]!.t <= s.startT; i++) {
+    const o = ends[i]!.s;
+    if (o !== s && o.startT < s.startT) return true;
+  }
+  return false;
 }
 
 /** Per URI lane key: intervals during which a staleness finding was open (event findings: a zero-length mark). */

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { SessionView, StreamView } from '../../../shared/engine/types.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { errorResponse, ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
 import { run } from '../../support/analyze.ts';
@@ -182,6 +184,53 @@ describe('session lanes', () => {
     const snap = run(log).snapshot(log.t);
     expect(snap.metrics.reconnects).toBe(1);
     expect(sessionLanes(snap.sessions, snap.streams, log.t).map((l) => l.reconnectAfter)).toEqual([false, false, true, false]);
+  });
+
+  it('lanes of any sessions and streams agree with the per-session scan they replace (channels, gaps, reconnects)', () => {
+    /** The plain definition: each session scans every stream and every sibling. */
+    const naive = (sessions: SessionView[], streams: StreamView[], now: number) =>
+      sessions.map((s) => {
+        const to = s.open ? now : (s.endT ?? s.startT);
+        const siblings = sessions.filter((o) => o.doc === s.doc && o.endpoint === s.endpoint);
+        const channels = s.kind === 'listen' ? [{ t0: s.startT, t1: to }] : streams
+          .filter((st) => st.session === s.key && st.endpoint === s.endpoint)
+          .map((st) => ({ t0: Math.max(st.openT, s.startT), t1: Math.min(st.open ? now : (st.closeT ?? st.openT), to) }))
+          .filter((i) => i.t1 >= i.t0);
+        let reconnect: boolean;
+        if (s.kind !== 'listen') reconnect = siblings.some((o) => o !== s && o.kind === s.kind && o.startT < s.startT);
+        else {
+          const before = siblings.filter((o) => o !== s && o.kind === 'listen' && o.startT < s.startT);
+          const previous = Math.max(...before.map((o) => o.startT));
+          reconnect = before.some((o) => !o.open && (o.endT ?? o.startT) >= previous && (o.endT ?? o.startT) <= s.startT);
+        }
+        return { channels, reconnect };
+      });
+    const session = fc.record({
+      kind: fc.constantFrom('session' as const, 'listen' as const),
+      client: fc.integer({ min: 0, max: 2 }),
+      startT: fc.integer({ min: 0, max: 20 }),
+      length: fc.option(fc.integer({ min: 0, max: 20 })),
+    });
+    const stream = fc.record({ of: fc.nat(), endpoint: fc.boolean(), openT: fc.integer({ min: 0, max: 40 }), length: fc.option(fc.integer({ min: 0, max: 20 })) });
+    fc.assert(
+      fc.property(fc.array(session, { maxLength: 12 }), fc.array(stream, { maxLength: 12 }), (ss, sts) => {
+        const sessions = ss.map((x, i) => ({
+          key: `k${i % 5}${i >= 5 ? ` #${i}` : ''}`, label: `k${i}`, kind: x.kind, endpoint: `e${x.client % 2}`, doc: `d${x.client}`,
+          startT: x.startT, open: x.length === null, endT: x.length === null ? undefined : x.startT + x.length,
+          subscriptions: [], deliveryChannelOpen: false, observedFromStart: true,
+        })) as unknown as SessionView[];
+        const streams = sts.map((x, i) => {
+          const of = sessions.length ? sessions[x.of % sessions.length]! : undefined;
+          return {
+            stream: `g${i}`, kind: 'get', endpoint: x.endpoint ? (of?.endpoint ?? 'e0') : 'e1', session: of?.key, openT: x.openT,
+            open: x.length === null, closeT: x.length === null ? undefined : x.openT + x.length,
+          };
+        }) as unknown as StreamView[];
+        const lanes = sessionLanes(sessions, streams, 50);
+        expect(lanes.map((l) => ({ channels: l.channels, reconnect: l.reconnectAfter }))).toEqual(naive(sessions, streams, 50));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('gapsWithin merges overlapping intervals', () => {
