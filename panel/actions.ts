@@ -4,6 +4,7 @@
 import { buildHar } from '../shared/har.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import { TOOL, decodeUtf8, exportTrace, jsonSyntaxError, notATraceHint, serializeTrace, traceJsonText, validateTrace } from '../shared/trace/index.ts';
+import type { Frame } from '../shared/frames.ts';
 import type { PanelStore } from './store.ts';
 
 /**
@@ -43,9 +44,10 @@ export function exportFileName(pageUrl: string, t: number, ext: 'json' | 'har'):
 export function traceText(store: PanelStore, now = store.clock()): string {
   const settings = store.settings.value ?? DEFAULT_SETTINGS;
   const imported = store.imported?.trace;
+  const frames = store.shownFrames();
   return serializeTrace(
     exportTrace({
-      frames: store.shownFrames(),
+      frames,
       createdAt: imported ? imported.createdAt : now,
       pageUrl: pageUrlOf(store),
       ...(imported?.page.title !== undefined ? { pageTitle: imported.page.title } : {}),
@@ -53,21 +55,34 @@ export function traceText(store: PanelStore, now = store.clock()): string {
       // Redacted again on the way out (values already redacted stay): an imported trace's secrets too.
       redaction: imported ? { ...imported.redaction, enabled: true } : { enabled: true, bodyCapBytes: settings.capture.bodyCapBytes },
       extraSecretHeaders: settings.capture.extraSecretHeaders,
-      dropped: droppedOf(store),
+      dropped: droppedOf(store, frames),
     }),
   );
 }
 
 export function harText(store: PanelStore): string {
   const settings = store.settings.value ?? DEFAULT_SETTINGS;
-  return JSON.stringify(buildHar(store.shownFrames(), { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store) }), null, 1);
+  const frames = store.shownFrames();
+  return JSON.stringify(buildHar(frames, { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store, frames) }), null, 1);
 }
 
-/** What the log lost before this view: the imported trace's count, or the tab's. */
-function droppedOf(store: PanelStore): { frames: number; rejected?: number } {
+/**
+ * What the log lost before this view: the imported trace's count, or the tab's — less the dropped frames the export
+ * holds all the same (a panel keeps frames the log has dropped until it holds a tenth more than the log: after a cap was
+ * lowered, an export said 799 frames were missing while it held them all, an audit, 2026-12-05).
+ */
+export function droppedOf(store: PanelStore, frames: readonly Frame[]): { frames: number; rejected?: number } {
   const imported = store.imported?.trace;
+  if (imported) return imported.dropped;
   const stats = store.stats.value;
-  return imported ? imported.dropped : { frames: stats?.dropped ?? 0, rejected: stats?.rejected ?? 0 };
+  if (!stats) return { frames: 0, rejected: 0 };
+  const firstKept = stats.lastSeq - stats.frames + 1;
+  let held = 0;
+  for (const f of frames) {
+    if (f.seq >= firstKept) break;
+    held++;
+  }
+  return { frames: Math.max(0, stats.dropped - held), rejected: stats.rejected };
 }
 
 export function download(name: string, text: string, type: string): void {

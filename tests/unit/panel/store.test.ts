@@ -6,7 +6,7 @@ import { settle, timerAnimationFrames } from '../../support/animation-frames.ts'
 import { connOf, type Frame } from '../../../shared/frames.ts';
 import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
-import { cancelImport, importDropped, importFile, pageUrlOf, traceText } from '../../../panel/actions.ts';
+import { cancelImport, harText, importDropped, importFile, pageUrlOf, traceText } from '../../../panel/actions.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { scrubSteps } from '../../../panel/model/timeline.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
@@ -581,6 +581,28 @@ describe('background errors', () => {
     const stats = (frames: number) => ({ type: 'stats' as const, stats: { tabId: 1, frames, bytes: 0, dropped: all.length - frames, rejected: 0, lastSeq: last, segment: 1, errors: 0 } });
     return { all, last, stats };
   }
+
+  it('exports count as dropped only the frames they lack: not those the panel still holds after the log dropped them', async () => {
+    const { all, stats } = longLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await frames();
+    // The log dropped 500 (a cap lowered): fewer than the panel's slack, so the panel keeps them, and exports hold them.
+    s.receive(stats(all.length - 500));
+    await frames();
+    expect(s.stats.value!.dropped).toBe(500);
+    expect(s.shownFrames()).toHaveLength(all.length);
+    const trace = JSON.parse(traceText(s)) as { frames: unknown[]; dropped: { frames: number } };
+    expect(trace.frames).toHaveLength(all.length);
+    expect(trace.dropped.frames).toBe(0);
+    expect((JSON.parse(harText(s)) as { log: { comment: string } }).log.comment).not.toMatch(/dropped/);
+    // Once the panel follows the log, what it lacks is counted.
+    s.receive(stats(2000));
+    await frames();
+    expect(s.shownFrames()).toHaveLength(2000);
+    expect((JSON.parse(traceText(s)) as { dropped: { frames: number } }).dropped.frames).toBe(all.length - 2000);
+    expect((JSON.parse(harText(s)) as { log: { comment: string } }).log.comment).toMatch(`${all.length - 2000} frames were dropped`);
+  });
 
   it('follows the log when it drops its oldest frames: keeps what the log has, not more (not while paused)', async () => {
     const { all, last, stats } = longLog();
