@@ -378,6 +378,7 @@ export function App({ store, connection }: Props) {
       {settingsOpen ? (
         <SettingsDialog
           settings={settings ?? DEFAULT_SETTINGS}
+          log={store.imported ? null : store.stats.value}
           error={settingsError}
           connected={connection !== undefined && status !== 'offline'}
           onSave={saveSettings}

@@ -4,17 +4,19 @@
 // here, nothing changes). Without a tab they apply to this view only.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Settings } from '../../shared/settings.ts';
-import { cliOptions, draftProblem, fromDraft, toDraft, type Draft, type DraftProblem, type FieldId } from '../model/settings-form.ts';
+import { NEW_RULE_SECONDS, capDropNote, cliOptions, draftProblem, fromDraft, toDraft, type Draft, type DraftProblem, type FieldId } from '../model/settings-form.ts';
 
 interface Props {
   settings: Settings;
+  /** What this tab's log holds now (null without a tab): lowering a cap below it is said before Save. */
+  log?: { frames: number; bytes: number } | null;
   error: string | null;
   connected: boolean;
   onSave: (s: Settings) => void;
   onClose: () => void;
 }
 
-export function SettingsDialog({ settings, error, connected, onSave, onClose }: Props) {
+export function SettingsDialog({ settings, log, error, connected, onSave, onClose }: Props) {
   const [d, setD] = useState<Draft>(() => toDraft(settings));
   const [problem, setProblem] = useState<DraftProblem | undefined>(undefined);
   // The settings the form began from. Saved meanwhile from another panel: an untouched form shows them; an edited one
@@ -27,6 +29,7 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
   useEffect(() => {
     if (error) setSaving(false);
   }, [error]);
+  const capNote = capDropNote(d, log);
   const changedElsewhere = edited && !saving && JSON.stringify(settings) !== JSON.stringify(base);
   useEffect(() => {
     if (edited || JSON.stringify(settings) === JSON.stringify(base)) return;
@@ -126,7 +129,7 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
             data-add-rule
             onClick={() => {
               const n = d.rules.length;
-              set({ rules: [...d.rules, { pattern: '', seconds: '60' }] });
+              set({ rules: [...d.rules, { pattern: '', seconds: NEW_RULE_SECONDS }] });
               // Straight to the new rule's pattern.
               setTimeout(() => ref.current?.querySelector<HTMLElement>(`[data-field="rule-${n}-pattern"]`)?.focus());
             }}
@@ -139,9 +142,14 @@ export function SettingsDialog({ settings, error, connected, onSave, onClose }: 
           </p>
         </fieldset>
         <fieldset>
-          <legend>Log caps per tab (the oldest frames are dropped and counted)</legend>
+          <legend>Log caps, for each tab (the oldest frames are dropped and counted)</legend>
           {num('Max frames', 'maxFrames', 'frames')}
           {num('Max size', 'maxMiB', 'MiB')}
+          {capNote ? (
+            <p class="warn-text" data-cap-note role="status">
+              {capNote}
+            </p>
+          ) : null}
         </fieldset>
         <fieldset>
           <legend>Redaction at capture</legend>

@@ -32,9 +32,16 @@ export function toDraft(s: Settings): Draft {
   };
 }
 
-/** Rules left completely empty are dropped, not errors (an "+ Add rule" never filled in). */
+/** What "+ Add rule" puts in a new rule's max age. */
+export const NEW_RULE_SECONDS = '60';
+
+/**
+ * Rules without a pattern whose max age is empty or still what "+ Add rule" put there are dropped, not errors: a rule
+ * added and never filled in (it blocked Save with "enter a URI pattern": an audit, 2026-12-05). A max age the user
+ * typed without a pattern is still named.
+ */
 function filledRules(d: Draft): Draft['rules'] {
-  return d.rules.filter((r) => r.pattern.trim() !== '' || r.seconds.trim() !== '');
+  return d.rules.filter((r) => r.pattern.trim() !== '' || (r.seconds.trim() !== '' && r.seconds.trim() !== NEW_RULE_SECONDS));
 }
 
 function headerNames(d: Draft): string[] {
@@ -114,4 +121,23 @@ export const NOT_SAVED_RECONNECTING = 'Not saved: the panel is reconnecting to t
 export function saveRoute(tabPanel: boolean, sent: () => boolean): 'sent' | 'local' | 'reconnecting' {
   if (!tabPanel) return 'local';
   return sent() ? 'sent' : 'reconnecting';
+}
+
+/**
+ * Said under the caps while the draft's are below what this tab's log holds: Save drops the oldest frames at once, in
+ * every tab over the new caps, with a tenth of the cap more so the log does not trim again at its next frame
+ * (background/tab-log.ts). Undefined when nothing would go, or the draft's caps are not numbers yet.
+ */
+export function capDropNote(d: Draft, log: { frames: number; bytes: number } | null | undefined): string | undefined {
+  if (!log) return undefined;
+  const maxFrames = Number(d.maxFrames);
+  const maxBytes = Number(d.maxMiB) * 1024 * 1024;
+  const overFrames = d.maxFrames.trim() !== '' && Number.isFinite(maxFrames) && maxFrames > 0 && log.frames > maxFrames;
+  const overBytes = d.maxMiB.trim() !== '' && Number.isFinite(maxBytes) && maxBytes > 0 && log.bytes > maxBytes;
+  if (!overFrames && !overBytes) return undefined;
+  const what = [
+    overFrames ? `${log.frames.toLocaleString('en-US')} frames` : '',
+    overBytes ? `${(log.bytes / 1024 / 1024).toFixed(1)} MiB` : '',
+  ].filter(Boolean).join(' and ');
+  return `This tab's log holds ${what}: Save drops its oldest frames now (a tenth of the cap more than the excess), and those of every other tab over the new caps. They cannot be brought back: export the trace first to keep them.`;
 }

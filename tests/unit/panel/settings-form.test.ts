@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from '../../../cli/analyze.ts';
-import { NOT_SAVED_RECONNECTING, cliOptions, draftProblem, fromDraft, saveRoute, toDraft } from '../../../panel/model/settings-form.ts';
+import { NEW_RULE_SECONDS, NOT_SAVED_RECONNECTING, capDropNote, cliOptions, draftProblem, fromDraft, saveRoute, toDraft } from '../../../panel/model/settings-form.ts';
 import { DEFAULT_SETTINGS, validateSettings } from '../../../shared/settings.ts';
 
 const base = () => toDraft(DEFAULT_SETTINGS);
@@ -20,6 +20,21 @@ describe('settings form', () => {
     expect(fromDraft(d).freshnessRules).toEqual([{ pattern: 'file:///docs/**', maxAgeMs: 1500 }]);
     expect(draftProblem({ ...base(), maxMiB: '0.5' })).toEqual({ field: 'maxMiB', message: 'Max size: a number of MiB from 1 to 2,048' });
     expect(draftProblem({ ...base(), maxMiB: '1.5' })).toBeUndefined();
+    // A rule added ("+ Add rule" fills in its max age) and left without a pattern is dropped too.
+    const added = { ...base(), rules: [{ pattern: '', seconds: NEW_RULE_SECONDS }] };
+    expect(draftProblem(added)).toBeUndefined();
+    expect(fromDraft(added).freshnessRules).toEqual([]);
+  });
+
+  it('says before Save that caps below what the log holds drop its oldest frames now, and in every tab', () => {
+    const log = { frames: 1601, bytes: 3 * 1024 * 1024 };
+    expect(capDropNote(base(), log)).toBeUndefined();
+    expect(capDropNote({ ...base(), maxFrames: '1000' }, log)).toMatch(/^This tab's log holds 1,601 frames: Save drops its oldest frames now .* every other tab/);
+    expect(capDropNote({ ...base(), maxFrames: '1000', maxMiB: '2' }, log)).toMatch(/holds 1,601 frames and 3\.0 MiB:/);
+    // Not while the field is empty or not a number (the problem is named at Save), nor without a tab.
+    expect(capDropNote({ ...base(), maxFrames: '' }, log)).toBeUndefined();
+    expect(capDropNote({ ...base(), maxFrames: 'x' }, log)).toBeUndefined();
+    expect(capDropNote({ ...base(), maxFrames: '1000' }, null)).toBeUndefined();
   });
 
   it('names the field of each problem in the words of the form', () => {
