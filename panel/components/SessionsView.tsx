@@ -7,7 +7,7 @@ import { memo } from 'preact/compat';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { EngineSnapshot } from '../../shared/engine/index.ts';
 import { matchesSessionView, type Filter } from '../model/filter.ts';
-import { formatClock, formatDuration } from '../model/format.ts';
+import { elementId, formatClock, formatDuration } from '../model/format.ts';
 import { metricRows, NOT_INITIALIZED, sessionEntries, sessionNotes, startMark, subscriptionsCell, versionText, type SessionEntry } from '../model/sessions-view.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 
@@ -91,7 +91,7 @@ function cellsOf(e: SessionEntry, selected: boolean): Cells {
 }
 
 function rowId(key: string): string {
-  return `session-row-${key.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+  return elementId('session-row-', key);
 }
 
 const sameCells = (a: { c: Cells; n: number }, b: { c: Cells; n: number }): boolean => {

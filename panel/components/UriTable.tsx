@@ -7,7 +7,7 @@ import { memo } from 'preact/compat';
 import type { UriRow } from '../../shared/engine/index.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { clientKeyOf } from '../model/client-tags.ts';
-import { formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
+import { elementId, formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
 import { cacheAge, isProblem, uriParts } from '../model/uri-table.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 
@@ -43,7 +43,7 @@ export function UriText({ uri }: { uri: string }) {
 }
 
 function rowId(key: string): string {
-  return `uri-row-${key.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+  return elementId('uri-row-', key);
 }
 
 /** Everything a row shows, as strings and flags: equal cells → the row is not re-rendered. */

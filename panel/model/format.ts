@@ -67,3 +67,12 @@ export function formatAgoCoarse(t: number | undefined, now: number): string {
   const d = Math.max(0, now - t);
   return d < 1000 ? 'just now' : `${formatAge(d)} ago`;
 }
+
+/**
+ * A DOM id for a row of `key`, one to one: every character but letters, digits and '-' is spelled as `_<hex>_`
+ * (replacing them all with '_' gave file:///x/a.b and file:///x/a/b the same id, and the keyboard's active row
+ * pointed at the other one: an audit, 2026-12-05).
+ */
+export function elementId(prefix: string, key: string): string {
+  return prefix + key.replace(/[^a-zA-Z0-9-]/gu, (c) => `_${c.codePointAt(0)!.toString(16)}_`);
+}

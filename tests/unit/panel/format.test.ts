@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAgo, formatBytes, formatDuration, formatShare, shortId } from '../../../panel/model/format.ts';
+import { elementId, formatAgo, formatBytes, formatDuration, formatShare, shortId } from '../../../panel/model/format.ts';
 
 describe('format', () => {
   it('durations scale from ms to days', () => {
@@ -32,6 +32,14 @@ describe('format', () => {
 });
 
 describe('coarse ticking cells', () => {
+  it('row ids are one per key: keys that differ only in punctuation get different ids, each a valid id', () => {
+    const keys = ['d1 file:///x/a.b', 'd1 file:///x/a/b', 'd1 file:///x/a_b', 'd1 file:///x/a_2f_b', 'S1 #2', 'S1_#2', 'S1__2', 'ü 😀', 'ü 😁'];
+    const ids = keys.map((k) => elementId('uri-row-', k));
+    expect(new Set(ids).size).toBe(keys.length);
+    for (const id of ids) expect(id).toMatch(/^uri-row-[A-Za-z0-9_-]+$/);
+    expect(elementId('uri-row-', 'abc-1')).toBe('uri-row-abc-1');
+  });
+
   it('change at most once a second', async () => {
     const { formatAge, formatAgoCoarse } = await import('../../../panel/model/format.ts');
     expect(formatAge(10)).toBe('< 1 s');
