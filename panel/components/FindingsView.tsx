@@ -9,6 +9,7 @@ import type { Finding, SessionView } from '../../shared/engine/index.ts';
 import type { Filter } from '../model/filter.ts';
 import { findingDetail, findingMatches, sortFindings } from '../model/findings-view.ts';
 import { formatClock } from '../model/format.ts';
+import { UriText } from './UriTable.tsx';
 import { VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 22;
@@ -67,8 +68,9 @@ function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
               >
                 <span role="gridcell" class={`sev sev-${f.severity}`}>{f.severity}</span>
                 <span role="gridcell" title={f.id}>{f.title}</span>
-                <span role="gridcell" class="uri" title={f.uri ?? ''}>
-                  {f.uri ?? '—'}
+                <span role="gridcell" class="uri" title={f.uri ?? ''} aria-label={f.uri}>
+                  {/* Cut in the middle as in the table: two long URIs that differ at the end were told apart nowhere. */}
+                  {f.uri ? <UriText uri={f.uri} /> : '—'}
                 </span>
                 <span role="gridcell" title={f.session ?? ''}>{f.session ?? '—'}</span>
                 <span role="gridcell" title={f.detail ?? ''}>

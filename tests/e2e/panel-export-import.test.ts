@@ -632,6 +632,12 @@ it('lists thousands of findings in a window of rows, walked by keyboard (a clien
   });
   const shown = await off.$$eval('.finding-row', (rs) => rs.map((r) => r.getAttribute('data-uri')));
   expect(new Set(shown)).toEqual(new Set(['file:///docs/42.md']));
+  // The URI is cut in the middle, as in the table: its last segment stays in sight.
+  const tail = await off.$eval('.finding-row[data-uri="file:///docs/42.md"] .uri', (cell) => {
+    const t = cell.querySelector('.uri-tail')!;
+    return { text: t.textContent, inside: t.getBoundingClientRect().right <= cell.getBoundingClientRect().right + 1 };
+  });
+  expect(tail).toEqual({ text: '/42.md', inside: true });
   // The timeline's lanes scrolled down, then a filter leaves a few: they are shown from the top, not scrolled away.
   await off.fill('input[aria-label="Filter"]', '');
   await off.click('[role="tab"][data-view="resources"]');
