@@ -311,7 +311,12 @@ export function App({ store, connection }: Props) {
             <span class="sr-only" role="status">
               Showing a replayed state
             </span>
-            <span aria-hidden="true">Showing the state at {formatClock(scrubT)} (replayed).</span>{' '}
+            {/* A stop is judged at the end of its quiet span (PanelStore.setScrub): ages and findings are as of then, and
+                the banner says so (it named only the stop's instant while the ages counted a minute past it: an audit). */}
+            <span aria-hidden="true" data-scrub-until={snap && snap.now - scrubT >= 1000 ? snap.now : undefined}>
+              Showing the state at {formatClock(scrubT)}
+              {snap && snap.now - scrubT >= 1000 ? `, as it stood until ${formatClock(snap.now)}` : ''} (replayed).
+            </span>{' '}
             <button
               type="button"
               class="link"

@@ -111,6 +111,19 @@ it('"Back to live" keeps the zoom and pan of a window that was not following (it
   await p.close();
 });
 
+it('the banner says until when a replayed stop stood (its ages and findings are judged at the end of its quiet span)', async () => {
+  const p = await livePanel(1);
+  // The last message's stop stood until now (the traffic ended 2 s ago).
+  await scrub(p, 'ArrowLeft');
+  const banner = () => p.textContent('.scrub-banner [data-scrub-until]');
+  expect(await banner()).toMatch(/^Showing the state at \d\d:\d\d:\d\d\.\d{3}, as it stood until \d\d:\d\d:\d\d\.\d{3} \(replayed\)\.$/);
+  // The first stop, the page's start, is followed at once by the next: no span to speak of.
+  await scrub(p, 'Home');
+  await p.waitForSelector('.scrub-banner [data-scrub-until]', { state: 'detached' });
+  expect(await p.textContent('.scrub-banner')).toMatch(/Showing the state at \d\d:\d\d:\d\d\.\d{3} \(replayed\)\./);
+  await p.close();
+});
+
 it('"Back to the end" of an import keeps its zoom', async () => {
   const p = await browser.context.newPage();
   await p.setViewportSize({ width: 1400, height: 820 });
