@@ -41,6 +41,7 @@ function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
           version={shown.length}
           tabIndex={0}
           reveal={index >= 0 ? index : undefined}
+          keyOf={(i) => shown[i]!.key}
           activeId={index >= 0 ? `finding-row-${index}` : undefined}
           columns={COLUMNS}
           headClass="finding-head"

@@ -27,6 +27,7 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
         class="frame-grid"
         tabIndex={0}
         reveal={index >= 0 ? index : undefined}
+        keyOf={(i) => rowKey(rows, i)}
         activeId={index >= 0 ? `frame-row-${selected}` : undefined}
         columns={COLUMNS}
         headClass="frame-row head"

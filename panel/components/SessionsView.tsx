@@ -193,6 +193,7 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
             version={entries.length}
             tabIndex={0}
             reveal={index >= 0 ? index : undefined}
+            keyOf={(i) => entries[i]!.key}
             activeId={index >= 0 ? rowId(entries[index]!.key) : undefined}
             columns={COLUMNS}
             headClass="session-head"

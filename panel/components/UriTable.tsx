@@ -186,6 +186,7 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags }: Pr
           rowHeight={ROW_HEIGHT}
           version={rows.length}
           reveal={index >= 0 ? index : undefined}
+          keyOf={(i) => rows[i]!.key}
           tabIndex={0}
           activeId={index >= 0 ? rowId(selected!) : undefined}
           columns={COLUMNS}

@@ -1,6 +1,9 @@
 // A windowed list with fixed-height rows: only the visible rows are in the DOM, so 100k rows scroll smoothly. With
 // `follow`, it keeps to the end while the user is scrolled to the bottom (live tail) and stays put otherwise;
-// `reveal` is the selected row, scrolled into view; the keyboard moves it (`onMove`) and opens it (`onOpen`). The
+// `reveal` is the selected row, scrolled into view when the selection changes (another row, by `keyOf`), not when
+// rows come or go around it; the keyboard moves it (`onMove`) and opens it (`onOpen`). Rows that come or go above
+// the view (live, or the log trimmed at its cap) leave the rows in view where they are, as in Chrome's Network panel;
+// scrolled to the top it stays at the top and shows the new rows there. The
 // `columns` heads are the grid's first row, inside the grid for assistive technology and sticky at the top: they
 // scroll sideways with the rows, never up and away. Rows are numbered from 2 (`aria-rowindex`, by the caller) then.
 import type { AriaRole, ComponentChildren } from 'preact';
@@ -33,8 +36,10 @@ interface Props {
   version: number;
   label: string;
   follow?: boolean;
-  /** Index to keep visible (scrolls the least needed). */
+  /** The selected row's index: scrolled into view (the least needed) when the selection moves to another row. */
   reveal?: number | undefined;
+  /** A row's identity (stable while rows are inserted, removed or re-sorted around it). */
+  keyOf: (index: number) => string;
   class?: string;
   tabIndex?: number;
   /** The keyboard moved the selection to row `index` (arrows, Home/End, PgUp/PgDn by the rows in sight). */
@@ -50,7 +55,7 @@ interface Props {
 
 const OVERSCAN = 8;
 
-export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, class: cls, tabIndex, onMove, onOpen, role = 'grid', activeId, columns, headClass = '' }: Props) {
+export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, keyOf, class: cls, tabIndex, onMove, onOpen, role = 'grid', activeId, columns, headClass = '' }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
@@ -65,6 +70,37 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
     return () => ro.disconnect();
   }, []);
 
+  // The rows in view at the last render, by key, from index `at`: after a change, the shift most of them moved by
+  // (rows inserted or removed above) is scrolled by, so they stay in place. The most, not one anchor: a row in view
+  // that moved on its own (its status turned into a problem and it sorts to the top) must not take the view along.
+  const inView = useRef<{ at: number; keys: string[] } | null>(null);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const before = inView.current;
+    // At the top the view stays at the top (new rows show there); a followed tail is the effect below's.
+    if (before && el.scrollTop > 0 && !(follow && following.current)) {
+      let moved = false;
+      for (let j = 0; j < before.keys.length && !moved; j++) moved = before.at + j >= count || keyOf(before.at + j) !== before.keys[j];
+      if (moved) {
+        // Rarely (the rows in view moved): one pass over the rows, not a search per key.
+        const was = new Map(before.keys.map((k, j) => [k, before.at + j]));
+        const votes = new Map<number, number>();
+        for (let i = 0; i < count; i++) {
+          const old = was.get(keyOf(i));
+          if (old !== undefined) votes.set(i - old, (votes.get(i - old) ?? 0) + 1);
+        }
+        let shift = 0;
+        let most = 0;
+        for (const [d, n] of votes) if (n > most || (n === most && Math.abs(d) < Math.abs(shift))) [shift, most] = [d, n];
+        if (shift !== 0) {
+          el.scrollTop += shift * rowHeight;
+          setScrollTop(el.scrollTop);
+        }
+      }
+    }
+  });
+
   useLayoutEffect(() => {
     const el = ref.current;
     if (el && follow && following.current) {
@@ -73,16 +109,33 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
     }
   }, [version, count, follow]);
 
+  // The selection is revealed when it is another row than the one last revealed (a click, the keyboard, a finding
+  // opened elsewhere), or back in the list (a filter had hidden it) — not when its index changes because rows were
+  // inserted above it or it was re-sorted live: that scrolled the view away from where the user was reading.
+  const revealed = useRef<string | undefined>(undefined);
+  const revealKey = reveal !== undefined && reveal >= 0 && reveal < count ? keyOf(reveal) : undefined;
   useLayoutEffect(() => {
     const el = ref.current;
-    if (!el || reveal === undefined || reveal < 0) return;
+    if (revealKey === revealed.current) return;
+    revealed.current = revealKey;
+    if (!el || revealKey === undefined) return;
     // The sticky header covers the top of the view: a row is in view below it.
     const headerHeight = columns === undefined ? 0 : rowHeight;
-    const top = headerHeight + reveal * rowHeight;
+    const top = headerHeight + reveal! * rowHeight;
     if (top < el.scrollTop + headerHeight) el.scrollTop = top - headerHeight;
     else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
     setScrollTop(el.scrollTop);
-  }, [reveal, rowHeight]);
+  }, [revealKey]);
+
+  // Noted last, once the effects above have scrolled: the rows in view now (below the sticky header, if any).
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const at = Math.floor(el.scrollTop / rowHeight);
+    const keys: string[] = [];
+    for (let i = at; i < Math.min(count, at + Math.ceil(el.clientHeight / rowHeight)); i++) keys.push(keyOf(i));
+    inView.current = { at, keys };
+  });
 
   // A list that just shrank (a filter) is still scrolled where the longer one was until the browser clamps it and says
   // so in a scroll event: clamped here, the rows are there in this very render, not one scroll event later.
