@@ -2,7 +2,7 @@
 import type { Finding } from '../../shared/engine/index.ts';
 import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
 import { STALE_FINDINGS, uriMatches, type Filter } from './filter.ts';
-import { findingSessions, type SessionSpan } from './uri-table.ts';
+import { concernedSession, sessionsMatching, type SessionSpan } from './uri-table.ts';
 
 const RANK = { error: 3, warning: 2, info: 1 } as const;
 
@@ -13,8 +13,9 @@ export function findingMatches(f: Finding, filter: Filter, sessions: readonly Se
     let hit: boolean | undefined;
     if (t.key === 'finding') hit = f.id.includes(t.value);
     else if (t.key === 'uri') hit = f.uri !== undefined && uriMatches(t.value, f.uri);
-    // Its own session, or one its detail names (the session that held a subscription lost on re-initialize).
-    else if (t.key === 'session') hit = findingSessions(f, sessions).some((s) => s.toLowerCase().includes(t.value));
+    // Its own session, or one its detail names (the session that held a subscription lost on re-initialize), or one
+    // it held in: findingSessions(f, sessions).some(includes), asked of the matching sessions only (uri-table.ts).
+    else if (t.key === 'session') hit = sessionConcerns(f, t.value, sessions);
     else if (t.key === 'is' && (t.value === 'error' || t.value === 'warning' || t.value === 'info')) hit = f.severity === t.value;
     else if (t.key === 'is' && t.value === 'problem') hit = f.severity !== 'info';
     // The staleness findings, and the phantom one: what the same terms mean in the URI table.
@@ -26,10 +27,14 @@ export function findingMatches(f: Finding, filter: Filter, sessions: readonly Se
   return true;
 }
 
+function sessionConcerns(f: Finding, value: string, sessions: readonly SessionSpan[]): boolean {
+  if (f.session !== undefined && f.session.toLowerCase().includes(value)) return true;
+  return sessions.length > 0 && concernedSession(f, sessions, sessionsMatching(sessions, value)) >= 0;
+}
+
 export function sortFindings(findings: readonly Finding[]): Finding[] {
   return [...findings].sort((a, b) => Number(b.open) - Number(a.open) || RANK[b.severity] - RANK[a.severity] || b.lastT - a.lastT);
 }
-
 
 /**
  * The Detail column: a coverage reason in words before the detail ("lost when its session ended: S1 ended …"), not

@@ -4,7 +4,10 @@
 import { findingRowKey, followsUriAcrossSessions, type EngineSnapshot, type Finding, type SessionView, type Severity, type UriRow } from '../../shared/engine/index.ts';
 import { matchesRow, type Filter } from './filter.ts';
 
-/** Session / listen ids per row key: holders now, plus the sessions named by the row's findings. */
+/**
+ * Session / listen ids per row key: holders now, plus the sessions named by the row's findings. (All of them:
+ * filterRows asks only for one per `session:` term, rowSessionWitnesses.)
+ */
 export function rowSessions(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> & Partial<Pick<EngineSnapshot, 'sessions'>>): Map<string, string[]> {
   const byUri = new Map<string, string[]>();
   for (const f of snapshot.findings) {
@@ -23,9 +26,51 @@ export function rowSessions(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> 
 
 export function filterRows(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> & Partial<Pick<EngineSnapshot, 'sessions'>>, filter: Filter): UriRow[] {
   if (filter.terms.length === 0) return snapshot.uris;
-  // The sessions that concern each row cost a pass over every finding and session: only a session: term reads them.
-  const sessions = filter.terms.some((t) => t.key === 'session') ? rowSessions(snapshot) : undefined;
+  // The table and the timeline filter the same snapshot with the same filter, the timeline a frame or two later: it
+  // gets the table's rows.
+  const last = lastFiltered.get(snapshot.uris);
+  if (last && last.filter === filter && last.findings === snapshot.findings && last.sessions === snapshot.sessions) return last.rows;
+  const rows = filterRowsNow(snapshot, filter);
+  lastFiltered.set(snapshot.uris, { filter, findings: snapshot.findings, sessions: snapshot.sessions, rows });
+  return rows;
+}
+
+const lastFiltered = new WeakMap<readonly UriRow[], { filter: Filter; findings: readonly Finding[]; sessions: readonly SessionSpan[] | undefined; rows: UriRow[] }>();
+
+function filterRowsNow(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> & Partial<Pick<EngineSnapshot, 'sessions'>>, filter: Filter): UriRow[] {
+  // Only a session: term reads the sessions that concern each row.
+  const values = [...new Set(filter.terms.filter((t) => t.key === 'session').map((t) => t.value))];
+  const sessions = values.length > 0 ? rowSessionWitnesses(snapshot, values) : undefined;
   return snapshot.uris.filter((row) => matchesRow(filter, { row, sessions: sessions?.get(row.key) ?? [] }));
+}
+
+/**
+ * What `session:` terms need of rowSessions, for these term values: per row, its holders and its findings' own
+ * sessions, plus for each value one session matching it that a finding of the row names or held in, if any. A term
+ * asks whether some session of the row matches it; those lists answer as the whole rowSessions would. The whole is
+ * findings × sessions long (a URI cached across 300 reconnects held in all 301): hundreds of ms per snapshot.
+ */
+function rowSessionWitnesses(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> & Partial<Pick<EngineSnapshot, 'sessions'>>, values: readonly string[]): Map<string, string[]> {
+  const all = snapshot.sessions ?? [];
+  const matching = values.map((v) => sessionsMatching(all, v));
+  const byUri = new Map<string, string[]>();
+  for (const f of snapshot.findings) {
+    const k = findingRowKey(f);
+    if (k === undefined) continue;
+    let list = byUri.get(k);
+    if (f.session !== undefined) (list ??= []).push(f.session);
+    for (const index of matching) {
+      const i = concernedSession(f, all, index);
+      if (i >= 0) (list ??= []).push(all[i]!.label);
+    }
+    if (list && !byUri.has(k)) byUri.set(k, list);
+  }
+  const out = new Map<string, string[]>();
+  for (const r of snapshot.uris) {
+    const named = byUri.get(r.key);
+    out.set(r.key, named ? [...r.heldBy, ...named] : r.heldBy);
+  }
+  return out;
 }
 
 /** A row is highlighted when something is wrong with it (warning or error). */
@@ -114,34 +159,243 @@ export type SessionSpan = Pick<SessionView, 'label'> & Partial<Pick<SessionView,
 /**
  * The sessions a finding is about: its own, any known session its detail names (a subscription lost on re-initialize
  * was held by the session that ended: `session:<old id>` finds it too), and for a finding that follows its URI across
- * sessions, every session of its client during which it held.
+ * sessions, every session of its client during which it held. In the order of `sessions`.
+ *
+ * The plain definition scans every session per finding (namesId on the detail, the finding's time against the
+ * session's life): findings × sessions, over a second per keystroke with 14,000 findings and 301 sessions. Here the
+ * detail's words are looked up in an index of the sessions by label, and the sessions a finding held in are found
+ * from its spans in an index of its client's sessions by start.
  */
-export function findingSessions(f: Pick<Finding, 'id' | 'session' | 'detail' | 'doc' | 'endpoint' | 'firstT' | 'lastT' | 'spans'>, sessions: readonly SessionSpan[] = []): string[] {
+export function findingSessions(f: FindingFacts, sessions: readonly SessionSpan[] = []): string[] {
   const out = f.session !== undefined ? [f.session] : [];
-  const detail = f.detail;
-  if (detail) {
-    for (const s of sessions) {
-      // Only a session of the finding's own client; a bare number ("seq 21") names a listen only as "listen 21",
-      // "session 21" or "21 ended".
-      if (s.label === f.session || (s.doc !== undefined && s.doc !== f.doc) || (s.endpoint !== undefined && s.endpoint !== f.endpoint)) continue;
-      const named = /^\d+$/.test(s.label) ? [`listen ${s.label}`, `session ${s.label}`, `${s.label} ended`].some((x) => namesId(detail, x)) : namesId(detail, s.label);
-      if (named) out.push(s.label);
-    }
+  if (sessions.length === 0) return out;
+  const index = sessionIndex(sessions);
+  if (f.detail) {
+    for (const i of sortedUnique(namedIn(f.detail, index, sessions))) if (namedSessionCounts(f, sessions[i]!)) out.push(sessions[i]!.label);
   }
-  if (followsUriAcrossSessions(f.id)) {
-    for (const s of sessions) {
-      if (s.startT === undefined || s.doc !== f.doc || s.endpoint !== f.endpoint || out.includes(s.label)) continue;
-      if (heldDuring(f, s.startT, s.endT ?? Infinity)) out.push(s.label);
+  const client = followsUriAcrossSessions(f.id) ? index.byClient.get(f.doc)?.get(f.endpoint) : undefined;
+  if (client) {
+    const held: number[] = [];
+    if (f.spans) for (const [t0, t1] of f.spans) collectHeld(client, 0, client.pos.length, t0, t1, held);
+    else collectHeld(client, 0, client.pos.length, f.firstT, f.lastT, held);
+    const seen = new Set(out);
+    for (const i of sortedUnique(held)) {
+      const label = sessions[i]!.label;
+      if (seen.has(label)) continue;
+      seen.add(label);
+      out.push(label);
     }
   }
   return out;
 }
 
-/** Did the finding hold at some time in [from, to)? */
-function heldDuring(f: Pick<Finding, 'firstT' | 'lastT' | 'spans'>, from: number, to: number): boolean {
-  if (!f.spans) return f.firstT < to && from <= f.lastT;
-  for (const [t0, t1] of f.spans) if (t0 < to && from <= t1) return true;
-  return false;
+/**
+ * Some session of `index` (a position in `sessions`) that findingSessions lists for `f` besides its own, or -1.
+ * Asking for one matching a `session:` term, not for them all, costs a lookup per word of the detail and a search per
+ * span, whatever the number of sessions the finding held in.
+ */
+export function concernedSession(f: FindingFacts, sessions: readonly SessionSpan[], index: SessionIndex): number {
+  if (index.size === 0) return -1;
+  if (f.detail) for (const i of namedIn(f.detail, index, sessions)) if (namedSessionCounts(f, sessions[i]!)) return i;
+  const client = followsUriAcrossSessions(f.id) ? index.byClient.get(f.doc)?.get(f.endpoint) : undefined;
+  if (!client) return -1;
+  if (!f.spans) return firstHeld(client, 0, client.pos.length, f.firstT, f.lastT);
+  for (const [t0, t1] of f.spans) {
+    const i = firstHeld(client, 0, client.pos.length, t0, t1);
+    if (i >= 0) return i;
+  }
+  return -1;
+}
+
+type FindingFacts = Pick<Finding, 'id' | 'session' | 'detail' | 'doc' | 'endpoint' | 'firstT' | 'lastT' | 'spans'>;
+
+/** A session the detail names counts only if it is of the finding's own client (and not the finding's own session). */
+function namedSessionCounts(f: FindingFacts, s: SessionSpan): boolean {
+  return s.label !== f.session && (s.doc === undefined || s.doc === f.doc) && (s.endpoint === undefined || s.endpoint === f.endpoint);
+}
+
+/** Sessions indexed for findingSessions (by their positions in the list), all of them or those a term matches. */
+export interface SessionIndex {
+  /** How many sessions are indexed. */
+  size: number;
+  /** Labels of one word ([A-Za-z0-9_-], not all digits): named by that word in a detail. */
+  byWord: Map<string, number[]>;
+  /**
+   * All-digit labels (a listen's request id): a bare number ("seq 21") names a listen only as "listen 21",
+   * "session 21" or "21 ended".
+   */
+  byNumber: Map<string, number[]>;
+  /** Labels of more than one word (a session id with a dot or a space): rare, matched by namesId one by one. */
+  other: number[];
+  /** The sessions with a start, per client (doc, then endpoint; undefined is a key of its own, as `!==` compares). */
+  byClient: Map<string | undefined, Map<string | undefined, ClientSessions>>;
+}
+
+/**
+ * One client's sessions sorted by start, as a binary search tree over the array (the root of [lo, hi) is its middle):
+ * `maxEnd[mid]` is the latest end in mid's subtree, so a search skips the subtrees that ended before a span began.
+ */
+interface ClientSessions {
+  pos: number[];
+  start: number[];
+  /** endT, or Infinity for a session still open. */
+  end: number[];
+  maxEnd: number[];
+}
+
+// Keyed by the snapshot's sessions array (a new one per snapshot, never changed once built): built once per snapshot
+// (per term value), not per finding or row.
+const indexCache = new WeakMap<readonly SessionSpan[], SessionIndex>();
+const matchingCache = new WeakMap<readonly SessionSpan[], Map<string, SessionIndex>>();
+
+function sessionIndex(sessions: readonly SessionSpan[]): SessionIndex {
+  let index = indexCache.get(sessions);
+  if (!index) {
+    index = buildSessionIndex(sessions, sessions.map((_, i) => i));
+    indexCache.set(sessions, index);
+  }
+  return index;
+}
+
+/** The sessions whose label contains `value` (lower-cased, as `session:` compares), indexed. */
+export function sessionsMatching(sessions: readonly SessionSpan[], value: string): SessionIndex {
+  let byValue = matchingCache.get(sessions);
+  if (!byValue) matchingCache.set(sessions, (byValue = new Map()));
+  let index = byValue.get(value);
+  if (!index) {
+    const positions: number[] = [];
+    for (let i = 0; i < sessions.length; i++) if (sessions[i]!.label.toLowerCase().includes(value)) positions.push(i);
+    index = buildSessionIndex(sessions, positions);
+    byValue.set(value, index);
+  }
+  return index;
+}
+
+const ONE_WORD = /^[A-Za-z0-9_-]+$/;
+const DIGITS = /^\d+$/;
+
+function buildSessionIndex(sessions: readonly SessionSpan[], positions: readonly number[]): SessionIndex {
+  const index: SessionIndex = { size: positions.length, byWord: new Map(), byNumber: new Map(), other: [], byClient: new Map() };
+  const unsorted = new Map<string | undefined, Map<string | undefined, number[]>>();
+  for (const i of positions) {
+    const s = sessions[i]!;
+    // (An empty label, an empty Mcp-Session-Id header, names nothing.)
+    if (DIGITS.test(s.label)) addTo(index.byNumber, s.label, i);
+    else if (ONE_WORD.test(s.label)) addTo(index.byWord, s.label, i);
+    else if (s.label.length > 0) index.other.push(i);
+    if (s.startT === undefined) continue;
+    let docs = unsorted.get(s.doc);
+    if (!docs) unsorted.set(s.doc, (docs = new Map()));
+    addTo(docs, s.endpoint, i);
+  }
+  for (const [doc, endpoints] of unsorted) {
+    const clients = new Map<string | undefined, ClientSessions>();
+    for (const [endpoint, list] of endpoints) clients.set(endpoint, clientSessions(sessions, list));
+    index.byClient.set(doc, clients);
+  }
+  return index;
+}
+
+function addTo<K>(map: Map<K, number[]>, key: K, i: number): void {
+  const list = map.get(key);
+  if (list) list.push(i);
+  else map.set(key, [i]);
+}
+
+function clientSessions(sessions: readonly SessionSpan[], positions: number[]): ClientSessions {
+  const pos = positions.slice().sort((a, b) => sessions[a]!.startT! - sessions[b]!.startT!);
+  const start = pos.map((i) => sessions[i]!.startT!);
+  const end = pos.map((i) => sessions[i]!.endT ?? Infinity);
+  const c: ClientSessions = { pos, start, end, maxEnd: new Array<number>(pos.length) };
+  fillMaxEnd(c, 0, pos.length);
+  return c;
+}
+
+/** Fills maxEnd for the subtree over [lo, hi); returns its latest end. */
+function fillMaxEnd(c: ClientSessions, lo: number, hi: number): number {
+  if (lo >= hi) return -Infinity;
+  const mid = (lo + hi) >>> 1;
+  const m = Math.max(c.end[mid]!, fillMaxEnd(c, lo, mid), fillMaxEnd(c, mid + 1, hi));
+  c.maxEnd[mid] = m;
+  return m;
+}
+
+/**
+ * Pushes to `out` the sessions in [lo, hi) during which a finding that held over [t0, t1] held: those that start by
+ * t1 and end after t0 (a session's life is [startT, endT)).
+ */
+function collectHeld(c: ClientSessions, lo: number, hi: number, t0: number, t1: number, out: number[]): void {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    // Every session of this subtree ended by t0.
+    if (c.maxEnd[mid]! <= t0) return;
+    collectHeld(c, lo, mid, t0, t1, out);
+    // This session and every later one start after t1.
+    if (c.start[mid]! > t1) return;
+    if (c.end[mid]! > t0) out.push(c.pos[mid]!);
+    lo = mid + 1;
+  }
+}
+
+/** The same search, for one such session (its position in the list), or -1. */
+function firstHeld(c: ClientSessions, lo: number, hi: number, t0: number, t1: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (c.maxEnd[mid]! <= t0) return -1;
+    const left = firstHeld(c, lo, mid, t0, t1);
+    if (left >= 0) return left;
+    if (c.start[mid]! > t1) return -1;
+    if (c.end[mid]! > t0) return c.pos[mid]!;
+    lo = mid + 1;
+  }
+  return -1;
+}
+
+/**
+ * The sessions `detail` names, by position (unsorted, maybe repeated). A one-word label is named by a whole word of
+ * the detail — exactly what namesId finds: a match bounded by non-word characters is a maximal run of word characters.
+ * So the detail is cut into such runs, and each looked up; "listen 21", "session 21" and "21 ended" are two runs
+ * one space apart.
+ */
+function namedIn(detail: string, index: SessionIndex, sessions: readonly SessionSpan[]): number[] {
+  const out: number[] = [];
+  let prev = '';
+  let prevEnd = -2;
+  for (let i = 0; i < detail.length; ) {
+    if (!isWordChar(detail.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const from = i;
+    while (i < detail.length && isWordChar(detail.charCodeAt(i))) i++;
+    const word = detail.slice(from, i);
+    pushAll(out, index.byWord.get(word));
+    if (from === prevEnd + 1 && detail.charCodeAt(prevEnd) === 32) {
+      if (prev === 'listen' || prev === 'session') pushAll(out, index.byNumber.get(word));
+      if (word === 'ended') pushAll(out, index.byNumber.get(prev));
+    }
+    prev = word;
+    prevEnd = i;
+  }
+  for (const i of index.other) if (namesId(detail, sessions[i]!.label)) out.push(i);
+  return out;
+}
+
+/** [A-Za-z0-9_-], what namesId counts as part of an id. */
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+}
+
+function pushAll(out: number[], items: readonly number[] | undefined): void {
+  if (items) for (const x of items) out.push(x);
+}
+
+function sortedUnique(xs: number[]): number[] {
+  xs.sort((a, b) => a - b);
+  let n = 0;
+  for (let i = 0; i < xs.length; i++) if (i === 0 || xs[i] !== xs[i - 1]) xs[n++] = xs[i]!;
+  xs.length = n;
+  return xs;
 }
 
 /** `text` names `id` as a whole word (S1 is not named by "S10 ended"). */
