@@ -1,7 +1,7 @@
 // The Messages view's rows: one per JSON-RPC message (a batch is several) or transport event, with the context of its
 // connection (transport, session).
 import { describe, expect, it } from 'vitest';
-import { FrameRows } from '../../../panel/frame-rows.ts';
+import { FrameRows, rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient } from '../../support/mcp-clients.ts';
 import { matchesMessage, parseFilter } from '../../../panel/model/filter.ts';
@@ -109,5 +109,27 @@ describe('Messages rows', () => {
     const rows = rowsOf(log).map(pick);
     expect(rows[1]).toMatchObject({ transport: 'HTTP GET', session: 'S1', note: 'end complete' });
     expect(rows[2]).toMatchObject({ transport: '', session: '', method: 'ping' });
+  });
+});
+
+describe('Messages rows: failures, bodies, pairs and keys (an audit of the Messages view, 2026-12)', () => {
+  const none = { staleUris: new Set<string>(), phantomUris: new Set<string>(), problemUris: new Set<string>() };
+  const errors = (rows: FrameRows['rows']) => rows.filter((r) => matchesMessage(parseFilter('is:error'), r, none));
+
+  it('a batch row keeps its key when a filter hides its siblings (the selection stayed on the same place, not the same message)', () => {
+    const log = new FrameLog();
+    log.httpRequest('c1', 'POST', URL, {}, JSON.stringify([
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'file:///x' } },
+      { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'file:///y' } },
+    ]));
+    const all = rowsOf(log);
+    expect(all.map((r) => r.part)).toEqual([0, 1, 2]);
+    const shown = all.filter((r) => matchesMessage(parseFilter('method:resources'), r, none));
+    const picked = rowKey(all, 1);
+    expect(shown[rowIndexOf(shown, picked)]!.id).toBe('2');
+    expect(rowKey(shown, 1)).toBe(rowKey(all, 2));
+    // The hidden row is not found (rather than another row in its place).
+    expect(rowIndexOf(shown, rowKey(all, 0))).toBe(-1);
   });
 });
