@@ -66,18 +66,33 @@ function pushMessages(rows: FrameRow[], f: Frame, p: Payload, dir: Dir, transpor
   }
 }
 
+/** A request id as a row shows it: an object or array id (invalid, but sent) as JSON, not `[object Object]`. */
+function idText(id: unknown): string {
+  if (id === undefined || id === null) return '';
+  return typeof id === 'object' ? JSON.stringify(id) : String(id);
+}
+
 function described(f: Frame, v: unknown, dir: Dir, transport: string, session: string): FrameRow {
   const o = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
   const params = o.params as Record<string, unknown> | undefined;
   const result = o.result as Record<string, unknown> | undefined;
   const contents = result !== null && typeof result === 'object' && Array.isArray(result.contents) ? (result.contents[0] as Record<string, unknown> | undefined) : undefined;
-  const err = o.error as { code?: unknown; message?: unknown } | undefined;
-  const method = typeof o.method === 'string' ? o.method : 'result' in o ? '(result)' : err ? '(error)' : '';
-  const id = o.id === undefined || o.id === null ? '' : String(o.id);
+  const err = o.error;
+  const method = typeof o.method === 'string' ? o.method : 'result' in o ? '(result)' : err !== undefined ? '(error)' : '';
+  const id = idText(o.id);
   // Not a JSON-RPC message at all (a number in a batch, an object without jsonrpc 2.0 or anything to say): shown as
   // such, and is:error finds it, instead of a blank row.
-  const invalid = typeof v !== 'object' || v === null || Array.isArray(v) || o.jsonrpc !== '2.0' || (method === '' && !err);
-  const error = err ? `${String(err.code)} ${String(err.message ?? '')}` : invalid ? 'not JSON-RPC' : '';
+  const invalid = typeof v !== 'object' || v === null || Array.isArray(v) || o.jsonrpc !== '2.0' || (method === '' && err === undefined);
+  // An error that is not the {code, message} object (a bare string from a sloppy server) is shown as it is, not as
+  // `undefined `.
+  const error =
+    err !== undefined && err !== null
+      ? typeof err === 'object'
+        ? `${String((err as { code?: unknown }).code ?? '')} ${String((err as { message?: unknown }).message ?? '')}`.trim() || 'error'
+        : String(err)
+      : invalid
+        ? 'not JSON-RPC'
+        : '';
   let uri = params !== null && typeof params === 'object' && typeof params.uri === 'string' ? params.uri : typeof contents?.uri === 'string' ? contents.uri : '';
   // 2026-07-28: a listen request and its acknowledgement name their URIs in a filter.
   let uris = NO_URIS;
@@ -115,7 +130,8 @@ export class FrameRows {
       case 'page-start':
         return note(`${frame.top ? 'page' : 'frame'} ${frame.url}`);
       case 'page-end':
-        return note(`unload ${frame.url}`);
+        // persisted: the page went into the back/forward cache (it may come back), it was not unloaded.
+        return note(`${frame.persisted ? 'into back/forward cache' : 'unload'} ${frame.url}`);
       case 'http-request': {
         const c = { transport: `HTTP ${frame.method}`, session: frame.headers['mcp-session-id'] ?? sessionFromUrl(frame.url) };
         this.conns.set(frame.conn, c);
@@ -135,7 +151,10 @@ export class FrameRows {
       case 'http-response': {
         const sid = frame.headers['mcp-session-id'];
         if (ctx && sid) ctx.session = sid;
-        return void rows.push(row(frame, 'in', transport, ctx?.session ?? '', '', '', '', '', `HTTP ${frame.status} ${frame.headers['content-type'] ?? ''}`));
+        // A 4xx/5xx is a failed exchange (a session the server no longer knows, a crash): red, as devtools' Network
+        // panel shows it, and is:error finds it.
+        const error = frame.status >= 400 ? `HTTP ${frame.status}` : '';
+        return void rows.push(row(frame, 'in', transport, ctx?.session ?? '', '', '', error, '', `HTTP ${frame.status} ${frame.headers['content-type'] ?? ''}`));
       }
       case 'http-body':
         return pushMessages(rows, frame, frame.body, 'in', transport, session);
@@ -144,23 +163,28 @@ export class FrameRows {
           if (ctx) ctx.session = sessionFromUrl(frame.data.text);
           return void rows.push(row(frame, 'in', transport, ctx?.session ?? '', '', '', '', '', `endpoint ${frame.data.text}`));
         }
-        if (frame.data.text === '') return note(`SSE event id=${frame.id ?? ''} (no data)`, 'in');
+        if (frame.data.text === '') return note(frame.id === undefined ? 'SSE event (no data)' : `SSE event id=${frame.id} (no data)`, 'in');
         return pushMessages(rows, frame, frame.data, 'in', transport, session);
       case 'sse-comment':
         return note(`: ${frame.text}`, 'in');
       case 'http-end':
         // The exchange is over: its context goes (a long capture would keep one per request).
         this.conns.delete(frame.conn);
-        return note(`end ${frame.outcome}${frame.error ? ` (${frame.error.name}: ${frame.error.message})` : ''}`);
-      case 'es-connect':
-        this.conns.set(frame.conn, { transport: 'EventSource', session: sessionFromUrl(frame.url) });
-        return void rows.push(row(frame, 'out', 'EventSource', session, '', '', '', '', frame.url));
+        // A network or stream failure is an error (the page's own abort is not: an SDK closing its stream aborts it).
+        return note(`end ${frame.outcome}${frame.error ? ` (${frame.error.name}: ${frame.error.message})` : ''}`, '', frame.outcome === 'failed' ? (frame.error?.name ?? 'failed') : '');
+      case 'es-connect': {
+        const c: ConnContext = { transport: 'EventSource', session: sessionFromUrl(frame.url) };
+        this.conns.set(frame.conn, c);
+        // The connect row has the session its URL names, as the rows after it (it had none: its context was new).
+        return void rows.push(row(frame, 'out', c.transport, c.session, '', '', '', '', frame.url));
+      }
       case 'es-open':
         return note('open');
       case 'es-error':
-        // Closed for good (readyState 2): no es-close follows.
+        // Closed for good (readyState 2): no es-close follows, and the stream is lost: an error. (readyState 0: the
+        // browser reconnects by itself; said, not flagged.)
         if (frame.readyState === 2) this.conns.delete(frame.conn);
-        return note(frame.readyState === 2 ? 'closed by error' : 'error, reconnecting');
+        return frame.readyState === 2 ? note('closed by error', '', 'closed by error') : note('error, reconnecting');
       case 'es-close':
         this.conns.delete(frame.conn);
         return note('closed by page');
@@ -173,9 +197,10 @@ export class FrameRows {
         return pushMessages(rows, frame, frame.data, frame.dir, transport, session);
       case 'ws-close':
         this.conns.delete(frame.conn);
-        return note(`close ${frame.code} ${frame.reason}`);
+        // Not closed cleanly (1006: the connection dropped without a close frame): an error, as devtools shows it.
+        return note(`close ${frame.code} ${frame.reason}`, '', frame.wasClean ? '' : `close ${frame.code}`);
       case 'ws-error':
-        return note('error');
+        return note('error', '', 'WebSocket error');
       case 'capture-error':
         return note(`${frame.where}: ${frame.message}`, '', 'capture error');
     }

@@ -116,6 +116,35 @@ describe('Messages rows: failures, bodies, pairs and keys (an audit of the Messa
   const none = { staleUris: new Set<string>(), phantomUris: new Set<string>(), problemUris: new Set<string>() };
   const errors = (rows: FrameRows['rows']) => rows.filter((r) => matchesMessage(parseFilter('is:error'), r, none));
 
+  it('HTTP 4xx/5xx, a failed fetch, a WebSocket error or unclean close and an EventSource closed by error are errors', () => {
+    const log = new FrameLog();
+    log.httpRequest('c1', 'POST', URL, { 'mcp-session-id': 'S1' }, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'resources/read', params: { uri: 'file:///a' } }));
+    log.httpResponse('c1', 404, URL, { 'content-type': 'text/plain' });
+    log.httpEnd('c1');
+    log.httpRequest('c2', 'GET', URL, { 'mcp-session-id': 'S1' });
+    log.httpEnd('c2', 'failed', 'request');
+    // The page's own abort (an SDK closing its stream) and a 200 are not.
+    log.httpRequest('c3', 'GET', URL, { 'mcp-session-id': 'S1' });
+    log.httpResponse('c3', 200, URL, { 'content-type': 'text/event-stream' });
+    log.httpEnd('c3', 'aborted', 'body');
+    log.emit({ kind: 'ws-connect', conn: 'd.1', url: 'ws://x/ws', protocols: ['mcp'] });
+    log.emit({ kind: 'ws-error', conn: 'd.1' });
+    log.emit({ kind: 'ws-close', conn: 'd.1', code: 1006, reason: '', wasClean: false });
+    log.emit({ kind: 'ws-connect', conn: 'd.2', url: 'ws://x/ws', protocols: ['mcp'] });
+    log.emit({ kind: 'ws-close', conn: 'd.2', code: 1000, reason: 'bye', wasClean: true });
+    log.emit({ kind: 'es-connect', conn: 'e1', url: 'http://x/sse', withCredentials: false });
+    log.emit({ kind: 'es-error', conn: 'e1', readyState: 0 });
+    log.emit({ kind: 'es-error', conn: 'e1', readyState: 2 });
+    const rows = rowsOf(log);
+    expect(errors(rows).map((r) => [r.error, r.note])).toEqual([
+      ['HTTP 404', 'HTTP 404 text/plain'],
+      ['TypeError', 'end failed (TypeError: Failed to fetch)'],
+      ['WebSocket error', 'error'],
+      ['close 1006', 'close 1006 '],
+      ['closed by error', 'closed by error'],
+    ]);
+  });
+
   it('a batch row keeps its key when a filter hides its siblings (the selection stayed on the same place, not the same message)', () => {
     const log = new FrameLog();
     log.httpRequest('c1', 'POST', URL, {}, JSON.stringify([
@@ -131,5 +160,22 @@ describe('Messages rows: failures, bodies, pairs and keys (an audit of the Messa
     expect(rowKey(shown, 1)).toBe(rowKey(all, 2));
     // The hidden row is not found (rather than another row in its place).
     expect(rowIndexOf(shown, rowKey(all, 0))).toBe(-1);
+  });
+
+  it('small things: an EventSource connect row has its session; no `id=` without an id; a string error; an object id; the back/forward cache', () => {
+    const log = new FrameLog();
+    log.emit({ kind: 'es-connect', conn: 'e1', url: 'http://x/sse?sessionId=ABC', withCredentials: false });
+    log.sseEvent('e1', '');
+    log.sseEvent('e1', JSON.stringify({ jsonrpc: '2.0', id: 8, error: 'boom' }));
+    log.sseEvent('e1', JSON.stringify({ jsonrpc: '2.0', id: { a: 1 }, result: {} }));
+    log.pageEnd('http://app/', true);
+    log.pageEnd('http://app/', false);
+    const rows = rowsOf(log).map(pick);
+    expect(rows[0]).toMatchObject({ transport: 'EventSource', session: 'ABC' });
+    expect(rows[1]!.note).toBe('SSE event (no data)');
+    expect(rows[2]).toMatchObject({ method: '(error)', error: 'boom' });
+    expect(rows[3]).toMatchObject({ id: '{"a":1}' });
+    expect(rows[4]!.note).toBe('into back/forward cache http://app/');
+    expect(rows[5]!.note).toBe('unload http://app/');
   });
 });
