@@ -1,6 +1,7 @@
 // First-version list rows: one row per JSON-RPC message or transport event, with the context a developer scans for
 // (direction, transport, session, method, id, error, URI). Incremental: keeps per-connection context as frames arrive.
 import type { Frame, Payload } from '../shared/frames.ts';
+import { sniffTruncated } from '../shared/decode/jsonrpc.ts';
 
 export interface FrameRow {
   seq: number;
@@ -30,6 +31,8 @@ const NO_URIS: readonly string[] = Object.freeze([]);
 interface ConnContext {
   transport: string;
   session: string;
+  /** The response's content type, once known: whether a body that is not JSON is a fault (see pushMessages). */
+  contentType: string;
 }
 
 function sessionFromUrl(url: string): string {
@@ -43,42 +46,139 @@ type Dir = FrameRow['dir'];
 function row(f: Frame, dir: Dir, transport: string, session: string, method: string, id: string, error: string, uri: string, note: string, uris = NO_URIS): FrameRow {
   return { seq: f.seq, t: f.t, dir, transport, session, method, id, error, uri, uris, note, frameId: f.frameId, segment: f.segment, part: 0 };
 }
-
-/** The rows of a payload: one per JSON-RPC message (a batch is several), or one saying what the body is. */
-function pushMessages(rows: FrameRow[], f: Frame, p: Payload, dir: Dir, transport: string, session: string): void {
-  if (p.opaque) return void rows.push(row(f, dir, transport, session, '', '', '', '', p.text));
-  if (p.truncated) return void rows.push(row(f, dir, transport, session, '', '', '', '', `truncated body (${p.truncated.bytes} bytes)`));
-  // An empty body (a 202 to a notification, a 405) is not malformed JSON-RPC.
-  if (p.text.length === 0 || (p.text.charCodeAt(0) <= 32 && p.text.trim() === '')) return void rows.push(row(f, dir, transport, session, '', '', '', '', '(empty body)'));
-  let v: unknown;
-  try {
-    v = JSON.parse(p.text);
-  } catch {
-    return void rows.push(row(f, dir, transport, session, '', '', 'not JSON', '', p.text.slice(0, 80)));
-  }
-  if (!Array.isArray(v)) return void rows.push(described(f, v, dir, transport, session));
-  // An empty batch is invalid JSON-RPC, not nothing (the engine holds it as an invalid message).
-  if (v.length === 0) return void rows.push(row(f, dir, transport, session, '', '', 'empty batch', '', '[]'));
-  for (let k = 0; k < v.length; k++) {
-    const r = described(f, v[k], dir, transport, session);
-    r.part = k;
-    rows.push(r);
-  }
-}
-
 /** A request id as a row shows it: an object or array id (invalid, but sent) as JSON, not `[object Object]`. */
 function idText(id: unknown): string {
   if (id === undefined || id === null) return '';
   return typeof id === 'object' ? JSON.stringify(id) : String(id);
 }
 
-function described(f: Frame, v: unknown, dir: Dir, transport: string, session: string): FrameRow {
+/** A request id as a pairing key: 1 and "1" are different ids (as idKey in the engine). */
+function idKey(id: unknown): string {
+  return typeof id === 'number' ? `n${id}` : typeof id === 'string' ? `s${id}` : `j${JSON.stringify(id)}`;
+}
+
+/** A request still waiting for its answer: what the answer's row borrows (its own message names neither). */
+interface PendingRequest {
+  method: string;
+  uri: string;
+  uris: readonly string[];
+  /** The keys it is filed under (by connection, and by session when it had one). */
+  byConn: string;
+  bySession: string;
+}
+
+/**
+ * Requests waiting for their answers, to show an answer with its request's method and URI (`resources/read (result)`),
+ * so `method:` and `uri:` find it too. Filed by connection (a streamable-HTTP POST, a WebSocket: the answer comes back
+ * on it) and by session (legacy SSE: the answer comes on the GET stream; a server's request answered by a new POST),
+ * with the request's direction (ids of each side are their own). Bounded: a long recording with requests never answered
+ * (a page gone, a server that dropped them) forgets the oldest beyond `cap`.
+ */
+export class PendingRequests {
+  private readonly map = new Map<string, PendingRequest>();
+  constructor(private readonly cap = 20_000) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  add(dir: Dir, conn: string, session: string, id: unknown, method: string, uri: string, uris: readonly string[]): void {
+    const k = `${dir}${idKey(id)}`;
+    const p: PendingRequest = { method, uri, uris, byConn: `c${conn}\n${k}`, bySession: session === '' ? '' : `s${session}\n${k}` };
+    this.map.set(p.byConn, p);
+    if (p.bySession !== '') this.map.set(p.bySession, p);
+    while (this.map.size > this.cap) {
+      const oldest = this.map.values().next().value!;
+      this.map.delete(oldest.byConn);
+      if (oldest.bySession !== '') this.map.delete(oldest.bySession);
+    }
+  }
+
+  /** The request an answer travelling in `dir` answers (taken: answered once), or undefined. */
+  take(dir: Dir, conn: string, session: string, id: unknown): PendingRequest | undefined {
+    const k = `${dir === 'in' ? 'out' : 'in'}${idKey(id)}`;
+    let p = this.map.get(`c${conn}\n${k}`);
+    if (!p && session !== '') p = this.map.get(`s${session}\n${k}`);
+    if (!p) return undefined;
+    // Only when it is the same request under both keys (a newer request may have reused the id on the session).
+    if (this.map.get(p.byConn) === p) this.map.delete(p.byConn);
+    if (p.bySession !== '' && this.map.get(p.bySession) === p) this.map.delete(p.bySession);
+    return p;
+  }
+}
+
+/** Where a payload travelled: what its rows say about it and how its requests and answers pair. */
+interface Via {
+  dir: Dir;
+  transport: string;
+  session: string;
+  conn: string;
+  /** The body is declared JSON (content type): text that does not parse is a fault even if it does not look like JSON. */
+  json: boolean;
+  pending: PendingRequests;
+}
+
+/** Whether the content type says JSON (`application/json`, `application/json-rpc`, `…+json`). */
+function isJsonType(contentType: string | undefined): boolean {
+  return contentType !== undefined && /json/i.test(contentType);
+}
+
+/** The rows of a payload: one per JSON-RPC message (a batch is several), or one saying what the body is. */
+function pushMessages(rows: FrameRow[], f: Frame, p: Payload, via: Via): void {
+  const { dir, transport, session } = via;
+  if (p.opaque) return void rows.push(row(f, dir, transport, session, '', '', '', '', p.text));
+  if (p.truncated) return void rows.push(truncated(f, p, via));
+  // An empty body (a 202 to a notification, a 405) is not malformed JSON-RPC.
+  if (p.text.length === 0 || (p.text.charCodeAt(0) <= 32 && p.text.trim() === '')) return void rows.push(row(f, dir, transport, session, '', '', '', '', '(empty body)'));
+  let v: unknown;
+  try {
+    v = JSON.parse(p.text);
+  } catch {
+    // Text that neither says nor looks like JSON is not a broken message: the legacy SSE transport answers every POST
+    // with a text/plain `Accepted` (as the engine, which reads only bodies starting with { or [). Flagged, it made every
+    // legacy POST red and is:error matched them all.
+    const first = p.text.trimStart().charCodeAt(0);
+    if (!via.json && first !== 123 && first !== 91) return void rows.push(row(f, dir, transport, session, '', '', '', '', `text body: ${p.text.slice(0, 80)}`));
+    return void rows.push(row(f, dir, transport, session, '', '', 'not JSON', '', p.text.slice(0, 80)));
+  }
+  if (!Array.isArray(v)) return void rows.push(described(f, v, via));
+  // An empty batch is invalid JSON-RPC, not nothing (the engine holds it as an invalid message).
+  if (v.length === 0) return void rows.push(row(f, dir, transport, session, '', '', 'empty batch', '', '[]'));
+  for (let k = 0; k < v.length; k++) {
+    const r = described(f, v[k], via);
+    r.part = k;
+    rows.push(r);
+  }
+}
+
+/**
+ * A body cut at the capture cap: what its prefix says (method, id, whether it answers, the first URI), as the engine
+ * reads it (sniffTruncated), with the size; a big resources/read answer is the usual one cut, and showed nothing else.
+ */
+function truncated(f: Frame, p: Payload, via: Via): FrameRow {
+  const s = sniffTruncated(p.text);
+  const head = p.text.length > 4096 ? p.text.slice(0, 4096) : p.text;
+  let uri = /"uri"\s*:\s*"([^"\\]{1,2000})"/.exec(head)?.[1] ?? '';
+  let method = s.method ?? (s.isResponse ? (s.isError ? '(error)' : '(result)') : '');
+  const note = `truncated body (${p.truncated!.bytes} bytes)`;
+  if (s.isResponse && s.id !== undefined) {
+    const req = via.pending.take(via.dir, via.conn, via.session, s.id);
+    if (req) {
+      method = `${req.method} ${method}`;
+      if (uri === '') uri = req.uri;
+    }
+  } else if (s.method !== undefined && s.id !== undefined) via.pending.add(via.dir, via.conn, via.session, s.id, s.method, uri, NO_URIS);
+  return row(f, via.dir, via.transport, via.session, method, idText(s.id), s.isError ? '(error, body cut)' : '', uri, note);
+}
+
+function described(f: Frame, v: unknown, via: Via): FrameRow {
   const o = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
   const params = o.params as Record<string, unknown> | undefined;
   const result = o.result as Record<string, unknown> | undefined;
   const contents = result !== null && typeof result === 'object' && Array.isArray(result.contents) ? (result.contents[0] as Record<string, unknown> | undefined) : undefined;
   const err = o.error;
-  const method = typeof o.method === 'string' ? o.method : 'result' in o ? '(result)' : err !== undefined ? '(error)' : '';
+  const isRequest = typeof o.method === 'string';
+  let method = isRequest ? (o.method as string) : 'result' in o ? '(result)' : err !== undefined ? '(error)' : '';
   const id = idText(o.id);
   // Not a JSON-RPC message at all (a number in a batch, an object without jsonrpc 2.0 or anything to say): shown as
   // such, and is:error finds it, instead of a blank row.
@@ -104,12 +204,29 @@ function described(f: Frame, v: unknown, dir: Dir, transport: string, session: s
       uris = list;
     }
   }
-  return row(f, dir, transport, session, method, id, error, uri, '', uris);
+  if (id !== '') {
+    if (isRequest) via.pending.add(via.dir, via.conn, via.session, o.id, method, uri, uris);
+    else if (method !== '') {
+      // An answer names neither method nor (but for a read) URI: its request's, so `method:resources/read` and
+      // `uri:` find the answer beside the request.
+      const req = via.pending.take(via.dir, via.conn, via.session, o.id);
+      if (req) {
+        method = `${req.method} ${method}`;
+        if (uri === '') {
+          uri = req.uri;
+          uris = req.uris;
+        }
+      }
+    }
+  }
+  return row(f, via.dir, via.transport, via.session, method, id, error, uri, '', uris);
 }
 
 export class FrameRows {
   readonly rows: FrameRow[] = [];
   private readonly conns = new Map<string, ConnContext>();
+  /** Requests waiting for their answers (see PendingRequests). */
+  readonly pending = new PendingRequests();
 
   /** The rows of frames before `seq` go (the log dropped those frames at its cap). */
   dropBefore(seq: number): void {
@@ -120,11 +237,15 @@ export class FrameRows {
 
   add(frame: Frame): void {
     const rows = this.rows;
-    const ctx = 'conn' in frame && frame.conn ? this.conns.get(frame.conn) : undefined;
+    const conn = 'conn' in frame && frame.conn ? frame.conn : '';
+    const ctx = conn ? this.conns.get(conn) : undefined;
     const transport = ctx?.transport ?? '';
     const session = ctx?.session ?? '';
+    const pending = this.pending;
     /** A transport row: no JSON-RPC fields. */
     const note = (text: string, dir: Dir = '', error = ''): void => void rows.push(row(frame, dir, transport, session, '', '', error, '', text));
+    /** A payload on a message channel (SSE, WebSocket): every message is meant to be JSON-RPC. */
+    const messages = (p: Payload, dir: Dir): void => pushMessages(rows, frame, p, { dir, transport, session, conn, json: true, pending });
 
     switch (frame.kind) {
       case 'page-start':
@@ -133,11 +254,11 @@ export class FrameRows {
         // persisted: the page went into the back/forward cache (it may come back), it was not unloaded.
         return note(`${frame.persisted ? 'into back/forward cache' : 'unload'} ${frame.url}`);
       case 'http-request': {
-        const c = { transport: `HTTP ${frame.method}`, session: frame.headers['mcp-session-id'] ?? sessionFromUrl(frame.url) };
+        const c: ConnContext = { transport: `HTTP ${frame.method}`, session: frame.headers['mcp-session-id'] ?? sessionFromUrl(frame.url), contentType: '' };
         this.conns.set(frame.conn, c);
         if (!frame.body) return void rows.push(row(frame, 'out', c.transport, c.session, '', '', '', '', frame.url));
         const first = rows.length;
-        pushMessages(rows, frame, frame.body, 'out', c.transport, c.session);
+        pushMessages(rows, frame, frame.body, { dir: 'out', transport: c.transport, session: c.session, conn, json: isJsonType(frame.headers['content-type']), pending });
         // A 2026 listen has no session: its stream is known by the listen's id (as in the Sessions view).
         for (let i = first; c.session === '' && i < rows.length; i++) {
           const r = rows[i]!;
@@ -151,20 +272,22 @@ export class FrameRows {
       case 'http-response': {
         const sid = frame.headers['mcp-session-id'];
         if (ctx && sid) ctx.session = sid;
+        const type = frame.headers['content-type'] ?? '';
+        if (ctx) ctx.contentType = type;
         // A 4xx/5xx is a failed exchange (a session the server no longer knows, a crash): red, as devtools' Network
         // panel shows it, and is:error finds it.
         const error = frame.status >= 400 ? `HTTP ${frame.status}` : '';
-        return void rows.push(row(frame, 'in', transport, ctx?.session ?? '', '', '', error, '', `HTTP ${frame.status} ${frame.headers['content-type'] ?? ''}`));
+        return void rows.push(row(frame, 'in', transport, ctx?.session ?? '', '', '', error, '', `HTTP ${frame.status} ${type}`));
       }
       case 'http-body':
-        return pushMessages(rows, frame, frame.body, 'in', transport, session);
+        return pushMessages(rows, frame, frame.body, { dir: 'in', transport, session, conn, json: isJsonType(ctx?.contentType), pending });
       case 'sse-event':
         if (frame.event === 'endpoint') {
           if (ctx) ctx.session = sessionFromUrl(frame.data.text);
           return void rows.push(row(frame, 'in', transport, ctx?.session ?? '', '', '', '', '', `endpoint ${frame.data.text}`));
         }
         if (frame.data.text === '') return note(frame.id === undefined ? 'SSE event (no data)' : `SSE event id=${frame.id} (no data)`, 'in');
-        return pushMessages(rows, frame, frame.data, 'in', transport, session);
+        return messages(frame.data, 'in');
       case 'sse-comment':
         return note(`: ${frame.text}`, 'in');
       case 'http-end':
@@ -173,7 +296,7 @@ export class FrameRows {
         // A network or stream failure is an error (the page's own abort is not: an SDK closing its stream aborts it).
         return note(`end ${frame.outcome}${frame.error ? ` (${frame.error.name}: ${frame.error.message})` : ''}`, '', frame.outcome === 'failed' ? (frame.error?.name ?? 'failed') : '');
       case 'es-connect': {
-        const c: ConnContext = { transport: 'EventSource', session: sessionFromUrl(frame.url) };
+        const c: ConnContext = { transport: 'EventSource', session: sessionFromUrl(frame.url), contentType: '' };
         this.conns.set(frame.conn, c);
         // The connect row has the session its URL names, as the rows after it (it had none: its context was new).
         return void rows.push(row(frame, 'out', c.transport, c.session, '', '', '', '', frame.url));
@@ -189,12 +312,12 @@ export class FrameRows {
         this.conns.delete(frame.conn);
         return note('closed by page');
       case 'ws-connect':
-        this.conns.set(frame.conn, { transport: 'WebSocket', session: frame.conn });
+        this.conns.set(frame.conn, { transport: 'WebSocket', session: frame.conn, contentType: '' });
         return void rows.push(row(frame, 'out', 'WebSocket', frame.conn, '', '', '', '', frame.url));
       case 'ws-open':
         return note(`open ${frame.protocol}`);
       case 'ws-message':
-        return pushMessages(rows, frame, frame.data, frame.dir, transport, session);
+        return messages(frame.data, frame.dir);
       case 'ws-close':
         this.conns.delete(frame.conn);
         // Not closed cleanly (1006: the connection dropped without a close frame): an error, as devtools shows it.

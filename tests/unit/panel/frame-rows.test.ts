@@ -1,7 +1,9 @@
 // The Messages view's rows: one per JSON-RPC message (a batch is several) or transport event, with the context of its
 // connection (transport, session).
 import { describe, expect, it } from 'vitest';
-import { FrameRows, rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
+import { readFileSync } from 'node:fs';
+import { FrameRows, PendingRequests, rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
+import type { Frame } from '../../../shared/frames.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient } from '../../support/mcp-clients.ts';
 import { matchesMessage, parseFilter } from '../../../panel/model/filter.ts';
@@ -27,7 +29,7 @@ describe('Messages rows', () => {
     expect(rowsOf(log).map(pick)).toEqual([
       { dir: 'out', transport: 'HTTP POST', session: '', method: 'resources/read', id: '1', error: '', uri: 'file:///a.md', note: '' },
       { dir: 'in', transport: 'HTTP POST', session: 'S1', method: '', id: '', error: '', uri: '', note: 'HTTP 200 text/event-stream' },
-      { dir: 'in', transport: 'HTTP POST', session: 'S1', method: '(result)', id: '1', error: '', uri: 'file:///a.md', note: '' },
+      { dir: 'in', transport: 'HTTP POST', session: 'S1', method: 'resources/read (result)', id: '1', error: '', uri: 'file:///a.md', note: '' },
       { dir: 'in', transport: 'HTTP POST', session: 'S1', method: '', id: '', error: '', uri: '', note: 'SSE event id=e2 (no data)' },
       { dir: '', transport: 'HTTP POST', session: 'S1', method: '', id: '', error: '', uri: '', note: 'end complete' },
       { dir: 'out', transport: 'HTTP POST', session: 'S1', method: '(error)', id: '2', error: '-32601 nope', uri: '', note: '' },
@@ -71,7 +73,8 @@ describe('Messages rows', () => {
       ['', '', 'L1'],
       ['', '', 'L1'],
       ['', '', 'L1'],
-      ['', '', 'L1'],
+      // The cut body still says what its prefix does (here its id; see the truncated-body test).
+      ['', '3', 'L1'],
       ['', '', 'L1'],
     ]);
     expect(rows.slice(2).map((r) => [r.error, r.note])).toEqual([
@@ -97,7 +100,7 @@ describe('Messages rows', () => {
       ['', '', 'not JSON-RPC', ''],
       ['ping', '1', '', ''],
       ['(error)', '', '-32600 Invalid Request', ''],
-      ['(result)', '1', '', ''],
+      ['ping (result)', '1', '', ''],
     ]);
   });
 
@@ -145,6 +148,33 @@ describe('Messages rows: failures, bodies, pairs and keys (an audit of the Messa
     ]);
   });
 
+  it("the legacy transport's text/plain `Accepted` is a neutral text body; text that says or looks like JSON and fails is not JSON", () => {
+    const log = new FrameLog();
+    log.httpRequest('c1', 'POST', `${URL}?sessionId=L1`, { 'content-type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    log.httpResponse('c1', 202, URL, { 'content-type': 'text/plain; charset=utf-8' });
+    log.httpBody('c1', 'Accepted');
+    log.httpRequest('c2', 'POST', URL, {}, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }));
+    log.httpResponse('c2', 200, URL, { 'content-type': 'application/json' });
+    log.httpBody('c2', 'Internal error');
+    log.httpRequest('c3', 'POST', URL, {}, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }));
+    log.httpResponse('c3', 200, URL, { 'content-type': 'text/html' });
+    log.httpBody('c3', ' {"jsonrpc": oops');
+    const bodies = rowsOf(log).filter((r) => r.seq === 3 || r.seq === 6 || r.seq === 9);
+    expect(bodies.map((r) => [r.error, r.note])).toEqual([
+      ['', 'text body: Accepted'],
+      ['not JSON', 'Internal error'],
+      ['not JSON', ' {"jsonrpc": oops'],
+    ]);
+  });
+
+  it('a recorded legacy-SSE session has no error row (each POST is answered 202 `Accepted`)', () => {
+    const trace = JSON.parse(readFileSync('tests/fixtures/sdk-v1-legacy-sse.trace.json', 'utf8')) as { frames: Frame[] };
+    const rows = new FrameRows();
+    for (const f of trace.frames) rows.add(f);
+    expect(errors(rows.rows)).toEqual([]);
+    expect(rows.rows.filter((r) => r.note === 'text body: Accepted')).toHaveLength(3);
+  });
+
   it('a batch row keeps its key when a filter hides its siblings (the selection stayed on the same place, not the same message)', () => {
     const log = new FrameLog();
     log.httpRequest('c1', 'POST', URL, {}, JSON.stringify([
@@ -160,6 +190,81 @@ describe('Messages rows: failures, bodies, pairs and keys (an audit of the Messa
     expect(rowKey(shown, 1)).toBe(rowKey(all, 2));
     // The hidden row is not found (rather than another row in its place).
     expect(rowIndexOf(shown, rowKey(all, 0))).toBe(-1);
+  });
+
+  it('a body cut at the cap keeps the method, id, answer marker and URI its prefix names, beside its size', () => {
+    const log = new FrameLog();
+    log.httpRequest('c1', 'POST', URL, { 'mcp-session-id': 'S1' }, JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'resources/read', params: { uri: 'file:///big' } }));
+    log.httpResponse('c1', 200, URL, { 'content-type': 'application/json' });
+    log.httpBody('c1', { text: '{"jsonrpc":"2.0","id":6,"result":{"contents":[{"uri":"file:///big","text":"xxxx', truncated: { bytes: 9_000_000, hash: 'h' } });
+    log.emit({ kind: 'ws-connect', conn: 'd.1', url: 'ws://x/ws', protocols: [] });
+    log.emit({ kind: 'ws-message', conn: 'd.1', dir: 'out', data: { text: '{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"arguments":{"blob":"aaaa', truncated: { bytes: 500_000, hash: 'h' } } });
+    const rows = rowsOf(log).map(pick);
+    expect(rows[2]).toEqual({ dir: 'in', transport: 'HTTP POST', session: 'S1', method: 'resources/read (result)', id: '6', error: '', uri: 'file:///big', note: 'truncated body (9000000 bytes)' });
+    expect(rows[4]).toMatchObject({ method: 'tools/call', id: 'r1', note: 'truncated body (500000 bytes)' });
+  });
+
+  it('an answer shows its request’s method and URI, so method: and uri: find it beside its request', () => {
+    const log = new FrameLog();
+    log.httpRequest('c1', 'POST', URL, { 'mcp-session-id': 'S1' }, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'resources/subscribe', params: { uri: 'file:///a' } }));
+    log.httpResponse('c1', 200, URL, { 'content-type': 'application/json' });
+    log.httpBody('c1', JSON.stringify({ jsonrpc: '2.0', id: 7, result: {} }));
+    log.httpRequest('c2', 'POST', URL, { 'mcp-session-id': 'S1' }, JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'resources/read', params: { uri: 'file:///b' } }));
+    log.httpResponse('c2', 200, URL, { 'content-type': 'application/json' });
+    log.httpBody('c2', JSON.stringify({ jsonrpc: '2.0', id: 8, error: { code: -32002, message: 'Resource not found' } }));
+    // Another session's id 7 is not this one's answer; and an id answered once is not paired again.
+    log.httpRequest('c3', 'POST', URL, { 'mcp-session-id': 'S2' }, '');
+    log.httpResponse('c3', 200, URL, { 'content-type': 'application/json' });
+    log.httpBody('c3', JSON.stringify({ jsonrpc: '2.0', id: 7, result: {} }));
+    log.httpRequest('c4', 'POST', URL, { 'mcp-session-id': 'S1' }, '');
+    log.httpResponse('c4', 200, URL, { 'content-type': 'application/json' });
+    log.httpBody('c4', JSON.stringify({ jsonrpc: '2.0', id: 7, result: {} }));
+    const rows = rowsOf(log);
+    const q = (s: string) => rows.filter((r) => matchesMessage(parseFilter(s), r, none)).map((r) => `${r.method}#${r.id}`);
+    expect(q('method:resources/subscribe')).toEqual(['resources/subscribe#7', 'resources/subscribe (result)#7']);
+    expect(q('uri:file:///a')).toEqual(['resources/subscribe#7', 'resources/subscribe (result)#7']);
+    expect(q('method:resources/read')).toEqual(['resources/read#8', 'resources/read (error)#8']);
+    expect(q('uri:file:///b')).toEqual(['resources/read#8', 'resources/read (error)#8']);
+    expect(q('method:(result)')).toEqual(['resources/subscribe (result)#7', '(result)#7', '(result)#7']);
+  });
+
+  it('legacy SSE: a POSTed request is paired with its answer on the GET stream, by session; a WebSocket by connection', () => {
+    const log = new FrameLog();
+    log.httpRequest('g', 'GET', `${URL}/sse`, {});
+    log.httpResponse('g', 200, URL, { 'content-type': 'text/event-stream' });
+    log.sseEvent('g', '/message?sessionId=L1', { event: 'endpoint' });
+    log.httpRequest('p', 'POST', `${URL}/message?sessionId=L1`, {}, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'file:///x' } }));
+    log.sseEvent('g', JSON.stringify({ jsonrpc: '2.0', id: 1, result: { contents: [] } }));
+    log.emit({ kind: 'ws-connect', conn: 'd.1', url: 'ws://x/ws', protocols: [] });
+    log.emit({ kind: 'ws-message', conn: 'd.1', dir: 'out', data: { text: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) } });
+    // A server's request to the client, answered by the client: ids of each side are their own.
+    log.emit({ kind: 'ws-message', conn: 'd.1', dir: 'in', data: { text: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'roots/list' }) } });
+    log.emit({ kind: 'ws-message', conn: 'd.1', dir: 'out', data: { text: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { roots: [] } }) } });
+    log.emit({ kind: 'ws-message', conn: 'd.1', dir: 'in', data: { text: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools: [] } }) } });
+    const rows = rowsOf(log).filter((r) => r.id !== '');
+    expect(rows.map((r) => [r.method, r.uri])).toEqual([
+      ['resources/read', 'file:///x'],
+      ['resources/read (result)', 'file:///x'],
+      ['tools/list', ''],
+      ['roots/list', ''],
+      ['roots/list (result)', ''],
+      ['tools/list (result)', ''],
+    ]);
+  });
+
+  it('requests never answered are forgotten beyond a bound (a long recording does not keep them all)', () => {
+    const pending = new PendingRequests(100);
+    for (let i = 0; i < 1000; i++) pending.add('out', `c${i}`, 'S1', i, 'ping', '', []);
+    expect(pending.size).toBeLessThanOrEqual(100);
+    // The newest are still there, the oldest gone.
+    expect(pending.take('in', 'c999', 'S1', 999)?.method).toBe('ping');
+    expect(pending.take('in', 'c0', 'S1', 0)).toBeUndefined();
+    // Through the rows: 30,000 requests without answers.
+    const rows = new FrameRows();
+    const log = new FrameLog();
+    for (let i = 0; i < 30_000; i++) log.httpRequest(`c${i}`, 'POST', URL, { 'mcp-session-id': 'S1' }, `{"jsonrpc":"2.0","id":${i},"method":"ping"}`);
+    for (const f of log.frames) rows.add(f);
+    expect(rows.pending.size).toBeLessThanOrEqual(20_000);
   });
 
   it('small things: an EventSource connect row has its session; no `id=` without an id; a string error; an object id; the back/forward cache', () => {
