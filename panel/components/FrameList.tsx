@@ -4,7 +4,7 @@
 // scrolled to the bottom.
 import { useState } from 'preact/hooks';
 import { rowIndexOf, rowKey, type FrameRow } from '../frame-rows.ts';
-import { formatClock } from '../model/format.ts';
+import { formatClock, middleId } from '../model/format.ts';
 import { VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 20;
@@ -58,7 +58,7 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
               <span role="gridcell">{formatClock(r.t)}</span>
               <span role="gridcell">{r.dir === 'out' ? '↑' : r.dir === 'in' ? '↓' : ''}</span>
               <span role="gridcell">{r.transport}</span>
-              <span role="gridcell" title={r.session}>{r.session.slice(0, 8)}</span>
+              <span role="gridcell" title={r.session}>{middleId(r.session)}</span>
               <span role="gridcell">{r.method}</span>
               <span role="gridcell">{r.id}</span>
               <span role="gridcell">{r.error}</span>

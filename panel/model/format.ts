@@ -53,6 +53,18 @@ export function shortId(id: string, n = 8): string {
   return id.length <= n + 1 ? id : `${id.slice(0, n)}…`;
 }
 
+/**
+ * A long id shortened in the middle for a narrow cell (the full id goes in the title): its head and its tail stay, as
+ * ids that share a start differ at the end — every WebSocket of a page is `<document id>.<n>`, and a 2026 listen's
+ * `listen:12` must not read `listen:1`.
+ */
+export function middleId(id: string, n = 9): string {
+  if (id.length <= n) return id;
+  const tail = Math.ceil((n - 1) / 2) + 1;
+  const head = n - 1 - tail;
+  return `${id.slice(0, head)}…${id.slice(id.length - tail)}`;
+}
+
 /** An age for a ticking table cell: whole seconds (the cell changes at most once a second). */
 export function formatAge(ms: number): string {
   if (!Number.isFinite(ms)) return '—';

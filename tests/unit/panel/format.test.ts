@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elementId, formatAgo, formatBytes, formatDuration, formatShare, shortId } from '../../../panel/model/format.ts';
+import { elementId, formatAgo, formatBytes, formatDuration, formatShare, middleId, shortId } from '../../../panel/model/format.ts';
 
 describe('format', () => {
   it('durations scale from ms to days', () => {
@@ -28,6 +28,18 @@ describe('format', () => {
     expect(formatShare(0.666)).toBe('67 %');
     expect(shortId('0123456789abcdef')).toBe('01234567…');
     expect(shortId('S1')).toBe('S1');
+  });
+
+  it('a session cut in the middle keeps the tail that tells ids with one start apart (the Messages session column)', () => {
+    // Every WebSocket of a page: `<12-char document id>.<n>` (the first 8 characters were the same for all).
+    expect(middleId('k3j4h5g6f7d8.1')).not.toBe(middleId('k3j4h5g6f7d8.2'));
+    expect(middleId('k3j4h5g6f7d8.12')).toBe('k3j…d8.12');
+    // A 2026 listen known by its request id: `listen:12` read `listen:1`.
+    expect(middleId('listen:12')).toBe('listen:12');
+    expect(middleId('listen:123')).not.toBe(middleId('listen:124'));
+    expect(middleId('550e8400-e29b-41d4-a716-446655440000')).toBe('550…40000');
+    expect(middleId('550e8400-e29b-41d4-a716-446655440000')).toHaveLength(9);
+    expect(middleId('S1')).toBe('S1');
   });
 });
 
