@@ -62,8 +62,10 @@ export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; 
               <span role="gridcell">{r.method}</span>
               <span role="gridcell">{r.id}</span>
               <span role="gridcell">{r.error}</span>
-              <span role="gridcell" title={r.uris.length > 1 ? r.uris.join('\n') : r.uri || r.note}>
-                {r.uris.length > 1 ? `${r.uri} +${r.uris.length - 1}` : r.uri || r.note}
+              {/* A note beside a URI too: a read answer cut at the body cap names its URI and says it was cut. */}
+              <span role="gridcell" title={[r.uris.length > 1 ? r.uris.join('\n') : r.uri, r.note].filter(Boolean).join('\n')}>
+                {r.uris.length > 1 ? `${r.uri} +${r.uris.length - 1}` : r.uri}
+                {r.uri && r.note ? <span class="muted"> · {r.note}</span> : r.note}
               </span>
             </div>
           );
