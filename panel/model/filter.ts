@@ -4,6 +4,7 @@
 // double quotes keep spaces. A word with an unknown key (`file:///docs`) is free text: URIs are full of colons.
 import type { FindingId, UriRow } from '../../shared/engine/index.ts';
 import { globToRegExp } from '../../shared/engine/index.ts';
+import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { sessionNames, type Named } from './session-label.ts';
 
 export const IS_VALUES = ['stale', 'phantom', 'error', 'warning', 'info', 'problem', 'ok', 'cached', 'subscribed'] as const;
@@ -192,6 +193,12 @@ function rowIs(v: IsValue, r: UriRow): boolean {
   }
 }
 
+const TITLES_LOWER = new Map(Object.entries(CATALOGUE).map(([id, e]) => [id, e.title.toLowerCase()]));
+
+function titleLower(id: FindingId): string {
+  return TITLES_LOWER.get(id) ?? '';
+}
+
 /** Whether a term holds for a row; undefined when the term says nothing about rows (then it is ignored, negated or not). */
 function termMatchesRow(t: FilterTerm, { row, sessions }: RowFacts): boolean | undefined {
   switch (t.key) {
@@ -206,7 +213,9 @@ function termMatchesRow(t: FilterTerm, { row, sessions }: RowFacts): boolean | u
     case 'method':
       return undefined;
     case 'text':
-      return row.uri.toLowerCase().includes(t.value) || row.findings.some((f) => f.includes(t.value)) || row.status === t.value;
+      // The ids and the titles the Findings column shows ("nobody" found no row while the column said "Cached, but
+      // nobody is subscribed": an audit, 2026-12-05).
+      return row.uri.toLowerCase().includes(t.value) || row.findings.some((f) => f.includes(t.value) || titleLower(f).includes(t.value)) || row.status === t.value;
   }
 }
 

@@ -21,7 +21,8 @@ export function findingMatches(f: Finding, filter: Filter, sessions: readonly Se
     // The staleness findings, and the phantom one: what the same terms mean in the URI table.
     else if (t.key === 'is' && t.value === 'stale') hit = STALE_FINDINGS.has(f.id);
     else if (t.key === 'is' && t.value === 'phantom') hit = f.id === 'phantom-subscription';
-    else if (t.key === 'text') hit = [f.id, f.title, f.uri ?? '', f.session ?? '', f.detail ?? ''].some((s) => s.toLowerCase().includes(t.value));
+    // What the row shows: the severity and state columns too ("error" found no finding while the column said ERROR).
+    else if (t.key === 'text') hit = [f.id, f.title, f.uri ?? '', f.session ?? '', findingDetail(f), f.severity, f.open ? 'open' : 'past'].some((s) => s.toLowerCase().includes(t.value));
     if (hit !== undefined && hit === t.negate) return false;
   }
   return true;

@@ -122,6 +122,10 @@ describe('matchesRow', () => {
     expect(m('finding:age', r)).toBe(true);
     expect(m('docs/policy', r)).toBe(true);
     expect(m('cache-age', r)).toBe(true);
+    // The words the Findings column shows: the finding's title.
+    expect(m('older than expected', r)).toBe(true);
+    expect(m('nobody', r)).toBe(false);
+    expect(m('nobody', row({ findings: ['cached-not-subscribed'], status: 'warning' }))).toBe(true);
     expect(m('policy -is:stale', r)).toBe(false);
     expect(m('', r)).toBe(true);
   });

@@ -45,6 +45,10 @@ describe('findings view', () => {
     expect(m('is:problem')).toBe(true);
     expect(m('-is:error')).toBe(false);
     expect(m('delete')).toBe(true);
+    // The severity and state columns' words.
+    expect(m('error')).toBe(true);
+    expect(m('warning')).toBe(false);
+    expect(m(x.open ? 'open' : 'past')).toBe(true);
     expect(m('is:stale')).toBe(true); // a phantom is a staleness finding
     expect(m('is:phantom')).toBe(true);
     expect(findingMatches(f({ id: 'protocol-header-missing' }), parseFilter('is:stale'))).toBe(false);
