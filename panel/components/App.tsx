@@ -234,7 +234,16 @@ export function App({ store, connection }: Props) {
       </div>
     );
   } else if (view === 'findings') {
-    main = <FindingsView findings={snap.findings} sessions={snap.sessions} filter={filter} onOpen={(key) => (store.drawer.value = { kind: 'finding', key })} />;
+    main = (
+      <FindingsView
+        findings={snap.findings}
+        sessions={snap.sessions}
+        filter={filter}
+        selectedUri={selected}
+        onOpen={(key) => (store.drawer.value = { kind: 'finding', key })}
+        onSelectUri={(key) => (store.selected.value = key)}
+      />
+    );
   } else if (view === 'sessions') {
     main = <SessionsView snapshot={snap} filter={filter} openKey={drawer?.kind === 'session' ? drawer.key : null} onOpen={(key) => (store.drawer.value = { kind: 'session', key })} />;
   } else {

@@ -3,9 +3,12 @@
 // the arrow keys and Enter (as in the URI table), opens the finding — explanation, evidence, fix — in the drawer.
 // Windowed like the other lists: a trace with thousands of findings (a client with 5,000 URIs) rendered every row, 14 s
 // to open the view and 5 s per filter keystroke.
+// The URI selected in the table is the same selection here: its findings are marked, the keyboard starts on the first
+// of them, and a finding chosen here selects its URI for the other views (selecting a row drives every view).
 import { memo } from 'preact/compat';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Finding, SessionView } from '../../shared/engine/index.ts';
+import { findingRowKey } from '../../shared/findings/finding-log.ts';
 import type { Filter } from '../model/filter.ts';
 import { findingDetail, findingMatches, sortFindings } from '../model/findings-view.ts';
 import { formatClock } from '../model/format.ts';
@@ -18,16 +21,37 @@ interface Props {
   findings: readonly Finding[];
   sessions: readonly SessionView[];
   filter: Filter;
+  /** The selected URI row's key (store.selected), or null. */
+  selectedUri: string | null;
   onOpen: (key: string) => void;
+  /** A finding about a URI was chosen here: its row is the selection. */
+  onSelectUri: (key: string) => void;
 }
 
 const COLUMNS: readonly Column[] = ['Severity', 'Finding', 'URI', 'Session', 'Detail', 'First', 'Last', 'Count', 'State'].map((label) => ({ label }));
 
-function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
+function FindingsViewImpl({ findings, sessions, filter, selectedUri, onOpen, onSelectUri }: Props) {
   const shown = useMemo(() => sortFindings(findings).filter((f) => findingMatches(f, filter, sessions)), [findings, sessions, filter]);
   // The finding the keyboard is on, by key (its position changes when the list does).
   const [selected, setSelected] = useState<string | null>(null);
   const index = useMemo(() => (selected === null ? -1 : shown.findIndex((f) => f.key === selected)), [shown, selected]);
+  // A URI selected elsewhere (or on opening the view): the keyboard goes to its first finding, unless it is on one
+  // of them already. Once per selected URI (when it has a finding shown), not at every live update: the user may have
+  // moved on to another finding since.
+  const firstOfUri = useMemo(() => (selectedUri === null ? undefined : shown.find((f) => findingRowKey(f) === selectedUri)?.key), [shown, selectedUri]);
+  const followed = useRef<string | null>(null);
+  useEffect(() => {
+    if (firstOfUri === undefined || followed.current === selectedUri) return;
+    followed.current = selectedUri;
+    const current = index >= 0 ? shown[index]! : undefined;
+    if (current && findingRowKey(current) === selectedUri) return;
+    setSelected(firstOfUri);
+  }, [selectedUri, firstOfUri]);
+  const choose = (f: Finding) => {
+    setSelected(f.key);
+    const row = findingRowKey(f);
+    if (row !== undefined && row !== selectedUri) onSelectUri(row);
+  };
   return (
     <div class="findings-view findings-table" data-count={shown.length}>
       {shown.length === 0 ? (
@@ -45,11 +69,12 @@ function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
           activeId={index >= 0 ? `finding-row-${index}` : undefined}
           columns={COLUMNS}
           headClass="finding-head"
-          onMove={(to) => setSelected(shown[to]!.key)}
+          onMove={(to) => choose(shown[to]!)}
           onOpen={(i) => onOpen(shown[i]!.key)}
           renderRow={(i) => {
             const f = shown[i]!;
             const isSelected = f.key === selected;
+            const ofUri = selectedUri !== null && findingRowKey(f) === selectedUri;
             return (
               <div
                 key={f.key}
@@ -57,13 +82,14 @@ function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
                 role="row"
                 aria-rowindex={i + 2}
                 aria-selected={isSelected}
-                class={`finding-row finding-${f.severity}${f.open ? ' open' : ' closed'}${isSelected ? ' selected' : ''}`}
+                class={`finding-row finding-${f.severity}${f.open ? ' open' : ' closed'}${isSelected ? ' selected' : ''}${ofUri ? ' of-selected' : ''}`}
+                data-of-selected={ofUri || undefined}
                 data-finding-id={f.id}
                 data-severity={f.severity}
                 data-uri={f.uri ?? ''}
                 data-open={f.open}
                 onClick={() => {
-                  setSelected(f.key);
+                  choose(f);
                   onOpen(f.key);
                 }}
               >
@@ -90,5 +116,5 @@ function FindingsViewImpl({ findings, sessions, filter, onOpen }: Props) {
   );
 }
 
-/** Re-renders when its findings, sessions or filter changed (the handler reaches the same store). */
-export const FindingsView = memo(FindingsViewImpl, (a, b) => a.findings === b.findings && a.sessions === b.sessions && a.filter === b.filter);
+/** Re-renders when its findings, sessions, filter or selected URI changed (the handler reaches the same store). */
+export const FindingsView = memo(FindingsViewImpl, (a, b) => a.findings === b.findings && a.sessions === b.sessions && a.filter === b.filter && a.selectedUri === b.selectedUri);

@@ -40,6 +40,9 @@ async function imported(theme: 'light' | 'dark'): Promise<Page> {
 }
 
 const focused = (p: Page) => p.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
+/** Focus moves in an effect after the render that the awaited selector shows: wait for it rather than read it once. */
+const focusReaches = (p: Page, label: string) =>
+  p.waitForFunction((l) => document.activeElement?.getAttribute('aria-label') === l, label, { timeout: 5000 }).then(() => focused(p));
 
 for (const theme of ['light', 'dark'] as const) {
   it(`${theme}: every text on screen is at WCAG AA, a selected problem row and the flow chart included`, async () => {
@@ -112,7 +115,7 @@ it('focus stays in the panel: Clear of an imported trace with no tab, and dismis
   await p.focus('button[aria-label^="Clear"]');
   await p.keyboard.press('Enter');
   await p.waitForSelector('.status-bar[data-status="offline"]');
-  expect(await focused(p)).toBe('Import trace');
+  expect(await focusReaches(p, 'Import trace')).toBe('Import trace');
 
   const bad = join(dir, 'not-a-trace.json');
   writeFileSync(bad, 'this is not JSON');
@@ -121,7 +124,7 @@ it('focus stays in the panel: Clear of an imported trace with no tab, and dismis
   await p.focus('[data-import-error] button[aria-label="Dismiss"]');
   await p.keyboard.press('Enter');
   await p.waitForSelector('[data-import-error]', { state: 'detached' });
-  expect(await focused(p)).toBe('Import trace');
+  expect(await focusReaches(p, 'Import trace')).toBe('Import trace');
   await p.close();
 });
 

@@ -655,6 +655,33 @@ it('lists thousands of findings in a window of rows, walked by keyboard (a clien
   await off.close();
 });
 
+it('the URI selected in the table is the selection in the Findings view too, and a finding chosen there selects its URI', async () => {
+  const frames = neverResubscribingTrace(60, 3);
+  const path = join(out, 'selection-findings.trace.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames, createdAt: frames.at(-1)!.t + 60_000, pageUrl: 'http://localhost:8080/kb' })));
+  const off = await offlinePanel();
+  await importInto(off, path);
+  await off.waitForSelector('.status-bar[data-status="imported"]');
+  const uri = 'file:///docs/42.md';
+  await off.fill('input[aria-label="Filter"]', `uri:${uri}`);
+  await off.click(`.uri-row[data-uri="${uri}"]`);
+  await off.fill('input[aria-label="Filter"]', '');
+  await off.click('[role="tab"][data-view="findings"]');
+  // The keyboard is on the URI's first finding (brought into view), and each of its findings is marked.
+  await off.waitForSelector(`.finding-row.selected[data-uri="${uri}"]`);
+  const marked = await off.$$eval('.finding-row[data-of-selected]', (rs) => rs.map((r) => r.getAttribute('data-uri')));
+  expect(marked.length).toBeGreaterThan(0);
+  expect(new Set(marked)).toEqual(new Set([uri]));
+  // Another URI's finding, chosen here, is the selection in the table.
+  const other = await off.$eval(`.finding-row:not([data-uri="${uri}"]):not([data-uri=""])`, (r) => r.getAttribute('data-uri')!);
+  await off.click(`.finding-row[data-uri="${other}"]`);
+  await off.waitForSelector('[data-drawer="finding"]');
+  await off.keyboard.press('Escape');
+  await off.click('[role="tab"][data-view="resources"]');
+  await off.waitForSelector(`.uri-row[aria-selected="true"][data-uri="${other}"]`);
+  await off.close();
+});
+
 it('a finding that held twice shows both times in the drawer (its spans)', async () => {
   // Lost on a reconnect, resubscribed 20 s later, lost again on the next reconnect a minute after.
   const log = new FrameLog('doc-spans');
