@@ -176,6 +176,11 @@ export class PanelStore {
   readonly filterText = signal('');
   readonly filter = computed(() => parseFilter(this.filterText.value));
   readonly selected = signal<string | null>(null);
+  /**
+   * The Messages view's selected row (`seq.part`, frame-rows.ts rowKey): kept here, not in the view, so going to another
+   * view and back finds it selected and in sight (the list was back at its end with nothing selected).
+   */
+  readonly messageSelected = signal<string | null>(null);
   readonly drawer = signal<DrawerTarget | null>(null);
   readonly view = signal<ViewName>('resources');
   /** Frames received but not yet in view because the panel is paused (or still being caught up with). */

@@ -253,7 +253,16 @@ export function App({ store, connection }: Props) {
     const all = scrubbed ? every.filter((r) => r.seq <= scrubbed.lastSeq) : every;
     const ctx = filter.terms.length ? messageContext(snap.uris) : undefined;
     const shownRows = ctx ? all.filter((r) => matchesMessage(filter, r, ctx)) : all;
-    main = <FrameList rows={shownRows} total={all.length} version={version} onOpen={(seq) => (store.drawer.value = { kind: 'frame', seq })} />;
+    main = (
+      <FrameList
+        rows={shownRows}
+        total={all.length}
+        version={version}
+        selected={store.messageSelected.value}
+        onSelect={(key) => (store.messageSelected.value = key)}
+        onOpen={(seq) => (store.drawer.value = { kind: 'frame', seq })}
+      />
+    );
   }
 
   return (

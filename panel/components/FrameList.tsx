@@ -2,7 +2,6 @@
 // session, method, id, error, URI (or a transport note). Filtered with the same language as the URI table; a click,
 // or the arrow keys and Enter (as in the URI table), opens the frame in the detail drawer. Follows the tail while
 // scrolled to the bottom.
-import { useState } from 'preact/hooks';
 import { rowIndexOf, rowKey, type FrameRow } from '../frame-rows.ts';
 import { formatClock, middleId } from '../model/format.ts';
 import { VirtualList, type Column } from './VirtualList.tsx';
@@ -10,10 +9,20 @@ import { VirtualList, type Column } from './VirtualList.tsx';
 const ROW_HEIGHT = 20;
 const COLUMNS: readonly Column[] = ['#', 'time', 'dir', 'transport', 'session', 'method', 'id', 'error', 'URI / note'].map((label) => ({ label }));
 
-export function FrameList({ rows, version, total, onOpen }: { rows: FrameRow[]; version: number; total: number; onOpen: (seq: number) => void }) {
-  // The row the keyboard is on, as `seq.k` (the k-th row of that frame: a JSON-RPC batch is one frame, several rows).
-  // Rows are appended while live, in seq order; a key stays where it is.
-  const [selected, setSelected] = useState<string | null>(null);
+interface Props {
+  rows: FrameRow[];
+  version: number;
+  total: number;
+  /**
+   * The row the keyboard is on, as `seq.k` (the k-th message of that frame: a JSON-RPC batch is one frame, several
+   * rows). Rows are appended while live, in seq order; a key stays where it is. Owned by the store (messageSelected).
+   */
+  selected: string | null;
+  onSelect: (key: string) => void;
+  onOpen: (seq: number) => void;
+}
+
+export function FrameList({ rows, version, total, selected, onSelect: setSelected, onOpen }: Props) {
   const index = selected === null ? -1 : rowIndexOf(rows, selected);
   return (
     <div class="frame-list">

@@ -478,6 +478,14 @@ it('walks the Messages view by keyboard: arrows select a row, Enter opens it, Es
   await panel.waitForFunction(() => document.activeElement?.classList.contains('frame-grid'), undefined, { timeout: 5000 });
   await panel.click('[role="tab"][data-view="resources"]');
   await panel.waitForSelector('.uri-row[data-uri]');
+  // Back in Messages, the row is still selected, and in sight (the list went back to its end with nothing selected).
+  await panel.click('[role="tab"][data-view="messages"]');
+  await panel.waitForSelector(`.frame-row.selected[data-seq="${seq}"]`);
+  const [row, grid] = await Promise.all(['.frame-row.selected', '.frame-grid'].map((sel) => panel.locator(sel).boundingBox()));
+  expect(row!.y).toBeGreaterThanOrEqual(grid!.y);
+  expect(row!.y + row!.height).toBeLessThanOrEqual(grid!.y + grid!.height + 1);
+  await panel.click('[role="tab"][data-view="resources"]');
+  await panel.waitForSelector('.uri-row[data-uri]');
 });
 
 it('exports the HAR of the MCP HTTP traffic, SSE events in _sseEvents', async () => {
