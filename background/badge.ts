@@ -75,9 +75,14 @@ export class Badge {
     te = this.engines.get(tabId) ?? te;
     for (const f of frames) {
       if (f.segment !== te.segment) {
-        // A new page: the badge is about what the user looks at now.
-        te = { engine: new Engine(this.options), segment: f.segment, shown: te.shown };
+        // A new page: the badge is about what the user looks at now. Chrome cleared the tab's badge text when the tab
+        // navigated: nothing is shown (a new page with as many errors as the last one got no text).
+        te = { engine: new Engine(this.options), segment: f.segment, shown: undefined };
         this.engines.set(tabId, te);
+      } else if (f.kind === 'page-start' && f.frameId === 0) {
+        // The top-level page started again in its segment: back from the back/forward cache, with the errors it had.
+        // Chrome cleared the text when the tab navigated to it (and to the page in between): it is set again.
+        te.shown = undefined;
       }
       if (f.seq > te.engine.lastSeq) te.engine.apply(f);
     }
