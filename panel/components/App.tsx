@@ -7,11 +7,13 @@ import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/
 import { cancelImport, exportHarFile, exportTraceFile, importDropped, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
 import { snapshotClientTags } from '../model/client-tags.ts';
-import { matchesMessage, messageContext, viewNotes, type Filter } from '../model/filter.ts';
+import { messageContext, viewNotes, type Filter, type MessageContext } from '../model/filter.ts';
+import { contextSetsRead, IncrementalMessageFilter, rowsUpTo } from '../model/message-filter.ts';
 import { formatClock } from '../model/format.ts';
 import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
 import { filterRows, findingCounts, viewForSeverity } from '../model/uri-table.ts';
 import type { PanelStore, ViewName } from '../store.ts';
+import type { FrameRow } from '../frame-rows.ts';
 import { DetailDrawer } from './DetailDrawer.tsx';
 import { RenderGuard } from './RenderGuard.tsx';
 import { FlowChart } from './FlowChart.tsx';
@@ -22,6 +24,9 @@ import { SettingsDialog } from './SettingsDialog.tsx';
 import { Timeline } from './Timeline.tsx';
 import { Toolbar, type ToolbarActions } from './Toolbar.tsx';
 import { UriTable } from './UriTable.tsx';
+
+/** The context of a filter that reads none of it (no is:stale, is:problem, is:phantom). */
+const NO_CONTEXT: MessageContext = { staleUris: new Set(), phantomUris: new Set(), problemUris: new Set() };
 
 const VIEWS: Array<[ViewName, string]> = [
   ['resources', 'Resources'],
@@ -47,6 +52,8 @@ export function App({ store, connection }: Props) {
   const status = store.status.value;
   const imported = store.imported;
   const filterRef = useRef<HTMLInputElement>(null);
+  // The Messages view's filtered rows, kept from one commit to the next (only the rows appended since are filtered).
+  const messageFilter = useMemo(() => new IncrementalMessageFilter<FrameRow>(), []);
   // Closing the drawer gives focus back to what opened it (the row, the finding, the evidence link), as devtools does.
   const openedFrom = useRef<{ el: HTMLElement; again: string | null } | null>(null);
   // What had the focus last outside the drawer: the drawer takes the focus as it opens (its effect runs before this
@@ -250,9 +257,14 @@ export function App({ store, connection }: Props) {
     // While scrubbing, the messages up to the replayed instant.
     const scrubbed = store.scrubSnapshot.value;
     const every = store.messageRows();
-    const all = scrubbed ? every.filter((r) => r.seq <= scrubbed.lastSeq) : every;
-    const ctx = filter.terms.length ? messageContext(snap.uris) : undefined;
-    const shownRows = ctx ? all.filter((r) => matchesMessage(filter, r, ctx)) : all;
+    const all = scrubbed ? rowsUpTo(every, scrubbed.lastSeq) : every;
+    let shownRows = all;
+    if (filter.terms.length) {
+      // Filtered over every row (incrementally: see message-filter.ts), then cut at the replayed instant while scrubbing.
+      const ctx = contextSetsRead(filter).length ? messageContext(snap.uris) : NO_CONTEXT;
+      const hits = messageFilter.apply(every, filter, ctx);
+      shownRows = scrubbed ? rowsUpTo(hits, scrubbed.lastSeq) : hits;
+    }
     main = (
       <FrameList
         rows={shownRows}

@@ -10,7 +10,7 @@ const ROW_HEIGHT = 20;
 const COLUMNS: readonly Column[] = ['#', 'time', 'dir', 'transport', 'session', 'method', 'id', 'error', 'URI / note'].map((label) => ({ label }));
 
 interface Props {
-  rows: FrameRow[];
+  rows: readonly FrameRow[];
   version: number;
   total: number;
   /**

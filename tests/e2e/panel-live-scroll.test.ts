@@ -146,3 +146,25 @@ it('the Messages view still follows the tail at the bottom, and stays put scroll
   expect(after.atEnd).toBe(false);
   expect(await p.getAttribute('.frame-row.selected', 'data-seq')).toBe(seq);
 });
+
+it('a filtered Messages view takes in the new messages that match, and only those (the filter is kept incrementally)', async () => {
+  await p.click('[role="tab"][data-view="messages"]');
+  const shown = () => p.$$eval('.frame-grid .frame-row[data-seq]', (rs) => rs.map((r) => r.getAttribute('data-seq')));
+  // The rows the list holds (its row count, less the column heads').
+  const rows = () => p.$eval('.frame-grid', (g) => Number(g.getAttribute('aria-rowcount')) - 1);
+  await p.fill('input[aria-label="Filter"]', `uri:${uriOf('fresh-a')}`);
+  await waitFor(async () => ((await shown()).length === 0 ? true : undefined), 5_000, 'nothing read fresh-a yet');
+  await add(framesOf(() => client.read(uriOf('fresh-a'), 'x')));
+  // The read and its answer (which names the request's URI).
+  await waitFor(async () => ((await shown()).length === 2 ? true : undefined), 10_000, 'the read of fresh-a');
+  await add(framesOf(() => client.read(uriOf('fresh-b'), 'x')));
+  await add(framesOf(() => client.read(uriOf('fresh-a'), 'y')));
+  await waitFor(async () => ((await shown()).length === 4 ? true : undefined), 10_000, 'the second read of fresh-a');
+  expect(await rows()).toBe(4);
+  // Another filter, then none: every row again.
+  await p.fill('input[aria-label="Filter"]', `uri:${uriOf('fresh-b')}`);
+  await waitFor(async () => ((await shown()).length === 2 ? true : undefined), 5_000, 'the read of fresh-b');
+  const all = await p.evaluate(() => (globalThis as any).mcpPanel.messageRows().length as number);
+  await p.fill('input[aria-label="Filter"]', '');
+  await waitFor(async () => ((await rows()) === all ? true : undefined), 5_000, 'every row');
+});
