@@ -64,6 +64,8 @@ export interface PreparedTrace {
 
 /** An import's analysis yields to the event loop only once it has run this long, then every slice. */
 const SLICING = { unslicedMs: 1000, sliceMs: 100 };
+/** A live panel's scrubber replays in slices this long (a frame's budget, less what the live view needs). */
+const LIVE_SCRUB_SLICE_MS = 12;
 /** Frames between two looks at the clock while analysing. */
 const ANALYSE_CHECK_FRAMES = 1024;
 /** The live view looks at the clock every this many frames (a power of two) while it applies a backlog. */
@@ -143,8 +145,17 @@ export class PanelStore {
    * animation frame): its instant and how far the replay got (0–1). The views keep the last stop until it is done.
    */
   readonly scrubPending = signal<{ t: number; progress: number } | null>(null);
-  /** Main-thread time a scrubber replay takes per animation frame (tests set 0: one slice of frames per frame). */
+  /**
+   * Main-thread time a scrubber replay takes per animation frame (tests set 0: one slice of frames per frame). On an
+   * import, a step is best done in one go; live, at most LIVE_SCRUB_SLICE_MS (scrubSlice): at 100 ms a replay of a
+   * long live recording held the page for 100 ms a frame while frames kept coming (steps of 44–556 ms, long tasks up
+   * to 373 ms: an audit, 2026-12-05).
+   */
   scrubSliceMs = SLICING.sliceMs;
+
+  private scrubSlice(): number {
+    return this.imported ? this.scrubSliceMs : Math.min(this.scrubSliceMs, LIVE_SCRUB_SLICE_MS);
+  }
   /** The page in view left and no page since spoke MCP (Preserve log off): the view is empty and says so. */
   readonly pageLeft = signal<{ url: string; frames: number } | null>(null);
   /** Exchanges still open whose opening frames the last Clear kept (0 once a new page starts the view). */
@@ -679,7 +690,7 @@ export class PanelStore {
     if (a && r.t !== null) {
       // A trim's rebuild under way: the replay runs on the engine it swaps in, so that goes on first, in slices too
       // (at once it took up to 1.5 s at 250,000 frames in one animation frame).
-      this.buildAside(performance.now() + this.scrubSliceMs, true);
+      this.buildAside(performance.now() + this.scrubSlice(), true);
       if (this.aside) {
         this.scrubPending.value = { t: r.t, progress: 0.5 * ((a.applied - a.start) / Math.max(1, this.applied - a.start)) };
         this.scrubScheduled = true;
@@ -687,7 +698,7 @@ export class PanelStore {
         return;
       }
     }
-    if (this.setScrub(r.t, this.scrubClock() + this.scrubSliceMs) && this.scrubRequest === r) {
+    if (this.setScrub(r.t, this.scrubClock() + this.scrubSlice()) && this.scrubRequest === r) {
       this.scrubRequest = null;
       return;
     }

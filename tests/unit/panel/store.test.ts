@@ -415,6 +415,31 @@ describe('pause', () => {
 });
 
 describe('the scrubber', () => {
+  it('live, a scrubber replay holds the page for a frame\'s budget at a time, not the 100 ms an import\'s does', async () => {
+    const big = syntheticTrace(30_000, 40, 5).frames.map((f) => ({ ...f, segment: 1 }));
+    /** Slices a stop's replay takes, on a clock that moves 1 ms per reading. */
+    const slicesOf = async (s: PanelStore) => {
+      let tick = 0;
+      s.scrubClock = () => tick++;
+      let slices = 0;
+      const off = s.scrubPending.subscribe((p) => p && slices++);
+      s.requestScrub(big[25_000]!.t);
+      for (let i = 0; i < 2000 && s.scrubT.value === null; i++) await new Promise((r) => setTimeout(r, 2));
+      off();
+      expect(s.scrubT.value).toBe(big[25_000]!.t);
+      return slices;
+    };
+    const live = new PanelStore();
+    live.setPreserveLog(true);
+    live.add(big);
+    await frames();
+    const imported = new PanelStore();
+    imported.showPrepared(imported.prepareTrace('big.json', exportTrace({ frames: big, createdAt: big.at(-1)!.t + 1000, pageUrl: 'http://x/' })));
+    const [liveSlices, importSlices] = [await slicesOf(live), await slicesOf(imported)];
+    expect(importSlices).toBeGreaterThan(0);
+    expect(liveSlices).toBeGreaterThan(5 * importSlices);
+  });
+
   it('a scrubber stop that takes longer than a slice replays over several frames, saying how far, to the same state', async () => {
     const big = syntheticTrace(30_000, 40, 5).frames;
     const trace = exportTrace({ frames: big, createdAt: big.at(-1)!.t + 1000, pageUrl: 'http://x/' });
