@@ -62,9 +62,14 @@ interface PendingRequest {
   method: string;
   uri: string;
   uris: readonly string[];
+  /** The direction it travelled. */
+  dir: Dir;
   /** The keys it is filed under (by connection, and by session when it had one). */
   byConn: string;
   bySession: string;
+  conn: string;
+  /** Answered, forgotten at the cap, or its exchange ended with no way left to answer it. */
+  done: boolean;
 }
 
 /**
@@ -72,25 +77,40 @@ interface PendingRequest {
  * so `method:` and `uri:` find it too. Filed by connection (a streamable-HTTP POST, a WebSocket: the answer comes back
  * on it) and by session (legacy SSE: the answer comes on the GET stream; a server's request answered by a new POST),
  * with the request's direction (ids of each side are their own). Bounded: a long recording with requests never answered
- * (a page gone, a server that dropped them) forgets the oldest beyond `cap`.
+ * (a page gone, a server that dropped them, a client retrying a dead server) forgets the oldest beyond `cap` requests,
+ * first in, first out; an exchange that ends takes the requests only it could answer along.
  */
 export class PendingRequests {
   private readonly map = new Map<string, PendingRequest>();
+  /** Per connection, the requests sent on it (an answer with no readable id takes the only one; its end drops them). */
+  private readonly perConn = new Map<string, PendingRequest[]>();
+  private readonly queue: PendingRequest[] = [];
+  private head = 0;
+  private live = 0;
   constructor(private readonly cap = 20_000) {}
 
+  /** Requests waiting. */
   get size(): number {
-    return this.map.size;
+    return this.live;
   }
 
   add(dir: Dir, conn: string, session: string, id: unknown, method: string, uri: string, uris: readonly string[]): void {
     const k = `${dir}${idKey(id)}`;
-    const p: PendingRequest = { method, uri, uris, byConn: `c${conn}\n${k}`, bySession: session === '' ? '' : `s${session}\n${k}` };
+    const p: PendingRequest = { method, uri, uris, dir, byConn: `c${conn}\n${k}`, bySession: session === '' ? '' : `s${session}\n${k}`, conn, done: false };
     this.map.set(p.byConn, p);
     if (p.bySession !== '') this.map.set(p.bySession, p);
-    while (this.map.size > this.cap) {
-      const oldest = this.map.values().next().value!;
-      this.map.delete(oldest.byConn);
-      if (oldest.bySession !== '') this.map.delete(oldest.bySession);
+    const list = this.perConn.get(conn);
+    if (list) list.push(p);
+    else this.perConn.set(conn, [p]);
+    this.queue.push(p);
+    this.live++;
+    while (this.live > this.cap) {
+      const oldest = this.queue[this.head++]!;
+      if (!oldest.done) this.remove(oldest);
+    }
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
     }
   }
 
@@ -100,10 +120,50 @@ export class PendingRequests {
     let p = this.map.get(`c${conn}\n${k}`);
     if (!p && session !== '') p = this.map.get(`s${session}\n${k}`);
     if (!p) return undefined;
-    // Only when it is the same request under both keys (a newer request may have reused the id on the session).
+    this.remove(p);
+    return p;
+  }
+
+  /**
+   * An answer whose id is not readable (cut at capture before it): the request it answers if exactly one from the
+   * other side waits on this connection (one exchange, as the engine pairs it), else undefined.
+   */
+  takeOnly(dir: Dir, conn: string): PendingRequest | undefined {
+    let only: PendingRequest | undefined;
+    for (const p of this.perConn.get(conn) ?? []) {
+      if (p.done || p.dir === dir) continue;
+      if (only) return undefined;
+      only = p;
+    }
+    if (only) this.remove(only);
+    return only;
+  }
+
+  /** The connection's exchange ended: no answer comes on it now; a request filed by session may still be answered. */
+  endConn(conn: string): void {
+    const list = this.perConn.get(conn);
+    if (!list) return;
+    this.perConn.delete(conn);
+    for (const p of list) {
+      if (p.done) continue;
+      if (this.map.get(p.byConn) === p) this.map.delete(p.byConn);
+      if (p.bySession === '') this.remove(p);
+    }
+  }
+
+  private remove(p: PendingRequest): void {
+    if (p.done) return;
+    p.done = true;
+    this.live--;
+    // Only when it is the same request under the key (a newer request may have reused the id).
     if (this.map.get(p.byConn) === p) this.map.delete(p.byConn);
     if (p.bySession !== '' && this.map.get(p.bySession) === p) this.map.delete(p.bySession);
-    return p;
+    const list = this.perConn.get(p.conn);
+    if (list) {
+      const i = list.indexOf(p);
+      if (i >= 0) list.splice(i, 1);
+      if (list.length === 0) this.perConn.delete(p.conn);
+    }
   }
 }
 
@@ -161,8 +221,9 @@ function truncated(f: Frame, p: Payload, via: Via): FrameRow {
   let uri = /"uri"\s*:\s*"([^"\\]{1,2000})"/.exec(head)?.[1] ?? '';
   let method = s.method ?? (s.isResponse ? (s.isError ? '(error)' : '(result)') : '');
   const note = `truncated body (${p.truncated!.bytes} bytes)`;
-  if (s.isResponse && s.id !== undefined) {
-    const req = via.pending.take(via.dir, via.conn, via.session, s.id);
+  if (s.isResponse) {
+    // Its id is usually past the cut: then the one request waiting on this exchange is its match.
+    const req = s.id !== undefined ? via.pending.take(via.dir, via.conn, via.session, s.id) : via.pending.takeOnly(via.dir, via.conn);
     if (req) {
       method = `${req.method} ${method}`;
       if (uri === '') uri = req.uri;
@@ -291,8 +352,10 @@ export class FrameRows {
       case 'sse-comment':
         return note(`: ${frame.text}`, 'in');
       case 'http-end':
-        // The exchange is over: its context goes (a long capture would keep one per request).
+        // The exchange is over: its context goes (a long capture would keep one per request), and so do the requests
+        // only it could have answered.
         this.conns.delete(frame.conn);
+        this.pending.endConn(frame.conn);
         // A network or stream failure is an error (the page's own abort is not: an SDK closing its stream aborts it).
         return note(`end ${frame.outcome}${frame.error ? ` (${frame.error.name}: ${frame.error.message})` : ''}`, '', frame.outcome === 'failed' ? (frame.error?.name ?? 'failed') : '');
       case 'es-connect': {
@@ -306,10 +369,14 @@ export class FrameRows {
       case 'es-error':
         // Closed for good (readyState 2): no es-close follows, and the stream is lost: an error. (readyState 0: the
         // browser reconnects by itself; said, not flagged.)
-        if (frame.readyState === 2) this.conns.delete(frame.conn);
+        if (frame.readyState === 2) {
+          this.conns.delete(frame.conn);
+          this.pending.endConn(frame.conn);
+        }
         return frame.readyState === 2 ? note('closed by error', '', 'closed by error') : note('error, reconnecting');
       case 'es-close':
         this.conns.delete(frame.conn);
+        this.pending.endConn(frame.conn);
         return note('closed by page');
       case 'ws-connect':
         this.conns.set(frame.conn, { transport: 'WebSocket', session: frame.conn, contentType: '' });
@@ -320,6 +387,7 @@ export class FrameRows {
         return messages(frame.data, frame.dir);
       case 'ws-close':
         this.conns.delete(frame.conn);
+        this.pending.endConn(frame.conn);
         // Not closed cleanly (1006: the connection dropped without a close frame): an error, as devtools shows it.
         return note(`close ${frame.code} ${frame.reason}`, '', frame.wasClean ? '' : `close ${frame.code}`);
       case 'ws-error':

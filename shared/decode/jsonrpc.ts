@@ -128,9 +128,16 @@ export function idKey(id: RequestId): string {
  */
 export function sniffTruncated(prefix: string): { method?: string; id?: RequestId; isResponse: boolean; isError: boolean } {
   const head = prefix.length > 4096 ? prefix.slice(0, 4096) : prefix;
-  const method = /"method"\s*:\s*"([^"\\]{1,200})"/.exec(head)?.[1];
+  // Only an id before the payload ("result", "error", "params") is the message's own, and only a method before an
+  // answer's: the SDK writes an answer as {result, jsonrpc, id}, so its id is past the cut, and an "id" inside the
+  // result (a structuredContent field, a record) was taken for it, pairing the answer with another request (a review,
+  // 2026-12-05). A "method" inside a result is not the message's either.
+  const payloadAt = /"(?:result|error|params)"\s*:/.exec(head)?.index ?? Infinity;
+  const answerAt = /"(?:result|error)"\s*:/.exec(head)?.index ?? Infinity;
+  const methodMatch = /"method"\s*:\s*"([^"\\]{1,200})"/.exec(head);
+  const method = methodMatch && methodMatch.index < answerAt ? methodMatch[1] : undefined;
   const idMatch = /"id"\s*:\s*(?:(-?\d{1,15})\b|"([^"\\]{0,200})")/.exec(head);
-  const id = idMatch ? (idMatch[1] !== undefined ? Number(idMatch[1]) : idMatch[2]) : undefined;
+  const id = idMatch && idMatch.index < payloadAt ? (idMatch[1] !== undefined ? Number(idMatch[1]) : idMatch[2]) : undefined;
   // The first of the two keys decides. (Inside a JSON string a quote is escaped, so a document's text cannot match.)
   const answer = method === undefined ? /"(result|error)"\s*:/.exec(head)?.[1] : undefined;
   const out: { method?: string; id?: RequestId; isResponse: boolean; isError: boolean } = { isResponse: answer !== undefined, isError: answer === 'error' };

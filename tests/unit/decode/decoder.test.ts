@@ -113,6 +113,19 @@ describe('Streamable HTTP (2025)', () => {
     expect(messages[1]).toMatchObject({ kind: 'result', method: 'resources/read', uri: 'big', truncated: true, hash: 'h123', bytes: 900000, id: 7 });
   });
 
+  it('a truncated response with an "id" or "method" inside its result is still its own exchange\'s answer', () => {
+    const log = new FrameLog();
+    const other = log.newConn();
+    log.httpRequest(other, 'POST', URL, { 'mcp-session-id': 'S' }, request('resources/subscribe', { uri: 'x' }, 3));
+    const conn = log.newConn();
+    log.httpRequest(conn, 'POST', URL, { 'mcp-session-id': 'S' }, request('tools/call', { name: 'search' }, 7));
+    log.httpResponse(conn, 200, URL, { 'content-type': 'application/json' });
+    log.httpBody(conn, { text: '{"result":{"structuredContent":{"id":3,"method":"x","hits":["aaaa', truncated: { bytes: 900000, hash: 'h1' } });
+    log.httpEnd(conn);
+    const answer = decode(log).messages.find((m) => m.truncated)!;
+    expect(answer).toMatchObject({ kind: 'result', method: 'tools/call', id: 7 });
+  });
+
   it('reports an exchange that failed before a response', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL);

@@ -204,6 +204,44 @@ describe('Messages rows: failures, bodies, pairs and keys (an audit of the Messa
     expect(rows[4]).toMatchObject({ method: 'tools/call', id: 'r1', note: 'truncated body (500000 bytes)' });
   });
 
+  it('a cut answer in the SDK\'s key order ({result, jsonrpc, id}: its id past the cut) pairs with its own exchange, never by an "id" inside its result', () => {
+    const log = new FrameLog();
+    log.httpRequest('c1', 'POST', URL, { 'mcp-session-id': 'S1' }, JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'resources/read', params: { uri: 'file:///big' } }));
+    log.httpRequest('c2', 'POST', URL, { 'mcp-session-id': 'S1' }, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'resources/subscribe', params: { uri: 'file:///other' } }));
+    log.httpRequest('c3', 'POST', URL, { 'mcp-session-id': 'S1' }, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search' } }));
+    for (const c of ['c1', 'c3']) log.httpResponse(c, 200, URL, { 'content-type': 'application/json' });
+    log.httpBody('c1', { text: '{"result":{"contents":[{"uri":"file:///big","text":"xxxx', truncated: { bytes: 9_000_000, hash: 'h' } });
+    log.httpBody('c3', { text: '{"result":{"structuredContent":{"id":3,"uri":"file:///other","hits":["aaaa', truncated: { bytes: 500_000, hash: 'h' } });
+    log.httpResponse('c2', 200, URL, { 'content-type': 'application/json' });
+    log.httpBody('c2', JSON.stringify({ result: {}, jsonrpc: '2.0', id: 3 }));
+    const answers = rowsOf(log).filter((r) => r.method.endsWith('(result)')).map((r) => [r.method, r.id, r.uri]);
+    expect(answers).toEqual([
+      ['resources/read (result)', '', 'file:///big'],
+      ['tools/call (result)', '', 'file:///other'],
+      ['resources/subscribe (result)', '3', 'file:///other'],
+    ]);
+  });
+
+  it('an exchange that ends takes along the requests only it could answer; the bound counts requests, oldest out first', () => {
+    const rows = new FrameRows();
+    const log = new FrameLog();
+    // A client retrying a dead server: each POST fails, nothing can answer it later (no session to answer by).
+    for (let i = 0; i < 50; i++) {
+      log.httpRequest(`c${i}`, 'POST', URL, {}, `{"jsonrpc":"2.0","id":${i},"method":"ping"}`);
+      log.emit({ kind: 'http-end', conn: `c${i}`, outcome: 'failed', error: { name: 'TypeError', message: 'Failed to fetch' } });
+    }
+    for (const f of log.frames) rows.add(f);
+    expect(rows.pending.size).toBe(0);
+    // With a session, a request stays after its POST ends (legacy SSE answers on the GET stream): counted once.
+    const p = new PendingRequests(10);
+    for (let i = 0; i < 10; i++) p.add('out', `c${i}`, 'S1', i, 'ping', '', []);
+    expect(p.size).toBe(10);
+    // A newer request reusing an id on the session: the older one, forgotten at the bound, does not take it along.
+    p.add('out', 'c10', 'S1', 0, 'tools/list', '', []);
+    expect(p.size).toBe(10);
+    expect(p.take('in', 'g', 'S1', 0)?.method).toBe('tools/list');
+  });
+
   it('an answer shows its request’s method and URI, so method: and uri: find it beside its request', () => {
     const log = new FrameLog();
     log.httpRequest('c1', 'POST', URL, { 'mcp-session-id': 'S1' }, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'resources/subscribe', params: { uri: 'file:///a' } }));
