@@ -59,7 +59,9 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
+  // At the end and to stay there (`follow`): said by each scroll event, and by this list when it scrolls itself.
   const following = useRef(true);
+  const atEnd = (el: HTMLElement) => el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -78,8 +80,9 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
     const el = ref.current;
     if (!el) return;
     const before = inView.current;
-    // At the top the view stays at the top (new rows show there); a followed tail is the effect below's.
-    if (before && el.scrollTop > 0 && !(follow && following.current)) {
+    // A followed tail is the effect below's; at the top the view stays at the top (new rows show there). The tail is
+    // asked first: el.scrollTop makes the browser lay the page out, rows just drawn and all.
+    if (before && !(follow && following.current) && el.scrollTop > 0) {
       let moved = false;
       for (let j = 0; j < before.keys.length && !moved; j++) moved = before.at + j >= count || keyOf(before.at + j) !== before.keys[j];
       if (moved) {
@@ -95,19 +98,22 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
         for (const [d, n] of votes) if (n > most || (n === most && Math.abs(d) < Math.abs(shift))) [shift, most] = [d, n];
         if (shift !== 0) {
           el.scrollTop += shift * rowHeight;
+          following.current = atEnd(el);
           setScrollTop(el.scrollTop);
         }
       }
     }
   });
 
+  // The tail is drawn where it will be (see `top` below), so this scroll finds its rows in place. Also on a resize:
+  // a shorter view would be left above the tail drawn for it.
   useLayoutEffect(() => {
     const el = ref.current;
     if (el && follow && following.current) {
       el.scrollTop = el.scrollHeight;
       setScrollTop(el.scrollTop);
     }
-  }, [version, count, follow]);
+  }, [version, count, follow, height]);
 
   // The selection is revealed when it is another row than the one last revealed (a click, the keyboard, a finding
   // opened elsewhere), or back in the list (a filter had hidden it) — not when its index changes because rows were
@@ -124,6 +130,7 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
     const top = headerHeight + reveal! * rowHeight;
     if (top < el.scrollTop + headerHeight) el.scrollTop = top - headerHeight;
     else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
+    following.current = atEnd(el);
     setScrollTop(el.scrollTop);
   }, [revealKey]);
 
@@ -138,8 +145,12 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
   });
 
   // A list that just shrank (a filter) is still scrolled where the longer one was until the browser clamps it and says
-  // so in a scroll event: clamped here, the rows are there in this very render, not one scroll event later.
-  const top = Math.min(scrollTop, Math.max(0, (count + (columns === undefined ? 0 : 1)) * rowHeight - height));
+  // so in a scroll event: clamped here, the rows are there in this very render, not one scroll event later. A followed
+  // tail is drawn at the end the effect above scrolls to: drawn where the view was, then again at the end once that
+  // scroll is in the state, each commit drew its rows twice and laid the page out twice (live, at 1,000 frames/s the
+  // window moves by more than its rows each commit: every row is new each time).
+  const end = Math.max(0, (count + (columns === undefined ? 0 : 1)) * rowHeight - height);
+  const top = follow && following.current ? end : Math.min(scrollTop, end);
   const first = Math.max(0, Math.floor(top / rowHeight) - OVERSCAN);
   const last = Math.min(count, Math.ceil((top + height) / rowHeight) + OVERSCAN);
   const rows: ComponentChildren[] = [];
@@ -168,7 +179,7 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
       }}
       onScroll={(e) => {
         const el = e.currentTarget;
-        following.current = el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;
+        following.current = atEnd(el);
         setScrollTop(el.scrollTop);
       }}
     >
