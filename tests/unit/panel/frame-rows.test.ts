@@ -228,7 +228,7 @@ describe('Messages rows: failures, bodies, pairs and keys (an audit of the Messa
     // A client retrying a dead server: each POST fails, nothing can answer it later (no session to answer by).
     for (let i = 0; i < 50; i++) {
       log.httpRequest(`c${i}`, 'POST', URL, {}, `{"jsonrpc":"2.0","id":${i},"method":"ping"}`);
-      log.emit({ kind: 'http-end', conn: `c${i}`, outcome: 'failed', error: { name: 'TypeError', message: 'Failed to fetch' } });
+      log.httpEnd(`c${i}`, 'failed', 'request');
     }
     for (const f of log.frames) rows.add(f);
     expect(rows.pending.size).toBe(0);
