@@ -79,9 +79,10 @@ export class Badge {
         // navigated: nothing is shown (a new page with as many errors as the last one got no text).
         te = { engine: new Engine(this.options), segment: f.segment, shown: undefined };
         this.engines.set(tabId, te);
-      } else if (f.kind === 'page-start' && f.frameId === 0) {
-        // The top-level page started again in its segment: back from the back/forward cache, with the errors it had.
-        // Chrome cleared the text when the tab navigated to it (and to the page in between): it is set again.
+      } else if (f.kind === 'page-start') {
+        // A page started again in its segment: back from the back/forward cache, with the errors it had. Chrome
+        // cleared the text when the tab navigated to it (and to the page in between): it is set again. Any document's
+        // (a silent top page's MCP iframe is the only one that says so), not only the top one's.
         te.shown = undefined;
       }
       if (f.seq > te.engine.lastSeq) te.engine.apply(f);

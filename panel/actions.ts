@@ -66,23 +66,9 @@ export function harText(store: PanelStore): string {
   return JSON.stringify(buildHar(frames, { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store, frames) }), null, 1);
 }
 
-/**
- * What the log lost before this view: the imported trace's count, or the tab's — less the dropped frames the export
- * holds all the same (a panel keeps frames the log has dropped until it holds a tenth more than the log: after a cap was
- * lowered, an export said 799 frames were missing while it held them all, an audit, 2026-12-05).
- */
-export function droppedOf(store: PanelStore, frames: readonly Frame[]): { frames: number; rejected?: number } {
-  const imported = store.imported?.trace;
-  if (imported) return imported.dropped;
-  const stats = store.stats.value;
-  if (!stats) return { frames: 0, rejected: 0 };
-  const firstKept = stats.lastSeq - stats.frames + 1;
-  let held = 0;
-  for (const f of frames) {
-    if (f.seq >= firstKept) break;
-    held++;
-  }
-  return { frames: Math.max(0, stats.dropped - held), rejected: stats.rejected };
+/** What the log lost before this view: the imported trace's count, or the tab's less what the export holds anyway. */
+function droppedOf(store: PanelStore, frames: readonly Frame[]): { frames: number; rejected?: number } {
+  return store.imported ? store.imported.trace.dropped : store.droppedLacking(frames);
 }
 
 export function download(name: string, text: string, type: string): void {

@@ -301,6 +301,7 @@ export class PanelStore {
         this.frames = [];
         this.pendingStats = null;
         this.stats.value = m.stats;
+        this.logStats = m.stats;
         this.keptOnClear.value = m.kept ?? 0;
         if (!this.imported) {
           // What the drawer showed went with the log (as Chrome's Network panel closes its details on Clear).
@@ -601,6 +602,7 @@ export class PanelStore {
       this.importError.value = null;
       this.status.value = 'imported';
       this.selected.value = null;
+      this.messageSelected.value = null;
       this.drawer.value = null;
       this.scrubT.value = null;
       this.scrubSnapshot.value = null;
@@ -620,6 +622,7 @@ export class PanelStore {
     this.imported = null;
     this.status.value = this.tabStatus;
     this.selected.value = null;
+    this.messageSelected.value = null;
     this.drawer.value = null;
     this.reset();
   }
@@ -775,6 +778,21 @@ export class PanelStore {
       this.scrubPending.value = null;
     });
     return true;
+  }
+
+  /**
+   * What the tab's log dropped that `frames` (of the view, in seq order) lack: a panel keeps frames the log has dropped
+   * until it holds a tenth more than the log, so after a cap was lowered an export said 799 frames were missing while
+   * it held them all (an audit, 2026-12-05). By the latest stats received (those shown wait for the next snapshot,
+   * while a trim already acted on them).
+   */
+  droppedLacking(frames: readonly Frame[]): { frames: number; rejected: number } {
+    const stats = this.logStats ?? this.stats.value;
+    if (!stats) return { frames: 0, rejected: 0 };
+    const firstKept = firstKeptOf(stats);
+    let held = 0;
+    while (held < frames.length && frames[held]!.seq < firstKept) held++;
+    return { frames: Math.max(0, stats.dropped - held), rejected: stats.rejected };
   }
 
   /** The message-list rows of the frames in view (built on first use, then incrementally). */

@@ -246,9 +246,9 @@ export function App({ store, connection }: Props) {
         findings={snap.findings}
         sessions={snap.sessions}
         filter={filter}
-        selectedUri={selected}
+        selectedUri={selectedRow ? selected : null}
         onOpen={(key) => (store.drawer.value = { kind: 'finding', key })}
-        onSelectUri={(key) => (store.selected.value = key)}
+        onSelectUri={select}
       />
     );
   } else if (view === 'sessions') {

@@ -4,7 +4,7 @@
 // here, nothing changes). Without a tab they apply to this view only.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Settings } from '../../shared/settings.ts';
-import { NEW_RULE_SECONDS, capDropNote, cliOptions, draftProblem, fromDraft, toDraft, type Draft, type DraftProblem, type FieldId } from '../model/settings-form.ts';
+import { capDropNote, editRule, newRule, cliOptions, draftProblem, fromDraft, toDraft, type Draft, type DraftProblem, type FieldId } from '../model/settings-form.ts';
 
 interface Props {
   settings: Settings;
@@ -100,7 +100,7 @@ export function SettingsDialog({ settings, log, error, connected, onSave, onClos
                 {...field(`rule-${i}-pattern`)}
                 placeholder="file:///docs/** or postgres://kb/*"
                 value={r.pattern}
-                onInput={(e) => set({ rules: d.rules.map((x, j) => (j === i ? { ...x, pattern: e.currentTarget.value } : x)) })}
+                onInput={(e) => set({ rules: d.rules.map((x, j) => (j === i ? editRule(x, { pattern: e.currentTarget.value }) : x)) })}
               />
               <input
                 type="number"
@@ -108,7 +108,7 @@ export function SettingsDialog({ settings, log, error, connected, onSave, onClos
                 aria-label={`Rule ${i + 1} max age in seconds`}
                 {...field(`rule-${i}-seconds`)}
                 value={r.seconds}
-                onInput={(e) => set({ rules: d.rules.map((x, j) => (j === i ? { ...x, seconds: e.currentTarget.value } : x)) })}
+                onInput={(e) => set({ rules: d.rules.map((x, j) => (j === i ? editRule(x, { seconds: e.currentTarget.value }) : x)) })}
               />
               <span class="muted">s</span>
               <button
@@ -129,7 +129,7 @@ export function SettingsDialog({ settings, log, error, connected, onSave, onClos
             data-add-rule
             onClick={() => {
               const n = d.rules.length;
-              set({ rules: [...d.rules, { pattern: '', seconds: NEW_RULE_SECONDS }] });
+              set({ rules: [...d.rules, newRule()] });
               // Straight to the new rule's pattern.
               setTimeout(() => ref.current?.querySelector<HTMLElement>(`[data-field="rule-${n}-pattern"]`)?.focus());
             }}

@@ -4,8 +4,15 @@
 import type { FreshnessRule } from '../../shared/engine/index.ts';
 import { LIMITS, isHeaderName, type Settings } from '../../shared/settings.ts';
 
+export interface DraftRule {
+  pattern: string;
+  seconds: string;
+  /** Put there by "+ Add rule" and not edited since (editRule clears it). */
+  fresh?: true;
+}
+
 export interface Draft {
-  rules: Array<{ pattern: string; seconds: string }>;
+  rules: DraftRule[];
   defaultSeconds: string;
   maxFrames: string;
   maxMiB: string;
@@ -35,13 +42,24 @@ export function toDraft(s: Settings): Draft {
 /** What "+ Add rule" puts in a new rule's max age. */
 export const NEW_RULE_SECONDS = '60';
 
+/** The rule "+ Add rule" adds. */
+export function newRule(): DraftRule {
+  return { pattern: '', seconds: NEW_RULE_SECONDS, fresh: true };
+}
+
+/** A rule as the user edited it: no longer one just added. */
+export function editRule(r: DraftRule, patch: Partial<Pick<DraftRule, 'pattern' | 'seconds'>>): DraftRule {
+  const { fresh: _, ...rest } = r;
+  return { ...rest, ...patch };
+}
+
 /**
- * Rules without a pattern whose max age is empty or still what "+ Add rule" put there are dropped, not errors: a rule
- * added and never filled in (it blocked Save with "enter a URI pattern": an audit, 2026-12-05). A max age the user
- * typed without a pattern is still named.
+ * Rules without a pattern are dropped, not errors, when their max age is empty or the rule was added and never edited
+ * (its filled-in max age blocked Save with "enter a URI pattern": an audit, 2026-12-05). A rule whose pattern the user
+ * cleared, or a max age typed without a pattern, is still named: it is not dropped without a word.
  */
 function filledRules(d: Draft): Draft['rules'] {
-  return d.rules.filter((r) => r.pattern.trim() !== '' || (r.seconds.trim() !== '' && r.seconds.trim() !== NEW_RULE_SECONDS));
+  return d.rules.filter((r) => r.pattern.trim() !== '' || (r.seconds.trim() !== '' && !r.fresh));
 }
 
 function headerNames(d: Draft): string[] {
@@ -126,14 +144,13 @@ export function saveRoute(tabPanel: boolean, sent: () => boolean): 'sent' | 'loc
 /**
  * Said under the caps while the draft's are below what this tab's log holds: Save drops the oldest frames at once, in
  * every tab over the new caps, with a tenth of the cap more so the log does not trim again at its next frame
- * (background/tab-log.ts). Undefined when nothing would go, or the draft's caps are not numbers yet.
+ * (background/tab-log.ts). Undefined when nothing would go, or the draft's caps are not ones Save takes.
  */
 export function capDropNote(d: Draft, log: { frames: number; bytes: number } | null | undefined): string | undefined {
   if (!log) return undefined;
-  const maxFrames = Number(d.maxFrames);
-  const maxBytes = Number(d.maxMiB) * 1024 * 1024;
-  const overFrames = d.maxFrames.trim() !== '' && Number.isFinite(maxFrames) && maxFrames > 0 && log.frames > maxFrames;
-  const overBytes = d.maxMiB.trim() !== '' && Number.isFinite(maxBytes) && maxBytes > 0 && log.bytes > maxBytes;
+  // Only caps Save would take: one it refuses drops nothing (its problem is named at Save).
+  const overFrames = !outside(d.maxFrames, 1, LIMITS.maxFrames) && Number.isInteger(Number(d.maxFrames)) && log.frames > Number(d.maxFrames);
+  const overBytes = !outside(d.maxMiB, 1024 * 1024, LIMITS.maxBytes) && log.bytes > Number(d.maxMiB) * 1024 * 1024;
   if (!overFrames && !overBytes) return undefined;
   const what = [
     overFrames ? `${log.frames.toLocaleString('en-US')} frames` : '',

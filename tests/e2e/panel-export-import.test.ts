@@ -323,11 +323,22 @@ it('edits settings in the panel: a bad value is named, marked and focused, a goo
   expect(await (await panel.waitForSelector('[data-settings-error="true"]')).textContent()).toBe('Max frames: a number of frames from 1,000 to 5,000,000');
   expect(await panel.getAttribute('dialog input[aria-label="Max frames"]', 'aria-invalid')).toBe('true');
   expect(await panel.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Max frames');
-  // A cap below what the tab's log holds is said before Save: its oldest frames would go at once.
-  await panel.fill('dialog input[aria-label="Max frames"]', '1');
-  expect(await (await panel.waitForSelector('dialog [data-cap-note]')).textContent()).toMatch(/^This tab's log holds [\d,]+ frames: Save drops its oldest frames now/);
-  await panel.fill('dialog input[aria-label="Max frames"]', String(DEFAULT_SETTINGS.maxFrames));
+  // A cap below what the tab's log holds is said before Save: its oldest frames would go at once. (The log is said to
+  // hold more than the smallest cap: this page's is smaller.) Not for a cap Save refuses: that drops nothing.
+  const logFrames = await panel.evaluate(() => (globalThis as any).mcpPanel.stats.value.frames as number);
+  await panel.evaluate(() => {
+    const store = (globalThis as any).mcpPanel;
+    store.stats.value = { ...store.stats.value, frames: 5000 };
+  });
+  await panel.fill('dialog input[aria-label="Max frames"]', '1000');
+  expect(await (await panel.waitForSelector('dialog [data-cap-note]')).textContent()).toMatch(/^This tab's log holds 5,000 frames: Save drops its oldest frames now/);
+  await panel.fill('dialog input[aria-label="Max frames"]', '999');
   await panel.waitForSelector('dialog [data-cap-note]', { state: 'detached' });
+  await panel.evaluate((n) => {
+    const store = (globalThis as any).mcpPanel;
+    store.stats.value = { ...store.stats.value, frames: n };
+  }, logFrames);
+  await panel.fill('dialog input[aria-label="Max frames"]', String(DEFAULT_SETTINGS.maxFrames));
   // "+ Add rule" takes focus to the new rule; removing a rule gives it to "+ Add rule" when none is left.
   await panel.click('dialog button:has-text("+ Add rule")');
   await panel.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Rule 1 URI pattern', undefined, { timeout: 5000 });

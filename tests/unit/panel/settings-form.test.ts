@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from '../../../cli/analyze.ts';
-import { NEW_RULE_SECONDS, NOT_SAVED_RECONNECTING, capDropNote, cliOptions, draftProblem, fromDraft, saveRoute, toDraft } from '../../../panel/model/settings-form.ts';
+import { NOT_SAVED_RECONNECTING, capDropNote, cliOptions, editRule, newRule, draftProblem, fromDraft, saveRoute, toDraft } from '../../../panel/model/settings-form.ts';
 import { DEFAULT_SETTINGS, validateSettings } from '../../../shared/settings.ts';
 
 const base = () => toDraft(DEFAULT_SETTINGS);
@@ -21,9 +21,13 @@ describe('settings form', () => {
     expect(draftProblem({ ...base(), maxMiB: '0.5' })).toEqual({ field: 'maxMiB', message: 'Max size: a number of MiB from 1 to 2,048' });
     expect(draftProblem({ ...base(), maxMiB: '1.5' })).toBeUndefined();
     // A rule added ("+ Add rule" fills in its max age) and left without a pattern is dropped too.
-    const added = { ...base(), rules: [{ pattern: '', seconds: NEW_RULE_SECONDS }] };
+    const added = { ...base(), rules: [newRule()] };
     expect(draftProblem(added)).toBeUndefined();
     expect(fromDraft(added).freshnessRules).toEqual([]);
+    // Not a saved 60 s rule whose pattern the user cleared, nor an added one whose max age was typed: named.
+    const saved = toDraft({ ...DEFAULT_SETTINGS, freshnessRules: [{ pattern: 'file:///a', maxAgeMs: 60_000 }] });
+    expect(draftProblem({ ...saved, rules: [editRule(saved.rules[0]!, { pattern: '' })] })?.field).toBe('rule-0-pattern');
+    expect(draftProblem({ ...base(), rules: [editRule(newRule(), { seconds: '60' })] })?.field).toBe('rule-0-pattern');
   });
 
   it('says before Save that caps below what the log holds drop its oldest frames now, and in every tab', () => {
@@ -34,6 +38,9 @@ describe('settings form', () => {
     // Not while the field is empty or not a number (the problem is named at Save), nor without a tab.
     expect(capDropNote({ ...base(), maxFrames: '' }, log)).toBeUndefined();
     expect(capDropNote({ ...base(), maxFrames: 'x' }, log)).toBeUndefined();
+    // Nor for a cap Save refuses (below its minimum, not whole): it drops nothing.
+    expect(capDropNote({ ...base(), maxFrames: '999' }, log)).toBeUndefined();
+    expect(capDropNote({ ...base(), maxFrames: '1000.5' }, log)).toBeUndefined();
     expect(capDropNote({ ...base(), maxFrames: '1000' }, null)).toBeUndefined();
   });
 

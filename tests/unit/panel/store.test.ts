@@ -607,6 +607,17 @@ describe('background errors', () => {
     return { all, last, stats };
   }
 
+  it('an import and closing it start the Messages view with nothing selected (its keys, seq.part, mean other frames there)', () => {
+    const { all } = longLog();
+    const s = new PanelStore();
+    s.messageSelected.value = '5.0';
+    s.showPrepared(s.prepareTrace('t.json', exportTrace({ frames: all, createdAt: all.at(-1)!.t + 1000, pageUrl: 'http://x/' })));
+    expect(s.messageSelected.value).toBeNull();
+    s.messageSelected.value = '7.0';
+    s.closeImport();
+    expect(s.messageSelected.value).toBeNull();
+  });
+
   it('exports count as dropped only the frames they lack: not those the panel still holds after the log dropped them', async () => {
     const { all, stats } = longLog();
     const s = new PanelStore();
@@ -621,8 +632,10 @@ describe('background errors', () => {
     expect(trace.frames).toHaveLength(all.length);
     expect(trace.dropped.frames).toBe(0);
     expect((JSON.parse(harText(s)) as { log: { comment: string } }).log.comment).not.toMatch(/dropped/);
-    // Once the panel follows the log, what it lacks is counted.
+    // Counted by the latest stats, before they are shown (a trim already acted on them).
     s.receive(stats(2000));
+    expect(s.droppedLacking(s.shownFrames()).frames).toBe(all.length - 2000);
+    // Once the panel follows the log, what it lacks is counted.
     await frames();
     expect(s.shownFrames()).toHaveLength(2000);
     expect((JSON.parse(traceText(s)) as { dropped: { frames: number } }).dropped.frames).toBe(all.length - 2000);
