@@ -71,7 +71,31 @@ function scripted(): Frame[][] {
   return out;
 }
 
-const SCRIPTED = scripted();
+/**
+ * Reconnect churn: each session re-reads the URIs, subscribes to some, and its server sends updates for all of them —
+ * unsolicited ones in the sessions that hold no subscription, again in a later session of the same id, and
+ * cached-not-subscribed following a URI across sessions: logged findings recorded again and again along the trace.
+ */
+function churn(): Frame[] {
+  const log = new FrameLog('doc-churn');
+  const c = new StreamableClient(log, URL, '2025-11-25');
+  for (let r = 0; r < 6; r++) {
+    if (r > 0) {
+      log.wait(700);
+      c.delete();
+    }
+    c.initialize({ sessionId: `S${r % 3}` });
+    const get = c.openGet();
+    for (const u of URIS) c.read(u, `${u} ${r}`);
+    if (r % 2 === 0) c.subscribe(URIS[r % URIS.length]!);
+    for (const u of URIS) get.updated(u);
+    log.wait(300);
+    get.updated(URIS[(r + 1) % URIS.length]!);
+  }
+  return log.frames;
+}
+
+const SCRIPTED = [...scripted(), churn()];
 
 const payloadTexts = [
   request('resources/read', { uri: URIS[1]! }, 1),
@@ -266,6 +290,46 @@ describe('engine properties', () => {
         }
       }),
       { numRuns: 60 },
+    );
+  }, 60_000);
+
+  // Snapshots keep the logged findings between calls (FindingLog.findings), rebuilding only the records that changed:
+  // whatever snapshots were taken along the way (or none), and across a fork, the findings are a fresh replay's.
+  it('findings kept between snapshots equal a fresh replay at every point, and after a fork', () => {
+    const trace = fc.oneof(
+      fc.tuple(fc.constantFrom(...SCRIPTED.keys()), fc.array(mutation, { maxLength: 6 })).map(([which, muts]) => mutate(SCRIPTED[which]!, muts)),
+      fc.array(randomFrame, { maxLength: 80 }).map((drafts) => stamp(drafts)),
+    );
+    const fresh = (frames: readonly Frame[], seq: number, now: number) => Engine.replay(frames, { graceMs: 500 }, { seq }).findings(now);
+    fc.assert(
+      fc.property(trace, fc.array(fc.nat(), { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 4 }), fc.nat(), fc.nat(5_000), (frames, snaps, checks, forkAt, dt) => {
+        if (frames.length === 0) return;
+        const snapAt = new Set(snaps.map((x) => x % frames.length));
+        const checkAt = new Set([...checks.map((x) => x % frames.length), frames.length - 1]);
+        const k = forkAt % frames.length;
+        const live = new Engine({ graceMs: 500 });
+        let forked: Engine | undefined;
+        for (let i = 0; i < frames.length; i++) {
+          live.apply(frames[i]!);
+          const now = frames[i]!.t + dt;
+          if (snapAt.has(i)) live.snapshot(now);
+          if (checkAt.has(i)) expect(live.findings(now)).toStrictEqual(fresh(frames, frames[i]!.seq, now));
+          if (i === k) {
+            forked = live.fork();
+            // The fork goes on from here, fed the rest of the frames and asked at other points.
+            for (let j = i + 1; j < frames.length; j++) {
+              forked.apply(frames[j]!);
+              if (snapAt.has(frames.length - 1 - j)) forked.findings(frames[j]!.t + dt);
+            }
+          }
+        }
+        const now = frames.at(-1)!.t + dt;
+        const whole = fresh(frames, frames.at(-1)!.seq, now);
+        expect(live.findings(now)).toStrictEqual(whole);
+        expect(forked!.findings(now)).toStrictEqual(whole);
+        expect(live.fork().findings(now + 1)).toStrictEqual(fresh(frames, frames.at(-1)!.seq, now + 1));
+      }),
+      { numRuns: 200 },
     );
   }, 60_000);
 
