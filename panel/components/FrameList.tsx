@@ -48,7 +48,7 @@ export function FrameList({ rows, version, total, selected, onSelect: setSelecte
           const isSelected = key === selected;
           return (
             <div
-              key={`${r.seq}:${i}`}
+              key={key}
               id={`frame-row-${key}`}
               class={`frame-row${r.error ? ' has-error' : ''}${isSelected ? ' selected' : ''}`}
               role="row"
