@@ -1,5 +1,6 @@
 // First-version list rows: one row per JSON-RPC message or transport event, with the context a developer scans for
-// (direction, transport, session, method, id, error, URI). Incremental: keeps per-connection context as frames arrive.
+// (direction, transport, session, method, id, error, URI). Incremental: keeps per-connection context as frames arrive,
+// and the requests waiting for their answers (PendingRequests), so an answer's row names its request's method and URI.
 import type { Frame, Payload } from '../shared/frames.ts';
 import { sniffTruncated } from '../shared/decode/jsonrpc.ts';
 

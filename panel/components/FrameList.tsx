@@ -14,8 +14,8 @@ interface Props {
   version: number;
   total: number;
   /**
-   * The row the keyboard is on, as `seq.k` (the k-th message of that frame: a JSON-RPC batch is one frame, several
-   * rows). Rows are appended while live, in seq order; a key stays where it is. Owned by the store (messageSelected).
+   * The row the keyboard is on, as `seq.part` (FrameRow.part: its place among its frame's rows, fixed when built; a
+   * JSON-RPC batch is one frame, several rows). Rows are appended while live, in seq order; a key stays where it is. Owned by the store (messageSelected).
    */
   selected: string | null;
   onSelect: (key: string) => void;

@@ -31,7 +31,7 @@ const yes = (b: boolean, label: string, matters: boolean) => (
   </span>
 );
 
-/** A URI as the table and the timeline's labels show it: cut in the middle (see uriParts). */
+/** A URI as the table, the Findings view and the timeline's labels show it: cut in the middle (see uriParts). */
 export function UriText({ uri }: { uri: string }) {
   const [head, tail] = uriParts(uri);
   return (

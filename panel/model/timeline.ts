@@ -1,7 +1,8 @@
 // The timeline's data and its layout maths, pure so they are unit-tested without a canvas. TimelineIndex consumes the
 // engine's decoded message list incrementally (each message once) into per-URI lanes: reads as request→response bars,
 // subscribes (and listen requests), unsubscribes and notifications as marks. Session lanes, channel gaps and stale
-// intervals come from the snapshot (sessions, streams, findings), which is small.
+// intervals come from the snapshot (sessions, streams, findings), indexed once per update: a long recording holds
+// thousands of sessions.
 import type { EngineSnapshot, Finding, MessageList, SessionView, StreamView } from '../../shared/engine/index.ts';
 import { decodedJson, findingRowKey, messageAt } from '../../shared/engine/index.ts';
 import { STALE_FINDINGS } from './filter.ts';
