@@ -143,7 +143,7 @@ async function main(): Promise<void> {
   console.log(`  Demo page:                              ${pageUrl}`);
   if (o.scenario) console.log(`  Scenario: ${o.scenario} — ${findScenario(o.scenario)?.title ?? ''}`);
   if (o.scenario) console.log('  Documents are edited by the scenario\'s steps (it turns the edit timer off while it plays).');
-  else console.log(`  Documents are edited every ${o.editIntervalMs ? `${o.editIntervalMs / 1000} s` : 'never (timer off)'}; the page's "Edit on server" button edits on demand.`);
+  else console.log(`  ${o.editIntervalMs ? `Documents are edited every ${o.editIntervalMs / 1000} s` : 'Documents are not edited on a timer (--edit-interval 0)'}; the page's "Edit on server" button edits on demand.`);
   console.log('');
 
   if (stopping) return;

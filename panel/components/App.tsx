@@ -167,6 +167,9 @@ export function App({ store, connection }: Props) {
         // The counts are the shown snapshot's (the scrubbed instant while scrubbing): so is the choice of view.
         store.view.value = viewForSeverity(store.shown.value ?? { findings: [], uris: [] }, s, store.view.value);
       },
+      onPast: () => {
+        store.view.value = 'findings';
+      },
     }),
     [],
   );
@@ -303,6 +306,7 @@ export function App({ store, connection }: Props) {
         errors={counts.error}
         warnings={counts.warning}
         infos={counts.info}
+        past={counts.past}
         store={store}
         imported={imported?.name ?? null}
         noTab={store.tabStatusIsOffline()}
@@ -332,6 +336,8 @@ export function App({ store, connection }: Props) {
               }}
             >
               {label}
+              {/* How many findings the view lists (past ones too): none of them is out of sight behind a tab. */}
+              {id === 'findings' && snap && snap.findings.length > 0 ? <span class="tab-count" data-findings-total={snap.findings.length}> {snap.findings.length}</span> : null}
             </button>
           ))}
         </div>

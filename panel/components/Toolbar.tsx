@@ -16,6 +16,8 @@ export interface ToolbarActions {
   onSettings: () => void;
   onCloseImport: () => void;
   onSeverity: (s: 'error' | 'warning' | 'info') => void;
+  /** The past-problems count: the Findings view, where they are listed. */
+  onPast: () => void;
 }
 
 interface Props {
@@ -29,6 +31,8 @@ interface Props {
   errors: number;
   warnings: number;
   infos: number;
+  /** Warnings and errors that held earlier and were resolved (findingCounts.past). */
+  past: number;
   /** For the status line, which is bound to the store's own signals. */
   store: PanelStore;
   imported: string | null;
@@ -151,7 +155,7 @@ function ToolbarView(props: Props) {
           aria-invalid={errors.length > 0}
           aria-describedby={errors.length ? 'filter-errors' : props.filterNotes ? 'filter-notes' : undefined}
           title={errors.length ? props.filterErrors : props.filterNotes || undefined}
-          placeholder="Filter: is:stale is:phantom is:error uri:… session:… text"
+          placeholder="Filter: is:stale uri:… session:… text"
           value={p.filterText}
           onInput={(e) => p.onFilter(e.currentTarget.value)}
           onKeyDown={(e) => {
@@ -206,6 +210,11 @@ function ToolbarView(props: Props) {
             {s === 'error' ? '✖' : s === 'warning' ? '▲' : 'ℹ'} {p.counts[s]}
           </button>
         ))}
+        {p.past ? (
+          <button type="button" class="count past" data-past={p.past} title="Warnings and errors that held earlier and no longer do: show them in the Findings view" aria-label={`${p.past} past ${p.past === 1 ? 'problem' : 'problems'}: show the Findings view`} onClick={p.onPast}>
+            {p.past} past
+          </button>
+        ) : null}
       </span>
       <span class="spacer" />
       <LiveStatus store={p.store} />

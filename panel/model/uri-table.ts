@@ -126,9 +126,17 @@ export function moveIndex(count: number, i: number, key: NavKey, page = 10): num
 export type SeverityCounts = Record<Severity, number>;
 
 /** Open findings per severity (what is wrong now). */
-export function findingCounts(findings: readonly Finding[]): SeverityCounts {
-  const c: SeverityCounts = { error: 0, warning: 0, info: 0 };
-  for (const f of findings) if (f.open) c[f.severity]++;
+/**
+ * Open findings by severity, and `past`: warnings and errors that held earlier and no longer do (a stream that resumed
+ * without Last-Event-ID, a notification the server never sent): the toolbar showed ✖ 0 ▲ 0 for them, and the
+ * Resources view all green, while the Findings view listed them (a first-use audit, 2026-12-05).
+ */
+export function findingCounts(findings: readonly Finding[]): SeverityCounts & { past: number } {
+  const c = { error: 0, warning: 0, info: 0, past: 0 };
+  for (const f of findings) {
+    if (f.open) c[f.severity]++;
+    else if (f.severity !== 'info') c.past++;
+  }
   return c;
 }
 

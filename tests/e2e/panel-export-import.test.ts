@@ -701,6 +701,33 @@ it('the URI selected in the table is the selection in the Findings view too, and
   await off.close();
 });
 
+it('a problem that held and was resolved is counted in the toolbar ("1 past") and the Findings tab, not hidden behind ✖ 0 ▲ 0', async () => {
+  // A stream resumed without Last-Event-ID: a warning at an instant, past at once.
+  const log = new FrameLog('doc-gap');
+  log.pageStart('http://localhost:8080/app');
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet({ ids: 'ev' });
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  get.priming().updated(POLICY);
+  c.read(POLICY, 'v2');
+  get.close('failed');
+  c.openGet({ ids: 'ev2' });
+  log.wait(5000);
+  const path = join(out, 'past-gap.trace.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/app' })));
+  const off = await offlinePanel();
+  await importInto(off, path);
+  await off.waitForSelector('.status-bar[data-status="imported"]');
+  expect(await off.getAttribute('.count.sev-warning', 'data-n')).toBe('0');
+  expect(await off.textContent('.count.past')).toBe('1 past');
+  expect(await off.getAttribute('[role="tab"][data-view="findings"] .tab-count', 'data-findings-total')).toBe('1');
+  await off.click('.count.past');
+  await off.waitForSelector('.finding-row[data-finding-id="resume-gap"][data-open="false"]');
+  await off.close();
+});
+
 it('a finding that held twice shows both times in the drawer (its spans)', async () => {
   // Lost on a reconnect, resubscribed 20 s later, lost again on the next reconnect a minute after.
   const log = new FrameLog('doc-spans');

@@ -226,6 +226,9 @@ describe('URI table model', () => {
     expect(findingSessions({ ...numeric, detail: 'lost when S9 ended' }, [{ label: 'S9', doc: 'other-doc', endpoint: faq.endpoint }])).toEqual([]);
     const counts = findingCounts(snap.findings);
     expect(counts.error).toBeGreaterThan(0);
+    // Past problems are counted apart (the toolbar's "N past"); past notes are not.
+    const f = (severity: 'error' | 'warning' | 'info', open: boolean) => ({ ...snap.findings[0]!, severity, open });
+    expect(findingCounts([f('error', true), f('warning', false), f('error', false), f('info', false)])).toEqual({ error: 1, warning: 0, info: 0, past: 2 });
     const policy = snap.uris.find((r) => r.uri === POLICY)!;
     const fs = findingsForRow(snap.findings, policy);
     expect(fs.map((f) => f.id)).toContain('phantom-subscription');
