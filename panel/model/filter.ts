@@ -7,7 +7,7 @@ import { globToRegExp } from '../../shared/engine/index.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { sessionNames, type Named } from './session-label.ts';
 
-export const IS_VALUES = ['stale', 'phantom', 'error', 'warning', 'info', 'problem', 'ok', 'cached', 'subscribed'] as const;
+export const IS_VALUES = ['stale', 'phantom', 'error', 'warning', 'info', 'problem', 'ok', 'cached', 'subscribed', 'rpc'] as const;
 export type IsValue = (typeof IS_VALUES)[number];
 
 export type FilterTerm =
@@ -139,6 +139,7 @@ export function viewNotes(f: Filter, view: 'resources' | 'findings' | 'sessions'
     if (t.key === 'is' && view === 'messages' && (t.value === 'warning' || t.value === 'info' || t.value === 'ok' || t.value === 'cached' || t.value === 'subscribed')) {
       out.add(`is:${t.value} does not apply to messages`);
     }
+    if (t.key === 'is' && t.value === 'rpc' && view === 'resources') out.add('is:rpc applies to the Messages view only');
     if (view === 'sessions' && t.key !== 'session') out.add('only session: applies to the Sessions view');
     if (view === 'findings' && (t.key === 'method' || (t.key === 'is' && !FINDING_IS.has(t.value)))) {
       out.add(t.key === 'method' ? 'method: applies to the Messages view only' : `is:${t.value} does not apply to findings`);
@@ -170,7 +171,8 @@ export interface RowFacts {
   sessions: readonly string[];
 }
 
-function rowIs(v: IsValue, r: UriRow): boolean {
+/** undefined: the term says nothing about rows (is:rpc). */
+function rowIs(v: IsValue, r: UriRow): boolean | undefined {
   switch (v) {
     case 'stale':
       return r.findings.some((f) => STALE_FINDINGS.has(f)) || (r.cached && (r.cacheAgeMs ?? 0) > r.expectedMaxAgeMs);
@@ -190,6 +192,8 @@ function rowIs(v: IsValue, r: UriRow): boolean {
       return r.cached;
     case 'subscribed':
       return r.serverHasSubscription;
+    case 'rpc':
+      return undefined;
   }
 }
 
@@ -272,6 +276,9 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
   switch (t.key) {
     case 'is':
       if (t.value === 'error') return m.error !== '';
+      // JSON-RPC messages only (requests, notifications, answers): the transport's rows (HTTP heads, SSE priming events,
+      // ends, keep-alives) are two thirds of a live list (a first-use audit, 2026-12-05).
+      if (t.value === 'rpc') return m.method !== '';
       if (t.value === 'stale') return anyUri(m, (u) => ctx.staleUris.has(u));
       if (t.value === 'problem') return anyUri(m, (u) => ctx.problemUris.has(u));
       if (t.value === 'phantom') return anyUri(m, (u) => ctx.phantomUris.has(u));

@@ -134,6 +134,15 @@ describe('matchesRow', () => {
 describe('matchesMessage and matchesSession', () => {
   const msg = { method: 'resources/read', uri: 'file:///docs/policy.md', session: 'S1abc', error: '', note: '', transport: 'HTTP POST', id: '3' };
   const ctx = { staleUris: new Set(['file:///docs/policy.md']), phantomUris: new Set<string>(), problemUris: new Set<string>() };
+  it('is:rpc keeps the JSON-RPC messages (answers too) and leaves out the transport\'s rows; other views say it is not theirs', () => {
+    const rows = [msg, { ...msg, method: 'resources/read (result)' }, { ...msg, method: '', uri: '', note: 'HTTP 200 application/json' }, { ...msg, method: '', note: 'SSE event (no data)' }];
+    expect(rows.map((r) => matchesMessage(parseFilter('is:rpc'), r, ctx))).toEqual([true, true, false, false]);
+    expect(rows.map((r) => matchesMessage(parseFilter('-is:rpc'), r, ctx))).toEqual([false, false, true, true]);
+    expect(viewNotes(parseFilter('is:rpc'), 'resources')).toEqual(['is:rpc applies to the Messages view only']);
+    expect(viewNotes(parseFilter('is:rpc'), 'findings')).toEqual(['is:rpc does not apply to findings']);
+    expect(viewNotes(parseFilter('is:rpc'), 'messages')).toEqual([]);
+  });
+
   it('applies to the message list', () => {
     const m = (q: string, x = msg) => matchesMessage(parseFilter(q), x, ctx);
     expect(m('method:read')).toBe(true);
