@@ -65,11 +65,16 @@ export function middleId(id: string, n = 9): string {
   return `${id.slice(0, head)}…${id.slice(id.length - tail)}`;
 }
 
-/** An age for a ticking table cell: whole seconds (the cell changes at most once a second). */
+/**
+ * An age for a ticking table cell: whole seconds (the cell changes at most once a second), rounded as formatDuration
+ * rounds — truncated, the table read `33 s` while the drawer read `34 s` for the same age (a UX audit). Under 10 s the
+ * drawer shows a tenth (`3.6 s`), the cell the nearest second (`4 s`).
+ */
 export function formatAge(ms: number): string {
   if (!Number.isFinite(ms)) return '—';
   if (ms < 1000) return '< 1 s';
-  if (ms < 60_000) return `${Math.floor(ms / 1000)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
   return formatDuration(ms);
 }
 

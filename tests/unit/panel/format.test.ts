@@ -55,11 +55,23 @@ describe('coarse ticking cells', () => {
   it('change at most once a second', async () => {
     const { formatAge, formatAgoCoarse } = await import('../../../panel/model/format.ts');
     expect(formatAge(10)).toBe('< 1 s');
-    expect(formatAge(1999)).toBe('1 s');
-    expect(formatAge(59_999)).toBe('59 s');
+    expect(formatAge(1400)).toBe('1 s');
+    expect(formatAge(1999)).toBe('2 s');
+    expect(formatAge(59_400)).toBe('59 s');
+    expect(formatAge(59_999)).toBe('1 min 00 s');
     expect(formatAge(61_000)).toBe('1 min 01 s');
     expect(formatAgoCoarse(undefined, 0)).toBe('—');
     expect(formatAgoCoarse(1000, 1500)).toBe('just now');
-    expect(formatAgoCoarse(1000, 4500)).toBe('3 s ago');
+    expect(formatAgoCoarse(1000, 4400)).toBe('3 s ago');
+  });
+
+  it('round an age as the drawer does: the table and the drawer agree at the same instant', async () => {
+    const { formatAge, formatDuration } = await import('../../../panel/model/format.ts');
+    // The audit's case: 33.6 s read `33 s` in the table and `34 s` in the drawer.
+    expect(formatAge(33_600)).toBe(formatDuration(33_600));
+    for (let ms = 9_950; ms < 4 * 3600_000; ms += 997) expect(formatAge(ms)).toBe(formatDuration(ms));
+    // Under 10 s the drawer shows tenths; the cell is the nearest second of the same age.
+    expect(formatAge(3_600)).toBe('4 s');
+    expect(formatDuration(3_600)).toBe('3.6 s');
   });
 });
