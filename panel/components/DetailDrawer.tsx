@@ -14,6 +14,7 @@ import { coveredLines, messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities, 
 import { sessionLabel } from '../model/session-label.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
+import { flowNodeText } from '../model/flow-view.ts';
 import type { DrawerTarget, PanelStore } from '../store.ts';
 
 interface Props {
@@ -171,7 +172,7 @@ function UriDetail({ row, snapshot, open }: { row: UriRow; snapshot: EngineSnaps
           ['Last read sent', row.lastReadFailed ? `${formatAgo(row.lastReadT, now)} — failed: ${row.lastReadFailed}` : formatAgo(row.lastReadT, now)],
           ['Reads in flight', String(row.readsInFlight)],
           ['Notifications', String(row.notifications)],
-          ['Flow node', row.flowNode ?? '—'],
+          ['Flow node', flowNodeText(row.flowNode)],
         ]}
       />
       <h4>Findings ({findings.length})</h4>

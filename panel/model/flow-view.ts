@@ -123,3 +123,8 @@ export function jumpsOf(path: readonly FlowStep[]): FlowJump[] {
   }
   return out;
 }
+
+/** A flow node as the drawer names it: its letter and its English label (`M: Later requests read stale content`). */
+export function flowNodeText(id: NodeId | undefined): string {
+  return id === undefined ? '—' : `${id}: ${nodeById(id).en}`;
+}

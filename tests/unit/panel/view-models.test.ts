@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NODES, EDGES } from '../../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../../../panel/model/flow-layout.ts';
-import { flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
+import { flowNodeText, flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, midWayNote, sessionEntries } from '../../../panel/model/sessions-view.ts';
 import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, moveSelection, rowSessions, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
@@ -365,5 +365,13 @@ describe('the Sessions note on rows picked up mid-way', () => {
     expect(midWayNote(['listen'])).toMatch(/^\* picked up mid-way: its subscriptions\/listen request is not in the log \(.*Clear or the log cap/);
     expect(midWayNote(['session'])).toMatch(/^\* picked up mid-way: its initialize is not in the log/);
     expect(midWayNote(['session', 'listen'])).toContain('initialize (a session) or subscriptions/listen request (a listen)');
+  });
+});
+
+describe('flowNodeText', () => {
+  it('names a flow node by its letter and English label (the drawer said only "M")', () => {
+    expect(flowNodeText('M')).toBe('M: Later requests read stale content');
+    expect(flowNodeText(undefined)).toBe('—');
+    for (const n of NODES) expect(flowNodeText(n.id)).toBe(`${n.id}: ${n.en}`);
   });
 });
