@@ -24,6 +24,7 @@ export function StatusBar({
   paused = false,
   kept = 0,
   inView,
+  replaying = false,
 }: {
   status: PanelStatus;
   counts: Counts;
@@ -33,19 +34,24 @@ export function StatusBar({
   kept?: number;
   /** With earlier pages left out of the view (Preserve log off): the frames of the page in view. */
   inView?: number | undefined;
+  /** The scrubber replays an earlier instant (the views show it, not the live state). */
+  replaying?: boolean;
 }) {
   // Paused is a view state: the connection stays live and frames keep being recorded (they wait, counted).
   const showPaused = paused && status === 'live';
+  // While the scrubber replays, the views show an earlier instant: "Live" alone read as if they showed the live state
+  // (a UX audit). The connection's state (data-status) is unchanged; the text says both.
+  const text = `${showPaused ? 'Paused (the log keeps recording)' : LABEL[status]}${replaying ? ' · replaying' : ''}`;
   // Read out only when the state changes (live, paused, reconnecting…, frames lost), not at every batch of frames: the
   // whole line as a live region re-announced itself twice a second on a page that talks MCP (accessibility audit).
-  const announce = [showPaused ? 'Paused' : LABEL[status], counts.dropped ? 'frames were dropped' : '', counts.rejected ? 'messages were rejected' : ''].filter(Boolean).join(', ');
+  const announce = [showPaused ? 'Paused' : LABEL[status], replaying ? 'replaying an earlier instant' : '', counts.dropped ? 'frames were dropped' : '', counts.rejected ? 'messages were rejected' : ''].filter(Boolean).join(', ');
   return (
-    <div class="status-bar" role="group" aria-label="Capture status" data-status={status} data-paused={showPaused ? 'true' : undefined} title={title}>
+    <div class="status-bar" role="group" aria-label="Capture status" data-status={status} data-paused={showPaused ? 'true' : undefined} data-replay={replaying ? 'true' : undefined} title={title}>
       <span class="sr-only" role="status">
         {announce}
       </span>
       <span class={`status-dot ${showPaused ? 'paused' : status}`} aria-hidden="true" />
-      <span class="status-text">{showPaused ? 'Paused (the log keeps recording)' : LABEL[status]}</span>
+      <span class="status-text">{text}</span>
       {inView !== undefined && counts.frames > inView ? (
         // The view is this page's: counting the whole log here read as if the export held it all (an audit, 2026-12-05).
         <span data-count="frames" title={`The tab's log holds ${counts.frames} frames; ${counts.frames - inView} of them are earlier pages, left out while Preserve log is off.`}>
@@ -83,5 +89,5 @@ export function LiveStatus({ store }: { store: PanelStore }) {
   const counts = imported
     ? { frames: imported.trace.frames.length, dropped: imported.trace.dropped.frames, rejected: imported.trace.dropped.rejected ?? 0 }
     : countsOf(store.stats.value);
-  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} inView={store.framesInView()} />;
+  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} inView={store.framesInView()} replaying={store.scrubT.value !== null} />;
 }

@@ -405,6 +405,10 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
     input.dispatchEvent(new Event('input', { bubbles: true }));
   }, pos);
   await panel.waitForSelector('.scrub-banner[data-scrubbing="true"]');
+  // The status bar says so too (it said "Live" while the banner said replayed: a UX audit); the connection's state is
+  // unchanged.
+  await panel.waitForSelector('.status-bar[data-status="live"][data-replay="true"]');
+  expect(await panel.textContent('.status-text')).toBe('Live · replaying');
   // Before the reconnect the first session still held the subscription: nothing wrong with the policy row yet.
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="ok"]`);
   const slider = 'input[aria-label="Replay up to"]';
@@ -443,6 +447,8 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
   await panel.click('button[aria-label="Back to live"]');
   await panel.waitForSelector('.scrub-banner', { state: 'detached' });
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="error"]`);
+  expect(await panel.textContent('.status-text')).toBe('Live');
+  expect(await panel.getAttribute('.status-bar', 'data-replay')).toBeNull();
   // Focus stays on the scrubber, not lost to the page.
   await panel.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Replay up to', undefined, { timeout: 5000 });
   // So does the banner's own "Back to live" (it goes with the banner).
