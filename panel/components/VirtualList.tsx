@@ -177,6 +177,11 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
           onOpen(selected);
         }
       }}
+      // A double click opens a row's details (the URI table): it selected the word under the pointer as well. The
+      // second press of a double click selects nothing here; a drag still selects, and the drawer's text copies as usual.
+      onMouseDown={(e) => {
+        if (e.detail > 1) e.preventDefault();
+      }}
       onScroll={(e) => {
         const el = e.currentTarget;
         following.current = atEnd(el);
