@@ -4,11 +4,11 @@
 // every other view), Enter opens the detail drawer, Esc closes it. Rows re-render only when what they show changed:
 // times are shown to the second, so a live table touches the DOM at most once a second per row.
 import { memo } from 'preact/compat';
-import type { UriRow } from '../../shared/engine/index.ts';
+import type { SessionView, UriRow } from '../../shared/engine/index.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { clientKeyOf } from '../model/client-tags.ts';
 import { elementId, formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
-import { cacheAge, isProblem, uriParts } from '../model/uri-table.ts';
+import { cacheAge, isProblem, lastHolders, serverTitle, uriParts, type LastHolder } from '../model/uri-table.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 22;
@@ -22,6 +22,8 @@ interface Props {
   total: number;
   /** Client tags by client key (client-tags.ts): empty when the rows are of one client. */
   tags: Map<string, string>;
+  /** The snapshot's sessions: who held a URI nobody holds now (the Server cell's tooltip). */
+  sessions: readonly SessionView[];
 }
 
 /** ✓ or ✗; a "no" about a URI that is neither cached nor in trouble is no problem: shown muted (–), not as a red ✗. */
@@ -64,7 +66,8 @@ interface Cells {
   ageTitle: string;
   believes: boolean;
   server: boolean;
-  heldBy: string;
+  /** The Server cell's tooltip: who holds it, or that nobody does (and who did last). */
+  serverTitle: string;
   channel: boolean;
   notify: string;
   read: string;
@@ -73,7 +76,7 @@ interface Cells {
   selected: boolean;
 }
 
-function cellsOf(r: UriRow, now: number, selected: boolean, client: string): Cells {
+function cellsOf(r: UriRow, now: number, selected: boolean, client: string, holders: ReadonlyMap<string, LastHolder>): Cells {
   const age = cacheAge(r, now);
   return {
     key: r.key,
@@ -90,7 +93,7 @@ function cellsOf(r: UriRow, now: number, selected: boolean, client: string): Cel
     ageTitle: age === undefined ? '' : `expected at most ${formatDuration(r.expectedMaxAgeMs)} (${r.expectedMaxAgeSource})`,
     believes: r.clientBelievesSubscribed,
     server: r.serverHasSubscription,
-    heldBy: r.heldBy.join(', '),
+    serverTitle: serverTitle(r, holders),
     channel: r.deliveryChannelOpen,
     notify: formatAgoCoarse(r.lastNotifyT, now),
     read: formatAgoCoarse(r.lastReadT, now),
@@ -136,7 +139,7 @@ const RowView = memo(function RowView({ c, n, onSelect, onOpen }: { c: Cells; n:
         </span>
       </span>
       <span role="gridcell">{yes(c.believes, 'client believes subscribed', c.matters)}</span>
-      <span role="gridcell" title={c.heldBy}>
+      <span role="gridcell" title={c.serverTitle}>
         {yes(c.server, 'server has the subscription', c.matters)}
       </span>
       <span role="gridcell">{yes(c.channel, 'delivery channel open', c.matters)}</span>
@@ -169,7 +172,8 @@ const COLUMNS: readonly Column[] = [
   { label: 'Findings' },
 ];
 
-function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags }: Props) {
+function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sessions }: Props) {
+  const holders = lastHolders(sessions);
   const index = selected === null ? -1 : rows.findIndex((r) => r.key === selected);
   return (
     <div class="uri-table" data-rows={rows.length}>
@@ -195,7 +199,7 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags }: Pr
           onOpen={(i) => onOpen(rows[i]!.key)}
           renderRow={(i) => {
             const r = rows[i]!;
-            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected, tags.get(clientKeyOf(r)) ?? '')} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;
+            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected, tags.get(clientKeyOf(r)) ?? '', holders)} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;
           }}
         />
       )}
@@ -204,4 +208,4 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags }: Pr
 }
 
 /** Re-renders when its rows, clock, selection or total changed (handlers ignored: they reach the same store). */
-export const UriTable = memo(UriTableView, (a, b) => a.rows === b.rows && a.now === b.now && a.selected === b.selected && a.total === b.total && a.tags === b.tags);
+export const UriTable = memo(UriTableView, (a, b) => a.rows === b.rows && a.now === b.now && a.selected === b.selected && a.total === b.total && a.tags === b.tags && a.sessions === b.sessions);

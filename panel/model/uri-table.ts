@@ -3,6 +3,8 @@
 // severity for the toolbar. Pure.
 import { findingRowKey, followsUriAcrossSessions, type EngineSnapshot, type Finding, type SessionView, type Severity, type UriRow } from '../../shared/engine/index.ts';
 import { matchesRow, type Filter } from './filter.ts';
+import { formatClock } from './format.ts';
+import { sessionLabel } from './session-label.ts';
 
 /**
  * Session / listen ids per row key: holders now, plus the sessions named by the row's findings. (All of them:
@@ -433,4 +435,44 @@ export function viewForSeverity<V extends string>(shown: Pick<EngineSnapshot, 'f
     return key === undefined || status.get(key) !== severity;
   };
   return shown.findings.some((f) => f.open && f.severity === severity && hidden(f)) ? 'findings' : view;
+}
+
+/** The session (or listen) that held a URI last, for a row nobody holds now: when it ended and why. */
+export interface LastHolder {
+  /** As the views name it (sessionLabel). */
+  name: string;
+  endT: number;
+  endCause: SessionView['endCause'];
+}
+
+const holderKey = (doc: string, endpoint: string, uri: string): string => `${doc} ${endpoint}\n${uri}`;
+const lastHoldersCache = new WeakMap<readonly SessionView[], Map<string, LastHolder>>();
+
+/**
+ * Per client and URI, the ended session or listen of that client that last held it: an ended one's `subscriptions` are
+ * what it held when it ended, so the latest to end holding the URI is the one that lost it. One pass over the
+ * snapshot's sessions, kept per sessions array (the table's rows are windowed and re-rendered every second).
+ */
+export function lastHolders(sessions: readonly SessionView[]): Map<string, LastHolder> {
+  const cached = lastHoldersCache.get(sessions);
+  if (cached) return cached;
+  const out = new Map<string, LastHolder>();
+  for (const s of sessions) {
+    if (s.open || s.endT === undefined) continue;
+    for (const uri of s.subscriptions) {
+      const k = holderKey(s.doc, s.endpoint, uri);
+      const was = out.get(k);
+      if (was === undefined || was.endT <= s.endT) out.set(k, { name: sessionLabel(s), endT: s.endT, endCause: s.endCause });
+    }
+  }
+  lastHoldersCache.set(sessions, out);
+  return out;
+}
+
+/** The Server cell's tooltip: who holds the URI; nobody — and, when known, which session held it last and how it ended. */
+export function serverTitle(r: Pick<UriRow, 'doc' | 'endpoint' | 'uri' | 'heldBy' | 'serverHasSubscription'>, holders: ReadonlyMap<string, LastHolder>): string {
+  if (r.heldBy.length > 0) return `Held by ${r.heldBy.join(', ')}`;
+  const last = holders.get(holderKey(r.doc, r.endpoint, r.uri));
+  if (last === undefined) return r.serverHasSubscription ? 'Held' : 'Not held by any session';
+  return `Not held by any session. Last held by ${last.name}, until it ended at ${formatClock(last.endT)} (${last.endCause ?? 'cause unknown'})`;
 }

@@ -194,6 +194,27 @@ it('navigates the URI table with the keyboard; Enter opens the drawer, Esc close
   await panel.click(`.uri-row[data-uri="${POLICY}"]`);
 });
 
+it('opens a row on a double click without selecting its text; the drawer names the flow node; the Server cell says who lost the URI', async () => {
+  // A double click on the URI selected a word of it as well (a UX audit).
+  await panel.evaluate(() => getSelection()?.removeAllRanges());
+  await panel.dblclick(`.uri-row[data-uri="${POLICY}"] .uri-head`);
+  await panel.waitForSelector('.drawer[data-drawer="uri"]');
+  expect(await panel.evaluate(() => getSelection()?.toString() ?? '')).toBe('');
+  // The drawer's text is still selectable (to copy): a double click there selects a word.
+  await panel.dblclick('.drawer .drawer-title');
+  expect(await panel.evaluate(() => getSelection()?.toString() ?? '')).not.toBe('');
+  await panel.evaluate(() => getSelection()?.removeAllRanges());
+  // "Flow node M" read as a bare letter: its English label is there too.
+  const facts = await panel.$$eval('.drawer .facts dt', (dts) => Object.fromEntries(dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent ?? ''])));
+  expect(facts['Flow node']).toMatch(/^[A-Q]: [A-Z][a-z]/);
+  // Nobody holds the policy URI since the first session ended; the ✗'s tooltip said nothing.
+  const ended = await panel.evaluate(() => ((globalThis as any).mcpPanel.snapshot.value.sessions as Array<{ label: string; open: boolean; endCause?: string }>).find((x) => !x.open)!);
+  const title = await panel.getAttribute(`.uri-row[data-uri="${POLICY}"] [role="gridcell"]:nth-child(5)`, 'title');
+  expect(title).toMatch(new RegExp(`^Not held by any session\\. Last held by ${ended.label}, until it ended at \\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\(${ended.endCause}\\)$`));
+  await panel.keyboard.press('Escape');
+  await panel.waitForSelector('.drawer', { state: 'detached' });
+});
+
 it('a part that fails to draw says so in its place; the rest of the panel goes on, and it draws again', async () => {
   await panel.dblclick(`.uri-row[data-uri="${POLICY}"]`);
   await panel.click('.drawer .evidence button.link');

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { SessionView } from '../../../shared/engine/index.ts';
+import { formatClock } from '../../../panel/model/format.ts';
 import { NODES, EDGES } from '../../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../../../panel/model/flow-layout.ts';
 import { flowNodeText, flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, midWayNote, sessionEntries } from '../../../panel/model/sessions-view.ts';
-import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, moveSelection, rowSessions, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
+import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, lastHolders, moveSelection, rowSessions, serverTitle, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
 import { rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
@@ -373,5 +375,28 @@ describe('flowNodeText', () => {
     expect(flowNodeText('M')).toBe('M: Later requests read stale content');
     expect(flowNodeText(undefined)).toBe('—');
     for (const n of NODES) expect(flowNodeText(n.id)).toBe(`${n.id}: ${n.en}`);
+  });
+});
+
+describe('the Server cell tooltip', () => {
+  const session = (over: Partial<SessionView>): SessionView =>
+    ({ key: 'k', label: 'S', kind: 'session', endpoint: 'http://x/mcp', doc: 'D', transport: 'streamable-http', generation: '2025', startT: 0, startSeq: 0, open: false, subscriptions: [], deliveryChannelOpen: false, observedFromStart: true, ...over }) as SessionView;
+  const row = { doc: 'D', endpoint: 'http://x/mcp', uri: 'file:///a', heldBy: [] as string[], serverHasSubscription: false };
+
+  it('names the holders, or says nobody holds it and which session of the client held it last (it was empty)', () => {
+    const sessions = [
+      session({ key: 'S1', label: 'S1', endT: 1000, endCause: 'delete', subscriptions: ['file:///a'] }),
+      session({ key: 'S2', label: 'S2', endT: 5000, endCause: 'http-404', subscriptions: ['file:///a', 'file:///b'] }),
+      session({ key: 'S3', label: 'S3', endT: 9000, endCause: 'delete', subscriptions: ['file:///b'] }),
+      // Another client's session (another page) does not count.
+      session({ key: 'S4', label: 'S4', doc: 'E', endT: 9500, endCause: 'delete', subscriptions: ['file:///a'] }),
+      session({ key: 'S5', label: 'S5', open: true, subscriptions: [] }),
+    ];
+    const holders = lastHolders(sessions);
+    expect(lastHolders(sessions)).toBe(holders);
+    expect(serverTitle(row, holders)).toBe(`Not held by any session. Last held by S2, until it ended at ${formatClock(5000)} (http-404)`);
+    expect(serverTitle({ ...row, uri: 'file:///b' }, holders)).toMatch(/^Not held by any session\. Last held by S3, until it ended at .* \(delete\)$/);
+    expect(serverTitle({ ...row, uri: 'file:///c' }, holders)).toBe('Not held by any session');
+    expect(serverTitle({ ...row, heldBy: ['S5'], serverHasSubscription: true }, holders)).toBe('Held by S5');
   });
 });
