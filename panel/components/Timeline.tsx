@@ -5,13 +5,13 @@
 // shows the state then.
 import { memo } from 'preact/compat';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { EngineSnapshot, MessageList, UriRow } from '../../shared/engine/index.ts';
+import type { EngineSnapshot, MessageList, Severity, UriRow } from '../../shared/engine/index.ts';
 import { matchesSession, type Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
 import {
   describeRead,
   laneNowOf,
-  staleAt,
+  staleSeverityAt,
   fitWindow,
   maxZoomSpan,
   nearestMark,
@@ -355,8 +355,8 @@ function TimelineView(props: Props) {
                 onOpen={props.onOpenSession}
               />
             ) : (
-              // Red while stale at the lane's now, as the row's status; the shading keeps the history.
-              <UriLabel key={l.id} lkey={l.id} uri={l.uri} label={l.label} selected={l.selected} stale={staleAt(l.stale, laneNow)} onSelect={props.onSelectUri} />
+              // In the stale finding's colour (red, amber, blue) while stale at the lane's now, as the row's status; the shading keeps the history.
+              <UriLabel key={l.id} lkey={l.id} uri={l.uri} label={l.label} selected={l.selected} stale={staleSeverityAt(l.stale, laneNow)} onSelect={props.onSelectUri} />
             ),
           )}
         </ol>
@@ -456,13 +456,14 @@ const SessionLabel = memo(function SessionLabel(p: {
   );
 }, sameShown);
 
-const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; label: string; selected: boolean; stale: boolean; onSelect: (key: string) => void }) {
+const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; label: string; selected: boolean; stale: Severity | undefined; onSelect: (key: string) => void }) {
   return (
     <li
-      class={`lane-label uri${p.selected ? ' selected' : ''}${p.stale ? ' stale' : ''}`}
+      class={`lane-label uri${p.selected ? ' selected' : ''}${p.stale ? ` stale stale-${p.stale}` : ''}`}
       data-lane="uri"
       data-uri={p.uri}
-      data-stale={p.stale}
+      data-stale={p.stale !== undefined}
+      data-stale-severity={p.stale}
       title={p.label}
       aria-label={p.label}
       aria-current={p.selected ? 'true' : undefined}

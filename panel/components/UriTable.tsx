@@ -134,7 +134,7 @@ const RowView = memo(function RowView({ c, n, onSelect, onOpen }: { c: Cells; n:
         {c.client ? <span class="client-tag">{c.client}</span> : null}
       </span>
       <span role="gridcell">
-        <span class={c.overAge ? 'over-age' : c.age === 'listed' || c.age === 'not cached' ? 'muted' : ''} title={c.ageTitle}>
+        <span class={c.overAge ? `over-age age-${c.status}` : c.age === 'listed' || c.age === 'not cached' ? 'muted' : ''} title={c.ageTitle}>
           {c.age}
         </span>
       </span>

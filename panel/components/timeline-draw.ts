@@ -4,14 +4,14 @@
 // and bars are gathered into one path per style and filled once, and a mark closer than 2 px to the previous one of
 // its kind is skipped.
 import { formatClock } from '../model/format.ts';
-import { lowerBound, tickLabel, tickStep, ticks, xOf, type Interval, type ReadBar, type SessionLane, type TimeWindow, type UriLane } from '../model/timeline.ts';
+import { lowerBound, tickLabel, tickStep, ticks, xOf, type ReadBar, type SessionLane, type StaleInterval, type TimeWindow, type UriLane } from '../model/timeline.ts';
 
 export const AXIS_H = 18;
 export const LANE_H = 20;
 
 export type LaneSpec =
   | { kind: 'session'; id: string; label: string; session: SessionLane }
-  | { kind: 'uri'; id: string; label: string; uri: string; lane: UriLane | undefined; stale: Interval[]; selected: boolean };
+  | { kind: 'uri'; id: string; label: string; uri: string; lane: UriLane | undefined; stale: StaleInterval[]; selected: boolean };
 
 export interface Palette {
   bg: string;
@@ -22,9 +22,13 @@ export interface Palette {
   ok: string;
   warn: string;
   error: string;
+  info: string;
   accent: string;
   read: string;
+  /** A stale interval's shading, by its finding's severity (error, warning, info). */
   staleFill: string;
+  staleFillWarning: string;
+  staleFillInfo: string;
   gapFill: string;
   selectedFill: string;
 }
@@ -46,9 +50,12 @@ export function paletteOf(el: Element): Palette {
     ok: v('--ok', '#0d652d'),
     warn: v('--warn', '#8f4d00'),
     error: v('--error', '#b3261e'),
+    info: v('--info', '#185abc'),
     accent: v('--accent', '#1a73e8'),
     read: v('--read', '#4285f4'),
     staleFill: v('--stale-fill', 'rgba(217,48,37,0.16)'),
+    staleFillWarning: v('--stale-fill-warning', 'rgba(176,96,0,0.16)'),
+    staleFillInfo: v('--stale-fill-info', 'rgba(24,90,188,0.14)'),
     gapFill: v('--gap-fill', 'rgba(176,96,0,0.22)'),
     selectedFill: v('--selected-fill', 'rgba(26,115,232,0.10)'),
   };
@@ -179,10 +186,12 @@ export function drawTimeline(d: DrawInput): void {
       const s0 = clampX(xOf(w, s.t0, width), width);
       const s1 = clampX(xOf(w, s.t1, width), width);
       if (s1 < 0 || s0 > width) continue;
-      ctx.fillStyle = p.staleFill;
+      // In its finding's colour, as the table's row: an info one (a TTL passed) was drawn red, as an error.
+      const [fill, edge] = s.severity === 'info' ? [p.staleFillInfo, p.info] : s.severity === 'warning' ? [p.staleFillWarning, p.warn] : [p.staleFill, p.error];
+      ctx.fillStyle = fill;
       ctx.fillRect(s0, y + 1, Math.max(2, s1 - s0), LANE_H - 2);
       // A solid edge under the light shading: the interval stands out at 3:1 or more (WCAG 1.4.11), the bars over it stay readable.
-      ctx.fillStyle = p.error;
+      ctx.fillStyle = edge;
       ctx.fillRect(s0, y + LANE_H - 3, Math.max(2, s1 - s0), 2);
     }
     const l = lane.lane;

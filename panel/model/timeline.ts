@@ -3,8 +3,9 @@
 // subscribes (and listen requests), unsubscribes and notifications as marks. Session lanes, channel gaps and stale
 // intervals come from the snapshot (sessions, streams, findings), indexed once per update: a long recording holds
 // thousands of sessions.
-import type { EngineSnapshot, Finding, MessageList, SessionView, StreamView } from '../../shared/engine/index.ts';
+import type { EngineSnapshot, Finding, MessageList, SessionView, Severity, StreamView } from '../../shared/engine/index.ts';
 import { decodedJson, findingRowKey, messageAt } from '../../shared/engine/index.ts';
+import { SEVERITY_RANK } from '../../shared/findings/types.ts';
 import { STALE_FINDINGS } from './filter.ts';
 import { formatClock, formatDuration } from './format.ts';
 import { sessionLabel, sessionNames } from './session-label.ts';
@@ -187,6 +188,11 @@ export interface Interval {
   t1: number;
 }
 
+/** A stale interval: with the severity of the finding that held then (its band and its lane label take its colour). */
+export interface StaleInterval extends Interval {
+  severity: Severity;
+}
+
 export interface SessionLane {
   key: string;
   label: string;
@@ -323,16 +329,17 @@ function listenReconnects(s: SessionView, client: ClientSessions): boolean {
 }
 
 /** Per URI lane key: intervals during which a staleness finding was open (event findings: a zero-length mark). */
-export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings'>, now: number): Map<string, Interval[]> {
-  const out = new Map<string, Interval[]>();
+export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings'>, now: number): Map<string, StaleInterval[]> {
+  const out = new Map<string, StaleInterval[]>();
   for (const f of snapshot.findings as Finding[]) {
     const k = STALE_FINDINGS.has(f.id) ? findingRowKey(f) : undefined;
     if (k === undefined) continue;
     let list = out.get(k);
     if (!list) out.set(k, (list = []));
     // A finding that held several times is shaded where it held, not over the healthy times in between.
-    if (f.spans) for (const [t0, t1] of f.spans) list.push({ t0, t1 });
-    else list.push({ t0: f.firstT, t1: f.lastT });
+    // Coloured by its own severity, as the table's row: an info one (a TTL passed) was drawn red, as an error.
+    if (f.spans) for (const [t0, t1] of f.spans) list.push({ t0, t1, severity: f.severity });
+    else list.push({ t0: f.firstT, t1: f.lastT, severity: f.severity });
     if (f.open) list[list.length - 1]!.t1 = Math.max(now, list[list.length - 1]!.t1);
   }
   return out;
@@ -350,6 +357,13 @@ export function laneNowOf(snapshot: Pick<EngineSnapshot, 'now'> | null, scrubT: 
 /** Whether a stale interval reaches `t` (an open finding's runs to now): a lane label is red then, as the row is. */
 export function staleAt(intervals: readonly Interval[], t: number): boolean {
   return intervals.some((s) => s.t0 <= t && s.t1 >= t);
+}
+
+/** The worst severity among the stale intervals that reach `t` (undefined: none does): the lane label's colour. */
+export function staleSeverityAt(intervals: readonly StaleInterval[], t: number): Severity | undefined {
+  let worst: Severity | undefined;
+  for (const s of intervals) if (s.t0 <= t && s.t1 >= t && (worst === undefined || SEVERITY_RANK[s.severity] > SEVERITY_RANK[worst])) worst = s.severity;
+  return worst;
 }
 
 // ---- window maths -------------------------------------------------------------------------------------------------

@@ -1,0 +1,53 @@
+// A stale interval is drawn in its finding's colour: an info one (a cache past its TTL) was drawn as an error — a red
+// band, a red lane label — while its row in the table said INFO (a UX audit).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Finding } from '../../../shared/engine/index.ts';
+import { drawTimeline, type Palette } from '../../../panel/components/timeline-draw.ts';
+import { staleIntervals, staleSeverityAt, type StaleInterval } from '../../../panel/model/timeline.ts';
+
+const finding = (over: Partial<Finding>): Finding =>
+  ({ key: over.id, id: 'cache-age-exceeded', severity: 'info', doc: 'D', endpoint: 'E', uri: 'file:///a', firstT: 100, lastT: 200, open: false, count: 1, evidence: [], title: '', explanation: '', fix: '', ...over }) as Finding;
+
+describe('stale intervals by severity', () => {
+  it('carry their finding severity; the lane label takes the worst one at its now', () => {
+    const snap = { findings: [finding({ severity: 'info', firstT: 100, lastT: 400 }), finding({ id: 'phantom-subscription', severity: 'error', firstT: 300, lastT: 350 })] };
+    const iv = staleIntervals(snap, 1000).get('D E file:///a')!;
+    expect(iv).toEqual([
+      { t0: 100, t1: 400, severity: 'info' },
+      { t0: 300, t1: 350, severity: 'error' },
+    ]);
+    expect(staleSeverityAt(iv, 150)).toBe('info');
+    expect(staleSeverityAt(iv, 320)).toBe('error');
+    expect(staleSeverityAt(iv, 500)).toBeUndefined();
+    expect(staleSeverityAt([{ t0: 0, t1: 10, severity: 'warning' }], 5)).toBe('warning');
+  });
+});
+
+describe('the stale band', () => {
+  const g = globalThis as { Path2D?: unknown };
+  const had = g.Path2D;
+  beforeAll(() => void (g.Path2D = class { rect() {} moveTo() {} lineTo() {} closePath() {} }));
+  afterAll(() => void (g.Path2D = had));
+
+  /** The styles the band's rectangles were filled with (the lane's, above the axis). */
+  function bandStyles(stale: StaleInterval[]): string[] {
+    const styles: string[] = [];
+    const ctx: Record<string, unknown> = {
+      fillStyle: '',
+      measureText: () => ({ width: 10 }),
+      fillRect(this: { fillStyle: string }, _x: number, y: number) {
+        if (y >= 18) styles.push(this.fillStyle);
+      },
+    };
+    const proxy = new Proxy(ctx, { get: (o, k) => (k in o ? o[k as string] : () => {}), set: (o, k, v) => ((o[k as string] = v), true) }) as unknown as CanvasRenderingContext2D;
+    const p = { error: 'ERROR', warn: 'WARN', info: 'INFO', staleFill: 'FILL-ERROR', staleFillWarning: 'FILL-WARN', staleFillInfo: 'FILL-INFO' } as Palette;
+    drawTimeline({ ctx: proxy, width: 600, height: 100, window: { start: 0, end: 1000 }, lanes: [{ kind: 'uri', id: 'k', label: 'u', uri: 'u', lane: undefined, stale, selected: false }], firstLane: 0, offsetY: 0, now: 1000, scrubT: null, boundaries: [], p });
+    return styles;
+  }
+
+  it('is shaded and edged in its severity colour', () => {
+    expect(bandStyles([{ t0: 100, t1: 400, severity: 'info' }])).toEqual(['FILL-INFO', 'INFO']);
+    expect(bandStyles([{ t0: 100, t1: 400, severity: 'warning' }])).toEqual(['FILL-WARN', 'WARN']);
+    expect(bandStyles([{ t0: 100, t1: 400, severity: 'error' }])).toEqual(['FILL-ERROR', 'ERROR']);
+  });
+});
