@@ -93,7 +93,7 @@ function cellsOf(r: UriRow, now: number, selected: boolean, client: string, hold
     ageTitle: age === undefined ? '' : `expected at most ${formatDuration(r.expectedMaxAgeMs)} (${r.expectedMaxAgeSource})`,
     believes: r.clientBelievesSubscribed,
     server: r.serverHasSubscription,
-    serverTitle: serverTitle(r, holders),
+    serverTitle: serverTitle(r, holders, now),
     channel: r.deliveryChannelOpen,
     notify: formatAgoCoarse(r.lastNotifyT, now),
     read: formatAgoCoarse(r.lastReadT, now),

@@ -3,7 +3,7 @@
 // severity for the toolbar. Pure.
 import { findingRowKey, followsUriAcrossSessions, type EngineSnapshot, type Finding, type SessionView, type Severity, type UriRow } from '../../shared/engine/index.ts';
 import { matchesRow, type Filter } from './filter.ts';
-import { formatClock } from './format.ts';
+import { formatAgoCoarse } from './format.ts';
 import { sessionLabel } from './session-label.ts';
 
 /**
@@ -469,10 +469,11 @@ export function lastHolders(sessions: readonly SessionView[]): Map<string, LastH
   return out;
 }
 
-/** The Server cell's tooltip: who holds the URI; nobody — and, when known, which session held it last and how it ended. */
-export function serverTitle(r: Pick<UriRow, 'doc' | 'endpoint' | 'uri' | 'heldBy' | 'serverHasSubscription'>, holders: ReadonlyMap<string, LastHolder>): string {
+/** The Server cell's tooltip: who holds the URI; nobody — and, when known, which session held it last, when (before `now`) and how it ended. */
+export function serverTitle(r: Pick<UriRow, 'doc' | 'endpoint' | 'uri' | 'heldBy' | 'serverHasSubscription'>, holders: ReadonlyMap<string, LastHolder>, now: number): string {
   if (r.heldBy.length > 0) return `Held by ${r.heldBy.join(', ')}`;
   const last = holders.get(holderKey(r.doc, r.endpoint, r.uri));
   if (last === undefined) return r.serverHasSubscription ? 'Held' : 'Not held by any session';
-  return `Not held by any session. Last held by ${last.name}, until it ended at ${formatClock(last.endT)} (${last.endCause ?? 'cause unknown'})`;
+  // Relative, as the Last notify and Last read cells (and no Date: a table cell's text is plain arithmetic).
+  return `Not held by any session. Last held by ${last.name}, which ended ${formatAgoCoarse(last.endT, now)} (${last.endCause ?? 'cause unknown'})`;
 }
