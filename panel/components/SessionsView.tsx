@@ -226,7 +226,7 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
                 .map((m) => (
                   <tr key={m.name} data-metric={m.name}>
                     <th>{m.label}</th>
-                    <td>{m.value}</td>
+                    <td title={m.title || undefined}>{m.value}</td>
                   </tr>
                 ))}
             </tbody>

@@ -4,7 +4,7 @@
 import type { ClientView, EngineSnapshot, MessageList, Metrics, SessionView, StreamView } from '../../shared/engine/index.ts';
 import { decodedJson, messageAt } from '../../shared/engine/index.ts';
 import { rereadJudged } from '../../shared/metrics.ts';
-import { formatClock, formatDuration, formatShare } from './format.ts';
+import { formatClock, formatDuration, formatShare, shortId } from './format.ts';
 import { sessionLabel } from './session-label.ts';
 
 type Obj = Record<string, unknown>;
@@ -170,7 +170,7 @@ export function coveredLines(s: Pick<SessionView, 'coveredViaParent'>): string[]
 }
 
 /** The seed's metrics (DESIGN §1.6) as label / value pairs, server side first. */
-export function metricRows(m: Metrics): Array<{ group: 'server' | 'client' | 'capture'; label: string; value: string; name: keyof Metrics }> {
+export function metricRows(m: Metrics): Array<{ group: 'server' | 'client' | 'capture'; label: string; value: string; name: keyof Metrics; title?: string }> {
   const n = (x: number | null): string => (x === null ? '—' : String(Math.round(x * 10) / 10));
   return [
     { group: 'server', name: 'activeSessions', label: 'Active sessions', value: String(m.activeSessions) },
@@ -179,7 +179,10 @@ export function metricRows(m: Metrics): Array<{ group: 'server' | 'client' | 'ca
       group: 'server',
       name: 'subscribedUrisPerSession',
       label: 'Subscribed URIs per session',
-      value: m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${s.session}: ${s.uris}`).join(', ') : '—',
+      // One session a line, its id cut as the Sessions grid shows it (the whole ids in the tooltip): full ids in a row
+      // made the metrics wider than their column, and the values were cut off (a UX audit).
+      value: m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${shortId(s.session, 8)}: ${s.uris}`).join('\n') : '—',
+      title: m.subscribedUrisPerSession.map((s) => `${s.session}: ${s.uris}`).join('\n'),
     },
     { group: 'server', name: 'notificationsPerMinute', label: 'Updated notifications (per minute)', value: `${m.notifications} (${m.notificationsPerMinute === null ? 'under a minute observed' : `${n(m.notificationsPerMinute)}/min`})` },
     { group: 'server', name: 'updatesDroppedInferred', label: 'Updates with no subscriber (inferred)', value: String(m.updatesDroppedInferred) },

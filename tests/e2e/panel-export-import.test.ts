@@ -210,9 +210,55 @@ it('opens a row on a double click without selecting its text; the drawer names t
   // Nobody holds the policy URI since the first session ended; the ✗'s tooltip said nothing.
   const ended = await panel.evaluate(() => ((globalThis as any).mcpPanel.snapshot.value.sessions as Array<{ label: string; open: boolean; endCause?: string }>).find((x) => !x.open)!);
   const title = await panel.getAttribute(`.uri-row[data-uri="${POLICY}"] [role="gridcell"]:nth-child(5)`, 'title');
-  expect(title).toMatch(new RegExp(`^Not held by any session\\. Last held by ${ended.label}, until it ended at \\d\\d:\\d\\d:\\d\\d\\.\\d{3} \\(${ended.endCause}\\)$`));
+  expect(title).toMatch(new RegExp(`^Not held by any session\\. Last held by ${ended.label}, which ended .+ ago \\(${ended.endCause}\\)$`));
   await panel.keyboard.press('Escape');
   await panel.waitForSelector('.drawer', { state: 'detached' });
+});
+
+it('shows every metric value, the session ids, end causes and finding titles whole in a 1440 px panel', async () => {
+  // A UX audit: the server-side metric values were cut off (a table wider than its column), the Sessions grid showed 4
+  // characters of an id and "12:05:13.930 · …" for the end, and the Findings view cut the finding titles.
+  const was = panel.viewportSize()!;
+  await panel.setViewportSize({ width: 1440, height: 900 });
+  try {
+    await panel.click('[role="tab"][data-view="sessions"]');
+    await panel.waitForSelector('.session-row.ended');
+    const cut = await panel.evaluate(() => {
+      const out: string[] = [];
+      const box = document.querySelector('.metrics')!.getBoundingClientRect();
+      if (box.right > document.documentElement.clientWidth) out.push('the metrics go past the panel');
+      for (const cell of document.querySelectorAll<HTMLElement>('.metrics-table th, .metrics-table td')) {
+        const r = cell.getBoundingClientRect();
+        if (cell.scrollWidth > cell.clientWidth || r.right > box.right + 0.5 || r.left < box.left - 0.5) out.push(`metric: ${cell.textContent}`);
+      }
+      const grid = document.querySelector<HTMLElement>('.session-grid')!;
+      if (grid.scrollWidth > grid.clientWidth) out.push('the Sessions grid scrolls sideways');
+      for (const row of document.querySelectorAll<HTMLElement>('.session-row')) {
+        const cells = row.querySelectorAll<HTMLElement>('[role="gridcell"]');
+        // The end time and cause, and the fixed columns, whole.
+        for (const i of [2, 3, 5, 6, 7]) if (cells[i]!.scrollWidth > cells[i]!.clientWidth) out.push(`column ${i + 1}: ${cells[i]!.textContent}`);
+        // The id's first 13 characters are in sight, with room for the ellipsis (the whole id is in the cell's tooltip
+        // and the drawer): the rendered text's own box, clipped or not, against the cell's.
+        const id = cells[0]!;
+        const text = id.lastChild!;
+        const range = document.createRange();
+        range.setStart(id.firstChild!, 0);
+        range.setEnd(text, Math.min(13, text.textContent!.length));
+        const end = range.getBoundingClientRect().right + 10;
+        const room = id.getBoundingClientRect().right - 6;
+        if (end > room) out.push(`id: ${id.textContent} (${end} > ${room})`);
+      }
+      return out;
+    });
+    expect(cut).toEqual([]);
+    await panel.click('[role="tab"][data-view="findings"]');
+    await panel.waitForSelector('.finding-row');
+    const titles = await panel.$$eval('.finding-row', (rows) => rows.map((r) => r.querySelectorAll<HTMLElement>('[role="gridcell"]')[1]!).filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent));
+    expect(titles).toEqual([]);
+  } finally {
+    await panel.setViewportSize(was);
+    await panel.click('[role="tab"][data-view="resources"]');
+  }
 });
 
 it('a part that fails to draw says so in its place; the rest of the panel goes on, and it draws again', async () => {

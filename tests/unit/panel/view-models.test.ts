@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionView } from '../../../shared/engine/index.ts';
-import { formatClock } from '../../../panel/model/format.ts';
 import { NODES, EDGES } from '../../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../../../panel/model/flow-layout.ts';
 import { flowNodeText, flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
@@ -289,6 +288,12 @@ describe('sessions view model', () => {
     expect(rows.find((r) => r.name === 'resubscribeShare')?.value).toBe('0 % (0/1)');
     expect(new Set(rows.map((r) => r.group))).toEqual(new Set(['server', 'client', 'capture']));
   });
+  it('lists the subscribed URIs per session one session a line, ids cut (the whole ids in the tooltip)', () => {
+    const m = { ...scenario().e.snapshot(0).metrics, subscribedUrisPerSession: [{ session: '67884bb1-cc9f-4f6e-af00-88d5844145bb', uris: 1 }, { session: 'S2', uris: 0 }] };
+    const row = metricRows(m).find((r) => r.name === 'subscribedUrisPerSession')!;
+    expect(row.value).toBe('67884bb1…: 1\nS2: 0');
+    expect(row.title).toBe('67884bb1-cc9f-4f6e-af00-88d5844145bb: 1\nS2: 0');
+  });
 });
 
 describe('URI cell', () => {
@@ -394,9 +399,9 @@ describe('the Server cell tooltip', () => {
     ];
     const holders = lastHolders(sessions);
     expect(lastHolders(sessions)).toBe(holders);
-    expect(serverTitle(row, holders)).toBe(`Not held by any session. Last held by S2, until it ended at ${formatClock(5000)} (http-404)`);
-    expect(serverTitle({ ...row, uri: 'file:///b' }, holders)).toMatch(/^Not held by any session\. Last held by S3, until it ended at .* \(delete\)$/);
-    expect(serverTitle({ ...row, uri: 'file:///c' }, holders)).toBe('Not held by any session');
-    expect(serverTitle({ ...row, heldBy: ['S5'], serverHasSubscription: true }, holders)).toBe('Held by S5');
+    expect(serverTitle(row, holders, 17_000)).toBe('Not held by any session. Last held by S2, which ended 12 s ago (http-404)');
+    expect(serverTitle({ ...row, uri: 'file:///b' }, holders, 9500)).toBe('Not held by any session. Last held by S3, which ended just now (delete)');
+    expect(serverTitle({ ...row, uri: 'file:///c' }, holders, 0)).toBe('Not held by any session');
+    expect(serverTitle({ ...row, heldBy: ['S5'], serverHasSubscription: true }, holders, 0)).toBe('Held by S5');
   });
 });
