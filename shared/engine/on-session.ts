@@ -72,7 +72,11 @@ export function onDiscovered(core: EngineCore, c: ClientModel, m: DecodedMessage
   const r = obj(obj(value)?.result);
   if (!r) return;
   c.capsSeen = true;
+  const before = c.serverSubscribe;
   c.serverSubscribe = obj(obj(r.capabilities)?.resources)?.subscribe === true;
+  // Whether the server offers subscriptions sets the coverage findings' severity (without it, polling is all it
+  // allows): a change re-checks the client's rows, as an initialize does.
+  if (before !== undefined && before !== c.serverSubscribe) for (const u of c.uris.values()) core.reevaluate(u, m.t, m.seq);
   // The version asked for is the one in use only if the server offers it: otherwise the SDK client falls back to a
   // legacy initialize, and that negotiates the version.
   const offered = Array.isArray(r.supportedVersions) ? strings(r.supportedVersions) : undefined;

@@ -1,6 +1,6 @@
 // The finding catalogue: id → title, default severity, explanation and fix, in plain words drawn from the seed
 // (DESIGN §1). docs/findings.md is checked against this table by a unit test, so the two cannot drift.
-import type { CoverageReason, FindingId, Severity } from './types.ts';
+import type { CoverageReason, FindingId, PhantomReason, Severity } from './types.ts';
 
 export interface CatalogueEntry {
   id: FindingId;
@@ -227,6 +227,24 @@ export const COVERAGE_REASONS: Record<CoverageReason, ReasonEntry> = {
     severity: 'info',
     explanation:
       'The capture began in the middle of this session (its initialize was not seen: after Clear, or when the log dropped its oldest frames), so a subscribe sent before that would not show. Reload the page with devtools open to see the whole session.',
+  },
+};
+
+/**
+ * The sub-cases of phantom-subscription, each with its own severity and advice. Without one it is the catalogue's error:
+ * the server offers subscriptions and the client did not send them again.
+ */
+export const PHANTOM_REASONS: Record<PhantomReason, ReasonEntry & { fix: string }> = {
+  'subscribe-not-offered': {
+    label: 'the server no longer offers subscriptions',
+    severity: 'info',
+    explanation:
+      'The current session\'s server does not advertise resources.subscribe (the client re-initialized onto a server ' +
+      'without it), so no subscription can be made again: polling is all it allows, as for cached-not-subscribed.',
+    fix:
+      'Check capabilities.resources.subscribe at every initialize (or server/discover): when it is absent, forget the ' +
+      'old subscriptions and poll (re-read) the URIs you cache at the freshness you need; subscribe again only once a ' +
+      'server advertises it.',
   },
 };
 

@@ -102,6 +102,13 @@ function endedHow(u: UriState): string {
   return text;
 }
 
+const NOT_OFFERED = '; the current server does not advertise resources.subscribe: it no longer offers subscriptions, so the client must poll (re-read) what it caches';
+
+/** A phantom's detail: how its last holder ended, and (`notOffered`) that the current server offers no subscriptions. */
+function phantomDetail(u: UriState, notOffered: boolean): string {
+  return notOffered ? endedHow(u) + NOT_OFFERED : endedHow(u);
+}
+
 function lostDetail(u: UriState): string {
   const how = endedHow(u);
   const memo = u.endedText;
@@ -138,9 +145,10 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
   const cns = slots['cached-not-subscribed'];
   if (live && u.cached && !held && !pending) {
     const quick = u.loss && u.loss.reason !== 'never-subscribed' ? u.loss.reason : undefined;
-    if (!cns || cns.spec.session !== session || quick === undefined || cns.spec.reason !== quick) {
+    const info = c.serverSubscribe === false;
+    // (A 2026 client has no session to change: a discover that changes the capability changes only the severity.)
+    if (!cns || cns.spec.session !== session || quick === undefined || cns.spec.reason !== quick || (cns.spec.severity === 'info') !== info) {
       const { reason, detail } = coverageReason(core, u);
-      const info = c.serverSubscribe === false;
       if (cns && session !== undefined && cns.spec.reason === reason && cns.spec.detail === detail && (cns.spec.severity === 'info') === info) {
         // Only the session it names changed (a reconnect): the open condition's own spec says so, no new one.
         cns.spec.session = session;
@@ -160,16 +168,22 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
 
   const ph = slots['phantom-subscription'];
   if (live && u.believed && !held && !pending) {
-    if (ph && session !== undefined && ph.spec.session !== session && ph.spec.detail === endedHow(u)) {
+    // The current server does not advertise resources.subscribe (the client re-initialized onto one without it): there
+    // is nothing to subscribe to any more, polling is all it allows, so the belief is worth a note, as
+    // cached-not-subscribed is (the catalogue's `subscribe-not-offered` reason sets the severity and the advice).
+    const notOffered = c.serverSubscribe === false;
+    const sameKind = (ph?.spec.reason === 'subscribe-not-offered') === notOffered;
+    if (ph && sameKind && session !== undefined && ph.spec.session !== session && ph.spec.detail === phantomDetail(u, notOffered)) {
       // Only the session it names changed (a reconnect): the open condition's own spec says so.
       ph.spec.session = session;
       core.conds.hold(slots, ph.spec as FindingSpec & { id: 'phantom-subscription' }, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq], undefined, c.resubscribing);
-    } else if (!ph || ph.spec.session !== session) {
-      const detail = endedHow(u);
+    } else if (!ph || ph.spec.session !== session || !sameKind) {
+      const detail = phantomDetail(u, notOffered);
       const spec: FindingSpec & { id: 'phantom-subscription' } =
         session !== undefined
           ? { id: 'phantom-subscription', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session, detail }
           : { id: 'phantom-subscription', doc: c.doc, endpoint: c.endpoint, uri: u.uri, detail };
+      if (notOffered) spec.reason = 'subscribe-not-offered';
       core.conds.hold(slots, spec, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq], undefined, c.resubscribing);
       if (!ph) u.flowPhantom = { deadline: t + core.grace, seq };
     }

@@ -3,8 +3,8 @@
 // time span: cached but not subscribed) live in the ConditionSet while they hold and become a finding once they held
 // for the settle time — so the millisecond between a read and its subscribe never shows up — and are logged as resolved
 // when they end. Both merge by key, so one problem is one finding however often it recurs.
-import { CATALOGUE, COVERAGE_REASONS } from './catalogue.ts';
-import { SEVERITY_RANK, type CoverageReason, type Finding, type FindingId, type Severity } from './types.ts';
+import { CATALOGUE, COVERAGE_REASONS, PHANTOM_REASONS } from './catalogue.ts';
+import { SEVERITY_RANK, type CoverageReason, type Finding, type FindingId, type PhantomReason, type Severity } from './types.ts';
 import type { Excuse } from '../engine/work-run.ts';
 
 export interface FindingSpec {
@@ -53,6 +53,7 @@ export function severityOf(s: FindingSpec): Severity {
   if (s.id === 'cached-not-subscribed' && s.reason && s.reason in COVERAGE_REASONS) {
     return COVERAGE_REASONS[s.reason as CoverageReason].severity;
   }
+  if (s.id === 'phantom-subscription' && s.reason && s.reason in PHANTOM_REASONS) return PHANTOM_REASONS[s.reason as PhantomReason].severity;
   return CATALOGUE[s.id].severity;
 }
 
@@ -303,6 +304,7 @@ export interface TimedFinding {
 
 function toFinding(spec: FindingSpec, key: string, firstT: number, lastT: number, evidence: number[], count: number, open: boolean): Finding {
   const c = CATALOGUE[spec.id];
+  const phantom = spec.id === 'phantom-subscription' && spec.reason && spec.reason in PHANTOM_REASONS ? PHANTOM_REASONS[spec.reason as PhantomReason] : undefined;
   const f: Finding = {
     id: spec.id,
     key,
@@ -316,8 +318,10 @@ function toFinding(spec: FindingSpec, key: string, firstT: number, lastT: number
     explanation:
       spec.id === 'cached-not-subscribed' && spec.reason && spec.reason in COVERAGE_REASONS
         ? `${COVERAGE_REASONS[spec.reason as CoverageReason].explanation} ${c.explanation}`
-        : c.explanation,
-    fix: c.fix,
+        : phantom
+          ? `${phantom.explanation} ${c.explanation}`
+          : c.explanation,
+    fix: phantom ? phantom.fix : c.fix,
   };
   if (spec.doc !== undefined) f.doc = spec.doc;
   if (spec.endpoint !== undefined) f.endpoint = spec.endpoint;

@@ -32,6 +32,9 @@ export type CoverageReason =
   | 'refused-in-ack'
   | 'not-seen-subscribing';
 
+/** Sub-cases of phantom-subscription (none for the usual one: the server offers subscriptions, the client did not resubscribe). */
+export type PhantomReason = 'subscribe-not-offered';
+
 export interface Finding {
   id: FindingId;
   /** Stable per (id, client, uri, session): the same problem keeps its key across snapshots and replays. */

@@ -1,6 +1,6 @@
 // Renders docs/findings.md from the catalogue in shared/findings/catalogue.ts, so the document is the code's own words.
 // The unit test compares the committed file with this rendering (UPDATE_DOCS=1 rewrites it).
-import { CATALOGUE, COVERAGE_REASONS, FINDING_IDS } from '../../shared/findings/catalogue.ts';
+import { CATALOGUE, COVERAGE_REASONS, FINDING_IDS, PHANTOM_REASONS } from '../../shared/findings/catalogue.ts';
 import { nodeById, type NodeId } from '../../shared/flow/chart.ts';
 
 /** Sub-cases other findings report in `reason`. */
@@ -61,6 +61,12 @@ export function renderFindingsDoc(): string {
       out.push('| reason | meaning | severity |', '|---|---|---|');
       for (const [r, e] of Object.entries(COVERAGE_REASONS)) out.push(`| \`${r}\` | ${e.label}: ${e.explanation} | ${e.severity} |`);
       out.push('', 'When the server does not advertise `resources.subscribe`, every reason is downgraded to info: polling is all it allows.', '');
+    }
+    if (id === 'phantom-subscription') {
+      out.push('| reason | meaning | severity | fix |', '|---|---|---|---|');
+      out.push(`| (none) | the server offers subscriptions; the client did not send them again | ${c.severity} | as above |`);
+      for (const [r, e] of Object.entries(PHANTOM_REASONS)) out.push(`| \`${r}\` | ${e.label}: ${e.explanation} | ${e.severity} | ${e.fix} |`);
+      out.push('');
     }
     const other = OTHER_REASONS[id];
     if (other) {
