@@ -454,7 +454,7 @@ export class EngineCore {
     const m = u.pendingMissed;
     if (m && t >= m.until) {
       u.pendingMissed = undefined;
-      this.log.record({ id: 'missed-update', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}) }, m.t, m.t, m.evidence);
+      this.log.record({ id: 'missed-update', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}), detail: m.detail }, m.t, m.t, m.evidence);
     }
   }
 

@@ -32,7 +32,7 @@ export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage):
 }
 
 /** Filled per answer and handed to applyReadAnswer, which keeps none of it (the row copies the ref): one object for every read answer. */
-const answer: ReadAnswer = { order: 0, reqSeq: 0, ref: { raw: undefined, batch: -1, hash: undefined, bytes: undefined }, text: undefined, lastModified: undefined, ttlMs: undefined, cacheScope: undefined };
+const answer: ReadAnswer = { order: 0, reqSeq: 0, reqId: undefined, ref: { raw: undefined, batch: -1, hash: undefined, bytes: undefined }, text: undefined, lastModified: undefined, ttlMs: undefined, cacheScope: undefined };
 
 export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
   // The send order of this client's read in flight (its seq is m.pairSeq). A paired answer carries its request's URI,
@@ -71,6 +71,7 @@ export function onReadAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
   const a = answer;
   a.order = order ?? c.nextReadOrder();
   a.reqSeq = order !== undefined ? m.pairSeq! : m.seq;
+  a.reqId = m.id;
   const ref = a.ref;
   ref.raw = m.raw;
   ref.batch = m.batch ?? -1;

@@ -10,6 +10,7 @@ import type { FlowPending, FlowStage } from './flow-rules.ts';
 import { BURST_MS, CADENCE_WINDOW, expectedFreshness, type CompiledRule, type Freshness } from './freshness.ts';
 import type { SubscriptionLedger } from './ledger.ts';
 import type { ClientModel } from './client-model.ts';
+import type { RequestId } from '../decode/types.ts';
 
 /**
  * Where the cached content lives, without a second copy: the raw payload of the answer that wrote it (kept by the
@@ -115,6 +116,8 @@ export class UriState {
   writtenSeq = 0;
   /** Seq of the request whose answer is cached: a notification after it announces any change since. */
   writtenReqSeq = 0;
+  /** Its JSON-RPC id (a missed-update names the two reads whose content differed). */
+  writtenReqId: RequestId | null | undefined = undefined;
   /** How its last holder ended, as coverage findings say it (findings/coverage.ts endedHow). */
   endedText: { ledger: SubscriptionLedger; endSeq: number | undefined; text: string; lost: string } | undefined = undefined;
   /** The reconnect (index) after which this URI was still to be subscribed again; -1: none. */
@@ -162,7 +165,7 @@ export class UriState {
   pendingReread: Pending | undefined;
   /** A changed read without a notification, waiting out the grace for a late notification. */
   /** A changed read no notification explained yet; `until`: the notification may still come until then. */
-  pendingMissed: { t: number; seq: number; evidence: number[]; held: boolean; until: number; session?: string } | undefined;
+  pendingMissed: { t: number; seq: number; evidence: number[]; held: boolean; until: number; detail: string; session?: string } | undefined;
 
   readonly conds: ConditionSlots = newConditionSlots();
   readonly flow: FlowState = newFlowState();

@@ -5,10 +5,15 @@ import type { EngineCore } from '../engine/core.ts';
 import { sessionOf } from '../engine/core.ts';
 import { contentDiffers, type ContentRef, type Pending, type UriState } from '../engine/uri-state.ts';
 import type { FindingSpec, TimedFinding } from './finding-log.ts';
+import type { RequestId } from '../decode/types.ts';
+import { hashText } from '../hash.ts';
+import { utf8Length } from '../payload.ts';
 
 export interface ReadAnswer {
   order: number;
   reqSeq: number;
+  /** The JSON-RPC id of the read (the answer's). */
+  reqId: RequestId | null | undefined;
   /** Where the new content lives (stored in the cache entry). */
   ref: ContentRef;
   /** The new content, parsed (undefined when the answer was cut at capture). */
@@ -56,7 +61,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
     if (!announced) {
       const lapsed = u.releasedT !== undefined && u.releasedT >= u.readAt;
       if (u.held && u.heldSince !== undefined && u.heldSince - u.readAt <= core.grace && !lapsed) {
-        u.pendingMissed = { t, seq, evidence: [u.readSeq, a.reqSeq, seq], held: true, until: notificationMayComeUntil(core, u, t), ...sessionOf(u) };
+        u.pendingMissed = { t, seq, evidence: [u.readSeq, a.reqSeq, seq], held: true, until: notificationMayComeUntil(core, u, t), detail: missedDetail(u, a, t, seq), ...sessionOf(u) };
         core.walk(u, ['E', 'F', 'G', 'I', 'K'], t, seq, [true, true, true, true, true]);
       } else if (!u.held || lapsed) {
         core.counters.updatesDroppedInferred++;
@@ -81,9 +86,35 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   u.cacheScope = a.cacheScope;
   u.writtenSeq = seq;
   u.writtenReqSeq = a.reqSeq;
+  u.writtenReqId = a.reqId;
   core.step(u, 'J', t, seq);
   core.step(u, 'L', t, seq);
   if (outOfOrder && changed) core.step(u, 'M', t, seq, true);
+}
+
+/** A JSON-RPC id as the findings say it: a string id quoted (`"5"` is not 5). */
+function idText(id: RequestId | null | undefined): string {
+  return id === undefined ? '?' : typeof id === 'string' ? JSON.stringify(id) : String(id);
+}
+
+/** Content as a missed-update names it: the first 8 hex digits of the URI table's content hash, and its size. */
+function contentText(hash: string | undefined, bytes: number | undefined): string {
+  return `${hash !== undefined ? hash.slice(0, 8) : 'hash ?'}, ${bytes !== undefined ? String(bytes) : '?'} B`;
+}
+
+/**
+ * A missed-update's detail: the two reads whose content differed (the cached one and the answer `a` at `t`), by seq,
+ * id and time, with their content (short hash, size), and that nothing announced the change. Built only when a change
+ * was found (rare: a comparison already parsed both), never for an ordinary read.
+ */
+function missedDetail(u: UriState, a: ReadAnswer, t: number, seq: number): string {
+  const before = contentText(u.contentHash, u.size);
+  const after = a.text !== undefined ? contentText(hashText(a.text), utf8Length(a.text)) : contentText(undefined, undefined);
+  return (
+    `the read sent at seq ${u.writtenReqSeq} (id ${idText(u.writtenReqId)}, answered at seq ${u.readSeq}) and the one sent at seq ${a.reqSeq} ` +
+    `(id ${idText(a.reqId)}, answered at seq ${seq}, ${says(t - u.readAt)} later) returned different content (${before} → ${after}); ` +
+    'no notifications/resources/updated for it came between them while it was subscribed'
+  );
 }
 
 /**
@@ -285,7 +316,7 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
       }
       const m = u.pendingMissed;
       if (m && now >= m.until) {
-        const spec = { id: 'missed-update' as const, doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}) };
+        const spec = { id: 'missed-update' as const, doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}), detail: m.detail };
         out.push({ spec, firstT: m.t, evidence: m.evidence, open: false });
       }
       if (u.staleSince && u.cached) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
 import { Engine } from '../../../shared/engine/index.ts';
 import { FrameLog } from '../../support/frame-log.ts';
+import { hashText } from '../../../shared/hash.ts';
 import { errorResponse, notification, request, result, StreamableClient } from '../../support/mcp-clients.ts';
 import { staleIntervals } from '../../../panel/model/timeline.ts';
 import { findingSessions } from '../../../panel/model/uri-table.ts';
@@ -399,6 +400,31 @@ describe('notifications', () => {
     }
     const uri = e.snapshot(e.lastT!).uris[0]!;
     expect(e.snapshot(e.lastT!).flow.perUri[uri.key]!.path.map((s) => s.node)).toContain('K');
+  });
+
+  it('missed-update names the two reads whose content differed: seq, id, answer, time apart, short hash and size (both while pending and committed)', () => {
+    const log = new FrameLog();
+    const { c } = subscribed(log, [POLICY]);
+    log.wait(5000);
+    c.read(POLICY, 'v2 (changed)');
+    const e = run(log);
+    // The read requests and their answers, as the frames have them (one message per frame here).
+    const reads = log.frames.filter((x) => x.kind === 'http-request' && x.body?.text.includes('"resources/read"'));
+    const answers = log.frames.filter((x) => x.kind === 'http-body' && x.body.text.includes('"contents"'));
+    expect([reads.length, answers.length]).toEqual([2, 2]);
+    const v1 = `${POLICY} v1`;
+    const v2 = 'v2 (changed)';
+    const apart = answers[1]!.t - answers[0]!.t;
+    const expected =
+      `the read sent at seq ${reads[0]!.seq} (id 1, answered at seq ${answers[0]!.seq}) and the one sent at seq ${reads[1]!.seq} ` +
+      `(id 3, answered at seq ${answers[1]!.seq}, ${apart} ms later) returned different content ` +
+      `(${hashText(v1).slice(0, 8)}, ${v1.length} B → ${hashText(v2).slice(0, 8)}, ${v2.length} B); ` +
+      'no notifications/resources/updated for it came between them while it was subscribed';
+    // Due but not committed (a snapshot at now), then committed by a later frame touching the URI.
+    expect(findingsAfter(e, 2500).find((x) => x.id === 'missed-update')!.detail).toBe(expected);
+    log.wait(5000);
+    c.subscribe(POLICY);
+    expect(findingsAfter(run(log), 0).find((x) => x.id === 'missed-update')!).toMatchObject({ detail: expected, open: false });
   });
 
   it('a changed read of a URI nobody subscribed to: the chart infers H (no notification was sent, the client never knew)', () => {
