@@ -425,8 +425,8 @@ export class EngineCore {
     this.flow.step(u.flow, node, t, seq, inferred);
   }
 
-  walk(u: UriState, nodes: readonly NodeId[], t: number, seq: number, inferred: readonly boolean[] = []): void {
-    this.flow.walk(u.flow, nodes, t, seq, inferred);
+  walk(u: UriState, nodes: readonly NodeId[], t: number, seq: number, inferred: readonly boolean[] = [], jumps?: readonly boolean[]): void {
+    this.flow.walk(u.flow, nodes, t, seq, inferred, jumps);
   }
 
   /** A walk compiled once (flowWalk): the hot ones, a notification's E → F → G → I. */
@@ -436,14 +436,14 @@ export class EngineCore {
 
   /**
    * Commit what time has made true for this URI before a new event touches it: a re-read that never came
-   * (I → K → M), a phantom that settled (P → Q → M), a changed read no late notification explained (missed-update).
+   * (I ⇢ K → M), a phantom that settled (P → Q → M), a changed read no late notification explained (missed-update).
    */
   touch(u: UriState, t: number): void {
     const r = u.flowReread;
     const p = u.flowPhantom;
     if ((r !== undefined && t >= r.deadline) || (p !== undefined && t >= p.deadline)) {
       for (const w of dueWalks(u, t, this.grace)) {
-        this.walk(u, w.nodes, w.deadline, w.seq, ALL_INFERRED);
+        this.walk(u, w.nodes, w.deadline, w.seq, ALL_INFERRED, w.jumps);
         // The reconnect question is answered (no): a later subscribe is a new one.
         if (w.kind === 'phantom') u.flowStage = undefined;
       }

@@ -1,8 +1,13 @@
 // The chart's time-based answers. Two questions are answered by the grace rather than by a message: "does the
-// notification reach the client?" (I: no re-read within the grace → K → M) and "does it send subscribe again?" (P: no
-// resubscribe within the grace → Q → M). The URI may have moved on before the answer comes (a re-read of its cache
-// right after a reconnect, the session ending right after a notification): the answer then goes back to its question
-// (a jump to I or P) and takes the chart's own branch, so the branch is counted and the path says where it was asked.
+// notification reach the client?" (I: it did — it is in the log — but no re-read came within the grace: I ⇢ K → M) and
+// "does it send subscribe again?" (P: no resubscribe within the grace → Q → M). The chart has no arrow for "arrived,
+// not re-read": its I → K is "lost when the connection broke", which is not what happened, so K is reached by
+// inference, a jump (kept in the path, drawn dashed, counted on no edge), and K → M is the chart's own arrow. (Until a
+// first-use UX audit, 2026-12-05, the walk counted the "lost" edge for a notification the Messages view showed
+// arriving.) A missed-update, where no notification came at all, still takes I —lost→ K (findings/refresh.ts).
+// The URI may have moved on before the answer comes (a re-read of its cache right after a reconnect, the session
+// ending right after a notification): the answer then goes back to its question (a jump to I or P) and is taken from
+// there (P's branch counted; I ⇢ K as above), so the path says where it was asked.
 // Committed when an event touches the URI past the deadline (EngineCore.touch), projected in a snapshot at `now`
 // (snapshot.ts): both take their steps from `dueWalks`, so live and replay agree.
 import type { NodeId } from '../flow/chart.ts';
@@ -26,9 +31,13 @@ export interface DueWalk {
   deadline: number;
   seq: number;
   kind: 'reread' | 'phantom';
+  /** Steps that are jumps even where the chart has an arrow (FlowTracker.jumpCode), by index in `nodes`. */
+  jumps: readonly boolean[] | undefined;
 }
 
 const REREAD: readonly NodeId[] = ['I', 'K', 'M'];
+/** I ⇢ K: the notification arrived; the "lost when the connection broke" arrow is not what happened. */
+const REREAD_JUMPS: readonly boolean[] = [false, true, false];
 const PHANTOM: Record<'asked' | 'listen-ended' | 'none', { cached: readonly NodeId[]; bare: readonly NodeId[] }> = {
   asked: { cached: ['P', 'Q', 'M'], bare: ['P', 'Q'] },
   'listen-ended': { cached: ['O', 'P', 'Q', 'M'], bare: ['O', 'P', 'Q'] },
@@ -50,11 +59,11 @@ export function phantomWaits(u: UriState, now: number, grace: number): boolean {
 export function dueWalks(u: UriState, now: number, grace: number): DueWalk[] {
   const out: DueWalk[] = [];
   const r = u.flowReread;
-  if (r && now >= r.deadline && u.pendingReread && !rereadWaits(u, now, grace)) out.push({ nodes: REREAD, deadline: r.deadline, seq: r.seq, kind: 'reread' });
+  if (r && now >= r.deadline && u.pendingReread && !rereadWaits(u, now, grace)) out.push({ nodes: REREAD, deadline: r.deadline, seq: r.seq, kind: 'reread', jumps: REREAD_JUMPS });
   const p = u.flowPhantom;
   if (p && now >= p.deadline && u.believed && !u.held && !phantomWaits(u, now, grace)) {
     const w = PHANTOM[u.flowStage ?? 'none'];
-    out.push({ nodes: u.cached ? w.cached : w.bare, deadline: p.deadline, seq: p.seq, kind: 'phantom' });
+    out.push({ nodes: u.cached ? w.cached : w.bare, deadline: p.deadline, seq: p.seq, kind: 'phantom', jumps: undefined });
   }
   if (out.length === 2 && out[1]!.deadline < out[0]!.deadline) out.reverse();
   return out;

@@ -20,7 +20,7 @@ function flowSnapshot(core: EngineCore, now: number, rows: UriState[]): FlowSnap
     const counts = u.flow.counts ? Array.from(u.flow.counts) : new Array<number>(EDGES.length).fill(0);
     let p = flowProjection(u.flow);
     if (u.flowReread !== undefined || u.flowPhantom !== undefined) {
-      for (const w of dueWalks(u, now, core.grace)) p = projectSteps(p, w.nodes, w.deadline, w.seq);
+      for (const w of dueWalks(u, now, core.grace)) p = projectSteps(p, w.nodes, w.deadline, w.seq, w.jumps);
       for (const e of p.edges) {
         counts[e]!++;
         edgeCounts[e]!++;

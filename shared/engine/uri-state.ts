@@ -169,7 +169,7 @@ export class UriState {
 
   readonly conds: ConditionSlots = newConditionSlots();
   readonly flow: FlowState = newFlowState();
-  /** Time-based flow inferences waiting for their deadlines (flow-rules.ts): no re-read (I → K), no resubscribe (P → Q). */
+  /** Time-based flow inferences waiting for their deadlines (flow-rules.ts): no re-read (I ⇢ K), no resubscribe (P → Q). */
   flowReread: FlowPending | undefined;
   flowPhantom: FlowPending | undefined;
   /** The chart's reconnect question still open for this URI (flow-rules.ts). */

@@ -138,9 +138,25 @@ export class FlowTracker {
     s.push(this.blocks, code, e, t, seq, inferred);
   }
 
-  /** Several steps in a row (e.g. E → F → G → I for a notification). */
-  walk(s: FlowState, nodes: readonly NodeId[], t: number, seq: number, inferred: readonly boolean[] = []): void {
-    for (let i = 0; i < nodes.length; i++) this.stepCode(s, nodeCode(nodes[i]!), t, seq, inferred[i] ?? false);
+  /**
+   * A jump even where the chart draws an arrow between the two nodes, because that arrow means something else: a
+   * notification that arrived and was not re-read goes I ⇢ K, not along I —lost when the connection broke→ K.
+   * Kept in the path, counted on no edge.
+   */
+  jumpCode(s: FlowState, code: number, t: number, seq: number, inferred: boolean): void {
+    if (s.code === code) return;
+    s.node = NODE_IDS[code];
+    s.code = code;
+    this.reached |= 1 << code;
+    s.push(this.blocks, code, -1, t, seq, inferred);
+  }
+
+  /** Several steps in a row (e.g. E → F → G → I for a notification); `jumps[i]`: step i is a jump (jumpCode). */
+  walk(s: FlowState, nodes: readonly NodeId[], t: number, seq: number, inferred: readonly boolean[] = [], jumps?: readonly boolean[]): void {
+    for (let i = 0; i < nodes.length; i++) {
+      if (jumps?.[i] === true) this.jumpCode(s, nodeCode(nodes[i]!), t, seq, inferred[i] ?? false);
+      else this.stepCode(s, nodeCode(nodes[i]!), t, seq, inferred[i] ?? false);
+    }
   }
 
   walkCompiled(s: FlowState, w: FlowWalk, t: number, seq: number): void {
@@ -167,16 +183,20 @@ export function flowProjection(s: FlowState): FlowProjection {
   return { path: s.path(), edges: [], node: s.node, reached: s.reached };
 }
 
-/** Where a projected (not yet committed) inference would take a URI: `p` is copied, never changed. */
-export function projectSteps(p: FlowProjection, nodes: readonly NodeId[], t: number, seq: number): FlowProjection {
+/**
+ * Where a projected (not yet committed) inference would take a URI: `p` is copied, never changed. `jumps[i]`: step i
+ * is a jump even where the chart has an arrow (FlowTracker.jumpCode), as the committed walk takes it.
+ */
+export function projectSteps(p: FlowProjection, nodes: readonly NodeId[], t: number, seq: number, jumps?: readonly boolean[]): FlowProjection {
   const path = p.path.slice();
   const edges = p.edges.slice();
   let node = p.node;
   let reached = p.reached;
-  for (const n of nodes) {
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!;
     if (node === n) continue;
     const step: FlowStep = { node: n, t, seq, inferred: true };
-    if (node !== undefined) {
+    if (node !== undefined && jumps?.[i] !== true) {
       const e = edgeIndexByCode(nodeCode(node), nodeCode(n));
       if (e >= 0) {
         step.edge = e;
