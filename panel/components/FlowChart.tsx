@@ -143,11 +143,21 @@ function jumpReason(j: FlowJump): string {
   return "the traffic implies it, though the seed's chart has no arrow for it";
 }
 
+/** What a jump's tooltip says: why the path goes there without taking one of the chart's arrows. */
+export function jumpTitle(j: FlowJump): string {
+  // The chart has an arrow I → K, but it means a notification lost when the connection broke: this one arrived and
+  // was not re-read (the engine's inferred jump; its tooltip said the chart had no arrow there).
+  if (j.from === 'I' && j.to === 'K') {
+    return `I ⇢ K, taken ${j.count}×: the notification arrived but the client did not re-read (notified-not-reread); the chart's arrow I → K is for one lost when the connection broke`;
+  }
+  return `${j.from} → ${j.to}, taken ${j.count}×: not an arrow of the seed's chart; ${jumpReason(j)}`;
+}
+
 function FlowJumpView({ jump }: { jump: FlowJump }) {
   return (
     <g class="jump" data-jump={`${jump.from}-${jump.to}`} data-count={jump.count}>
       <polyline points={pointsAttr(jumpPoints(jump.from, jump.to))} marker-end="url(#arrow-jump)" />
-      <title>{`${jump.from} → ${jump.to}, taken ${jump.count}×: not an arrow of the seed's chart; ${jumpReason(jump)}`}</title>
+      <title>{jumpTitle(jump)}</title>
     </g>
   );
 }

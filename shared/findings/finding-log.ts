@@ -321,7 +321,8 @@ function toFinding(spec: FindingSpec, key: string, firstT: number, lastT: number
         : phantom
           ? `${phantom.explanation} ${c.explanation}`
           : c.explanation,
-    fix: phantom ? phantom.fix : c.fix,
+    // Without the capability (a note, severity set on the spec) subscribing is no fix: polling is, as for a phantom.
+    fix: phantom ? phantom.fix : spec.id === 'cached-not-subscribed' && spec.severity === 'info' ? PHANTOM_REASONS['subscribe-not-offered'].fix : c.fix,
   };
   if (spec.doc !== undefined) f.doc = spec.doc;
   if (spec.endpoint !== undefined) f.endpoint = spec.endpoint;

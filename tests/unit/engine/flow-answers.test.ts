@@ -14,6 +14,7 @@ import { Engine } from '../../../shared/engine/index.ts';
 import { parseTrace } from '../../../shared/trace/index.ts';
 import { edgeIndex, type NodeId } from '../../../shared/flow/index.ts';
 import { flowView } from '../../../panel/model/flow-view.ts';
+import { jumpTitle } from '../../../panel/components/FlowChart.tsx';
 
 const ENDPOINT = 'http://localhost:3000/mcp';
 const POLICY = 'file:///docs/policy.md';
@@ -174,6 +175,9 @@ describe('notified, not re-read: the notification arrived, so K is reached by a 
     // The panel draws it as a dashed jump into K, the "lost" arrow uncounted.
     const view = flowView(projected.snap.flow, projected.key);
     expect(view.jumps).toEqual([{ from: 'I', to: 'K', count: 1 }]);
+    // Its tooltip says why (the chart's I → K arrow means a lost notification), not that the chart has no arrow there.
+    expect(jumpTitle(view.jumps[0]!)).toMatch(/^I ⇢ K, taken 1×: the notification arrived but the client did not re-read/);
+    expect(jumpTitle({ from: 'L', to: 'M', count: 2 })).toMatch(/not an arrow of the seed's chart; an older read answer overwrote/);
     expect(view.edges[edgeIndex('I', 'K')]).toMatchObject({ count: 0, onPath: false });
     // Committed: a later event touches the URI past the deadline.
     log.wait(5000);

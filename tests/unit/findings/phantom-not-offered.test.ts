@@ -43,6 +43,8 @@ describe('phantom-subscription when the server no longer offers subscriptions', 
     expect(ph.fix).toBe(PHANTOM_REASONS['subscribe-not-offered'].fix);
     expect(ph.fix).toMatch(/poll/);
     expect(ph.explanation.startsWith(PHANTOM_REASONS['subscribe-not-offered'].explanation)).toBe(true);
+    // So is cached-not-subscribed's, at info for the same reason (it said "Subscribe to every URI you cache").
+    expect(f.find((x) => x.id === 'cached-not-subscribed')!.fix).toBe(PHANTOM_REASONS['subscribe-not-offered'].fix);
     // Nothing for the badge: no open error or warning.
     expect(f.filter((x) => x.open && x.severity !== 'info')).toEqual([]);
     expect(e.snapshot(log.t + 3000).uris[0]!.status).not.toBe('error');
@@ -53,6 +55,7 @@ describe('phantom-subscription when the server no longer offers subscriptions', 
     const f = findingsAfter(run(log), 3000);
     expect(brief(f, 'info')).toEqual([`cached-not-subscribed ${POLICY} lost-on-reinit error`, `phantom-subscription ${POLICY} - error`]);
     expect(f.find((x) => x.id === 'phantom-subscription')!.detail).toMatch(/^S1 ended \(re-initialize\) at seq \d+$/);
+    expect(f.find((x) => x.id === 'cached-not-subscribed')!.fix).toMatch(/^Subscribe to every URI you cache/);
   });
 
   it('back on a server with the capability and still no resubscribe: an error again, one finding', () => {
