@@ -98,6 +98,10 @@ export class PendingRequests {
   add(dir: Dir, conn: string, session: string, id: unknown, method: string, uri: string, uris: readonly string[]): void {
     const k = `${dir}${idKey(id)}`;
     const p: PendingRequest = { method, uri, uris, dir, byConn: `c${conn}\n${k}`, bySession: session === '' ? '' : `s${session}\n${k}`, conn, done: false };
+    // The id reused on the same connection: the earlier request can no longer be told apart, and is not counted on
+    // (takeOnly saw two waiting where one could be answered).
+    const reused = this.map.get(p.byConn);
+    if (reused) this.remove(reused);
     this.map.set(p.byConn, p);
     if (p.bySession !== '') this.map.set(p.bySession, p);
     const list = this.perConn.get(conn);

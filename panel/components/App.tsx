@@ -237,7 +237,7 @@ export function App({ store, connection }: Props) {
     main = (
       <div class="resources">
         <div class="left">
-          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} onSelect={select} onOpen={openUri} tags={snapshotClientTags(snap)} sessions={snap.sessions} />
+          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} onSelect={select} onOpen={openUri} tags={snapshotClientTags(snap)} sessions={snap.sessions} findings={snap.findings} />
           <TimelinePane store={store} filter={filter} selected={selected} live={!imported} scrubT={scrubT} onSelectUri={select} />
         </div>
         <FlowPane store={store} selectedKey={selectedRow ? selected : null} selectedUri={selectedRow?.uri} />

@@ -4,8 +4,7 @@
 import { Fragment, type ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DecodedMessage, EngineSnapshot, Finding, UriRow } from '../../shared/engine/index.ts';
-import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
-import type { CoverageReason } from '../../shared/findings/types.ts';
+import { reasonEntry } from '../../shared/findings/catalogue.ts';
 import type { Frame, HeaderMap } from '../../shared/frames.ts';
 import { frameJson } from '../../shared/frame-shape.ts';
 import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
@@ -94,7 +93,8 @@ function SeqLink({ seq, open }: { seq: number; open: Props['open'] }) {
 }
 
 function FindingBlock({ f, open, compact = false }: { f: Finding; open: Props['open']; compact?: boolean }) {
-  const reason = f.reason && f.reason in COVERAGE_REASONS ? COVERAGE_REASONS[f.reason as CoverageReason] : undefined;
+  // Its reason in words (a phantom's subscribe-not-offered showed as its code).
+  const reason = reasonEntry(f.id, f.reason);
   return (
     <article class={`finding finding-${f.severity}${f.open ? ' open' : ' closed'}`} data-finding={f.id} data-finding-key={f.key}>
       <h4>

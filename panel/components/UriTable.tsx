@@ -4,11 +4,12 @@
 // every other view), Enter opens the detail drawer, Esc closes it. Rows re-render only when what they show changed:
 // times are shown to the second, so a live table touches the DOM at most once a second per row.
 import { memo } from 'preact/compat';
-import type { SessionView, UriRow } from '../../shared/engine/index.ts';
+import type { Finding, SessionView, UriRow } from '../../shared/engine/index.ts';
+import type { Severity } from '../../shared/findings/types.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { clientKeyOf } from '../model/client-tags.ts';
 import { elementId, formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
-import { cacheAge, isProblem, lastHolders, serverTitle, uriParts, type LastHolder } from '../model/uri-table.ts';
+import { ageSeverities, cacheAge, isProblem, lastHolders, serverTitle, uriParts, type LastHolder } from '../model/uri-table.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 22;
@@ -24,6 +25,8 @@ interface Props {
   tags: Map<string, string>;
   /** The snapshot's sessions: who held a URI nobody holds now (the Server cell's tooltip). */
   sessions: readonly SessionView[];
+  /** The snapshot's findings: the colour of a cache past its age is its cache-age finding's (ageSeverities). */
+  findings: readonly Finding[];
 }
 
 /** ✓ or ✗; a "no" about a URI that is neither cached nor in trouble is no problem: shown muted (–), not as a red ✗. */
@@ -63,6 +66,8 @@ interface Cells {
   /** Cached, or with a finding: a "no" in its subscription columns matters. */
   matters: boolean;
   overAge: boolean;
+  /** The open cache-age finding's severity, or 'pending' while none is open yet (within the grace). */
+  ageSeverity: Severity | 'pending';
   ageTitle: string;
   believes: boolean;
   server: boolean;
@@ -76,7 +81,7 @@ interface Cells {
   selected: boolean;
 }
 
-function cellsOf(r: UriRow, now: number, selected: boolean, client: string, holders: ReadonlyMap<string, LastHolder>): Cells {
+function cellsOf(r: UriRow, now: number, selected: boolean, client: string, holders: ReadonlyMap<string, LastHolder>, ages: ReadonlyMap<string, Severity>): Cells {
   const age = cacheAge(r, now);
   return {
     key: r.key,
@@ -90,6 +95,7 @@ function cellsOf(r: UriRow, now: number, selected: boolean, client: string, hold
     age: age === undefined ? (r.listed ? 'listed' : 'not cached') : formatAge(age),
     matters: age !== undefined || r.status !== 'ok',
     overAge: age !== undefined && age > r.expectedMaxAgeMs,
+    ageSeverity: ages.get(r.key) ?? 'pending',
     ageTitle: age === undefined ? '' : `expected at most ${formatDuration(r.expectedMaxAgeMs)} (${r.expectedMaxAgeSource})`,
     believes: r.clientBelievesSubscribed,
     server: r.serverHasSubscription,
@@ -134,7 +140,7 @@ const RowView = memo(function RowView({ c, n, onSelect, onOpen }: { c: Cells; n:
         {c.client ? <span class="client-tag">{c.client}</span> : null}
       </span>
       <span role="gridcell">
-        <span class={c.overAge ? `over-age age-${c.status}` : c.age === 'listed' || c.age === 'not cached' ? 'muted' : ''} title={c.ageTitle}>
+        <span class={c.overAge ? `over-age age-${c.ageSeverity}` : c.age === 'listed' || c.age === 'not cached' ? 'muted' : ''} title={c.ageTitle}>
           {c.age}
         </span>
       </span>
@@ -172,8 +178,9 @@ const COLUMNS: readonly Column[] = [
   { label: 'Findings' },
 ];
 
-function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sessions }: Props) {
+function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sessions, findings }: Props) {
   const holders = lastHolders(sessions);
+  const ages = ageSeverities(findings);
   const index = selected === null ? -1 : rows.findIndex((r) => r.key === selected);
   return (
     <div class="uri-table" data-rows={rows.length}>
@@ -186,6 +193,7 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sess
         <VirtualList
           label="Resource URIs"
           class="uri-grid"
+          doubleClickOpens
           count={rows.length}
           rowHeight={ROW_HEIGHT}
           version={rows.length}
@@ -199,7 +207,7 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sess
           onOpen={(i) => onOpen(rows[i]!.key)}
           renderRow={(i) => {
             const r = rows[i]!;
-            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected, tags.get(clientKeyOf(r)) ?? '', holders)} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;
+            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected, tags.get(clientKeyOf(r)) ?? '', holders, ages)} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;
           }}
         />
       )}
@@ -208,4 +216,4 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sess
 }
 
 /** Re-renders when its rows, clock, selection or total changed (handlers ignored: they reach the same store). */
-export const UriTable = memo(UriTableView, (a, b) => a.rows === b.rows && a.now === b.now && a.selected === b.selected && a.total === b.total && a.tags === b.tags && a.sessions === b.sessions);
+export const UriTable = memo(UriTableView, (a, b) => a.rows === b.rows && a.now === b.now && a.selected === b.selected && a.total === b.total && a.tags === b.tags && a.sessions === b.sessions && a.findings === b.findings);

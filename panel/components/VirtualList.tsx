@@ -48,6 +48,8 @@ interface Props {
   onOpen?: (index: number) => void;
   role?: AriaRole;
   activeId?: string | undefined;
+  /** A double click on a row opens it: its second press selects no text. */
+  doubleClickOpens?: boolean;
   /** The column heads: the grid's first row, `rowHeight` tall, with class `headClass`. */
   columns?: readonly Column[];
   headClass?: string;
@@ -55,7 +57,7 @@ interface Props {
 
 const OVERSCAN = 8;
 
-export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, keyOf, class: cls, tabIndex, onMove, onOpen, role = 'grid', activeId, columns, headClass = '' }: Props) {
+export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, keyOf, class: cls, tabIndex, onMove, onOpen, role = 'grid', activeId, columns, headClass = '', doubleClickOpens = false }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(400);
@@ -177,11 +179,16 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
           onOpen(selected);
         }
       }}
-      // A double click opens a row's details (the URI table): it selected the word under the pointer as well. The
-      // second press of a double click selects nothing here; a drag still selects, and the drawer's text copies as usual.
-      onMouseDown={(e) => {
-        if (e.detail > 1) e.preventDefault();
-      }}
+      // Where a double click opens a row's details (the URI table), it selected the word under the pointer as well:
+      // there the second press of a double click selects nothing; a drag still selects. Elsewhere (Messages: an id or
+      // a session double-clicked to copy it) words select as usual.
+      onMouseDown={
+        doubleClickOpens
+          ? (e) => {
+              if (e.detail > 1) e.preventDefault();
+            }
+          : undefined
+      }
       onScroll={(e) => {
         const el = e.currentTarget;
         following.current = atEnd(el);

@@ -182,7 +182,8 @@ export function drawTimeline(d: DrawInput): void {
       ctx.fillStyle = p.selectedFill;
       ctx.fillRect(0, y, width, LANE_H);
     }
-    for (const s of lane.stale) {
+    // Mildest first: where bands overlap, the worst is painted last, on top (as the lane's label says it).
+    for (const s of bySeverity(lane.stale)) {
       const s0 = clampX(xOf(w, s.t0, width), width);
       const s1 = clampX(xOf(w, s.t1, width), width);
       if (s1 < 0 || s0 > width) continue;
@@ -294,4 +295,13 @@ export function drawTimeline(d: DrawInput): void {
     ctx.stroke();
     ctx.lineWidth = 1;
   }
+}
+
+const SEVERITY_ORDER = { info: 0, warning: 1, error: 2 } as const;
+
+/** Stale intervals mildest first (a copy when they are not in that order already). */
+export function bySeverity<T extends { severity?: 'error' | 'warning' | 'info' }>(list: readonly T[]): readonly T[] {
+  const rank = (x: T) => SEVERITY_ORDER[x.severity ?? 'error'];
+  for (let i = 1; i < list.length; i++) if (rank(list[i - 1]!) > rank(list[i]!)) return [...list].sort((a, b) => rank(a) - rank(b));
+  return list;
 }

@@ -205,6 +205,17 @@ export function jumpPoints(from: NodeId, to: NodeId): Array<[number, number]> {
     const step = bc > ac ? 1 : -1;
     for (let c = ac + step; c !== bc + (ar === br ? 0 : step); c += step) if (occupied(c, ar)) blocked = true;
   }
+  // Side by side with one of the chart's own arrows between them (I → K means a lost notification; the jump, one that
+  // arrived and was not re-read): not drawn on top of that arrow, but below it, through the gutter under the row.
+  if (!blocked && a.y === b.y && EDGES.some((e) => e.from === from && e.to === to)) {
+    const gy = a.y + a.h + (ROW_H - NODE_H) / 2;
+    return [
+      [cx(a) + 12, a.y + a.h],
+      [cx(a) + 12, gy],
+      [cx(b) - 12, gy],
+      [cx(b) - 12, b.y + b.h],
+    ];
+  }
   if (!blocked && a.y === b.y) return a.x < b.x ? [[a.x + a.w, cy(a)], [b.x, cy(b)]] : [[a.x, cy(a)], [b.x + b.w, cy(b)]];
   if (!blocked && a.x === b.x) return a.y < b.y ? [[cx(a) + 12, a.y + a.h], [cx(b) + 12, b.y]] : [[cx(a) + 12, a.y], [cx(b) + 12, b.y + b.h]];
   if (blocked) {

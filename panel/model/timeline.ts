@@ -355,10 +355,6 @@ export function laneNowOf(snapshot: Pick<EngineSnapshot, 'now'> | null, scrubT: 
 }
 
 /** Whether a stale interval reaches `t` (an open finding's runs to now): a lane label is red then, as the row is. */
-export function staleAt(intervals: readonly Interval[], t: number): boolean {
-  return intervals.some((s) => s.t0 <= t && s.t1 >= t);
-}
-
 /** The worst severity among the stale intervals that reach `t` (undefined: none does): the lane label's colour. */
 export function staleSeverityAt(intervals: readonly StaleInterval[], t: number): Severity | undefined {
   let worst: Severity | undefined;

@@ -475,5 +475,25 @@ export function serverTitle(r: Pick<UriRow, 'doc' | 'endpoint' | 'uri' | 'heldBy
   const last = holders.get(holderKey(r.doc, r.endpoint, r.uri));
   if (last === undefined) return r.serverHasSubscription ? 'Held' : 'Not held by any session';
   // Relative, as the Last notify and Last read cells (and no Date: a table cell's text is plain arithmetic).
-  return `Not held by any session. Last held by ${last.name}, which ended ${formatAgoCoarse(last.endT, now)} (${last.endCause ?? 'cause unknown'})`;
+  return `Not held by any session. Of the sessions that ended, ${last.name} held it last; it ended ${formatAgoCoarse(last.endT, now)} (${last.endCause ?? 'cause unknown'})`;
+}
+
+const ageSeverityCache = new WeakMap<readonly Finding[], Map<string, Severity>>();
+
+/**
+ * Per URI row key, the severity of its open cache-age-exceeded finding (once per findings array): a cache past its
+ * age is shown in that finding's colour — not the row's worst (a phantom row's info age read as an error), nor red
+ * while the grace before the finding opens runs.
+ */
+export function ageSeverities(findings: readonly Finding[]): Map<string, Severity> {
+  let m = ageSeverityCache.get(findings);
+  if (m) return m;
+  m = new Map();
+  for (const f of findings) {
+    if (f.id !== 'cache-age-exceeded' || !f.open) continue;
+    const k = findingRowKey(f);
+    if (k !== undefined) m.set(k, f.severity);
+  }
+  ageSeverityCache.set(findings, m);
+  return m;
 }

@@ -249,3 +249,11 @@ export const PHANTOM_REASONS: Record<PhantomReason, ReasonEntry & { fix: string 
 };
 
 export const FINDING_IDS = Object.keys(CATALOGUE) as FindingId[];
+
+/** The catalogue's entry for a finding's reason (cached-not-subscribed's and phantom-subscription's), or undefined. */
+export function reasonEntry(id: FindingId, reason: string | undefined): ReasonEntry | undefined {
+  if (reason === undefined) return undefined;
+  if (id === 'cached-not-subscribed' && reason in COVERAGE_REASONS) return COVERAGE_REASONS[reason as CoverageReason];
+  if (id === 'phantom-subscription' && reason in PHANTOM_REASONS) return PHANTOM_REASONS[reason as PhantomReason];
+  return undefined;
+}

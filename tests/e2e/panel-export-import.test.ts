@@ -210,7 +210,7 @@ it('opens a row on a double click without selecting its text; the drawer names t
   // Nobody holds the policy URI since the first session ended; the ✗'s tooltip said nothing.
   const ended = await panel.evaluate(() => ((globalThis as any).mcpPanel.snapshot.value.sessions as Array<{ label: string; open: boolean; endCause?: string }>).find((x) => !x.open)!);
   const title = await panel.getAttribute(`.uri-row[data-uri="${POLICY}"] [role="gridcell"]:nth-child(5)`, 'title');
-  expect(title).toMatch(new RegExp(`^Not held by any session\\. Last held by ${ended.label}, which ended .+ ago \\(${ended.endCause}\\)$`));
+  expect(title).toMatch(new RegExp(`^Not held by any session\\. Of the sessions that ended, ${ended.label} held it last; it ended .+ ago \\(${ended.endCause}\\)$`));
   await panel.keyboard.press('Escape');
   await panel.waitForSelector('.drawer', { state: 'detached' });
 });

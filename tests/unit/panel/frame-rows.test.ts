@@ -240,6 +240,12 @@ describe('Messages rows: failures, bodies, pairs and keys (an audit of the Messa
     p.add('out', 'c10', 'S1', 0, 'tools/list', '', []);
     expect(p.size).toBe(10);
     expect(p.take('in', 'g', 'S1', 0)?.method).toBe('tools/list');
+    // An id reused on one connection: one request waits there, and a cut answer with no readable id takes it.
+    const q = new PendingRequests();
+    q.add('out', 'w', '', 1, 'ping', '', []);
+    q.add('out', 'w', '', 1, 'tools/list', '', []);
+    expect(q.size).toBe(1);
+    expect(q.takeOnly('in', 'w')?.method).toBe('tools/list');
   });
 
   it('an answer shows its request’s method and URI, so method: and uri: find it beside its request', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { settle, timerAnimationFrames } from '../../support/animation-frames.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
-import { laneNowOf, scrubSteps, staleAt, staleIntervals } from '../../../panel/model/timeline.ts';
+import { laneNowOf, scrubSteps, staleIntervals, staleSeverityAt } from '../../../panel/model/timeline.ts';
 import { filterRows } from '../../../panel/model/uri-table.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
@@ -39,7 +39,8 @@ describe('lane labels while replaying', () => {
       const staleRows = new Set(filterRows(snap, parseFilter('is:stale')).map((r) => r.key));
       if (staleRows.size) staleStops++;
       for (const row of filterRows(snap, parseFilter(''))) {
-        const label = staleAt(staleIntervals(snap, at).get(row.key) ?? [], at);
+        // As the lane's label is drawn (staleSeverityAt): coloured exactly when the row is stale.
+        const label = staleSeverityAt(staleIntervals(snap, at).get(row.key) ?? [], at) !== undefined;
         if (label !== staleRows.has(row.key)) disagree.push({ stop: k, uri: row.uri, row: staleRows.has(row.key), label });
       }
     }

@@ -2,7 +2,8 @@
 // band, a red lane label — while its row in the table said INFO (a UX audit).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../../shared/engine/index.ts';
-import { drawTimeline, type Palette } from '../../../panel/components/timeline-draw.ts';
+import { bySeverity, drawTimeline, type Palette } from '../../../panel/components/timeline-draw.ts';
+import { ageSeverities } from '../../../panel/model/uri-table.ts';
 import { staleIntervals, staleSeverityAt, type StaleInterval } from '../../../panel/model/timeline.ts';
 
 const finding = (over: Partial<Finding>): Finding =>
@@ -20,6 +21,18 @@ describe('stale intervals by severity', () => {
     expect(staleSeverityAt(iv, 320)).toBe('error');
     expect(staleSeverityAt(iv, 500)).toBeUndefined();
     expect(staleSeverityAt([{ t0: 0, t1: 10, severity: 'warning' }], 5)).toBe('warning');
+    // Overlapping bands are painted mildest first: the worst ends on top, as the label says.
+    expect(bySeverity(iv).map((x) => x.severity)).toEqual(['info', 'error']);
+    expect(bySeverity([...iv].reverse()).map((x) => x.severity)).toEqual(['info', 'error']);
+  });
+
+  it('a cache past its age takes its open cache-age finding\'s colour in the table, not the row\'s worst; none yet: pending', () => {
+    const ages = ageSeverities([
+      finding({ severity: 'info', open: true }),
+      finding({ id: 'phantom-subscription', severity: 'error', open: true }),
+      finding({ uri: 'file:///b', severity: 'warning', open: false }),
+    ]);
+    expect([...ages]).toEqual([['D E file:///a', 'info']]);
   });
 });
 

@@ -18,7 +18,7 @@ import {
   readAt,
   scrubSteps,
   sessionLanes,
-  staleAt,
+  staleSeverityAt,
   staleIntervals,
   tOf,
   tickLabel,
@@ -251,9 +251,9 @@ describe('session lanes', () => {
     expect(iv.length).toBeGreaterThan(0);
     expect(iv.every((i) => i.t1 === now && i.t0 < now)).toBe(true);
     // The lane label is red while an interval reaches the lane's now; a resolved one (even of zero length) is history.
-    expect(staleAt(iv, now)).toBe(true);
-    expect(staleAt([{ t0: 10, t1: 10 }], now)).toBe(false);
-    expect(staleAt([{ t0: 10, t1: 20 }], 15)).toBe(true);
+    expect(staleSeverityAt(iv, now)).toBeDefined();
+    expect(staleSeverityAt([{ t0: 10, t1: 10, severity: 'error' }], now)).toBeUndefined();
+    expect(staleSeverityAt([{ t0: 10, t1: 20, severity: 'warning' }], 15)).toBe('warning');
   });
 });
 

@@ -197,6 +197,9 @@ describe('flow jumps', () => {
       }).map((n) => n.id);
     for (const [from, to] of [['L', 'M'], ['J', 'Q'], ['N', 'Q'], ['J', 'M'], ['I', 'K'], ['F', 'H'], ['O', 'Q']] as const) {
       expect(through(jumpPoints(from, to), [from, to]), `${from} → ${to}`).toEqual([]);
+      // Never on top of the chart's own arrow between the same nodes (I ⇢ K hid under I → K "lost").
+      const own = EDGE_PATHS.find((e) => e.from === from && e.to === to);
+      if (own) expect(jumpPoints(from, to), `${from} ⇢ ${to}`).not.toEqual(own.points);
     }
   });
 });
@@ -399,8 +402,8 @@ describe('the Server cell tooltip', () => {
     ];
     const holders = lastHolders(sessions);
     expect(lastHolders(sessions)).toBe(holders);
-    expect(serverTitle(row, holders, 17_000)).toBe('Not held by any session. Last held by S2, which ended 12 s ago (http-404)');
-    expect(serverTitle({ ...row, uri: 'file:///b' }, holders, 9500)).toBe('Not held by any session. Last held by S3, which ended just now (delete)');
+    expect(serverTitle(row, holders, 17_000)).toBe('Not held by any session. Of the sessions that ended, S2 held it last; it ended 12 s ago (http-404)');
+    expect(serverTitle({ ...row, uri: 'file:///b' }, holders, 9500)).toBe('Not held by any session. Of the sessions that ended, S3 held it last; it ended just now (delete)');
     expect(serverTitle({ ...row, uri: 'file:///c' }, holders, 0)).toBe('Not held by any session');
     expect(serverTitle({ ...row, heldBy: ['S5'], serverHasSubscription: true }, holders, 0)).toBe('Held by S5');
   });
