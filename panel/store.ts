@@ -193,6 +193,38 @@ export class PanelStore {
    */
   readonly messageSelected = signal<string | null>(null);
   readonly drawer = signal<DrawerTarget | null>(null);
+  /**
+   * The drawer targets before the one shown, when it was opened from inside the drawer (an evidence link, a frame's
+   * message): what "← Back" goes to. Only meant while `drawerVia` is the target shown: a drawer opened or closed from
+   * anywhere else (a row, Esc, a clear) leaves the stack stale, and it counts as empty (see drawerBackTarget).
+   */
+  readonly drawerHistory = signal<readonly DrawerTarget[]>([]);
+  private drawerVia: DrawerTarget | null = null;
+
+  /** Opens `t` in the drawer from the drawer's own links: what it showed is kept for Back (at most 20 steps). */
+  openFromDrawer(t: DrawerTarget): void {
+    const cur = this.drawer.value;
+    const kept = this.drawerBackTarget() ? this.drawerHistory.value : [];
+    this.drawerHistory.value = cur ? [...kept, cur].slice(-20) : [];
+    this.drawerVia = t;
+    this.drawer.value = t;
+  }
+
+  /** What Back returns to: the last target before the one shown, when that one was opened from the drawer. */
+  drawerBackTarget(): DrawerTarget | undefined {
+    const d = this.drawer.value;
+    return d !== null && d === this.drawerVia ? this.drawerHistory.value.at(-1) : undefined;
+  }
+
+  /** Back to what the drawer showed before; false when there is nothing to go back to. */
+  drawerBack(): boolean {
+    const prev = this.drawerBackTarget();
+    if (!prev) return false;
+    this.drawerHistory.value = this.drawerHistory.value.slice(0, -1);
+    this.drawerVia = prev;
+    this.drawer.value = prev;
+    return true;
+  }
   readonly view = signal<ViewName>('resources');
   /** Frames received but not yet in view because the panel is paused (or still being caught up with). */
   readonly waiting = signal(0);

@@ -412,7 +412,7 @@ export function App({ store, connection }: Props) {
         </RenderGuard>
         {drawer && snap ? (
           <RenderGuard resetKey={JSON.stringify(drawer)} what="detail drawer">
-            <DetailDrawer store={store} target={drawer} snapshot={snap} onClose={() => (store.drawer.value = null)} open={(t) => (store.drawer.value = t)} />
+            <DetailDrawer store={store} target={drawer} snapshot={snap} onClose={() => (store.drawer.value = null)} open={(t) => store.openFromDrawer(t)} />
           </RenderGuard>
         ) : null}
       </div>

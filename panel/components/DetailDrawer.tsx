@@ -14,6 +14,7 @@ import { sessionLabel } from '../model/session-label.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
 import { flowNodeText } from '../model/flow-view.ts';
+import { frameLabel } from '../model/frame-label.ts';
 import type { DrawerTarget, PanelStore } from '../store.ts';
 
 interface Props {
@@ -84,15 +85,68 @@ function Raw({ text, label = 'Raw' }: { text: string; label?: string }) {
   );
 }
 
-function SeqLink({ seq, open }: { seq: number; open: Props['open'] }) {
+function SeqLink({ seq, open, label }: { seq: number; open: Props['open']; label?: string }) {
   return (
-    <button type="button" class="link" onClick={() => open({ kind: 'frame', seq })} aria-label={`Frame ${seq}`}>
+    <button type="button" class="link" onClick={() => open({ kind: 'frame', seq })} aria-label={label ? `Frame ${seq}: ${label}` : `Frame ${seq}`}>
       #{seq}
+      {label ? <span class="seq-label"> {label}</span> : null}
     </button>
   );
 }
 
-function FindingBlock({ f, open, compact = false }: { f: Finding; open: Props['open']; compact?: boolean }) {
+/** The messages the engine in view decoded from frame `seq` (a batch: several), found by binary search. */
+function messagesAtSeq(store: PanelStore, seq: number): DecodedMessage[] {
+  const engine = store.engineNow();
+  const list = engine.messageList(engine.messageCount);
+  const msgs: DecodedMessage[] = [];
+  for (let i = messageIndexAtSeq(list, seq); i < list.count && list.store.seqAt(i) === seq; i++) {
+    const m = engine.message(i);
+    if (!m) break;
+    msgs.push(m);
+  }
+  return msgs;
+}
+
+/** A finding's evidence link, named by what the frame is (`#32 resources/read`, `#37 HTTP 404`), not its number only. */
+function EvidenceLink({ store, seq, open }: { store: PanelStore; seq: number; open: Props['open'] }) {
+  const label = frameLabel(store.frameBySeq(seq), messagesAtSeq(store, seq));
+  return <SeqLink seq={seq} open={open} label={label || undefined} />;
+}
+
+/** A small button that copies `text` (a URI, a session id, raw JSON); says "Copied" for a moment. */
+function CopyButton({ text, name }: { text: string; name: string }) {
+  const [state, setState] = useState<'' | 'copied' | 'failed'>('');
+  useEffect(() => {
+    if (!state) return;
+    const t = setTimeout(() => setState(''), 1500);
+    return () => clearTimeout(t);
+  }, [state]);
+  const copy = () => {
+    navigator.clipboard.writeText(text).then(
+      () => setState('copied'),
+      () => setState('failed'),
+    );
+  };
+  return (
+    <button type="button" class="copy" aria-label={name} title={name} onClick={copy} data-copy-state={state || undefined}>
+      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
+    </button>
+  );
+}
+
+/** The drawer's title with its Copy button beside it (outside the heading: the heading stays its name). */
+function Title({ children, title, copy, copyName }: { children: ComponentChildren; title?: string; copy: string; copyName: string }) {
+  return (
+    <div class="drawer-head">
+      <h3 class="drawer-title" title={title}>
+        {children}
+      </h3>
+      <CopyButton text={copy} name={copyName} />
+    </div>
+  );
+}
+
+function FindingBlock({ store, f, open, compact = false }: { store: PanelStore; f: Finding; open: Props['open']; compact?: boolean }) {
   // Its reason in words (a phantom's subscribe-not-offered showed as its code).
   const reason = reasonEntry(f.id, f.reason);
   return (
@@ -131,7 +185,7 @@ function FindingBlock({ f, open, compact = false }: { f: Finding; open: Props['o
       <p class="evidence">
         Evidence:{' '}
         {f.evidence.map((s) => (
-          <SeqLink key={s} seq={s} open={open} />
+          <EvidenceLink key={s} store={store} seq={s} open={open} />
         ))}
       </p>
     </article>
@@ -146,14 +200,14 @@ function pageOf(snapshot: EngineSnapshot, row: UriRow): string {
   return tag ? `${where}; shown as “${tag}”` : where;
 }
 
-function UriDetail({ row, snapshot, open }: { row: UriRow; snapshot: EngineSnapshot; open: Props['open'] }) {
+function UriDetail({ store, row, snapshot, open }: { store: PanelStore; row: UriRow; snapshot: EngineSnapshot; open: Props['open'] }) {
   const findings = findingsForRow(snapshot.findings, row);
   const now = snapshot.now;
   return (
     <>
-      <h3 class="drawer-title" title={row.uri}>
+      <Title title={row.uri} copy={row.uri} copyName="Copy URI">
         {row.uri}
-      </h3>
+      </Title>
       <Facts
         rows={[
           ['Endpoint', row.endpoint],
@@ -176,7 +230,7 @@ function UriDetail({ row, snapshot, open }: { row: UriRow; snapshot: EngineSnaps
         ]}
       />
       <h4>Findings ({findings.length})</h4>
-      {findings.length === 0 ? <p class="muted">Nothing wrong with this URI.</p> : findings.map((f) => <FindingBlock key={f.key} f={f} open={open} />)}
+      {findings.length === 0 ? <p class="muted">Nothing wrong with this URI.</p> : findings.map((f) => <FindingBlock key={f.key} store={store} f={f} open={open} />)}
     </>
   );
 }
@@ -254,9 +308,9 @@ function MessageDetail({ store, m, open, upTo, now }: { store: PanelStore; m: De
   const noAnswer = noAnswerEver !== undefined && noAnswerEver.t <= now ? noAnswerEver : undefined;
   return (
     <>
-      <h3 class="drawer-title">
+      <Title copy={raw} copyName="Copy JSON">
         {m.dir === 'out' ? '↑' : '↓'} {m.method ?? m.kind} {m.id !== undefined && m.id !== null ? <span class="muted">id {String(m.id)}</span> : null}
-      </h3>
+      </Title>
       <Facts
         rows={[
           ['Kind', m.kind + (m.known ? '' : ' (unknown method)')],
@@ -298,21 +352,15 @@ function FrameDetail({ store, f, open, upTo }: { store: PanelStore; f: Frame; op
   // The messages of the engine in view, looked up in its own list: the snapshot on screen may be an older engine's
   // (a rebuild swapped in, a reset catching up), whose numbering differs (an index past the new engine's end crashed
   // the drawer, and with it the page).
-  const engine = store.engineNow();
-  const list = engine.messageList(engine.messageCount);
-  const msgs: DecodedMessage[] = [];
-  for (let i = messageIndexAtSeq(list, f.seq); i < list.count && list.store.seqAt(i) === f.seq; i++) {
-    const m = engine.message(i);
-    if (!m) break;
-    msgs.push(m);
-  }
+  const msgs = messagesAtSeq(store, f.seq);
+  const json = useMemo(() => frameJson(f), [f]);
   const body = f.kind === 'http-request' ? f.body : f.kind === 'http-body' ? f.body : f.kind === 'sse-event' ? f.data : f.kind === 'ws-message' ? f.data : undefined;
   const { seq, t, kind } = f;
   return (
     <>
-      <h3 class="drawer-title">
+      <Title copy={json} copyName="Copy JSON">
         Frame #{seq} <span class="muted">{kind}</span>
-      </h3>
+      </Title>
       <Facts rows={[['Time', formatClock(t)], ['Page segment', String(f.segment)], ['Browser frame', String(f.frameId)], ...('conn' in f && f.conn ? ([['Connection', f.conn]] as Array<[string, string]>) : []), ...frameFacts(f)]} />
       {msgs.length ? (
         <p>
@@ -337,7 +385,7 @@ function FrameDetail({ store, f, open, upTo }: { store: PanelStore; f: Frame; op
       ) : body ? (
         <Raw text={body.text} label={body.truncated ? `Body (prefix; ${formatBytes(body.truncated.bytes)} in full)` : 'Body'} />
       ) : null}
-      {f.kind !== 'http-request' && !body ? <Raw text={frameJson(f)} label="Frame" /> : null}
+      {f.kind !== 'http-request' && !body ? <Raw text={json} label="Frame" /> : null}
       {'conn' in f && f.conn ? <Exchange store={store} conn={f.conn} open={open} upTo={upTo} /> : null}
     </>
   );
@@ -375,9 +423,9 @@ function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot:
   void store;
   return (
     <>
-      <h3 class="drawer-title">
+      <Title copy={s.label} copyName={s.kind === 'listen' ? 'Copy listen id' : 'Copy session id'}>
         {s.kind === 'listen' ? 'Listen stream' : 'Session'} {sessionLabel(s)}
-      </h3>
+      </Title>
       <Facts
         rows={[
           ['Endpoint', s.endpoint],
@@ -404,6 +452,8 @@ function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot:
   );
 }
 
+const BACK_NAMES: Record<DrawerTarget['kind'], string> = { uri: 'URI', finding: 'finding', frame: 'frame', message: 'message', session: 'session' };
+
 export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) {
   const ref = useRef<HTMLElement>(null);
   const shown = useRef(false);
@@ -416,14 +466,19 @@ export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) 
     const opening = !shown.current;
     shown.current = true;
     if (opening || active === null || active === document.body || (el?.contains(active) ?? false)) {
-      el?.querySelector<HTMLElement>('.drawer-close')?.focus({ preventScroll: true });
+      // Moved inside the drawer (a link, Back): on Back when there is one, so Enter walks back again.
+      const to = (!opening && el?.querySelector<HTMLElement>('.drawer-back')) || el?.querySelector<HTMLElement>('.drawer-close');
+      to?.focus({ preventScroll: true });
     }
   }, [target]);
+  // Back: to what the drawer showed before its own link replaced it (evidence → frame → message …).
+  void store.drawerHistory.value;
+  const back = store.drawerBackTarget();
   let body: ComponentChildren;
   switch (target.kind) {
     case 'uri': {
       const row = snapshot.uris.find((r) => r.key === target.key);
-      body = row ? <UriDetail row={row} snapshot={snapshot} open={open} /> : <p class="muted">This URI is not in the current view.</p>;
+      body = row ? <UriDetail store={store} row={row} snapshot={snapshot} open={open} /> : <p class="muted">This URI is not in the current view.</p>;
       break;
     }
     case 'finding': {
@@ -431,7 +486,7 @@ export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) 
       body = f ? (
         <>
           <h3 class="drawer-title">{f.uri ?? f.session ?? f.id}</h3>
-          <FindingBlock f={f} open={open} />
+          <FindingBlock store={store} f={f} open={open} />
         </>
       ) : (
         <p class="muted">This finding is not in the current view.</p>
@@ -453,7 +508,12 @@ export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) 
       break;
   }
   return (
-    <aside class="drawer" ref={ref} aria-label="Details" data-drawer={target.kind}>
+    <aside class={`drawer${back ? ' has-back' : ''}`} ref={ref} aria-label="Details" data-drawer={target.kind}>
+      {back ? (
+        <button type="button" class="drawer-back" aria-label={`Back to the ${BACK_NAMES[back.kind]}`} title={`Back to the ${BACK_NAMES[back.kind]}`} onClick={() => store.drawerBack()}>
+          ← Back
+        </button>
+      ) : null}
       <button type="button" class="drawer-close" aria-label="Close details" title="Close (Esc)" onClick={onClose}>
         ✕
       </button>

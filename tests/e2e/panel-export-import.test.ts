@@ -194,6 +194,91 @@ it('navigates the URI table with the keyboard; Enter opens the drawer, Esc close
   await panel.click(`.uri-row[data-uri="${POLICY}"]`);
 });
 
+it("a finding's evidence says what each frame is; Back returns to the finding; Copy copies the URI, the session id, the JSON", async () => {
+  // The clipboard, recorded (headless Chromium's own clipboard is not what is tested: that the button hands it the text).
+  await panel.evaluate(() => {
+    const w = window as unknown as { copied: string[] };
+    w.copied = [];
+    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: async (t: string) => void w.copied.push(t) });
+  });
+  const copied = () => panel.evaluate(() => (window as unknown as { copied: string[] }).copied.at(-1));
+  try {
+    await panel.click('[role="tab"][data-view="findings"]');
+    await panel.click(`.finding-row[data-uri="${POLICY}"]`);
+    await panel.waitForSelector('.drawer[data-drawer="finding"]');
+    const finding = await panel.getAttribute('.drawer [data-finding-key]', 'data-finding-key');
+    // Each evidence link names its frame: `#32 resources/read`, `#37 HTTP 404`, not the number alone.
+    const labels = await panel.$$eval('.drawer .evidence button.link', (bs) => bs.map((b) => b.textContent!.trim()));
+    expect(labels.length).toBeGreaterThan(0);
+    for (const l of labels) expect(l).toMatch(/^#\d+ \S/);
+    expect(labels.some((l) => /^#\d+ (resources\/|notifications\/|HTTP |initialize)/.test(l))).toBe(true);
+    // No Back on a drawer opened from the list.
+    expect(await panel.locator('.drawer-back').count()).toBe(0);
+    const first = panel.locator('.drawer .evidence button.link').first();
+    expect(await first.getAttribute('aria-label')).toBe(`Frame ${labels[0]!.slice(1).replace(' ', ': ')}`);
+    await first.click();
+    await panel.waitForSelector('.drawer[data-drawer="frame"]');
+    // Focus moved with the drawer onto Back (Enter goes back).
+    await panel.waitForFunction(() => document.activeElement?.classList.contains('drawer-back') === true, undefined, { timeout: 5000 });
+    expect(await panel.getAttribute('.drawer-back', 'aria-label')).toBe('Back to the finding');
+    // The frame's Copy JSON copies the frame as recorded.
+    await panel.getByRole('button', { name: 'Copy JSON', exact: true }).click();
+    await panel.waitForSelector('.drawer .copy[data-copy-state="copied"]');
+    expect(JSON.parse((await copied())!).seq).toBe(Number(labels[0]!.slice(1).split(' ')[0]));
+    await panel.focus('.drawer-back');
+    // Two steps deep when the frame carried a message: frame → message → Back → frame.
+    const msgLink = panel.locator('.drawer p:has-text("Messages:") button.link').first();
+    if ((await msgLink.count()) > 0) {
+      await msgLink.click();
+      await panel.waitForSelector('.drawer[data-drawer="message"]');
+      await panel.getByRole('button', { name: 'Copy JSON', exact: true }).click();
+      await panel.waitForFunction(() => (window as unknown as { copied: string[] }).copied.length === 2, undefined, { timeout: 5000 });
+      expect(JSON.parse((await copied())!)).toHaveProperty('jsonrpc', '2.0');
+      expect(await panel.getAttribute('.drawer-back', 'aria-label')).toBe('Back to the frame');
+      await panel.click('.drawer-back');
+      await panel.waitForSelector('.drawer[data-drawer="frame"]');
+      await panel.waitForFunction(() => document.activeElement?.classList.contains('drawer-back') === true, undefined, { timeout: 5000 });
+      expect(await panel.getAttribute('.drawer-back', 'aria-label')).toBe('Back to the finding');
+    }
+    await panel.keyboard.press('Enter');
+    await panel.waitForSelector('.drawer[data-drawer="finding"]');
+    expect(await panel.getAttribute('.drawer [data-finding-key]', 'data-finding-key')).toBe(finding);
+    expect(await panel.locator('.drawer-back').count()).toBe(0);
+    // Focus stays in the drawer; Esc still closes it entirely (no step back).
+    await panel.waitForFunction(() => document.activeElement?.closest('.drawer') != null, undefined, { timeout: 5000 });
+    await panel.locator('.drawer .evidence button.link').first().click();
+    await panel.waitForSelector('.drawer[data-drawer="frame"]');
+    await panel.keyboard.press('Escape');
+    await panel.waitForSelector('.drawer', { state: 'detached' });
+    // Opened again from the list: no Back to what was shown before.
+    await panel.click(`.finding-row[data-uri="${POLICY}"]`);
+    await panel.waitForSelector('.drawer[data-drawer="finding"]');
+    expect(await panel.locator('.drawer-back').count()).toBe(0);
+    await panel.keyboard.press('Escape');
+    // A URI's drawer copies its URI.
+    await panel.click('[role="tab"][data-view="resources"]');
+    await panel.dblclick(`.uri-row[data-uri="${POLICY}"]`);
+    await panel.waitForSelector('.drawer[data-drawer="uri"]');
+    await panel.getByRole('button', { name: 'Copy URI', exact: true }).click();
+    await waitFor(async () => (await copied()) === POLICY, 5000, 'the URI copied');
+    await panel.keyboard.press('Escape');
+    // A session's drawer copies its id.
+    await panel.click('[role="tab"][data-view="sessions"]');
+    await panel.click('.session-row[data-kind="session"], .session-row');
+    await panel.waitForSelector('.drawer[data-drawer="session"]');
+    const sessionCopy = panel.getByRole('button', { name: /^Copy (session|listen) id$/ });
+    await sessionCopy.click();
+    const id = await copied();
+    expect(id).toBeTruthy();
+    expect(await panel.textContent('.drawer .drawer-title')).toContain(id!);
+    await panel.keyboard.press('Escape');
+    await panel.waitForSelector('.drawer', { state: 'detached' });
+  } finally {
+    await panel.evaluate(() => void delete (navigator.clipboard as unknown as { writeText?: unknown }).writeText);
+    await panel.click('[role="tab"][data-view="resources"]');
+  }
+});
+
 it('opens a row on a double click without selecting its text; the drawer names the flow node; the Server cell says who lost the URI', async () => {
   // A double click on the URI selected a word of it as well (a UX audit).
   await panel.evaluate(() => getSelection()?.removeAllRanges());

@@ -36,6 +36,33 @@ function stamped(list: Frame[], from: number): Frame[] {
 }
 
 describe('PanelStore', () => {
+  it("keeps the drawer's own navigation for Back; a drawer opened from elsewhere starts afresh", () => {
+    const s = new PanelStore();
+    const finding = { kind: 'finding', key: 'F' } as const;
+    const frame = { kind: 'frame', seq: 3 } as const;
+    const message = { kind: 'message', index: 1 } as const;
+    s.drawer.value = finding;
+    expect(s.drawerBackTarget()).toBeUndefined();
+    s.openFromDrawer(frame);
+    expect(s.drawerBackTarget()).toBe(finding);
+    s.openFromDrawer(message);
+    expect(s.drawerBackTarget()).toBe(frame);
+    expect(s.drawerBack()).toBe(true);
+    expect(s.drawer.value).toBe(frame);
+    expect(s.drawerBack()).toBe(true);
+    expect(s.drawer.value).toBe(finding);
+    expect(s.drawerBack()).toBe(false);
+    expect(s.drawer.value).toBe(finding);
+    // Opened from a row (or closed with Esc) in between: no Back to what came before.
+    s.openFromDrawer(frame);
+    s.drawer.value = null;
+    s.drawer.value = { kind: 'uri', key: 'U' };
+    expect(s.drawerBackTarget()).toBeUndefined();
+    s.openFromDrawer(frame);
+    expect(s.drawerBackTarget()).toEqual({ kind: 'uri', key: 'U' });
+    expect(s.drawerHistory.value).toHaveLength(1);
+  });
+
   it("names the exported page: the top-level page's URL, else the MCP iframe's (a page that never spoke MCP)", async () => {
     const s = new PanelStore();
     const log = new FrameLog('doc-frame');

@@ -1,0 +1,57 @@
+// What a frame is, in a few words, for a link to it (a finding's evidence: `#32 resources/read`, `#37 HTTP 404`):
+// the JSON-RPC message it carried when it carried one, else what the transport did. Cheap: one frame, its messages.
+import type { DecodedMessage } from '../../shared/engine/index.ts';
+import type { Frame } from '../../shared/frames.ts';
+
+/** One message as a link names it: its method (a response's is its request's), with ` result`/` error` on an answer. */
+function messageText(m: Pick<DecodedMessage, 'kind' | 'method'>): string {
+  if (m.kind === 'result' || m.kind === 'error') return m.method ? `${m.method} ${m.kind}` : m.kind;
+  if (m.kind === 'invalid') return m.method ? `${m.method} (invalid)` : 'invalid message';
+  return m.method ?? m.kind;
+}
+
+/** The label of frame `f` carrying `msgs` (empty when it carried none); '' when the frame is not in view. */
+export function frameLabel(f: Frame | undefined, msgs: ReadonlyArray<Pick<DecodedMessage, 'kind' | 'method'>>): string {
+  if (msgs.length) return messageText(msgs[0]!) + (msgs.length > 1 ? ` +${msgs.length - 1}` : '');
+  if (!f) return '';
+  switch (f.kind) {
+    case 'http-request':
+      return `HTTP ${f.method}`;
+    case 'http-response':
+      return `HTTP ${f.status}`;
+    case 'http-end':
+      return `end ${f.outcome}`;
+    case 'http-body':
+      return 'HTTP body';
+    case 'sse-event':
+      return f.event === 'endpoint' ? 'SSE endpoint' : 'SSE event';
+    case 'sse-comment':
+      return 'SSE comment';
+    case 'page-start':
+      return f.top ? 'page load' : 'iframe load';
+    case 'page-end':
+      return f.persisted ? 'page to bfcache' : 'page unload';
+    case 'es-connect':
+      return 'EventSource connect';
+    case 'es-open':
+      return 'EventSource open';
+    case 'es-error':
+      return f.readyState === 2 ? 'EventSource closed by error' : 'EventSource error';
+    case 'es-close':
+      return 'EventSource closed';
+    case 'ws-connect':
+      return 'WebSocket connect';
+    case 'ws-open':
+      return 'WebSocket open';
+    case 'ws-message':
+      return 'WebSocket message';
+    case 'ws-close':
+      return `WebSocket close ${f.code}`;
+    case 'ws-error':
+      return 'WebSocket error';
+    case 'capture-error':
+      return 'capture error';
+    default:
+      return (f as Frame).kind;
+  }
+}
