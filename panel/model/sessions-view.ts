@@ -115,7 +115,7 @@ export function streamsText(s: Pick<SessionView, 'startT'>, streams: readonly St
 }
 
 /** Streams by `<session key> <endpoint>`: indexed once per snapshot, not filtered once per session. */
-function streamsBySession(streams: readonly StreamView[]): Map<string, StreamView[]> {
+export function streamsBySession(streams: readonly StreamView[]): Map<string, StreamView[]> {
   const by = new Map<string, StreamView[]>();
   for (const st of streams) {
     if (st.session === undefined) continue;

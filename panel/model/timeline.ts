@@ -9,6 +9,7 @@ import { SEVERITY_RANK } from '../../shared/findings/types.ts';
 import { STALE_FINDINGS } from './filter.ts';
 import { formatClock, formatDuration } from './format.ts';
 import { sessionLabel, sessionNames } from './session-label.ts';
+import { streamsBySession } from './sessions-view.ts';
 
 export interface ReadBar {
   t0: number;
@@ -243,14 +244,7 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
     if (s.kind === 'listen') c.listens.push(s);
   }
   for (const c of byClient.values()) c.ends = endedByEnd(c.listens);
-  const bySession = new Map<string, StreamView[]>();
-  for (const st of streams) {
-    if (st.session === undefined) continue;
-    const k = `${st.session} ${st.endpoint}`;
-    const list = bySession.get(k);
-    if (list) list.push(st);
-    else bySession.set(k, [st]);
-  }
+  const bySession = streamsBySession(streams);
   return sessions.map((s) => {
     const end = s.open ? undefined : (s.endT ?? s.startT);
     const to = end ?? now;

@@ -16,6 +16,8 @@ export interface ReasonEntry {
   label: string;
   severity: Severity;
   explanation: string;
+  /** A fix of its own, instead of the finding's (a phantom the server no longer offers subscriptions for). */
+  fix?: string;
 }
 
 export const CATALOGUE: Record<FindingId, CatalogueEntry> = {

@@ -3,8 +3,8 @@
 // time span: cached but not subscribed) live in the ConditionSet while they hold and become a finding once they held
 // for the settle time — so the millisecond between a read and its subscribe never shows up — and are logged as resolved
 // when they end. Both merge by key, so one problem is one finding however often it recurs.
-import { CATALOGUE, COVERAGE_REASONS, PHANTOM_REASONS } from './catalogue.ts';
-import { SEVERITY_RANK, type CoverageReason, type Finding, type FindingId, type PhantomReason, type Severity } from './types.ts';
+import { CATALOGUE, PHANTOM_REASONS, reasonEntry } from './catalogue.ts';
+import { SEVERITY_RANK, type Finding, type FindingId, type Severity } from './types.ts';
 import type { Excuse } from '../engine/work-run.ts';
 
 export interface FindingSpec {
@@ -50,11 +50,7 @@ function sameSubject(a: FindingSpec, b: FindingSpec): boolean {
 
 export function severityOf(s: FindingSpec): Severity {
   if (s.severity) return s.severity;
-  if (s.id === 'cached-not-subscribed' && s.reason && s.reason in COVERAGE_REASONS) {
-    return COVERAGE_REASONS[s.reason as CoverageReason].severity;
-  }
-  if (s.id === 'phantom-subscription' && s.reason && s.reason in PHANTOM_REASONS) return PHANTOM_REASONS[s.reason as PhantomReason].severity;
-  return CATALOGUE[s.id].severity;
+  return reasonEntry(s.id, s.reason)?.severity ?? CATALOGUE[s.id].severity;
 }
 
 const EVIDENCE_CAP = 24;
@@ -304,7 +300,7 @@ export interface TimedFinding {
 
 function toFinding(spec: FindingSpec, key: string, firstT: number, lastT: number, evidence: number[], count: number, open: boolean): Finding {
   const c = CATALOGUE[spec.id];
-  const phantom = spec.id === 'phantom-subscription' && spec.reason && spec.reason in PHANTOM_REASONS ? PHANTOM_REASONS[spec.reason as PhantomReason] : undefined;
+  const reason = reasonEntry(spec.id, spec.reason);
   const f: Finding = {
     id: spec.id,
     key,
@@ -315,14 +311,9 @@ function toFinding(spec: FindingSpec, key: string, firstT: number, lastT: number
     count,
     open,
     title: c.title,
-    explanation:
-      spec.id === 'cached-not-subscribed' && spec.reason && spec.reason in COVERAGE_REASONS
-        ? `${COVERAGE_REASONS[spec.reason as CoverageReason].explanation} ${c.explanation}`
-        : phantom
-          ? `${phantom.explanation} ${c.explanation}`
-          : c.explanation,
+    explanation: reason ? `${reason.explanation} ${c.explanation}` : c.explanation,
     // Without the capability (a note, severity set on the spec) subscribing is no fix: polling is, as for a phantom.
-    fix: phantom ? phantom.fix : spec.id === 'cached-not-subscribed' && spec.severity === 'info' ? PHANTOM_REASONS['subscribe-not-offered'].fix : c.fix,
+    fix: reason?.fix ?? (spec.id === 'cached-not-subscribed' && spec.severity === 'info' ? PHANTOM_REASONS['subscribe-not-offered'].fix : c.fix),
   };
   if (spec.doc !== undefined) f.doc = spec.doc;
   if (spec.endpoint !== undefined) f.endpoint = spec.endpoint;
