@@ -1,6 +1,6 @@
 // The detail drawer: for a URI its facts and findings; for a finding its explanation, evidence (click → the frame)
 // and fix; for a message its decoded fields, the request↔response pair, the exchange's headers (redacted at capture)
-// and timings, and the raw JSON; for a frame its exchange; for a session its life and subscriptions. Esc closes it.
+// and timings, and the raw JSON; for a frame its exchange; for a session its life and subscriptions (each URI a link to its drawer). Esc closes it.
 import { Fragment, type ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { DecodedMessage, EngineSnapshot, Finding, UriRow } from '../../shared/engine/index.ts';
@@ -9,7 +9,7 @@ import type { Frame, HeaderMap } from '../../shared/frames.ts';
 import { frameJson } from '../../shared/frame-shape.ts';
 import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
-import { coveredLines, messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
+import { messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
 import { sessionLabel } from '../model/session-label.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
@@ -416,11 +416,38 @@ function frameFacts(f: Frame): Array<[string, string]> {
   }
 }
 
-function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot: EngineSnapshot; skey: string }) {
+/**
+ * A URI as a link to its own drawer: the row of the client the session belongs to (same page, same endpoint). Text
+ * only when that row is not in the snapshot shown.
+ */
+function UriLink({ uri, rows, open }: { uri: string; rows: ReadonlyMap<string, string>; open: Props['open'] }) {
+  const key = rows.get(uri);
+  if (key === undefined) return <>{uri}</>;
+  return (
+    <button type="button" class="link uri-link" onClick={() => open({ kind: 'uri', key })} aria-label={`URI ${uri}`} title="Open this URI's details">
+      {uri}
+    </button>
+  );
+}
+
+/** One URI a line, each a link (the cell keeps its line breaks: the facts' `white-space: pre-wrap`). */
+function uriLines(lines: ReadonlyArray<ComponentChildren>): ComponentChildren {
+  return lines.map((line, i) => (
+    <Fragment key={i}>
+      {i > 0 ? '\n' : null}
+      {line}
+    </Fragment>
+  ));
+}
+
+function SessionDetail({ snapshot, skey, open }: { snapshot: EngineSnapshot; skey: string; open: Props['open'] }) {
   const s = snapshot.sessions.find((x) => x.key === skey);
   if (!s) return <p class="muted">This session is not in the current view.</p>;
   const caps = sessionCapabilities(snapshot.messages, s);
-  void store;
+  // The session's client's rows by URI: what its URI links open.
+  const rows = new Map<string, string>();
+  for (const r of snapshot.uris) if (r.doc === s.doc && r.endpoint === s.endpoint) rows.set(r.uri, r.key);
+  const link = (uri: string) => <UriLink uri={uri} rows={rows} open={open} />;
   return (
     <>
       <Title copy={s.label} copyName={s.kind === 'listen' ? 'Copy listen id' : 'Copy session id'}>
@@ -440,11 +467,27 @@ function SessionDetail({ store, snapshot, skey }: { store: PanelStore; snapshot:
           ['Delivery channel open', s.deliveryChannelOpen ? 'yes' : 'no'],
           ['Streams', sessionStreamsDetail(snapshot, s)],
           // An ended session holds nothing any more: what it held is history, and said so.
-          [s.open ? 'Subscriptions held' : 'Subscriptions held when it ended', s.subscriptions.length ? s.subscriptions.join('\n') : '(none)'],
+          // Each URI opens its own drawer (← Back returns here).
+          [s.open ? 'Subscriptions held' : 'Subscriptions held when it ended', s.subscriptions.length ? uriLines(s.subscriptions.map(link)) : '(none)'],
           // Sub-resources the server notified under a held parent: held through it, not subscriptions of their own.
-          ...(s.coveredViaParent?.length ? ([['Sub-resources', coveredLines(s).join('\n')]] as Array<[string, string]>) : []),
+          ...(s.coveredViaParent?.length
+            ? ([
+                [
+                  'Sub-resources',
+                  uriLines(
+                    s.coveredViaParent.map(([child, parent]) => (
+                      <>
+                        {link(child)} (covered via {link(parent)})
+                      </>
+                    )),
+                  ),
+                ],
+              ] as Array<[string, ComponentChildren]>)
+            : []),
           ...(s.kind === 'listen'
-            ? ([['Requested in listen', s.requested ? s.requested.join('\n') || '(none)' : 'no resource subscriptions (other notifications only, e.g. list changes)']] as Array<[string, string]>)
+            ? ([
+                ['Requested in listen', s.requested ? (s.requested.length ? uriLines(s.requested.map(link)) : '(none)') : 'no resource subscriptions (other notifications only, e.g. list changes)'],
+              ] as Array<[string, ComponentChildren]>)
             : []),
         ]}
       />
@@ -504,7 +547,7 @@ export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) 
       break;
     }
     case 'session':
-      body = <SessionDetail store={store} snapshot={snapshot} skey={target.key} />;
+      body = <SessionDetail snapshot={snapshot} skey={target.key} open={open} />;
       break;
   }
   return (

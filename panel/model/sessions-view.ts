@@ -164,7 +164,7 @@ export function subscriptionsCell(s: Pick<SessionView, 'subscriptions' | 'covere
   return { count: s.subscriptions.length, title: [...s.subscriptions, ...covered].join('\n') };
 }
 
-/** Each sub-resource held through a subscribed parent, as the drawer lists it: `<child> (covered via <parent>)`. */
+/** Each sub-resource held through a subscribed parent, as the tooltip lists it (the drawer says the same, each URI a link): `<child> (covered via <parent>)`. */
 export function coveredLines(s: Pick<SessionView, 'coveredViaParent'>): string[] {
   return (s.coveredViaParent ?? []).map(([child, parent]) => `${child} (covered via ${parent})`);
 }
