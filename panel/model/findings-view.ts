@@ -1,6 +1,6 @@
 // The findings view's model: open first, worst first, newest first; and which findings a filter keeps. Pure.
 import type { Finding } from '../../shared/engine/index.ts';
-import { COVERAGE_REASONS } from '../../shared/findings/catalogue.ts';
+import { reasonEntry } from '../../shared/findings/catalogue.ts';
 import { STALE_FINDINGS, uriMatches, type Filter } from './filter.ts';
 import { concernedSession, sessionsMatching, type SessionSpan } from './uri-table.ts';
 
@@ -38,12 +38,13 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
 }
 
 /**
- * The Detail column: a coverage reason in words before the detail ("lost when its session ended: S1 ended …"), not
- * when the detail already starts with it, and never a bare code (other reasons, `ttl` or `not-advertised`, are codes
- * whose detail says it in words).
+ * The Detail column: a reason the catalogue names (reasonEntry: cached-not-subscribed's coverage reasons,
+ * phantom-subscription's `subscribe-not-offered`) in words before the detail ("lost when its session ended: S1 ended
+ * …"), as the drawer names it; not when the detail already starts with it, and never a bare code (other reasons,
+ * `ttl`, `not-advertised` or `no-last-event-id`, are codes whose detail says it in words).
  */
-export function findingDetail(f: Pick<Finding, 'reason' | 'detail'>): string {
-  const label = f.reason !== undefined ? (COVERAGE_REASONS as Record<string, { label: string } | undefined>)[f.reason]?.label : undefined;
+export function findingDetail(f: Pick<Finding, 'id' | 'reason' | 'detail'>): string {
+  const label = reasonEntry(f.id, f.reason)?.label;
   const detail = f.detail ?? '';
   if (label === undefined || detail.startsWith(label)) return detail;
   return detail ? `${label}: ${detail}` : label;

@@ -2,6 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../../shared/engine/index.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { findingDetail, findingMatches, sortFindings } from '../../../panel/model/findings-view.ts';
+import { COVERAGE_REASONS, PHANTOM_REASONS, reasonEntry } from '../../../shared/findings/catalogue.ts';
+import { findingsAfter, run } from '../../support/analyze.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+
+const POLICY = 'file:///docs/policy.md';
 
 function f(over: Partial<Finding>): Finding {
   return {
@@ -70,11 +76,36 @@ describe('findings view', () => {
 
 describe('the Detail column', () => {
   it('puts a coverage reason in words before the detail, once, and never shows a bare code', () => {
-    expect(findingDetail({ reason: 'lost-on-reinit', detail: 'S1 ended (http-404) at seq 9' })).toBe('lost when its session ended: S1 ended (http-404) at seq 9');
-    expect(findingDetail({ reason: 'refused-in-ack', detail: 'refused in the listen acknowledgement at seq 16' })).toBe('refused in the listen acknowledgement at seq 16');
-    expect(findingDetail({ reason: 'not-advertised', detail: 'the server capabilities have no resources.subscribe' })).toBe('the server capabilities have no resources.subscribe');
-    expect(findingDetail({ reason: 'ttl', detail: 'cached 8 s ago; expected at most 5 s (ttl)' })).toBe('cached 8 s ago; expected at most 5 s (ttl)');
-    expect(findingDetail({ reason: 'never-subscribed' })).toBe('never subscribed');
-    expect(findingDetail({ detail: 'x' })).toBe('x');
+    const cns = 'cached-not-subscribed' as const;
+    expect(findingDetail({ id: cns, reason: 'lost-on-reinit', detail: 'S1 ended (http-404) at seq 9' })).toBe('lost when its session ended: S1 ended (http-404) at seq 9');
+    expect(findingDetail({ id: cns, reason: 'refused-in-ack', detail: 'refused in the listen acknowledgement at seq 16' })).toBe('refused in the listen acknowledgement at seq 16');
+    expect(findingDetail({ id: 'subscribe-unsupported', reason: 'not-advertised', detail: 'the server capabilities have no resources.subscribe' })).toBe('the server capabilities have no resources.subscribe');
+    expect(findingDetail({ id: 'cache-age-exceeded', reason: 'ttl', detail: 'cached 8 s ago; expected at most 5 s (ttl)' })).toBe('cached 8 s ago; expected at most 5 s (ttl)');
+    expect(findingDetail({ id: 'resume-gap', reason: 'no-last-event-id', detail: 'the new GET sent no Last-Event-ID' })).toBe('the new GET sent no Last-Event-ID');
+    expect(findingDetail({ id: cns, reason: 'never-subscribed' })).toBe('never subscribed');
+    expect(findingDetail({ id: cns, detail: 'x' })).toBe('x');
+    // Every coverage reason keeps its label.
+    for (const [reason, entry] of Object.entries(COVERAGE_REASONS)) expect(findingDetail({ id: cns, reason })).toBe(entry.label);
+  });
+
+  it("names a phantom's reason too, in the catalogue's words as the drawer does (subscribe-not-offered showed no label)", () => {
+    const detail = 'S1 ended (re-initialize) at seq 9; the current server does not advertise resources.subscribe';
+    expect(findingDetail({ id: 'phantom-subscription', reason: 'subscribe-not-offered', detail })).toBe(`the server no longer offers subscriptions: ${detail}`);
+    expect(findingDetail({ id: 'phantom-subscription', reason: 'subscribe-not-offered' })).toBe(PHANTOM_REASONS['subscribe-not-offered'].label);
+    // On the engine's findings (a client re-initialized onto a server without resources.subscribe): every finding
+    // whose reason the catalogue names says it first.
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(POLICY, 'policy v1');
+    c.subscribe(POLICY);
+    log.wait(1000);
+    get.close('aborted');
+    c.initialize({ sessionId: 'S2', capabilities: { resources: { listChanged: true } } });
+    c.openGet();
+    const found = findingsAfter(run(log), 3000).filter((x) => reasonEntry(x.id, x.reason) !== undefined);
+    expect(found.map((x) => `${x.id} ${x.reason}`).sort()).toEqual(['cached-not-subscribed lost-on-reinit', 'phantom-subscription subscribe-not-offered']);
+    for (const x of found) expect(findingDetail(x)).toBe(`${reasonEntry(x.id, x.reason)!.label}: ${x.detail}`);
   });
 });
