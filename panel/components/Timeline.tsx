@@ -13,15 +13,15 @@ import {
   laneNowOf,
   staleSeverityAt,
   fitWindow,
+  LANE_H,
   maxZoomSpan,
-  nearestMark,
   panBy,
-  readAt,
   sessionLanes,
   staleIntervals,
   positionOf,
   scrubSteps,
   tOf,
+  uriLaneHit,
   zoomAt,
   type TimeWindow,
   type TimelineIndex,
@@ -29,7 +29,7 @@ import {
 import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
 import { probe } from '../perf.ts';
 import { THEME_CHANGE } from '../store.ts';
-import { AXIS_H, LANE_H, drawTimeline, paletteOf, type DrawInput, type LaneSpec } from './timeline-draw.ts';
+import { AXIS_H, drawTimeline, paletteOf, type DrawInput, type LaneSpec } from './timeline-draw.ts';
 import { useTimelineWindow } from './timeline-window.ts';
 import { UriText } from './UriTable.tsx';
 
@@ -192,21 +192,20 @@ function TimelineView(props: Props) {
   });
   useEffect(() => () => cancelAnimationFrame(pending.current?.frame ?? 0), []);
 
-  /** What is under the pointer: a session, a mark, a read bar, or just a URI lane. */
+  /** What is under the pointer: a session, a mark, a read bar, or just a URI lane (by where in the lane, as drawn). */
   const under = (clientX: number, clientY: number) => {
     const c = canvasRef.current!;
     const r = c.getBoundingClientRect();
     const x = clientX - r.left;
     const y = clientY - r.top - AXIS_H - offsetY;
     if (y < 0) return undefined;
-    const lane = lanes[firstLane + Math.floor(y / LANE_H)];
+    const k = Math.floor(y / LANE_H);
+    const lane = lanes[firstLane + k];
     if (!lane) return undefined;
     const t = tOf(shownWin, x, size.w);
     const tol = ((shownWin.end - shownWin.start) / size.w) * 4;
-    if (lane.kind === 'session') return { lane, mark: undefined, bar: undefined };
-    const mark = lane.lane ? nearestMark(lane.lane.marks, t, tol) : undefined;
-    const bar = !mark && lane.lane ? readAt(lane.lane, t, tol, now) : undefined;
-    return { lane, mark, bar };
+    if (lane.kind === 'session' || !lane.lane) return { lane, mark: undefined, bar: undefined };
+    return { lane, ...uriLaneHit(lane.lane, t, y - k * LANE_H, tol, now) };
   };
 
   const hit = (clientX: number, clientY: number) => {
@@ -311,7 +310,7 @@ function TimelineView(props: Props) {
       </header>
       <p class="timeline-legend" aria-label="Timeline legend">
         <span class="lg-sub">▲</span> subscribe <span class="lg-unsub">▼</span> unsubscribe <span class="lg-notify">◆</span> notification{' '}
-        <span class="lg-read">▬</span> read (request → answer) <span class="lg-fail">▬</span> failed <span class="lg-stale" aria-hidden="true">█</span> stale cache{' '}
+        <span class="lg-read">▬</span> read (request → answer; reads at once stacked) <span class="lg-fail">▬</span> failed <span class="lg-stale" aria-hidden="true">█</span> stale cache{' '}
         <span class="lg-gap">▨</span> no delivery channel <span class="lg-end">┆</span> session ended
       </p>
       <div

@@ -1,13 +1,36 @@
 // Draws the visible part of the timeline on a canvas: time axis, session lanes (life, channel gaps hatched, end
-// cause, reconnects), URI lanes (stale intervals shaded, reads as request→response bars, subscribes, unsubscribes,
-// notifications), session boundaries across all lanes, the scrubber cursor and "now". Dense lanes stay cheap: marks
-// and bars are gathered into one path per style and filled once, and a mark closer than 2 px to the previous one of
-// its kind is skipped.
+// cause, reconnects), URI lanes (stale intervals shaded; marks — subscribes, unsubscribes, notifications — in a band
+// on top, reads as request→response bars in rows below it, one row per read in flight at once: the lane geometry of
+// model/timeline.ts, which the hit testing shares), session boundaries across all lanes, the scrubber cursor and
+// "now". Dense lanes stay cheap: marks and bars are gathered into one path per style and filled once, a mark closer
+// than 2 px to the previous one of its kind is skipped, and so is a short read ending within 1 px of the previous
+// one in its row; nothing is allocated per read or per mark.
 import { formatClock } from '../model/format.ts';
-import { lowerBound, tickLabel, tickStep, ticks, xOf, type ReadBar, type SessionLane, type StaleInterval, type TimeWindow, type UriLane } from '../model/timeline.ts';
+import {
+  LANE_H,
+  MARK_BOTTOM,
+  MARK_TOP,
+  READ_MIN_W,
+  READ_ROW_H,
+  READ_ROWS,
+  lowerBound,
+  readRow,
+  readRowTop,
+  tickLabel,
+  tickStep,
+  ticks,
+  xOf,
+  type ReadBar,
+  type SessionLane,
+  type StaleInterval,
+  type TimeWindow,
+  type UriLane,
+} from '../model/timeline.ts';
 
 export const AXIS_H = 18;
-export const LANE_H = 20;
+
+/** Per read row, the right end (px) of the last bar put in the current lane's path (reused: no allocation per draw). */
+const lastReadX = new Float64Array(READ_ROWS);
 
 export type LaneSpec =
   | { kind: 'session'; id: string; label: string; session: SessionLane }
@@ -52,7 +75,7 @@ export function paletteOf(el: Element): Palette {
     error: v('--error', '#b3261e'),
     info: v('--info', '#185abc'),
     accent: v('--accent', '#1a73e8'),
-    read: v('--read', '#4285f4'),
+    read: v('--read', '#9334e6'),
     staleFill: v('--stale-fill', 'rgba(217,48,37,0.16)'),
     staleFillWarning: v('--stale-fill-warning', 'rgba(176,96,0,0.16)'),
     staleFillInfo: v('--stale-fill-info', 'rgba(24,90,188,0.14)'),
@@ -197,16 +220,18 @@ export function drawTimeline(d: DrawInput): void {
     }
     const l = lane.lane;
     if (!l) continue;
-    // Reads: request → response bars (in flight: to now). One path per style, filled once after all lanes.
-    let lastX = -10;
+    // Reads: request → response bars (in flight: to now) in the rows under the marks' band, each in its own row
+    // while others are in flight. One path per style, filled once after all lanes.
+    lastReadX.fill(-10);
     const bar = (r: ReadBar) => {
       const x0 = xOf(w, r.t0, width);
       const x1 = xOf(w, r.t1 ?? d.now, width);
       if (x1 < 0) return;
-      if (x1 - lastX < 1 && x1 - x0 < 1) return;
-      lastX = x1;
+      const row = readRow(r);
+      if (x1 - lastReadX[row]! < 1 && x1 - x0 < 1) return;
+      lastReadX[row] = x1;
       const a = clampX(x0, width);
-      (r.failed ? paths.readFailed : paths.read).rect(a, mid - 3, Math.max(2, clampX(x1, width) - a), 6);
+      (r.failed ? paths.readFailed : paths.read).rect(a, y + readRowTop(row), Math.max(READ_MIN_W, clampX(x1, width) - a), READ_ROW_H);
     };
     // Reads still waiting that began further back than the longest closed read reach into the window too.
     const back = w.start - l.maxReadMs - tol;
@@ -216,8 +241,11 @@ export function drawTimeline(d: DrawInput): void {
       if (r.t0 > w.end) break;
       bar(r);
     }
-    // Marks; one closer than 2 px to the previous of its kind adds nothing visible.
+    // Marks, in their band above the reads; one closer than 2 px to the previous of its kind adds nothing visible.
     const last = { subscribe: -10, unsubscribe: -10, notify: -10 };
+    const top = y + MARK_TOP;
+    const bottom = y + MARK_BOTTOM;
+    const markMid = (top + bottom) / 2;
     for (let i = lowerBound(l.marks, w.start - tol * 4, (m) => m.t); i < l.marks.length; i++) {
       const m = l.marks[i]!;
       if (m.t > w.end + tol * 4) break;
@@ -226,22 +254,22 @@ export function drawTimeline(d: DrawInput): void {
       last[m.kind] = x;
       if (m.kind === 'notify') {
         const q = paths.notify;
-        q.moveTo(x, y + 3);
-        q.lineTo(x + 4, mid);
-        q.lineTo(x, y + LANE_H - 3);
-        q.lineTo(x - 4, mid);
+        q.moveTo(x, top);
+        q.lineTo(x + 4, markMid);
+        q.lineTo(x, bottom);
+        q.lineTo(x - 4, markMid);
         q.closePath();
       } else if (m.kind === 'subscribe') {
         const q = m.failed ? paths.subscribeFailed : paths.subscribe;
-        q.moveTo(x, y + 2);
-        q.lineTo(x + 4, y + 9);
-        q.lineTo(x - 4, y + 9);
+        q.moveTo(x, top);
+        q.lineTo(x + 4, bottom);
+        q.lineTo(x - 4, bottom);
         q.closePath();
       } else {
         const q = paths.unsubscribe;
-        q.moveTo(x, y + LANE_H - 2);
-        q.lineTo(x + 4, y + LANE_H - 9);
-        q.lineTo(x - 4, y + LANE_H - 9);
+        q.moveTo(x, bottom);
+        q.lineTo(x + 4, top);
+        q.lineTo(x - 4, top);
         q.closePath();
       }
     }

@@ -1,8 +1,9 @@
 // The timeline's data and its layout maths, pure so they are unit-tested without a canvas. TimelineIndex consumes the
-// engine's decoded message list incrementally (each message once) into per-URI lanes: reads as request→response bars,
-// subscribes (and listen requests), unsubscribes and notifications as marks. Session lanes, channel gaps and stale
-// intervals come from the snapshot (sessions, streams, findings), indexed once per update: a long recording holds
-// thousands of sessions.
+// engine's decoded message list incrementally (each message once) into per-URI lanes: reads as request→response bars
+// (each with the row it is stacked in), subscribes (and listen requests), unsubscribes and notifications as marks.
+// Session lanes, channel gaps and stale intervals come from the snapshot (sessions, streams, findings), indexed once
+// per update: a long recording holds thousands of sessions. The lane geometry (a band for marks, rows for reads under
+// it) and the hit testing that matches it live here too.
 import type { EngineSnapshot, Finding, MessageList, SessionView, Severity, StreamView } from '../../shared/engine/index.ts';
 import { decodedJson, findingRowKey, messageAt } from '../../shared/engine/index.ts';
 import { SEVERITY_RANK } from '../../shared/findings/types.ts';
@@ -20,6 +21,12 @@ export interface ReadBar {
   failed: boolean;
   /** Why it ended without an answer (its exchange failed or was aborted): t1 is when, and `failed` is set. */
   noAnswer?: string;
+  /**
+   * Its stacking slot: the lowest not taken by a read of the same lane still in flight when it was sent (0 when none
+   * was). Two reads of a URI in flight at once (two notifications, two re-reads, answers out of order) are drawn in
+   * different rows, not as one bar. Fixed when sent: panning or later reads never move a bar.
+   */
+  slot: number;
 }
 
 export type MarkKind = 'subscribe' | 'unsubscribe' | 'notify';
@@ -86,6 +93,9 @@ export class TimelineIndex {
   update(list: MessageList): void {
     const st = list.store;
     for (let i = this.next; i < list.count; i++) {
+      // The exchanges known to have ended before this message, first: a read sent after another one failed is not
+      // stacked beside it (and is stacked alike whether the two came in one update or two).
+      this.endNoAnswers(list, i);
       const t = st.tAt(i);
       this.firstT ??= t;
       this.lastT = t;
@@ -95,8 +105,8 @@ export class TimelineIndex {
         const uri = st.uriAt(i);
         if (method === 'resources/read' && uri !== undefined) {
           const info = st.infoAt(i);
-          const bar: ReadBar = { t0: t, t1: undefined, index: i, failed: false };
           const lane = this.lane(info.doc, info.endpoint, uri);
+          const bar: ReadBar = { t0: t, t1: undefined, index: i, failed: false, slot: freeSlot(lane.open) };
           lane.reads.push(bar);
           lane.open.push(bar);
           this.openReads.set(i, { bar, lane });
@@ -153,10 +163,16 @@ export class TimelineIndex {
       }
     }
     this.next = list.count;
-    // Requests whose exchange ended without their answer (a network failure, an abort): the read's bar ends there,
-    // failed, and a subscribe is marked refused. Only those known by the list's last message.
-    const ends = st.noAnswers;
-    for (; this.nextNoAnswer < ends.length && ends[this.nextNoAnswer]!.count <= list.count; this.nextNoAnswer++) {
+    this.endNoAnswers(list, list.count);
+  }
+
+  /**
+   * Requests whose exchange ended without their answer (a network failure, an abort) known once `count` messages were
+   * stored: the read's bar ends there, failed, and a subscribe is marked refused.
+   */
+  private endNoAnswers(list: MessageList, count: number): void {
+    const ends = list.store.noAnswers;
+    for (; this.nextNoAnswer < ends.length && ends[this.nextNoAnswer]!.count <= count; this.nextNoAnswer++) {
       const e = ends[this.nextNoAnswer]!;
       // A page that left took its requests with it: they end there, not as failures (nor a subscribe as refused).
       if (this.closeRead(e.request, e.t, e.pageLeft !== true, e.why)) continue;
@@ -180,6 +196,11 @@ export class TimelineIndex {
     this.openReads.delete(request);
     return true;
   }
+}
+
+/** The lowest slot no read in `open` holds (reads in flight at once are few: a scan is enough). */
+function freeSlot(open: readonly ReadBar[]): number {
+  for (let slot = 0; ; slot++) if (!open.some((r) => r.slot === slot)) return slot;
 }
 
 // ---- session lanes ------------------------------------------------------------------------------------------------
@@ -470,17 +491,66 @@ export function nearestMark(marks: readonly Mark[], t: number, tolerance: number
   return best;
 }
 
-/** The read bar under time `t` (with `tolerance` ms slack for very short bars). */
-export function readAt(lane: UriLane, t: number, tolerance: number, now: number): ReadBar | undefined {
+/**
+ * The read bar under time `t` (with `tolerance` ms slack for very short bars); with `row`, only one drawn in that row.
+ * Of several, the last sent: where reads share a row (a third in flight at once), each is found from its start on.
+ */
+export function readAt(lane: UriLane, t: number, tolerance: number, now: number, row?: number): ReadBar | undefined {
   const back = t - lane.maxReadMs - tolerance;
   const from = lowerBound(lane.reads, back, (r) => r.t0);
+  let found: ReadBar | undefined;
   for (let k = from; k < lane.reads.length && lane.reads[k]!.t0 <= t + tolerance; k++) {
     const r = lane.reads[k]!;
-    if (t >= r.t0 - tolerance && t <= (r.t1 ?? now) + tolerance) return r;
+    if (row !== undefined && readRow(r) !== row) continue;
+    if (t >= r.t0 - tolerance && t <= (r.t1 ?? now) + tolerance) found = r;
   }
+  if (found) return found;
   // A read still waiting that began before that (maxReadMs knows only closed reads) reaches to now.
-  for (const r of lane.open) if (r.t0 < back && t <= now + tolerance) return r;
-  return undefined;
+  for (const r of lane.open) if (r.t0 < back && t <= now + tolerance && (row === undefined || readRow(r) === row)) found = r;
+  return found;
+}
+
+// ---- lane geometry ------------------------------------------------------------------------------------------------
+// A URI lane (y from its top, CSS px) has a band for marks on top and rows for reads under it, apart: a re-read sent
+// just after a notification sits below the notification's diamond, not under it. Reads in flight at once take a row
+// each (ReadBar.slot; a third or later shares the last row). The drawing (timeline-draw.ts) and the hit testing
+// (uriLaneHit) both use these numbers.
+
+/** A lane's height (the lane names beside the canvas are as tall: `.lane-label` in styles.css). */
+export const LANE_H = 24;
+/** The marks' band: subscribes ▲, unsubscribes ▼ and notifications ◆ span it. */
+export const MARK_TOP = 2;
+export const MARK_BOTTOM = 10;
+/** The first read row's top, each row's height, the step from one row's top to the next's, and how many rows. */
+export const READ_TOP = 12;
+export const READ_ROW_H = 4;
+export const READ_ROW_STEP = 5;
+export const READ_ROWS = 2;
+/** A read's bar is at least this wide (an answer within the same pixel is still a visible block). */
+export const READ_MIN_W = 3;
+
+/** The row a read is drawn in. */
+export function readRow(b: ReadBar): number {
+  return b.slot < READ_ROWS ? b.slot : READ_ROWS - 1;
+}
+
+/** The top of read row `row`, from the lane's top. */
+export function readRowTop(row: number): number {
+  return READ_TOP + row * READ_ROW_STEP;
+}
+
+/**
+ * What the pointer is on in a URI lane, `dy` px below the lane's top: in the marks' band, the nearest mark (else a
+ * read); in the reads' rows, the read of the row under it (else of another row, else a mark). `tolerance` in ms.
+ */
+export function uriLaneHit(lane: UriLane, t: number, dy: number, tolerance: number, now: number): { mark: Mark | undefined; bar: ReadBar | undefined } {
+  if (dy < READ_TOP - 1) {
+    const mark = nearestMark(lane.marks, t, tolerance);
+    return { mark, bar: mark ? undefined : readAt(lane, t, tolerance, now) };
+  }
+  const row = Math.max(0, Math.min(READ_ROWS - 1, Math.floor((dy - READ_TOP) / READ_ROW_STEP)));
+  const bar = readAt(lane, t, tolerance, now, row) ?? readAt(lane, t, tolerance, now);
+  return { mark: bar ? undefined : nearestMark(lane.marks, t, tolerance), bar };
 }
 
 /** What hovering a read bar says: when it was sent, and how it ended (answered, failed, no answer and why, waiting). */

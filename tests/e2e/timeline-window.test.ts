@@ -1,13 +1,17 @@
 // The timeline's window in the built panel: what "Back to live" keeps after a replay, "Follow live" during a replay and
 // when it is unticked, the window and lane scroll across a switch of views (and not into another source), a drag
-// released outside the canvas, a change of the screen's pixel ratio. One browser for the file; the panel is opened
-// without a tab and fed frames whose times end just before now (as live).
+// released outside the canvas, a change of the screen's pixel ratio; hovering a re-read right after a notification
+// finds the read. One browser for the file; the panel is opened without a tab and fed frames whose times end just
+// before now (as live).
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FrameLog } from '../support/frame-log.ts';
 import { StreamableClient } from '../support/mcp-clients.ts';
 import { startBrowser, waitFor, type Browser } from '../support/extension.ts';
+import { formatClock } from '../../panel/model/format.ts';
+import { LANE_H, MARK_BOTTOM, MARK_TOP, READ_ROW_H, readRowTop } from '../../panel/model/timeline.ts';
+import { AXIS_H } from '../../panel/components/timeline-draw.ts';
 
 let browser: Browser;
 
@@ -300,5 +304,33 @@ it('offers a stop for a stream that ends after the last message, as it comes in'
     input.dispatchEvent(new Event('input', { bubbles: true }));
   }, before);
   await waitFor(() => p.evaluate(() => (globalThis as any).mcpPanel.shown.value.streams.some((s: any) => s.kind === 'get' && !s.open)), 5_000, 'the stream closed at its stop');
+  await p.close();
+});
+
+it('hovering a re-read sent just after a notification finds the read in its row, and the notification above it', async () => {
+  const p = await livePanel(2);
+  // Fitted (two minutes): the notification and the re-read 20 ms after it fall on one pixel.
+  const [start, end] = await onCanvas(p, '0');
+  expect(await following(p)).toBe(false);
+  const { read, notify } = await p.evaluate(() => {
+    const frames = (globalThis as any).mcpPanel.frames as Array<{ kind: string; t: number; body?: { text?: string }; data?: { text?: string } }>;
+    const has = (f: (typeof frames)[number], s: string) => (f.body ?? f.data)?.text?.includes(s) === true;
+    return {
+      read: frames.filter((f) => f.kind === 'http-request' && has(f, '"resources/read"')).at(-1)!.t,
+      notify: frames.filter((f) => f.kind === 'sse-event' && has(f, 'notifications/resources/updated')).at(-1)!.t,
+    };
+  });
+  expect(read - notify).toBeLessThan(100);
+  const box = (await p.locator(CANVAS).boundingBox())!;
+  expect(((read - notify) / (end - start)) * box.width).toBeLessThan(1);
+  // The URI lane is the second (the session's first); the read starts at its request's x.
+  const x = box.x + ((read - start) / (end - start)) * box.width + 1;
+  const laneTop = box.y + AXIS_H + LANE_H;
+  const title = () => p.getAttribute(CANVAS, 'title');
+  // Before, the notification's diamond covered the read and hover found only the notification, anywhere in the lane.
+  await p.mouse.move(x, laneTop + readRowTop(0) + READ_ROW_H / 2);
+  await expect.poll(title, { timeout: 5_000 }).toMatch(new RegExp(`^read at ${formatClock(read)}, answered after .+ — click for the request$`));
+  await p.mouse.move(x, laneTop + (MARK_TOP + MARK_BOTTOM) / 2);
+  await expect.poll(title, { timeout: 5_000 }).toBe(`notification at ${formatClock(notify)} — click for the message`);
   await p.close();
 });
