@@ -124,6 +124,7 @@ export interface EndedStream {
   kind: StreamKind;
   lastId: string;
   endedSeq: number;
+  endedT: number;
   /** Where it was: only a GET to the same endpoint resumes it (and, without a known id, only its own document's). */
   endpoint: string;
   doc: string;

@@ -669,7 +669,7 @@ export class Decoder {
     // (Not the streams a leaving page drops: nothing of it comes back.)
     if (c.streamKind === 'get' && session !== undefined && !pageLeft) this.noteGetStreamEnd(c, session, f);
     if (c.lastSseId === undefined || session === undefined) return;
-    const ended: EndedStream = { stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq, endpoint: c.info.endpoint, doc: c.info.doc };
+    const ended: EndedStream = { stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq, endedT: f.t, endpoint: c.info.endpoint, doc: c.info.doc };
     if (resumable) {
       if (c.streamKind === 'post-sse' && retry !== undefined && outcome === 'complete') ended.polling = true;
       remember(this.track(session).ended, ended, MAX_ENDED_STREAMS);

@@ -5,6 +5,7 @@ import { hashText } from '../hash.ts';
 import { utf8Length } from '../payload.ts';
 import { newConditionSlots, type ConditionSlots } from '../findings/finding-log.ts';
 import type { CoverageReason } from '../findings/types.ts';
+import type { GapDoubt } from '../findings/gap.ts';
 import { newFlowState, type FlowState } from '../flow/flow-tracker.ts';
 import type { FlowPending, FlowStage } from './flow-rules.ts';
 import { BURST_MS, CADENCE_WINDOW, expectedFreshness, type CompiledRule, type Freshness } from './freshness.ts';
@@ -166,6 +167,8 @@ export class UriState {
   /** A changed read without a notification, waiting out the grace for a late notification. */
   /** A changed read no notification explained yet; `until`: the notification may still come until then. */
   pendingMissed: { t: number; seq: number; evidence: number[]; held: boolean; until: number; detail: string; session?: string } | undefined;
+  /** Its cache, read before a delivery gap no stream resumed, not read again since (findings/gap.ts). */
+  gapDoubt: GapDoubt | undefined = undefined;
 
   readonly conds: ConditionSlots = newConditionSlots();
   readonly flow: FlowState = newFlowState();

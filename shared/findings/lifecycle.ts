@@ -6,6 +6,7 @@ import type { ClientModel, ExpiredSession } from '../engine/client-model.ts';
 import type { EngineCore } from '../engine/core.ts';
 import type { SubscriptionLedger } from '../engine/ledger.ts';
 import type { FindingSpec, TimedFinding } from './finding-log.ts';
+import { markGap } from './gap.ts';
 
 type GetRequest = Extract<WireEvent, { type: 'get-request' }>;
 
@@ -15,7 +16,10 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
   if (!prev) return;
   const session = e.info.session;
   const base = { id: 'resume-gap' as const, doc: c.doc, endpoint: c.endpoint, ...(session !== undefined ? { session } : {}) };
+  const l = session !== undefined ? core.sessionAt(e.info.endpoint, session) : undefined;
+  const from = { t: prev.endedT, seq: prev.endedSeq };
   if (e.lastEventId === undefined) {
+    if (l) markGap(l, from, { t, seq }, 'no-last-event-id', 'warning');
     core.log.record(
       { ...base, reason: 'no-last-event-id', detail: `the stream that ended at seq ${prev.endedSeq} had delivered up to event id ${prev.lastId}; the new GET sent no Last-Event-ID` },
       t,
@@ -23,6 +27,7 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
       [prev.endedSeq, seq],
     );
   } else if (!e.matchesKnownId) {
+    if (l) markGap(l, from, { t, seq }, 'unknown-last-event-id', 'warning');
     core.log.record(
       { ...base, reason: 'unknown-last-event-id', detail: `Last-Event-ID ${e.lastEventId} is not the last event id received (${prev.lastId})` },
       t,
@@ -42,6 +47,7 @@ export function noteUnresumable(core: EngineCore, c: ClientModel, l: Subscriptio
   const held = l.uris.size - (l.viaParent?.size ?? 0);
   const base = { id: 'resume-gap' as const, doc: c.doc, endpoint: c.endpoint, session: l.label };
   if (held === 0) return;
+  markGap(l, gap, { t, seq }, 'no-event-ids', 'info');
   const ms = Math.max(0, Math.round(t - gap.t));
   core.log.record(
     {

@@ -5,6 +5,7 @@ import type { EngineCore } from '../engine/core.ts';
 import { sessionOf } from '../engine/core.ts';
 import { contentDiffers, type ContentRef, type Pending, type UriState } from '../engine/uri-state.ts';
 import type { FindingSpec, TimedFinding } from './finding-log.ts';
+import { settleGap, timedGapFinding } from './gap.ts';
 import type { RequestId } from '../decode/types.ts';
 import { hashText } from '../hash.ts';
 import { utf8Length } from '../payload.ts';
@@ -71,6 +72,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   }
   if (!(outOfOrder && changed)) u.staleSince = undefined;
   settleReread(core, u, a.reqSeq, t, seq);
+  settleGap(core, u, a.reqSeq, t, seq);
   recordCacheAge(core, u, t, seq);
   if (a.order >= u.newestOrder) {
     u.newestOrder = a.order;
@@ -162,6 +164,7 @@ export function noteResourceGone(core: EngineCore, u: UriState, reqSeq: number, 
   // Forgotten as a replaced entry is: what it spent past a declared bound stays as history.
   recordCacheAge(core, u, t, seq);
   u.cached = false;
+  u.gapDoubt = undefined;
   u.staleSince = undefined;
   u.flowReread = undefined;
   core.reevaluate(u, t, seq);
@@ -322,6 +325,7 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
       if (u.staleSince && u.cached) {
         out.push({ spec: { id: 'stale-overwrite', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...sessionOf(u) }, firstT: u.staleSince.t, evidence: u.staleSince.evidence, open: true });
       }
+      timedGapFinding(core, u, now, out);
       if (u.cached) {
         const over = overAge(core, u, now);
         if (over) out.push({ spec: over.spec, firstT: over.since, evidence: [u.readSeq], open: true });

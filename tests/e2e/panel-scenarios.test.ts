@@ -155,6 +155,14 @@ describe.each(SCENARIOS.map((s) => [s.name, s] as const))('%s in the panel', (na
     for (const f of v.findings.filter((x) => x.open && x.uri)) expect(v.rows[f.uri]?.findings, `${f.id} on ${f.uri}`).toContain(f.id);
   });
 
+  // The stream came back without Last-Event-ID and the update sent in the gap is lost: the URI whose cache it left
+  // stale is marked, not only the session (its subscription never lapsed, so nothing else would mark it).
+  if (name === 'resume-gap') it('marks the URI whose cache the gap left stale', () => {
+    const row = get().rows[POLICY];
+    expect(row?.findings).toContain('resume-gap');
+    expect(row?.status).toBe('warning');
+  });
+
   // Only scenarios whose traffic says where the URI must go have a flow expectation (no test is generated otherwise).
   if (s.flow !== undefined) it('the flow chart takes the URI where the scenario says', () => {
     const v = get();

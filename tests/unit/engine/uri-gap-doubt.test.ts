@@ -1,0 +1,169 @@
+// resume-gap per URI (findings/gap.ts): a delivery stream came back without resuming while the session held a URI
+// whose cache was read before the gap — an update sent in the gap is lost, and nothing else on the URI shows it (its
+// subscription never lapsed). Open until a read sent after the gap began is answered; history when that came late or
+// never came before the page went.
+import { describe, expect, it } from 'vitest';
+import { brief, run } from '../../support/analyze.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient, type SseStream } from '../../support/mcp-clients.ts';
+
+const URL = 'http://127.0.0.1:3000/mcp';
+const POLICY = 'file:///docs/policy.md';
+const FAQ = 'file:///docs/faq.md';
+const GRACE = 2000;
+
+/** A session that read and subscribed `uris`, its GET stream carrying event ids, dropped and reopened without Last-Event-ID. */
+function droppedWithoutResume(log: FrameLog, uris = [POLICY]): { c: StreamableClient; get: SseStream; dropSeq: number; backSeq: number } {
+  const c = new StreamableClient(log, URL, '2025-11-25');
+  c.initialize({ sessionId: 'S1' });
+  const first = c.openGet({ ids: 'ev' });
+  first.priming();
+  for (const u of uris) {
+    c.read(u, 'v1');
+    c.subscribe(u);
+  }
+  log.wait(100);
+  first.close('failed');
+  const dropSeq = log.frames.at(-1)!.seq;
+  log.wait(1000);
+  const get = c.openGet({ ids: 'ev2' });
+  const backSeq = log.frames.find((f) => f.seq > dropSeq && f.kind === 'http-request')!.seq;
+  return { c, get, dropSeq, backSeq };
+}
+
+const uriGaps = (log: FrameLog, now: number) =>
+  run(log)
+    .findings(now)
+    .filter((f) => f.id === 'resume-gap' && f.uri !== undefined);
+
+describe('a URI cached before a delivery gap no stream resumed', () => {
+  it('is a warning, open from the drop, while the client does not read it again', () => {
+    const log = new FrameLog();
+    const { dropSeq, backSeq } = droppedWithoutResume(log, [POLICY, FAQ]);
+    const dropT = log.frames.find((f) => f.seq === dropSeq)!.t;
+    // Within the grace after the stream came back the client may still be re-reading: nothing yet.
+    expect(uriGaps(log, log.t + GRACE - 100)).toEqual([]);
+    const open = uriGaps(log, log.t + GRACE + 500);
+    expect(open.map((f) => [f.uri, f.session, f.reason, f.severity, f.open]).sort()).toEqual([
+      [FAQ, 'S1', 'no-last-event-id', 'warning', true],
+      [POLICY, 'S1', 'no-last-event-id', 'warning', true],
+    ]);
+    expect(open[0]!.firstT).toBe(dropT);
+    expect(open[0]!.evidence).toEqual([dropSeq, backSeq]);
+    expect(open[0]!.detail).toMatch(/dropped at seq \d+; it came back without Last-Event-ID \(seq \d+\), so an update sent in the gap is lost; not re-read in the 25\d\d ms/);
+    // The table marks the rows.
+    const rows = run(log).snapshot(log.t + GRACE + 500).uris;
+    expect(rows.filter((r) => r.findings.includes('resume-gap')).map((r) => r.uri).sort()).toEqual([FAQ, POLICY]);
+  });
+
+  it('is nothing when the client reads it again within the grace after the stream came back', () => {
+    const log = new FrameLog();
+    const { c } = droppedWithoutResume(log);
+    log.wait(300);
+    c.read(POLICY, 'v2');
+    expect(brief(uriGaps(log, log.t + 60_000), 'info')).toEqual([]);
+  });
+
+  it('stays as history when the client read it again only later', () => {
+    const log = new FrameLog();
+    const { c } = droppedWithoutResume(log);
+    log.wait(5000);
+    c.read(POLICY, 'v2');
+    const [f, ...rest] = uriGaps(log, log.t + 60_000);
+    expect(rest).toEqual([]);
+    expect([f!.open, f!.severity]).toEqual([false, 'warning']);
+    expect(log.t - f!.lastT).toBeLessThan(5); // the read's answer
+    expect(f!.detail).toMatch(/re-read only 50\d\d ms after it came back$/);
+  });
+
+  it('is not in doubt when the client read it during the gap (the catch-up came first)', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    const first = c.openGet({ ids: 'ev' });
+    first.priming();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    first.close('failed');
+    log.wait(200);
+    c.read(POLICY, 'v2');
+    log.wait(800);
+    c.openGet({ ids: 'ev2' });
+    expect(uriGaps(log, log.t + 60_000)).toEqual([]);
+  });
+
+  it('is not said of a URI the session did not hold, or did not cache', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    const first = c.openGet({ ids: 'ev' });
+    first.priming();
+    c.read(POLICY, 'v1'); // cached, never subscribed: cached-not-subscribed says it
+    c.subscribe(FAQ); // subscribed, never read: nothing cached to be stale
+    first.close('failed');
+    log.wait(500);
+    c.openGet({ ids: 'ev2' });
+    expect(uriGaps(log, log.t + 60_000)).toEqual([]);
+  });
+
+  it('a stream that kept dropping counts its gaps; a note (no event ids) becomes a warning once a gap is the client\'s', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    const first = c.openGet(); // no ids: nothing can resume it
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    first.close('failed');
+    log.wait(500);
+    const second = c.openGet({ ids: 'ev' });
+    expect(uriGaps(log, log.t + GRACE + 100).map((f) => [f.reason, f.severity])).toEqual([['no-event-ids', 'info']]);
+    second.priming();
+    second.close('failed');
+    log.wait(500);
+    c.openGet({ ids: 'ev2' });
+    const [f, ...rest] = uriGaps(log, log.t + GRACE + 100);
+    expect(rest).toEqual([]);
+    expect([f!.reason, f!.severity]).toEqual(['no-last-event-id', 'warning']);
+    expect(f!.detail).toMatch(/, 2 times, so an update/);
+  });
+
+  it('is history when the page unloads without reading it again; nothing when it unloads within the grace', () => {
+    for (const [wait, expected] of [
+      [5000, [[false, 'warning']]],
+      [500, []],
+    ] as const) {
+      const log = new FrameLog();
+      droppedWithoutResume(log);
+      log.wait(wait);
+      log.pageEnd('http://localhost:8080/');
+      expect(uriGaps(log, log.t + 60_000).map((f) => [f.open, f.severity]), `unload after ${wait} ms`).toEqual(expected);
+    }
+  });
+
+  it('ends when the resource is gone (nothing left to be stale)', () => {
+    const log = new FrameLog();
+    const { c } = droppedWithoutResume(log);
+    log.wait(300);
+    c.beginRead(POLICY).fail(-32002, 'Resource not found');
+    expect(uriGaps(log, log.t + 60_000)).toEqual([]);
+  });
+
+  it('a fork (the scrubber\'s saved engines) carries the doubt on, apart from the engine it came from', () => {
+    const log = new FrameLog();
+    const { c } = droppedWithoutResume(log, [POLICY, FAQ]);
+    log.wait(4000);
+    c.read(FAQ, 'v2');
+    const whole = run(log);
+    const seen = log.frames.length;
+    expect(brief(whole.findings(log.t + 10_000)).filter((s) => s.startsWith('resume-gap'))).toEqual([
+      'resume-gap - no-last-event-id warning',
+      `resume-gap ${FAQ} no-last-event-id warning`,
+      `resume-gap ${POLICY} no-last-event-id warning`,
+    ]);
+    const fork = whole.fork();
+    c.read(POLICY, 'v2');
+    fork.applyAll(log.frames.slice(seen));
+    expect(fork.findings(log.t + 10_000).filter((f) => f.id === 'resume-gap' && f.open)).toEqual([]);
+    expect(whole.findings(log.t + 10_000).filter((f) => f.id === 'resume-gap' && f.open).map((f) => f.uri)).toEqual([POLICY]);
+  });
+});
