@@ -5,6 +5,7 @@ import { SUBSCRIPTION_ID_META_KEY } from '../decode/protocol.ts';
 import { READ_TTL_PROBLEM } from '../decode/validate.ts';
 import type { DecodedMessage } from '../decode/types.ts';
 import { parentHeld } from '../findings/coverage.ts';
+import { markLapse } from '../findings/gap.ts';
 import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
 import { applyReadAnswer, noteNotified, noteReadFailed, noteReadSent, noteResourceGone, type ReadAnswer } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
@@ -147,6 +148,7 @@ export function onSubscribeAnswered(core: EngineCore, c: ClientModel, m: Decoded
   const l = core.session(c, m.session, m.t, m.seq);
   if (m.kind === 'result') {
     if (l?.open) {
+      markLapse(u, l, m.t, m.seq);
       core.hold(u, l, m.t, m.seq);
       core.step(u, 'D', m.t, m.seq);
     }

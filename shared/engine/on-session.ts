@@ -5,7 +5,7 @@ import { idKey } from '../decode/jsonrpc.ts';
 import type { DecodedMessage, RequestId } from '../decode/types.ts';
 import { checkSubscribeCapability, checkVersion } from '../findings/protocol-checks.ts';
 import { recordCacheAge, recordLateReread } from '../findings/refresh.ts';
-import { closeGapAtUnload } from '../findings/gap.ts';
+import { closeGapAtUnload, markLapse } from '../findings/gap.ts';
 import type { ClientModel } from './client-model.ts';
 import { answerYes } from './flow-rules.ts';
 import { strikeMissing, type EngineCore } from './core.ts';
@@ -232,6 +232,7 @@ export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessa
     const u = c.uri(uri);
     core.touch(u, m.t);
     if (!l.uris.has(uri) && asked.has(uri)) core.counters.subscribeSucceeded++;
+    markLapse(u, l, m.t, m.seq);
     core.hold(u, l, m.t, m.seq);
     core.step(u, 'D', m.t, m.seq);
     core.reevaluate(u, m.t, m.seq);

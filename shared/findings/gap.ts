@@ -2,7 +2,9 @@
 // a wrong one, or a stream with no event ids that nothing can resume), so an update sent in the gap is lost — and the
 // URI's cache, read before the gap, may be stale until the client reads it again. The session-level resume-gap says
 // what happened to the stream (lifecycle.ts); this one marks each URI it leaves in doubt, open until a read sent after
-// the gap began answers it. Nothing else on the URI shows the doubt: its subscription never lapsed.
+// the gap began answers it. Nothing else on the URI shows the doubt: its subscription never lapsed. The same doubt,
+// as a note, follows a subscription the server lost (its session ended, its listen dropped) and the client made again
+// without reading the URI since: what changed in between was announced to nobody.
 import type { EngineCore } from '../engine/core.ts';
 import type { SubscriptionLedger } from '../engine/ledger.ts';
 import type { UriState } from '../engine/uri-state.ts';
@@ -17,7 +19,7 @@ export interface GapDoubt {
   /** When and where the stream came back (the GET). */
   backT: number;
   backSeq: number;
-  /** The session-level finding's reason: no-last-event-id, unknown-last-event-id, no-event-ids. */
+  /** The session-level finding's reason (no-last-event-id, unknown-last-event-id, no-event-ids), or subscription-lapsed. */
   reason: string;
   severity: Severity;
   session: string;
@@ -55,12 +57,32 @@ export function markGap(
   }
 }
 
+/**
+ * `u` is about to be held by `l` again, after the server lost its subscription (lost with a session or a listen): if its
+ * cache was asked for before that, an update in between was announced to nobody — a note until it is read again.
+ */
+export function markLapse(u: UriState, l: SubscriptionLedger, t: number, seq: number): void {
+  const loss = u.loss;
+  if (!u.cached || u.held || !loss || (loss.reason !== 'lost-on-reinit' && loss.reason !== 'lost-with-stream') || u.writtenReqSeq > loss.seq) return;
+  const d = u.gapDoubt;
+  if (d) {
+    d.gaps++;
+    d.backT = t;
+    d.backSeq = seq;
+    return;
+  }
+  u.gapDoubt = { t: loss.t, seq: loss.seq, backT: t, backSeq: seq, reason: 'subscription-lapsed', severity: 'info', session: l.label, gaps: 1 };
+}
+
 function doubtSpec(u: UriState, d: GapDoubt, detail: string): FindingSpec {
   const c = u.client;
   return { id: 'resume-gap', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session: d.session, reason: d.reason, severity: d.severity, detail };
 }
 
 function gapText(d: GapDoubt): string {
+  if (d.reason === 'subscription-lapsed') {
+    return `cached before its subscription was lost at seq ${d.seq}; subscribed again at seq ${d.backSeq} (${d.session})${d.gaps > 1 ? `, ${d.gaps} times` : ''}, so an update in between was announced to nobody`;
+  }
   const how =
     d.reason === 'no-event-ids'
       ? 'its stream carried no event ids, so nothing could resume it'

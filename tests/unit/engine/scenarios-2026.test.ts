@@ -227,8 +227,12 @@ describe('2026-07-28 listen', () => {
     log.wait(5000);
     c.listen([POLICY, FAQ]);
     const e = run(log);
-    // Five seconds without a subscription were a real loss: said, and resolved by the re-listen.
-    expect(findingsAfter(e, 3000).filter((f) => f.open)).toEqual([]);
+    // Five seconds without a subscription were a real loss: said, and resolved by the re-listen. What the cache holds
+    // may have changed then, announced to nobody: a note on each URI until it is read again (uri-gap-doubt.test.ts).
+    expect(brief(findingsAfter(e, 3000).filter((f) => f.open), 'info')).toEqual([
+      `resume-gap ${FAQ} subscription-lapsed info`,
+      `resume-gap ${POLICY} subscription-lapsed info`,
+    ]);
     expect(e.snapshot(log.t).metrics).toMatchObject({ reconnects: 1, reconnectsResubscribed: 1 });
     expect(e.snapshot(log.t).uris.find((u) => u.uri === POLICY)).toMatchObject({ clientBelievesSubscribed: true, serverHasSubscription: true });
   });
@@ -624,7 +628,9 @@ describe('legacy transports', () => {
       ...LOST_ON_REINIT,
       'session-expired-not-reinitialized - stream-reconnected error',
     ]);
-    expect(found.filter((f) => f.uri !== undefined).map((f) => f.open)).toEqual([false, false]);
+    expect(found.filter((f) => f.uri !== undefined && f.severity !== 'info').map((f) => f.open)).toEqual([false, false]);
+    // Subscribed again, not read since: a note that an update in those 5 s was announced to nobody.
+    expect(brief(found.filter((f) => f.severity === 'info'), 'info')).toEqual(['resume-gap demo://1 subscription-lapsed info']);
     expect(found.find((f) => f.id === 'session-expired-not-reinitialized')!.detail).toMatch(/^re-initialized only after 5\d\d\d ms$/);
     const snap = e.snapshot(log.t + 5000);
     expect(snap.sessions.map((s) => [s.key, s.notInitialized ?? false])).toEqual([

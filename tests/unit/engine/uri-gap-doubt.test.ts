@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { brief, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { StreamableClient, type SseStream } from '../../support/mcp-clients.ts';
+import { ModernClient, StreamableClient, type SseStream } from '../../support/mcp-clients.ts';
 
 const URL = 'http://127.0.0.1:3000/mcp';
 const POLICY = 'file:///docs/policy.md';
@@ -165,5 +165,69 @@ describe('a URI cached before a delivery gap no stream resumed', () => {
     fork.applyAll(log.frames.slice(seen));
     expect(fork.findings(log.t + 10_000).filter((f) => f.id === 'resume-gap' && f.open)).toEqual([]);
     expect(whole.findings(log.t + 10_000).filter((f) => f.id === 'resume-gap' && f.open).map((f) => f.uri)).toEqual([POLICY]);
+  });
+});
+
+describe('a URI subscribed again after the server lost its subscription, not read since', () => {
+  const lapses = (log: FrameLog, now: number) => brief(uriGaps(log, now), 'info');
+
+  /** A 2025 client whose session S1 read and subscribed the policy, then re-initialized as S2 and subscribed again. */
+  function resubscribed(log: FrameLog, readFirst: boolean): StreamableClient {
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    log.wait(1000);
+    c.initialize({ sessionId: 'S2' });
+    log.wait(800);
+    if (readFirst) c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    return c;
+  }
+
+  it('2025-11-25: a note, open once the grace after the subscribe passed, naming the new session', () => {
+    const log = new FrameLog();
+    resubscribed(log, false);
+    expect(lapses(log, log.t + GRACE - 100)).toEqual([]);
+    const [f, ...rest] = uriGaps(log, log.t + GRACE + 100);
+    expect(rest).toEqual([]);
+    expect([f!.reason, f!.severity, f!.session, f!.open]).toEqual(['subscription-lapsed', 'info', 'S2', true]);
+    expect(f!.detail).toMatch(/^cached before its subscription was lost at seq \d+; subscribed again at seq \d+ \(S2\), so an update in between was announced to nobody; not re-read/);
+  });
+
+  it('2025-11-25: nothing when the client reads it again after subscribing, or read it before subscribing again', () => {
+    const after = new FrameLog();
+    const c = resubscribed(after, false);
+    c.read(POLICY, 'v1');
+    expect(lapses(after, after.t + 60_000)).toEqual([]);
+    const before = new FrameLog();
+    resubscribed(before, true);
+    expect(lapses(before, before.t + 60_000)).toEqual([]);
+  });
+
+  it('2025-11-25: nothing after the client\'s own unsubscribe (cached-not-subscribed said that lapse)', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    c.unsubscribe(POLICY);
+    log.wait(3000);
+    c.subscribe(POLICY);
+    expect(lapses(log, log.t + 60_000)).toEqual([]);
+  });
+
+  it('2026-07-28: a listen that dropped and was opened again', () => {
+    for (const reread of [false, true]) {
+      const log = new FrameLog();
+      const c = new ModernClient(log, URL);
+      c.discover();
+      c.read(POLICY, 'v1');
+      c.listen([POLICY]).drop();
+      log.wait(1500);
+      c.listen([POLICY]);
+      if (reread) c.read(POLICY, 'v1');
+      expect(lapses(log, log.t + 60_000), `re-read: ${reread}`).toEqual(reread ? [] : [`resume-gap ${POLICY} subscription-lapsed info`]);
+    }
   });
 });
