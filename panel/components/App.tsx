@@ -367,7 +367,11 @@ export function App({ store, connection }: Props) {
           </div>
         ) : null}
         {imported ? (
-          <div class="imported-note muted" title={imported.trace.page.url}>
+          <div
+            class="imported-note muted"
+            // Whole in the tooltip: the note is cut short beside the tabs.
+            title={`${imported.trace.page.url || imported.name} · exported ${imported.trace.createdAt} · ages and “ago” are as of the export${imported.trace.dropped.frames ? ` · ${imported.trace.dropped.frames} frames were dropped before export: partial analysis` : ''}`}
+          >
             {imported.trace.page.url || imported.name} · exported {imported.trace.createdAt} · ages and “ago” are as of the export
             {imported.trace.dropped.frames ? <span class="warn"> · {imported.trace.dropped.frames} frames were dropped before export: partial analysis</span> : null}
           </div>

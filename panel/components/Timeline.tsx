@@ -57,13 +57,20 @@ interface Props {
   onScrub: (t: number | null) => void;
 }
 
-const LABEL_W = 200;
+/** The lane names' column: 30% of the timeline's width, at least 96 px and at most 200 (a wide panel: always 200). */
+function labelWidth(bodyWidth: number): number {
+  return Math.round(Math.min(200, Math.max(96, bodyWidth * 0.3)));
+}
+
+/** The legend in words (the tooltip of the legend, and of the title when a short panel hides the legend). */
+const LEGEND_TEXT =
+  'Legend: ▲ subscribe, ▼ unsubscribe, ◆ notification, ▬ read (request → answer; reads at once stacked), red ▬ failed, shaded band stale cache, ▨ no delivery channel, ┆ session ended';
 
 function TimelineView(props: Props) {
   const { snapshot, index, rows, filter, selectedKey, now, live, scrubT } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
-  const [size, setSize] = useState({ w: 600, h: 160 });
+  const [size, setSize] = useState({ w: 600, h: 160, label: 200 });
   const drag = useRef<{ x: number; moved: boolean; win: TimeWindow } | null>(null);
 
   // While scrubbing, sessions and stale spans are as known at the stop (the replayed snapshot's instant), not at now.
@@ -148,7 +155,10 @@ function TimelineView(props: Props) {
   useLayoutEffect(() => {
     const el = bodyRef.current;
     if (!el) return;
-    const measure = () => setSize({ w: Math.max(50, el.clientWidth - LABEL_W), h: Math.max(40, el.clientHeight) });
+    const measure = () => {
+      const label = labelWidth(el.clientWidth);
+      setSize({ w: Math.max(50, el.clientWidth - label), h: Math.max(40, el.clientHeight), label });
+    };
     measure();
     const ro = new ResizeObserver(measure);
     ro.observe(el);
@@ -255,7 +265,7 @@ function TimelineView(props: Props) {
   return (
     <section class="timeline" aria-label="Subscription timeline">
       <header class="pane-head">
-        <span>Timeline</span>
+        <span title={LEGEND_TEXT}>Timeline</span>
         <span class="muted">{`${formatDuration(shownWin.end - shownWin.start)} shown`}</span>
         <span class="spacer" />
         <button type="button" aria-label="Zoom in" title="Zoom in (+)" onClick={() => setWindow(zoomAt(shownWin, 0.5, (shownWin.start + shownWin.end) / 2))}>
@@ -272,43 +282,45 @@ function TimelineView(props: Props) {
             <input type="checkbox" checked={follow} onChange={(e) => setFollowing(e.currentTarget.checked)} aria-label="Follow live" /> Follow live
           </label>
         ) : null}
-        <label class="scrub">
-          <span>Replay to</span>
-          <input
-            type="range"
-            aria-label="Replay up to"
-            aria-valuetext={thumbT !== null ? `${scrubLabel}, ${scrubCount} of ${total} messages${replaying ? ', replaying' : ''}` : live ? 'live' : 'the end'}
-            min={0}
-            max={Math.max(1, steps.length)}
-            step={1}
-            value={scrubPos}
-            disabled={steps.length === 0}
-            onInput={(e) => {
-              const k = Number(e.currentTarget.value);
-              props.onScrub(k >= steps.length ? null : steps.t[k]!);
+        <span class="scrub-group">
+          <label class="scrub">
+            <span>Replay to</span>
+            <input
+              type="range"
+              aria-label="Replay up to"
+              aria-valuetext={thumbT !== null ? `${scrubLabel}, ${scrubCount} of ${total} messages${replaying ? ', replaying' : ''}` : live ? 'live' : 'the end'}
+              min={0}
+              max={Math.max(1, steps.length)}
+              step={1}
+              value={scrubPos}
+              disabled={steps.length === 0}
+              onInput={(e) => {
+                const k = Number(e.currentTarget.value);
+                props.onScrub(k >= steps.length ? null : steps.t[k]!);
+              }}
+            />
+            {/* Not an <output> (a live region): the slider's value text already says each step (accessibility audit). */}
+            <span class="scrub-time" data-scrubbing={scrubT !== null} aria-hidden="true">
+              {scrubLabel}
+            </span>
+          </label>
+          {/* Always laid out (hidden when not scrubbing): the slider must not move under the pointer as a drag starts. */}
+          <button
+            type="button"
+            class="primary scrub-back"
+            aria-label={live ? 'Back to live' : 'Back to the end'}
+            style={scrubT === null ? { visibility: 'hidden' } : undefined}
+            onClick={(e) => {
+              props.onScrub(null);
+              // Focus stays on the scrubber rather than falling to the page when this button hides.
+              (e.currentTarget.parentElement?.querySelector('.scrub input') as HTMLInputElement | null)?.focus();
             }}
-          />
-          {/* Not an <output> (a live region): the slider's value text already says each step (accessibility audit). */}
-          <span class="scrub-time" data-scrubbing={scrubT !== null} aria-hidden="true">
-            {scrubLabel}
-          </span>
-        </label>
-        {/* Always laid out (hidden when not scrubbing): the slider must not move under the pointer as a drag starts. */}
-        <button
-          type="button"
-          class="primary scrub-back"
-          aria-label={live ? 'Back to live' : 'Back to the end'}
-          style={scrubT === null ? { visibility: 'hidden' } : undefined}
-          onClick={(e) => {
-            props.onScrub(null);
-            // Focus stays on the scrubber rather than falling to the page when this button hides.
-            (e.currentTarget.parentElement?.querySelector('.scrub input') as HTMLInputElement | null)?.focus();
-          }}
-        >
-          {live ? 'Back to live' : 'Back to the end'}
-        </button>
+          >
+            {live ? 'Back to live' : 'Back to the end'}
+          </button>
+        </span>
       </header>
-      <p class="timeline-legend" aria-label="Timeline legend">
+      <p class="timeline-legend" aria-label="Timeline legend" title={LEGEND_TEXT}>
         <span class="lg-sub">▲</span> subscribe <span class="lg-unsub">▼</span> unsubscribe <span class="lg-notify">◆</span> notification{' '}
         <span class="lg-read">▬</span> read (request → answer; reads at once stacked) <span class="lg-fail">▬</span> failed <span class="lg-stale" aria-hidden="true">█</span> stale cache{' '}
         <span class="lg-gap">▨</span> no delivery channel <span class="lg-end">┆</span> session ended
@@ -333,13 +345,13 @@ function TimelineView(props: Props) {
         }}
       >
         {lanesBelow > 0 || firstLane > 0 ? (
-          <div class="lanes-more" style={{ width: `${LABEL_W}px` }} data-lanes-above={firstLane} data-lanes-below={lanesBelow}>
+          <div class="lanes-more" style={{ width: `${size.label}px`, height: `${AXIS_H}px` }} data-lanes-above={firstLane} data-lanes-below={lanesBelow}>
             {firstLane > 0 ? `↑ ${firstLane} ` : ''}
             {lanesBelow > 0 ? `↓ ${lanesBelow} ` : ''}
             more lane{firstLane + lanesBelow === 1 ? '' : 's'} (shift + wheel, or ↑ ↓ on the timeline)
           </div>
         ) : null}
-        <ol class="lane-labels" style={{ width: `${LABEL_W}px`, paddingTop: `${AXIS_H + offsetY}px` }} aria-label="Timeline lanes">
+        <ol class="lane-labels" style={{ width: `${size.label}px`, paddingTop: `${AXIS_H + offsetY}px` }} aria-label="Timeline lanes">
           {visibleLanes.map((l) =>
             l.kind === 'session' ? (
               <SessionLabel
@@ -362,7 +374,7 @@ function TimelineView(props: Props) {
         <canvas
           ref={canvasRef}
           class="timeline-canvas"
-          style={{ width: `${size.w}px`, height: `${size.h}px`, left: `${LABEL_W}px` }}
+          style={{ width: `${size.w}px`, height: `${size.h}px`, left: `${size.label}px` }}
           tabIndex={0}
           role="img"
           aria-label={`Timeline: ${plural(lanes.length, 'lane')}, ${plural(boundaries.length, 'session boundary', 'session boundaries')}. + and − zoom, arrows pan, 0 fits, F follows live.`}

@@ -54,6 +54,21 @@ function ExportMenu({ onTrace, onHar, disabled }: { onTrace: () => void; onHar: 
   useLayoutEffect(() => {
     if (open) ref.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [open]);
+  // Inside the viewport: a menu that would run past the right edge (the button near it, a narrow panel) is moved left.
+  useLayoutEffect(() => {
+    if (!open) return;
+    const fit = () => {
+      const menu = ref.current?.querySelector<HTMLElement>('.menu');
+      if (!menu) return;
+      menu.style.left = '';
+      const r = menu.getBoundingClientRect();
+      const over = r.right - (document.documentElement.clientWidth - 6);
+      if (over > 0) menu.style.left = `${-Math.min(over, Math.max(0, r.left - 6))}px`;
+    };
+    fit();
+    globalThis.addEventListener('resize', fit);
+    return () => globalThis.removeEventListener('resize', fit);
+  }, [open]);
   useEffect(() => {
     if (!open) return;
     const close = (e: MouseEvent) => {
@@ -122,8 +137,23 @@ function ExportMenu({ onTrace, onHar, disabled }: { onTrace: () => void; onHar: 
   );
 }
 
+/** Sets --room on the element: the width from its left edge to the viewport's right edge (the filter's message bubble
+ *  stays inside the viewport: styles.css). Measured at each resize, as the toolbar wraps differently. */
+function useRoomToRight(ref: { current: HTMLElement | null }): void {
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const fit = () => el.style.setProperty('--room', `${Math.max(120, document.documentElement.clientWidth - el.getBoundingClientRect().left - 6)}px`);
+    fit();
+    globalThis.addEventListener('resize', fit);
+    return () => globalThis.removeEventListener('resize', fit);
+  }, []);
+}
+
 function ToolbarView(props: Props) {
   const fileRef = useRef<HTMLInputElement>(null);
+  const filterWrap = useRef<HTMLDivElement>(null);
+  useRoomToRight(filterWrap);
   const a = props.actions;
   const p = { ...props, ...a, counts: { error: props.errors, warning: props.warnings, info: props.infos } };
   const errors = props.filterErrors ? [props.filterErrors] : [];
@@ -146,7 +176,7 @@ function ToolbarView(props: Props) {
         <input type="checkbox" checked={p.preserveLog} aria-label="Preserve log" disabled={p.imported !== null || p.noTab} onChange={(e) => p.onPreserve(e.currentTarget.checked)} /> Preserve log
       </label>
       <span class="sep" />
-      <div class="filter-wrap">
+      <div class="filter-wrap" ref={filterWrap}>
         <input
           ref={p.filterRef}
           type="search"
@@ -196,8 +226,9 @@ function ToolbarView(props: Props) {
         }}
       />
       {p.imported ? (
-        <button type="button" class="chip" aria-label="Close imported trace" title={`Showing ${p.imported}; click to go back`} onClick={p.onCloseImport}>
-          {p.imported} ✕
+        <button type="button" class="chip imported-file" aria-label="Close imported trace" title={`Showing ${p.imported}; click to go back`} onClick={p.onCloseImport}>
+          <span class="chip-name">{p.imported}</span>
+          <span aria-hidden="true">{'\u00a0'}✕</span>
         </button>
       ) : null}
       <button type="button" aria-label="Settings" title="Settings: freshness rules, caps, redaction" onClick={p.onSettings}>
