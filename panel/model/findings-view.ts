@@ -39,13 +39,16 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
 
 /**
  * The Detail column: a reason the catalogue names (reasonEntry: cached-not-subscribed's coverage reasons,
- * phantom-subscription's `subscribe-not-offered`) in words before the detail ("lost when its session ended: S1 ended
+ * phantom-subscription's `subscribe-not-offered`; not resume-gap's, which its detail says) in words before the detail ("lost when its session ended: S1 ended
  * …"), as the drawer names it; not when the detail already starts with it, and never a bare code (other reasons,
  * `ttl`, `not-advertised` or `no-last-event-id`, are codes whose detail says it in words).
  */
 export function findingDetail(f: Pick<Finding, 'id' | 'reason' | 'detail'>): string {
-  const label = reasonEntry(f.id, f.reason)?.label;
+  const entry = reasonEntry(f.id, f.reason);
   const detail = f.detail ?? '';
+  // resume-gap's details tell how the stream came back: its label before them said it twice.
+  if (entry?.inDetail && detail) return detail;
+  const label = entry?.label;
   if (label === undefined || detail.startsWith(label)) return detail;
   return detail ? `${label}: ${detail}` : label;
 }

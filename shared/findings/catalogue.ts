@@ -1,6 +1,6 @@
 // The finding catalogue: id → title, default severity, explanation and fix, in plain words drawn from the seed
 // (DESIGN §1). docs/findings.md is checked against this table by a unit test, so the two cannot drift.
-import type { CoverageReason, FindingId, PhantomReason, Severity } from './types.ts';
+import type { CoverageReason, FindingId, PhantomReason, ResumeReason, Severity } from './types.ts';
 
 export interface CatalogueEntry {
   id: FindingId;
@@ -18,6 +18,8 @@ export interface ReasonEntry {
   explanation: string;
   /** A fix of its own, instead of the finding's (a phantom the server no longer offers subscriptions for). */
   fix?: string;
+  /** The findings' detail already says it in words: a list's Detail column shows the detail alone. */
+  inDetail?: true;
 }
 
 export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
@@ -255,12 +257,49 @@ export const PHANTOM_REASONS: Record<PhantomReason, ReasonEntry & { fix: string 
   },
 };
 
+/**
+ * The sub-cases of resume-gap: how the stream came back (said of the session, and of each URI it left in doubt), and
+ * a subscription lost and made again (said of the URI only).
+ */
+export const RESUME_REASONS: Record<ResumeReason, ReasonEntry> = {
+  'no-last-event-id': {
+    label: 'reconnected without Last-Event-ID',
+    severity: 'warning',
+    inDetail: true,
+    explanation: 'The client could have resumed: the stream carried event ids.',
+  },
+  'unknown-last-event-id': {
+    label: 'reconnected with an id never received',
+    severity: 'warning',
+    inDetail: true,
+    explanation: 'The id the client sent is not the last one it received on that stream, so the server replays from the wrong place, or nothing.',
+  },
+  'no-event-ids': {
+    label: 'the stream carried no event ids',
+    severity: 'info',
+    inDetail: true,
+    explanation: 'No client could have resumed: the server sent no event ids on the stream (it keeps no event store).',
+  },
+  'subscription-lapsed': {
+    label: 'subscribed again, not read again',
+    severity: 'info',
+    inDetail: true,
+    explanation:
+      'The server lost this URI\'s subscription (its session ended, its listen stream dropped) and the client made it ' +
+      'again, but has not read the URI since: an update in between was announced to nobody, so its cache may be stale.',
+    fix:
+      'After every initialize or re-listen, subscribe to every cached URI again and then read each of them again (or ' +
+      'compare annotations.lastModified), so what changed while nothing was subscribed is caught up.',
+  },
+};
+
 export const FINDING_IDS = Object.keys(CATALOGUE) as FindingId[];
 
-/** The catalogue's entry for a finding's reason (cached-not-subscribed's and phantom-subscription's), or undefined. */
+/** The catalogue's entry for a finding's reason (cached-not-subscribed's, phantom-subscription's, resume-gap's), or undefined. */
 export function reasonEntry(id: FindingId, reason: string | undefined): ReasonEntry | undefined {
   if (reason === undefined) return undefined;
   if (id === 'cached-not-subscribed' && reason in COVERAGE_REASONS) return COVERAGE_REASONS[reason as CoverageReason];
   if (id === 'phantom-subscription' && reason in PHANTOM_REASONS) return PHANTOM_REASONS[reason as PhantomReason];
+  if (id === 'resume-gap' && reason in RESUME_REASONS) return RESUME_REASONS[reason as ResumeReason];
   return undefined;
 }

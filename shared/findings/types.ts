@@ -35,6 +35,9 @@ export type CoverageReason =
 /** Sub-cases of phantom-subscription (none for the usual one: the server offers subscriptions, the client did not resubscribe). */
 export type PhantomReason = 'subscribe-not-offered';
 
+/** Sub-cases of resume-gap (findings/lifecycle.ts for the session, findings/gap.ts for each URI). */
+export type ResumeReason = 'no-last-event-id' | 'unknown-last-event-id' | 'no-event-ids' | 'subscription-lapsed';
+
 export interface Finding {
   id: FindingId;
   /** Stable per (id, client, uri, session): the same problem keeps its key across snapshots and replays. */

@@ -3,6 +3,7 @@
 // subscription never lapsed). Open until a read sent after the gap began is answered; history when that came late or
 // never came before the page went.
 import { describe, expect, it } from 'vitest';
+import { RESUME_REASONS } from '../../../shared/findings/catalogue.ts';
 import { brief, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, StreamableClient, type SseStream } from '../../support/mcp-clients.ts';
@@ -193,6 +194,9 @@ describe('a URI subscribed again after the server lost its subscription, not rea
     expect(rest).toEqual([]);
     expect([f!.reason, f!.severity, f!.session, f!.open]).toEqual(['subscription-lapsed', 'info', 'S2', true]);
     expect(f!.detail).toMatch(/^cached before its subscription was lost at seq \d+; subscribed again at seq \d+ \(S2\), so an update in between was announced to nobody; not re-read/);
+    // Its reason's own words and fix (read again after subscribing again), the stream's advice after them.
+    expect(f!.explanation.startsWith(RESUME_REASONS['subscription-lapsed'].explanation)).toBe(true);
+    expect(f!.fix).toBe(RESUME_REASONS['subscription-lapsed'].fix);
   });
 
   it('2025-11-25: nothing when the client reads it again after subscribing, or read it before subscribing again', () => {

@@ -82,6 +82,9 @@ describe('the Detail column', () => {
     expect(findingDetail({ id: 'subscribe-unsupported', reason: 'not-advertised', detail: 'the server capabilities have no resources.subscribe' })).toBe('the server capabilities have no resources.subscribe');
     expect(findingDetail({ id: 'cache-age-exceeded', reason: 'ttl', detail: 'cached 8 s ago; expected at most 5 s (ttl)' })).toBe('cached 8 s ago; expected at most 5 s (ttl)');
     expect(findingDetail({ id: 'resume-gap', reason: 'no-last-event-id', detail: 'the new GET sent no Last-Event-ID' })).toBe('the new GET sent no Last-Event-ID');
+    // resume-gap's reasons have labels (the drawer's), but its details say them: not twice here.
+    expect(findingDetail({ id: 'resume-gap', reason: 'subscription-lapsed', detail: 'cached before its subscription was lost at seq 9' })).toBe('cached before its subscription was lost at seq 9');
+    expect(findingDetail({ id: 'resume-gap', reason: 'subscription-lapsed' })).toBe('subscribed again, not read again');
     expect(findingDetail({ id: cns, reason: 'never-subscribed' })).toBe('never subscribed');
     expect(findingDetail({ id: cns, detail: 'x' })).toBe('x');
     // Every coverage reason keeps its label.
