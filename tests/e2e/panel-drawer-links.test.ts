@@ -89,6 +89,9 @@ it("a session's URIs open their own drawers; Back returns to the session", async
   expect(await panel.getAttribute('.drawer-back', 'aria-label')).toBe('Back to the session');
   await panel.click('.drawer-back');
   await panel.waitForSelector('.drawer[data-drawer="session"]');
+  // The drawer places the focus after it renders (on ✕: the session has nothing to go back to); focusing the link
+  // before that lost it to ✕ under load, and Enter closed the drawer.
+  await panel.waitForFunction(() => document.activeElement?.classList.contains('drawer-close') === true, undefined, { timeout: 5000 });
   // By keyboard: Tab to the covered URI's link, Enter; the focus moves to Back, Enter walks back.
   await panel.focus(`.drawer button[aria-label="URI ${FAQ}"]`);
   await panel.keyboard.press('Enter');
