@@ -1,4 +1,5 @@
-// The findings view's model: open first, worst first, newest first; and which findings a filter keeps. Pure.
+// The findings view's model: open first, worst first, earliest first (causes before consequences); and which findings a
+// filter keeps. Pure.
 import type { Finding } from '../../shared/engine/index.ts';
 import { reasonEntry } from '../../shared/findings/catalogue.ts';
 import { STALE_FINDINGS, uriMatches, type Filter } from './filter.ts';
@@ -33,8 +34,26 @@ function sessionConcerns(f: Finding, value: string, sessions: readonly SessionSp
   return sessions.length > 0 && concernedSession(f, sessions, sessionsMatching(sessions, value)) >= 0;
 }
 
+/**
+ * The Findings view's order, read top-down as a story: open before past, then worst first, then the earliest first (a
+ * cause happens before what it causes), then — at the same instant — a finding about no URI (the session or the
+ * connection) before those about a URI (a server restart's 404 ends the session and leaves each URI phantom and
+ * uncovered in the same frame: the expired session is the cause), then by key (unique: a total order, so a snapshot's
+ * findings keep their places whatever order they came in). Newest first put open findings, whose lastT is all `now`, in
+ * key order, and the expired session after its consequences.
+ */
+export function compareFindingsView(a: Finding, b: Finding): number {
+  return (
+    Number(b.open) - Number(a.open) ||
+    RANK[b.severity] - RANK[a.severity] ||
+    a.firstT - b.firstT ||
+    Number(a.uri !== undefined) - Number(b.uri !== undefined) ||
+    (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+  );
+}
+
 export function sortFindings(findings: readonly Finding[]): Finding[] {
-  return [...findings].sort((a, b) => Number(b.open) - Number(a.open) || RANK[b.severity] - RANK[a.severity] || b.lastT - a.lastT);
+  return [...findings].sort(compareFindingsView);
 }
 
 /**

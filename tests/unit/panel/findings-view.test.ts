@@ -27,14 +27,36 @@ function f(over: Partial<Finding>): Finding {
 }
 
 describe('findings view', () => {
-  it('sorts open first, then worst, then newest', () => {
+  it('sorts open first, then worst, then earliest, then session-wide before per-URI, then by key', () => {
     const list = [
-      f({ key: 'a', open: false, severity: 'error', lastT: 9 }),
-      f({ key: 'b', severity: 'info', lastT: 5 }),
-      f({ key: 'c', severity: 'error', lastT: 1 }),
-      f({ key: 'd', severity: 'error', lastT: 3 }),
+      f({ key: 'a', open: false, severity: 'error', firstT: 0, lastT: 9 }),
+      f({ key: 'b', severity: 'info', firstT: 0, lastT: 5 }),
+      f({ key: 'c', severity: 'error', firstT: 3, lastT: 9 }),
+      f({ key: 'd', severity: 'error', firstT: 1, lastT: 9 }),
+      f({ key: 'e', severity: 'error', firstT: 3, lastT: 9, uri: POLICY }),
+      f({ key: 'f', severity: 'error', firstT: 3, lastT: 9 }),
     ];
-    expect(sortFindings(list).map((x) => x.key)).toEqual(['d', 'c', 'b', 'a']);
+    const order = ['d', 'c', 'f', 'e', 'b', 'a'];
+    expect(sortFindings(list).map((x) => x.key)).toEqual(order);
+    // Stable whatever order they came in.
+    expect(sortFindings([...list].reverse()).map((x) => x.key)).toEqual(order);
+  });
+
+  it('server restart, never re-initialized: the expired session comes before the URIs it left phantom and uncovered', () => {
+    // demo scenario server-restart: the 404 ends S1, and in the same frame the subscription becomes a phantom and the
+    // cached URI uncovered; all three are open errors with the same times.
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(POLICY, `${POLICY} v1`);
+    c.subscribe(POLICY);
+    log.wait(2000);
+    get.close('failed');
+    c.beginRead(POLICY).httpStatus(404, -32001, 'Session not found');
+    const shown = sortFindings(findingsAfter(run(log), 5000));
+    expect(shown.map((x) => x.id)).toEqual(['session-expired-not-reinitialized', 'cached-not-subscribed', 'phantom-subscription']);
+    expect(new Set(shown.map((x) => `${x.severity} ${x.open} ${x.firstT}`)).size).toBe(1);
   });
   it('filters by finding:, uri:, session:, is:error|warning|problem and text', () => {
     const x = f({ id: 'phantom-subscription', severity: 'error', uri: 'file:///docs/policy.md', session: 'S2', detail: 'S1 ended (delete)' });
