@@ -64,7 +64,17 @@ function labelWidth(bodyWidth: number): number {
 
 /** The legend in words (the tooltip of the legend, and of the title when a short panel hides the legend). */
 const LEGEND_TEXT =
-  'Legend: ▲ subscribe, ▼ unsubscribe, ◆ notification, ▬ read (request → answer; reads at once stacked), red ▬ failed, shaded band stale cache, ▨ no delivery channel, ┆ session ended';
+  'Legend: ▲ subscribe, ▼ unsubscribe, ◆ notification, ▬ read (request → answer; reads at once stacked), red ▬ failed, shaded band stale cache (in its finding\'s colour: red error, amber warning, blue info), ▨ no delivery channel, ┆ session ended';
+
+/**
+ * The stale bands' swatches: a band is drawn in its finding's severity colour (timeline-draw.ts), so the legend shows
+ * the three (it showed a red one only), each saying what it means on hover.
+ */
+const STALE_SWATCHES = [
+  { severity: 'error', title: 'Stale cache, error: a red band — the finding that makes the cache stale is an error (as the row\'s status)' },
+  { severity: 'warning', title: 'Stale cache, warning: an amber band — the finding that makes the cache stale is a warning' },
+  { severity: 'info', title: 'Stale cache, info: a blue band — the finding that makes the cache stale is informational (say, older than an expected age that was only guessed)' },
+] as const;
 
 function TimelineView(props: Props) {
   const { snapshot, index, rows, filter, selectedKey, now, live, scrubT } = props;
@@ -322,7 +332,15 @@ function TimelineView(props: Props) {
       </header>
       <p class="timeline-legend" aria-label="Timeline legend" title={LEGEND_TEXT}>
         <span class="lg-sub">▲</span> subscribe <span class="lg-unsub">▼</span> unsubscribe <span class="lg-notify">◆</span> notification{' '}
-        <span class="lg-read">▬</span> read (request → answer; reads at once stacked) <span class="lg-fail">▬</span> failed <span class="lg-stale" aria-hidden="true">█</span> stale cache{' '}
+        <span class="lg-read">▬</span> read (request → answer; reads at once stacked) <span class="lg-fail">▬</span> failed{' '}
+        <span class="legend-stale" title="Stale cache: a band in its finding's colour — red error, amber warning, blue info">
+          {STALE_SWATCHES.map((w) => (
+            <span key={w.severity} class="lg-stale" data-severity={w.severity} title={w.title} aria-hidden="true">
+              █
+            </span>
+          ))}{' '}
+          stale cache<span class="sr-only"> (red error, amber warning, blue info)</span>
+        </span>{' '}
         <span class="lg-gap">▨</span> no delivery channel <span class="lg-end">┆</span> session ended
       </p>
       <div

@@ -1,0 +1,74 @@
+// Small panel problems an audit noted, by the DOM of the built panel with imported traces (no tab), one browser for
+// the file: the timeline legend's stale swatch said "red" while bands are drawn in their finding's severity colour.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startBrowser, type Browser } from '../support/extension.ts';
+
+const FIXTURE = resolve('tests/fixtures/sdk-v1-streamable.trace.json');
+
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'panel-polish-'));
+  browser = await startBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function imported(path: string, size: { width: number; height: number }, theme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const p = await browser.context.newPage();
+  await p.setViewportSize(size);
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html?theme=${theme}`);
+  await p.waitForSelector('.status-bar[data-status="offline"]');
+  await p.setInputFiles('input[type="file"]', path);
+  await p.waitForSelector('.status-bar[data-status="imported"]');
+  return p;
+}
+
+it('the timeline legend shows a stale swatch per severity, in the colours the bands are drawn in (light and dark)', async () => {
+  for (const theme of ['light', 'dark'] as const) {
+    const p = await imported(FIXTURE, { width: 1400, height: 900 }, theme);
+    await p.waitForSelector('.timeline-legend');
+    const seen = await p.evaluate(() => {
+      // A variable's colour as the browser computes it (the canvas reads the same variables: timeline-draw.ts palette).
+      const probe = document.createElement('div');
+      document.body.append(probe);
+      const colour = (v: string) => {
+        probe.style.backgroundColor = `var(${v})`;
+        return getComputedStyle(probe).backgroundColor;
+      };
+      const want = {
+        error: [colour('--stale-fill'), colour('--error')],
+        warning: [colour('--stale-fill-warning'), colour('--warn')],
+        info: [colour('--stale-fill-info'), colour('--info')],
+      };
+      const swatches = [...document.querySelectorAll<HTMLElement>('.timeline-legend .lg-stale')].map((s) => {
+        const cs = getComputedStyle(s);
+        // "rgb(…) 0px -2px 0px 0px inset": the solid edge under the shading, as the canvas draws it.
+        return { severity: s.dataset.severity, fill: cs.backgroundColor, edge: /^(rgba?\([^)]*\))/.exec(cs.boxShadow)?.[1] ?? cs.boxShadow, title: s.closest('[title]')?.getAttribute('title') ?? '' };
+      });
+      probe.remove();
+      const line = document.querySelector<HTMLElement>('.timeline-legend')!;
+      return { want, swatches, text: line.textContent ?? '', whole: line.scrollWidth <= line.clientWidth };
+    });
+    expect(seen.swatches.map((s) => s.severity), theme).toEqual(['error', 'warning', 'info']);
+    for (const s of seen.swatches) {
+      expect([s.fill, s.edge], `${theme} ${s.severity}`).toEqual(seen.want[s.severity as 'error' | 'warning' | 'info']);
+      // Each says what it means on hover.
+      expect(s.title, `${theme} ${s.severity}`).toMatch(new RegExp(`stale.*${s.severity}`, 'i'));
+    }
+    // Three distinct colours, named for assistive technology; the line still whole at 1,400 px (the words beside each
+    // swatch cut its end off).
+    expect(new Set(seen.swatches.map((s) => s.fill)).size).toBe(3);
+    expect(seen.text).toMatch(/stale cache \(red error, amber warning, blue info\)/);
+    expect(seen.whole, theme).toBe(true);
+    await p.close();
+  }
+});
