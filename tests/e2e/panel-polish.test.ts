@@ -1,5 +1,6 @@
 // Small panel problems an audit noted, by the DOM of the built panel with imported traces (no tab), one browser for
-// the file: the timeline legend's stale swatch said "red" while bands are drawn in their finding's severity colour.
+// the file: the timeline legend's stale swatch said "red" while bands are drawn in their finding's severity colour; the
+// Sessions grid scrolled sideways at 1,400 px.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -71,4 +72,27 @@ it('the timeline legend shows a stale swatch per severity, in the colours the ba
     expect(seen.whole, theme).toBe(true);
     await p.close();
   }
+});
+
+it('the Sessions grid fits beside the metrics at 1,400 px (room for a classic scrollbar too) and at 1,440 px as before', async () => {
+  const seen: Record<number, unknown> = {};
+  for (const width of [1400, 1440]) {
+    const p = await imported(FIXTURE, { width, height: 900 });
+    await p.click('[role="tab"][data-view="sessions"]');
+    await p.waitForSelector('.session-row');
+    seen[width] = await p.evaluate(() => {
+      const grid = document.querySelector<HTMLElement>('.session-grid')!;
+      // The columns' least widths (the head's min-width), and 15 px for a scrollbar that takes room (headless has none).
+      const least = parseFloat(getComputedStyle(document.querySelector('.session-head')!).minWidth);
+      return {
+        sideways: grid.scrollWidth > grid.clientWidth,
+        roomForScrollbar: grid.clientWidth >= least + 15,
+        metricsInside: document.querySelector('.metrics')!.getBoundingClientRect().right <= document.documentElement.clientWidth,
+      };
+    });
+    if (width === 1440) expect(await p.$eval('.metrics', (m) => m.getBoundingClientRect().width)).toBe(290);
+    await p.close();
+  }
+  const fits = { sideways: false, roomForScrollbar: true, metricsInside: true };
+  expect(seen).toEqual({ 1400: fits, 1440: fits });
 });
