@@ -9,6 +9,12 @@ export interface FrameRow {
   t: number;
   dir: 'out' | 'in' | '';
   transport: string;
+  /**
+   * The frames that opened its connection (an `http-request`, `ws-connect`, `es-connect`) are not in view — dropped at
+   * the log's frame cap — so `transport` is inferred from the frame's kind (inferredTransport): `WebSocket`,
+   * `EventSource`, or `HTTP ?` / `SSE ?` where the kind leaves the method, or fetch against EventSource, unknown.
+   */
+  transportInferred: boolean;
   session: string;
   method: string;
   id: string;
@@ -32,6 +38,8 @@ const NO_URIS: readonly string[] = Object.freeze([]);
 interface ConnContext {
   transport: string;
   session: string;
+  /** Made up from a later frame: the connection's opening frames are not in view (FrameRow.transportInferred). */
+  inferred: boolean;
   /** The response's content type, once known: whether a body that is not JSON is a fault (see pushMessages). */
   contentType: string;
 }
@@ -45,7 +53,21 @@ type Dir = FrameRow['dir'];
 
 /** One row, always built in the same shape (spreading partial rows cost ~15 µs a frame: 1.6–2.3 s for 100k frames). */
 function row(f: Frame, dir: Dir, transport: string, session: string, method: string, id: string, error: string, uri: string, note: string, uris = NO_URIS): FrameRow {
-  return { seq: f.seq, t: f.t, dir, transport, session, method, id, error, uri, uris, note, frameId: f.frameId, segment: f.segment, part: 0 };
+  return { seq: f.seq, t: f.t, dir, transport, transportInferred: false, session, method, id, error, uri, uris, note, frameId: f.frameId, segment: f.segment, part: 0 };
+}
+
+/** The frames that open a connection: any other frame of a connection not seen opening lost its opening frames. */
+const OPENS: ReadonlySet<Frame['kind']> = new Set<Frame['kind']>(['http-request', 'es-connect', 'ws-connect']);
+
+/**
+ * What a frame's kind says of the transport of a connection whose opening frames are not in view: a WebSocket's and an
+ * EventSource's frames are their own; a fetch exchange's do not say its method, and an SSE event may be a fetch stream's
+ * (`HTTP GET`, `HTTP POST`) or an EventSource's.
+ */
+export function inferredTransport(kind: Frame['kind']): string {
+  if (kind.startsWith('ws-')) return 'WebSocket';
+  if (kind.startsWith('es-')) return 'EventSource';
+  return kind.startsWith('sse-') ? 'SSE ?' : 'HTTP ?';
 }
 /** A request id as a row shows it: an object or array id (invalid, but sent) as JSON, not `[object Object]`. */
 function idText(id: unknown): string {
@@ -303,8 +325,30 @@ export class FrameRows {
 
   add(frame: Frame): void {
     const rows = this.rows;
+    const first = rows.length;
+    this.addRows(frame);
+    // Rows of a connection whose opening frames went at the cap: their transport is a guess, and the list says so.
+    if (this.inferred) for (let i = first; i < rows.length; i++) rows[i]!.transportInferred = true;
+  }
+
+  /** Whether the frame addRows took last belongs to a connection whose opening frames are not in view. */
+  private inferred = false;
+
+  private addRows(frame: Frame): void {
+    const rows = this.rows;
     const conn = 'conn' in frame && frame.conn ? frame.conn : '';
-    const ctx = conn ? this.conns.get(conn) : undefined;
+    let ctx = conn ? this.conns.get(conn) : undefined;
+    // A frame of a connection not seen opening (its opening frames were dropped at the log's cap, the view rebuilt from
+    // what is left): the transport its kind says, and for a WebSocket its session (the connection, as ws-connect
+    // files it); an HTTP response's session header still comes below. It was a blank transport.
+    if (conn && !ctx && !OPENS.has(frame.kind)) {
+      ctx = { transport: inferredTransport(frame.kind), session: frame.kind.startsWith('ws-') ? conn : '', contentType: '', inferred: true };
+      this.conns.set(conn, ctx);
+    } else if (ctx?.inferred && ctx.transport === 'SSE ?' && !frame.kind.startsWith('sse-')) {
+      // A later frame tells an SSE stream's kind: an http-end ends a fetch, an es-error an EventSource.
+      ctx.transport = inferredTransport(frame.kind);
+    }
+    this.inferred = ctx?.inferred === true && !OPENS.has(frame.kind);
     const transport = ctx?.transport ?? '';
     const session = ctx?.session ?? '';
     const pending = this.pending;
@@ -320,7 +364,7 @@ export class FrameRows {
         // persisted: the page went into the back/forward cache (it may come back), it was not unloaded.
         return note(`${frame.persisted ? 'into back/forward cache' : 'unload'} ${frame.url}`);
       case 'http-request': {
-        const c: ConnContext = { transport: `HTTP ${frame.method}`, session: frame.headers['mcp-session-id'] ?? sessionFromUrl(frame.url), contentType: '' };
+        const c: ConnContext = { transport: `HTTP ${frame.method}`, session: frame.headers['mcp-session-id'] ?? sessionFromUrl(frame.url), contentType: '', inferred: false };
         this.conns.set(frame.conn, c);
         if (!frame.body) return void rows.push(row(frame, 'out', c.transport, c.session, '', '', '', '', frame.url));
         const first = rows.length;
@@ -364,7 +408,7 @@ export class FrameRows {
         // A network or stream failure is an error (the page's own abort is not: an SDK closing its stream aborts it).
         return note(`end ${frame.outcome}${frame.error ? ` (${frame.error.name}: ${frame.error.message})` : ''}`, '', frame.outcome === 'failed' ? (frame.error?.name ?? 'failed') : '');
       case 'es-connect': {
-        const c: ConnContext = { transport: 'EventSource', session: sessionFromUrl(frame.url), contentType: '' };
+        const c: ConnContext = { transport: 'EventSource', session: sessionFromUrl(frame.url), contentType: '', inferred: false };
         this.conns.set(frame.conn, c);
         // The connect row has the session its URL names, as the rows after it (it had none: its context was new).
         return void rows.push(row(frame, 'out', c.transport, c.session, '', '', '', '', frame.url));
@@ -384,7 +428,7 @@ export class FrameRows {
         this.pending.endConn(frame.conn);
         return note('closed by page');
       case 'ws-connect':
-        this.conns.set(frame.conn, { transport: 'WebSocket', session: frame.conn, contentType: '' });
+        this.conns.set(frame.conn, { transport: 'WebSocket', session: frame.conn, contentType: '', inferred: false });
         return void rows.push(row(frame, 'out', 'WebSocket', frame.conn, '', '', '', '', frame.url));
       case 'ws-open':
         return note(`open ${frame.protocol}`);

@@ -8,6 +8,10 @@ import { VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 20;
 const COLUMNS: readonly Column[] = ['#', 'time', 'dir', 'transport', 'session', 'method', 'id', 'error', 'URI / note'].map((label) => ({ label }));
+/** The transport cell of a row whose connection's opening frames went at the cap (FrameRow.transportInferred). */
+const INFERRED_TITLE =
+  "This connection's opening frames were dropped at the log's frame cap: its transport is inferred from this frame's kind " +
+  '(HTTP ?: a fetch exchange, method unknown; SSE ?: a fetch stream or an EventSource)';
 
 interface Props {
   rows: readonly FrameRow[];
@@ -66,7 +70,13 @@ export function FrameList({ rows, version, total, selected, onSelect: setSelecte
               <span role="gridcell">{r.seq}</span>
               <span role="gridcell">{formatClock(r.t)}</span>
               <span role="gridcell">{r.dir === 'out' ? '↑' : r.dir === 'in' ? '↓' : ''}</span>
-              <span role="gridcell">{r.transport}</span>
+              {r.transportInferred ? (
+                <span role="gridcell" class="inferred" data-inferred="true" title={INFERRED_TITLE}>
+                  {r.transport}
+                </span>
+              ) : (
+                <span role="gridcell">{r.transport}</span>
+              )}
               <span role="gridcell" title={r.session}>{middleId(r.session)}</span>
               <span role="gridcell">{r.method}</span>
               <span role="gridcell">{r.id}</span>

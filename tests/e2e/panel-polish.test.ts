@@ -1,14 +1,20 @@
 // Small panel problems an audit noted, by the DOM of the built panel with imported traces (no tab), one browser for
 // the file: the timeline legend's stale swatch said "red" while bands are drawn in their finding's severity colour; the
-// Sessions grid scrolled sideways at 1,400 px.
-import { mkdtempSync, rmSync } from 'node:fs';
+// Sessions grid scrolled sideways at 1,400 px; and after frames were dropped at the log's cap, rows of a connection
+// whose opening frames went had a blank transport.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { exportTrace, serializeTrace } from '../../shared/trace/index.ts';
 import { startBrowser, type Browser } from '../support/extension.ts';
+import { FrameLog } from '../support/frame-log.ts';
+import { StreamableClient, WsClient } from '../support/mcp-clients.ts';
 
 const FIXTURE = resolve('tests/fixtures/sdk-v1-streamable.trace.json');
+const URL = 'http://localhost:3000/mcp';
+const POLICY = 'file:///docs/policy.md';
 
 let browser: Browser;
 let dir: string;
@@ -95,4 +101,49 @@ it('the Sessions grid fits beside the metrics at 1,400 px (room for a classic sc
   }
   const fits = { sideways: false, roomForScrollbar: true, metricsInside: true };
   expect(seen).toEqual({ 1400: fits, 1440: fits });
+});
+
+it('after frames were dropped at the cap, rows of a connection whose opening frames went show the transport inferred from the frame kind, and say why', async () => {
+  const log = new FrameLog();
+  const ws = new WsClient(log, 'ws://localhost:3000/ws');
+  ws.connect();
+  ws.initialize();
+  const c = new StreamableClient(log, URL);
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  // The log's cap drops everything so far: the WebSocket's connect and the GET stream's request and response.
+  const cut = log.frames.length;
+  get.updated(POLICY);
+  ws.call('ping', undefined);
+  c.read(POLICY, 'v2');
+  get.close();
+  const frames = log.frames.slice(cut);
+  const path = join(dir, 'capped.trace.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames, createdAt: frames.at(-1)!.t + 60_000, pageUrl: 'http://localhost:8080/kb', dropped: { frames: cut } })));
+  const p = await imported(path, { width: 1400, height: 900 });
+  await p.click('[role="tab"][data-view="messages"]');
+  await p.waitForSelector('.frame-row[data-seq]');
+  const rows = await p.$$eval('.frame-row[data-seq]', (rs) =>
+    rs.map((r) => {
+      const cell = r.querySelectorAll<HTMLElement>('[role="gridcell"]')[3]!;
+      return { method: r.getAttribute('data-method'), note: r.querySelectorAll('[role="gridcell"]')[8]!.textContent, transport: cell.textContent, inferred: cell.dataset.inferred === 'true', title: cell.getAttribute('title') ?? '' };
+    }),
+  );
+  const pick = (r: (typeof rows)[number]) => `${r.transport}${r.inferred ? ' (inferred)' : ''}`;
+  // The GET stream's notification and end, the WebSocket's ping and answer: inferred; the read sent after the cut: known.
+  expect(rows.map((r) => `${r.method || r.note} | ${pick(r)}`)).toEqual([
+    `notifications/resources/updated | SSE ? (inferred)`,
+    `ping | WebSocket (inferred)`,
+    `ping (result) | WebSocket (inferred)`,
+    `resources/read | HTTP POST`,
+    `HTTP 200 application/json | HTTP POST`,
+    `resources/read (result) | HTTP POST`,
+    `end complete | HTTP POST`,
+    `end complete | HTTP ? (inferred)`,
+  ]);
+  for (const r of rows.filter((x) => x.inferred)) expect(r.title).toMatch(/opening frames.*dropped at the log's frame cap/i);
+  for (const r of rows.filter((x) => !x.inferred)) expect(r.title).toBe('');
+  await p.close();
 });

@@ -111,7 +111,44 @@ describe('Messages rows', () => {
     log.httpBody('c1', JSON.stringify({ jsonrpc: '2.0', method: 'ping' }));
     const rows = rowsOf(log).map(pick);
     expect(rows[1]).toMatchObject({ transport: 'HTTP GET', session: 'S1', note: 'end complete' });
-    expect(rows[2]).toMatchObject({ transport: '', session: '', method: 'ping' });
+    // Nothing of the ended exchange: a connection not seen opening, its transport what the frame's kind says.
+    expect(rows[2]).toMatchObject({ transport: 'HTTP ?', session: '', method: 'ping' });
+    expect(rowsOf(log).map((r) => r.transportInferred)).toEqual([false, false, true]);
+  });
+
+  it('after the cap dropped the opening frames of a connection, its rows show the transport the frame kind says, marked inferred (it was blank)', () => {
+    const log = new FrameLog();
+    // Dropped at the cap: a GET stream's request and response, a WebSocket's connect, an EventSource's connect.
+    log.httpRequest('g1', 'GET', URL, { 'mcp-session-id': 'S1' });
+    log.httpResponse('g1', 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+    log.emit({ kind: 'ws-connect', conn: 'w1', url: 'ws://x/ws', protocols: ['mcp'] });
+    log.emit({ kind: 'es-connect', conn: 'e1', url: 'http://x/sse?sessionId=ABC', withCredentials: false });
+    log.httpRequest('p1', 'POST', URL, { 'mcp-session-id': 'S1' }, JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'resources/read', params: { uri: 'file:///a.md' } }));
+    const cut = log.frames.length;
+    // Kept: the stream's event and end, the WebSocket's message, the EventSource's event and error, the POST's answer
+    // (its response header names the session), and a request whose opening is in view.
+    log.sseEvent('g1', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'file:///a.md' } }));
+    log.httpEnd('g1');
+    log.emit({ kind: 'ws-message', conn: 'w1', dir: 'in', data: { text: JSON.stringify({ jsonrpc: '2.0', method: 'ping', id: 1 }) } });
+    log.sseEvent('e1', JSON.stringify({ jsonrpc: '2.0', method: 'ping', id: 2 }));
+    log.emit({ kind: 'es-error', conn: 'e1', readyState: 0 });
+    log.httpResponse('p1', 200, URL, { 'content-type': 'application/json', 'mcp-session-id': 'S1' });
+    log.httpBody('p1', JSON.stringify({ jsonrpc: '2.0', id: 4, result: { contents: [{ uri: 'file:///a.md', text: 'x' }] } }));
+    log.httpRequest('p2', 'POST', URL, { 'mcp-session-id': 'S1' }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    const rows = new FrameRows();
+    for (const f of log.frames.slice(cut)) rows.add(f);
+    expect(rows.rows.map((r) => [r.transport, r.transportInferred, r.session, r.method || r.note])).toEqual([
+      // An SSE event alone: a fetch stream's or an EventSource's; its end says a fetch.
+      ['SSE ?', true, '', 'notifications/resources/updated'],
+      ['HTTP ?', true, '', 'end complete'],
+      // A WebSocket's session is its connection, as its connect row files it.
+      ['WebSocket', true, 'w1', 'ping'],
+      ['SSE ?', true, '', 'ping'],
+      ['EventSource', true, '', 'error, reconnecting'],
+      ['HTTP ?', true, 'S1', 'HTTP 200 application/json'],
+      ['HTTP ?', true, 'S1', '(result)'],
+      ['HTTP POST', false, 'S1', 'notifications/initialized'],
+    ]);
   });
 });
 
