@@ -486,14 +486,21 @@ export class Decoder {
       if (match?.kind === 'post-sse') c.resumesPost = true;
       // Its answer came already: nothing is left to resume on it when it ends again.
       if (answered) c.resumedAnswered = true;
-      if (match) match.resumed = true;
+      if (match) {
+        match.resumed = true;
+        // The stream it opens goes on from that id: ended again before a new event, it is resumed by the same id (the
+        // SDK v1 client then sends none: the next gap is of this stream, not of the one resumed — a resumption audit,
+        // 2026-12-05, found it dated from the first drop).
+        c.lastSseId = lastEventId;
+      }
       // Without Last-Event-ID: compared with the last stream that ended and was not resumed since (a per-request stream
       // resumed with its own id, and whose answer came, is not this GET's business; nor is one the server closed for
       // polling, which the client resumes after its `retry`: the plain GET reopening the GET stream may come first).
       const previous = match ?? lastEnded(ended, endpoint, f.doc, lastEventId === undefined);
       // The GET stream before this one carried no ids: nothing can resume it. Said when this GET's stream opens (the
       // gap is over then); a GET that gets no stream hands it back to the next one.
-      if (track?.idlessGets && previous === undefined && lastEventId === undefined) c.unresumable = takeGap(track, endpoint, f.doc);
+      // (Also when the stream compared with is a per-request one: the GET stream's own gap is this GET's to close.)
+      if (track?.idlessGets && previous?.kind !== 'get' && lastEventId === undefined) c.unresumable = takeGap(track, endpoint, f.doc);
       this.sink.wire(
         { type: 'get-request', info, lastEventId, previous, matchesKnownId: match !== undefined },
         f.seq,

@@ -92,6 +92,8 @@ export class ClientModel {
   readonly reinitializing = new WorkRun();
   /** Re-reading notified URIs one after another, each URI once. Excuses notified-not-reread. */
   readonly rereading = new WorkRun();
+  /** Catching up after delivery gaps: resubscribing lapsed URIs, then reading the doubted ones again (findings/gap.ts). */
+  readonly catchingUp = new WorkRun();
   ended = false;
 
   constructor(

@@ -26,6 +26,11 @@ export class SubscriptionLedger {
   channelEverOpened = false;
   /** HTTP status that refused the GET stream (405), if any. */
   channelRefused: number | undefined;
+  /**
+   * A GET asked for its stream back without resuming the one that ended (lifecycle.ts checkResume): the URIs it holds
+   * are put in doubt when a stream opens again (findings/gap.ts), not at a GET the server refused.
+   */
+  pendingGap: { from: { t: number; seq: number }; reason: string } | undefined = undefined;
   /** When the last delivery channel closed, and the `retry` the server asked for (SEP-1699 polling). */
   lastChannelClose: { t: number; seq: number; retryMs?: number } | undefined;
   /** Negotiated protocol version. */

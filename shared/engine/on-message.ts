@@ -70,7 +70,7 @@ export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, i
       case M.unsubscribe:
         return onUnsubscribeAnswered(core, c, m);
       case M.list:
-        return m.kind === 'result' ? onListAnswered(core, c, value) : undefined;
+        return m.kind === 'result' ? onListAnswered(core, c, m, value) : undefined;
       case M.initialize:
         return m.kind === 'result' ? onInitialized(core, c, m, value) : undefined;
       case M.discover:

@@ -5,7 +5,7 @@ import { SUBSCRIPTION_ID_META_KEY } from '../decode/protocol.ts';
 import { READ_TTL_PROBLEM } from '../decode/validate.ts';
 import type { DecodedMessage } from '../decode/types.ts';
 import { parentHeld } from '../findings/coverage.ts';
-import { markLapse } from '../findings/gap.ts';
+import { markLapse, settleGapByList } from '../findings/gap.ts';
 import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
 import { applyReadAnswer, noteNotified, noteReadFailed, noteReadSent, noteResourceGone, type ReadAnswer } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
@@ -105,8 +105,11 @@ function errorText(value: unknown): string {
   return `error${code}${message}`;
 }
 
-/** resources/list: the URIs exist (and may carry lastModified); listing one does not cache it. */
-export function onListAnswered(core: EngineCore, c: ClientModel, value: unknown): void {
+/**
+ * resources/list: the URIs exist (and may carry lastModified); listing one does not cache it. A lastModified equal to
+ * the cached content's is a version check: it answers a delivery gap's doubt as a read would (findings/gap.ts).
+ */
+export function onListAnswered(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
   const resources = obj(obj(value)?.result)?.resources;
   if (!Array.isArray(resources)) return;
   for (const r of resources) {
@@ -115,9 +118,10 @@ export function onListAnswered(core: EngineCore, c: ClientModel, value: unknown)
     const u = c.uri(o.uri);
     u.listed = true;
     const lm = obj(o.annotations)?.lastModified;
-    if (typeof lm === 'string') u.listedLastModified = lm;
+    if (typeof lm !== 'string') continue;
+    u.listedLastModified = lm;
+    if (u.gapDoubt) settleGapByList(core, u, lm, m.pairSeq ?? m.seq, m.t, m.t, m.seq);
   }
-  void core;
 }
 
 export function onSubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMessage): void {
@@ -148,7 +152,7 @@ export function onSubscribeAnswered(core: EngineCore, c: ClientModel, m: Decoded
   const l = core.session(c, m.session, m.t, m.seq);
   if (m.kind === 'result') {
     if (l?.open) {
-      markLapse(u, l, m.t, m.seq);
+      markLapse(core, u, l, m.t, m.seq);
       core.hold(u, l, m.t, m.seq);
       core.step(u, 'D', m.t, m.seq);
     }

@@ -232,7 +232,7 @@ export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessa
     const u = c.uri(uri);
     core.touch(u, m.t);
     if (!l.uris.has(uri) && asked.has(uri)) core.counters.subscribeSucceeded++;
-    markLapse(u, l, m.t, m.seq);
+    markLapse(core, u, l, m.t, m.seq);
     core.hold(u, l, m.t, m.seq);
     core.step(u, 'D', m.t, m.seq);
     core.reevaluate(u, m.t, m.seq);

@@ -1,6 +1,7 @@
 // Rules for transport facts: HTTP status on a session (404/400 = the server forgot it, DELETE ends it, 405 refuses
 // the GET stream), delivery channels opening and closing, GET resumption, exchanges that failed, page unload.
 import type { ConnInfo, WireEvent } from '../decode/types.ts';
+import { markGap } from '../findings/gap.ts';
 import { checkResume, letGoUninitialized, noteDeadSessionUse, noteUnresumable } from '../findings/lifecycle.ts';
 import { checkRequestHeaders } from '../findings/protocol-checks.ts';
 import { noteReadFailed } from '../findings/refresh.ts';
@@ -112,6 +113,11 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       l.channels++;
       l.channelEverOpened = true;
       l.channelRefused = undefined;
+      const gap = l.pendingGap;
+      if (gap && e.kind === 'get') {
+        l.pendingGap = undefined;
+        markGap(l, gap.from, { t, seq }, gap.reason, 'warning');
+      }
       if (e.unresumable) noteUnresumable(core, clientOf(core, e), l, e.unresumable, t, seq);
       return recheckHeld(core, l, t, seq);
     }

@@ -20,6 +20,8 @@ export interface ReasonEntry {
   fix?: string;
   /** The findings' detail already says it in words: a list's Detail column shows the detail alone. */
   inDetail?: true;
+  /** A title of its own: the finding's explanation is then this entry's alone (the finding's would not fit it). */
+  title?: string;
 }
 
 export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
@@ -278,10 +280,16 @@ export const RESUME_REASONS: Record<ResumeReason, ReasonEntry> = {
     label: 'the stream carried no event ids',
     severity: 'info',
     inDetail: true,
-    explanation: 'No client could have resumed: the server sent no event ids on the stream (it keeps no event store).',
+    explanation:
+      'No client could have resumed: the server sent no event ids on the stream (it keeps no event store, or does not ' +
+      'prime its GET stream with an id, as the SDK v1 server does not).',
+    fix:
+      'Give the server an event store and have it prime each stream with an event id (SEP-1699), so clients can resume; ' +
+      'until then, read the subscribed URIs you cache again when the stream comes back.',
   },
   'subscription-lapsed': {
     label: 'subscribed again, not read again',
+    title: 'Subscribed again, but not read again',
     severity: 'info',
     inDetail: true,
     explanation:
@@ -289,7 +297,8 @@ export const RESUME_REASONS: Record<ResumeReason, ReasonEntry> = {
       'again, but has not read the URI since: an update in between was announced to nobody, so its cache may be stale.',
     fix:
       'After every initialize or re-listen, subscribe to every cached URI again and then read each of them again (or ' +
-      'compare annotations.lastModified), so what changed while nothing was subscribed is caught up.',
+      'compare the lastModified resources/list gives with the cached one), so what changed while nothing was subscribed ' +
+      'is caught up.',
   },
 };
 

@@ -310,8 +310,8 @@ function toFinding(spec: FindingSpec, key: string, firstT: number, lastT: number
     evidence,
     count,
     open,
-    title: c.title,
-    explanation: reason ? `${reason.explanation} ${c.explanation}` : c.explanation,
+    title: reason?.title ?? c.title,
+    explanation: reason?.title !== undefined ? reason.explanation : reason ? `${reason.explanation} ${c.explanation}` : c.explanation,
     // Without the capability (a note, severity set on the spec) subscribing is no fix: polling is, as for a phantom.
     fix: reason?.fix ?? (spec.id === 'cached-not-subscribed' && spec.severity === 'info' ? PHANTOM_REASONS['subscribe-not-offered'].fix : c.fix),
   };

@@ -5,73 +5,106 @@
 // the gap began answers it. Nothing else on the URI shows the doubt: its subscription never lapsed. The same doubt,
 // as a note, follows a subscription the server lost (its session ended, its listen dropped) and the client made again
 // without reading the URI since: what changed in between was announced to nobody.
+//
+// As for a notification (refresh.ts), a re-read in flight holds the doubt off, and one the client sends past the grace
+// while working through its URIs (re-reading them one after another, after resubscribing them) is not late: the
+// client's catch-up run (ClientModel.catchingUp) excuses it. A false-positive audit on real SDK traffic (2026-12-05)
+// found 9 of 40 URIs re-read in series after a resubscribe, and a slow answer, reported late.
+import type { ClientModel } from '../engine/client-model.ts';
 import type { EngineCore } from '../engine/core.ts';
 import type { SubscriptionLedger } from '../engine/ledger.ts';
 import type { UriState } from '../engine/uri-state.ts';
 import type { FindingSpec, TimedFinding } from './finding-log.ts';
 import type { Severity } from './types.ts';
 
-/** A URI's cache left in doubt by a delivery gap. */
+/** A URI's cache left in doubt by delivery gaps (one or more since it was last read). */
 export interface GapDoubt {
-  /** When and where the gap began (the stream's end). */
+  /** When and where the first gap began (the finding's start). */
   t: number;
   seq: number;
-  /** When and where the stream came back (the GET). */
+  /** Where the latest gap began: only a read sent after it answers the doubt. */
+  fromSeq: number;
+  /** When and where delivery came back the latest time (the stream reopened; the subscribe answered). */
   backT: number;
   backSeq: number;
-  /** The session-level finding's reason (no-last-event-id, unknown-last-event-id, no-event-ids), or subscription-lapsed. */
+  /** The latest gap's reason: no-last-event-id, unknown-last-event-id, no-event-ids, or subscription-lapsed. */
   reason: string;
+  /** The worst of the gaps' severities. */
   severity: Severity;
+  /** The session (or listen) the latest gap was about. */
   session: string;
-  /** Gaps since the URI was last read (a stream that keeps dropping). */
+  /** Gaps since the URI was last read. */
   gaps: number;
+  /** The first read sent since the latest gap began, while one is in flight; `queued`: sent past the grace in a catch-up run. */
+  reread: { t: number; seq: number; queued: boolean } | undefined;
+  /** Reads sent since the latest gap began and not answered yet. */
+  out: number;
+}
+
+function mark(u: UriState, from: { t: number; seq: number }, back: { t: number; seq: number }, reason: string, severity: Severity, session: string): void {
+  const d = u.gapDoubt;
+  if (!d) {
+    u.gapDoubt = { t: from.t, seq: from.seq, fromSeq: from.seq, backT: back.t, backSeq: back.seq, reason, severity, session, gaps: 1, reread: undefined, out: 0 };
+    return;
+  }
+  // Another gap before any re-read: the latest one is what a re-read must follow; the worst severity stays.
+  d.gaps++;
+  d.fromSeq = Math.max(d.fromSeq, from.seq);
+  d.backT = back.t;
+  d.backSeq = back.seq;
+  d.reason = severity === 'warning' || d.severity !== 'warning' ? reason : d.reason;
+  if (severity === 'warning') d.severity = 'warning';
+  d.session = session;
+  // A re-read in flight was sent before this gap began: it cannot answer it.
+  d.reread = undefined;
+  d.out = 0;
 }
 
 /**
- * A stream of session `l` came back at `back` after a gap that began at `from`, without resuming: every URI `l` holds
- * whose cached content was asked for before the gap began is in doubt. (A read sent during the gap is taken as the
- * client's catch-up.) A doubt already open keeps its start; a warning outranks a note.
+ * A delivery stream of session `l` came back at `back` after a gap that began at `from`, without resuming: every URI
+ * `l` holds whose content was asked for before the gap began is in doubt — cached, or a first read still on its way.
+ * (A read sent during the gap is taken as the client's catch-up.)
  */
-export function markGap(
-  l: SubscriptionLedger,
-  from: { t: number; seq: number },
-  back: { t: number; seq: number },
-  reason: string,
-  severity: Severity,
-): void {
+export function markGap(l: SubscriptionLedger, from: { t: number; seq: number }, back: { t: number; seq: number }, reason: string, severity: Severity): void {
+  let any = false;
   for (const uri of l.uris) {
     const u = l.client.uris.get(uri);
-    if (!u || !u.cached || u.writtenReqSeq > from.seq || !u.holders.includes(l)) continue;
-    const d = u.gapDoubt;
-    if (d) {
-      d.gaps++;
-      d.backT = back.t;
-      d.backSeq = back.seq;
-      if (severity === 'warning' && d.severity !== 'warning') {
-        d.severity = severity;
-        d.reason = reason;
-      }
-      continue;
-    }
-    u.gapDoubt = { t: from.t, seq: from.seq, backT: back.t, backSeq: back.seq, reason, severity, session: l.label, gaps: 1 };
+    if (!u || !(u.cached || u.readsInFlight > 0) || u.writtenReqSeq > from.seq || !u.holders.includes(l)) continue;
+    mark(u, from, back, reason, severity, l.label);
+    any = true;
   }
+  // The client's catch-up, if it does one, starts now (its reads are its steps).
+  if (any) l.client.catchingUp.begin(back.t);
 }
 
 /**
  * `u` is about to be held by `l` again, after the server lost its subscription (lost with a session or a listen): if its
  * cache was asked for before that, an update in between was announced to nobody — a note until it is read again.
  */
-export function markLapse(u: UriState, l: SubscriptionLedger, t: number, seq: number): void {
+export function markLapse(core: EngineCore, u: UriState, l: SubscriptionLedger, t: number, seq: number): void {
   const loss = u.loss;
   if (!u.cached || u.held || !loss || (loss.reason !== 'lost-on-reinit' && loss.reason !== 'lost-with-stream') || u.writtenReqSeq > loss.seq) return;
+  mark(u, loss, { t, seq }, 'subscription-lapsed', 'info', l.label);
+  // Resubscribing URI after URI, then reading them again, is one catch-up.
+  u.client.catchingUp.step(t, core.grace);
+}
+
+/** A read of `u` is sent: it may answer the doubt (if it follows the latest gap), and it is a step of the catch-up. */
+export function noteGapReadSent(core: EngineCore, u: UriState, t: number, seq: number): void {
   const d = u.gapDoubt;
-  if (d) {
-    d.gaps++;
-    d.backT = t;
-    d.backSeq = seq;
-    return;
-  }
-  u.gapDoubt = { t: loss.t, seq: loss.seq, backT: t, backSeq: seq, reason: 'subscription-lapsed', severity: 'info', session: l.label, gaps: 1 };
+  if (!d || seq < d.fromSeq) return;
+  const run = u.client.catchingUp;
+  run.step(t, core.grace, u.key);
+  d.reread ??= { t, seq, queued: t - d.backT >= core.grace && run.covers(d.backT, t, core.grace) };
+  d.out++;
+}
+
+/** A read of `u` sent at `reqSeq` failed: when no other is still out, the doubt waits again. */
+export function noteGapReadFailed(u: UriState, reqSeq: number): void {
+  const d = u.gapDoubt;
+  if (!d?.reread || reqSeq < d.fromSeq) return;
+  d.out = Math.max(0, d.out - 1);
+  if (d.out === 0) d.reread = undefined;
 }
 
 function doubtSpec(u: UriState, d: GapDoubt, detail: string): FindingSpec {
@@ -79,42 +112,65 @@ function doubtSpec(u: UriState, d: GapDoubt, detail: string): FindingSpec {
   return { id: 'resume-gap', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session: d.session, reason: d.reason, severity: d.severity, detail };
 }
 
+/** How the latest gap went, first (a list cuts the detail: each reason starts differently), then what was lost. */
 function gapText(d: GapDoubt): string {
+  const more = d.gaps > 1 ? ` (${d.gaps} gaps since it was last read, the first at seq ${d.seq})` : '';
   if (d.reason === 'subscription-lapsed') {
-    return `cached before its subscription was lost at seq ${d.seq}; subscribed again at seq ${d.backSeq} (${d.session})${d.gaps > 1 ? `, ${d.gaps} times` : ''}, so an update in between was announced to nobody`;
+    return `subscribed again in ${d.session} (seq ${d.backSeq}) after its subscription was lost at seq ${d.fromSeq}${more}, not read since: an update in between was announced to nobody`;
   }
   const how =
     d.reason === 'no-event-ids'
-      ? 'its stream carried no event ids, so nothing could resume it'
+      ? 'came back with nothing to resume (it carried no event ids)'
       : d.reason === 'unknown-last-event-id'
-        ? 'it came back with a Last-Event-ID it never received'
-        : 'it came back without Last-Event-ID';
-  return `cached before session ${d.session}'s delivery stream dropped at seq ${d.seq}; ${how} (seq ${d.backSeq})${d.gaps > 1 ? `, ${d.gaps} times` : ''}, so an update sent in the gap is lost`;
+        ? 'came back with a Last-Event-ID it never received'
+        : 'came back without Last-Event-ID';
+  return `${d.session}'s delivery stream ${how} (dropped at seq ${d.fromSeq}, back at seq ${d.backSeq})${more}; cached before, not read since: an update sent in the gap is lost`;
+}
+
+/** Since when, in words: the stream came back, or the URI was subscribed again. */
+function sinceBack(d: GapDoubt): string {
+  return d.reason === 'subscription-lapsed' ? 'it was subscribed again' : 'the stream came back';
+}
+
+/** Settles the doubt (a read, or a list with the cached lastModified, answered the latest gap at `t`); late is history. */
+function settle(core: EngineCore, u: UriState, d: GapDoubt, sent: { t: number; queued?: boolean }, t: number, seq: number): void {
+  u.gapDoubt = undefined;
+  if (sent.t - d.backT < core.grace || sent.queued) return;
+  core.log.record(doubtSpec(u, d, `${gapText(d)}; read again only ${Math.round(sent.t - d.backT)} ms after ${sinceBack(d)}`), d.t, t, [d.seq, d.backSeq, seq]);
+}
+
+/** A read of `u` sent at `reqSeq` was answered with content at `t`: one sent after the latest gap began answers the doubt. */
+export function settleGap(core: EngineCore, u: UriState, reqSeq: number, t: number, seq: number): void {
+  const d = u.gapDoubt;
+  if (!d || reqSeq < d.fromSeq) return;
+  settle(core, u, d, d.reread ?? { t }, t, seq);
 }
 
 /**
- * A read sent after the gap began (`reqSeq`) was answered at `t`: the doubt is cleared, and one that lasted past the
- * grace after the stream came back stays as history.
+ * resources/list (sent at `reqSeq`, answered at `t`) gives `u` the lastModified its cached content has: unchanged, the
+ * version check the catalogue's fix suggests — as good as a read.
  */
-export function settleGap(core: EngineCore, u: UriState, reqSeq: number, t: number, seq: number): void {
+export function settleGapByList(core: EngineCore, u: UriState, lastModified: string, reqSeq: number, reqT: number, t: number, seq: number): void {
   const d = u.gapDoubt;
-  if (!d || reqSeq < d.seq) return;
-  u.gapDoubt = undefined;
-  if (t - d.backT < core.grace) return;
-  core.log.record(doubtSpec(u, d, `${gapText(d)}; re-read only ${Math.round(t - d.backT)} ms after it came back`), d.t, t, [d.seq, d.backSeq, seq]);
+  if (!d || reqSeq < d.fromSeq || !u.cached || u.lastModified !== lastModified) return;
+  settle(core, u, d, d.reread ?? { t: reqT }, t, seq);
 }
 
-/** The page went with the doubt still open past the grace: history. */
+/** The page went with the doubt still open past the grace, and no re-read on its way: history. */
 export function closeGapAtUnload(core: EngineCore, u: UriState, t: number, seq: number): void {
   const d = u.gapDoubt;
   if (!d) return;
   u.gapDoubt = undefined;
-  if (u.cached && t - d.backT >= core.grace) core.log.record(doubtSpec(u, d, `${gapText(d)}; never re-read before the page unloaded`), d.t, t, [d.seq, d.backSeq, seq]);
+  if (!u.cached || d.reread || t - d.backT < core.grace || u.client.catchingUp.covers(d.backT, t, core.grace)) return;
+  core.log.record(doubtSpec(u, d, `${gapText(d)}; never read again before the page unloaded`), d.t, t, [d.seq, d.backSeq, seq]);
 }
 
-/** The open doubt of `u` at `now`, once the client had the grace to re-read after the stream came back. */
-export function timedGapFinding(core: EngineCore, u: UriState, now: number, out: TimedFinding[]): void {
+/**
+ * The open doubt of `u` at `now`: once the grace after delivery came back has passed, with no re-read on its way and no
+ * catch-up run of the client's still going.
+ */
+export function timedGapFinding(core: EngineCore, c: ClientModel, u: UriState, now: number, out: TimedFinding[]): void {
   const d = u.gapDoubt;
-  if (!d || !u.cached || now - d.backT < core.grace) return;
-  out.push({ spec: doubtSpec(u, d, `${gapText(d)}; not re-read in the ${Math.round(now - d.backT)} ms since it came back`), firstT: d.t, evidence: [d.seq, d.backSeq], open: true });
+  if (!d || !u.cached || d.reread || now - d.backT < core.grace || c.catchingUp.covers(d.backT, now, core.grace)) return;
+  out.push({ spec: doubtSpec(u, d, `${gapText(d)}; not read in the ${Math.round(now - d.backT)} ms since ${sinceBack(d)}`), firstT: d.t, evidence: [d.seq, d.backSeq], open: true });
 }

@@ -16,10 +16,14 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
   if (!prev) return;
   const session = e.info.session;
   const base = { id: 'resume-gap' as const, doc: c.doc, endpoint: c.endpoint, ...(session !== undefined ? { session } : {}) };
+  // The URIs of the session are put in doubt when its stream opens again (on-wire.ts), if it was the session's GET
+  // stream that ended: a per-request stream's lost events are its own request's (a resumption audit, 2026-12-05).
   const l = session !== undefined ? core.sessionAt(e.info.endpoint, session) : undefined;
+  if (l) l.pendingGap = undefined;
   const from = { t: prev.endedT, seq: prev.endedSeq };
+  const doubt = l !== undefined && prev.kind === 'get';
   if (e.lastEventId === undefined) {
-    if (l) markGap(l, from, { t, seq }, 'no-last-event-id', 'warning');
+    if (doubt && l) l.pendingGap = { from, reason: 'no-last-event-id' };
     core.log.record(
       { ...base, reason: 'no-last-event-id', detail: `the stream that ended at seq ${prev.endedSeq} had delivered up to event id ${prev.lastId}; the new GET sent no Last-Event-ID` },
       t,
@@ -27,7 +31,7 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
       [prev.endedSeq, seq],
     );
   } else if (!e.matchesKnownId) {
-    if (l) markGap(l, from, { t, seq }, 'unknown-last-event-id', 'warning');
+    if (doubt && l) l.pendingGap = { from, reason: 'unknown-last-event-id' };
     core.log.record(
       { ...base, reason: 'unknown-last-event-id', detail: `Last-Event-ID ${e.lastEventId} is not the last event id received (${prev.lastId})` },
       t,

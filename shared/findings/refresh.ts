@@ -5,7 +5,7 @@ import type { EngineCore } from '../engine/core.ts';
 import { sessionOf } from '../engine/core.ts';
 import { contentDiffers, type ContentRef, type Pending, type UriState } from '../engine/uri-state.ts';
 import type { FindingSpec, TimedFinding } from './finding-log.ts';
-import { settleGap, timedGapFinding } from './gap.ts';
+import { noteGapReadFailed, noteGapReadSent, settleGap, timedGapFinding } from './gap.ts';
 import type { RequestId } from '../decode/types.ts';
 import { hashText } from '../hash.ts';
 import { utf8Length } from '../payload.ts';
@@ -124,6 +124,7 @@ function missedDetail(u: UriState, a: ReadAnswer, t: number, seq: number): strin
  * succeeds (settleReread); meanwhile no finding is due.
  */
 export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: number): void {
+  noteGapReadSent(core, u, t, seq);
   const p = u.pendingReread;
   if (!p) return;
   // Re-reading notified URIs one after another: one reached past the grace in a run that never paused is queued, not late.
@@ -175,6 +176,7 @@ export function noteResourceGone(core: EngineCore, u: UriState, reqSeq: number, 
  * the re-read did not happen: the notification waits again (the client's cache still holds what it announced stale).
  */
 export function noteReadFailed(core: EngineCore, u: UriState, reqSeq: number, t: number, why: string): void {
+  noteGapReadFailed(u, reqSeq);
   const p = u.pendingReread;
   if (!p?.reread || reqSeq < p.seq) return;
   p.out = Math.max(0, (p.out ?? 1) - 1);
@@ -325,7 +327,7 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
       if (u.staleSince && u.cached) {
         out.push({ spec: { id: 'stale-overwrite', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...sessionOf(u) }, firstT: u.staleSince.t, evidence: u.staleSince.evidence, open: true });
       }
-      timedGapFinding(core, u, now, out);
+      timedGapFinding(core, c, u, now, out);
       if (u.cached) {
         const over = overAge(core, u, now);
         if (over) out.push({ spec: over.spec, firstT: over.since, evidence: [u.readSeq], open: true });

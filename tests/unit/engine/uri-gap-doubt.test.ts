@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { RESUME_REASONS } from '../../../shared/findings/catalogue.ts';
 import { brief, run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { ModernClient, StreamableClient, type SseStream } from '../../support/mcp-clients.ts';
+import { ModernClient, StreamableClient, result, type SseStream } from '../../support/mcp-clients.ts';
 
 const URL = 'http://127.0.0.1:3000/mcp';
 const POLICY = 'file:///docs/policy.md';
@@ -28,7 +28,8 @@ function droppedWithoutResume(log: FrameLog, uris = [POLICY]): { c: StreamableCl
   const dropSeq = log.frames.at(-1)!.seq;
   log.wait(1000);
   const get = c.openGet({ ids: 'ev2' });
-  const backSeq = log.frames.find((f) => f.seq > dropSeq && f.kind === 'http-request')!.seq;
+  // Delivery is back when the new stream opens (its response head), not at a GET the server could still refuse.
+  const backSeq = log.frames.find((f) => f.seq > dropSeq && f.kind === 'http-response')!.seq;
   return { c, get, dropSeq, backSeq };
 }
 
@@ -51,7 +52,9 @@ describe('a URI cached before a delivery gap no stream resumed', () => {
     ]);
     expect(open[0]!.firstT).toBe(dropT);
     expect(open[0]!.evidence).toEqual([dropSeq, backSeq]);
-    expect(open[0]!.detail).toMatch(/dropped at seq \d+; it came back without Last-Event-ID \(seq \d+\), so an update sent in the gap is lost; not re-read in the 25\d\d ms/);
+    expect(open[0]!.detail).toBe(
+      `S1's delivery stream came back without Last-Event-ID (dropped at seq ${dropSeq}, back at seq ${backSeq}); cached before, not read since: an update sent in the gap is lost; not read in the 2500 ms since the stream came back`,
+    );
     // The table marks the rows.
     const rows = run(log).snapshot(log.t + GRACE + 500).uris;
     expect(rows.filter((r) => r.findings.includes('resume-gap')).map((r) => r.uri).sort()).toEqual([FAQ, POLICY]);
@@ -74,7 +77,7 @@ describe('a URI cached before a delivery gap no stream resumed', () => {
     expect(rest).toEqual([]);
     expect([f!.open, f!.severity]).toEqual([false, 'warning']);
     expect(log.t - f!.lastT).toBeLessThan(5); // the read's answer
-    expect(f!.detail).toMatch(/re-read only 50\d\d ms after it came back$/);
+    expect(f!.detail).toMatch(/; read again only 50\d\d ms after the stream came back$/);
   });
 
   it('is not in doubt when the client read it during the gap (the catch-up came first)', () => {
@@ -125,7 +128,7 @@ describe('a URI cached before a delivery gap no stream resumed', () => {
     const [f, ...rest] = uriGaps(log, log.t + GRACE + 100);
     expect(rest).toEqual([]);
     expect([f!.reason, f!.severity]).toEqual(['no-last-event-id', 'warning']);
-    expect(f!.detail).toMatch(/, 2 times, so an update/);
+    expect(f!.detail).toMatch(/^S1's delivery stream came back without Last-Event-ID \(dropped at seq \d+, back at seq \d+\) \(2 gaps since it was last read, the first at seq \d+\); cached before/);
   });
 
   it('is history when the page unloads without reading it again; nothing when it unloads within the grace', () => {
@@ -193,7 +196,8 @@ describe('a URI subscribed again after the server lost its subscription, not rea
     const [f, ...rest] = uriGaps(log, log.t + GRACE + 100);
     expect(rest).toEqual([]);
     expect([f!.reason, f!.severity, f!.session, f!.open]).toEqual(['subscription-lapsed', 'info', 'S2', true]);
-    expect(f!.detail).toMatch(/^cached before its subscription was lost at seq \d+; subscribed again at seq \d+ \(S2\), so an update in between was announced to nobody; not re-read/);
+    expect(f!.detail).toMatch(/^subscribed again in S2 \(seq \d+\) after its subscription was lost at seq \d+, not read since: an update in between was announced to nobody; not read in the 210\d ms since it was subscribed again$/);
+    expect(f!.title).toBe('Subscribed again, but not read again');
     // Its reason's own words and fix (read again after subscribing again), the stream's advice after them.
     expect(f!.explanation.startsWith(RESUME_REASONS['subscription-lapsed'].explanation)).toBe(true);
     expect(f!.fix).toBe(RESUME_REASONS['subscription-lapsed'].fix);
@@ -233,5 +237,165 @@ describe('a URI subscribed again after the server lost its subscription, not rea
       if (reread) c.read(POLICY, 'v1');
       expect(lapses(log, log.t + 60_000), `re-read: ${reread}`).toEqual(reread ? [] : [`resume-gap ${POLICY} subscription-lapsed info`]);
     }
+  });
+});
+
+// Cases from a false-positive audit on real SDK traffic (2026-12-05): a client doing its part is not told it did not.
+describe('a client catching up is not late', () => {
+  it('a re-read sent at once and answered slowly is no late re-read (in flight, it holds the doubt off)', () => {
+    const log = new FrameLog();
+    const { c } = droppedWithoutResume(log);
+    const p = c.beginRead(POLICY);
+    expect(uriGaps(log, log.t + GRACE + 500)).toEqual([]);
+    log.wait(3000);
+    p.respond({ contents: [{ uri: POLICY, text: 'v2' }] });
+    expect(uriGaps(log, log.t + 60_000)).toEqual([]);
+  });
+
+  it('a failed re-read lets the doubt wait again', () => {
+    const log = new FrameLog();
+    const { c } = droppedWithoutResume(log);
+    c.beginRead(POLICY).fail(-32603, 'internal error');
+    expect(uriGaps(log, log.t + GRACE + 500).map((f) => f.open)).toEqual([true]);
+  });
+
+  it('60 URIs read again one at a time from the moment the stream came back: none is late', () => {
+    const uris = Array.from({ length: 60 }, (_, i) => `file:///docs/${i}.md`);
+    const log = new FrameLog();
+    const { c } = droppedWithoutResume(log, uris);
+    for (const u of uris) {
+      log.wait(50);
+      c.read(u, 'v1');
+    }
+    expect(uriGaps(log, log.t + 60_000)).toEqual([]);
+    // One the loop leaves out is said, once the loop is over.
+    const left = new FrameLog();
+    const { c: c2 } = droppedWithoutResume(left, uris);
+    for (const u of uris.slice(1)) {
+      left.wait(50);
+      c2.read(u, 'v1');
+    }
+    expect(uriGaps(left, left.t + 60_000).map((f) => f.uri)).toEqual([uris[0]]);
+  });
+
+  it('40 URIs subscribed again after a re-initialize, then read again in series: no note', () => {
+    const uris = Array.from({ length: 40 }, (_, i) => `file:///docs/${i}.md`);
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    for (const u of uris) {
+      c.read(u, 'v1');
+      c.subscribe(u);
+    }
+    log.wait(1000);
+    c.initialize({ sessionId: 'S2' });
+    for (const u of uris) {
+      log.wait(20);
+      c.subscribe(u);
+    }
+    for (const u of uris) {
+      const p = c.beginRead(u);
+      log.wait(60);
+      p.respond({ contents: [{ uri: u, text: 'v1' }] });
+    }
+    expect(brief(uriGaps(log, log.t + 60_000), 'info')).toEqual([]);
+  });
+
+  it('resources/list with the cached lastModified answers a lapse (the version check the fix suggests); a changed one does not', () => {
+    for (const [listed, expected] of [
+      ['2026-01-01T00:00:00Z', []],
+      ['2026-02-01T00:00:00Z', [`resume-gap ${POLICY} subscription-lapsed info`]],
+    ] as const) {
+      const log = new FrameLog();
+      const c = new StreamableClient(log, URL, '2025-11-25');
+      c.initialize({ sessionId: 'S1' });
+      c.beginRead(POLICY).respond({ contents: [{ uri: POLICY, text: 'v1', annotations: { lastModified: '2026-01-01T00:00:00Z' } }] });
+      c.subscribe(POLICY);
+      log.wait(1000);
+      c.initialize({ sessionId: 'S2' });
+      c.subscribe(POLICY);
+      c.list([{ uri: POLICY, name: 'policy', annotations: { lastModified: listed } }]);
+      expect(brief(uriGaps(log, log.t + 60_000), 'info'), listed).toEqual(expected);
+    }
+  });
+});
+
+describe('which gap, and when delivery came back', () => {
+  it('a resumed stream that drops again before a new event: the gap is the second drop, not the first (resumed) one', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    const first = c.openGet({ ids: 'ev' });
+    first.priming();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    first.close('failed');
+    log.wait(500);
+    const resumed = c.openGet({ lastEventId: first.lastId, ids: 'ev2' });
+    c.read(POLICY, 'v2'); // read after the first gap: it was caught up then
+    log.wait(500);
+    resumed.close('failed');
+    const secondDrop = log.frames.at(-1)!;
+    log.wait(500);
+    c.openGet({ ids: 'ev3' });
+    const [f, ...rest] = uriGaps(log, log.t + GRACE + 500);
+    expect(rest).toEqual([]);
+    expect([f!.reason, f!.firstT, f!.evidence[0]]).toEqual(['no-last-event-id', secondDrop.t, secondDrop.seq]);
+  });
+
+  it('a per-request stream cut with the GET stream is not taken for the delivery stream (whichever reconnect comes first)', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet(); // no ids: nothing can resume it
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    const p = c.beginRead(FAQ);
+    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+    log.sseEvent(p.conn, '', { id: 'p-1' });
+    get.close('failed');
+    log.httpEnd(p.conn, 'failed');
+    log.wait(300);
+    // The plain GET reconnect first, then the read's stream resumed.
+    c.openGet();
+    const resumed = c.openGet({ lastEventId: 'p-1', ids: 'q' });
+    resumed.send(result(p.id, { contents: [{ uri: FAQ, text: 'v1' }] }));
+    // The policy's doubt is the GET stream's (no ids: a note), not a warning about the read's stream.
+    expect(brief(uriGaps(log, log.t + GRACE + 500), 'info')).toEqual([`resume-gap ${POLICY} no-event-ids info`]);
+  });
+
+  it('a GET answered 503 is no return: the retries that fail are not gaps of their own', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    const first = c.openGet({ ids: 'ev' });
+    first.priming();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    first.close('failed');
+    log.wait(500);
+    c.openGet({ status: 503 });
+    log.wait(500);
+    c.openGet({ status: 503 });
+    expect(uriGaps(log, log.t + 60_000)).toEqual([]);
+    log.wait(500);
+    c.openGet({ ids: 'ev2' });
+    const [f] = uriGaps(log, log.t + GRACE + 500);
+    expect(f!.detail).not.toMatch(/gaps since/);
+  });
+
+  it('a GET that resumes correctly after one that was refused clears the doubt it would have raised', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    const first = c.openGet({ ids: 'ev' });
+    first.priming();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    first.close('failed');
+    c.openGet({ status: 503 });
+    log.wait(500);
+    c.openGet({ lastEventId: first.lastId, ids: 'ev2' });
+    expect(uriGaps(log, log.t + 60_000)).toEqual([]);
   });
 });
