@@ -52,6 +52,13 @@ async function observe(panel: Page, s: Scenario, tabId: number): Promise<Seen> {
     20_000,
     `${s.name}: panel settled`,
   );
+  // And the table drawn from that snapshot: the rows render after it (under the load of four scenarios at a time, a
+  // read right after the snapshot once found no row at all).
+  await waitFor(
+    () => panel.evaluate(() => document.querySelectorAll('.uri-row[data-uri]').length === (globalThis as any).mcpPanel.snapshot.value.uris.length),
+    10_000,
+    `${s.name}: table drawn`,
+  );
   const rows = Object.fromEntries(
     await panel.$$eval('.uri-row[data-uri]', (rs) =>
       rs.map((r) => [r.getAttribute('data-uri')!, { findings: (r.getAttribute('data-findings') ?? '').split(' ').filter(Boolean).sort(), status: r.getAttribute('data-status') ?? '' }] as const),
