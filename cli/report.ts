@@ -1,6 +1,10 @@
 // Text rendering of an engine snapshot for the terminal: sessions, the URI table, findings with their explanation and
-// fix, and the metrics. Plain text, no colours (CI logs), fixed-width columns.
+// fix, and the metrics. Plain text, no colours (CI logs), fixed-width columns. Names as the panel's: a client's tag
+// (a `client` column, and `client …` in a finding's where) only when the rows or findings are of more than one client
+// (two endpoints, or two documents: a reload), and a WebSocket's session as `WebSocket #n`, not its connection id.
 import type { EngineSnapshot, Finding, SessionView, UriRow } from '../shared/engine/index.ts';
+import { clientKeyOf, findingClientTag, findingClientTags, snapshotClientTags } from '../panel/model/client-tags.ts';
+import { nameSessionsIn, sessionIdNamer, type SessionIdName } from '../panel/model/session-label.ts';
 import type { TraceFileV1 } from '../shared/trace/index.ts';
 import { rereadJudged } from '../shared/metrics.ts';
 import { printable as p } from './printable.ts';
@@ -17,9 +21,9 @@ const iso = (t: number | undefined): string => (t === undefined ? '-' : new Date
 const age = (ms: number | undefined): string => (ms === undefined ? '-' : ms < 10_000 ? `${Math.round(ms)}ms` : `${Math.round(ms / 1000)}s`);
 const yes = (b: boolean): string => (b ? 'yes' : 'no');
 
-function sessionRows(sessions: readonly SessionView[]): string[][] {
+function sessionRows(sessions: readonly SessionView[], name: SessionIdName): string[][] {
   return sessions.map((s) => [
-    s.kind === 'listen' ? `listen ${s.label}` : s.label,
+    s.kind === 'listen' ? `listen ${s.label}` : name(s.label),
     s.endpoint,
     `${s.transport}/${s.generation}${s.notInitialized ? ' (not initialized)' : s.version ? ` ${s.version}${s.versionFromHeader ? ' (header)' : ''}` : ''}${s.resumedFrom !== undefined ? ` (resumes ${s.resumedFrom})` : ''}`,
     s.open ? 'open' : `ended: ${s.endCause ?? '?'}`,
@@ -28,10 +32,12 @@ function sessionRows(sessions: readonly SessionView[]): string[][] {
   ]);
 }
 
-function uriRows(uris: readonly UriRow[]): string[][] {
+/** `tags`: the client tags (client-tags.ts), empty for one client: then no client column. */
+function uriRows(uris: readonly UriRow[], tags: ReadonlyMap<string, string>): string[][] {
   return uris.map((u) => [
     u.status === 'ok' ? 'ok' : u.status.toUpperCase(),
     u.uri,
+    ...(tags.size > 0 ? [tags.get(clientKeyOf(u)) ?? '-'] : []),
     u.cached ? `yes (${age(u.cacheAgeMs)})` : u.listed ? 'listed' : 'no',
     yes(u.clientBelievesSubscribed),
     yes(u.serverHasSubscription),
@@ -42,12 +48,13 @@ function uriRows(uris: readonly UriRow[]): string[][] {
   ]);
 }
 
-function findingText(f: Finding, i: number): string {
-  const where = p([f.uri, f.session ? `session ${f.session}` : undefined].filter(Boolean).join(', '));
+function findingText(f: Finding, i: number, tags: ReadonlyMap<string, string>, name: SessionIdName): string {
+  const client = findingClientTag(tags, f);
+  const where = p([f.uri, client ? `client ${client}` : undefined, f.session ? `session ${name(f.session)}` : undefined].filter(Boolean).join(', '));
   const lines = [
     `${i + 1}. [${f.severity.toUpperCase()}] ${f.id}${f.reason ? ` (${f.reason})` : ''}${f.open ? '' : ' — resolved/past'}: ${f.title}`,
     where ? `   where: ${where}` : '',
-    f.detail ? `   detail: ${p(f.detail)}` : '',
+    f.detail ? `   detail: ${p(nameSessionsIn(f.detail, name))}` : '',
     `   when: ${iso(f.firstT)} → ${iso(f.lastT)}${f.count > 1 ? ` (${f.count}×)` : ''}; frame seq ${f.evidence.join(', ')}`,
     wrap('   why: ', f.explanation),
     wrap('   fix: ', f.fix),
@@ -77,13 +84,18 @@ export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: s
     out.push(`note: the capture dropped ${trace.dropped.frames} frame(s)${trace.dropped.rejected ? ` and rejected ${trace.dropped.rejected}` : ''}; the analysis is partial`);
   }
   out.push(`evaluated at: ${iso(snap.now)}`);
-  out.push('', 'SESSIONS', snap.sessions.length ? table(['session', 'endpoint', 'transport', 'state', 'channel', 'subscriptions'], sessionRows(snap.sessions)) : '(none)');
+  const name = sessionIdNamer(snap.sessions);
+  out.push('', 'SESSIONS', snap.sessions.length ? table(['session', 'endpoint', 'transport', 'state', 'channel', 'subscriptions'], sessionRows(snap.sessions, name)) : '(none)');
+  const tags = snapshotClientTags(snap);
   out.push(
     '',
     'URIS',
-    snap.uris.length ? table(['status', 'uri', 'cached', 'client-believes', 'server-has', 'channel', 'expected', 'node', 'findings'], uriRows(snap.uris)) : '(none)',
+    snap.uris.length
+      ? table(['status', 'uri', ...(tags.size > 0 ? ['client'] : []), 'cached', 'client-believes', 'server-has', 'channel', 'expected', 'node', 'findings'], uriRows(snap.uris, tags))
+      : '(none)',
   );
-  out.push('', `FINDINGS (${snap.findings.length})`, snap.findings.length ? snap.findings.map(findingText).join('\n\n') : '(none)');
+  const findingTags = findingClientTags(snap);
+  out.push('', `FINDINGS (${snap.findings.length})`, snap.findings.length ? snap.findings.map((f, i) => findingText(f, i, findingTags, name)).join('\n\n') : '(none)');
   const m = snap.metrics;
   const pct = (x: number | null): string => (x === null ? '-' : `${Math.round(x * 100)}%`);
   out.push(
@@ -98,7 +110,7 @@ export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: s
         ['subscribe success rate', `${pct(m.subscribeSuccessRate)} (${m.subscribeSucceeded}/${m.subscribeSucceeded + m.subscribeFailed})`],
         ['reconnects / followed by a full re-sent subscribe', `${m.reconnects} / ${m.reconnectsResubscribed} (${pct(m.resubscribeShare)} of ${m.reconnectsToResubscribe} with something to resubscribe)`],
         ['notifications followed by a read', `${m.notificationsReread}/${rereadJudged(m)} (${pct(m.rereadShare)})${m.notificationsPendingReread ? `, ${m.notificationsPendingReread} pending` : ''}`],
-        ['subscribed URIs per live session / listen', m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${p(s.session)}: ${s.uris}`).join(', ') : '-'],
+        ['subscribed URIs per live session / listen', m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${p(name(s.session))}: ${s.uris}`).join(', ') : '-'],
         ['cached entries / average age / oldest', `${m.cachedEntries} / ${age(m.averageCacheAgeMs ?? undefined)} / ${age(m.maxCacheAgeMs ?? undefined)}`],
         ['reads / stale overwrites', `${m.reads} / ${m.staleOverwrites}`],
         ['messages / invalid / unknown', `${m.messages} / ${m.invalidMessages} / ${m.unknownMessages}`],

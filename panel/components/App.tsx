@@ -6,7 +6,7 @@ import type { Signal } from '@preact/signals';
 import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
 import { cancelImport, exportHarFile, exportTraceFile, importDropped, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
-import { snapshotClientTags } from '../model/client-tags.ts';
+import { findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { messageContext, viewNotes, type Filter, type MessageContext } from '../model/filter.ts';
 import { contextSetsRead, IncrementalMessageFilter, rowsUpTo } from '../model/message-filter.ts';
 import { formatClock } from '../model/format.ts';
@@ -248,6 +248,7 @@ export function App({ store, connection }: Props) {
       <FindingsView
         findings={snap.findings}
         sessions={snap.sessions}
+        tags={findingClientTags(snap)}
         filter={filter}
         selectedUri={selectedRow ? selected : null}
         onOpen={(key) => (store.drawer.value = { kind: 'finding', key })}

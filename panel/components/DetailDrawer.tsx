@@ -7,10 +7,10 @@ import type { DecodedMessage, EngineSnapshot, Finding, UriRow } from '../../shar
 import { reasonEntry } from '../../shared/findings/catalogue.ts';
 import type { Frame, HeaderMap } from '../../shared/frames.ts';
 import { frameJson } from '../../shared/frame-shape.ts';
-import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
+import { clientKeyOf, findingClientTag, findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
 import { messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
-import { sessionLabel } from '../model/session-label.ts';
+import { nameSessionsIn, sessionIdNamer, sessionLabel, type SessionIdName } from '../model/session-label.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
 import { flowNodeText } from '../model/flow-view.ts';
@@ -146,9 +146,12 @@ function Title({ children, title, copy, copyName }: { children: ComponentChildre
   );
 }
 
-function FindingBlock({ store, f, open, compact = false }: { store: PanelStore; f: Finding; open: Props['open']; compact?: boolean }) {
+function FindingBlock({ store, snapshot, f, open, compact = false }: { store: PanelStore; snapshot: EngineSnapshot; f: Finding; open: Props['open']; compact?: boolean }) {
   // Its reason in words (a phantom's subscribe-not-offered showed as its code).
   const reason = reasonEntry(f.id, f.reason);
+  // Sessions as the views name them (a WebSocket's `WebSocket #2`); its client's tag when the findings are of several.
+  const name = sessionIdNamer(snapshot.sessions);
+  const client = findingClientTag(findingClientTags(snapshot), f);
   return (
     <article class={`finding finding-${f.severity}${f.open ? ' open' : ' closed'}`} data-finding={f.id} data-finding-key={f.key}>
       <h4>
@@ -162,9 +165,10 @@ function FindingBlock({ store, f, open, compact = false }: { store: PanelStore; 
       <p class="finding-id">
         <code>{f.id}</code>
         {f.reason ? <span> · {reason?.label ?? f.reason}</span> : null}
-        {f.session ? <span> · session {f.session}</span> : null}
+        {f.session ? <span title={f.session}> · session {name(f.session)}</span> : null}
+        {client ? <span class="finding-client" title={f.endpoint}> · {client}</span> : null}
       </p>
-      {f.detail ? <p>{f.detail}</p> : null}
+      {f.detail ? <p>{nameSessionsIn(f.detail, name)}</p> : null}
       {compact ? null : (
         <>
           <p>{f.explanation}</p>
@@ -220,7 +224,7 @@ function UriDetail({ store, row, snapshot, open }: { store: PanelStore; row: Uri
           ['lastModified', row.lastModified ?? '—'],
           ['ttlMs', row.ttlMs === undefined ? '—' : String(row.ttlMs)],
           ['Client believes subscribed', row.clientBelievesSubscribed ? 'yes' : 'no'],
-          ['Server side holds it', row.serverHasSubscription ? `yes (${row.heldBy.join(', ')})` : 'no'],
+          ['Server side holds it', row.serverHasSubscription ? `yes (${row.heldBy.map(sessionIdNamer(snapshot.sessions)).join(', ')})` : 'no'],
           ['Delivery channel open', row.deliveryChannelOpen ? 'yes' : 'no'],
           ['Last notification', formatAgo(row.lastNotifyT, now)],
           ['Last read sent', row.lastReadFailed ? `${formatAgo(row.lastReadT, now)} — failed: ${row.lastReadFailed}` : formatAgo(row.lastReadT, now)],
@@ -230,7 +234,7 @@ function UriDetail({ store, row, snapshot, open }: { store: PanelStore; row: Uri
         ]}
       />
       <h4>Findings ({findings.length})</h4>
-      {findings.length === 0 ? <p class="muted">Nothing wrong with this URI.</p> : findings.map((f) => <FindingBlock key={f.key} store={store} f={f} open={open} />)}
+      {findings.length === 0 ? <p class="muted">Nothing wrong with this URI.</p> : findings.map((f) => <FindingBlock key={f.key} store={store} snapshot={snapshot} f={f} open={open} />)}
     </>
   );
 }
@@ -292,7 +296,7 @@ function Exchange({ store, conn, open, upTo }: { store: PanelStore; conn: string
   );
 }
 
-function MessageDetail({ store, m, open, upTo, now }: { store: PanelStore; m: DecodedMessage; open: Props['open']; upTo: number; now: number }) {
+function MessageDetail({ store, m, open, upTo, now, name }: { store: PanelStore; m: DecodedMessage; open: Props['open']; upTo: number; now: number; name: SessionIdName }) {
   const engine = store.engineNow();
   // While replaying, the state at the stop: an answer that came later is not shown (the Messages list stops there
   // too; the drawer showed the future: a drawer audit, 2026-12-05).
@@ -320,7 +324,7 @@ function MessageDetail({ store, m, open, upTo, now }: { store: PanelStore; m: De
           ['Transport', `${m.transport} (${m.streamKind})`],
           ['Generation / version', `${m.generation}${m.version ? ` / ${m.version}` : ''}`],
           ['Endpoint', m.endpoint],
-          ['Session', m.session ?? '—'],
+          ['Session', m.session === undefined ? '—' : name(m.session)],
           ['URI', m.uri ?? '—'],
           ['SSE id', m.sseId ?? '—'],
         ]}
@@ -451,11 +455,13 @@ function SessionDetail({ snapshot, skey, open }: { snapshot: EngineSnapshot; ske
   return (
     <>
       <Title copy={s.label} copyName={s.kind === 'listen' ? 'Copy listen id' : 'Copy session id'}>
-        {s.kind === 'listen' ? 'Listen stream' : 'Session'} {sessionLabel(s)}
+        {s.kind === 'listen' ? 'Listen stream' : 'Session'} {sessionLabel(s, sessionIdNamer(snapshot.sessions))}
       </Title>
       <Facts
         rows={[
           ['Endpoint', s.endpoint],
+          // A WebSocket is named by its number (no session id): its connection's id, as the Messages view shows it.
+          ...(s.transport === 'websocket' && s.kind === 'session' ? ([['Connection', s.label]] as Array<[string, string]>) : []),
           ['Transport', `${s.transport} (${s.generation})`],
           ['Protocol version', s.notInitialized ? `— (not initialized: ${NOT_INITIALIZED})` : versionText(s, true)],
           ['Capabilities', caps ? caps.join(', ') || '(none)' : '—'],
@@ -528,8 +534,8 @@ export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) 
       const f = snapshot.findings.find((x) => x.key === target.key);
       body = f ? (
         <>
-          <h3 class="drawer-title">{f.uri ?? f.session ?? f.id}</h3>
-          <FindingBlock store={store} f={f} open={open} />
+          <h3 class="drawer-title">{f.uri ?? (f.session !== undefined ? sessionIdNamer(snapshot.sessions)(f.session) : f.id)}</h3>
+          <FindingBlock store={store} snapshot={snapshot} f={f} open={open} />
         </>
       ) : (
         <p class="muted">This finding is not in the current view.</p>
@@ -538,7 +544,7 @@ export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) 
     }
     case 'message': {
       const m = store.engineNow().message(target.index);
-      body = m ? <MessageDetail store={store} m={m} open={open} upTo={snapshot.lastSeq} now={snapshot.now} /> : <p class="muted">No such message.</p>;
+      body = m ? <MessageDetail store={store} m={m} open={open} upTo={snapshot.lastSeq} now={snapshot.now} name={sessionIdNamer(snapshot.sessions)} /> : <p class="muted">No such message.</p>;
       break;
     }
     case 'frame': {

@@ -5,12 +5,17 @@
 // to open the view and 5 s per filter keystroke.
 // The URI selected in the table is the same selection here: its findings are marked, the keyboard starts on the first
 // of them, and a finding chosen here selects its URI for the other views (selecting a row drives every view).
+// Findings of more than one client (two endpoints, or two documents: a reload kept in the log) read alike but for
+// their client: a Client column then says it in the URI table's words (client-tags.ts: the endpoint, or the page);
+// one client's findings have no such column. Sessions are named as elsewhere (a WebSocket's `WebSocket #2`).
 import { memo } from 'preact/compat';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Finding, SessionView } from '../../shared/engine/index.ts';
 import { findingRowKey } from '../../shared/findings/finding-log.ts';
 import type { Filter } from '../model/filter.ts';
+import { findingClientTag } from '../model/client-tags.ts';
 import { findingDetail, findingMatches, sortFindings } from '../model/findings-view.ts';
+import { nameSessionsIn, sessionIdNamer } from '../model/session-label.ts';
 import { formatClock } from '../model/format.ts';
 import { UriText } from './UriTable.tsx';
 import { VirtualList, type Column } from './VirtualList.tsx';
@@ -20,6 +25,8 @@ const ROW_HEIGHT = 22;
 interface Props {
   findings: readonly Finding[];
   sessions: readonly SessionView[];
+  /** Client tags by client key (findingClientTags): empty when the findings are of one client. */
+  tags: ReadonlyMap<string, string>;
   filter: Filter;
   /** The selected URI row's key (store.selected), or null. */
   selectedUri: string | null;
@@ -29,9 +36,13 @@ interface Props {
 }
 
 const COLUMNS: readonly Column[] = ['Severity', 'Finding', 'URI', 'Session', 'Detail', 'First', 'Last', 'Count', 'State'].map((label) => ({ label }));
+const CLIENT_COLUMN: Column = { label: 'Client', title: 'Which client (endpoint, or page) the finding is of: shown when the findings are of more than one' };
+const WITH_CLIENT: readonly Column[] = [...COLUMNS.slice(0, 3), CLIENT_COLUMN, ...COLUMNS.slice(3)];
 
-function FindingsViewImpl({ findings, sessions, filter, selectedUri, onOpen, onSelectUri }: Props) {
+function FindingsViewImpl({ findings, sessions, tags, filter, selectedUri, onOpen, onSelectUri }: Props) {
   const shown = useMemo(() => sortFindings(findings).filter((f) => findingMatches(f, filter, sessions)), [findings, sessions, filter]);
+  const name = sessionIdNamer(sessions);
+  const withClient = tags.size > 0;
   // The finding the keyboard is on, by key (its position changes when the list does).
   const [selected, setSelected] = useState<string | null>(null);
   const index = useMemo(() => (selected === null ? -1 : shown.findIndex((f) => f.key === selected)), [shown, selected]);
@@ -53,7 +64,7 @@ function FindingsViewImpl({ findings, sessions, filter, selectedUri, onOpen, onS
     if (row !== undefined && row !== selectedUri) onSelectUri(row);
   };
   return (
-    <div class="findings-view findings-table" data-count={shown.length}>
+    <div class={`findings-view findings-table${withClient ? ' with-client' : ''}`} data-count={shown.length}>
       {shown.length === 0 ? (
         <div class="uri-empty muted">{findings.length === 0 ? 'No findings: nothing looks wrong so far.' : 'No finding matches the filter.'}</div>
       ) : (
@@ -67,7 +78,7 @@ function FindingsViewImpl({ findings, sessions, filter, selectedUri, onOpen, onS
           reveal={index >= 0 ? index : undefined}
           keyOf={(i) => shown[i]!.key}
           activeId={index >= 0 ? `finding-row-${index}` : undefined}
-          columns={COLUMNS}
+          columns={withClient ? WITH_CLIENT : COLUMNS}
           headClass="finding-head"
           onMove={(to) => choose(shown[to]!)}
           onOpen={(i) => onOpen(shown[i]!.key)}
@@ -75,6 +86,8 @@ function FindingsViewImpl({ findings, sessions, filter, selectedUri, onOpen, onS
             const f = shown[i]!;
             const isSelected = f.key === selected;
             const ofUri = selectedUri !== null && findingRowKey(f) === selectedUri;
+            const client = findingClientTag(tags, f);
+            const session = f.session === undefined ? undefined : name(f.session);
             return (
               <div
                 key={f.key}
@@ -87,6 +100,7 @@ function FindingsViewImpl({ findings, sessions, filter, selectedUri, onOpen, onS
                 data-finding-id={f.id}
                 data-severity={f.severity}
                 data-uri={f.uri ?? ''}
+                data-client={client || undefined}
                 data-open={f.open}
                 onClick={() => {
                   choose(f);
@@ -99,9 +113,16 @@ function FindingsViewImpl({ findings, sessions, filter, selectedUri, onOpen, onS
                   {/* Cut in the middle as in the table: two long URIs that differ at the end were told apart nowhere. */}
                   {f.uri ? <UriText uri={f.uri} /> : '—'}
                 </span>
-                <span role="gridcell" title={f.session ?? ''}>{f.session ?? '—'}</span>
-                <span role="gridcell" title={f.detail ?? ''}>
-                  {findingDetail(f)}
+                {withClient ? (
+                  <span role="gridcell" class="client" title={f.endpoint ?? ''}>
+                    {client || '—'}
+                  </span>
+                ) : null}
+                <span role="gridcell" title={f.session === undefined ? '' : session === f.session ? f.session : `${session} (${f.session})`}>
+                  {session ?? '—'}
+                </span>
+                <span role="gridcell" title={nameSessionsIn(f.detail ?? '', name)}>
+                  {findingDetail(f, name)}
                 </span>
                 <span role="gridcell">{formatClock(f.firstT)}</span>
                 <span role="gridcell">{formatClock(f.lastT)}</span>
@@ -116,5 +137,5 @@ function FindingsViewImpl({ findings, sessions, filter, selectedUri, onOpen, onS
   );
 }
 
-/** Re-renders when its findings, sessions, filter or selected URI changed (the handler reaches the same store). */
-export const FindingsView = memo(FindingsViewImpl, (a, b) => a.findings === b.findings && a.sessions === b.sessions && a.filter === b.filter && a.selectedUri === b.selectedUri);
+/** Re-renders when its findings, sessions, tags, filter or selected URI changed (the handler reaches the same store). */
+export const FindingsView = memo(FindingsViewImpl, (a, b) => a.findings === b.findings && a.sessions === b.sessions && a.tags === b.tags && a.filter === b.filter && a.selectedUri === b.selectedUri);

@@ -8,6 +8,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { EngineSnapshot } from '../../shared/engine/index.ts';
 import { matchesSessionView, type Filter } from '../model/filter.ts';
 import { elementId, formatClock, formatDuration } from '../model/format.ts';
+import { sessionIdNamer } from '../model/session-label.ts';
 import { metricRows, NOT_INITIALIZED, sessionEntries, sessionNotes, startMark, subscriptionsCell, versionText, type SessionEntry } from '../model/sessions-view.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 
@@ -161,8 +162,9 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
   if (caps.current.messages !== snapshot.messages.store) caps.current = { messages: snapshot.messages.store, map: new Map() };
   // Built once per snapshot, filtered once per filter: a keystroke does not rebuild the entries.
   const all = useMemo(() => sessionEntries(snapshot, caps.current.map), [snapshot]);
-  const entries = useMemo(() => (filter.terms.some((t) => t.key === 'session') ? all.filter((e) => matchesSessionView(filter, e.session)) : all), [all, filter]);
-  const metrics = useMemo(() => metricRows(snapshot.metrics), [snapshot.metrics]);
+  const name = sessionIdNamer(snapshot.sessions);
+  const entries = useMemo(() => (filter.terms.some((t) => t.key === 'session') ? all.filter((e) => matchesSessionView(filter, e.session, name)) : all), [all, filter, name]);
+  const metrics = useMemo(() => metricRows(snapshot.metrics, name), [snapshot.metrics, name]);
   const notes = useMemo(() => sessionNotes(entries), [entries]);
   // The row the keyboard is on, by key (its position changes when the list does); it follows a drawer opened on a
   // session from elsewhere (a timeline lane, a finding), and the drawer follows it while open.

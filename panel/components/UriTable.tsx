@@ -8,6 +8,7 @@ import type { Finding, SessionView, UriRow } from '../../shared/engine/index.ts'
 import type { Severity } from '../../shared/findings/types.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { clientKeyOf } from '../model/client-tags.ts';
+import { sessionIdNamer, type SessionIdName } from '../model/session-label.ts';
 import { elementId, formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
 import { ageSeverities, cacheAge, isProblem, lastHolders, serverTitle, uriParts, type LastHolder } from '../model/uri-table.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
@@ -81,7 +82,7 @@ interface Cells {
   selected: boolean;
 }
 
-function cellsOf(r: UriRow, now: number, selected: boolean, client: string, holders: ReadonlyMap<string, LastHolder>, ages: ReadonlyMap<string, Severity>): Cells {
+function cellsOf(r: UriRow, now: number, selected: boolean, client: string, holders: ReadonlyMap<string, LastHolder>, ages: ReadonlyMap<string, Severity>, name: SessionIdName): Cells {
   const age = cacheAge(r, now);
   return {
     key: r.key,
@@ -99,7 +100,7 @@ function cellsOf(r: UriRow, now: number, selected: boolean, client: string, hold
     ageTitle: age === undefined ? '' : `expected at most ${formatDuration(r.expectedMaxAgeMs)} (${r.expectedMaxAgeSource})`,
     believes: r.clientBelievesSubscribed,
     server: r.serverHasSubscription,
-    serverTitle: serverTitle(r, holders, now),
+    serverTitle: serverTitle(r, holders, now, name),
     channel: r.deliveryChannelOpen,
     notify: formatAgoCoarse(r.lastNotifyT, now),
     read: formatAgoCoarse(r.lastReadT, now),
@@ -180,6 +181,7 @@ const COLUMNS: readonly Column[] = [
 
 function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sessions, findings }: Props) {
   const holders = lastHolders(sessions);
+  const name = sessionIdNamer(sessions);
   const ages = ageSeverities(findings);
   const index = selected === null ? -1 : rows.findIndex((r) => r.key === selected);
   return (
@@ -207,7 +209,7 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sess
           onOpen={(i) => onOpen(rows[i]!.key)}
           renderRow={(i) => {
             const r = rows[i]!;
-            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected, tags.get(clientKeyOf(r)) ?? '', holders, ages)} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;
+            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected, tags.get(clientKeyOf(r)) ?? '', holders, ages, name)} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;
           }}
         />
       )}

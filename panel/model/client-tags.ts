@@ -1,8 +1,9 @@
-// Which client a URI row belongs to, in a few words, when the table shows more than one: two frames of a page
-// connected to the same server, or two servers that both offer `config://app`, would otherwise give rows that read
-// the same. Only what tells the clients apart is said: the endpoint when endpoints differ, the page (top or iframe)
-// when two documents share an endpoint. One client: no tag at all.
-import type { ClientView, EngineSnapshot, UriRow } from '../../shared/engine/index.ts';
+// Which client a URI row (or a finding) belongs to, in a few words, when the table (or the Findings view, or the CLI's
+// report) shows more than one: two frames of a page connected to the same server, or two servers that both offer
+// `config://app`, would otherwise give rows that read the same. Only what tells the clients apart is said: the
+// endpoint when endpoints differ, the page (top or iframe) when two documents share an endpoint. One client: no tag at
+// all.
+import type { ClientView, EngineSnapshot, Finding, UriRow } from '../../shared/engine/index.ts';
 
 type Rowish = Pick<UriRow, 'doc' | 'endpoint'>;
 
@@ -70,4 +71,26 @@ export function snapshotClientTags(snap: Pick<EngineSnapshot, 'clients' | 'uris'
   let tags = cache.get(snap);
   if (!tags) cache.set(snap, (tags = clientTags(snap.clients, snap.uris)));
   return tags;
+}
+
+const findingCache = new WeakMap<object, { clients: object; tags: Map<string, string> }>();
+
+/**
+ * clientTags of a snapshot's findings, as the URI table's of its rows: decided among the clients the findings are of
+ * (those that name their client: a capture error names none), so one client's findings carry no tag. Once per
+ * findings array.
+ */
+export function findingClientTags(snap: Pick<EngineSnapshot, 'clients' | 'findings'>): Map<string, string> {
+  const hit = findingCache.get(snap.findings);
+  if (hit && hit.clients === snap.clients) return hit.tags;
+  const tags = clientTags(snap.clients, snap.findings.filter(hasClient));
+  findingCache.set(snap.findings, { clients: snap.clients, tags });
+  return tags;
+}
+
+const hasClient = (f: Finding): f is Finding & Rowish => f.doc !== undefined && f.endpoint !== undefined;
+
+/** A finding's tag among `tags` (findingClientTags), or '' (no tag: one client, or a finding of no client). */
+export function findingClientTag(tags: ReadonlyMap<string, string>, f: Pick<Finding, 'doc' | 'endpoint'>): string {
+  return f.doc === undefined || f.endpoint === undefined ? '' : (tags.get(clientKeyOf({ doc: f.doc, endpoint: f.endpoint })) ?? '');
 }

@@ -5,7 +5,7 @@
 import type { FindingId, UriRow } from '../../shared/engine/index.ts';
 import { globToRegExp } from '../../shared/engine/index.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
-import { sessionNames, type Named } from './session-label.ts';
+import { sessionNames, type Named, type SessionIdName } from './session-label.ts';
 
 export const IS_VALUES = ['stale', 'phantom', 'error', 'warning', 'info', 'problem', 'ok', 'cached', 'subscribed', 'rpc'] as const;
 export type IsValue = (typeof IS_VALUES)[number];
@@ -317,7 +317,10 @@ export function matchesSession(f: Filter, ids: readonly string[]): boolean {
   return true;
 }
 
-/** A session or listen passes unless a `session:` term excludes it by the names it is shown with (sessionNames). */
-export function matchesSessionView(f: Filter, s: Named): boolean {
-  return matchesSession(f, sessionNames(s));
+/**
+ * A session or listen passes unless a `session:` term excludes it by the names it is shown with (sessionNames; `name`:
+ * the snapshot's sessionIdNamer, so a WebSocket is found as `WebSocket #2`).
+ */
+export function matchesSessionView(f: Filter, s: Named, name?: SessionIdName): boolean {
+  return matchesSession(f, sessionNames(s, name));
 }

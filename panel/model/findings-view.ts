@@ -3,6 +3,7 @@
 import type { Finding } from '../../shared/engine/index.ts';
 import { reasonEntry } from '../../shared/findings/catalogue.ts';
 import { STALE_FINDINGS, uriMatches, type Filter } from './filter.ts';
+import { nameSessionsIn, sessionIdNamer, type SessionIdName } from './session-label.ts';
 import { concernedSession, sessionsMatching, type SessionSpan } from './uri-table.ts';
 
 const RANK = { error: 3, warning: 2, info: 1 } as const;
@@ -22,15 +23,20 @@ export function findingMatches(f: Finding, filter: Filter, sessions: readonly Se
     // The staleness findings, and the phantom one: what the same terms mean in the URI table.
     else if (t.key === 'is' && t.value === 'stale') hit = STALE_FINDINGS.has(f.id);
     else if (t.key === 'is' && t.value === 'phantom') hit = f.id === 'phantom-subscription';
-    // What the row shows: the severity and state columns too ("error" found no finding while the column said ERROR).
-    else if (t.key === 'text') hit = [f.id, f.title, f.uri ?? '', f.session ?? '', findingDetail(f), f.severity, f.open ? 'open' : 'past'].some((s) => s.toLowerCase().includes(t.value));
+    // What the row shows: the severity and state columns too ("error" found no finding while the column said ERROR),
+    // the session and detail as named there (a WebSocket's `WebSocket #2`) as well as the ids they hold.
+    else if (t.key === 'text') {
+      const name = sessionIdNamer(sessions);
+      const session = f.session ?? '';
+      hit = [f.id, f.title, f.uri ?? '', session, name(session), findingDetail(f), findingDetail(f, name), f.severity, f.open ? 'open' : 'past'].some((s) => s.toLowerCase().includes(t.value));
+    }
     if (hit !== undefined && hit === t.negate) return false;
   }
   return true;
 }
 
 function sessionConcerns(f: Finding, value: string, sessions: readonly SessionSpan[]): boolean {
-  if (f.session !== undefined && f.session.toLowerCase().includes(value)) return true;
+  if (f.session !== undefined && (f.session.toLowerCase().includes(value) || sessionIdNamer(sessions)(f.session).toLowerCase().includes(value))) return true;
   return sessions.length > 0 && concernedSession(f, sessions, sessionsMatching(sessions, value)) >= 0;
 }
 
@@ -60,11 +66,13 @@ export function sortFindings(findings: readonly Finding[]): Finding[] {
  * The Detail column: a reason the catalogue names (reasonEntry: cached-not-subscribed's coverage reasons,
  * phantom-subscription's `subscribe-not-offered`; not resume-gap's, which its detail says) in words before the detail ("lost when its session ended: S1 ended
  * …"), as the drawer names it; not when the detail already starts with it, and never a bare code (other reasons,
- * `ttl`, `not-advertised` or `no-last-event-id`, are codes whose detail says it in words).
+ * `ttl`, `not-advertised` or `no-last-event-id`, are codes whose detail says it in words). With `name`, the session ids
+ * it names as the views show them (sessionIdNamer).
  */
-export function findingDetail(f: Pick<Finding, 'id' | 'reason' | 'detail'>): string {
+export function findingDetail(f: Pick<Finding, 'id' | 'reason' | 'detail'>, name?: SessionIdName): string {
   const entry = reasonEntry(f.id, f.reason);
-  const detail = f.detail ?? '';
+  // The sessions it names, as the views name them (`name`: a WebSocket's `WebSocket #2`, not its connection id).
+  const detail = name ? nameSessionsIn(f.detail ?? '', name) : (f.detail ?? '');
   // resume-gap's details tell how the stream came back: its label before them said it twice.
   if (entry?.inDetail && detail) return detail;
   const label = entry?.label;

@@ -1,29 +1,84 @@
 // The names the panel shows for a session or a listen, in one place: the Sessions grid, the timeline's lanes and the
-// drawer show sessionLabel; `session:` matches sessionNames, the same everywhere.
+// drawer show sessionLabel; `session:` matches sessionNames, the same everywhere. The CLI's text report names them so too.
 import type { SessionView } from '../../shared/engine/index.ts';
 
 /** What a session is named by: its id, its kind, and whether (and as what key) a reloaded page resumed it. */
-export type Named = Pick<SessionView, 'label' | 'kind'> & Partial<Pick<SessionView, 'key' | 'resumedFrom'>>;
+export type Named = Pick<SessionView, 'label' | 'kind'> & Partial<Pick<SessionView, 'key' | 'resumedFrom' | 'transport'>>;
+
+/** A session id (a label: a finding's session, a URI's holder, a session's own) as the views show it. */
+export type SessionIdName = (id: string) => string;
+
+const AS_IS: SessionIdName = (id) => id;
+/** What sessionIdNamer reads of a session. */
+export type Nameable = Pick<SessionView, 'label'> & Partial<Pick<SessionView, 'kind' | 'transport'>>;
+const namers = new WeakMap<readonly Nameable[], SessionIdName>();
 
 /**
- * What the views show for a session: the session id; for a listen, `listen <request id>`. A session a reloaded page
- * resumed has its earlier session's id: `S1 (resumed #2)` (its key is `S1 #2`) tells the two apart.
+ * How the views name the session ids of `sessions` (a snapshot's, in the engine's order: first seen first). A
+ * WebSocket has no session id: the engine names its session after the hook's connection id (`ws:<document>.<n>`, a
+ * random document id and a count of every fetch and socket of the page), which tells the user nothing; it is shown
+ * as `WebSocket #n`, n counting the snapshot's WebSockets in the order they connected (unique, and stable as more
+ * come). Any other id is shown as it is. The engine's ids, keys and the trace are unchanged: names only.
  */
-export function sessionLabel(s: Named): string {
+export function sessionIdNamer(sessions: readonly Nameable[]): SessionIdName {
+  let namer = namers.get(sessions);
+  if (namer) return namer;
+  const names = new Map<string, string>();
+  for (const s of sessions) if (s.kind !== 'listen' && s.transport === 'websocket' && !names.has(s.label)) names.set(s.label, `WebSocket #${names.size + 1}`);
+  namer = names.size === 0 ? AS_IS : (id) => names.get(id) ?? id;
+  namers.set(sessions, namer);
+  return namer;
+}
+
+/**
+ * `text` (a finding's detail: "ws:doc.3 ended (transport-closed) at seq 25") with the WebSocket session ids it names
+ * as the views show them. Only ids `name` renames are touched, whole (a longer id that starts with one is left).
+ */
+export function nameSessionsIn(text: string, name: SessionIdName): string {
+  if (name === AS_IS || !text.includes('ws:')) return text;
+  return text.replace(/ws:[^\s,;()]+/g, (id) => {
+    // A sentence's full stop or colon after the id is not part of it.
+    for (let end = id.length; end > 3; end--) {
+      const shown = name(id.slice(0, end));
+      if (shown !== id.slice(0, end)) return shown + id.slice(end);
+      if (!/[.:]/.test(id[end - 1]!)) break;
+    }
+    return id;
+  });
+}
+
+/**
+ * What the views show for a session: the session id (a WebSocket's as `name` says: `WebSocket #2`); for a listen,
+ * `listen <request id>`. A session a reloaded page resumed has its earlier session's id: `S1 (resumed #2)` (its key
+ * is `S1 #2`) tells the two apart.
+ */
+export function sessionLabel(s: Named, name: SessionIdName = AS_IS): string {
   if (s.kind === 'listen') return `listen ${s.label}`;
-  if (s.resumedFrom === undefined) return s.label;
+  const id = name(s.label);
+  if (s.resumedFrom === undefined) return id;
   const n = s.key !== undefined && s.key.startsWith(`${s.label} #`) ? s.key.slice(s.label.length + 1) : '';
-  return `${s.label} (resumed${n ? ` ${n}` : ''})`;
+  return `${id} (resumed${n ? ` ${n}` : ''})`;
 }
 
 /**
  * What `session:` looks at on a session or a listen (a Sessions row, a session lane): the names the panel shows for
  * it — the session id, the listen's request id, and its label as its row and lane say (`listen <id>`, `S1 (resumed
- * #2)`) — the ids the URI table and Findings match (a URI's holders, a finding's session). Never its internal key: a
- * listen's holds its page and endpoint, so `session:localhost` showed every listen and no session, and
+ * #2)`, `WebSocket #2`) — the ids the URI table and Findings match (a URI's holders, a finding's session). Never its
+ * internal key: a listen's holds its page and endpoint, so `session:localhost` showed every listen and no session, and
  * `-session:mcp` hid every listen.
  */
-export function sessionNames(s: Named): string[] {
-  const shown = sessionLabel(s);
+export function sessionNames(s: Named, name: SessionIdName = AS_IS): string[] {
+  const shown = sessionLabel(s, name);
   return shown === s.label ? [s.label] : [s.label, shown];
+}
+
+/** `ids` (session ids a row or finding is matched by) with the names the views show for them added. */
+export function withShownNames(ids: readonly string[], name: SessionIdName): readonly string[] {
+  if (name === AS_IS) return ids;
+  let out: string[] | undefined;
+  for (const id of ids) {
+    const shown = name(id);
+    if (shown !== id) (out ??= [...ids]).push(shown);
+  }
+  return out ?? ids;
 }

@@ -5,7 +5,7 @@ import type { ClientView, EngineSnapshot, MessageList, Metrics, SessionView, Str
 import { decodedJson, messageAt } from '../../shared/engine/index.ts';
 import { rereadJudged } from '../../shared/metrics.ts';
 import { formatClock, formatDuration, formatShare, shortId } from './format.ts';
-import { sessionLabel } from './session-label.ts';
+import { sessionIdNamer, sessionLabel, type SessionIdName } from './session-label.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -133,6 +133,7 @@ export function sessionEntries(
 ): SessionEntry[] {
   const clients = new Map(snapshot.clients.map((c) => [`${c.doc} ${c.endpoint}`, c]));
   const streams = streamsBySession(snapshot.streams);
+  const name = sessionIdNamer(snapshot.sessions);
   return [...snapshot.sessions]
     .sort((a, b) => b.startT - a.startT)
     .map((s) => {
@@ -144,7 +145,7 @@ export function sessionEntries(
       const own = streams.get(`${s.key} ${s.endpoint}`) ?? [];
       return {
         key: s.key,
-        label: sessionLabel(s),
+        label: sessionLabel(s, name),
         session: s,
         client: clients.get(`${s.doc} ${s.endpoint}`),
         capabilities: caps,
@@ -169,8 +170,8 @@ export function coveredLines(s: Pick<SessionView, 'coveredViaParent'>): string[]
   return (s.coveredViaParent ?? []).map(([child, parent]) => `${child} (covered via ${parent})`);
 }
 
-/** The seed's metrics (DESIGN §1.6) as label / value pairs, server side first. */
-export function metricRows(m: Metrics): Array<{ group: 'server' | 'client' | 'capture'; label: string; value: string; name: keyof Metrics; title?: string }> {
+/** The seed's metrics (DESIGN §1.6) as label / value pairs, server side first; sessions named as the views name them (`name`). */
+export function metricRows(m: Metrics, name: SessionIdName = (id) => id): Array<{ group: 'server' | 'client' | 'capture'; label: string; value: string; name: keyof Metrics; title?: string }> {
   const n = (x: number | null): string => (x === null ? '—' : String(Math.round(x * 10) / 10));
   return [
     { group: 'server', name: 'activeSessions', label: 'Active sessions', value: String(m.activeSessions) },
@@ -181,8 +182,9 @@ export function metricRows(m: Metrics): Array<{ group: 'server' | 'client' | 'ca
       label: 'Subscribed URIs per session',
       // One session a line, its id cut as the Sessions grid shows it (the whole ids in the tooltip): full ids in a row
       // made the metrics wider than their column, and the values were cut off (a UX audit).
-      value: m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${shortId(s.session, 8)}: ${s.uris}`).join('\n') : '—',
-      title: m.subscribedUrisPerSession.map((s) => `${s.session}: ${s.uris}`).join('\n'),
+      // (A name the views give, `WebSocket #2`, is short and whole: cut, it lost its number.)
+      value: m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${name(s.session) !== s.session ? name(s.session) : shortId(s.session, 8)}: ${s.uris}`).join('\n') : '—',
+      title: m.subscribedUrisPerSession.map((s) => `${name(s.session) !== s.session ? `${name(s.session)} (${s.session})` : s.session}: ${s.uris}`).join('\n'),
     },
     { group: 'server', name: 'notificationsPerMinute', label: 'Updated notifications (per minute)', value: `${m.notifications} (${m.notificationsPerMinute === null ? 'under a minute observed' : `${n(m.notificationsPerMinute)}/min`})` },
     { group: 'server', name: 'updatesDroppedInferred', label: 'Updates with no subscriber (inferred)', value: String(m.updatesDroppedInferred) },

@@ -9,7 +9,7 @@ import { decodedJson, findingRowKey, messageAt } from '../../shared/engine/index
 import { SEVERITY_RANK } from '../../shared/findings/types.ts';
 import { STALE_FINDINGS } from './filter.ts';
 import { formatClock, formatDuration } from './format.ts';
-import { sessionLabel, sessionNames } from './session-label.ts';
+import { sessionIdNamer, sessionLabel, sessionNames } from './session-label.ts';
 import { streamsBySession } from './sessions-view.ts';
 
 export interface ReadBar {
@@ -266,6 +266,7 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
   }
   for (const c of byClient.values()) c.ends = endedByEnd(c.listens);
   const bySession = streamsBySession(streams);
+  const name = sessionIdNamer(sessions);
   return sessions.map((s) => {
     const end = s.open ? undefined : (s.endT ?? s.startT);
     const to = end ?? now;
@@ -279,8 +280,8 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
     const client = byClient.get(`${s.doc} ${s.endpoint}`)!;
     const lane: SessionLane = {
       key: s.key,
-      label: sessionLabel(s),
-      names: sessionNames(s),
+      label: sessionLabel(s, name),
+      names: sessionNames(s, name),
       kind: s.kind,
       start: s.startT,
       end,

@@ -4,7 +4,7 @@
 import { findingRowKey, followsUriAcrossSessions, type EngineSnapshot, type Finding, type SessionView, type Severity, type UriRow } from '../../shared/engine/index.ts';
 import { matchesRow, type Filter } from './filter.ts';
 import { formatAgoCoarse } from './format.ts';
-import { sessionLabel } from './session-label.ts';
+import { sessionIdNamer, sessionLabel, withShownNames, type SessionIdName } from './session-label.ts';
 
 /**
  * Session / listen ids per row key: holders now, plus the sessions named by the row's findings. (All of them:
@@ -43,7 +43,9 @@ function filterRowsNow(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> & Par
   // Only a session: term reads the sessions that concern each row.
   const values = [...new Set(filter.terms.filter((t) => t.key === 'session').map((t) => t.value))];
   const sessions = values.length > 0 ? rowSessionWitnesses(snapshot, values) : undefined;
-  return snapshot.uris.filter((row) => matchesRow(filter, { row, sessions: sessions?.get(row.key) ?? [] }));
+  // Matched by the names the views show too (a WebSocket's `WebSocket #2`, session-label.ts).
+  const name = sessionIdNamer(snapshot.sessions ?? []);
+  return snapshot.uris.filter((row) => matchesRow(filter, { row, sessions: withShownNames(sessions?.get(row.key) ?? [], name) }));
 }
 
 /**
@@ -163,8 +165,11 @@ export function uriParts(uri: string): [string, string] {
   return [uri.slice(0, cut), uri.slice(cut)];
 }
 
-/** What findingSessions needs of a session: its label, and its client and life to tell when a finding held in it. */
-export type SessionSpan = Pick<SessionView, 'label'> & Partial<Pick<SessionView, 'doc' | 'endpoint' | 'startT' | 'endT'>>;
+/**
+ * What findingSessions needs of a session: its label, and its client and life to tell when a finding held in it; its
+ * kind and transport say the name the views show for it (sessionIdNamer).
+ */
+export type SessionSpan = Pick<SessionView, 'label'> & Partial<Pick<SessionView, 'doc' | 'endpoint' | 'startT' | 'endT' | 'kind' | 'transport'>>;
 
 /**
  * The sessions a finding is about: its own, any known session its detail names (a subscription lost on re-initialize
@@ -267,14 +272,18 @@ function sessionIndex(sessions: readonly SessionSpan[]): SessionIndex {
   return index;
 }
 
-/** The sessions whose label contains `value` (lower-cased, as `session:` compares), indexed. */
+/** The sessions whose label, or the name the views show for it, contains `value` (lower-cased, as `session:` compares), indexed. */
 export function sessionsMatching(sessions: readonly SessionSpan[], value: string): SessionIndex {
   let byValue = matchingCache.get(sessions);
   if (!byValue) matchingCache.set(sessions, (byValue = new Map()));
   let index = byValue.get(value);
   if (!index) {
     const positions: number[] = [];
-    for (let i = 0; i < sessions.length; i++) if (sessions[i]!.label.toLowerCase().includes(value)) positions.push(i);
+    const name = sessionIdNamer(sessions);
+    for (let i = 0; i < sessions.length; i++) {
+      const label = sessions[i]!.label;
+      if (label.toLowerCase().includes(value) || name(label).toLowerCase().includes(value)) positions.push(i);
+    }
     index = buildSessionIndex(sessions, positions);
     byValue.set(value, index);
   }
@@ -457,21 +466,25 @@ export function lastHolders(sessions: readonly SessionView[]): Map<string, LastH
   const cached = lastHoldersCache.get(sessions);
   if (cached) return cached;
   const out = new Map<string, LastHolder>();
+  const name = sessionIdNamer(sessions);
   for (const s of sessions) {
     if (s.open || s.endT === undefined) continue;
     for (const uri of s.subscriptions) {
       const k = holderKey(s.doc, s.endpoint, uri);
       const was = out.get(k);
-      if (was === undefined || was.endT <= s.endT) out.set(k, { name: sessionLabel(s), endT: s.endT, endCause: s.endCause });
+      if (was === undefined || was.endT <= s.endT) out.set(k, { name: sessionLabel(s, name), endT: s.endT, endCause: s.endCause });
     }
   }
   lastHoldersCache.set(sessions, out);
   return out;
 }
 
-/** The Server cell's tooltip: who holds the URI; nobody — and, when known, which session held it last, when (before `now`) and how it ended. */
-export function serverTitle(r: Pick<UriRow, 'doc' | 'endpoint' | 'uri' | 'heldBy' | 'serverHasSubscription'>, holders: ReadonlyMap<string, LastHolder>, now: number): string {
-  if (r.heldBy.length > 0) return `Held by ${r.heldBy.join(', ')}`;
+/**
+ * The Server cell's tooltip: who holds the URI (named as the views name sessions: `name`); nobody — and, when known,
+ * which session held it last, when (before `now`) and how it ended.
+ */
+export function serverTitle(r: Pick<UriRow, 'doc' | 'endpoint' | 'uri' | 'heldBy' | 'serverHasSubscription'>, holders: ReadonlyMap<string, LastHolder>, now: number, name: SessionIdName = (id) => id): string {
+  if (r.heldBy.length > 0) return `Held by ${r.heldBy.map(name).join(', ')}`;
   const last = holders.get(holderKey(r.doc, r.endpoint, r.uri));
   if (last === undefined) return r.serverHasSubscription ? 'Held' : 'Not held by any session';
   // Relative, as the Last notify and Last read cells (and no Date: a table cell's text is plain arithmetic).

@@ -1,7 +1,8 @@
 // Small panel problems an audit noted, by the DOM of the built panel with imported traces (no tab), one browser for
 // the file: the timeline legend's stale swatch said "red" while bands are drawn in their finding's severity colour; the
-// Sessions grid scrolled sideways at 1,400 px; and after frames were dropped at the log's cap, rows of a connection
-// whose opening frames went had a blank transport.
+// Sessions grid scrolled sideways at 1,400 px; after frames were dropped at the log's cap, rows of a connection
+// whose opening frames went had a blank transport; and the Findings view showed two clients' findings about one URI as
+// identical rows, naming a WebSocket's session by its connection id.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,6 +12,7 @@ import { exportTrace, serializeTrace } from '../../shared/trace/index.ts';
 import { startBrowser, type Browser } from '../support/extension.ts';
 import { FrameLog } from '../support/frame-log.ts';
 import { StreamableClient, WsClient } from '../support/mcp-clients.ts';
+import { twoEndpointLog } from '../support/two-clients.ts';
 
 const FIXTURE = resolve('tests/fixtures/sdk-v1-streamable.trace.json');
 const URL = 'http://localhost:3000/mcp';
@@ -146,4 +148,66 @@ it('after frames were dropped at the cap, rows of a connection whose opening fra
   for (const r of rows.filter((x) => x.inferred)) expect(r.title).toMatch(/opening frames.*dropped at the log's frame cap/i);
   for (const r of rows.filter((x) => !x.inferred)) expect(r.title).toBe('');
   await p.close();
+});
+
+it("the Findings view tells two endpoints' findings about one URI apart by the client's tag, and names WebSockets WebSocket #n", async () => {
+  const log = twoEndpointLog();
+  const path = join(dir, 'two-endpoints.trace.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/kb' })));
+  const p = await imported(path, { width: 1400, height: 900 });
+  await p.click('[role="tab"][data-view="findings"]');
+  await p.waitForSelector('.finding-row[data-finding-id]');
+  const rowsOf = () =>
+    p.$$eval('.finding-row[data-finding-id]', (rs) =>
+      rs.map((r) => {
+        const cells = r.querySelectorAll<HTMLElement>('[role="gridcell"]');
+        // The client and the session whole (a WebSocket's number was cut off: `WebSocket …`).
+        const whole = (c: HTMLElement) => (c.scrollWidth > c.clientWidth ? `${c.textContent} (cut)` : c.textContent);
+        return [r.getAttribute('data-finding-id'), r.getAttribute('data-uri'), whole(cells[3]!), whole(cells[4]!), cells[5]!.textContent!.includes('ws:') ? 'ws: in detail' : ''].join(' | ');
+      }),
+    );
+  expect(await rowsOf()).toEqual([
+    `cached-not-subscribed | ${POLICY} | localhost:3002/ws | WebSocket #2 | `,
+    `phantom-subscription | ${POLICY} | localhost:3002/ws | WebSocket #2 | `,
+    `cached-not-subscribed | ${POLICY} | localhost:3000/mcp | S1 | `,
+  ]);
+  expect(await p.$$eval('.finding-grid [role="columnheader"]', (hs) => hs.map((h) => h.textContent))).toEqual(['Severity', 'Finding', 'URI', 'Client', 'Session', 'Detail', 'First', 'Last', 'Count', 'State']);
+  // The detail names the first socket as the view does.
+  expect(await p.textContent('.finding-row[data-finding-id="phantom-subscription"] [role="gridcell"]:nth-child(6)')).toMatch(/^WebSocket #1 ended \(transport-closed\)/);
+  // session: finds a WebSocket by the name shown.
+  await p.fill('input[type="search"]', 'session:"websocket #2"');
+  await p.waitForFunction(() => document.querySelector('.findings-view')?.getAttribute('data-count') === '2');
+  await p.fill('input[type="search"]', '');
+  // The Sessions view and the drawer name it so too.
+  await p.click('[role="tab"][data-view="sessions"]');
+  await p.waitForSelector('.session-row');
+  expect((await p.$$eval('.session-row [role="gridcell"]:first-child', (cs) => cs.map((c) => c.textContent!.replace(/^\W+/, '')))).sort()).toEqual(['S1', 'WebSocket #1', 'WebSocket #2']);
+  await p.click('.session-row[data-end-cause="transport-closed"]');
+  await p.waitForSelector('[data-drawer="session"]');
+  expect(await p.textContent('[data-drawer="session"] .drawer-title')).toBe('Session WebSocket #1');
+  await p.keyboard.press('Escape');
+  await p.click('[role="tab"][data-view="findings"]');
+  await p.click('.finding-row[data-finding-id="phantom-subscription"]');
+  await p.waitForSelector('[data-drawer="finding"]');
+  expect(await p.textContent('[data-drawer="finding"] .finding-id')).toBe('phantom-subscription · session WebSocket #2 · localhost:3002/ws');
+  // With the drawer open (the table narrower) the client is still whole.
+  expect(await p.$$eval('.finding-row [role="gridcell"].client', (cs) => cs.filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent))).toEqual([]);
+  if (process.env.SHOT) await p.screenshot({ path: process.env.SHOT });
+  await p.close();
+
+  // One client: no tag.
+  const one = new FrameLog('doc-one');
+  one.pageStart('http://localhost:8080/kb');
+  const c = new StreamableClient(one, URL);
+  c.initialize({ sessionId: 'S1' });
+  c.read(POLICY, 'v1');
+  one.wait(5000);
+  const onePath = join(dir, 'one-client.trace.json');
+  writeFileSync(onePath, serializeTrace(exportTrace({ frames: one.frames, createdAt: one.t, pageUrl: 'http://localhost:8080/kb' })));
+  const q = await imported(onePath, { width: 1400, height: 900 });
+  await q.click('[role="tab"][data-view="findings"]');
+  await q.waitForSelector('.finding-row[data-finding-id]');
+  expect(await q.$$eval('.finding-row[data-client]', (xs) => xs.length)).toBe(0);
+  expect(await q.$$eval('.finding-grid [role="columnheader"]', (hs) => hs.map((h) => h.textContent))).toEqual(['Severity', 'Finding', 'URI', 'Session', 'Detail', 'First', 'Last', 'Count', 'State']);
+  await q.close();
 });

@@ -11,6 +11,7 @@ import { Decoder } from '../../../shared/decode/decoder.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { LegacySseClient, StreamableClient } from '../../support/mcp-clients.ts';
+import { oneClientLog, reloadedLog, twoEndpointLog } from '../../support/two-clients.ts';
 
 const POLICY = 'file:///docs/policy.md';
 
@@ -89,6 +90,48 @@ describe('analyze', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^ *b +http:\/\/localhost:3001\/sse +http-sse\/2025 \(not initialized\) +open/m);
     expect(r.stdout).toContain('[ERROR] session-expired-not-reinitialized (stream-reconnected)');
+  });
+
+  it('tells two clients\' rows and findings about one URI apart by their client, only when there are two; names a WebSocket\'s session WebSocket #n', () => {
+    const traceOf = (frames: ReturnType<typeof twoEndpointLog>['frames'], t: number) => serializeTrace(exportTrace({ frames, createdAt: t, pageUrl: 'http://localhost:8080/kb' }));
+    const two = twoEndpointLog();
+    const r = cli(['two.json'], { 'two.json': traceOf(two.frames, two.t) });
+    expect(r.code).toBe(1);
+    const section = (name: string) => r.stdout.slice(r.stdout.indexOf(`\n${name}`) + 1).split('\n\n')[0]!.split('\n');
+    // The URI table: a client column, each row its endpoint.
+    const uris = section('URIS');
+    expect(uris[1]).toMatch(/^status +uri +client +cached /);
+    expect(uris.slice(3).map((l) => l.split(/ {2,}/).slice(0, 3).join(' | '))).toEqual([
+      `ERROR | ${POLICY} | localhost:3002/ws`,
+      `WARNING | ${POLICY} | localhost:3000/mcp`,
+    ]);
+    // The findings say their client in where:, sessions as the panel names them (in the detail too).
+    const wheres = r.stdout.split('\n').filter((l) => l.startsWith('   where: '));
+    expect(wheres).toEqual([
+      `   where: ${POLICY}, client localhost:3002/ws, session WebSocket #2`,
+      `   where: ${POLICY}, client localhost:3002/ws, session WebSocket #2`,
+      `   where: ${POLICY}, client localhost:3000/mcp, session S1`,
+    ]);
+    expect(r.stdout).toContain('   detail: WebSocket #1 ended (transport-closed)');
+    expect(section('SESSIONS').slice(3).map((l) => l.split(/ {2,}/)[0])).toEqual(['S1', 'WebSocket #1', 'WebSocket #2']);
+    expect(r.stdout).toMatch(/subscribed URIs per live session \/ listen +S1: 0, WebSocket #2: 0/);
+    expect(r.stdout).not.toContain('ws:doc-1');
+    // --json keeps the engine's ids and adds nothing.
+    const json = JSON.parse(cli(['two.json', '--json'], { 'two.json': traceOf(two.frames, two.t) }).stdout);
+    expect(json.sessions.map((s: { label: string }) => s.label)).toEqual(['S1', expect.stringMatching(/^ws:doc-1:/), expect.stringMatching(/^ws:doc-1:/)]);
+    expect(json.findings.every((f: Record<string, unknown>) => !('client' in f))).toBe(true);
+
+    // A reload kept in the log: the same endpoint, told apart by the page.
+    const [page1, page2] = reloadedLog();
+    const reloaded = cli(['reload.json'], { 'reload.json': traceOf([...page1!.frames, ...page2!.frames], page2!.t) }).stdout;
+    expect(reloaded.split('\n').filter((l) => l.startsWith('   where: '))).toEqual([`   where: ${POLICY}, client top page #1, session S1`, `   where: ${POLICY}, client top page #2, session S2`]);
+
+    // One client: no client column, no client in where:.
+    const one = oneClientLog();
+    const plain = cli(['one.json'], { 'one.json': traceOf(one.frames, one.t) }).stdout;
+    expect(plain).toMatch(/\nstatus +uri +cached /);
+    expect(plain).not.toContain('client localhost');
+    expect(plain).toContain(`   where: ${POLICY}, session S1`);
   });
 
   it('--fail-on decides which level fails', () => {

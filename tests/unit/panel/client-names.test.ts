@@ -1,0 +1,114 @@
+// Rows that read alike but for their client, and WebSocket sessions' names: the Findings view tells two clients'
+// findings about one URI apart by the client's tag (as the URI table does), and only when there are two clients; a
+// WebSocket's session is `WebSocket #n` wherever a session is named, and `session:` finds it by that name.
+import { describe, expect, it } from 'vitest';
+import { Engine, type EngineSnapshot } from '../../../shared/engine/index.ts';
+import { findingClientTag, findingClientTags } from '../../../panel/model/client-tags.ts';
+import { matchesSessionView, parseFilter } from '../../../panel/model/filter.ts';
+import { findingDetail, findingMatches } from '../../../panel/model/findings-view.ts';
+import { nameSessionsIn, sessionIdNamer, sessionLabel, sessionNames } from '../../../panel/model/session-label.ts';
+import { metricRows, sessionEntries } from '../../../panel/model/sessions-view.ts';
+import { sessionLanes } from '../../../panel/model/timeline.ts';
+import { filterRows, lastHolders } from '../../../panel/model/uri-table.ts';
+import { oneClientLog, POLICY, reloadedLog, twoEndpointLog } from '../../support/two-clients.ts';
+
+function snapshotOf(frames: Parameters<Engine['applyAll']>[0], t: number): EngineSnapshot {
+  const e = new Engine();
+  e.applyAll(frames);
+  return e.snapshot(t);
+}
+
+const twoEndpoints = (): EngineSnapshot => {
+  const log = twoEndpointLog();
+  return snapshotOf(log.frames, log.t);
+};
+
+describe('Findings view: the client of a finding', () => {
+  it('two endpoints: each finding about the URI says its endpoint', () => {
+    const snap = twoEndpoints();
+    const tags = findingClientTags(snap);
+    const policy = snap.findings.filter((f) => f.uri === POLICY && f.id === 'cached-not-subscribed');
+    expect(policy).toHaveLength(2);
+    expect(policy.map((f) => findingClientTag(tags, f)).sort()).toEqual(['localhost:3000/mcp', 'localhost:3002/ws']);
+    // Once per snapshot's findings.
+    expect(findingClientTags(snap)).toBe(tags);
+  });
+
+  it('a reload kept in the log: the two documents are told apart by their page', () => {
+    const [page1, page2] = reloadedLog();
+    const snap = snapshotOf([...page1!.frames, ...page2!.frames], page2!.t);
+    const policy = snap.findings.filter((f) => f.uri === POLICY);
+    expect(policy.map((f) => f.doc)).toEqual(['doc-1', 'doc-2']);
+    const tags = findingClientTags(snap);
+    expect(policy.map((f) => findingClientTag(tags, f))).toEqual(['top page #1', 'top page #2']);
+  });
+
+  it('one client: no tag at all', () => {
+    const log = oneClientLog();
+    const snap = snapshotOf(log.frames, log.t);
+    expect(snap.findings.length).toBeGreaterThan(0);
+    expect(findingClientTags(snap).size).toBe(0);
+    expect(snap.findings.map((f) => findingClientTag(findingClientTags(snap), f))).toEqual(snap.findings.map(() => ''));
+  });
+});
+
+describe('a WebSocket session is named WebSocket #n, never by its connection id', () => {
+  it('in the Sessions grid, the lanes, the Server tooltip; session: and free text find it by that name', () => {
+    const snap = twoEndpoints();
+    expect(sessionEntries(snap).map((e) => e.label).sort()).toEqual(['S1', 'WebSocket #1', 'WebSocket #2']);
+    expect(sessionLanes(snap.sessions, snap.streams, snap.now).map((l) => l.label)).toEqual(['S1', 'WebSocket #1', 'WebSocket #2']);
+    expect([...lastHolders(snap.sessions).values()].map((h) => h.name)).toEqual(['WebSocket #1']);
+    const ids = (filter: string) => snap.findings.filter((f) => findingMatches(f, parseFilter(filter), snap.sessions)).map((f) => f.id).sort();
+    expect(ids('session:"websocket #2"')).toEqual(['cached-not-subscribed', 'phantom-subscription']);
+    expect(ids('"WebSocket #1 ended"')).toEqual(['cached-not-subscribed', 'phantom-subscription']);
+    expect(filterRows(snap, parseFilter('session:"websocket #2"')).map((r) => r.endpoint)).toEqual(['ws://localhost:3002/ws']);
+  });
+
+  it('numbers the WebSockets in the order they connected; other ids stay as they are', () => {
+    const snap = twoEndpoints();
+    const ws = snap.sessions.filter((s) => s.transport === 'websocket');
+    expect(ws.map((s) => s.label)).toEqual([expect.stringMatching(/^ws:/), expect.stringMatching(/^ws:/)]);
+    const name = sessionIdNamer(snap.sessions);
+    expect(ws.map((s) => name(s.label))).toEqual(['WebSocket #1', 'WebSocket #2']);
+    expect(name('S1')).toBe('S1');
+    expect(sessionIdNamer(snap.sessions)).toBe(name);
+    expect(ws.map((s) => sessionLabel(s, name))).toEqual(['WebSocket #1', 'WebSocket #2']);
+    // The Sessions grid, the timeline's lanes, the URI table's tooltip on who held a URI last, the metrics.
+    expect(sessionEntries(snap).map((e) => e.label).sort()).toEqual(['S1', 'WebSocket #1', 'WebSocket #2']);
+    expect(sessionLanes(snap.sessions, snap.streams, snap.now).map((l) => l.label)).toEqual(['S1', 'WebSocket #1', 'WebSocket #2']);
+    expect([...lastHolders(snap.sessions).values()].map((h) => h.name)).toEqual(['WebSocket #1']);
+    const perSession = metricRows(snap.metrics, name).find((m) => m.name === 'subscribedUrisPerSession')!;
+    expect(perSession.value).toBe('S1: 0\nWebSocket #2: 0');
+    // The engine's ids are unchanged.
+    expect(ws[0]!.key).toBe(ws[0]!.label);
+  });
+
+  it("a finding's session and the sessions its detail names", () => {
+    const snap = twoEndpoints();
+    const name = sessionIdNamer(snap.sessions);
+    const lost = snap.findings.find((f) => f.id === 'cached-not-subscribed' && f.reason === 'lost-on-reinit')!;
+    expect(name(lost.session!)).toBe('WebSocket #2');
+    expect(lost.detail).toMatch(/^ws:\S+ ended/);
+    expect(findingDetail(lost, name)).toMatch(/: WebSocket #1 ended \(transport-closed\)/);
+    expect(findingDetail(lost, name)).not.toContain('ws:');
+    expect(nameSessionsIn('held by ws:nobody, see ws://localhost:3002/ws', name)).toBe('held by ws:nobody, see ws://localhost:3002/ws');
+  });
+
+  it('session: finds a WebSocket by the name shown, in every view', () => {
+    const snap = twoEndpoints();
+    const name = sessionIdNamer(snap.sessions);
+    const second = parseFilter('session:"websocket #2"');
+    const first = parseFilter('session:"websocket #1"');
+    // Sessions grid and lanes.
+    expect(snap.sessions.filter((s) => matchesSessionView(second, s, name)).map((s) => sessionLabel(s, name))).toEqual(['WebSocket #2']);
+    expect(sessionNames(snap.sessions[1]!, name)).toEqual([snap.sessions[1]!.label, 'WebSocket #1']);
+    // Findings: by their own session, and by the session their detail names.
+    const ids = (filter: ReturnType<typeof parseFilter>) => snap.findings.filter((f) => findingMatches(f, filter, snap.sessions)).map((f) => `${f.id} ${f.uri ?? ''}`).sort();
+    expect(ids(second)).toEqual([`cached-not-subscribed ${POLICY}`, `phantom-subscription ${POLICY}`]);
+    expect(ids(first)).toEqual([`cached-not-subscribed ${POLICY}`, `phantom-subscription ${POLICY}`]);
+    expect(ids(parseFilter('"WebSocket #1 ended"'))).toHaveLength(2);
+    // URI table: the WebSocket client's row.
+    expect(filterRows(snap, second).map((r) => r.endpoint)).toEqual(['ws://localhost:3002/ws']);
+    expect(filterRows(snap, parseFilter('session:s1')).map((r) => r.endpoint)).toEqual(['http://localhost:3000/mcp']);
+  });
+});
