@@ -93,6 +93,12 @@ async function observe(panel: Page, s: Scenario, tabId: number): Promise<Seen> {
 
   await panel.click('[role="tab"][data-view="findings"]');
   await panel.waitForSelector('.findings-table');
+  // Its rows drawn (they render after the table: under load a read found none).
+  await waitFor(
+    () => panel.evaluate(() => document.querySelectorAll('.finding-row').length === Number(document.querySelector('.findings-table')?.getAttribute('data-count'))),
+    10_000,
+    `${s.name}: findings drawn`,
+  );
   const findings = await panel.$$eval('.finding-row', (rs) =>
     rs.map((r) => ({ id: r.getAttribute('data-finding-id')!, severity: r.getAttribute('data-severity')!, open: r.getAttribute('data-open') === 'true', uri: r.getAttribute('data-uri') ?? '' })),
   );
