@@ -4,6 +4,7 @@
 import type { Generation, Transport } from '../decode/types.ts';
 import { evaluateCoverage, isParentLike, parentDir } from '../findings/coverage.ts';
 import { ConditionSet, FindingLog } from '../findings/finding-log.ts';
+import { closeGapsOfLedger } from '../findings/gap.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import type { NodeId } from '../flow/chart.ts';
 import { FlowTracker, type FlowWalk } from '../flow/flow-tracker.ts';
@@ -364,6 +365,7 @@ export class EngineCore {
     l.endSeq = seq;
     l.endCause = cause;
     l.client.ledgerEnded(l);
+    closeGapsOfLedger(this, l, cause === 'unload' ? 'before the page unloaded' : `before session ${l.label} ended`, t, seq);
     const reason: CoverageReason = l.kind === 'session' ? 'lost-on-reinit' : 'lost-with-stream';
     // Releasing empties viaParent: the views keep telling what it held in its own right from what a parent covered.
     if (l.viaParent !== undefined && l.viaParent.size > 0) l.viaParentAtEnd = new Map(l.viaParent);

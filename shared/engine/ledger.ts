@@ -31,6 +31,8 @@ export class SubscriptionLedger {
    * are put in doubt when a stream opens again (findings/gap.ts), not at a GET the server refused.
    */
   pendingGap: { from: { t: number; seq: number }; reason: string } | undefined = undefined;
+  /** The seq of the GET its latest resume-gap warning was about: a note about an older gap must not replace it. */
+  resumeWarnSeq: number | undefined = undefined;
   /** When the last delivery channel closed, and the `retry` the server asked for (SEP-1699 polling). */
   lastChannelClose: { t: number; seq: number; retryMs?: number } | undefined;
   /** Negotiated protocol version. */

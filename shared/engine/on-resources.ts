@@ -24,6 +24,7 @@ export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage):
   core.touch(u, m.t);
   c.inflight.add(m.index, c.nextReadOrder());
   u.lastReadReqT = m.t;
+  u.lastReadReqSeq = m.seq;
   u.lastReadIndex = m.index;
   u.lastReadFailed = undefined;
   u.readsInFlight++;
@@ -120,7 +121,9 @@ export function onListAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
     const lm = obj(o.annotations)?.lastModified;
     if (typeof lm !== 'string') continue;
     u.listedLastModified = lm;
-    if (u.gapDoubt) settleGapByList(core, u, lm, m.pairSeq ?? m.seq, m.t, m.t, m.seq);
+    // Timed by when the list was asked for (the message list keeps it, when it keeps messages).
+    const reqT = m.pair !== undefined && m.pair < core.messages.size ? core.messages.tAt(m.pair) : m.t;
+    if (u.gapDoubt) settleGapByList(core, u, lm, m.pairSeq ?? m.seq, reqT, m.t, m.seq);
   }
 }
 

@@ -131,6 +131,8 @@ export class UriState {
   listedLastModified: string | undefined;
 
   lastReadReqT: number | undefined;
+  /** The seq of the last read sent (a delivery gap's doubt takes one sent since it began as its re-read). */
+  lastReadReqSeq = 0;
   /** The message index of the last read sent, and why it failed when it did (undefined: answered, or on its way). */
   lastReadIndex = -1;
   lastReadFailed: string | undefined = undefined;

@@ -123,9 +123,7 @@ export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
       'never received). Events the server sent in between are not replayed, so notifications in that window are lost. ' +
       'A GET stream that carried no event ids at all cannot be resumed by any client: that gap is only noted (info). ' +
       'Each URI the session held and had cached before the gap gets its own finding, open until the client reads it ' +
-      'again: its cache may be stale, and nothing else shows it (the subscription itself never lapsed). The same note ' +
-      '(info) marks a URI whose subscription the server lost (a session ended, a listen dropped) and that the client ' +
-      'subscribed again without reading it since: an update in between was announced to nobody.',
+      'again: its cache may be stale, and nothing else shows it (the subscription itself never lapsed).',
     fix:
       'Reconnect with the Last-Event-ID of the last event received on that stream (the SDK does this via resumptionToken). ' +
       'When the server sends no event ids, give it an event store (the SDK: eventStore) and have it prime each stream ' +

@@ -39,12 +39,18 @@ export interface GapDoubt {
   reread: { t: number; seq: number; queued: boolean } | undefined;
   /** Reads sent since the latest gap began and not answered yet. */
   out: number;
+  /** Why the last re-read failed, while the doubt waits again. */
+  failed: string | undefined;
 }
 
 function mark(u: UriState, from: { t: number; seq: number }, back: { t: number; seq: number }, reason: string, severity: Severity, session: string): void {
+  // A read sent since the gap began and still on its way answers it when it comes (sent before the return: not late).
+  const inFlight = u.readsInFlight > 0 && u.lastReadReqSeq > from.seq ? { t: u.lastReadReqT ?? back.t, seq: u.lastReadReqSeq, queued: false } : undefined;
+  // A lapse is in doubt from when it was subscribed again (the loss itself is cached-not-subscribed's, while it lasted).
+  const startT = reason === 'subscription-lapsed' ? back.t : from.t;
   const d = u.gapDoubt;
   if (!d) {
-    u.gapDoubt = { t: from.t, seq: from.seq, fromSeq: from.seq, backT: back.t, backSeq: back.seq, reason, severity, session, gaps: 1, reread: undefined, out: 0 };
+    u.gapDoubt = { t: startT, seq: from.seq, fromSeq: from.seq, backT: back.t, backSeq: back.seq, reason, severity, session, gaps: 1, reread: inFlight, out: inFlight ? 1 : 0, failed: undefined };
     return;
   }
   // Another gap before any re-read: the latest one is what a re-read must follow; the worst severity stays.
@@ -55,9 +61,15 @@ function mark(u: UriState, from: { t: number; seq: number }, back: { t: number; 
   d.reason = severity === 'warning' || d.severity !== 'warning' ? reason : d.reason;
   if (severity === 'warning') d.severity = 'warning';
   d.session = session;
-  // A re-read in flight was sent before this gap began: it cannot answer it.
-  d.reread = undefined;
-  d.out = 0;
+  // A re-read sent before this gap began cannot answer it; one sent since still can.
+  if (d.reread && d.reread.seq < d.fromSeq) {
+    d.reread = undefined;
+    d.out = 0;
+  }
+  if (!d.reread && inFlight) {
+    d.reread = inFlight;
+    d.out = 1;
+  }
 }
 
 /**
@@ -69,7 +81,9 @@ export function markGap(l: SubscriptionLedger, from: { t: number; seq: number },
   let any = false;
   for (const uri of l.uris) {
     const u = l.client.uris.get(uri);
-    if (!u || !(u.cached || u.readsInFlight > 0) || u.writtenReqSeq > from.seq || !u.holders.includes(l)) continue;
+    // Cached, or a first read on its way that was asked for before the gap (one asked for during it is the catch-up).
+    if (!u || u.writtenReqSeq > from.seq || !u.holders.includes(l)) continue;
+    if (!u.cached && !(u.readsInFlight > 0 && u.lastReadReqSeq < from.seq)) continue;
     mark(u, from, back, reason, severity, l.label);
     any = true;
   }
@@ -100,11 +114,13 @@ export function noteGapReadSent(core: EngineCore, u: UriState, t: number, seq: n
 }
 
 /** A read of `u` sent at `reqSeq` failed: when no other is still out, the doubt waits again. */
-export function noteGapReadFailed(u: UriState, reqSeq: number): void {
+export function noteGapReadFailed(u: UriState, reqSeq: number, why: string): void {
   const d = u.gapDoubt;
   if (!d?.reread || reqSeq < d.fromSeq) return;
   d.out = Math.max(0, d.out - 1);
-  if (d.out === 0) d.reread = undefined;
+  if (d.out > 0) return;
+  d.reread = undefined;
+  d.failed = why;
 }
 
 function doubtSpec(u: UriState, d: GapDoubt, detail: string): FindingSpec {
@@ -116,7 +132,7 @@ function doubtSpec(u: UriState, d: GapDoubt, detail: string): FindingSpec {
 function gapText(d: GapDoubt): string {
   const more = d.gaps > 1 ? ` (${d.gaps} gaps since it was last read, the first at seq ${d.seq})` : '';
   if (d.reason === 'subscription-lapsed') {
-    return `subscribed again in ${d.session} (seq ${d.backSeq}) after its subscription was lost at seq ${d.fromSeq}${more}, not read since: an update in between was announced to nobody`;
+    return `subscribed again in ${d.session} (seq ${d.backSeq}) after its subscription was lost at seq ${d.fromSeq}${more}: an update in between was announced to nobody`;
   }
   const how =
     d.reason === 'no-event-ids'
@@ -124,7 +140,7 @@ function gapText(d: GapDoubt): string {
       : d.reason === 'unknown-last-event-id'
         ? 'came back with a Last-Event-ID it never received'
         : 'came back without Last-Event-ID';
-  return `${d.session}'s delivery stream ${how} (dropped at seq ${d.fromSeq}, back at seq ${d.backSeq})${more}; cached before, not read since: an update sent in the gap is lost`;
+  return `${d.session}'s delivery stream ${how} (dropped at seq ${d.fromSeq}, back at seq ${d.backSeq})${more}; cached before the gap: an update sent in it is lost`;
 }
 
 /** Since when, in words: the stream came back, or the URI was subscribed again. */
@@ -132,10 +148,15 @@ function sinceBack(d: GapDoubt): string {
   return d.reason === 'subscription-lapsed' ? 'it was subscribed again' : 'the stream came back';
 }
 
+/** A re-read sent at `sent` was late: past the grace after delivery came back, and not in a catch-up run. */
+function late(core: EngineCore, d: GapDoubt, sent: { t: number; queued?: boolean }): boolean {
+  return sent.t - d.backT >= core.grace && !sent.queued;
+}
+
 /** Settles the doubt (a read, or a list with the cached lastModified, answered the latest gap at `t`); late is history. */
 function settle(core: EngineCore, u: UriState, d: GapDoubt, sent: { t: number; queued?: boolean }, t: number, seq: number): void {
   u.gapDoubt = undefined;
-  if (sent.t - d.backT < core.grace || sent.queued) return;
+  if (!late(core, d, sent)) return;
   core.log.record(doubtSpec(u, d, `${gapText(d)}; read again only ${Math.round(sent.t - d.backT)} ms after ${sinceBack(d)}`), d.t, t, [d.seq, d.backSeq, seq]);
 }
 
@@ -156,13 +177,30 @@ export function settleGapByList(core: EngineCore, u: UriState, lastModified: str
   settle(core, u, d, d.reread ?? { t: reqT }, t, seq);
 }
 
-/** The page went with the doubt still open past the grace, and no re-read on its way: history. */
-export function closeGapAtUnload(core: EngineCore, u: UriState, t: number, seq: number): void {
+/**
+ * The page went (`how`: "before the page unloaded"), or the session whose stream it was ended (a lapse is a doubt of
+ * its own then): a doubt that held past the grace is history — with its late re-read, if one was on its way.
+ */
+export function closeGap(core: EngineCore, u: UriState, how: string, t: number, seq: number): void {
   const d = u.gapDoubt;
   if (!d) return;
   u.gapDoubt = undefined;
-  if (!u.cached || d.reread || t - d.backT < core.grace || u.client.catchingUp.covers(d.backT, t, core.grace)) return;
-  core.log.record(doubtSpec(u, d, `${gapText(d)}; never read again before the page unloaded`), d.t, t, [d.seq, d.backSeq, seq]);
+  if (!u.cached) return;
+  if (d.reread) {
+    if (late(core, d, d.reread)) core.log.record(doubtSpec(u, d, `${gapText(d)}; read again only ${Math.round(d.reread.t - d.backT)} ms after ${sinceBack(d)}, not answered ${how}`), d.t, t, [d.seq, d.backSeq, seq]);
+    return;
+  }
+  if (t - d.backT < core.grace || u.client.catchingUp.covers(d.backT, t, core.grace)) return;
+  core.log.record(doubtSpec(u, d, `${gapText(d)}; never read again ${how}`), d.t, t, [d.seq, d.backSeq, seq]);
+}
+
+/** The stream doubts of the URIs session `l` held, as it ends (its URIs' loss takes over; a lapse may follow). */
+export function closeGapsOfLedger(core: EngineCore, l: SubscriptionLedger, how: string, t: number, seq: number): void {
+  for (const uri of l.uris) {
+    const u = l.client.uris.get(uri);
+    const d = u?.gapDoubt;
+    if (u && d && d.session === l.label && d.reason !== 'subscription-lapsed') closeGap(core, u, how, t, seq);
+  }
 }
 
 /**
@@ -172,5 +210,6 @@ export function closeGapAtUnload(core: EngineCore, u: UriState, t: number, seq: 
 export function timedGapFinding(core: EngineCore, c: ClientModel, u: UriState, now: number, out: TimedFinding[]): void {
   const d = u.gapDoubt;
   if (!d || !u.cached || d.reread || now - d.backT < core.grace || c.catchingUp.covers(d.backT, now, core.grace)) return;
-  out.push({ spec: doubtSpec(u, d, `${gapText(d)}; not read in the ${Math.round(now - d.backT)} ms since ${sinceBack(d)}`), firstT: d.t, evidence: [d.seq, d.backSeq], open: true });
+  const failed = d.failed !== undefined ? `; the re-read failed (${d.failed})` : '';
+  out.push({ spec: doubtSpec(u, d, `${gapText(d)}${failed}; not read successfully in the ${Math.round(now - d.backT)} ms since ${sinceBack(d)}`), firstT: d.t, evidence: [d.seq, d.backSeq], open: true });
 }

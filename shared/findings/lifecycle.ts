@@ -24,6 +24,7 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
   const doubt = l !== undefined && prev.kind === 'get';
   if (e.lastEventId === undefined) {
     if (doubt && l) l.pendingGap = { from, reason: 'no-last-event-id' };
+    if (l) l.resumeWarnSeq = seq;
     core.log.record(
       { ...base, reason: 'no-last-event-id', detail: `the stream that ended at seq ${prev.endedSeq} had delivered up to event id ${prev.lastId}; the new GET sent no Last-Event-ID` },
       t,
@@ -32,6 +33,7 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
     );
   } else if (!e.matchesKnownId) {
     if (doubt && l) l.pendingGap = { from, reason: 'unknown-last-event-id' };
+    if (l) l.resumeWarnSeq = seq;
     core.log.record(
       { ...base, reason: 'unknown-last-event-id', detail: `Last-Event-ID ${e.lastEventId} is not the last event id received (${prev.lastId})` },
       t,
@@ -52,6 +54,9 @@ export function noteUnresumable(core: EngineCore, c: ClientModel, l: Subscriptio
   const base = { id: 'resume-gap' as const, doc: c.doc, endpoint: c.endpoint, session: l.label };
   if (held === 0) return;
   markGap(l, gap, { t, seq }, 'no-event-ids', 'info');
+  // A GET since the gap began already got a warning about the session (a per-request stream it did not resume): the
+  // latest record names the finding, and a note must not hide that warning (a review, 2026-12-05).
+  if (l.resumeWarnSeq !== undefined && l.resumeWarnSeq > gap.seq) return;
   const ms = Math.max(0, Math.round(t - gap.t));
   core.log.record(
     {

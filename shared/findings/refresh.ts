@@ -33,6 +33,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   // A notification since the cached content was *asked for* explains a change (two quick notifications, two reads: the
   // second notification announces what the second read returns, even though it arrived before the first answer). Only
   // when none did is the content compared (comparing a document costs as much as reading it).
+  // (A change a delivery gap's catch-up read finds is still a missed-update: it proves the doubt, resume-gap, was real.)
   const announced = u.lastNotifySeq > u.writtenReqSeq;
   const mustCompare = u.cached && (outOfOrder || (!announced && !u.staleSince));
   // An older answer is stale if it differs from the newest one (what the cache should end on).
@@ -176,7 +177,7 @@ export function noteResourceGone(core: EngineCore, u: UriState, reqSeq: number, 
  * the re-read did not happen: the notification waits again (the client's cache still holds what it announced stale).
  */
 export function noteReadFailed(core: EngineCore, u: UriState, reqSeq: number, t: number, why: string): void {
-  noteGapReadFailed(u, reqSeq);
+  noteGapReadFailed(u, reqSeq, why);
   const p = u.pendingReread;
   if (!p?.reread || reqSeq < p.seq) return;
   p.out = Math.max(0, (p.out ?? 1) - 1);

@@ -53,7 +53,7 @@ describe('a URI cached before a delivery gap no stream resumed', () => {
     expect(open[0]!.firstT).toBe(dropT);
     expect(open[0]!.evidence).toEqual([dropSeq, backSeq]);
     expect(open[0]!.detail).toBe(
-      `S1's delivery stream came back without Last-Event-ID (dropped at seq ${dropSeq}, back at seq ${backSeq}); cached before, not read since: an update sent in the gap is lost; not read in the 2500 ms since the stream came back`,
+      `S1's delivery stream came back without Last-Event-ID (dropped at seq ${dropSeq}, back at seq ${backSeq}); cached before the gap: an update sent in it is lost; not read successfully in the 2500 ms since the stream came back`,
     );
     // The table marks the rows.
     const rows = run(log).snapshot(log.t + GRACE + 500).uris;
@@ -128,7 +128,7 @@ describe('a URI cached before a delivery gap no stream resumed', () => {
     const [f, ...rest] = uriGaps(log, log.t + GRACE + 100);
     expect(rest).toEqual([]);
     expect([f!.reason, f!.severity]).toEqual(['no-last-event-id', 'warning']);
-    expect(f!.detail).toMatch(/^S1's delivery stream came back without Last-Event-ID \(dropped at seq \d+, back at seq \d+\) \(2 gaps since it was last read, the first at seq \d+\); cached before/);
+    expect(f!.detail).toMatch(/^S1's delivery stream came back without Last-Event-ID \(dropped at seq \d+, back at seq \d+\) \(2 gaps since it was last read, the first at seq \d+\); cached before the gap/);
   });
 
   it('is history when the page unloads without reading it again; nothing when it unloads within the grace', () => {
@@ -196,7 +196,7 @@ describe('a URI subscribed again after the server lost its subscription, not rea
     const [f, ...rest] = uriGaps(log, log.t + GRACE + 100);
     expect(rest).toEqual([]);
     expect([f!.reason, f!.severity, f!.session, f!.open]).toEqual(['subscription-lapsed', 'info', 'S2', true]);
-    expect(f!.detail).toMatch(/^subscribed again in S2 \(seq \d+\) after its subscription was lost at seq \d+, not read since: an update in between was announced to nobody; not read in the 210\d ms since it was subscribed again$/);
+    expect(f!.detail).toMatch(/^subscribed again in S2 \(seq \d+\) after its subscription was lost at seq \d+: an update in between was announced to nobody; not read successfully in the 210\d ms since it was subscribed again$/);
     expect(f!.title).toBe('Subscribed again, but not read again');
     // Its reason's own words and fix (read again after subscribing again), the stream's advice after them.
     expect(f!.explanation.startsWith(RESUME_REASONS['subscription-lapsed'].explanation)).toBe(true);
