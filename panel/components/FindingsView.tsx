@@ -40,7 +40,7 @@ const CLIENT_COLUMN: Column = { label: 'Client', title: 'Which client (endpoint,
 const WITH_CLIENT: readonly Column[] = [...COLUMNS.slice(0, 3), CLIENT_COLUMN, ...COLUMNS.slice(3)];
 
 function FindingsViewImpl({ findings, sessions, tags, filter, selectedUri, onOpen, onSelectUri }: Props) {
-  const shown = useMemo(() => sortFindings(findings).filter((f) => findingMatches(f, filter, sessions)), [findings, sessions, filter]);
+  const shown = useMemo(() => sortFindings(findings).filter((f) => findingMatches(f, filter, sessions, findingClientTag(tags, f))), [findings, sessions, filter, tags]);
   const name = sessionIdNamer(sessions);
   const withClient = tags.size > 0;
   // The finding the keyboard is on, by key (its position changes when the list does).

@@ -9,7 +9,7 @@ import { concernedSession, sessionsMatching, type SessionSpan } from './uri-tabl
 const RANK = { error: 3, warning: 2, info: 1 } as const;
 
 /** `finding:`, `uri:`, `session:`, `is:error|warning|info|problem|stale|phantom`, free text; other terms do not apply to findings. */
-export function findingMatches(f: Finding, filter: Filter, sessions: readonly SessionSpan[] = []): boolean {
+export function findingMatches(f: Finding, filter: Filter, sessions: readonly SessionSpan[] = [], client = ''): boolean {
   for (const t of filter.terms) {
     // undefined: the term says nothing about findings (method:, is:stale…): ignored, negated or not.
     let hit: boolean | undefined;
@@ -28,7 +28,8 @@ export function findingMatches(f: Finding, filter: Filter, sessions: readonly Se
     else if (t.key === 'text') {
       const name = sessionIdNamer(sessions);
       const session = f.session ?? '';
-      hit = [f.id, f.title, f.uri ?? '', session, name(session), findingDetail(f), findingDetail(f, name), f.severity, f.open ? 'open' : 'past'].some((s) => s.toLowerCase().includes(t.value));
+      // (And its Client column, when shown: `client` is its tag.)
+      hit = [f.id, f.title, f.uri ?? '', session, name(session), findingDetail(f), findingDetail(f, name), f.severity, f.open ? 'open' : 'past', client].some((s) => s.toLowerCase().includes(t.value));
     }
     if (hit !== undefined && hit === t.negate) return false;
   }

@@ -134,3 +134,11 @@ describe('the Detail column', () => {
     for (const x of found) expect(findingDetail(x)).toBe(`${reasonEntry(x.id, x.reason)!.label}: ${x.detail}`);
   });
 });
+
+describe('free text and the Client column', () => {
+  it('finds a finding by its client tag when the column shows one', () => {
+    const f = { id: 'cached-not-subscribed', key: 'k', severity: 'warning', firstT: 0, lastT: 0, evidence: [], count: 1, open: true, title: 'Cached, but nobody is subscribed', explanation: '', fix: '', uri: 'file:///docs/policy.md', endpoint: 'http://localhost:3002/ws' } as Finding;
+    expect(findingMatches(f, parseFilter('3002/ws'), [], 'localhost:3002/ws')).toBe(true);
+    expect(findingMatches(f, parseFilter('3002/ws'))).toBe(false);
+  });
+});

@@ -308,3 +308,19 @@ describe('reads apart from notifications and from each other', () => {
     expect([...idx.lanes.values()].find((l) => l.uri === POLICY)!.reads.map((r) => r.slot)).toEqual([0, 1, 2, 0, 0]);
   });
 });
+
+describe('many reads waiting at once (a hung server re-read every second)', () => {
+  it('share the last row: slots stop at the rows drawn (the search for a free slot grew as the cube of the reads waiting)', () => {
+    const log = new FrameLog('doc1');
+    log.pageStart('http://localhost:8080/');
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    for (let i = 0; i < 300; i++) {
+      c.beginRead(POLICY);
+      log.wait(10);
+    }
+    const slots = laneOf(log, POLICY).reads.map((r) => r.slot);
+    expect(slots.slice(0, 3)).toEqual([0, 1, 2]);
+    expect(Math.max(...slots)).toBe(2);
+  });
+});
