@@ -312,12 +312,22 @@ function described(f: Frame, v: unknown, via: Via): FrameRow {
 
 export class FrameRows {
   readonly rows: FrameRow[] = [];
+
+  /**
+   * `inferUnknown`: frames before the first in view were dropped (at the log's cap), so a connection not seen opening
+   * lost its opening frames there — its transport is inferred and said so. When nothing was dropped, such a frame is
+   * of a connection whose exchange already ended (its id seen again): no inference, no "dropped at the cap" tooltip (a
+   * review, 2026-12-05). The panel's store knows which; a trim while live (dropBefore) makes it true.
+   */
+  constructor(private inferUnknown = true) {}
+
   private readonly conns = new Map<string, ConnContext>();
   /** Requests waiting for their answers (see PendingRequests). */
   readonly pending = new PendingRequests();
 
   /** The rows of frames before `seq` go (the log dropped those frames at its cap). */
   dropBefore(seq: number): void {
+    this.inferUnknown = true;
     let n = 0;
     while (n < this.rows.length && this.rows[n]!.seq < seq) n++;
     if (n > 0) this.rows.splice(0, n);
@@ -341,7 +351,7 @@ export class FrameRows {
     // A frame of a connection not seen opening (its opening frames were dropped at the log's cap, the view rebuilt from
     // what is left): the transport its kind says, and for a WebSocket its session (the connection, as ws-connect
     // files it); an HTTP response's session header still comes below. It was a blank transport.
-    if (conn && !ctx && !OPENS.has(frame.kind)) {
+    if (conn && !ctx && !OPENS.has(frame.kind) && this.inferUnknown) {
       ctx = { transport: inferredTransport(frame.kind), session: frame.kind.startsWith('ws-') ? conn : '', contentType: '', inferred: true };
       this.conns.set(conn, ctx);
     } else if (ctx?.inferred && ctx.transport === 'SSE ?' && !frame.kind.startsWith('sse-')) {

@@ -830,7 +830,10 @@ export class PanelStore {
   /** The message-list rows of the frames in view (built on first use, then incrementally). */
   messageRows(): FrameRow[] {
     if (!this.rows) {
-      this.rows = new FrameRows();
+      // Whether frames before the view went (dropped at the cap, cleared, or an earlier page's): a connection not seen
+      // opening lost its opening frames then.
+      const dropped = this.imported ? this.imported.trace.dropped.frames : ((this.logStats ?? this.stats.value)?.dropped ?? 0);
+      this.rows = new FrameRows(this.viewStart > 0 || dropped > 0 || (this.source[this.viewStart]?.seq ?? 1) > 1);
       this.rowsApplied = this.viewStart;
     }
     const src = this.source;

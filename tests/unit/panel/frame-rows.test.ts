@@ -11,8 +11,8 @@ import { matchesMessage, parseFilter } from '../../../panel/model/filter.ts';
 const URL = 'http://localhost:3000/mcp';
 const pick = ({ dir, transport, session, method, id, error, uri, note }: FrameRows['rows'][number]) => ({ dir, transport, session, method, id, error, uri, note });
 
-function rowsOf(log: FrameLog) {
-  const rows = new FrameRows();
+function rowsOf(log: FrameLog, inferUnknown = true) {
+  const rows = new FrameRows(inferUnknown);
   for (const f of log.frames) rows.add(f);
   return rows.rows;
 }
@@ -114,6 +114,11 @@ describe('Messages rows', () => {
     // Nothing of the ended exchange: a connection not seen opening, its transport what the frame's kind says.
     expect(rows[2]).toMatchObject({ transport: 'HTTP ?', session: '', method: 'ping' });
     expect(rowsOf(log).map((r) => r.transportInferred)).toEqual([false, false, true]);
+    // With nothing dropped before the view (the store says so), that connection lost no opening frames: nothing is
+    // inferred, and no tooltip claims frames went at the cap.
+    const whole = rowsOf(log, false);
+    expect(whole.map((r) => r.transportInferred)).toEqual([false, false, false]);
+    expect(pick(whole[2]!)).toMatchObject({ transport: '', method: 'ping' });
   });
 
   it('after the cap dropped the opening frames of a connection, its rows show the transport the frame kind says, marked inferred (it was blank)', () => {
