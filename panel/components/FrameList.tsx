@@ -71,7 +71,7 @@ export function FrameList({ rows, version, total, selected, onSelect: setSelecte
               <span role="gridcell">{formatClock(r.t)}</span>
               <span role="gridcell">{r.dir === 'out' ? '↑' : r.dir === 'in' ? '↓' : ''}</span>
               {r.transportInferred ? (
-                <span role="gridcell" class="inferred" data-inferred="true" title={INFERRED_TITLE}>
+                <span role="gridcell" class="inferred" data-inferred="true" title={INFERRED_TITLE} aria-label={`${r.transport} (inferred: its opening frames were dropped)`}>
                   {r.transport}
                 </span>
               ) : (

@@ -152,6 +152,10 @@ it('docked at the bottom (1200×260): whole table rows and timeline lanes, the f
     }).length;
   });
   expect.soft(lanes).toBeGreaterThanOrEqual(3);
+  // The legend is out of sight there, not out of the page: screen readers still read it (display: none hid it).
+  const legend = await p.$eval('.timeline-legend', (l) => ({ display: getComputedStyle(l).display, width: l.getBoundingClientRect().width }));
+  expect(legend.display).not.toBe('none');
+  expect(legend.width).toBeLessThanOrEqual(1);
   // The chart's node labels as drawn: their font size times the chart's scale.
   // (Drawn first: with no label, Math.min() is Infinity and the check passed checking nothing — a review.)
   await p.waitForSelector('.flow .node-label');
