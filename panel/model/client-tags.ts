@@ -40,7 +40,10 @@ function unique(names: string[]): string[] {
 
 /**
  * A tag per client key (`doc endpoint`) among the clients that have rows; empty when they are fewer than two.
- * Clients are taken in the engine's order (first seen first), so a tag does not change as rows come and go.
+ * Clients are taken in the engine's order (first seen first), so a tag does not change as rows come and go. Which
+ * parts a tag has (the page, the endpoint) is decided among the clients shown; the names themselves, numbered where
+ * two read alike, among all the snapshot's clients — so the URI table and the Findings view, which show different
+ * clients, call one client the same (a review found `iframe w/frame #2` in one and `iframe w/frame` in the other).
  */
 export function clientTags(clients: readonly Pick<ClientView, 'doc' | 'endpoint' | 'page'>[], rows: readonly Rowish[]): Map<string, string> {
   const tags = new Map<string, string>();
@@ -51,10 +54,11 @@ export function clientTags(clients: readonly Pick<ClientView, 'doc' | 'endpoint'
   const perEndpoint = new Map<string, number>();
   for (const c of shown) perEndpoint.set(c.endpoint, (perEndpoint.get(c.endpoint) ?? 0) + 1);
   const sharedEndpoint = [...perEndpoint.values()].some((n) => n > 1);
-  const endpointNames = endpoints.size > 1 ? unique([...endpoints].map(shortUrl)) : [];
-  const endpointName = new Map([...endpoints].map((e, i) => [e, endpointNames[i]]));
+  const allEndpoints = [...new Set(clients.map((c) => c.endpoint))];
+  const endpointNames = endpoints.size > 1 ? unique(allEndpoints.map(shortUrl)) : [];
+  const endpointName = new Map(allEndpoints.map((e, i) => [e, endpointNames[i]]));
   // Named per document (one iframe on two servers is one iframe), numbered across documents that read alike.
-  const docs = [...new Map(shown.map((c) => [c.doc, c])).values()];
+  const docs = [...new Map(clients.map((c) => [c.doc, c])).values()];
   const docNames = sharedEndpoint ? unique(docs.map(pageName)) : [];
   const pageOf = new Map(docs.map((c, i) => [c.doc, docNames[i]]));
   shown.forEach((c) => {

@@ -3,7 +3,7 @@
 // WebSocket's session is `WebSocket #n` wherever a session is named, and `session:` finds it by that name.
 import { describe, expect, it } from 'vitest';
 import { Engine, type EngineSnapshot } from '../../../shared/engine/index.ts';
-import { findingClientTag, findingClientTags } from '../../../panel/model/client-tags.ts';
+import { clientTags, findingClientTag, findingClientTags } from '../../../panel/model/client-tags.ts';
 import { matchesSessionView, parseFilter } from '../../../panel/model/filter.ts';
 import { findingDetail, findingMatches } from '../../../panel/model/findings-view.ts';
 import { nameSessionsIn, sessionIdNamer, sessionLabel, sessionNames } from '../../../panel/model/session-label.ts';
@@ -110,5 +110,21 @@ describe('a WebSocket session is named WebSocket #n, never by its connection id'
     // URI table: the WebSocket client's row.
     expect(filterRows(snap, second).map((r) => r.endpoint)).toEqual(['ws://localhost:3002/ws']);
     expect(filterRows(snap, parseFilter('session:s1')).map((r) => r.endpoint)).toEqual(['http://localhost:3000/mcp']);
+  });
+});
+
+describe('one client, one name in every view', () => {
+  it('the table and the Findings view, showing different clients, number pages alike (names among all clients)', () => {
+    const E = 'http://localhost:3000/mcp';
+    const clients = [
+      { doc: 'd1', endpoint: E, page: { top: true, url: 'http://app/' } },
+      { doc: 'd2', endpoint: E, page: { top: false, url: 'http://app/w/frame' } },
+      { doc: 'd3', endpoint: E, page: { top: false, url: 'http://app/w/frame' } },
+    ] as Parameters<typeof clientTags>[0];
+    // The table has rows of the top page and the second iframe; the findings are of both iframes.
+    const table = clientTags(clients, [{ doc: 'd1', endpoint: E }, { doc: 'd3', endpoint: E }]);
+    const findings = clientTags(clients, [{ doc: 'd2', endpoint: E }, { doc: 'd3', endpoint: E }]);
+    expect(table.get(`d3 ${E}`)).toBe(findings.get(`d3 ${E}`));
+    expect(findings.get(`d2 ${E}`)).not.toBe(findings.get(`d3 ${E}`));
   });
 });
