@@ -399,3 +399,16 @@ describe('which gap, and when delivery came back', () => {
     expect(uriGaps(log, log.t + 60_000)).toEqual([]);
   });
 });
+
+describe('a catch-up read that finds the content changed', () => {
+  it('is a missed-update whose detail points at the gap (where the notification most likely went); the doubt is settled', () => {
+    const log = new FrameLog();
+    const { c, dropSeq, backSeq } = droppedWithoutResume(log);
+    log.wait(300);
+    c.read(POLICY, 'v2');
+    const found = run(log).findings(log.t + 60_000);
+    expect(found.filter((f) => f.id === 'resume-gap' && f.uri !== undefined)).toEqual([]);
+    const missed = found.find((f) => f.id === 'missed-update')!;
+    expect(missed.detail).toContain(`; a delivery gap of S1 no stream resumed lies between them (seq ${dropSeq} to ${backSeq}): it was most likely lost there`);
+  });
+});
