@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { RESUME_REASONS } from '../../../shared/findings/catalogue.ts';
 import { brief, run } from '../../support/analyze.ts';
+import { cutWithPerRequestStream, subscribedWithIds } from '../../support/gap-sessions.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, StreamableClient, result, type SseStream } from '../../support/mcp-clients.ts';
 
@@ -15,15 +16,7 @@ const GRACE = 2000;
 
 /** A session that read and subscribed `uris`, its GET stream carrying event ids, dropped and reopened without Last-Event-ID. */
 function droppedWithoutResume(log: FrameLog, uris = [POLICY]): { c: StreamableClient; get: SseStream; dropSeq: number; backSeq: number } {
-  const c = new StreamableClient(log, URL, '2025-11-25');
-  c.initialize({ sessionId: 'S1' });
-  const first = c.openGet({ ids: 'ev' });
-  first.priming();
-  for (const u of uris) {
-    c.read(u, 'v1');
-    c.subscribe(u);
-  }
-  log.wait(100);
+  const { c, first } = subscribedWithIds(log, uris);
   first.close('failed');
   const dropSeq = log.frames.at(-1)!.seq;
   log.wait(1000);
@@ -82,12 +75,7 @@ describe('a URI cached before a delivery gap no stream resumed', () => {
 
   it('is not in doubt when the client read it during the gap (the catch-up came first)', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL, '2025-11-25');
-    c.initialize({ sessionId: 'S1' });
-    const first = c.openGet({ ids: 'ev' });
-    first.priming();
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
+    const { c, first } = subscribedWithIds(log);
     first.close('failed');
     log.wait(200);
     c.read(POLICY, 'v2');
@@ -323,12 +311,7 @@ describe('a client catching up is not late', () => {
 describe('which gap, and when delivery came back', () => {
   it('a resumed stream that drops again before a new event: the gap is the second drop, not the first (resumed) one', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL, '2025-11-25');
-    c.initialize({ sessionId: 'S1' });
-    const first = c.openGet({ ids: 'ev' });
-    first.priming();
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
+    const { c, first } = subscribedWithIds(log);
     first.close('failed');
     log.wait(500);
     const resumed = c.openGet({ lastEventId: first.lastId, ids: 'ev2' });
@@ -345,17 +328,7 @@ describe('which gap, and when delivery came back', () => {
 
   it('a per-request stream cut with the GET stream is not taken for the delivery stream (whichever reconnect comes first)', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL, '2025-11-25');
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet(); // no ids: nothing can resume it
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
-    const p = c.beginRead(FAQ);
-    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
-    log.sseEvent(p.conn, '', { id: 'p-1' });
-    get.close('failed');
-    log.httpEnd(p.conn, 'failed');
-    log.wait(300);
+    const { c, p } = cutWithPerRequestStream(log);
     // The plain GET reconnect first, then the read's stream resumed.
     c.openGet();
     const resumed = c.openGet({ lastEventId: 'p-1', ids: 'q' });
@@ -366,12 +339,7 @@ describe('which gap, and when delivery came back', () => {
 
   it('a GET answered 503 is no return: the retries that fail are not gaps of their own', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL, '2025-11-25');
-    c.initialize({ sessionId: 'S1' });
-    const first = c.openGet({ ids: 'ev' });
-    first.priming();
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
+    const { c, first } = subscribedWithIds(log);
     first.close('failed');
     log.wait(500);
     c.openGet({ status: 503 });
@@ -386,12 +354,7 @@ describe('which gap, and when delivery came back', () => {
 
   it('a GET that resumes correctly after one that was refused clears the doubt it would have raised', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL, '2025-11-25');
-    c.initialize({ sessionId: 'S1' });
-    const first = c.openGet({ ids: 'ev' });
-    first.priming();
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
+    const { c, first } = subscribedWithIds(log);
     first.close('failed');
     c.openGet({ status: 503 });
     log.wait(500);

@@ -3,6 +3,7 @@
 // (a lapse in the next session is a doubt of its own); a list is timed by its request.
 import { describe, expect, it } from 'vitest';
 import { run } from '../../../support/analyze.ts';
+import { subscribedWithIds } from '../../../support/gap-sessions.ts';
 import { FrameLog } from '../../../support/frame-log.ts';
 import { StreamableClient, result, type SseStream } from '../../../support/mcp-clients.ts';
 
@@ -14,18 +15,7 @@ const GRACE = 2000;
 const gaps = (log: FrameLog, now: number) => run(log).findings(now).filter((f) => f.id === 'resume-gap');
 const uriGaps = (log: FrameLog, now: number) => gaps(log, now).filter((f) => f.uri !== undefined);
 
-function setup(log: FrameLog, uris = [POLICY]): { c: StreamableClient; first: SseStream } {
-  const c = new StreamableClient(log, URL, '2025-11-25');
-  c.initialize({ sessionId: 'S1' });
-  const first = c.openGet({ ids: 'ev' });
-  first.priming();
-  for (const u of uris) {
-    c.read(u, 'v1');
-    c.subscribe(u);
-  }
-  log.wait(100);
-  return { c, first };
-}
+const setup = subscribedWithIds;
 
 describe('R1 read sent during the gap, still in flight when the stream comes back', () => {
   it('cached URI: no doubt expected (the read is the catch-up, in flight)', () => {

@@ -2,6 +2,7 @@
 // idless gap is taken also when a per-request stream ended with it, without hiding the warning about that stream.
 import { describe, expect, it } from 'vitest';
 import { run } from '../../../support/analyze.ts';
+import { cutWithPerRequestStream } from '../../../support/gap-sessions.ts';
 import { FrameLog } from '../../../support/frame-log.ts';
 import { StreamableClient, result } from '../../../support/mcp-clients.ts';
 
@@ -13,17 +14,7 @@ const FAQ = 'file:///docs/faq.md';
 describe('decoder', () => {
   it('R3 idless GET + per-request stream with ids cut together; plain GET; the POST stream is never resumed', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL, '2025-11-25');
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet(); // no ids
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
-    const p = c.beginRead(FAQ);
-    log.httpResponse(p.conn, 200, URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
-    log.sseEvent(p.conn, '', { id: 'p-1' });
-    get.close('failed');
-    log.httpEnd(p.conn, 'failed');
-    log.wait(300);
+    const { c } = cutWithPerRequestStream(log);
     c.openGet();
     const e = run(log);
     const fs = e.findings(log.t + 10_000).filter((f) => f.id === 'resume-gap');

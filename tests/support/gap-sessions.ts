@@ -1,0 +1,43 @@
+// Sessions whose delivery stream drops, shared by the per-URI resume-gap tests (tests/unit/engine/uri-gap-doubt.test.ts
+// and gap-review/): a subscribed session with a resumable GET stream, and one whose idle GET stream (no ids) is cut
+// together with a per-request stream that carried an id.
+import type { FrameLog } from './frame-log.ts';
+import { StreamableClient, type PendingCall, type SseStream } from './mcp-clients.ts';
+
+export const GAP_URL = 'http://127.0.0.1:3000/mcp';
+export const GAP_POLICY = 'file:///docs/policy.md';
+export const GAP_FAQ = 'file:///docs/faq.md';
+
+/** Session S1 (2025-11-25) read and subscribed `uris`; its GET stream `first` carries event ids (primed). */
+export function subscribedWithIds(log: FrameLog, uris = [GAP_POLICY]): { c: StreamableClient; first: SseStream } {
+  const c = new StreamableClient(log, GAP_URL, '2025-11-25');
+  c.initialize({ sessionId: 'S1' });
+  const first = c.openGet({ ids: 'ev' });
+  first.priming();
+  for (const u of uris) {
+    c.read(u, 'v1');
+    c.subscribe(u);
+  }
+  log.wait(100);
+  return { c, first };
+}
+
+/**
+ * Session S1 read and subscribed the policy; its GET stream carried no ids, and a read of the FAQ (`p`) was answering
+ * on its own stream, which had sent an event id: both are cut together, and 300 ms pass. What the client sends next is
+ * the test's.
+ */
+export function cutWithPerRequestStream(log: FrameLog): { c: StreamableClient; p: PendingCall } {
+  const c = new StreamableClient(log, GAP_URL, '2025-11-25');
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet(); // no ids: nothing can resume it
+  c.read(GAP_POLICY, 'v1');
+  c.subscribe(GAP_POLICY);
+  const p = c.beginRead(GAP_FAQ);
+  log.httpResponse(p.conn, 200, GAP_URL, { 'content-type': 'text/event-stream', 'mcp-session-id': 'S1' });
+  log.sseEvent(p.conn, '', { id: 'p-1' });
+  get.close('failed');
+  log.httpEnd(p.conn, 'failed');
+  log.wait(300);
+  return { c, p };
+}
