@@ -188,7 +188,7 @@ export function findingSessions(f: FindingFacts, sessions: readonly SessionSpan[
   if (f.detail) {
     for (const i of sortedUnique(namedIn(f.detail, index, sessions))) if (namedSessionCounts(f, sessions[i]!)) out.push(sessions[i]!.label);
   }
-  const client = followsUriAcrossSessions(f.id) ? index.byClient.get(f.doc)?.get(f.endpoint) : undefined;
+  const client = followsUriAcrossSessions(f.id, f.uri) ? index.byClient.get(f.doc)?.get(f.endpoint) : undefined;
   if (client) {
     const held: number[] = [];
     if (f.spans) for (const [t0, t1] of f.spans) collectHeld(client, 0, client.pos.length, t0, t1, held);
@@ -212,7 +212,7 @@ export function findingSessions(f: FindingFacts, sessions: readonly SessionSpan[
 export function concernedSession(f: FindingFacts, sessions: readonly SessionSpan[], index: SessionIndex): number {
   if (index.size === 0) return -1;
   if (f.detail) for (const i of namedIn(f.detail, index, sessions)) if (namedSessionCounts(f, sessions[i]!)) return i;
-  const client = followsUriAcrossSessions(f.id) ? index.byClient.get(f.doc)?.get(f.endpoint) : undefined;
+  const client = followsUriAcrossSessions(f.id, f.uri) ? index.byClient.get(f.doc)?.get(f.endpoint) : undefined;
   if (!client) return -1;
   if (!f.spans) return firstHeld(client, 0, client.pos.length, f.firstT, f.lastT);
   for (const [t0, t1] of f.spans) {
@@ -222,7 +222,7 @@ export function concernedSession(f: FindingFacts, sessions: readonly SessionSpan
   return -1;
 }
 
-type FindingFacts = Pick<Finding, 'id' | 'session' | 'detail' | 'doc' | 'endpoint' | 'firstT' | 'lastT' | 'spans'>;
+type FindingFacts = Pick<Finding, 'id' | 'session' | 'detail' | 'doc' | 'endpoint' | 'firstT' | 'lastT' | 'spans'> & Partial<Pick<Finding, 'uri'>>;
 
 /** A session the detail names counts only if it is of the finding's own client (and not the finding's own session). */
 function namedSessionCounts(f: FindingFacts, s: SessionSpan): boolean {

@@ -25,8 +25,9 @@ export interface FindingSpec {
  * session and in the next ones is one problem, not one per reconnect — a client that never resubscribes made URIs ×
  * reconnects findings. Such a finding is keyed without its session and names the latest one.
  */
-export function followsUriAcrossSessions(id: FindingId): boolean {
-  return id === 'cached-not-subscribed' || id === 'phantom-subscription';
+export function followsUriAcrossSessions(id: FindingId, uri?: string): boolean {
+  // A URI's resume-gap too (a cache in doubt after every reconnect is one finding): not the session's own.
+  return id === 'cached-not-subscribed' || id === 'phantom-subscription' || (id === 'resume-gap' && uri !== undefined);
 }
 
 /**
@@ -34,7 +35,7 @@ export function followsUriAcrossSessions(id: FindingId): boolean {
  * finding, not URIs × reconnects (a review counted 1,765 notes on the bench trace).
  */
 function keySession(s: Pick<FindingSpec, 'id' | 'session' | 'uri'>): string {
-  return followsUriAcrossSessions(s.id) || (s.id === 'resume-gap' && s.uri !== undefined) ? '' : (s.session ?? '');
+  return followsUriAcrossSessions(s.id, s.uri) ? '' : (s.session ?? '');
 }
 
 export function findingKey(s: Pick<FindingSpec, 'id' | 'doc' | 'endpoint' | 'uri' | 'session'>): string {

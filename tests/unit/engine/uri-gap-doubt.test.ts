@@ -4,6 +4,7 @@
 // never came before the page went.
 import { describe, expect, it } from 'vitest';
 import { RESUME_REASONS } from '../../../shared/findings/catalogue.ts';
+import { findingSessions } from '../../../panel/model/uri-table.ts';
 import { brief, run } from '../../support/analyze.ts';
 import { cutWithPerRequestStream, subscribedWithIds } from '../../support/gap-sessions.ts';
 import { FrameLog } from '../../support/frame-log.ts';
@@ -373,5 +374,21 @@ describe('a catch-up read that finds the content changed', () => {
     expect(found.filter((f) => f.id === 'resume-gap' && f.uri !== undefined)).toEqual([]);
     const missed = found.find((f) => f.id === 'missed-update')!;
     expect(missed.detail).toContain(`; a delivery gap of S1 no stream resumed lies between them (seq ${dropSeq} to ${backSeq}): it was most likely lost there`);
+  });
+});
+
+describe('the sessions a URI\'s doubt concerns', () => {
+  it('one finding across a gap in S1 and a lapse in S2 names the latest (S2), and session:S1 still finds it', () => {
+    const log = new FrameLog();
+    const { c } = droppedWithoutResume(log);
+    log.wait(3000); // the S1 doubt held past the grace
+    c.begin('ping').httpStatus(404);
+    c.initialize({ sessionId: 'S2' });
+    c.subscribe(POLICY);
+    const snap = run(log).snapshot(log.t + GRACE + 500);
+    const [f, ...rest] = snap.findings.filter((x) => x.id === 'resume-gap' && x.uri === POLICY);
+    expect(rest).toEqual([]);
+    expect([f!.session, f!.reason, f!.count]).toEqual(['S2', 'subscription-lapsed', 2]);
+    expect(findingSessions(f!, snap.sessions).sort()).toEqual(['S1', 'S2']);
   });
 });
