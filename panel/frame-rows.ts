@@ -107,14 +107,13 @@ export class PendingRequests {
   private readonly map = new Map<string, PendingRequest>();
   /** Per connection, the requests sent on it (an answer with no readable id takes the only one; its end drops them). */
   private readonly perConn = new Map<string, PendingRequest[]>();
-  private readonly queue: PendingRequest[] = [];
-  private head = 0;
-  private live = 0;
+  /** The requests waiting, oldest first (a Set keeps insertion order): what the cap forgets first. */
+  private readonly live = new Set<PendingRequest>();
   constructor(private readonly cap = 20_000) {}
 
   /** Requests waiting. */
   get size(): number {
-    return this.live;
+    return this.live.size;
   }
 
   add(dir: Dir, conn: string, session: string, id: unknown, method: string, uri: string, uris: readonly string[]): void {
@@ -129,16 +128,8 @@ export class PendingRequests {
     const list = this.perConn.get(conn);
     if (list) list.push(p);
     else this.perConn.set(conn, [p]);
-    this.queue.push(p);
-    this.live++;
-    while (this.live > this.cap) {
-      const oldest = this.queue[this.head++]!;
-      if (!oldest.done) this.remove(oldest);
-    }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue.splice(0, this.head);
-      this.head = 0;
-    }
+    this.live.add(p);
+    while (this.live.size > this.cap) this.remove(this.live.values().next().value!);
   }
 
   /** The request an answer travelling in `dir` answers (taken: answered once), or undefined. */
@@ -181,7 +172,7 @@ export class PendingRequests {
   private remove(p: PendingRequest): void {
     if (p.done) return;
     p.done = true;
-    this.live--;
+    this.live.delete(p);
     // Only when it is the same request under the key (a newer request may have reused the id).
     if (this.map.get(p.byConn) === p) this.map.delete(p.byConn);
     if (p.bySession !== '' && this.map.get(p.bySession) === p) this.map.delete(p.bySession);

@@ -84,6 +84,13 @@ function nextTask(): Promise<void> {
 }
 
 /** The first seq the log still holds: it holds firstKept..lastSeq without gaps (a seq is given once per stored frame). */
+/** The index, from `from` on, of the first of `frames` (in seq order) at or after `firstKept`. */
+function keptFrom(frames: readonly Frame[], firstKept: number, from: number): number {
+  let i = from;
+  while (i < frames.length && frames[i]!.seq < firstKept) i++;
+  return i;
+}
+
 function firstKeptOf(stats: TabStats): number {
   return stats.lastSeq - stats.frames + 1;
 }
@@ -427,9 +434,7 @@ export class PanelStore {
 
   /** The index, from `from` on, of the first frame the log still holds (the frames before it were dropped). */
   private goneUntil(firstKept: number, from: number): number {
-    let i = from;
-    while (i < this.frames.length && this.frames[i]!.seq < firstKept) i++;
-    return i;
+    return keptFrom(this.frames, firstKept, from);
   }
 
   /** A frame drawer on a frame the log dropped closes. */
@@ -821,9 +826,7 @@ export class PanelStore {
   droppedLacking(frames: readonly Frame[]): { frames: number; rejected: number } {
     const stats = this.logStats ?? this.stats.value;
     if (!stats) return { frames: 0, rejected: 0 };
-    const firstKept = firstKeptOf(stats);
-    let held = 0;
-    while (held < frames.length && frames[held]!.seq < firstKept) held++;
+    const held = keptFrom(frames, firstKeptOf(stats), 0);
     return { frames: Math.max(0, stats.dropped - held), rejected: stats.rejected };
   }
 

@@ -5,6 +5,7 @@
 // "now". Dense lanes stay cheap: marks and bars are gathered into one path per style and filled once, a mark closer
 // than 2 px to the previous one of its kind is skipped, and so is a short read ending within 1 px of the previous
 // one in its row; nothing is allocated per read or per mark.
+import { SEVERITY_RANK } from '../../shared/findings/types.ts';
 import { formatClock } from '../model/format.ts';
 import {
   LANE_H,
@@ -325,11 +326,9 @@ export function drawTimeline(d: DrawInput): void {
   }
 }
 
-const SEVERITY_ORDER = { info: 0, warning: 1, error: 2 } as const;
-
 /** Stale intervals mildest first (a copy when they are not in that order already). */
 export function bySeverity<T extends { severity?: 'error' | 'warning' | 'info' }>(list: readonly T[]): readonly T[] {
-  const rank = (x: T) => SEVERITY_ORDER[x.severity ?? 'error'];
+  const rank = (x: T) => SEVERITY_RANK[x.severity ?? 'error'];
   for (let i = 1; i < list.length; i++) if (rank(list[i - 1]!) > rank(list[i]!)) return [...list].sort((a, b) => rank(a) - rank(b));
   return list;
 }

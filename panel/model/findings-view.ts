@@ -1,12 +1,12 @@
 // The findings view's model: open first, worst first, earliest first (causes before consequences); and which findings a
 // filter keeps. Pure.
 import type { Finding } from '../../shared/engine/index.ts';
+import { SEVERITY_RANK } from '../../shared/findings/types.ts';
 import { reasonEntry } from '../../shared/findings/catalogue.ts';
 import { STALE_FINDINGS, uriMatches, type Filter } from './filter.ts';
 import { nameSessionsIn, sessionIdNamer, type SessionIdName } from './session-label.ts';
 import { concernedSession, sessionsMatching, type SessionSpan } from './uri-table.ts';
 
-const RANK = { error: 3, warning: 2, info: 1 } as const;
 
 /** `finding:`, `uri:`, `session:`, `is:error|warning|info|problem|stale|phantom`, free text; other terms do not apply to findings. */
 export function findingMatches(f: Finding, filter: Filter, sessions: readonly SessionSpan[] = [], client = ''): boolean {
@@ -52,7 +52,7 @@ function sessionConcerns(f: Finding, value: string, sessions: readonly SessionSp
 export function compareFindingsView(a: Finding, b: Finding): number {
   return (
     Number(b.open) - Number(a.open) ||
-    RANK[b.severity] - RANK[a.severity] ||
+    SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
     a.firstT - b.firstT ||
     Number(a.uri !== undefined) - Number(b.uri !== undefined) ||
     (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)

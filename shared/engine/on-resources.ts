@@ -121,10 +121,13 @@ export function onListAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
     const lm = obj(o.annotations)?.lastModified;
     if (typeof lm !== 'string') continue;
     u.listedLastModified = lm;
-    // Timed by when the list was asked for (the message list keeps it, when it keeps messages).
-    const reqT = m.pair !== undefined && m.pair < core.messages.size ? core.messages.tAt(m.pair) : m.t;
-    if (u.gapDoubt) settleGapByList(core, u, lm, m.pairSeq ?? m.seq, reqT, m.t, m.seq);
+    if (u.gapDoubt) settleGapByList(core, u, lm, m.pairSeq ?? m.seq, listAskedAt(core, m), m.t, m.seq);
   }
+}
+
+/** When the list answered by `m` was asked for (the message list keeps it, when it keeps messages); else its answer's time. */
+function listAskedAt(core: EngineCore, m: DecodedMessage): number {
+  return m.pair !== undefined && m.pair < core.messages.size ? core.messages.tAt(m.pair) : m.t;
 }
 
 export function onSubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMessage): void {

@@ -156,8 +156,12 @@ function late(core: EngineCore, d: GapDoubt, sent: { t: number; queued?: boolean
 /** Settles the doubt (a read, or a list with the cached lastModified, answered the latest gap at `t`); late is history. */
 function settle(core: EngineCore, u: UriState, d: GapDoubt, sent: { t: number; queued?: boolean }, t: number, seq: number): void {
   u.gapDoubt = undefined;
-  if (!late(core, d, sent)) return;
-  core.log.record(doubtSpec(u, d, `${gapText(d)}; read again only ${Math.round(sent.t - d.backT)} ms after ${sinceBack(d)}`), d.t, t, [d.seq, d.backSeq, seq]);
+  if (late(core, d, sent)) recordGap(core, u, d, `read again only ${Math.round(sent.t - d.backT)} ms after ${sinceBack(d)}`, t, seq);
+}
+
+/** The doubt as history, ended at `t` (seq `seq`), with how it ended (`end`) after what the gap was. */
+function recordGap(core: EngineCore, u: UriState, d: GapDoubt, end: string, t: number, seq: number): void {
+  core.log.record(doubtSpec(u, d, `${gapText(d)}; ${end}`), d.t, t, [d.seq, d.backSeq, seq]);
 }
 
 /** A read of `u` sent at `reqSeq` was answered with content at `t`: one sent after the latest gap began answers the doubt. */
@@ -187,11 +191,11 @@ export function closeGap(core: EngineCore, u: UriState, how: string, t: number, 
   u.gapDoubt = undefined;
   if (!u.cached) return;
   if (d.reread) {
-    if (late(core, d, d.reread)) core.log.record(doubtSpec(u, d, `${gapText(d)}; read again only ${Math.round(d.reread.t - d.backT)} ms after ${sinceBack(d)}, not answered ${how}`), d.t, t, [d.seq, d.backSeq, seq]);
+    if (late(core, d, d.reread)) recordGap(core, u, d, `read again only ${Math.round(d.reread.t - d.backT)} ms after ${sinceBack(d)}, not answered ${how}`, t, seq);
     return;
   }
   if (t - d.backT < core.grace || u.client.catchingUp.covers(d.backT, t, core.grace)) return;
-  core.log.record(doubtSpec(u, d, `${gapText(d)}; never read again ${how}`), d.t, t, [d.seq, d.backSeq, seq]);
+  recordGap(core, u, d, `never read again ${how}`, t, seq);
 }
 
 /** The stream doubts of the URIs session `l` held, as it ends (its URIs' loss takes over; a lapse may follow). */
