@@ -14,7 +14,7 @@ import { nameSessionsIn, sessionIdNamer, sessionLabel, type SessionIdName } from
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
 import { flowNodeText } from '../model/flow-view.ts';
-import { frameLabel } from '../model/frame-label.ts';
+import { frameLabelAt } from '../model/frame-label.ts';
 import type { DrawerTarget, PanelStore } from '../store.ts';
 
 interface Props {
@@ -107,9 +107,13 @@ function messagesAtSeq(store: PanelStore, seq: number): DecodedMessage[] {
   return msgs;
 }
 
-/** A finding's evidence link, named by what the frame is (`#32 resources/read`, `#37 HTTP 404`), not its number only. */
+/**
+ * A finding's evidence link, named by what the frame is (`#32 resources/read`, `#37 HTTP 404`), not its number only;
+ * from the message list's columns (the messages of the engine in view, as messagesAtSeq finds them), none decoded.
+ */
 function EvidenceLink({ store, seq, open }: { store: PanelStore; seq: number; open: Props['open'] }) {
-  const label = frameLabel(store.frameBySeq(seq), messagesAtSeq(store, seq));
+  const engine = store.engineNow();
+  const label = frameLabelAt(engine.messageList(engine.messageCount), seq, store.frameBySeq(seq));
   return <SeqLink seq={seq} open={open} label={label || undefined} />;
 }
 

@@ -1,7 +1,9 @@
 // What a frame is, in a few words, for a link to it (a finding's evidence: `#32 resources/read`, `#37 HTTP 404`):
-// the JSON-RPC message it carried when it carried one, else what the transport did. Cheap: one frame, its messages.
-import type { DecodedMessage } from '../../shared/engine/index.ts';
+// the JSON-RPC message it carried when it carried one, else what the transport did. Cheap: one frame, its messages —
+// read from the message list's columns (kind, method), not decoded (the drawer labels every evidence link on every render).
+import type { DecodedMessage, MessageList } from '../../shared/engine/index.ts';
 import type { Frame } from '../../shared/frames.ts';
+import { messageIndexAtSeq } from './sessions-view.ts';
 
 /** One message as a link names it: its method (a response's is its request's), with ` result`/` error` on an answer. */
 function messageText(m: Pick<DecodedMessage, 'kind' | 'method'>): string {
@@ -10,9 +12,30 @@ function messageText(m: Pick<DecodedMessage, 'kind' | 'method'>): string {
   return m.method ?? m.kind;
 }
 
+/** A frame carrying `count` messages (a batch: several), the first `first`: it, and how many more. */
+function messagesText(first: Pick<DecodedMessage, 'kind' | 'method'>, count: number): string {
+  return messageText(first) + (count > 1 ? ` +${count - 1}` : '');
+}
+
 /** The label of frame `f` carrying `msgs` (empty when it carried none); '' when the frame is not in view. */
 export function frameLabel(f: Frame | undefined, msgs: ReadonlyArray<Pick<DecodedMessage, 'kind' | 'method'>>): string {
-  if (msgs.length) return messageText(msgs[0]!) + (msgs.length > 1 ? ` +${msgs.length - 1}` : '');
+  return msgs.length ? messagesText(msgs[0]!, msgs.length) : transportText(f);
+}
+
+/**
+ * The label of frame `seq` (frame `f`, when in view) as frameLabel gives it from its decoded messages, its messages
+ * counted and the first's kind and method read from `list`'s columns: no message is built (nor its id parsed).
+ */
+export function frameLabelAt(list: MessageList, seq: number, f: Frame | undefined): string {
+  const store = list.store;
+  const first = messageIndexAtSeq(list, seq);
+  let count = 0;
+  while (first + count < list.count && store.seqAt(first + count) === seq) count++;
+  return count ? messagesText({ kind: store.kindAt(first), method: store.methodAt(first) }, count) : transportText(f);
+}
+
+/** What the transport did in frame `f` (a frame that carried no message); '' when the frame is not in view. */
+function transportText(f: Frame | undefined): string {
   if (!f) return '';
   switch (f.kind) {
     case 'http-request':
