@@ -5,7 +5,6 @@
 // "now". Dense lanes stay cheap: marks and bars are gathered into one path per style and filled once, a mark closer
 // than 2 px to the previous one of its kind is skipped, and so is a short read ending within 1 px of the previous
 // one in its row; nothing is allocated per read or per mark.
-import { SEVERITY_RANK } from '../../shared/findings/types.ts';
 import { formatClock } from '../model/format.ts';
 import {
   LANE_H,
@@ -35,6 +34,7 @@ const lastReadX = new Float64Array(READ_ROWS);
 
 export type LaneSpec =
   | { kind: 'session'; id: string; label: string; session: SessionLane }
+  /** `stale` mildest first, as staleIntervals gives them: painted in that order. */
   | { kind: 'uri'; id: string; label: string; uri: string; lane: UriLane | undefined; stale: StaleInterval[]; selected: boolean };
 
 export interface Palette {
@@ -206,8 +206,8 @@ export function drawTimeline(d: DrawInput): void {
       ctx.fillStyle = p.selectedFill;
       ctx.fillRect(0, y, width, LANE_H);
     }
-    // Mildest first: where bands overlap, the worst is painted last, on top (as the lane's label says it).
-    for (const s of bySeverity(lane.stale)) {
+    // Mildest first (staleIntervals' order): where bands overlap, the worst is painted last, on top (as the lane's label says it).
+    for (const s of lane.stale) {
       const s0 = clampX(xOf(w, s.t0, width), width);
       const s1 = clampX(xOf(w, s.t1, width), width);
       if (s1 < 0 || s0 > width) continue;
@@ -324,11 +324,4 @@ export function drawTimeline(d: DrawInput): void {
     ctx.stroke();
     ctx.lineWidth = 1;
   }
-}
-
-/** Stale intervals mildest first (a copy when they are not in that order already). */
-export function bySeverity<T extends { severity?: 'error' | 'warning' | 'info' }>(list: readonly T[]): readonly T[] {
-  const rank = (x: T) => SEVERITY_RANK[x.severity ?? 'error'];
-  for (let i = 1; i < list.length; i++) if (rank(list[i - 1]!) > rank(list[i]!)) return [...list].sort((a, b) => rank(a) - rank(b));
-  return list;
 }

@@ -347,7 +347,12 @@ function listenReconnects(s: SessionView, client: ClientSessions): boolean {
   return false;
 }
 
-/** Per URI lane key: intervals during which a staleness finding was open (event findings: a zero-length mark). */
+/**
+ * Per URI lane key: intervals during which a staleness finding was open (event findings: a zero-length mark), mildest
+ * first (in finding order within a severity): the order the lane paints them in, the worst last, on top, as its label
+ * says. Put in that order as they are gathered, not sorted on every draw (nor each lane afterwards: on 5,000 lanes
+ * that cost 1.6–4 ms a snapshot, more than the draws saved).
+ */
 export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings'>, now: number): Map<string, StaleInterval[]> {
   const out = new Map<string, StaleInterval[]>();
   for (const f of snapshot.findings as Finding[]) {
@@ -355,11 +360,17 @@ export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings'>, now: 
     if (k === undefined) continue;
     let list = out.get(k);
     if (!list) out.set(k, (list = []));
+    // Mildest first: this finding's intervals go after those of its severity or milder, before any worse one (a
+    // lane holds a few: found by walking back from the end).
+    const rank = SEVERITY_RANK[f.severity];
+    let at = list.length;
+    while (at > 0 && SEVERITY_RANK[list[at - 1]!.severity] > rank) at--;
     // A finding that held several times is shaded where it held, not over the healthy times in between.
     // Coloured by its own severity, as the table's row: an info one (a TTL passed) was drawn red, as an error.
-    if (f.spans) for (const [t0, t1] of f.spans) list.push({ t0, t1, severity: f.severity });
-    else list.push({ t0: f.firstT, t1: f.lastT, severity: f.severity });
-    if (f.open) list[list.length - 1]!.t1 = Math.max(now, list[list.length - 1]!.t1);
+    const own: StaleInterval[] = f.spans ? f.spans.map(([t0, t1]) => ({ t0, t1, severity: f.severity })) : [{ t0: f.firstT, t1: f.lastT, severity: f.severity }];
+    if (f.open) own[own.length - 1]!.t1 = Math.max(now, own[own.length - 1]!.t1);
+    if (at === list.length) list.push(...own);
+    else list.splice(at, 0, ...own);
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // band, a red lane label — while its row in the table said INFO (a UX audit).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../../shared/engine/index.ts';
-import { bySeverity, drawTimeline, type Palette } from '../../../panel/components/timeline-draw.ts';
+import { drawTimeline, type Palette } from '../../../panel/components/timeline-draw.ts';
 import { ageSeverities } from '../../../panel/model/uri-table.ts';
 import { staleIntervals, staleSeverityAt, type StaleInterval } from '../../../panel/model/timeline.ts';
 
@@ -21,9 +21,26 @@ describe('stale intervals by severity', () => {
     expect(staleSeverityAt(iv, 320)).toBe('error');
     expect(staleSeverityAt(iv, 500)).toBeUndefined();
     expect(staleSeverityAt([{ t0: 0, t1: 10, severity: 'warning' }], 5)).toBe('warning');
-    // Overlapping bands are painted mildest first: the worst ends on top, as the label says.
-    expect(bySeverity(iv).map((x) => x.severity)).toEqual(['info', 'error']);
-    expect(bySeverity([...iv].reverse()).map((x) => x.severity)).toEqual(['info', 'error']);
+  });
+
+  it('come mildest first (the order the lane paints them in), in finding order within a severity', () => {
+    const snap = {
+      findings: [
+        finding({ id: 'phantom-subscription', severity: 'error', firstT: 300, lastT: 350 }),
+        finding({ severity: 'warning', firstT: 110, lastT: 120 }),
+        finding({ severity: 'info', firstT: 100, lastT: 400 }),
+        finding({ id: 'cached-not-subscribed', severity: 'error', firstT: 500, lastT: 600, spans: [[500, 520], [560, 600]] }),
+        finding({ severity: 'warning', firstT: 130, lastT: 140 }),
+      ],
+    };
+    expect(staleIntervals(snap, 1000).get('D E file:///a')!).toEqual([
+      { t0: 100, t1: 400, severity: 'info' },
+      { t0: 110, t1: 120, severity: 'warning' },
+      { t0: 130, t1: 140, severity: 'warning' },
+      { t0: 300, t1: 350, severity: 'error' },
+      { t0: 500, t1: 520, severity: 'error' },
+      { t0: 560, t1: 600, severity: 'error' },
+    ]);
   });
 
   it('a cache past its age takes its open cache-age finding\'s colour in the table, not the row\'s worst; none yet: pending', () => {
@@ -42,14 +59,14 @@ describe('the stale band', () => {
   beforeAll(() => void (g.Path2D = class { rect() {} moveTo() {} lineTo() {} closePath() {} }));
   afterAll(() => void (g.Path2D = had));
 
-  /** The styles the band's rectangles were filled with (the lane's, above the axis). */
-  function bandStyles(stale: StaleInterval[]): string[] {
+  /** The styles the band's rectangles were filled with (the lane's, above the axis), in painting order; `at`: with their x. */
+  function bandStyles(stale: StaleInterval[], at = false): string[] {
     const styles: string[] = [];
     const ctx: Record<string, unknown> = {
       fillStyle: '',
       measureText: () => ({ width: 10 }),
-      fillRect(this: { fillStyle: string }, _x: number, y: number) {
-        if (y >= 18) styles.push(this.fillStyle);
+      fillRect(this: { fillStyle: string }, x: number, y: number) {
+        if (y >= 18) styles.push(at ? `${this.fillStyle}@${x}` : this.fillStyle);
       },
     };
     const proxy = new Proxy(ctx, { get: (o, k) => (k in o ? o[k as string] : () => {}), set: (o, k, v) => ((o[k as string] = v), true) }) as unknown as CanvasRenderingContext2D;
@@ -62,5 +79,21 @@ describe('the stale band', () => {
     expect(bandStyles([{ t0: 100, t1: 400, severity: 'info' }])).toEqual(['FILL-INFO', 'INFO']);
     expect(bandStyles([{ t0: 100, t1: 400, severity: 'warning' }])).toEqual(['FILL-WARN', 'WARN']);
     expect(bandStyles([{ t0: 100, t1: 400, severity: 'error' }])).toEqual(['FILL-ERROR', 'ERROR']);
+  });
+
+  it("overlapping bands of a lane's stale intervals are painted mildest first: the worst last, on top, as its label says", () => {
+    // Findings worst first: the lane still paints info, then warning, then error (the order the draw sorted them in
+    // before staleIntervals did); ties in finding order.
+    const snap = {
+      findings: [
+        finding({ id: 'phantom-subscription', severity: 'error', firstT: 300, lastT: 350 }),
+        finding({ severity: 'warning', firstT: 200, lastT: 500 }),
+        finding({ severity: 'info', firstT: 100, lastT: 400 }),
+        finding({ id: 'cached-not-subscribed', severity: 'error', firstT: 600, lastT: 700 }),
+      ],
+    };
+    const stale = staleIntervals(snap, 1000).get('D E file:///a')!;
+    expect(bandStyles(stale, true)).toEqual(['FILL-INFO@60', 'INFO@60', 'FILL-WARN@120', 'WARN@120', 'FILL-ERROR@180', 'ERROR@180', 'FILL-ERROR@360', 'ERROR@360']);
+    expect(staleSeverityAt(stale, 320)).toBe('error');
   });
 });
