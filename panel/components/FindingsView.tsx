@@ -15,7 +15,7 @@ import { findingRowKey } from '../../shared/findings/finding-log.ts';
 import type { Filter } from '../model/filter.ts';
 import { findingClientTag } from '../model/client-tags.ts';
 import { findingDetail, findingMatches, sortFindings } from '../model/findings-view.ts';
-import { nameSessionsIn, sessionIdNamer } from '../model/session-label.ts';
+import { nameSessionsIn, sessionIdNamer, sessionIdTitle } from '../model/session-label.ts';
 import { formatClock } from '../model/format.ts';
 import { UriText } from './UriTable.tsx';
 import { VirtualList, type Column } from './VirtualList.tsx';
@@ -118,7 +118,7 @@ function FindingsViewImpl({ findings, sessions, tags, filter, selectedUri, onOpe
                     {client || '—'}
                   </span>
                 ) : null}
-                <span role="gridcell" title={f.session === undefined ? '' : session === f.session ? f.session : `${session} (${f.session})`}>
+                <span role="gridcell" title={f.session === undefined ? '' : sessionIdTitle(f.session, name)}>
                   {session ?? '—'}
                 </span>
                 <span role="gridcell" title={nameSessionsIn(f.detail ?? '', name)}>

@@ -31,6 +31,16 @@ export function sessionIdNamer(sessions: readonly Nameable[]): SessionIdName {
 }
 
 /**
+ * The tooltip of a session id shown by its name: the name and the id it stands for (`WebSocket #2 (ws:<doc>.7)`), or
+ * the id alone when it is shown as it is. Wherever a view names a session by `name` (the Findings view's Session
+ * column, the metrics, the drawer's finding, the Messages view's session column).
+ */
+export function sessionIdTitle(id: string, name: SessionIdName): string {
+  const shown = name(id);
+  return shown === id ? id : `${shown} (${id})`;
+}
+
+/**
  * `text` (a finding's detail: "ws:doc.3 ended (transport-closed) at seq 25") with the WebSocket session ids it names
  * as the views show them. Only ids `name` renames are touched, whole (a longer id that starts with one is left).
  */

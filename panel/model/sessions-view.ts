@@ -5,7 +5,7 @@ import type { ClientView, EngineSnapshot, MessageList, Metrics, SessionView, Str
 import { decodedJson, messageAt } from '../../shared/engine/index.ts';
 import { rereadJudged } from '../../shared/metrics.ts';
 import { formatClock, formatDuration, formatShare, shortId } from './format.ts';
-import { sessionIdNamer, sessionLabel, type SessionIdName } from './session-label.ts';
+import { sessionIdNamer, sessionIdTitle, sessionLabel, type SessionIdName } from './session-label.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -184,7 +184,7 @@ export function metricRows(m: Metrics, name: SessionIdName = (id) => id): Array<
       // made the metrics wider than their column, and the values were cut off (a UX audit).
       // (A name the views give, `WebSocket #2`, is short and whole: cut, it lost its number.)
       value: m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${name(s.session) !== s.session ? name(s.session) : shortId(s.session, 8)}: ${s.uris}`).join('\n') : '—',
-      title: m.subscribedUrisPerSession.map((s) => `${name(s.session) !== s.session ? `${name(s.session)} (${s.session})` : s.session}: ${s.uris}`).join('\n'),
+      title: m.subscribedUrisPerSession.map((s) => `${sessionIdTitle(s.session, name)}: ${s.uris}`).join('\n'),
     },
     { group: 'server', name: 'notificationsPerMinute', label: 'Updated notifications (per minute)', value: `${m.notifications} (${m.notificationsPerMinute === null ? 'under a minute observed' : `${n(m.notificationsPerMinute)}/min`})` },
     { group: 'server', name: 'updatesDroppedInferred', label: 'Updates with no subscriber (inferred)', value: String(m.updatesDroppedInferred) },

@@ -190,6 +190,11 @@ it("the Findings view tells two endpoints' findings about one URI apart by the c
   await p.click('.finding-row[data-finding-id="phantom-subscription"]');
   await p.waitForSelector('[data-drawer="finding"]');
   expect(await p.textContent('[data-drawer="finding"] .finding-id')).toBe('phantom-subscription · session WebSocket #2 · localhost:3002/ws');
+  // Hovering the name says the id it stands for, in one text (sessionIdTitle): the row's Session cell and the drawer's
+  // (the drawer's said the connection id alone).
+  const cellTitle = await p.getAttribute('.finding-row[data-finding-id="phantom-subscription"] [role="gridcell"]:nth-child(5)', 'title');
+  expect(cellTitle).toMatch(/^WebSocket #2 \(ws:\S+\)$/);
+  expect(await p.getAttribute('[data-drawer="finding"] .finding-id > span[title]:not(.finding-client)', 'title')).toBe(cellTitle);
   // With the drawer open (the table narrower) the client is still whole.
   expect(await p.$$eval('.finding-row [role="gridcell"].client', (cs) => cs.filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent))).toEqual([]);
   if (process.env.SHOT) await p.screenshot({ path: process.env.SHOT });

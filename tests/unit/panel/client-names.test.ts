@@ -6,7 +6,7 @@ import { Engine, type EngineSnapshot } from '../../../shared/engine/index.ts';
 import { clientTags, findingClientTag, findingClientTags } from '../../../panel/model/client-tags.ts';
 import { matchesSessionView, parseFilter } from '../../../panel/model/filter.ts';
 import { findingDetail, findingMatches } from '../../../panel/model/findings-view.ts';
-import { nameSessionsIn, sessionIdNamer, sessionLabel, sessionNames } from '../../../panel/model/session-label.ts';
+import { nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionNames } from '../../../panel/model/session-label.ts';
 import { metricRows, sessionEntries } from '../../../panel/model/sessions-view.ts';
 import { sessionLanes } from '../../../panel/model/timeline.ts';
 import { filterRows, lastHolders } from '../../../panel/model/uri-table.ts';
@@ -81,6 +81,19 @@ describe('a WebSocket session is named WebSocket #n, never by its connection id'
     expect(perSession.value).toBe('S1: 0\nWebSocket #2: 0');
     // The engine's ids are unchanged.
     expect(ws[0]!.key).toBe(ws[0]!.label);
+  });
+
+  it('its tooltip, wherever a session is shown by name, is one text: the name and the id it stands for (sessionIdTitle)', () => {
+    const snap = twoEndpoints();
+    const name = sessionIdNamer(snap.sessions);
+    const second = snap.sessions.filter((s) => s.transport === 'websocket')[1]!.label;
+    expect(sessionIdTitle(second, name)).toBe(`WebSocket #2 (${second})`);
+    // An id shown as it is: the id alone (no `S1 (S1)`).
+    expect(sessionIdTitle('S1', name)).toBe('S1');
+    expect(sessionIdTitle(second, (id) => id)).toBe(second);
+    // The metrics' tooltip says it so (it built the text itself, as the Findings view's Session column did).
+    const perSession = metricRows(snap.metrics, name).find((m) => m.name === 'subscribedUrisPerSession')!;
+    expect(perSession.title).toBe(`S1: 0\n${sessionIdTitle(second, name)}: 0`);
   });
 
   it("a finding's session and the sessions its detail names", () => {
