@@ -3,6 +3,7 @@
 // and the requests waiting for their answers (PendingRequests), so an answer's row names its request's method and URI.
 import type { Frame, Payload } from '../shared/frames.ts';
 import { sniffTruncated } from '../shared/decode/jsonrpc.ts';
+import { wsSessionId } from '../shared/decode/decoder.ts';
 
 export interface FrameRow {
   seq: number;
@@ -340,10 +341,10 @@ export class FrameRows {
     const conn = 'conn' in frame && frame.conn ? frame.conn : '';
     let ctx = conn ? this.conns.get(conn) : undefined;
     // A frame of a connection not seen opening (its opening frames were dropped at the log's cap, the view rebuilt from
-    // what is left): the transport its kind says, and for a WebSocket its session (the connection, as ws-connect
+    // what is left): the transport its kind says, and for a WebSocket its session (the connection's, as ws-connect
     // files it); an HTTP response's session header still comes below. It was a blank transport.
     if (conn && !ctx && !OPENS.has(frame.kind) && this.inferUnknown) {
-      ctx = { transport: inferredTransport(frame.kind), session: frame.kind.startsWith('ws-') ? conn : '', contentType: '', inferred: true };
+      ctx = { transport: inferredTransport(frame.kind), session: frame.kind.startsWith('ws-') ? wsSessionId(conn) : '', contentType: '', inferred: true };
       this.conns.set(conn, ctx);
     } else if (ctx?.inferred && ctx.transport === 'SSE ?' && !frame.kind.startsWith('sse-')) {
       // A later frame tells an SSE stream's kind: an http-end ends a fetch, an es-error an EventSource.
@@ -428,9 +429,13 @@ export class FrameRows {
         this.conns.delete(frame.conn);
         this.pending.endConn(frame.conn);
         return note('closed by page');
-      case 'ws-connect':
-        this.conns.set(frame.conn, { transport: 'WebSocket', session: frame.conn, contentType: '', inferred: false });
-        return void rows.push(row(frame, 'out', 'WebSocket', frame.conn, '', '', '', '', frame.url));
+      case 'ws-connect': {
+        // The socket is the session: filed under the session id the engine gives it (ws:<conn>), so the list names it
+        // as the other views do (WebSocket #n) and `session:` finds it by that name. It was the bare connection id.
+        const session = wsSessionId(frame.conn);
+        this.conns.set(frame.conn, { transport: 'WebSocket', session, contentType: '', inferred: false });
+        return void rows.push(row(frame, 'out', 'WebSocket', session, '', '', '', '', frame.url));
+      }
       case 'ws-open':
         return note(`open ${frame.protocol}`);
       case 'ws-message':

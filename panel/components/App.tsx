@@ -10,6 +10,7 @@ import { findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { messageContext, viewNotes, type Filter, type MessageContext } from '../model/filter.ts';
 import { contextSetsRead, IncrementalMessageFilter, rowsUpTo } from '../model/message-filter.ts';
 import { formatClock } from '../model/format.ts';
+import { sessionIdNamer } from '../model/session-label.ts';
 import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
 import { filterRows, findingCounts, viewForSeverity } from '../model/uri-table.ts';
 import type { PanelStore, ViewName } from '../store.ts';
@@ -262,16 +263,19 @@ export function App({ store, connection }: Props) {
     const scrubbed = store.scrubSnapshot.value;
     const every = store.messageRows();
     const all = scrubbed ? rowsUpTo(every, scrubbed.lastSeq) : every;
+    // Sessions named as the other views name them (a WebSocket's `WebSocket #2`), shown and found by that name.
+    const name = sessionIdNamer(snap.sessions);
     let shownRows = all;
     if (filter.terms.length) {
       // Filtered over every row (incrementally: see message-filter.ts), then cut at the replayed instant while scrubbing.
-      const ctx = contextSetsRead(filter).length ? messageContext(snap.uris) : NO_CONTEXT;
+      const ctx = { ...(contextSetsRead(filter).length ? messageContext(snap.uris) : NO_CONTEXT), name };
       const hits = messageFilter.apply(every, filter, ctx);
       shownRows = scrubbed ? rowsUpTo(hits, scrubbed.lastSeq) : hits;
     }
     main = (
       <FrameList
         rows={shownRows}
+        name={name}
         total={all.length}
         version={version}
         selected={store.messageSelected.value}

@@ -464,7 +464,7 @@ function SessionDetail({ snapshot, skey, open }: { snapshot: EngineSnapshot; ske
       <Facts
         rows={[
           ['Endpoint', s.endpoint],
-          // A WebSocket is named by its number (no session id): its connection's id, as the Messages view shows it.
+          // A WebSocket is named by its number (no session id): the engine's id for it, as the views' tooltips say it.
           ...(s.transport === 'websocket' && s.kind === 'session' ? ([['Connection', s.label]] as Array<[string, string]>) : []),
           ['Transport', `${s.transport} (${s.generation})`],
           ['Protocol version', s.notInitialized ? `— (not initialized: ${NOT_INITIALIZED})` : versionText(s, true)],

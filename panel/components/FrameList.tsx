@@ -1,9 +1,11 @@
 // The messages view: every JSON-RPC message and transport event in view, one row each — time, direction, transport,
 // session, method, id, error, URI (or a transport note). Filtered with the same language as the URI table; a click,
 // or the arrow keys and Enter (as in the URI table), opens the frame in the detail drawer. Follows the tail while
-// scrolled to the bottom.
+// scrolled to the bottom. Sessions are named as in the other views: a WebSocket's (no session id) `WebSocket #2`,
+// its id in the tooltip.
 import { rowIndexOf, rowKey, type FrameRow } from '../frame-rows.ts';
 import { formatClock, middleId } from '../model/format.ts';
+import { sessionIdTitle, type SessionIdName } from '../model/session-label.ts';
 import { VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 20;
@@ -22,11 +24,13 @@ interface Props {
    * JSON-RPC batch is one frame, several rows). Rows are appended while live, in seq order; a key stays where it is. Owned by the store (messageSelected).
    */
   selected: string | null;
+  /** How the views name sessions (the shown snapshot's sessionIdNamer). */
+  name: SessionIdName;
   onSelect: (key: string) => void;
   onOpen: (seq: number) => void;
 }
 
-export function FrameList({ rows, version, total, selected, onSelect: setSelected, onOpen }: Props) {
+export function FrameList({ rows, version, total, selected, name, onSelect: setSelected, onOpen }: Props) {
   const index = selected === null ? -1 : rowIndexOf(rows, selected);
   return (
     <div class="frame-list">
@@ -50,6 +54,7 @@ export function FrameList({ rows, version, total, selected, onSelect: setSelecte
           const r = rows[i]!;
           const key = rowKey(rows, i);
           const isSelected = key === selected;
+          const session = name(r.session);
           return (
             <div
               key={key}
@@ -77,7 +82,10 @@ export function FrameList({ rows, version, total, selected, onSelect: setSelecte
               ) : (
                 <span role="gridcell">{r.transport}</span>
               )}
-              <span role="gridcell" title={r.session}>{middleId(r.session)}</span>
+              {/* A name the views give is short and whole (cut, `WebSocket #12` lost its number); an id is cut in the middle. */}
+              <span role="gridcell" title={sessionIdTitle(r.session, name)}>
+                {session === r.session ? middleId(r.session) : session}
+              </span>
               <span role="gridcell">{r.method}</span>
               <span role="gridcell">{r.id}</span>
               <span role="gridcell">{r.error}</span>

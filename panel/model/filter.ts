@@ -256,6 +256,11 @@ export interface MessageContext {
   phantomUris: ReadonlySet<string>;
   /** URIs whose row is a problem (warning or error): `is:problem`. */
   problemUris: ReadonlySet<string>;
+  /**
+   * How the views name sessions (the shown snapshot's sessionIdNamer): `session:` and free text find a WebSocket's
+   * rows by the name the list shows (`WebSocket #2`) as well as by its id. Absent: ids as they are.
+   */
+  name?: SessionIdName;
 }
 
 /** The context for the Messages view from the URI rows it is judged with (the shown snapshot's). */
@@ -286,15 +291,19 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
       return undefined;
     case 'uri':
       return anyUri(m, (u) => uriMatches(t.value, u));
-    case 'session':
-      return m.session.toLowerCase().startsWith(t.value) || m.session.toLowerCase().includes(t.value);
+    case 'session': {
+      // By its id, and by the name the list shows for it (a WebSocket's `WebSocket #2`, as the other views).
+      const shown = ctx.name ? ctx.name(m.session) : m.session;
+      return m.session.toLowerCase().includes(t.value) || (shown !== m.session && shown.toLowerCase().includes(t.value));
+    }
     case 'method':
       return m.method.toLowerCase().includes(t.value);
     case 'finding':
       return undefined;
     case 'text': {
       const v = t.value;
-      return [m.method, m.uri, m.session, m.error, m.note, m.transport, m.id].some((s) => s.toLowerCase().includes(v)) || anyUri(m, (u) => u.toLowerCase().includes(v));
+      const shown = ctx.name ? ctx.name(m.session) : m.session;
+      return [m.method, m.uri, m.session, shown, m.error, m.note, m.transport, m.id].some((s) => s.toLowerCase().includes(v)) || anyUri(m, (u) => u.toLowerCase().includes(v));
     }
   }
 }

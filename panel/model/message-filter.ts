@@ -9,7 +9,8 @@ export interface FilterableRow extends MessageFacts {
   seq: number;
 }
 
-type ContextSet = keyof MessageContext;
+/** The context's URI sets (not its session names). */
+type ContextSet = Exclude<keyof MessageContext, 'name'>;
 
 /** The context's sets the filter reads: is:stale, is:problem and is:phantom (negated or not) go by the URI rows. */
 export function contextSetsRead(f: Filter): ContextSet[] {
@@ -21,6 +22,11 @@ export function contextSetsRead(f: Filter): ContextSet[] {
     else if (t.value === 'phantom') out.add('phantomUris');
   }
   return [...out];
+}
+
+/** Whether the filter matches rows by the name their session is shown with (MessageContext.name). */
+function readsSessionNames(f: Filter): boolean {
+  return f.terms.some((t) => t.key === 'session' || t.key === 'text');
 }
 
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
@@ -91,12 +97,14 @@ export class IncrementalMessageFilter<R extends FilterableRow> {
     return this.out;
   }
 
-  /** Whether the sets of the context the filter reads are the same as those the kept result was filtered with. */
+  /** Whether what the filter reads of the context is the same as what the kept result was filtered with. */
   private sameContext(ctx: MessageContext, filter: Filter): boolean {
     const old = this.ctx;
     if (old === ctx) return true;
     if (!old) return false;
     for (const k of contextSetsRead(filter)) if (!sameSet(old[k], ctx[k])) return false;
+    // Session names (the same function while the names are: sessionIdNamer), read by session: and free text.
+    if (old.name !== ctx.name && readsSessionNames(filter)) return false;
     return true;
   }
 

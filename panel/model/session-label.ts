@@ -12,6 +12,14 @@ const AS_IS: SessionIdName = (id) => id;
 /** What sessionIdNamer reads of a session. */
 export type Nameable = Pick<SessionView, 'label'> & Partial<Pick<SessionView, 'kind' | 'transport'>>;
 const namers = new WeakMap<readonly Nameable[], SessionIdName>();
+/** The last namer made, and the names it gives: a snapshot naming the same sockets alike gets that very function. */
+let last: { names: Map<string, string>; namer: SessionIdName } | undefined;
+
+function sameNames(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, shown] of a) if (b.get(id) !== shown) return false;
+  return true;
+}
 
 /**
  * How the views name the session ids of `sessions` (a snapshot's, in the engine's order: first seen first). A
@@ -25,7 +33,14 @@ export function sessionIdNamer(sessions: readonly Nameable[]): SessionIdName {
   if (namer) return namer;
   const names = new Map<string, string>();
   for (const s of sessions) if (s.kind !== 'listen' && s.transport === 'websocket' && !names.has(s.label)) names.set(s.label, `WebSocket #${names.size + 1}`);
-  namer = names.size === 0 ? AS_IS : (id) => names.get(id) ?? id;
+  // One function per set of names, not per snapshot (a new sessions array each): what a view keeps by its namer (the
+  // Messages view's filtered rows) is redone only when a name changed — a socket connected — not at every update.
+  if (names.size === 0) namer = AS_IS;
+  else if (last && sameNames(last.names, names)) namer = last.namer;
+  else {
+    namer = (id) => names.get(id) ?? id;
+    last = { names, namer };
+  }
   namers.set(sessions, namer);
   return namer;
 }

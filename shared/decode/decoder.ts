@@ -111,6 +111,14 @@ function connInfo(
   return { conn, doc, endpoint, transport, generation, role, session, listenId };
 }
 
+/**
+ * A WebSocket's session id: it has no Mcp-Session-Id, the socket is the session, named after the hook's connection id.
+ * The Messages view files a socket's rows under it too, so it names them as the other views name the session.
+ */
+export function wsSessionId(conn: string): string {
+  return `ws:${conn}`;
+}
+
 /** The endpoint of a connection whose start the log does not have (its request was trimmed or lost). */
 export const UNKNOWN_ENDPOINT = '(unknown endpoint)';
 
@@ -694,9 +702,9 @@ export class Decoder {
   }
 
   private onWsConnect(f: S<WsConnectFrame>): void {
-    const info = connInfo(f.conn, f.doc, endpointOf(f.url), 'websocket', '2025', 'other', `ws:${f.conn}`);
+    const info = connInfo(f.conn, f.doc, endpointOf(f.url), 'websocket', '2025', 'other', wsSessionId(f.conn));
     const c = newConn(info, 'ws', f.url, {});
-    c.stream = `ws:${f.conn}`;
+    c.stream = info.session;
     c.streamKind = 'ws';
     this.conns.set(f.conn, c);
   }
@@ -709,8 +717,8 @@ export class Decoder {
       // Never saw this WebSocket open (or the id was reused by something else): decode it as a WebSocket anyway.
       c = this.stub(f);
       c.source = 'ws';
-      c.info = { ...c.info, transport: 'websocket', session: `ws:${f.conn}` };
-      c.stream = `ws:${f.conn}`;
+      c.info = { ...c.info, transport: 'websocket', session: wsSessionId(f.conn) };
+      c.stream = c.info.session;
       c.streamKind = 'ws';
     }
     if (f.data.opaque) return;

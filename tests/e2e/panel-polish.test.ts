@@ -150,6 +150,39 @@ it('after frames were dropped at the cap, rows of a connection whose opening fra
   await p.close();
 });
 
+it('the Messages view names a WebSocket\'s rows WebSocket #n, as the other views, and session: finds them by that name', async () => {
+  const log = twoEndpointLog();
+  const path = join(dir, 'two-endpoints-messages.trace.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/kb' })));
+  const p = await imported(path, { width: 1400, height: 1400 });
+  await p.click('[role="tab"][data-view="messages"]');
+  await p.waitForSelector('.frame-row[data-seq]');
+  const sessionCells = () =>
+    p.$$eval('.frame-row[data-seq]', (rs) =>
+      rs.map((r) => {
+        const c = r.querySelectorAll<HTMLElement>('[role="gridcell"]')[4]!;
+        return { transport: r.querySelectorAll('[role="gridcell"]')[3]!.textContent, text: c.textContent, title: c.title, whole: c.scrollWidth <= c.clientWidth };
+      }),
+    );
+  const all = await sessionCells();
+  expect(all).toHaveLength(30);
+  const ws = all.filter((c) => c.transport === 'WebSocket');
+  // Named as in the Sessions view, whole, the id in the tooltip (the cell said the connection id, `doc-1…s5`).
+  expect([...new Set(ws.map((c) => c.text))]).toEqual(['WebSocket #1', 'WebSocket #2']);
+  for (const c of ws) expect(c.title).toMatch(new RegExp(`^${c.text} \\(ws:\\S+\\)$`));
+  expect(ws.filter((c) => !c.whole)).toEqual([]);
+  // An HTTP session as it is.
+  expect(new Set(all.filter((c) => c.transport !== 'WebSocket' && c.text).map((c) => `${c.text} ${c.title}`))).toEqual(new Set(['S1 S1']));
+  // What the Sessions view calls the first socket finds its rows, and only those (it found nothing).
+  await p.fill('input[type="search"]', 'session:"websocket #1"');
+  await p.waitForFunction(() => document.querySelectorAll('.frame-row[data-seq]').length === 10);
+  expect(new Set((await sessionCells()).map((c) => c.text))).toEqual(new Set(['WebSocket #1']));
+  await p.fill('input[type="search"]', 'session:"websocket #2"');
+  await p.waitForFunction(() => document.querySelectorAll('.frame-row[data-seq]').length === 5);
+  expect(new Set((await sessionCells()).map((c) => c.text))).toEqual(new Set(['WebSocket #2']));
+  await p.close();
+});
+
 it("the Findings view tells two endpoints' findings about one URI apart by the client's tag, and names WebSockets WebSocket #n", async () => {
   const log = twoEndpointLog();
   const path = join(dir, 'two-endpoints.trace.json');

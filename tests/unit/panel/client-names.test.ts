@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, type EngineSnapshot } from '../../../shared/engine/index.ts';
 import { clientTags, findingClientTag, findingClientTags } from '../../../panel/model/client-tags.ts';
-import { matchesSessionView, parseFilter } from '../../../panel/model/filter.ts';
+import { matchesMessage, matchesSessionView, parseFilter, type MessageContext } from '../../../panel/model/filter.ts';
+import { FrameRows } from '../../../panel/frame-rows.ts';
+import { IncrementalMessageFilter } from '../../../panel/model/message-filter.ts';
 import { findingDetail, findingMatches } from '../../../panel/model/findings-view.ts';
 import { nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionNames } from '../../../panel/model/session-label.ts';
 import { metricRows, sessionEntries } from '../../../panel/model/sessions-view.ts';
@@ -123,6 +125,55 @@ describe('a WebSocket session is named WebSocket #n, never by its connection id'
     // URI table: the WebSocket client's row.
     expect(filterRows(snap, second).map((r) => r.endpoint)).toEqual(['ws://localhost:3002/ws']);
     expect(filterRows(snap, parseFilter('session:s1')).map((r) => r.endpoint)).toEqual(['http://localhost:3000/mcp']);
+  });
+});
+
+describe("the Messages view names a WebSocket's rows as the other views do", () => {
+  const NONE: MessageContext = { staleUris: new Set(), phantomUris: new Set(), problemUris: new Set() };
+
+  it('its rows are filed under the session id the engine gives the socket: shown and found as WebSocket #n', () => {
+    const log = twoEndpointLog();
+    const snap = snapshotOf(log.frames, log.t);
+    const name = sessionIdNamer(snap.sessions);
+    const rows = new FrameRows();
+    for (const f of log.frames) rows.add(f);
+    const ws = rows.rows.filter((r) => r.transport === 'WebSocket');
+    // Every socket's row, its connect row too, names its session as the Sessions view does (it was the bare connection id).
+    expect([...new Set(ws.map((r) => name(r.session)))]).toEqual(['WebSocket #1', 'WebSocket #2']);
+    const [first, second] = snap.sessions.filter((s) => s.transport === 'websocket').map((s) => s.label);
+    const ctx = { ...NONE, name };
+    const found = (q: string) => rows.rows.filter((r) => matchesMessage(parseFilter(q), r, ctx));
+    // What the Sessions view calls it finds its rows, and only its rows.
+    expect(found('session:"websocket #1"').map((r) => r.seq)).toEqual(ws.filter((r) => r.session === first).map((r) => r.seq));
+    expect(found('session:"websocket #2"').map((r) => r.seq)).toEqual(ws.filter((r) => r.session === second).map((r) => r.seq));
+    expect(found('session:"websocket #1"').length).toBeGreaterThan(3);
+    // And the engine's id still does; free text finds the name too (as in the Findings view).
+    expect(found(`session:${first}`)).toEqual(found('session:"websocket #1"'));
+    expect(found('"websocket #2"')).toEqual(found('session:"websocket #2"'));
+    // The HTTP session is S1, as before.
+    expect(found('session:s1').every((r) => r.transport.startsWith('HTTP'))).toBe(true);
+  });
+
+  it('the kept filter result is redone when a name changes (a socket connected), not at every snapshot', () => {
+    const log = twoEndpointLog();
+    const rows = new FrameRows();
+    for (const f of log.frames) rows.add(f);
+    // The second socket's connect: before it, the engine knows one socket; after, two.
+    const second = log.frames.filter((f) => f.kind === 'ws-connect')[1]!;
+    const engine = new Engine();
+    engine.applyAll(log.frames.filter((f) => f.seq < second.seq));
+    const early = engine.snapshot(second.t);
+    // Another snapshot naming the same sockets alike: the very namer (what the kept result is checked against).
+    expect(sessionIdNamer(engine.snapshot(second.t + 1).sessions)).toBe(sessionIdNamer(early.sessions));
+    engine.applyAll(log.frames.filter((f) => f.seq >= second.seq));
+    const late = engine.snapshot(log.t);
+    const filter = parseFilter('session:"websocket #2"');
+    const kept = new IncrementalMessageFilter<(typeof rows.rows)[number]>();
+    // Rows of a socket the snapshot does not know yet go by their id (here: none match).
+    expect(kept.apply(rows.rows, filter, { ...NONE, name: sessionIdNamer(early.sessions) })).toEqual([]);
+    const full = rows.rows.filter((r) => matchesMessage(filter, r, { ...NONE, name: sessionIdNamer(late.sessions) }));
+    expect(full.length).toBeGreaterThan(0);
+    expect(kept.apply(rows.rows, filter, { ...NONE, name: sessionIdNamer(late.sessions) })).toEqual(full);
   });
 });
 

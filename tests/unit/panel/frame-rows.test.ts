@@ -146,8 +146,8 @@ describe('Messages rows', () => {
       // An SSE event alone: a fetch stream's or an EventSource's; its end says a fetch.
       ['SSE ?', true, '', 'notifications/resources/updated'],
       ['HTTP ?', true, '', 'end complete'],
-      // A WebSocket's session is its connection, as its connect row files it.
-      ['WebSocket', true, 'w1', 'ping'],
+      // A WebSocket's session is its connection's (the engine's session id), as its connect row files it.
+      ['WebSocket', true, 'ws:w1', 'ping'],
       ['SSE ?', true, '', 'ping'],
       ['EventSource', true, '', 'error, reconnecting'],
       ['HTTP ?', true, 'S1', 'HTTP 200 application/json'],

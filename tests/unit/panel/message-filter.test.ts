@@ -9,7 +9,9 @@ type Row = FilterableRow;
 
 const URIS = ['file:///a', 'file:///b', 'file:///c', 'ui://d'];
 const METHODS = ['resources/read', 'tools/call', 'resources/subscribe', '(result)', ''];
-const FILTERS = ['is:stale', '-is:stale', 'is:problem method:read', 'is:phantom', '-is:phantom uri:file', 'is:error', 'read', 'is:stale is:problem', '-is:problem', 'uri:b', 'session:s1 -is:stale'];
+const FILTERS = ['is:stale', '-is:stale', 'is:problem method:read', 'is:phantom', '-is:phantom uri:file', 'is:error', 'read', 'is:stale is:problem', '-is:problem', 'uri:b', 'session:s1 -is:stale', 'session:"websocket #2"', '-"websocket #1"'];
+/** How a snapshot names the rows' sessions (MessageContext.name): none, one socket known, two. */
+const NAMERS = [undefined, (id: string) => (id === 's1' ? 'WebSocket #1' : id), (id: string) => (id === 's1' ? 'WebSocket #1' : id === 's2' ? 'WebSocket #2' : id)];
 
 function makeRow(seq: number, pick: { m: number; u: number; many: boolean; err: boolean; s: number }): Row {
   const uri = pick.u < URIS.length ? URIS[pick.u]! : '';
@@ -55,6 +57,8 @@ const opArb = fc.oneof(
   // A new snapshot: a new context object, often of the same content.
   { weight: 3, arbitrary: fc.record({ op: fc.constant('context' as const), stale: fc.nat(15), problem: fc.nat(15), phantom: fc.nat(15) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('mutate-context' as const), which: fc.constantFrom('staleUris' as const, 'problemUris' as const, 'phantomUris' as const), u: fc.nat(3) }) },
+  // The sessions named otherwise (a socket connected; scrubbing back before it).
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('names' as const), i: fc.nat(NAMERS.length - 1) }) },
 );
 
 describe('IncrementalMessageFilter', () => {
@@ -110,6 +114,9 @@ describe('IncrementalMessageFilter', () => {
               ctx = { ...ctx, [o.which]: s };
               break;
             }
+            case 'names':
+              ctx = { ...ctx, name: NAMERS[o.i] };
+              break;
           }
           expectSame(inc.apply(rows, filter, ctx), rows, filter, ctx);
         }
