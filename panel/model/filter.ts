@@ -1,11 +1,12 @@
 // The panel's filter language, parsed by one pure function and matched against URI rows, message rows and timeline
 // lanes. `is:stale is:phantom is:error is:warning is:problem is:ok is:cached is:subscribed`, `uri:<text or glob>`,
-// `is:info`, `session:<id prefix>`, `method:<text>`, `finding:<id text>`, free text, `-` in front of any term negates it,
-// double quotes keep spaces. A word with an unknown key (`file:///docs`) is free text: URIs are full of colons.
+// `is:info`, `session:<part of the id or of the name shown, a number whole>` (sessionNameMatches), `method:<text>`,
+// `finding:<id text>`, free text, `-` in front of any term negates it, double quotes keep spaces. A word with an
+// unknown key (`file:///docs`) is free text: URIs are full of colons.
 import type { FindingId, UriRow } from '../../shared/engine/index.ts';
 import { globToRegExp } from '../../shared/engine/index.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
-import { sessionNames, type Named, type SessionIdName } from './session-label.ts';
+import { sessionIdMatches, sessionNameMatches, sessionNames, type Named, type SessionIdName } from './session-label.ts';
 
 export const IS_VALUES = ['stale', 'phantom', 'error', 'warning', 'info', 'problem', 'ok', 'cached', 'subscribed', 'rpc'] as const;
 export type IsValue = (typeof IS_VALUES)[number];
@@ -211,7 +212,7 @@ function termMatchesRow(t: FilterTerm, { row, sessions }: RowFacts): boolean | u
     case 'uri':
       return uriMatches(t.value, row.uri);
     case 'session':
-      return sessions.some((s) => s.toLowerCase().startsWith(t.value) || s.toLowerCase().includes(t.value));
+      return sessions.some((s) => sessionNameMatches(t.value, s));
     case 'finding':
       return row.findings.some((f) => f.includes(t.value));
     case 'method':
@@ -291,11 +292,9 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
       return undefined;
     case 'uri':
       return anyUri(m, (u) => uriMatches(t.value, u));
-    case 'session': {
+    case 'session':
       // By its id, and by the name the list shows for it (a WebSocket's `WebSocket #2`, as the other views).
-      const shown = ctx.name ? ctx.name(m.session) : m.session;
-      return m.session.toLowerCase().includes(t.value) || (shown !== m.session && shown.toLowerCase().includes(t.value));
-    }
+      return ctx.name ? sessionIdMatches(t.value, m.session, ctx.name) : sessionNameMatches(t.value, m.session);
     case 'method':
       return m.method.toLowerCase().includes(t.value);
     case 'finding':
@@ -320,7 +319,7 @@ export function matchesMessage(f: Filter, m: MessageFacts, ctx: MessageContext):
 export function matchesSession(f: Filter, ids: readonly string[]): boolean {
   for (const t of f.terms) {
     if (t.key !== 'session') continue;
-    const hit = ids.some((s) => s.toLowerCase().includes(t.value));
+    const hit = ids.some((s) => sessionNameMatches(t.value, s));
     if (hit === t.negate) return false;
   }
   return true;

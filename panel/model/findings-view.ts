@@ -4,7 +4,7 @@ import type { Finding } from '../../shared/engine/index.ts';
 import { SEVERITY_RANK } from '../../shared/findings/types.ts';
 import { reasonEntry } from '../../shared/findings/catalogue.ts';
 import { STALE_FINDINGS, uriMatches, type Filter } from './filter.ts';
-import { nameSessionsIn, sessionIdNamer, type SessionIdName } from './session-label.ts';
+import { nameSessionsIn, sessionIdMatches, sessionIdNamer, type SessionIdName } from './session-label.ts';
 import { concernedSession, sessionsMatching, type SessionSpan } from './uri-table.ts';
 
 
@@ -16,7 +16,7 @@ export function findingMatches(f: Finding, filter: Filter, sessions: readonly Se
     if (t.key === 'finding') hit = f.id.includes(t.value);
     else if (t.key === 'uri') hit = f.uri !== undefined && uriMatches(t.value, f.uri);
     // Its own session, or one its detail names (the session that held a subscription lost on re-initialize), or one
-    // it held in: findingSessions(f, sessions).some(includes), asked of the matching sessions only (uri-table.ts).
+    // it held in: findingSessions(f, sessions).some(sessionIdMatches), asked of the matching sessions only (uri-table.ts).
     else if (t.key === 'session') hit = sessionConcerns(f, t.value, sessions);
     else if (t.key === 'is' && (t.value === 'error' || t.value === 'warning' || t.value === 'info')) hit = f.severity === t.value;
     else if (t.key === 'is' && t.value === 'problem') hit = f.severity !== 'info';
@@ -37,7 +37,7 @@ export function findingMatches(f: Finding, filter: Filter, sessions: readonly Se
 }
 
 function sessionConcerns(f: Finding, value: string, sessions: readonly SessionSpan[]): boolean {
-  if (f.session !== undefined && (f.session.toLowerCase().includes(value) || sessionIdNamer(sessions)(f.session).toLowerCase().includes(value))) return true;
+  if (f.session !== undefined && sessionIdMatches(value, f.session, sessionIdNamer(sessions))) return true;
   return sessions.length > 0 && concernedSession(f, sessions, sessionsMatching(sessions, value)) >= 0;
 }
 

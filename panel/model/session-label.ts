@@ -46,6 +46,44 @@ export function sessionIdNamer(sessions: readonly Nameable[]): SessionIdName {
 }
 
 /**
+ * Whether `session:<value>` (lower-cased, as the filter keeps it) finds a session by `name`, one of the names it is
+ * known by (its id; the name a view shows for it). Any part of it, case ignored — a prefix of a long Mcp-Session-Id
+ * is enough, and so is the tail the Messages column shows — but a number is matched whole: `session:"websocket #1"`
+ * finds `WebSocket #1` and not `WebSocket #10`–`#19`, `session:"listen 3"` not `listen 31`, `session:"resumed #1"`
+ * not `S1 (resumed #12)`, `session:ws:<document>.1` not `ws:<document>.12`. A number is a word of the name (a run of
+ * [A-Za-z0-9_-], as session ids are words in a detail) made only of digits; within an id's word (`3f2a91c0-…`,
+ * `S10`, a UUID's group) digits are not one, so a prefix or part of an id matches as it did (`session:S1` finds
+ * `S10`: a short id is a prefix of a longer one, type it whole when both exist). An id all digits is a number.
+ */
+export function sessionNameMatches(value: string, name: string): boolean {
+  if (value === '') return true;
+  const text = name.toLowerCase();
+  for (let i = text.indexOf(value); i >= 0; i = text.indexOf(value, i + 1)) {
+    if (!cutsNumber(text, i) && !cutsNumber(text, i + value.length)) return true;
+  }
+  return false;
+}
+
+/** `session:` finds a session id by the id itself or by the name `name` shows for it (sessionNameMatches). */
+export function sessionIdMatches(value: string, id: string, name: SessionIdName): boolean {
+  if (sessionNameMatches(value, id)) return true;
+  const shown = name(id);
+  return shown !== id && sessionNameMatches(value, shown);
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+/** [a-z0-9_-] (of lower-cased text): what an id's word is made of. */
+const isWordChar = (c: number): boolean => isDigit(c) || (c >= 97 && c <= 122) || c === 95 || c === 45;
+
+/** Whether position k of `text` (between text[k-1] and text[k]) is inside a number: a word of digits only. */
+function cutsNumber(text: string, k: number): boolean {
+  if (k <= 0 || k >= text.length || !isDigit(text.charCodeAt(k - 1)) || !isDigit(text.charCodeAt(k))) return false;
+  for (let a = k - 1; a >= 0 && isWordChar(text.charCodeAt(a)); a--) if (!isDigit(text.charCodeAt(a))) return false;
+  for (let b = k; b < text.length && isWordChar(text.charCodeAt(b)); b++) if (!isDigit(text.charCodeAt(b))) return false;
+  return true;
+}
+
+/**
  * The tooltip of a session id shown by its name: the name and the id it stands for (`WebSocket #2 (ws:<doc>.7)`), or
  * the id alone when it is shown as it is. Wherever a view names a session by `name` (the Findings view's Session
  * column, the metrics, the drawer's finding, the Messages view's session column).

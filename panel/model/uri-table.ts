@@ -4,7 +4,7 @@
 import { findingRowKey, followsUriAcrossSessions, type EngineSnapshot, type Finding, type SessionView, type Severity, type UriRow } from '../../shared/engine/index.ts';
 import { matchesRow, type Filter } from './filter.ts';
 import { formatAgoCoarse } from './format.ts';
-import { sessionIdNamer, sessionLabel, withShownNames, type SessionIdName } from './session-label.ts';
+import { sessionIdMatches, sessionIdNamer, sessionLabel, withShownNames, type SessionIdName } from './session-label.ts';
 
 /**
  * Session / listen ids per row key: holders now, plus the sessions named by the row's findings. (All of them:
@@ -272,7 +272,7 @@ function sessionIndex(sessions: readonly SessionSpan[]): SessionIndex {
   return index;
 }
 
-/** The sessions whose label, or the name the views show for it, contains `value` (lower-cased, as `session:` compares), indexed. */
+/** The sessions whose label, or the name the views show for it, `session:<value>` finds (sessionIdMatches), indexed. */
 export function sessionsMatching(sessions: readonly SessionSpan[], value: string): SessionIndex {
   let byValue = matchingCache.get(sessions);
   if (!byValue) matchingCache.set(sessions, (byValue = new Map()));
@@ -282,7 +282,7 @@ export function sessionsMatching(sessions: readonly SessionSpan[], value: string
     const name = sessionIdNamer(sessions);
     for (let i = 0; i < sessions.length; i++) {
       const label = sessions[i]!.label;
-      if (label.toLowerCase().includes(value) || name(label).toLowerCase().includes(value)) positions.push(i);
+      if (sessionIdMatches(value, label, name)) positions.push(i);
     }
     index = buildSessionIndex(sessions, positions);
     byValue.set(value, index);

@@ -4,7 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { Engine, type EngineSnapshot } from '../../../shared/engine/index.ts';
 import { clientTags, findingClientTag, findingClientTags } from '../../../panel/model/client-tags.ts';
-import { matchesMessage, matchesSessionView, parseFilter, type MessageContext } from '../../../panel/model/filter.ts';
+import { matchesMessage, matchesSession, matchesSessionView, parseFilter, type MessageContext } from '../../../panel/model/filter.ts';
+import type { Frame } from '../../../shared/frames.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { WsClient } from '../../support/mcp-clients.ts';
 import { FrameRows } from '../../../panel/frame-rows.ts';
 import { IncrementalMessageFilter } from '../../../panel/model/message-filter.ts';
 import { findingDetail, findingMatches } from '../../../panel/model/findings-view.ts';
@@ -174,6 +177,51 @@ describe("the Messages view names a WebSocket's rows as the other views do", () 
     const full = rows.rows.filter((r) => matchesMessage(filter, r, { ...NONE, name: sessionIdNamer(late.sessions) }));
     expect(full.length).toBeGreaterThan(0);
     expect(kept.apply(rows.rows, filter, { ...NONE, name: sessionIdNamer(late.sessions) })).toEqual(full);
+  });
+});
+
+describe('session: finds WebSocket #1, not #10–#12, in every view', () => {
+  // Twelve sockets, each to its own endpoint (its own client), each reading its URI and never subscribing it (a
+  // finding each), with the hook's connection ids (`<document>.<n>`): the engine's ids ws:k3x9q.1 … ws:k3x9q.12.
+  function twelveSockets(): { snap: EngineSnapshot; frames: Frame[] } {
+    const log = new FrameLog('k3x9q');
+    log.pageStart('http://localhost:8080/kb');
+    for (let n = 1; n <= 12; n++) {
+      const ws = new WsClient(log, `ws://localhost:3002/s${n}`);
+      ws.connect();
+      ws.initialize();
+      ws.call('resources/read', { uri: `file:///docs/${n}.md` }, { contents: [{ uri: `file:///docs/${n}.md`, text: 'v1' }] });
+    }
+    log.wait(5000);
+    const frames = log.frames.map((f) => ('conn' in f && f.conn ? { ...f, conn: `k3x9q.${f.conn.replace(/^.*\D/, '')}` } : f)) as Frame[];
+    return { snap: snapshotOf(frames, log.t), frames };
+  }
+
+  it('the Sessions grid, the lanes, the URI table, the Findings view and the Messages view', () => {
+    const { snap, frames } = twelveSockets();
+    const name = sessionIdNamer(snap.sessions);
+    expect(snap.sessions.map((s) => name(s.label))).toEqual(Array.from({ length: 12 }, (_, i) => `WebSocket #${i + 1}`));
+    const first = snap.sessions.find((s) => name(s.label) === 'WebSocket #1')!;
+    expect(first.label).toBe('ws:k3x9q.1');
+    for (const q of ['session:"websocket #1"', 'session:"WebSocket #1"', `session:${first.label}`]) {
+      const filter = parseFilter(q);
+      expect(snap.sessions.filter((s) => matchesSessionView(filter, s, name)).map((s) => name(s.label)), q).toEqual(['WebSocket #1']);
+      expect(sessionLanes(snap.sessions, snap.streams, snap.now).filter((l) => matchesSession(filter, l.names)).map((l) => l.label), q).toEqual(['WebSocket #1']);
+      expect(filterRows(snap, filter).map((r) => r.uri), q).toEqual(['file:///docs/1.md']);
+      const findings = snap.findings.filter((f) => findingMatches(f, filter, snap.sessions));
+      expect(findings.length, q).toBeGreaterThan(0);
+      expect(new Set(findings.map((f) => f.endpoint)), q).toEqual(new Set(['ws://localhost:3002/s1']));
+      const rows = new FrameRows();
+      for (const f of frames) rows.add(f);
+      const ctx: MessageContext = { staleUris: new Set(), phantomUris: new Set(), problemUris: new Set(), name };
+      const found = rows.rows.filter((r) => matchesMessage(filter, r, ctx));
+      expect(found.length, q).toBeGreaterThan(3);
+      expect(new Set(found.map((r) => name(r.session))), q).toEqual(new Set(['WebSocket #1']));
+    }
+    // A part of the name still finds them all; negated, #1 alone goes.
+    expect(snap.sessions.filter((s) => matchesSessionView(parseFilter('session:websocket'), s, name))).toHaveLength(12);
+    expect(snap.sessions.filter((s) => matchesSessionView(parseFilter('-session:"websocket #1"'), s, name))).toHaveLength(11);
+    expect(filterRows(snap, parseFilter('-session:"websocket #1"'))).toHaveLength(11);
   });
 });
 

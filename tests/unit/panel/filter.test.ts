@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UriRow } from '../../../shared/engine/index.ts';
 import { matchesMessage, matchesRow, matchesSession, matchesSessionView, messageContext, parseFilter, tokenize, uriMatches, viewNotes } from '../../../panel/model/filter.ts';
-import { sessionNames } from '../../../panel/model/session-label.ts';
+import { sessionNameMatches, sessionNames } from '../../../panel/model/session-label.ts';
 import { sessionLanes } from '../../../panel/model/timeline.ts';
 
 function row(over: Partial<UriRow> = {}): UriRow {
@@ -202,6 +202,61 @@ describe('matchesMessage and matchesSession', () => {
       expect(m('session:3', numbered)).toBe(true);
       expect(m('session:listen', numbered)).toBe(true);
       expect(m('session:listen', session)).toBe(false);
+    });
+    it('a number is matched whole: `#1` is not `#10`, `listen 3` not `listen 31`; an id still by any prefix or part (sessionNameMatches)', () => {
+      // Substrings made `session:"websocket #1"` find WebSocket #10–#19 too, and `session:"listen 3"` listen 30–39.
+      const no = [
+        ['websocket #1', 'WebSocket #10'],
+        ['websocket #1', 'WebSocket #12'],
+        ['#1', 'WebSocket #19'],
+        ['1', 'WebSocket #21'],
+        ['listen 3', 'listen 31'],
+        ['3', '31'],
+        ['3', '13'],
+        ['listen:7', 'listen:70'],
+        ['resumed #1', 'S1abc (resumed #12)'],
+        ['ws:k3x9q.1', 'ws:k3x9q.12'],
+        ['ws:k3x9q.1', 'ws:k3x9q.10'],
+      ];
+      for (const [value, name] of no) expect(sessionNameMatches(value!, name!), `${value} in ${name}`).toBe(false);
+      const yes = [
+        ['websocket #1', 'WebSocket #1'],
+        ['websocket #12', 'WebSocket #12'],
+        ['websocket', 'WebSocket #10'],
+        ['websocket #', 'WebSocket #10'],
+        ['ket #10', 'WebSocket #10'],
+        ['3', '3'],
+        ['listen 3', 'listen 3'],
+        ['resumed #1', 'S1abc (resumed #1)'],
+        ['s1abc', 'S1abc (resumed #12)'],
+        ['ws:k3x9q.1', 'ws:k3x9q.1'],
+        ['k3x9q', 'ws:k3x9q.12'],
+        // Digits within an id's word are not a number: a short id is a prefix of a longer one (S1 of S10).
+        ['s1', 'S10'],
+        ['ab12', 'ab123'],
+        ['ws:doc-1:ws1', 'ws:doc-1:ws12'],
+      ];
+      for (const [value, name] of yes) expect(sessionNameMatches(value!, name!), `${value} in ${name}`).toBe(true);
+      // A long Mcp-Session-Id (a UUID, hex): every prefix, and every part, as the docs promise — a UUID's group of
+      // digits alone (`-1234-`) is a part of the id's one word, not a number.
+      for (const id of ['38041234-9a7b-4c2e-8f00-123456789012', '3f2a91c0e5d84b7a90125c1e0e7f4410', '9876543210abcdef']) {
+        for (let i = 0; i < id.length; i++) for (let j = i + 1; j <= id.length; j++) expect(sessionNameMatches(id.slice(i, j), id.toUpperCase()), id.slice(i, j)).toBe(true);
+      }
+      // In the Sessions view and on the lanes, by its id and as its row says it.
+      const listen31 = { key: 'k', label: '31', kind: 'listen' as const };
+      expect(m('session:3', listen31 as typeof numbered)).toBe(false);
+      expect(m('session:"listen 3"', listen31 as typeof numbered)).toBe(false);
+      expect(m('session:"listen 31"', listen31 as typeof numbered)).toBe(true);
+      expect(m('-session:"listen 3"', listen31 as typeof numbered)).toBe(true);
+      expect(matchesSession(parseFilter('session:"websocket #1"'), ['ws:k3x9q.12', 'WebSocket #10'])).toBe(false);
+      expect(matchesSession(parseFilter('session:"websocket #1"'), ['ws:k3x9q.3', 'WebSocket #1'])).toBe(true);
+      // The URI table's holders and the Messages rows alike.
+      expect(matchesRow(parseFilter('session:"websocket #1"'), { row: row({ heldBy: ['ws:k3x9q.12'] }), sessions: ['ws:k3x9q.12', 'WebSocket #10'] })).toBe(false);
+      const msg = { method: '', uri: '', session: 'ws:k3x9q.12', error: '', note: '', transport: 'WebSocket', id: '' };
+      const ctx = { staleUris: new Set<string>(), phantomUris: new Set<string>(), problemUris: new Set<string>(), name: (id: string) => (id === 'ws:k3x9q.12' ? 'WebSocket #10' : id) };
+      expect(matchesMessage(parseFilter('session:"websocket #1"'), msg, ctx)).toBe(false);
+      expect(matchesMessage(parseFilter('session:"websocket #10"'), msg, ctx)).toBe(true);
+      expect(matchesMessage(parseFilter('session:ws:k3x9q.1'), msg, ctx)).toBe(false);
     });
     it('never by the page or endpoint in a listen key, for either kind: the same answer as for a session', () => {
       for (const s of [session, listen, numbered]) {

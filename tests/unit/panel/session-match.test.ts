@@ -6,6 +6,7 @@ import { followsUriAcrossSessions, type Finding, type FindingId, type SessionVie
 import type { Filter } from '../../../panel/model/filter.ts';
 import { findingMatches } from '../../../panel/model/findings-view.ts';
 import { filterRows, findingSessions, rowSessions, type SessionSpan } from '../../../panel/model/uri-table.ts';
+import { sessionNameMatches } from '../../../panel/model/session-label.ts';
 
 type FindingFacts = Parameters<typeof findingSessions>[0];
 
@@ -102,12 +103,12 @@ describe('sessions a finding concerns', () => {
     );
   });
 
-  it('the Findings view keeps a finding for session:<value> when one of the scan’s sessions contains the value', () => {
+  it('the Findings view keeps a finding for session:<value> when session: finds one of the scan’s sessions (sessionNameMatches)', () => {
     fc.assert(
       fc.property(fc.array(sessionArb, { maxLength: 10 }), findingArb, fc.constantFrom(...VALUES), fc.boolean(), (ss, x, value, negate) => {
         const sessions = toSessions(ss);
         const f = toFinding(x);
-        const hit = naiveFindingSessions(f, sessions).some((s) => s.toLowerCase().includes(value));
+        const hit = naiveFindingSessions(f, sessions).some((s) => sessionNameMatches(value, s));
         expect(findingMatches(f, sessionFilter(value, negate), sessions)).toBe(hit !== negate);
       }),
       { numRuns: 3000 },
@@ -132,7 +133,7 @@ describe('sessions a finding concerns', () => {
           const k = f.uri === undefined ? undefined : `${f.doc ?? ''} ${f.endpoint ?? ''} ${f.uri}`;
           if (k !== undefined) byRow.set(k, [...(byRow.get(k) ?? []), ...naiveFindingSessions(f, sessions)]);
         }
-        const expected = uris.filter((r) => terms.every((t) => [...r.heldBy, ...(byRow.get(r.key) ?? [])].some((s) => s.toLowerCase().includes(t.value)) !== t.negate));
+        const expected = uris.filter((r) => terms.every((t) => [...r.heldBy, ...(byRow.get(r.key) ?? [])].some((s) => sessionNameMatches(t.value, s)) !== t.negate));
         expect(filterRows(snapshot, filter)).toEqual(expected);
         expect(new Set(rowSessions(snapshot).get(uris[0]?.key ?? '') ?? [])).toEqual(new Set(uris[0] ? [...uris[0].heldBy, ...(byRow.get(uris[0].key) ?? [])] : []));
       }),
