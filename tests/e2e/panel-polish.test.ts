@@ -41,6 +41,16 @@ async function imported(path: string, size: { width: number; height: number }, t
   return p;
 }
 
+/** The trace of twoEndpointLog (an HTTP server and a WebSocket one whose socket reconnects), written once. */
+let twoEndpointPath: string | undefined;
+function twoEndpointTrace(): string {
+  if (twoEndpointPath) return twoEndpointPath;
+  const log = twoEndpointLog();
+  twoEndpointPath = join(dir, 'two-endpoints.trace.json');
+  writeFileSync(twoEndpointPath, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/kb' })));
+  return twoEndpointPath;
+}
+
 it('the timeline legend shows a stale swatch per severity, in the colours the bands are drawn in (light and dark)', async () => {
   for (const theme of ['light', 'dark'] as const) {
     const p = await imported(FIXTURE, { width: 1400, height: 900 }, theme);
@@ -151,10 +161,7 @@ it('after frames were dropped at the cap, rows of a connection whose opening fra
 });
 
 it('the Messages view names a WebSocket\'s rows WebSocket #n, as the other views, and session: finds them by that name', async () => {
-  const log = twoEndpointLog();
-  const path = join(dir, 'two-endpoints-messages.trace.json');
-  writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/kb' })));
-  const p = await imported(path, { width: 1400, height: 1400 });
+  const p = await imported(twoEndpointTrace(), { width: 1400, height: 1400 });
   await p.click('[role="tab"][data-view="messages"]');
   await p.waitForSelector('.frame-row[data-seq]');
   const sessionCells = () =>
@@ -184,10 +191,7 @@ it('the Messages view names a WebSocket\'s rows WebSocket #n, as the other views
 });
 
 it("the Findings view tells two endpoints' findings about one URI apart by the client's tag, and names WebSockets WebSocket #n", async () => {
-  const log = twoEndpointLog();
-  const path = join(dir, 'two-endpoints.trace.json');
-  writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/kb' })));
-  const p = await imported(path, { width: 1400, height: 900 });
+  const p = await imported(twoEndpointTrace(), { width: 1400, height: 900 });
   await p.click('[role="tab"][data-view="findings"]');
   await p.waitForSelector('.finding-row[data-finding-id]');
   const rowsOf = () =>
