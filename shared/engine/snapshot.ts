@@ -4,31 +4,67 @@ import type { Finding, FindingId } from '../findings/types.ts';
 import { SEVERITY_RANK } from '../findings/types.ts';
 import { findingRowKey } from '../findings/finding-log.ts';
 import { EDGES, type NodeId } from '../flow/chart.ts';
-import { flowProjection, projectSteps, reachedNodes } from '../flow/flow-tracker.ts';
-import { dueWalks } from './flow-rules.ts';
+import { flowProjection, projectSteps, reachedNodes, type FlowProjection, type FlowState } from '../flow/flow-tracker.ts';
+import { dueWalks, type DueWalk } from './flow-rules.ts';
 import { computeMetrics } from '../metrics.ts';
 import type { EngineCore } from './core.ts';
 import { STREAM_HISTORY } from './core.ts';
 import type { ClientView, EngineSnapshot, FlowSnapshot, SessionView, UriRow } from './types.ts';
 import type { UriState } from './uri-state.ts';
 
+type FlowEntry = FlowSnapshot['perUri'][string];
+
+/**
+ * A URI's flow entry with no inference projected is a function of its flow state alone, which changes only by a step
+ * (FlowState.steps counts them): kept per flow state and handed out again, the same object, until the URI takes a
+ * step. At 5,000 URIs, building every entry again was most of a live snapshot's time (a jank every SNAPSHOT_MS in the
+ * panel). Kept here, not in the engine: a fork's flow states are new objects (it starts with none kept), and a fork
+ * copies no cache. Entries are shared between snapshots, as their paths already were: read-only.
+ */
+const keptEntries = new WeakMap<FlowState, { steps: number; entry: FlowEntry }>();
+
+function flowEntry(p: FlowProjection, counts: number[]): FlowEntry {
+  const one = { edgeCounts: counts, path: p.path, reached: reachedNodes(p.reached) };
+  return p.node !== undefined ? { node: p.node, ...one } : one;
+}
+
+/** A URI's edge counts as a plain array, copied by a loop (Array.from over the typed array: ~2 ms per 5,000 URIs). */
+function edgeCountsOf(s: FlowState): number[] {
+  const c = s.counts;
+  const out = new Array<number>(EDGES.length);
+  for (let i = 0; i < out.length; i++) out[i] = c ? c[i]! : 0;
+  return out;
+}
+
+const NO_WALKS: readonly DueWalk[] = [];
+
 function flowSnapshot(core: EngineCore, now: number, rows: UriState[]): FlowSnapshot {
   const edgeCounts = Array.from(core.flow.counts);
   let reached = core.flow.reached;
   const perUri: FlowSnapshot['perUri'] = {};
   for (const u of rows) {
-    const counts = u.flow.counts ? Array.from(u.flow.counts) : new Array<number>(EDGES.length).fill(0);
-    let p = flowProjection(u.flow);
-    if (u.flowReread !== undefined || u.flowPhantom !== undefined) {
-      for (const w of dueWalks(u, now, core.grace)) p = projectSteps(p, w.nodes, w.deadline, w.seq, w.jumps);
-      for (const e of p.edges) {
-        counts[e]!++;
-        edgeCounts[e]!++;
+    const walks = u.flowReread !== undefined || u.flowPhantom !== undefined ? dueWalks(u, now, core.grace) : NO_WALKS;
+    if (walks.length === 0) {
+      // Nothing projected: the entry kept for this flow state, or a new one to keep. (Its reached nodes are in the
+      // tracker's already: a step marks both.)
+      const kept = keptEntries.get(u.flow);
+      if (kept !== undefined && kept.steps === u.flow.steps) perUri[u.key] = kept.entry;
+      else {
+        const entry = flowEntry(flowProjection(u.flow), edgeCountsOf(u.flow));
+        keptEntries.set(u.flow, { steps: u.flow.steps, entry });
+        perUri[u.key] = entry;
       }
-      reached |= p.reached;
+      continue;
     }
-    const one = { edgeCounts: counts, path: p.path, reached: reachedNodes(p.reached) };
-    perUri[u.key] = p.node !== undefined ? { node: p.node, ...one } : one;
+    const counts = edgeCountsOf(u.flow);
+    let p = flowProjection(u.flow);
+    for (const w of walks) p = projectSteps(p, w.nodes, w.deadline, w.seq, w.jumps);
+    for (const e of p.edges) {
+      counts[e]!++;
+      edgeCounts[e]!++;
+    }
+    reached |= p.reached;
+    perUri[u.key] = flowEntry(p, counts);
   }
   return { edgeCounts, reached: reachedNodes(reached), perUri };
 }

@@ -333,6 +333,75 @@ describe('engine properties', () => {
     );
   }, 60_000);
 
+  // Snapshots keep each URI's flow entry while the URI takes no step and nothing is projected for it (snapshot.ts),
+  // handing the same object to the next snapshot: whatever snapshots were taken along the way (at clocks that project
+  // inferences or not), and across a fork, a snapshot equals one built from scratch by a fresh replay.
+  it('snapshots with kept per-URI flow entries equal a fresh replay at every point, and after a fork', () => {
+    const trace = fc.oneof(
+      fc.tuple(fc.constantFrom(...SCRIPTED.keys()), fc.array(mutation, { maxLength: 6 })).map(([which, muts]) => mutate(SCRIPTED[which]!, muts)),
+      fc.array(randomFrame, { maxLength: 80 }).map((drafts) => stamp(drafts)),
+    );
+    const fresh = (frames: readonly Frame[], seq: number, now: number) => comparable(Engine.replay(frames, { graceMs: 500 }, { seq }).snapshot(now));
+    fc.assert(
+      fc.property(trace, fc.array(fc.tuple(fc.nat(), fc.nat(3_000)), { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 4 }), fc.nat(), fc.nat(3_000), (frames, snaps, checks, forkAt, dt) => {
+        if (frames.length === 0) return;
+        // Snapshots along the way at several clocks each (some past the grace: inferences projected, some not).
+        const snapAt = new Map<number, number[]>();
+        for (const [at, d] of snaps) snapAt.set(at % frames.length, [...(snapAt.get(at % frames.length) ?? []), d]);
+        const checkAt = new Set([...checks.map((x) => x % frames.length), frames.length - 1]);
+        const k = forkAt % frames.length;
+        const live = new Engine({ graceMs: 500 });
+        let forked: Engine | undefined;
+        for (let i = 0; i < frames.length; i++) {
+          live.apply(frames[i]!);
+          for (const d of snapAt.get(i) ?? []) live.snapshot(frames[i]!.t + d);
+          const now = frames[i]!.t + dt;
+          if (checkAt.has(i)) expect(comparable(live.snapshot(now))).toEqual(fresh(frames, frames[i]!.seq, now));
+          if (i === k) {
+            forked = live.fork();
+            for (let j = i + 1; j < frames.length; j++) {
+              forked.apply(frames[j]!);
+              for (const d of snapAt.get(j) ?? []) forked.snapshot(frames[j]!.t + d);
+            }
+          }
+        }
+        const now = frames.at(-1)!.t + dt;
+        const whole = fresh(frames, frames.at(-1)!.seq, now);
+        expect(comparable(live.snapshot(now))).toEqual(whole);
+        expect(comparable(forked!.snapshot(now))).toEqual(whole);
+        // The same frames, later clocks: kept entries and projections as a fresh replay has them.
+        for (const later of [now + 1, now + 600, now + 3_600_000]) expect(comparable(live.snapshot(later))).toEqual(fresh(frames, frames.at(-1)!.seq, later));
+      }),
+      { numRuns: 200 },
+    );
+  }, 60_000);
+
+  it('a URI that took no step keeps its flow entry from one snapshot to the next; one that did gets a new one', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    for (const u of URIS) {
+      c.read(u, `${u} 1`);
+      c.subscribe(u);
+    }
+    const e = new Engine({ graceMs: 500 });
+    e.applyAll(log.frames);
+    const first = e.snapshot(log.t + 1000);
+    const a = first.flow.perUri;
+    log.wait(100);
+    get.updated(URIS[1]!);
+    c.read(URIS[1]!, 'changed');
+    e.applyAll(log.frames.slice(e.frameCount));
+    const b = e.snapshot(log.t + 1000).flow.perUri;
+    const touched = first.uris.find((r) => r.uri === URIS[1])!.key;
+    expect(b[touched]).not.toBe(a[touched]);
+    expect(b[touched]!.path.length).toBeGreaterThan(a[touched]!.path.length);
+    const others = Object.keys(a).filter((k) => k !== touched);
+    expect(others.length).toBe(URIS.length - 1);
+    for (const key of others) expect(b[key]).toBe(a[key]);
+  });
+
   it('a fork continues like the engine it was taken from, and neither disturbs the other', () => {
     fc.assert(
       fc.property(fc.constantFrom(...SCRIPTED.keys()), fc.array(mutation, { maxLength: 6 }), fc.nat(), fc.boolean(), (which, muts, cut, retainMessages) => {
