@@ -97,11 +97,24 @@ export function flowView(flow: FlowSnapshot | undefined, key: string | null): Fl
   };
 }
 
+/**
+ * Each path's jumps, worked out once: a snapshot's paths are never changed, and a URI that took no step since hands the
+ * next snapshot the same path array (FlowState.path, the engine's kept flow entries). At 5,000 URIs, scanning every
+ * path again for every snapshot was most of the chart's time.
+ */
+const jumpsByPath = new WeakMap<readonly FlowStep[], readonly FlowJump[]>();
+
+function keptJumpsOf(path: readonly FlowStep[]): readonly FlowJump[] {
+  let jumps = jumpsByPath.get(path);
+  if (jumps === undefined) jumpsByPath.set(path, (jumps = jumpsOf(path)));
+  return jumps;
+}
+
 /** The jumps of every URI's path, one entry per pair with the counts summed. */
 function allJumps(flow: FlowSnapshot): FlowJump[] {
   const out: FlowJump[] = [];
   for (const k in flow.perUri) {
-    for (const j of jumpsOf(flow.perUri[k]!.path)) {
+    for (const j of keptJumpsOf(flow.perUri[k]!.path)) {
       const known = out.find((x) => x.from === j.from && x.to === j.to);
       if (known) known.count += j.count;
       else out.push({ ...j });

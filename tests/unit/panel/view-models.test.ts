@@ -122,6 +122,23 @@ describe('flow view', () => {
     expect([all.nodes.N.reached, all.nodes.Q.reached]).toEqual([true, true]);
   });
 
+  it("all URIs: each path's jumps are worked out once, and the view of later snapshots is a fresh one's", () => {
+    const path = [{ node: 'N' as const, t: 1, seq: 1 }, { node: 'Q' as const, t: 2, seq: 2 }];
+    const entry = { node: 'Q' as const, edgeCounts: [], reached: [], path };
+    const first = flowView({ edgeCounts: [], reached: [], perUri: { u: entry, v: entry } }, null);
+    expect(first.jumps).toEqual([{ from: 'N', to: 'Q', count: 2 }]);
+    // The same path arrays again (the engine hands unchanged URIs' entries to the next snapshot): the sums start over.
+    const again = flowView({ edgeCounts: [], reached: [], perUri: { u: entry } }, null);
+    expect(again.jumps).toEqual([{ from: 'N', to: 'Q', count: 1 }]);
+    expect(first.jumps).toEqual([{ from: 'N', to: 'Q', count: 2 }]);
+    // Along a live trace, with snapshots kept between frames: as the view of copies (which share nothing).
+    const { log, e } = scenario();
+    for (let k = 0; k < 4; k++) {
+      const snap = e.snapshot(log.t + 1000 * k);
+      expect(flowView(snap.flow, null)).toEqual(flowView(structuredClone(snap.flow), null));
+    }
+  });
+
   it('draws the path steps into a failure node that the chart has no arrow for (L → M after a stale overwrite)', () => {
     const log = new FrameLog('doc1');
     const c = new StreamableClient(log, URL);
