@@ -3,12 +3,14 @@ import { benchBackgroundHeap } from './background-heap.ts';
 import { benchEngine } from './engine.ts';
 import { benchPageOverhead } from './page-overhead.ts';
 import { benchPanel } from './panel.ts';
+import { benchPanelScale } from './panel-scale.ts';
 
 type Bench = () => Promise<Record<string, unknown> & { rows: string[][] }>;
 const benches: Array<[string, Bench]> = [
   ['engine replay', benchEngine],
   ['page overhead', benchPageOverhead],
   ['panel', benchPanel],
+  ['panel at scale', benchPanelScale],
   ['background heap', benchBackgroundHeap],
 ];
 
