@@ -7,6 +7,7 @@ import { clientKeyOf, findingClientTag, findingClientTags, snapshotClientTags } 
 import { nameSessionsIn, sessionIdNamer, type SessionIdName } from '../panel/model/session-label.ts';
 import type { TraceFileV1 } from '../shared/trace/index.ts';
 import { rereadJudged } from '../shared/metrics.ts';
+import { reasonEntry } from '../shared/findings/catalogue.ts';
 import { printable as p } from './printable.ts';
 
 function table(head: string[], cells: string[][]): string {
@@ -52,7 +53,7 @@ function findingText(f: Finding, i: number, tags: ReadonlyMap<string, string>, n
   const client = findingClientTag(tags, f);
   const where = p([f.uri, client ? `client ${client}` : undefined, f.session ? `session ${name(f.session)}` : undefined].filter(Boolean).join(', '));
   const lines = [
-    `${i + 1}. [${f.severity.toUpperCase()}] ${f.id}${f.reason ? ` (${f.reason})` : ''}${f.open ? '' : ' — resolved/past'}: ${f.title}`,
+    `${i + 1}. [${f.severity.toUpperCase()}] ${f.id}${reasonText(f)}${f.open ? '' : ' — resolved/past'}: ${f.title}`,
     where ? `   where: ${where}` : '',
     f.detail ? `   detail: ${p(nameSessionsIn(f.detail, name))}` : '',
     `   when: ${iso(f.firstT)} → ${iso(f.lastT)}${f.count > 1 ? ` (${f.count}×)` : ''}; frame seq ${f.evidence.join(', ')}`,
@@ -60,6 +61,13 @@ function findingText(f: Finding, i: number, tags: ReadonlyMap<string, string>, n
     wrap('   fix: ', f.fix),
   ];
   return lines.filter(Boolean).join('\n');
+}
+
+/** A finding's reason: its code (for grep and --json) and, when the catalogue names it, its words as the panel shows them. */
+function reasonText(f: Finding): string {
+  if (!f.reason) return '';
+  const label = reasonEntry(f.id, f.reason)?.label;
+  return label ? ` (${f.reason}: ${label})` : ` (${f.reason})`;
 }
 
 /** Prose wrapped at 80 columns under its label (the catalogue's sentences run to 250 characters). */

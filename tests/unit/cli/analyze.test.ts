@@ -68,7 +68,7 @@ describe('analyze', () => {
     const r = cli(['bad.json'], { 'bad.json': brokenTrace() });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('[ERROR] phantom-subscription');
-    expect(r.stdout).toContain('[ERROR] cached-not-subscribed (lost-on-reinit)');
+    expect(r.stdout).toContain('[ERROR] cached-not-subscribed (lost-on-reinit: lost when its session ended)');
     expect(r.stdout).toMatch(/fix: Treat every new session as empty/);
     // The explanations are wrapped for an 80-column terminal, under their label.
     const prose = r.stdout.split('\n').filter((l) => /^( {3}(why|fix): | {8}\S)/.test(l));
