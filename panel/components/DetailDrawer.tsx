@@ -208,6 +208,18 @@ function pageOf(snapshot: EngineSnapshot, row: UriRow): string {
   return tag ? `${where}; shown as “${tag}”` : where;
 }
 
+/** The cached content's lastModified (its read's answer's); a URI only listed shows the list's. */
+function lastModifiedText(row: UriRow): string {
+  if (row.lastModified !== undefined) return row.cached ? row.lastModified : `${row.lastModified} (listed)`;
+  return row.cached ? '— (the read’s answer has none)' : '—';
+}
+
+/** The server's version as the latest resources/list gave it, when it differs from the cache's: when it was listed. */
+function listedText(row: UriRow): string {
+  const when = row.listedAt === undefined ? '' : row.cacheReadAt !== undefined && row.listedAt > row.cacheReadAt ? `, listed ${formatClock(row.listedAt)}, after the read` : `, listed ${formatClock(row.listedAt)}, before the read`;
+  return `${row.listedLastModified}${when}`;
+}
+
 function UriDetail({ store, row, snapshot, open }: { store: PanelStore; row: UriRow; snapshot: EngineSnapshot; open: Props['open'] }) {
   const findings = findingsForRow(snapshot.findings, row);
   const now = snapshot.now;
@@ -225,7 +237,10 @@ function UriDetail({ store, row, snapshot, open }: { store: PanelStore; row: Uri
           ['Expected max age', `${formatDuration(row.expectedMaxAgeMs)} (${row.expectedMaxAgeSource})`],
           ['Size', formatBytes(row.size)],
           ['Content hash', row.contentHash ?? '—'],
-          ['lastModified', row.lastModified ?? '—'],
+          ['lastModified', lastModifiedText(row)],
+          ...(row.cached && row.listedLastModified !== undefined && row.listedLastModified !== row.lastModified
+            ? [['Listed lastModified', listedText(row)] as [string, string]]
+            : []),
           ['ttlMs', row.ttlMs === undefined ? '—' : String(row.ttlMs)],
           ['Client believes subscribed', row.clientBelievesSubscribed ? 'yes' : 'no'],
           ['Server side holds it', row.serverHasSubscription ? `yes (${row.heldBy.map(sessionIdNamer(snapshot.sessions)).join(', ')})` : 'no'],

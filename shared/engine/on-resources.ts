@@ -107,8 +107,9 @@ function errorText(value: unknown): string {
 }
 
 /**
- * resources/list: the URIs exist (and may carry lastModified); listing one does not cache it. A lastModified equal to
- * the cached content's is a version check: it answers a delivery gap's doubt as a read would (findings/gap.ts).
+ * resources/list: the URIs exist (and may carry lastModified); listing one does not cache it, and its lastModified is
+ * the server's version, kept apart from the cache's (which only a read's answer gives). A lastModified equal to the
+ * cached content's is a version check: it answers a delivery gap's doubt as a read would (findings/gap.ts).
  */
 export function onListAnswered(core: EngineCore, c: ClientModel, m: DecodedMessage, value: unknown): void {
   const resources = obj(obj(value)?.result)?.resources;
@@ -121,6 +122,8 @@ export function onListAnswered(core: EngineCore, c: ClientModel, m: DecodedMessa
     const lm = obj(o.annotations)?.lastModified;
     if (typeof lm !== 'string') continue;
     u.listedLastModified = lm;
+    u.listedAt = m.t;
+    u.listedSeq = m.seq;
     if (u.gapDoubt) settleGapByList(core, u, lm, m.pairSeq ?? m.seq, listAskedAt(core, m), m.t, m.seq);
   }
 }

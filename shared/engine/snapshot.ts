@@ -100,6 +100,10 @@ function row(core: EngineCore, u: UriState, now: number, ids: FindingId[], worst
     if (u.ttlMs !== undefined) r.ttlMs = u.ttlMs;
     if (u.cacheScope !== undefined) r.cacheScope = u.cacheScope;
   } else if (u.listedLastModified !== undefined) r.lastModified = u.listedLastModified;
+  if (u.listedLastModified !== undefined) {
+    r.listedLastModified = u.listedLastModified;
+    r.listedAt = u.listedAt!;
+  }
   if (u.lastNotifyT !== undefined) r.lastNotifyT = u.lastNotifyT;
   if (u.lastReadReqT !== undefined) r.lastReadT = u.lastReadReqT;
   if (u.lastReadFailed !== undefined) r.lastReadFailed = u.lastReadFailed;

@@ -60,7 +60,17 @@ export interface UriRow {
   contentHash?: string;
   /** UTF-8 bytes of the cached content. */
   size?: number;
+  /**
+   * The cached content's lastModified, from the answer of the read that wrote it (none when that answer had none); for
+   * a URI only listed, the list's.
+   */
   lastModified?: string;
+  /**
+   * The lastModified the latest resources/list gave (the server's version as it answered, which may be newer than the
+   * cache's: a list is not a read), and when that list was answered.
+   */
+  listedLastModified?: string;
+  listedAt?: number;
   ttlMs?: number;
   cacheScope?: string;
   /** Seen in a resources/list answer (that alone does not make it cached). */

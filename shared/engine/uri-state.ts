@@ -104,7 +104,14 @@ export class UriState {
   private described = false;
   private memoHash: string | undefined;
   private memoSize: number | undefined;
+  /** The cached content's lastModified: from the answer of the read that wrote it, never from a list. */
   lastModified: string | undefined;
+  /**
+   * A version the cached content is at least: its own lastModified, or else the one a resources/list answered before
+   * its read was sent gave (the server's version then: the read got that one or a newer one). A later list giving the
+   * same value proves the content current (findings/gap.ts settleGapByList); the value is not shown as the cache's.
+   */
+  lastModifiedAtLeast: string | undefined;
   ttlMs: number | undefined;
   cacheScope: string | undefined;
   /**
@@ -128,7 +135,13 @@ export class UriState {
   staleSince: { t: number; seq: number; evidence: number[] } | undefined;
 
   listed = false;
+  /**
+   * The lastModified the latest resources/list gave (the server's version when it answered, which may be newer than the
+   * cache's), the time and seq of that answer.
+   */
   listedLastModified: string | undefined;
+  listedAt: number | undefined;
+  listedSeq = 0;
 
   lastReadReqT: number | undefined;
   /** The seq of the last read sent (a delivery gap's doubt takes one sent since it began as its re-read). */

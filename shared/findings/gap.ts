@@ -173,11 +173,14 @@ export function settleGap(core: EngineCore, u: UriState, reqSeq: number, t: numb
 
 /**
  * resources/list (sent at `reqSeq`, answered at `t`) gives `u` the lastModified its cached content has: unchanged, the
- * version check the catalogue's fix suggests — as good as a read.
+ * version check the catalogue's fix suggests — as good as a read. The content's own lastModified (its read's answer);
+ * without one, the version a list answered before the read was sent gave, which the content is at least: the same
+ * value again, from a list sent after the read was answered, means nothing changed in between.
  */
 export function settleGapByList(core: EngineCore, u: UriState, lastModified: string, reqSeq: number, reqT: number, t: number, seq: number): void {
   const d = u.gapDoubt;
-  if (!d || reqSeq < d.fromSeq || !u.cached || u.lastModified !== lastModified) return;
+  if (!d || reqSeq < d.fromSeq || !u.cached) return;
+  if (u.lastModified !== undefined ? u.lastModified !== lastModified : u.lastModifiedAtLeast !== lastModified || reqSeq <= u.readSeq) return;
   settle(core, u, d, d.reread ?? { t: reqT }, t, seq);
 }
 

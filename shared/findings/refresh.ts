@@ -84,7 +84,10 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   u.readAt = t;
   u.readSeq = seq;
   u.setContent(a.ref);
-  u.lastModified = a.lastModified ?? u.listedLastModified;
+  // The content's own version, from its answer alone. A list answered before this read was sent says the version
+  // the read got at least; one answered after it says the server's (maybe newer) version, not the cache's.
+  u.lastModified = a.lastModified;
+  u.lastModifiedAtLeast = a.lastModified ?? (u.listedSeq !== 0 && u.listedSeq < a.reqSeq ? u.listedLastModified : undefined);
   u.ttlMs = a.ttlMs;
   u.cacheScope = a.cacheScope;
   u.writtenSeq = seq;
