@@ -4,7 +4,7 @@
 import { idKey } from '../decode/jsonrpc.ts';
 import type { DecodedMessage, RequestId } from '../decode/types.ts';
 import { checkSubscribeCapability, checkVersion } from '../findings/protocol-checks.ts';
-import { recordCacheAge, recordLateReread } from '../findings/refresh.ts';
+import { endStale, recordCacheAge, recordLateReread } from '../findings/refresh.ts';
 import { closeGap, markLapse } from '../findings/gap.ts';
 import type { ClientModel } from './client-model.ts';
 import { answerYes } from './flow-rules.ts';
@@ -337,6 +337,7 @@ export function pageGone(core: EngineCore, doc: string, t: number, seq: number):
         core.log.record({ id: 'notified-not-reread', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...(p.session !== undefined ? { session: p.session } : {}), detail: 'never re-read before the page unloaded' }, p.t, t, [p.seq, seq]);
       } else if (p) core.counters.notificationsForCached -= p.count;
       closeGap(core, u, 'before the page unloaded', t, seq);
+      endStale(core, u, t, seq);
       u.pendingReread = undefined;
       u.pendingMissed = undefined;
       u.flowReread = undefined;

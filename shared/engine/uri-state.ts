@@ -3,7 +3,7 @@
 // and its walk along the seed chart. Plain mutable state; the rules that change it live in the engine handlers.
 import { hashText } from '../hash.ts';
 import { utf8Length } from '../payload.ts';
-import { newConditionSlots, type ConditionSlots } from '../findings/finding-log.ts';
+import { newConditionSlots, type ConditionSlots, type FindingSpec } from '../findings/finding-log.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import type { GapDoubt } from '../findings/gap.ts';
 import { newFlowState, type FlowState } from '../flow/flow-tracker.ts';
@@ -131,8 +131,11 @@ export class UriState {
   /** The reconnect (index) after which this URI was still to be subscribed again; -1: none. */
   missingIn = -1;
 
-  /** An older answer overwrote a newer one and nothing has rewritten it since: the cache is known stale. */
-  staleSince: { t: number; seq: number; evidence: number[] } | undefined;
+  /**
+   * An older answer overwrote a newer one and nothing has rewritten it since: the cache is known stale. The finding it
+   * is (open while it lasts; findings/refresh.ts endStale logs it once it ends).
+   */
+  staleSince: { t: number; seq: number; evidence: number[]; spec: FindingSpec } | undefined;
 
   listed = false;
   /**

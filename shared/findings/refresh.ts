@@ -42,19 +42,21 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
     core.counters.staleOverwrites++;
     // The newest answer (not the cached one, when an older one was written after it already).
     const newer = u.newest !== undefined ? u.newestSeq : u.writtenSeq;
-    core.log.record(
-      {
+    // One occurrence, open while the cache holds the older content, logged once it ends (a stale cache before it, on
+    // older content still, is one that ended here). It was logged here too, and counted again open: 2× for one answer.
+    endStale(core, u, t, seq);
+    u.staleSince = {
+      t,
+      seq,
+      evidence: [a.reqSeq, newer, seq],
+      spec: {
         id: 'stale-overwrite',
         doc: c.doc, endpoint: c.endpoint,
         uri: u.uri,
         ...sessionOf(u),
         detail: `the read sent at seq ${a.reqSeq} was answered after a newer read (answered at seq ${newer}): the cache ends on the older content`,
       },
-      t,
-      t,
-      [a.reqSeq, newer, seq],
-    );
-    u.staleSince = { t, seq, evidence: [a.reqSeq, newer, seq] };
+    };
   } else if (changed && !outOfOrder && !u.staleSince) {
     // The update was never announced. (After a stale overwrite, a changed read is the repair, not news.)
     // "Subscribed since that read" allows the common read-then-subscribe order: a subscription made within the
@@ -71,7 +73,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
       }
     }
   }
-  if (!(outOfOrder && changed)) u.staleSince = undefined;
+  if (!(outOfOrder && changed)) endStale(core, u, t, seq);
   settleReread(core, u, a.reqSeq, t, seq);
   settleGap(core, u, a.reqSeq, t, seq);
   recordCacheAge(core, u, t, seq);
@@ -96,6 +98,17 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   core.step(u, 'J', t, seq);
   core.step(u, 'L', t, seq);
   if (outOfOrder && changed) core.step(u, 'M', t, seq, true);
+}
+
+/**
+ * The cache no longer holds the older content an out-of-order answer wrote (a newer answer rewrote it, the resource is
+ * gone, the page went) at `t`: the stale-overwrite, open until now, is history from the overwrite to `t`.
+ */
+export function endStale(core: EngineCore, u: UriState, t: number, seq: number): void {
+  const s = u.staleSince;
+  if (s === undefined) return;
+  u.staleSince = undefined;
+  core.log.record(s.spec, s.t, t, s.seq === seq ? s.evidence : [...s.evidence, seq]);
 }
 
 /** A JSON-RPC id as the findings say it: a string id quoted (`"5"` is not 5). */
@@ -171,9 +184,9 @@ export function noteResourceGone(core: EngineCore, u: UriState, reqSeq: number, 
   if (p) answerPending(core, u, p, t, seq);
   // Forgotten as a replaced entry is: what it spent past a declared bound stays as history.
   recordCacheAge(core, u, t, seq);
+  endStale(core, u, t, seq);
   u.cached = false;
   u.gapDoubt = undefined;
-  u.staleSince = undefined;
   u.flowReread = undefined;
   core.reevaluate(u, t, seq);
 }
@@ -332,7 +345,7 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
         out.push({ spec, firstT: m.t, evidence: m.evidence, open: false });
       }
       if (u.staleSince && u.cached) {
-        out.push({ spec: { id: 'stale-overwrite', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...sessionOf(u) }, firstT: u.staleSince.t, evidence: u.staleSince.evidence, open: true });
+        out.push({ spec: u.staleSince.spec, firstT: u.staleSince.t, evidence: u.staleSince.evidence, open: true });
       }
       timedGapFinding(core, c, u, now, out);
       if (u.cached) {
