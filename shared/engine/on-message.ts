@@ -84,7 +84,7 @@ export function onMessage(core: EngineCore, m: DecodedMessage, value: unknown, i
         const code = obj(obj(value)?.error)?.code;
         if (typeof code === 'number') {
           const sent = l.startSeq;
-          for (const uri of l.requested ?? []) checkSubscribeRejected(core, c.uri(uri), code, l.label, m.t, [sent, m.seq]);
+          for (const uri of l.requested ?? []) checkSubscribeRejected(core, c.uri(uri), code, l.label, m.t, sent, m.seq);
         }
         return failListen(core, c, l, m.t, m.seq);
       }

@@ -6,7 +6,7 @@ import { READ_TTL_PROBLEM } from '../decode/validate.ts';
 import type { DecodedMessage } from '../decode/types.ts';
 import { parentHeld } from '../findings/coverage.ts';
 import { markLapse, settleGapByList } from '../findings/gap.ts';
-import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited } from '../findings/protocol-checks.ts';
+import { checkSubscribeCapability, checkSubscribeRejected, checkUnsolicited, wasUnadvertised } from '../findings/protocol-checks.ts';
 import { applyReadAnswer, noteNotified, noteReadFailed, noteReadSent, noteResourceGone, type ReadAnswer } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
 import { answerYes } from './flow-rules.ts';
@@ -166,11 +166,12 @@ export function onSubscribeAnswered(core: EngineCore, c: ClientModel, m: Decoded
       core.step(u, 'D', m.t, m.seq);
     }
     core.counters.subscribeSucceeded++;
+    if (m.pairSeq !== undefined) wasUnadvertised(u, m.pairSeq);
   } else {
     core.counters.subscribeFailed++;
     core.disbelieve(u, 'subscribe-failed', m.t, m.seq);
     const code = obj(obj(value)?.error)?.code;
-    if (typeof code === 'number') checkSubscribeRejected(core, u, code, l?.label, m.t, [m.pairSeq ?? m.seq, m.seq]);
+    if (typeof code === 'number') checkSubscribeRejected(core, u, code, l?.label, m.t, m.pairSeq ?? m.seq, m.seq);
   }
   core.reevaluate(u, m.t, m.seq);
 }

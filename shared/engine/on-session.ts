@@ -185,7 +185,8 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
     core.reevaluate(u, m.t, m.seq);
   }
   core.counters.subscribeRequested += requested.length;
-  checkSubscribeCapability(core, c, requested, undefined, m.t, m.seq);
+  // Named by the listen, as its -32601 answer names it (the same occurrence).
+  checkSubscribeCapability(core, c, requested, l.label, m.t, m.seq);
   for (const uri of requested) {
     const u = c.uri(uri);
     core.touch(u, m.t);

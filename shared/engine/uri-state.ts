@@ -159,6 +159,8 @@ export class UriState {
   /** The listen ledger the belief comes from (2026), or undefined for resources/subscribe (2025). */
   beliefListen: SubscriptionLedger | undefined;
   subscribeInFlight = 0;
+  /** Send seqs of subscribes (or listens) said not advertised, until answered (findings/protocol-checks.ts). */
+  unadvertisedSubscribes: number[] | undefined = undefined;
   /** When the client last unsubscribed (undefined once it subscribes again): an update crossing it needs no re-read. */
   unsubscribedT: number | undefined = undefined;
 

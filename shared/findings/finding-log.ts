@@ -134,6 +134,25 @@ export class FindingLog {
     }
   }
 
+  /**
+   * More of the latest occurrence of `spec`'s key, at `lastT` (an answer confirming what its request showed): the same
+   * occurrence, not another — its end and evidence grow, its spec becomes `spec`, its count stays. A new one when the
+   * key has none.
+   */
+  confirm(spec: FindingSpec, lastT: number, evidence: readonly number[]): void {
+    const r = this.recs.get(findingKey(spec));
+    if (!r) return this.record(spec, lastT, lastT, evidence);
+    r.lastT = Math.max(r.lastT, lastT);
+    const spans = r.spans;
+    if (spans !== undefined) spans[spans.length - 1] = Math.max(spans[spans.length - 1]!, lastT);
+    r.spec = { ...spec };
+    addEvidence(r.evidence, evidence);
+    if (!r.dirty) {
+      r.dirty = true;
+      this.changed.push(r);
+    }
+  }
+
   get size(): number {
     return this.recs.size;
   }

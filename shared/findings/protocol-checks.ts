@@ -8,28 +8,61 @@ import type { EngineCore } from '../engine/core.ts';
 import type { SubscriptionLedger } from '../engine/ledger.ts';
 import type { UriState } from '../engine/uri-state.ts';
 
-/** The client asked for subscriptions the server never advertised. */
+/** Subscribes (their send seqs) kept per URI for their answer, at most: one -32601 confirms its own send's finding. */
+const UNADVERTISED_KEPT = 4;
+
+const NOT_ADVERTISED = 'the server capabilities have no resources.subscribe';
+
+/**
+ * The client asked for subscriptions the server never advertised (`seq`: the resources/subscribe or listen sent). Each
+ * URI keeps the send's seq: a -32601 answer to it is the same occurrence, confirmed (checkSubscribeRejected).
+ */
 export function checkSubscribeCapability(core: EngineCore, c: ClientModel, uris: readonly string[], session: string | undefined, t: number, seq: number): void {
   if (!c.capsSeen || c.serverSubscribe === true) return;
   for (const uri of uris) {
     core.log.record(
-      { id: 'subscribe-unsupported', doc: c.doc, endpoint: c.endpoint, uri, ...(session !== undefined ? { session } : {}), reason: 'not-advertised', detail: 'the server capabilities have no resources.subscribe' },
+      { id: 'subscribe-unsupported', doc: c.doc, endpoint: c.endpoint, uri, ...(session !== undefined ? { session } : {}), reason: 'not-advertised', detail: NOT_ADVERTISED },
       t,
       t,
       [seq],
     );
+    const u = c.uri(uri);
+    const kept = (u.unadvertisedSubscribes ??= []);
+    kept.push(seq);
+    if (kept.length > UNADVERTISED_KEPT) kept.shift();
   }
 }
 
-/** The server rejected resources/subscribe as an unknown method. */
-export function checkSubscribeRejected(core: EngineCore, u: UriState, code: number, session: string | undefined, t: number, seqs: number[]): void {
+/** A subscribe sent at `sentSeq` was answered: whether its send was said not advertised (and no longer kept). */
+export function wasUnadvertised(u: UriState, sentSeq: number): boolean {
+  const kept = u.unadvertisedSubscribes;
+  const i = kept === undefined ? -1 : kept.indexOf(sentSeq);
+  if (i < 0) return false;
+  kept!.splice(i, 1);
+  return true;
+}
+
+/**
+ * The server rejected resources/subscribe (or subscriptions/listen) sent at `sentSeq` as an unknown method. When its
+ * send already said the capability was not advertised, the answer confirms that occurrence (one subscribe, one
+ * finding: it was counted twice, the drawer showing the answer's reason alone): its reason stays not-advertised (the
+ * client could have known before sending), the detail says both. Else it is its own: a server that advertised the
+ * capability and does not implement it.
+ */
+export function checkSubscribeRejected(core: EngineCore, u: UriState, code: number, session: string | undefined, t: number, sentSeq: number, seq: number): void {
+  const confirms = wasUnadvertised(u, sentSeq);
   if (code !== METHOD_NOT_FOUND) return;
-  core.log.record(
-    { id: 'subscribe-unsupported', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...(session !== undefined ? { session } : {}), reason: 'method-not-found', detail: `the server answered ${code} (method not found)` },
-    t,
-    t,
-    seqs,
-  );
+  const rejected = `the server answered ${code} (method not found)`;
+  const spec = {
+    id: 'subscribe-unsupported' as const,
+    doc: u.client.doc,
+    endpoint: u.client.endpoint,
+    uri: u.uri,
+    ...(session !== undefined ? { session } : {}),
+    ...(confirms ? { reason: 'not-advertised', detail: `${NOT_ADVERTISED}; ${rejected}` } : { reason: 'method-not-found', detail: rejected }),
+  };
+  if (confirms) core.log.confirm(spec, t, [sentSeq, seq]);
+  else core.log.record(spec, t, t, [sentSeq, seq]);
 }
 
 /** An updated notification for a URI the delivering session or listen stream is not known to hold. */

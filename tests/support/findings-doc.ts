@@ -28,8 +28,8 @@ const OTHER_REASONS: Record<string, [string, string][]> = {
     ['stream-reconnected', 'legacy HTTP+SSE: the stream reconnected by itself to a new session, which the client used (or kept past the grace) without initialize'],
   ],
   'subscribe-unsupported': [
-    ['not-advertised', 'capabilities.resources.subscribe is absent'],
-    ['method-not-found', 'the server answered -32601'],
+    ['not-advertised', 'capabilities.resources.subscribe is absent (the client could have known before sending); a -32601 answer to the same subscribe confirms it — one occurrence, the detail says both'],
+    ['method-not-found', 'the server advertised the capability, yet answered -32601'],
   ],
   'protocol-header-missing': [
     ['missing', 'the header is absent'],

@@ -742,9 +742,10 @@ describe('capabilities and headers', () => {
     c.read(POLICY, 'v1');
     c.begin('resources/subscribe', { uri: POLICY }).fail(-32601, 'Method not found');
     const f = findingsAfter(run(log), 3000);
-    // Not advertised (at the request) and method not found (in the answer): one finding, the latest reason.
-    expect(brief(f)).toEqual([`subscribe-unsupported ${POLICY} method-not-found warning`]);
-    expect(f[0]!.count).toBe(2);
+    // Not advertised (at the request), confirmed by method not found (in the answer): one subscribe, one occurrence;
+    // the client could have known before sending (the reason), the detail says both.
+    expect(brief(f)).toEqual([`subscribe-unsupported ${POLICY} not-advertised warning`]);
+    expect([f[0]!.count, f[0]!.spans, f[0]!.detail]).toEqual([1, undefined, 'the server capabilities have no resources.subscribe; the server answered -32601 (method not found)']);
     // Polling is all such a server allows: the uncovered cache entry is only a note.
     expect(brief(f, 'info')).toContain(`cached-not-subscribed ${POLICY} subscribe-failed info`);
   });
