@@ -99,6 +99,8 @@ export class UriState {
   cached = false;
   readAt = 0;
   readSeq = 0;
+  /** The session the entry was read in (its live holder, else the client's current one, as the answer came). */
+  readSession: string | undefined = undefined;
   content: ContentRef = NO_CONTENT;
   /** Hash and size of `content`, computed together (one parse of the answer) when a view first asks. */
   private described = false;

@@ -85,6 +85,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   u.cached = true;
   u.readAt = t;
   u.readSeq = seq;
+  u.readSession = sessionOf(u).session;
   u.setContent(a.ref);
   // The content's own version, from its answer alone. A list answered before this read was sent says the version
   // the read got at least; one answered after it says the server's (maybe newer) version, not the cache's.
@@ -284,7 +285,10 @@ function overAge(core: EngineCore, u: UriState, t: number): { spec: FindingSpec;
       id: 'cache-age-exceeded',
       doc: c.doc, endpoint: c.endpoint,
       uri: u.uri,
-      ...sessionOf(u),
+      // The session whose read wrote the entry, not the one current now: the age is the entry's, from that read, so
+      // the finding never begins before the session it names (one named the session that replaced it, from before
+      // it began: a demo audit, 2026-12-05), and one entry is one finding across a reconnect.
+      ...(u.readSession !== undefined ? { session: u.readSession } : {}),
       reason: f.source,
       detail: `cached ${says(age)} ago; expected at most ${says(f.maxAgeMs)} (${f.source})${subscribed ? '; subscribed with a channel open, so a change would have been notified' : ''}`,
       severity: (f.source === 'rule' || f.source === 'ttl') && !subscribed ? 'warning' : 'info',
