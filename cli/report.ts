@@ -1,10 +1,11 @@
 // Text rendering of an engine snapshot for the terminal: sessions, the URI table, findings with their explanation and
 // fix, and the metrics. Plain text, no colours (CI logs), fixed-width columns. Names as the panel's: a client's tag
 // (a `client` column, and `client …` in a finding's where) only when the rows or findings are of more than one client
-// (two endpoints, or two documents: a reload), and a WebSocket's session as `WebSocket #n`, not its connection id.
+// (two endpoints, or two documents: a reload), a WebSocket's session as `WebSocket #n`, not its connection id, and a
+// 2026 listen as `listen <request id>` wherever one is named (a finding's where, the metrics), as in the sessions table.
 import type { EngineSnapshot, Finding, SessionView, UriRow } from '../shared/engine/index.ts';
 import { clientKeyOf, findingClientTag, findingClientTags, snapshotClientTags } from '../panel/model/client-tags.ts';
-import { nameSessionsIn, sessionIdNamer, type SessionIdName } from '../panel/model/session-label.ts';
+import { nameSessionsIn, sessionIdNamer, sessionMention, type SessionIdName } from '../panel/model/session-label.ts';
 import type { TraceFileV1 } from '../shared/trace/index.ts';
 import { rereadJudged } from '../shared/metrics.ts';
 import { reasonEntry } from '../shared/findings/catalogue.ts';
@@ -51,7 +52,7 @@ function uriRows(uris: readonly UriRow[], tags: ReadonlyMap<string, string>): st
 
 function findingText(f: Finding, i: number, tags: ReadonlyMap<string, string>, name: SessionIdName): string {
   const client = findingClientTag(tags, f);
-  const where = p([f.uri, client ? `client ${client}` : undefined, f.session ? `session ${name(f.session)}` : undefined].filter(Boolean).join(', '));
+  const where = p([f.uri, client ? `client ${client}` : undefined, f.session ? sessionMention(f.session, name) : undefined].filter(Boolean).join(', '));
   const lines = [
     `${i + 1}. [${f.severity.toUpperCase()}] ${f.id}${reasonText(f)}${f.open ? '' : ' — resolved/past'}: ${f.title}`,
     where ? `   where: ${where}` : '',

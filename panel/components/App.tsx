@@ -263,7 +263,7 @@ export function App({ store, connection }: Props) {
     const scrubbed = store.scrubSnapshot.value;
     const every = store.messageRows();
     const all = scrubbed ? rowsUpTo(every, scrubbed.lastSeq) : every;
-    // Sessions named as the other views name them (a WebSocket's `WebSocket #2`), shown and found by that name.
+    // Sessions named as the other views name them (a WebSocket's `WebSocket #2`, a listen's `listen 3`), shown and found by that name.
     const name = sessionIdNamer(snap.sessions);
     let shownRows = all;
     if (filter.terms.length) {

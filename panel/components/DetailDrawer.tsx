@@ -10,7 +10,7 @@ import { frameJson } from '../../shared/frame-shape.ts';
 import { clientKeyOf, findingClientTag, findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
 import { messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
-import { nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, type SessionIdName } from '../model/session-label.ts';
+import { nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionMention, type SessionIdName } from '../model/session-label.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
 import { flowNodeText } from '../model/flow-view.ts';
@@ -169,7 +169,7 @@ function FindingBlock({ store, snapshot, f, open, compact = false }: { store: Pa
       <p class="finding-id">
         <code>{f.id}</code>
         {f.reason ? <span> · {reason?.label ?? f.reason}</span> : null}
-        {f.session ? <span title={sessionIdTitle(f.session, name)}> · session {name(f.session)}</span> : null}
+        {f.session ? <span title={sessionIdTitle(f.session, name)}> · {sessionMention(f.session, name)}</span> : null}
         {client ? <span class="finding-client" title={f.endpoint}> · {client}</span> : null}
       </p>
       {f.detail ? <p>{nameSessionsIn(f.detail, name)}</p> : null}

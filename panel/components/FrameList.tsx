@@ -2,10 +2,10 @@
 // session, method, id, error, URI (or a transport note). Filtered with the same language as the URI table; a click,
 // or the arrow keys and Enter (as in the URI table), opens the frame in the detail drawer. Follows the tail while
 // scrolled to the bottom. Sessions are named as in the other views: a WebSocket's (no session id) `WebSocket #2`,
-// its id in the tooltip.
+// its id in the tooltip; a 2026 listen's rows (filed under its request id) `listen 3`.
 import { rowIndexOf, rowKey, type FrameRow } from '../frame-rows.ts';
 import { formatClock, middleId } from '../model/format.ts';
-import { sessionIdTitle, type SessionIdName } from '../model/session-label.ts';
+import { sessionIdTitle, shortSessionName, type SessionIdName } from '../model/session-label.ts';
 import { VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 20;
@@ -54,7 +54,6 @@ export function FrameList({ rows, version, total, selected, name, onSelect: setS
           const r = rows[i]!;
           const key = rowKey(rows, i);
           const isSelected = key === selected;
-          const session = name(r.session);
           return (
             <div
               key={key}
@@ -82,9 +81,9 @@ export function FrameList({ rows, version, total, selected, name, onSelect: setS
               ) : (
                 <span role="gridcell">{r.transport}</span>
               )}
-              {/* A name the views give is short and whole (cut, `WebSocket #12` lost its number); an id is cut in the middle. */}
+              {/* A name the views give: `WebSocket #12` whole (cut, it lost its number), an id (a listen's too) cut in the middle. */}
               <span role="gridcell" title={sessionIdTitle(r.session, name)}>
-                {session === r.session ? middleId(r.session) : session}
+                {shortSessionName(r.session, name, middleId)}
               </span>
               <span role="gridcell">{r.method}</span>
               <span role="gridcell">{r.id}</span>

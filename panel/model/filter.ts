@@ -259,7 +259,8 @@ export interface MessageContext {
   problemUris: ReadonlySet<string>;
   /**
    * How the views name sessions (the shown snapshot's sessionIdNamer): `session:` and free text find a WebSocket's
-   * rows by the name the list shows (`WebSocket #2`) as well as by its id. Absent: ids as they are.
+   * or a listen's rows by the name the list shows (`WebSocket #2`, `listen 3`) as well as by its id. Absent: ids as
+   * they are.
    */
   name?: SessionIdName;
 }
@@ -293,7 +294,7 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
     case 'uri':
       return anyUri(m, (u) => uriMatches(t.value, u));
     case 'session':
-      // By its id, and by the name the list shows for it (a WebSocket's `WebSocket #2`, as the other views).
+      // By its id, and by the name the list shows for it (a WebSocket's `WebSocket #2`, a listen's `listen 3`, as the other views).
       return ctx.name ? sessionIdMatches(t.value, m.session, ctx.name) : sessionNameMatches(t.value, m.session);
     case 'method':
       return m.method.toLowerCase().includes(t.value);

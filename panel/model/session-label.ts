@@ -1,5 +1,7 @@
 // The names the panel shows for a session or a listen, in one place: the Sessions grid, the timeline's lanes and the
-// drawer show sessionLabel; `session:` matches sessionNames, the same everywhere. The CLI's text report names them so too.
+// drawer show sessionLabel, and a view that names a session by its id (a message's, a finding's, a URI's holder)
+// sessionIdNamer — the same names (`WebSocket #2`, `listen 3`); `session:` matches them, the same everywhere. The
+// CLI's text report names them so too.
 import type { SessionView } from '../../shared/engine/index.ts';
 
 /** What a session is named by: its id, its kind, and whether (and as what key) a reloaded page resumed it. */
@@ -21,20 +23,35 @@ function sameNames(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string
   return true;
 }
 
+/** A 2026 listen stream as the views name it: `listen <request id>` (its label: the id, `1 #2` for a reused one). */
+const listenName = (label: string): string => `listen ${label}`;
+
 /**
  * How the views name the session ids of `sessions` (a snapshot's, in the engine's order: first seen first). A
  * WebSocket has no session id: the engine names its session after the hook's connection id (`ws:<document>.<n>`, a
  * random document id and a count of every fetch and socket of the page), which tells the user nothing; it is shown
  * as `WebSocket #n`, n counting the snapshot's WebSockets in the order they connected (unique, and stable as more
- * come). Any other id is shown as it is. The engine's ids, keys and the trace are unchanged: names only.
+ * come). A 2026 listen has no session id either: the engine labels it by its request id (`3`), which the Sessions
+ * grid and the lanes show as `listen 3`; so does every view that names it by its id (the Messages view's rows, a
+ * finding's session, a URI's holders, the metrics), and `session:"listen 3"` finds it there too — unless a session of
+ * the snapshot has that very id (then the id alone is ambiguous and is shown as it is). Any other id is shown as it
+ * is. The engine's ids, keys and the trace are unchanged: names only.
  */
 export function sessionIdNamer(sessions: readonly Nameable[]): SessionIdName {
   let namer = namers.get(sessions);
   if (namer) return namer;
   const names = new Map<string, string>();
-  for (const s of sessions) if (s.kind !== 'listen' && s.transport === 'websocket' && !names.has(s.label)) names.set(s.label, `WebSocket #${names.size + 1}`);
+  let sockets = 0;
+  const sessionIds = new Set<string>();
+  for (const s of sessions) {
+    if (s.kind === 'listen') continue;
+    sessionIds.add(s.label);
+    if (s.transport === 'websocket' && !names.has(s.label)) names.set(s.label, `WebSocket #${++sockets}`);
+  }
+  for (const s of sessions) if (s.kind === 'listen' && !sessionIds.has(s.label)) names.set(s.label, listenName(s.label));
   // One function per set of names, not per snapshot (a new sessions array each): what a view keeps by its namer (the
-  // Messages view's filtered rows) is redone only when a name changed — a socket connected — not at every update.
+  // Messages view's filtered rows) is redone only when a name changed — a socket connected, a listen opened — not at
+  // every update.
   if (names.size === 0) namer = AS_IS;
   else if (last && sameNames(last.names, names)) namer = last.namer;
   else {
@@ -85,12 +102,34 @@ function cutsNumber(text: string, k: number): boolean {
 
 /**
  * The tooltip of a session id shown by its name: the name and the id it stands for (`WebSocket #2 (ws:<doc>.7)`), or
- * the id alone when it is shown as it is. Wherever a view names a session by `name` (the Findings view's Session
- * column, the metrics, the drawer's finding, the Messages view's session column).
+ * the name alone when it says the id whole (an id shown as it is; a listen's `listen 3`). Wherever a view names a
+ * session by `name` (the Findings view's Session column, the metrics, the drawer's finding, the Messages view's
+ * session column).
  */
 export function sessionIdTitle(id: string, name: SessionIdName): string {
   const shown = name(id);
-  return shown === id ? id : `${shown} (${id})`;
+  return shown === id || shown === listenName(id) ? shown : `${shown} (${id})`;
+}
+
+/**
+ * A session id as a narrow cell shows it (the Messages view's session column, the metrics): the name the views give,
+ * with the id in it shortened by `cut` — an id shown as it is, `cut(id)`; a listen's, `listen <cut(id)>` — and a name
+ * that does not hold the id (`WebSocket #12`: short, and cut it lost its number) whole. The tooltip gives it in full
+ * (sessionIdTitle).
+ */
+export function shortSessionName(id: string, name: SessionIdName, cut: (id: string) => string): string {
+  const shown = name(id);
+  if (shown === id) return cut(id);
+  return shown === listenName(id) ? listenName(cut(id)) : shown;
+}
+
+/**
+ * How a sentence names a session id (the drawer's finding, the CLI report's `where:`): `session S1`, `session
+ * WebSocket #2`, and a listen, which is no session, by its name alone: `listen 3` (not `session listen 3`).
+ */
+export function sessionMention(id: string, name: SessionIdName): string {
+  const shown = name(id);
+  return shown === listenName(id) ? shown : `session ${shown}`;
 }
 
 /**
@@ -116,7 +155,7 @@ export function nameSessionsIn(text: string, name: SessionIdName): string {
  * is `S1 #2`) tells the two apart.
  */
 export function sessionLabel(s: Named, name: SessionIdName = AS_IS): string {
-  if (s.kind === 'listen') return `listen ${s.label}`;
+  if (s.kind === 'listen') return listenName(s.label);
   const id = name(s.label);
   if (s.resumedFrom === undefined) return id;
   const n = s.key !== undefined && s.key.startsWith(`${s.label} #`) ? s.key.slice(s.label.length + 1) : '';

@@ -5,7 +5,7 @@ import type { ClientView, EngineSnapshot, MessageList, Metrics, SessionView, Str
 import { decodedJson, messageAt } from '../../shared/engine/index.ts';
 import { rereadJudged } from '../../shared/metrics.ts';
 import { formatClock, formatDuration, formatShare, shortId } from './format.ts';
-import { sessionIdNamer, sessionIdTitle, sessionLabel, type SessionIdName } from './session-label.ts';
+import { sessionIdNamer, sessionIdTitle, sessionLabel, shortSessionName, type SessionIdName } from './session-label.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -182,8 +182,8 @@ export function metricRows(m: Metrics, name: SessionIdName = (id) => id): Array<
       label: 'Subscribed URIs per session',
       // One session a line, its id cut as the Sessions grid shows it (the whole ids in the tooltip): full ids in a row
       // made the metrics wider than their column, and the values were cut off (a UX audit).
-      // (A name the views give, `WebSocket #2`, is short and whole: cut, it lost its number.)
-      value: m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${name(s.session) !== s.session ? name(s.session) : shortId(s.session, 8)}: ${s.uris}`).join('\n') : '—',
+      // (A name the views give, `WebSocket #2`, is short and whole: cut, it lost its number; a listen's id is cut.)
+      value: m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${shortSessionName(s.session, name, (id) => shortId(id, 8))}: ${s.uris}`).join('\n') : '—',
       title: m.subscribedUrisPerSession.map((s) => `${sessionIdTitle(s.session, name)}: ${s.uris}`).join('\n'),
     },
     { group: 'server', name: 'notificationsPerMinute', label: 'Updated notifications (per minute)', value: `${m.notifications} (${m.notificationsPerMinute === null ? 'under a minute observed' : `${n(m.notificationsPerMinute)}/min`})` },

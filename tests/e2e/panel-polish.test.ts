@@ -2,7 +2,8 @@
 // the file: the timeline legend's stale swatch said "red" while bands are drawn in their finding's severity colour; the
 // Sessions grid scrolled sideways at 1,400 px; after frames were dropped at the log's cap, rows of a connection
 // whose opening frames went had a blank transport; and the Findings view showed two clients' findings about one URI as
-// identical rows, naming a WebSocket's session by its connection id.
+// identical rows, naming a WebSocket's session by its connection id; the Messages, Resources and Findings views named
+// a 2026 listen by its bare request id (`3`, where the Sessions view said `listen 3`).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,6 +14,7 @@ import { startBrowser, type Browser } from '../support/extension.ts';
 import { FrameLog } from '../support/frame-log.ts';
 import { StreamableClient, WsClient } from '../support/mcp-clients.ts';
 import { twoEndpointLog } from '../support/two-clients.ts';
+import { HELD, LISTENED, listenLog } from '../support/listen-log.ts';
 
 const FIXTURE = resolve('tests/fixtures/sdk-v1-streamable.trace.json');
 const URL = 'http://localhost:3000/mcp';
@@ -41,14 +43,29 @@ async function imported(path: string, size: { width: number; height: number }, t
   return p;
 }
 
+/** `log` written as a trace file of the test's folder, exported when the log ends. */
+function traceFile(log: FrameLog, name: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/kb' })));
+  return path;
+}
+
 /** The trace of twoEndpointLog (an HTTP server and a WebSocket one whose socket reconnects), written once. */
 let twoEndpointPath: string | undefined;
 function twoEndpointTrace(): string {
-  if (twoEndpointPath) return twoEndpointPath;
-  const log = twoEndpointLog();
-  twoEndpointPath = join(dir, 'two-endpoints.trace.json');
-  writeFileSync(twoEndpointPath, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/kb' })));
+  twoEndpointPath ??= traceFile(twoEndpointLog(), 'two-endpoints.trace.json');
   return twoEndpointPath;
+}
+
+/** The Messages view's rows in view: transport, session id, and the session cell's text, tooltip and whether it shows whole. */
+function messageSessionCells(p: Page) {
+  return p.$$eval('.frame-row[data-seq]', (rs) =>
+    rs.map((r) => {
+      const cells = r.querySelectorAll<HTMLElement>('[role="gridcell"]');
+      const c = cells[4]!;
+      return { transport: cells[3]!.textContent, id: r.getAttribute('data-session'), text: c.textContent, title: c.title, whole: c.scrollWidth <= c.clientWidth };
+    }),
+  );
 }
 
 it('the timeline legend shows a stale swatch per severity, in the colours the bands are drawn in (light and dark)', async () => {
@@ -164,13 +181,7 @@ it('the Messages view names a WebSocket\'s rows WebSocket #n, as the other views
   const p = await imported(twoEndpointTrace(), { width: 1400, height: 1400 });
   await p.click('[role="tab"][data-view="messages"]');
   await p.waitForSelector('.frame-row[data-seq]');
-  const sessionCells = () =>
-    p.$$eval('.frame-row[data-seq]', (rs) =>
-      rs.map((r) => {
-        const c = r.querySelectorAll<HTMLElement>('[role="gridcell"]')[4]!;
-        return { transport: r.querySelectorAll('[role="gridcell"]')[3]!.textContent, text: c.textContent, title: c.title, whole: c.scrollWidth <= c.clientWidth };
-      }),
-    );
+  const sessionCells = () => messageSessionCells(p);
   const all = await sessionCells();
   expect(all).toHaveLength(30);
   const ws = all.filter((c) => c.transport === 'WebSocket');
@@ -187,6 +198,41 @@ it('the Messages view names a WebSocket\'s rows WebSocket #n, as the other views
   await p.fill('input[type="search"]', 'session:"websocket #2"');
   await p.waitForFunction(() => document.querySelectorAll('.frame-row[data-seq]').length === 5);
   expect(new Set((await sessionCells()).map((c) => c.text))).toEqual(new Set(['WebSocket #2']));
+  await p.close();
+});
+
+it('a 2026 listen is `listen <request id>` in the Messages view, the URI table and the Findings view too, and session: finds it by that name there', async () => {
+  const p = await imported(traceFile(listenLog(), 'listens.trace.json'), { width: 1400, height: 1400 });
+  await p.click('[role="tab"][data-view="messages"]');
+  await p.waitForSelector('.frame-row[data-seq]');
+  const sessionCells = () => messageSessionCells(p);
+  const listens = (await sessionCells()).filter((c) => c.id);
+  // As the Sessions view names them, whole, the SDK's id too (the cells said `3`, `31`, `listen:12`); the tooltip is the name.
+  expect([...new Set(listens.map((c) => `${c.id} | ${c.text} | ${c.title}`))]).toEqual(['3 | listen 3 | listen 3', '31 | listen 31 | listen 31', 'listen:12 | listen listen:12 | listen listen:12']);
+  expect(listens.filter((c) => !c.whole)).toEqual([]);
+  // What the Sessions view calls listen 3 finds its rows, and only those (it found nothing); 31 is not 3.
+  await p.fill('input[type="search"]', 'session:"listen 3"');
+  await p.waitForFunction(() => document.querySelectorAll('.frame-row[data-seq]').length === 5);
+  expect(new Set((await sessionCells()).map((c) => c.text))).toEqual(new Set(['listen 3']));
+  await p.fill('input[type="search"]', 'session:"listen 31"');
+  await p.waitForFunction(() => document.querySelectorAll('.frame-row[data-seq]').length === 3);
+  expect(new Set((await sessionCells()).map((c) => c.text))).toEqual(new Set(['listen 31']));
+  // The URI table: by the name, as by the id (it found no row): what listen 31 holds, and LISTENED, whose findings
+  // follow it across the client's listens (listen 31 was open while it was lost); then listen 3's.
+  await p.click('[role="tab"][data-view="resources"]');
+  const uris = (want: string) => p.waitForFunction((w) => [...document.querySelectorAll('.uri-row[data-uri]')].map((r) => r.getAttribute('data-uri')).join() === w, want);
+  await uris([LISTENED, HELD].join());
+  await p.fill('input[type="search"]', 'session:"listen 3"');
+  await uris(LISTENED);
+  // The Findings view: the Session column and the drawer say `listen 3` (they said `3`, and `session 3`); session: finds them.
+  await p.click('[role="tab"][data-view="findings"]');
+  await p.waitForFunction(() => document.querySelector('.findings-view')?.getAttribute('data-count') === '3');
+  const cell = '.finding-row[data-finding-id="notified-not-reread"] [role="gridcell"]:nth-child(4)';
+  expect(await p.textContent(cell)).toBe('listen 3');
+  expect(await p.getAttribute(cell, 'title')).toBe('listen 3');
+  await p.click('.finding-row[data-finding-id="notified-not-reread"]');
+  await p.waitForSelector('[data-drawer="finding"]');
+  expect(await p.textContent('[data-drawer="finding"] .finding-id')).toBe('notified-not-reread · listen 3');
   await p.close();
 });
 
@@ -244,9 +290,7 @@ it("the Findings view tells two endpoints' findings about one URI apart by the c
   c.initialize({ sessionId: 'S1' });
   c.read(POLICY, 'v1');
   one.wait(5000);
-  const onePath = join(dir, 'one-client.trace.json');
-  writeFileSync(onePath, serializeTrace(exportTrace({ frames: one.frames, createdAt: one.t, pageUrl: 'http://localhost:8080/kb' })));
-  const q = await imported(onePath, { width: 1400, height: 900 });
+  const q = await imported(traceFile(one, 'one-client.trace.json'), { width: 1400, height: 900 });
   await q.click('[role="tab"][data-view="findings"]');
   await q.waitForSelector('.finding-row[data-finding-id]');
   expect(await q.$$eval('.finding-row[data-client]', (xs) => xs.length)).toBe(0);

@@ -295,9 +295,12 @@ export class ModernClient extends HttpClientBase {
     return super.read(uri, text, { ttlMs: 0, cacheScope: 'private', ...extra });
   }
 
-  /** subscriptions/listen; the server acknowledges `accepted` (default: everything requested) as its first event. */
-  listen(resourceSubscriptions: string[], opts: { accepted?: string[]; ack?: boolean } = {}): ListenStream {
-    const id = `listen:${++this.listens}`;
+  /**
+   * subscriptions/listen; the server acknowledges `accepted` (default: everything requested) as its first event. `id`:
+   * the request's id (default: `listen:<n>`, as the SDK numbers them; a number, as another client may).
+   */
+  listen(resourceSubscriptions: string[], opts: { accepted?: string[]; ack?: boolean; id?: string | number } = {}): ListenStream {
+    const id = opts.id ?? `listen:${++this.listens}`;
     const conn = this.log.newConn('listen');
     const filter = { resourceSubscriptions };
     this.log.httpRequest(conn, 'POST', this.url, this.headers('subscriptions/listen'), request('subscriptions/listen', this.params('subscriptions/listen', { notifications: filter }), id));
@@ -330,7 +333,7 @@ export class ListenStream extends SseStream {
   constructor(
     log: FrameLog,
     conn: string,
-    readonly id: string,
+    readonly id: string | number,
     private client: ModernClient,
   ) {
     super(log, conn, undefined);

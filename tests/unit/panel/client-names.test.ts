@@ -1,6 +1,7 @@
-// Rows that read alike but for their client, and WebSocket sessions' names: the Findings view tells two clients'
-// findings about one URI apart by the client's tag (as the URI table does), and only when there are two clients; a
-// WebSocket's session is `WebSocket #n` wherever a session is named, and `session:` finds it by that name.
+// Rows that read alike but for their client, and sessions' names: the Findings view tells two clients' findings
+// about one URI apart by the client's tag (as the URI table does), and only when there are two clients; a WebSocket's
+// session is `WebSocket #n` and a 2026 listen `listen <request id>` wherever a session is named, and `session:` finds
+// them by that name.
 import { describe, expect, it } from 'vitest';
 import { Engine, type EngineSnapshot } from '../../../shared/engine/index.ts';
 import { clientTags, findingClientTag, findingClientTags } from '../../../panel/model/client-tags.ts';
@@ -11,11 +12,13 @@ import { WsClient } from '../../support/mcp-clients.ts';
 import { FrameRows } from '../../../panel/frame-rows.ts';
 import { IncrementalMessageFilter } from '../../../panel/model/message-filter.ts';
 import { findingDetail, findingMatches } from '../../../panel/model/findings-view.ts';
-import { nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionNames } from '../../../panel/model/session-label.ts';
+import { nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionMention, sessionNames, shortSessionName } from '../../../panel/model/session-label.ts';
 import { metricRows, sessionEntries } from '../../../panel/model/sessions-view.ts';
 import { sessionLanes } from '../../../panel/model/timeline.ts';
-import { filterRows, lastHolders } from '../../../panel/model/uri-table.ts';
+import { filterRows, lastHolders, serverTitle } from '../../../panel/model/uri-table.ts';
+import { middleId } from '../../../panel/model/format.ts';
 import { oneClientLog, POLICY, reloadedLog, twoEndpointLog } from '../../support/two-clients.ts';
+import { HELD, LISTENED, listenLog, SDK_HELD } from '../../support/listen-log.ts';
 
 function snapshotOf(frames: Parameters<Engine['applyAll']>[0], t: number): EngineSnapshot {
   const e = new Engine();
@@ -222,6 +225,129 @@ describe('session: finds WebSocket #1, not #10–#12, in every view', () => {
     expect(snap.sessions.filter((s) => matchesSessionView(parseFilter('session:websocket'), s, name))).toHaveLength(12);
     expect(snap.sessions.filter((s) => matchesSessionView(parseFilter('-session:"websocket #1"'), s, name))).toHaveLength(11);
     expect(filterRows(snap, parseFilter('-session:"websocket #1"'))).toHaveLength(11);
+  });
+});
+
+describe('a 2026 listen is `listen <request id>` in every view, and session: finds it by that name', () => {
+  const NONE: MessageContext = { staleUris: new Set(), phantomUris: new Set(), problemUris: new Set() };
+  const listens = () => {
+    const log = listenLog();
+    const snap = snapshotOf(log.frames, log.t);
+    const rows = new FrameRows();
+    for (const f of log.frames) rows.add(f);
+    return { snap, rows: rows.rows, name: sessionIdNamer(snap.sessions) };
+  };
+
+  it('the views that name it by its id (the Messages rows, a finding, a URI holder, the metrics) say it as the Sessions grid and the lanes do', () => {
+    const { snap, rows, name } = listens();
+    expect(snap.sessions.map((s) => [s.kind, s.label])).toEqual([['listen', '3'], ['listen', '31'], ['listen', 'listen:12']]);
+    // The Sessions grid and the lanes (as before).
+    expect(sessionEntries(snap).map((e) => e.label).sort()).toEqual(['listen 3', 'listen 31', 'listen listen:12']);
+    expect(sessionLanes(snap.sessions, snap.streams, snap.now).map((l) => l.label)).toEqual(['listen 3', 'listen 31', 'listen listen:12']);
+    // Every view naming it by its id: the same (each said the bare id: `3`).
+    expect(snap.sessions.map((s) => name(s.label))).toEqual(['listen 3', 'listen 31', 'listen listen:12']);
+    expect(snap.sessions.map((s) => name(s.label))).toEqual(snap.sessions.map((s) => sessionLabel(s, name)));
+    // The Messages rows (filed under the request id), whole in the column, the SDK's id too; the tooltip is the name (it holds the id).
+    const shown = [...new Set(rows.filter((r) => r.session !== '').map((r) => shortSessionName(r.session, name, middleId)))];
+    expect(shown).toEqual(['listen 3', 'listen 31', 'listen listen:12']);
+    expect(sessionIdTitle('3', name)).toBe('listen 3');
+    // The Findings view's Session column and the drawer's finding (a listen is no session: not `session listen 3`).
+    const notified = snap.findings.find((f) => f.id === 'notified-not-reread')!;
+    expect(notified.session).toBe('3');
+    expect(name(notified.session!)).toBe('listen 3');
+    expect(sessionMention(notified.session!, name)).toBe('listen 3');
+    expect(sessionMention('S1', name)).toBe('session S1');
+    // The URI table's Server tooltip: who holds it, and who held it last.
+    const row = (uri: string) => snap.uris.find((r) => r.uri === uri)!;
+    expect(serverTitle(row(HELD), lastHolders(snap.sessions), snap.now, name)).toBe('Held by listen 31');
+    expect(serverTitle(row(SDK_HELD), lastHolders(snap.sessions), snap.now, name)).toBe('Held by listen listen:12');
+    expect(serverTitle(row(LISTENED), lastHolders(snap.sessions), snap.now, name)).toMatch(/^Not held by any session\. Of the sessions that ended, listen 3 held it last/);
+    // The metrics, one listen a line (an SDK id longer than a cell is cut as an id is: `listen:12` is not).
+    const perSession = metricRows(snap.metrics, name).find((m) => m.name === 'subscribedUrisPerSession')!;
+    expect(perSession.value).toBe('listen 31: 1\nlisten listen:12: 1');
+    expect(perSession.title).toBe('listen 31: 1\nlisten listen:12: 1');
+    // A longer id is cut in the middle, as the column cut it, after the kind; an id no listen has, as it is.
+    const long = sessionIdNamer([{ label: 'listen:123456789', kind: 'listen' }]);
+    expect(shortSessionName('listen:123456789', long, middleId)).toBe('listen lis…56789');
+    expect(shortSessionName('listen:123456789', name, middleId)).toBe('lis…56789');
+  });
+
+  it('session:"listen 3" and session:3 find listen 3 (not 31) in the Sessions grid, the lanes, the URI table, the Findings view and the Messages view', () => {
+    const { snap, rows, name } = listens();
+    const ctx = { ...NONE, name };
+    const views = (q: string) => {
+      const filter = parseFilter(q);
+      return {
+        sessions: snap.sessions.filter((s) => matchesSessionView(filter, s, name)).map((s) => sessionLabel(s, name)),
+        lanes: sessionLanes(snap.sessions, snap.streams, snap.now).filter((l) => matchesSession(filter, l.names)).map((l) => l.label),
+        uris: filterRows(snap, filter).map((r) => r.uri),
+        findings: snap.findings.filter((f) => findingMatches(f, filter, snap.sessions)).map((f) => `${f.id} ${f.uri}`).sort(),
+        messages: rows.filter((r) => matchesMessage(filter, r, ctx)).map((r) => r.seq),
+      };
+    };
+    const three = views('session:"listen 3"');
+    expect(three.sessions).toEqual(['listen 3']);
+    expect(three.lanes).toEqual(['listen 3']);
+    expect(three.uris).toEqual([LISTENED]);
+    expect(three.findings).toEqual([`cached-not-subscribed ${LISTENED}`, `notified-not-reread ${LISTENED}`, `phantom-subscription ${LISTENED}`]);
+    // Its rows, every one (request, response head, acknowledgement, update, end), and only its.
+    expect(three.messages).toEqual(rows.filter((r) => r.session === '3').map((r) => r.seq));
+    expect(three.messages).toHaveLength(5);
+    // By the request id, the same (case ignored too); so for 31 and the SDK's id: the name and the id find one thing.
+    expect(views('session:3')).toEqual(three);
+    expect(views('session:"LISTEN 3"')).toEqual(three);
+    expect(views('session:"listen 31"')).toEqual(views('session:31'));
+    expect(views('session:"listen 31"').sessions).toEqual(['listen 31']);
+    expect(views('session:"listen 31"').uris).toContain(HELD);
+    expect(views('session:"listen 31"').messages).toEqual(rows.filter((r) => r.session === '31').map((r) => r.seq));
+    expect(views('session:"listen listen:12"')).toEqual(views('session:listen:12'));
+    expect(views('session:"listen listen:12"').messages).toEqual(rows.filter((r) => r.session === 'listen:12').map((r) => r.seq));
+    // Free text finds the name in the Messages view too (as a WebSocket's).
+    expect(rows.filter((r) => matchesMessage(parseFilter('"listen 31"'), r, ctx)).map((r) => r.seq)).toEqual(views('session:31').messages);
+    // Negated: listen 3's rows go, the others stay.
+    expect(rows.filter((r) => matchesMessage(parseFilter('-session:"listen 3"'), r, ctx)).map((r) => r.seq)).toEqual(rows.filter((r) => r.session !== '3').map((r) => r.seq));
+  });
+
+  it('the CLI report names it so: a finding\'s where and the metrics', async () => {
+    const { renderReport } = await import('../../../cli/report.ts');
+    const { exportTrace } = await import('../../../shared/trace/index.ts');
+    const log = listenLog();
+    const trace = exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/kb' });
+    const text = renderReport(trace, snapshotOf(log.frames, log.t), 'error');
+    expect(text.split('\n').filter((l) => l.startsWith('   where: ') && l.includes('listen'))).toEqual([`   where: ${LISTENED}, listen 3`]);
+    expect(text).toMatch(/subscribed URIs per live session \/ listen +listen 31: 1, listen listen:12: 1\n/);
+  });
+
+  it('an id that is a session\'s too is shown as it is (which of the two it means, the id alone cannot say)', () => {
+    const name = sessionIdNamer([
+      { label: '3', kind: 'session', transport: 'streamable-http' },
+      { label: '3', kind: 'listen', transport: 'streamable-http' },
+      { label: '4', kind: 'listen', transport: 'streamable-http' },
+    ]);
+    expect(name('3')).toBe('3');
+    expect(name('4')).toBe('listen 4');
+    expect(sessionMention('3', name)).toBe('session 3');
+    // A listen's own row and lane say what it is all the same.
+    expect(sessionLabel({ label: '3', kind: 'listen' }, name)).toBe('listen 3');
+  });
+
+  it('a listen opening renames: the Messages view\'s kept filter result is redone then', () => {
+    const log = listenLog();
+    const rows = new FrameRows();
+    for (const f of log.frames) rows.add(f);
+    const listen31 = log.frames.find((f) => f.kind === 'http-request' && f.body?.text.includes('"id":31'))!;
+    const engine = new Engine();
+    engine.applyAll(log.frames.filter((f) => f.seq < listen31.seq));
+    const early = sessionIdNamer(engine.snapshot(listen31.t).sessions);
+    engine.applyAll(log.frames.filter((f) => f.seq >= listen31.seq));
+    const late = sessionIdNamer(engine.snapshot(log.t).sessions);
+    expect(late).not.toBe(early);
+    const filter = parseFilter('session:"listen 31"');
+    const kept = new IncrementalMessageFilter<(typeof rows.rows)[number]>();
+    expect(kept.apply(rows.rows, filter, { ...NONE, name: early })).toEqual([]);
+    const full = rows.rows.filter((r) => matchesMessage(filter, r, { ...NONE, name: late }));
+    expect(full.length).toBe(3);
+    expect(kept.apply(rows.rows, filter, { ...NONE, name: late })).toEqual(full);
   });
 });
 

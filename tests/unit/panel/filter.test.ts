@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UriRow } from '../../../shared/engine/index.ts';
 import { matchesMessage, matchesRow, matchesSession, matchesSessionView, messageContext, parseFilter, tokenize, uriMatches, viewNotes } from '../../../panel/model/filter.ts';
-import { sessionNameMatches, sessionNames } from '../../../panel/model/session-label.ts';
+import { sessionIdNamer, sessionLabel, sessionNameMatches, sessionNames, withShownNames } from '../../../panel/model/session-label.ts';
 import { sessionLanes } from '../../../panel/model/timeline.ts';
 
 function row(over: Partial<UriRow> = {}): UriRow {
@@ -272,6 +272,29 @@ describe('matchesMessage and matchesSession', () => {
       expect(m('-session:S1abc', listen)).toBe(true);
       expect(m('-session:listen:7', listen)).toBe(false);
       expect(m('is:stale uri:x method:read', listen)).toBe(true);
+    });
+    it('a listen\'s Messages rows and the URIs it holds (filed under its request id) by the names its Sessions row has, `listen 3` too', () => {
+      // They were matched by the bare id: `session:"listen 3"` found listen 3 in the Sessions view and nothing there.
+      const listen31 = { key: 'doc-1 http://localhost:3001/mcp|n:31', label: '31', kind: 'listen' as const };
+      const all = [session, listen, numbered, listen31];
+      const name = sessionIdNamer(all);
+      const ctx = { staleUris: new Set<string>(), phantomUris: new Set<string>(), problemUris: new Set<string>(), name };
+      const queries = ['session:"listen 3"', 'session:3', 'session:"LISTEN 31"', '-session:"listen 3"', 'session:"listen listen:7"', 'session:listen', 'session:s1abc', '-session:listen'];
+      for (const s of all) {
+        const msg = { method: '', uri: '', session: s.label, error: '', note: '', transport: 'HTTP POST', id: '' };
+        for (const q of queries) {
+          const f = parseFilter(q);
+          const shown = matchesSessionView(f, s, name);
+          expect(matchesMessage(f, msg, ctx), `${q} on ${sessionLabel(s)}'s rows`).toBe(shown);
+          expect(matchesRow(f, { row: row({ heldBy: [s.label] }), sessions: withShownNames([s.label], name) }), `${q} on a URI ${sessionLabel(s)} holds`).toBe(shown);
+        }
+        // Free text finds the name shown too (any part of it, as free text does).
+        expect(matchesMessage(parseFilter('"listen 3"'), msg, ctx), sessionLabel(s)).toBe(s === numbered || s === listen31);
+      }
+      // A number whole: listen 3 is not listen 31.
+      const rows31 = { method: '', uri: '', session: '31', error: '', note: '', transport: 'HTTP POST', id: '' };
+      expect(matchesMessage(parseFilter('session:"listen 3"'), rows31, ctx)).toBe(false);
+      expect(matchesMessage(parseFilter('session:"listen 31"'), rows31, ctx)).toBe(true);
     });
     it('matches the ids the URI table matches a row\'s holders by (heldBy: the labels)', () => {
       for (const s of [session, listen, numbered]) {
