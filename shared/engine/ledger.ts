@@ -69,6 +69,14 @@ export class SubscriptionLedger {
     readonly observedFromStart: boolean,
   ) {}
 
+  /**
+   * How a finding's detail names it, as the views do: the session id, a listen as `listen <request id>` (its label alone,
+   * `3`, reads as any number in a sentence: "3 ended (dropped) at seq 28").
+   */
+  get named(): string {
+    return this.kind === 'listen' ? `listen ${this.label}` : this.label;
+  }
+
   /** Able to hold subscriptions right now (a listen only after its acknowledgement). */
   get live(): boolean {
     return this.open && (this.kind === 'session' || this.acked);

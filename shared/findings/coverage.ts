@@ -76,7 +76,7 @@ function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason
   // 2026 (no session): a listen of the client's picked up mid-way may have asked for it.
   for (const l of u.client.listens.values()) {
     if (l.open && !l.observedFromStart) {
-      return { reason: 'not-seen-subscribing', detail: `listen ${l.label} began before the capture: what it asked for was not seen, and no update for this URI came on it` };
+      return { reason: 'not-seen-subscribing', detail: `${l.named} began before the capture: what it asked for was not seen, and no update for this URI came on it` };
     }
   }
   return { reason: 'never-subscribed', detail: 'no resources/subscribe or listen was sent for it' };
@@ -97,7 +97,7 @@ function endedHow(u: UriState): string {
   if (!lost) return 'no live session holds it';
   const memo = u.endedText;
   if (memo && memo.ledger === lost && memo.endSeq === lost.endSeq) return memo.text;
-  const text = `${lost.label} ended (${lost.endCause}) at seq ${lost.endSeq}`;
+  const text = `${lost.named} ended (${lost.endCause}) at seq ${lost.endSeq}`;
   u.endedText = { ledger: lost, endSeq: lost.endSeq, text, lost: `${text}; no live session or listen has held it since then` };
   return text;
 }

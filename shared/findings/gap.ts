@@ -31,8 +31,10 @@ export interface GapDoubt {
   reason: string;
   /** The worst of the gaps' severities. */
   severity: Severity;
-  /** The session (or listen) the latest gap was about. */
+  /** The session (or listen) the latest gap was about: its label (the finding's session). */
   session: string;
+  /** How the detail names it (SubscriptionLedger.named: a listen's `listen 3`). */
+  named: string;
   /** Gaps since the URI was last read. */
   gaps: number;
   /** The first read sent since the latest gap began, while one is in flight; `queued`: sent past the grace in a catch-up run. */
@@ -43,14 +45,14 @@ export interface GapDoubt {
   failed: string | undefined;
 }
 
-function mark(u: UriState, from: { t: number; seq: number }, back: { t: number; seq: number }, reason: string, severity: Severity, session: string): void {
+function mark(u: UriState, from: { t: number; seq: number }, back: { t: number; seq: number }, reason: string, severity: Severity, l: SubscriptionLedger): void {
   // A read sent since the gap began and still on its way answers it when it comes (sent before the return: not late).
   const inFlight = u.readsInFlight > 0 && u.lastReadReqSeq > from.seq ? { t: u.lastReadReqT ?? back.t, seq: u.lastReadReqSeq, queued: false } : undefined;
   // A lapse is in doubt from when it was subscribed again (the loss itself is cached-not-subscribed's, while it lasted).
   const startT = reason === 'subscription-lapsed' ? back.t : from.t;
   const d = u.gapDoubt;
   if (!d) {
-    u.gapDoubt = { t: startT, seq: from.seq, fromSeq: from.seq, backT: back.t, backSeq: back.seq, reason, severity, session, gaps: 1, reread: inFlight, out: inFlight ? 1 : 0, failed: undefined };
+    u.gapDoubt = { t: startT, seq: from.seq, fromSeq: from.seq, backT: back.t, backSeq: back.seq, reason, severity, session: l.label, named: l.named, gaps: 1, reread: inFlight, out: inFlight ? 1 : 0, failed: undefined };
     return;
   }
   // Another gap before any re-read: the latest one is what a re-read must follow; the worst severity stays.
@@ -60,7 +62,8 @@ function mark(u: UriState, from: { t: number; seq: number }, back: { t: number; 
   d.backSeq = back.seq;
   d.reason = severity === 'warning' || d.severity !== 'warning' ? reason : d.reason;
   if (severity === 'warning') d.severity = 'warning';
-  d.session = session;
+  d.session = l.label;
+  d.named = l.named;
   // A re-read sent before this gap began cannot answer it; one sent since still can.
   if (d.reread && d.reread.seq < d.fromSeq) {
     d.reread = undefined;
@@ -84,7 +87,7 @@ export function markGap(l: SubscriptionLedger, from: { t: number; seq: number },
     // Cached, or a first read on its way that was asked for before the gap (one asked for during it is the catch-up).
     if (!u || u.writtenReqSeq > from.seq || !u.holders.includes(l)) continue;
     if (!u.cached && !(u.readsInFlight > 0 && u.lastReadReqSeq < from.seq)) continue;
-    mark(u, from, back, reason, severity, l.label);
+    mark(u, from, back, reason, severity, l);
     any = true;
   }
   // The client's catch-up, if it does one, starts now (its reads are its steps).
@@ -98,7 +101,7 @@ export function markGap(l: SubscriptionLedger, from: { t: number; seq: number },
 export function markLapse(core: EngineCore, u: UriState, l: SubscriptionLedger, t: number, seq: number): void {
   const loss = u.loss;
   if (!u.cached || u.held || !loss || (loss.reason !== 'lost-on-reinit' && loss.reason !== 'lost-with-stream') || u.writtenReqSeq > loss.seq) return;
-  mark(u, loss, { t, seq }, 'subscription-lapsed', 'info', l.label);
+  mark(u, loss, { t, seq }, 'subscription-lapsed', 'info', l);
   // Resubscribing URI after URI, then reading them again, is one catch-up.
   u.client.catchingUp.step(t, core.grace);
 }
@@ -132,7 +135,7 @@ function doubtSpec(u: UriState, d: GapDoubt, detail: string): FindingSpec {
 function gapText(d: GapDoubt): string {
   const more = d.gaps > 1 ? ` (${d.gaps} gaps since it was last read, the first at seq ${d.seq})` : '';
   if (d.reason === 'subscription-lapsed') {
-    return `subscribed again in ${d.session} (seq ${d.backSeq}) after its subscription was lost at seq ${d.fromSeq}${more}: an update in between was announced to nobody`;
+    return `subscribed again in ${d.named} (seq ${d.backSeq}) after its subscription was lost at seq ${d.fromSeq}${more}: an update in between was announced to nobody`;
   }
   const how =
     d.reason === 'no-event-ids'
@@ -140,7 +143,7 @@ function gapText(d: GapDoubt): string {
       : d.reason === 'unknown-last-event-id'
         ? 'came back with a Last-Event-ID it never received'
         : 'came back without Last-Event-ID';
-  return `${d.session}'s delivery stream ${how} (dropped at seq ${d.fromSeq}, back at seq ${d.backSeq})${more}; cached before the gap: an update sent in it is lost`;
+  return `${d.named}'s delivery stream ${how} (dropped at seq ${d.fromSeq}, back at seq ${d.backSeq})${more}; cached before the gap: an update sent in it is lost`;
 }
 
 /** Since when, in words: the stream came back, or the URI was subscribed again. */

@@ -132,7 +132,7 @@ function missedDetail(u: UriState, a: ReadAnswer, t: number, seq: number): strin
   const after = a.text !== undefined ? contentText(hashText(a.text), utf8Length(a.text)) : contentText(undefined, undefined);
   // A delivery gap no stream resumed lies between them: that is where the notification most likely went (resume-gap).
   const d = u.gapDoubt;
-  const gap = d !== undefined && a.reqSeq >= d.fromSeq ? `; a delivery gap of ${d.session} no stream resumed lies between them (seq ${d.fromSeq} to ${d.backSeq}): it was most likely lost there` : '';
+  const gap = d !== undefined && a.reqSeq >= d.fromSeq ? `; a delivery gap of ${d.named} no stream resumed lies between them (seq ${d.fromSeq} to ${d.backSeq}): it was most likely lost there` : '';
   return (
     `the read sent at seq ${u.writtenReqSeq} (id ${idText(u.writtenReqId)}, answered at seq ${u.readSeq}) and the one sent at seq ${a.reqSeq} ` +
     `(id ${idText(a.reqId)}, answered at seq ${seq}, ${says(t - u.readAt)} later) returned different content (${before} → ${after}); ` +

@@ -230,6 +230,8 @@ it('a 2026 listen is `listen <request id>` in the Messages view, the URI table a
   const cell = '.finding-row[data-finding-id="notified-not-reread"] [role="gridcell"]:nth-child(4)';
   expect(await p.textContent(cell)).toBe('listen 3');
   expect(await p.getAttribute(cell, 'title')).toBe('listen 3');
+  // The details name it so too (the engine wrote `3 ended (dropped) …`).
+  expect(await p.textContent('.finding-row[data-finding-id="phantom-subscription"] [role="gridcell"]:nth-child(5)')).toMatch(/^listen 3 ended \(dropped\) at seq \d+$/);
   await p.click('.finding-row[data-finding-id="notified-not-reread"]');
   await p.waitForSelector('[data-drawer="finding"]');
   expect(await p.textContent('[data-drawer="finding"] .finding-id')).toBe('notified-not-reread · listen 3');

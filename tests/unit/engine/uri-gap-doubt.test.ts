@@ -227,6 +227,21 @@ describe('a URI subscribed again after the server lost its subscription, not rea
       expect(lapses(log, log.t + 60_000), `re-read: ${reread}`).toEqual(reread ? [] : [`resume-gap ${POLICY} subscription-lapsed info`]);
     }
   });
+
+  it('2026-07-28: the detail names the listen as the views do, `listen <request id>` (it said `in 4`, a bare number)', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover();
+    c.read(POLICY, 'v1');
+    c.listen([POLICY], { id: 3 }).drop();
+    log.wait(1500);
+    c.listen([POLICY], { id: 4 });
+    const [f] = uriGaps(log, log.t + 60_000);
+    expect([f!.reason, f!.session]).toEqual(['subscription-lapsed', '4']);
+    expect(f!.detail).toMatch(/^subscribed again in listen 4 \(seq \d+\) after its subscription was lost at seq \d+: /);
+    // `session:` still finds it by the listen's id.
+    expect(findingSessions(f!, run(log).snapshot(log.t).sessions)).toContain('4');
+  });
 });
 
 // Cases from a false-positive audit on real SDK traffic (2026-12-05): a client doing its part is not told it did not.

@@ -308,6 +308,17 @@ describe('a 2026 listen is `listen <request id>` in every view, and session: fin
     expect(rows.filter((r) => matchesMessage(parseFilter('-session:"listen 3"'), r, ctx)).map((r) => r.seq)).toEqual(rows.filter((r) => r.session !== '3').map((r) => r.seq));
   });
 
+  it('a finding\'s detail names it so (the Findings view, the drawer, the CLI): `listen 3 ended (dropped)`, not `3 ended`', () => {
+    const { snap, name } = listens();
+    const lost = snap.findings.filter((f) => f.uri === LISTENED && f.id !== 'notified-not-reread').map((f) => [f.id, findingDetail(f, name)]);
+    expect(lost).toEqual([
+      ['cached-not-subscribed', expect.stringMatching(/^lost with the listen stream: listen 3 ended \(dropped\) at seq \d+; no live session or listen has held it since then$/)],
+      ['phantom-subscription', expect.stringMatching(/^listen 3 ended \(dropped\) at seq \d+$/)],
+    ]);
+    // What it names is still found by it (a finding about no session of its own: by its detail, as before).
+    expect(snap.findings.filter((f) => findingMatches(f, parseFilter('session:"listen 3"'), snap.sessions)).map((f) => f.id)).toContain('phantom-subscription');
+  });
+
   it('the CLI report names it so: a finding\'s where and the metrics', async () => {
     const { renderReport } = await import('../../../cli/report.ts');
     const { exportTrace } = await import('../../../shared/trace/index.ts');
@@ -316,6 +327,7 @@ describe('a 2026 listen is `listen <request id>` in every view, and session: fin
     const text = renderReport(trace, snapshotOf(log.frames, log.t), 'error');
     expect(text.split('\n').filter((l) => l.startsWith('   where: ') && l.includes('listen'))).toEqual([`   where: ${LISTENED}, listen 3`]);
     expect(text).toMatch(/subscribed URIs per live session \/ listen +listen 31: 1, listen listen:12: 1\n/);
+    expect(text).toMatch(/\n   detail: listen 3 ended \(dropped\) at seq \d+\n/);
   });
 
   it('an id that is a session\'s too is shown as it is (which of the two it means, the id alone cannot say)', () => {
