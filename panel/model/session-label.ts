@@ -23,8 +23,11 @@ function sameNames(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string
   return true;
 }
 
-/** A 2026 listen stream as the views name it: `listen <request id>` (its label: the id, `1 #2` for a reused one). */
-const listenName = (label: string): string => `listen ${label}`;
+/**
+ * A 2026 listen stream as the views name it: `listen <request id>` (its label: the id, `1 #2` for a reused one). An id
+ * that says so already is shown as it is: the SDK's own listens are `listen:0`, `listen:1` (not `listen listen:0`).
+ */
+const listenName = (label: string): string => (/^listen\b/i.test(label) ? label : `listen ${label}`);
 
 /**
  * How the views name the session ids of `sessions` (a snapshot's, in the engine's order: first seen first). A

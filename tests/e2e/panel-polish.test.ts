@@ -208,7 +208,7 @@ it('a 2026 listen is `listen <request id>` in the Messages view, the URI table a
   const sessionCells = () => messageSessionCells(p);
   const listens = (await sessionCells()).filter((c) => c.id);
   // As the Sessions view names them, whole, the SDK's id too (the cells said `3`, `31`, `listen:12`); the tooltip is the name.
-  expect([...new Set(listens.map((c) => `${c.id} | ${c.text} | ${c.title}`))]).toEqual(['3 | listen 3 | listen 3', '31 | listen 31 | listen 31', 'listen:12 | listen listen:12 | listen listen:12']);
+  expect([...new Set(listens.map((c) => `${c.id} | ${c.text} | ${c.title}`))]).toEqual(['3 | listen 3 | listen 3', '31 | listen 31 | listen 31', 'listen:12 | listen:12 | listen:12']);
   expect(listens.filter((c) => !c.whole)).toEqual([]);
   // What the Sessions view calls listen 3 finds its rows, and only those (it found nothing); 31 is not 3.
   await p.fill('input[type="search"]', 'session:"listen 3"');

@@ -242,14 +242,14 @@ describe('a 2026 listen is `listen <request id>` in every view, and session: fin
     const { snap, rows, name } = listens();
     expect(snap.sessions.map((s) => [s.kind, s.label])).toEqual([['listen', '3'], ['listen', '31'], ['listen', 'listen:12']]);
     // The Sessions grid and the lanes (as before).
-    expect(sessionEntries(snap).map((e) => e.label).sort()).toEqual(['listen 3', 'listen 31', 'listen listen:12']);
-    expect(sessionLanes(snap.sessions, snap.streams, snap.now).map((l) => l.label)).toEqual(['listen 3', 'listen 31', 'listen listen:12']);
+    expect(sessionEntries(snap).map((e) => e.label).sort()).toEqual(['listen 3', 'listen 31', 'listen:12']);
+    expect(sessionLanes(snap.sessions, snap.streams, snap.now).map((l) => l.label)).toEqual(['listen 3', 'listen 31', 'listen:12']);
     // Every view naming it by its id: the same (each said the bare id: `3`).
-    expect(snap.sessions.map((s) => name(s.label))).toEqual(['listen 3', 'listen 31', 'listen listen:12']);
+    expect(snap.sessions.map((s) => name(s.label))).toEqual(['listen 3', 'listen 31', 'listen:12']);
     expect(snap.sessions.map((s) => name(s.label))).toEqual(snap.sessions.map((s) => sessionLabel(s, name)));
     // The Messages rows (filed under the request id), whole in the column, the SDK's id too; the tooltip is the name (it holds the id).
     const shown = [...new Set(rows.filter((r) => r.session !== '').map((r) => shortSessionName(r.session, name, middleId)))];
-    expect(shown).toEqual(['listen 3', 'listen 31', 'listen listen:12']);
+    expect(shown).toEqual(['listen 3', 'listen 31', 'listen:12']);
     expect(sessionIdTitle('3', name)).toBe('listen 3');
     // The Findings view's Session column and the drawer's finding (a listen is no session: not `session listen 3`).
     const notified = snap.findings.find((f) => f.id === 'notified-not-reread')!;
@@ -260,15 +260,18 @@ describe('a 2026 listen is `listen <request id>` in every view, and session: fin
     // The URI table's Server tooltip: who holds it, and who held it last.
     const row = (uri: string) => snap.uris.find((r) => r.uri === uri)!;
     expect(serverTitle(row(HELD), lastHolders(snap.sessions), snap.now, name)).toBe('Held by listen 31');
-    expect(serverTitle(row(SDK_HELD), lastHolders(snap.sessions), snap.now, name)).toBe('Held by listen listen:12');
+    expect(serverTitle(row(SDK_HELD), lastHolders(snap.sessions), snap.now, name)).toBe('Held by listen:12');
     expect(serverTitle(row(LISTENED), lastHolders(snap.sessions), snap.now, name)).toMatch(/^Not held by any session\. Of the sessions that ended, listen 3 held it last/);
     // The metrics, one listen a line (an SDK id longer than a cell is cut as an id is: `listen:12` is not).
     const perSession = metricRows(snap.metrics, name).find((m) => m.name === 'subscribedUrisPerSession')!;
-    expect(perSession.value).toBe('listen 31: 1\nlisten listen:12: 1');
-    expect(perSession.title).toBe('listen 31: 1\nlisten listen:12: 1');
-    // A longer id is cut in the middle, as the column cut it, after the kind; an id no listen has, as it is.
-    const long = sessionIdNamer([{ label: 'listen:123456789', kind: 'listen' }]);
-    expect(shortSessionName('listen:123456789', long, middleId)).toBe('listen lis…56789');
+    expect(perSession.value).toBe('listen 31: 1\nlisten:12: 1');
+    expect(perSession.title).toBe('listen 31: 1\nlisten:12: 1');
+    // A longer id is cut in the middle, as the column cut it, after the kind; an id that names itself a listen (the
+    // SDK's) and an id no listen has, as an id is.
+    const long = sessionIdNamer([{ label: '123456789012', kind: 'listen' }, { label: 'listen:123456789', kind: 'listen' }]);
+    expect(shortSessionName('123456789012', long, middleId)).toBe(`listen ${middleId('123456789012')}`);
+    expect(middleId('123456789012')).not.toBe('123456789012');
+    expect(shortSessionName('listen:123456789', long, middleId)).toBe('lis…56789');
     expect(shortSessionName('listen:123456789', name, middleId)).toBe('lis…56789');
   });
 
@@ -300,8 +303,8 @@ describe('a 2026 listen is `listen <request id>` in every view, and session: fin
     expect(views('session:"listen 31"').sessions).toEqual(['listen 31']);
     expect(views('session:"listen 31"').uris).toContain(HELD);
     expect(views('session:"listen 31"').messages).toEqual(rows.filter((r) => r.session === '31').map((r) => r.seq));
-    expect(views('session:"listen listen:12"')).toEqual(views('session:listen:12'));
-    expect(views('session:"listen listen:12"').messages).toEqual(rows.filter((r) => r.session === 'listen:12').map((r) => r.seq));
+    expect(views('session:"listen:12"')).toEqual(views('session:listen:12'));
+    expect(views('session:"listen:12"').messages).toEqual(rows.filter((r) => r.session === 'listen:12').map((r) => r.seq));
     // Free text finds the name in the Messages view too (as a WebSocket's).
     expect(rows.filter((r) => matchesMessage(parseFilter('"listen 31"'), r, ctx)).map((r) => r.seq)).toEqual(views('session:31').messages);
     // Negated: listen 3's rows go, the others stay.
@@ -326,7 +329,7 @@ describe('a 2026 listen is `listen <request id>` in every view, and session: fin
     const trace = exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/kb' });
     const text = renderReport(trace, snapshotOf(log.frames, log.t), 'error');
     expect(text.split('\n').filter((l) => l.startsWith('   where: ') && l.includes('listen'))).toEqual([`   where: ${LISTENED}, listen 3`]);
-    expect(text).toMatch(/subscribed URIs per live session \/ listen +listen 31: 1, listen listen:12: 1\n/);
+    expect(text).toMatch(/subscribed URIs per live session \/ listen +listen 31: 1, listen:12: 1\n/);
     expect(text).toMatch(/\n   detail: listen 3 ended \(dropped\) at seq \d+\n/);
   });
 

@@ -181,7 +181,7 @@ describe('matchesMessage and matchesSession', () => {
     const m = (q: string, s: typeof session | typeof listen | typeof numbered) => matchesSessionView(parseFilter(q), s);
     it('names a session by its id and a listen by its request id and as its row says it (`listen <id>`), never by its key', () => {
       expect(sessionNames(session)).toEqual(['S1abc']);
-      expect(sessionNames(listen)).toEqual(['listen:7', 'listen listen:7']);
+      expect(sessionNames(listen)).toEqual(['listen:7']);
       expect(sessionNames(numbered)).toEqual(['3', 'listen 3']);
     });
     it('a resumed session by its id and by its label (`S1abc (resumed #2)`), on its row and its lane alike', () => {
@@ -279,7 +279,7 @@ describe('matchesMessage and matchesSession', () => {
       const all = [session, listen, numbered, listen31];
       const name = sessionIdNamer(all);
       const ctx = { staleUris: new Set<string>(), phantomUris: new Set<string>(), problemUris: new Set<string>(), name };
-      const queries = ['session:"listen 3"', 'session:3', 'session:"LISTEN 31"', '-session:"listen 3"', 'session:"listen listen:7"', 'session:listen', 'session:s1abc', '-session:listen'];
+      const queries = ['session:"listen 3"', 'session:3', 'session:"LISTEN 31"', '-session:"listen 3"', 'session:"listen:7"', 'session:listen', 'session:s1abc', '-session:listen'];
       for (const s of all) {
         const msg = { method: '', uri: '', session: s.label, error: '', note: '', transport: 'HTTP POST', id: '' };
         for (const q of queries) {

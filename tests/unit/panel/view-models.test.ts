@@ -295,8 +295,8 @@ describe('sessions view model', () => {
     m.listen(['file:///a.md']);
     const entries = sessionEntries(run(log).snapshot(log.t), new Map());
     expect(entries.map((s) => [s.label, s.streams.map((st) => [st.kind, st.open, st.outcome ?? null])])).toEqual([
-      ['listen listen:2', [['listen', true, null]]],
-      ['listen listen:1', [['listen', false, 'failed']]],
+      ['listen:2', [['listen', true, null]]],
+      ['listen:1', [['listen', false, 'failed']]],
     ]);
   });
   it('flattens capabilities and labels the seed metrics', () => {
