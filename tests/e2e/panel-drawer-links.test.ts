@@ -18,6 +18,7 @@ const DOCS = 'file:///docs/';
 const FAQ = 'file:///docs/faq.md';
 const ARTICLE = 'file:///kb/a.md';
 const PATTERN = 'file:///kb/*';
+const FAQ_LISTED = '2026-12-05T09:00:00.000Z';
 
 let out: string;
 let browser: Browser;
@@ -41,6 +42,8 @@ beforeAll(async () => {
   c.read(FAQ, 'faq v1');
   get.updated(FAQ);
   c.read(FAQ, 'faq v2');
+  // The server lists the FAQ's version after that read (the read's answer gave none): the drawer says it apart.
+  c.list([{ uri: FAQ, name: 'faq', annotations: { lastModified: FAQ_LISTED } }]);
   // A 2026 client on another endpoint: a listen asking for an article and a pattern.
   const m = new ModernClient(log, URL_2026);
   m.discover();
@@ -102,6 +105,19 @@ it("a session's URIs open their own drawers; Back returns to the session", async
   await panel.waitForSelector('.drawer[data-drawer="session"]');
   await panel.keyboard.press('Escape');
   await panel.waitForSelector('.drawer', { state: 'detached' });
+});
+
+it("a cache whose read gave no lastModified says so, and the list's value is a line of its own, dated against the read", async () => {
+  await panel.evaluate(() => ((globalThis as any).mcpPanel.drawer.value = null));
+  await panel.click('[role="tab"][data-view="resources"]');
+  await panel.dblclick(`.uri-row[data-uri="${FAQ}"]`);
+  await panel.waitForSelector('.drawer[data-drawer="uri"]');
+  const fact = (label: string) => panel.$eval(`.drawer .facts dt:text-is("${label}") + dd`, (d) => d.textContent);
+  expect(await fact('lastModified')).toBe('— (the read’s answer has none)');
+  expect(await fact('Listed lastModified')).toMatch(new RegExp(`^${FAQ_LISTED}, listed \\d\\d:\\d\\d:\\d\\d\\.\\d{3}, after the read$`));
+  await panel.keyboard.press('Escape');
+  await panel.waitForSelector('.drawer', { state: 'detached' });
+  await panel.click('[role="tab"][data-view="sessions"]');
 });
 
 it("a listen's requested URIs are links too, a pattern as well (it has a row of its own)", async () => {
