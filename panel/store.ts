@@ -1058,10 +1058,20 @@ export class PanelStore {
     if (this.catchUp.value !== null) this.catchUp.value = null;
     const prepared = this.prepared;
     if (changed) this.probe.did('ingest');
+    // A hidden page gets an animation frame seldom (one a screenshot forces, say; none at all in a background tab):
+    // spreading a snapshot over the next frames would leave the table, the flow chart and the timeline showing
+    // different states until a later frame, seconds on. Hidden, each frame does it all; nobody sees it take longer.
+    const hidden = pageHidden();
     if (this.stage > 0 && !force) {
       // The views that follow the table catch up, one per frame.
       const snap = this.snapshot.value;
-      if (this.stage === 1) {
+      if (hidden) {
+        batch(() => {
+          this.flowSnap.value = snap?.flow ?? null;
+          this.laneSnap.value = snap;
+        });
+        this.stage = 0;
+      } else if (this.stage === 1) {
         this.probe.did('render-flow');
         this.flowSnap.value = snap?.flow ?? null;
         this.stage = 2;
@@ -1075,7 +1085,7 @@ export class PanelStore {
       // The snapshot computed last frame is rendered in this one.
       this.probe.did('render');
       this.prepared = null;
-      this.commit(prepared.snap, prepared.now);
+      this.commit(prepared.snap, prepared.now, hidden);
       if (this.dirty) this.schedule();
     } else if (this.dirty && (force || ts - this.lastSnapshotAt >= SNAPSHOT_MS)) {
       this.dirty = false;
@@ -1084,7 +1094,7 @@ export class PanelStore {
       const now = this.clock();
       const snap = this.engine.snapshot(now);
       this.timeline.update(snap.messages);
-      if (force) {
+      if (force || hidden) {
         this.prepared = null;
         this.commit(snap, now, true);
       } else {
@@ -1121,6 +1131,11 @@ export class PanelStore {
 }
 
 /** A top-level document's page-start (the tab's main frame: not an iframe, not a prerendered page). */
+/** The panel's page is hidden (another tab in front, devtools closed or minimised); false outside a page (tests). */
+function pageHidden(): boolean {
+  return globalThis.document?.visibilityState === 'hidden';
+}
+
 function isTopStart(f: Frame): boolean {
   return f.kind === 'page-start' && f.top && f.frameId === 0;
 }

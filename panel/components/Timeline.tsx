@@ -184,9 +184,22 @@ function TimelineView(props: Props) {
 
   // The canvas is drawn in the animation frame after the render that changed it: a live update's DOM work and its
   // canvas work land in different frames. Several renders before that frame draw once, with the latest input.
+  // Except when the lanes beside it changed (order, filter, scroll) or the page is hidden: then it is drawn now, with
+  // the DOM. The lane names, the canvas and the hover's hit-testing must show the same lanes, and a hidden page gets a
+  // frame seldom (one a screenshot forces): names re-sorted in one frame over marks drawn in the old order stayed for
+  // seconds (a walkthrough, 2026-12-05).
   const pending = useRef<{ input: Omit<DrawInput, 'ctx' | 'p'>; frame: number } | null>(null);
+  const drawnLanes = useRef('');
   useLayoutEffect(() => {
     const input = { width: size.w, height: size.h, window: shownWin, lanes, firstLane, offsetY, now, scrubT, boundaries };
+    const shown = lanes.slice(firstLane, firstLane + visibleCount).map((l) => l.id).join('\n');
+    if (shown !== drawnLanes.current || globalThis.document?.visibilityState === 'hidden') {
+      if (pending.current) cancelAnimationFrame(pending.current.frame);
+      pending.current = null;
+      drawnLanes.current = shown;
+      paint(canvasRef.current, input);
+      return;
+    }
     if (pending.current) {
       pending.current.input = input;
       return;
@@ -196,17 +209,7 @@ function TimelineView(props: Props) {
       probe.did('canvas');
       const job = pending.current;
       pending.current = null;
-      const c = canvasRef.current;
-      if (!c || !job) return;
-      const dpr = globalThis.devicePixelRatio || 1;
-      if (c.width !== Math.round(job.input.width * dpr) || c.height !== Math.round(job.input.height * dpr)) {
-        c.width = Math.round(job.input.width * dpr);
-        c.height = Math.round(job.input.height * dpr);
-      }
-      const ctx = c.getContext('2d');
-      if (!ctx) return;
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawTimeline({ ...job.input, ctx, p: paletteOf(c) });
+      if (job) paint(canvasRef.current, job.input);
     });
     pending.current = { input, frame };
   });
@@ -433,6 +436,25 @@ function TimelineView(props: Props) {
       </div>
     </section>
   );
+}
+
+/** Draws the timeline on the canvas (sized for the screen's pixel ratio). */
+function paint(c: HTMLCanvasElement | null, input: Omit<DrawInput, 'ctx' | 'p'>): void {
+  if (!c) return;
+  const dpr = globalThis.devicePixelRatio || 1;
+  if (c.width !== Math.round(input.width * dpr) || c.height !== Math.round(input.height * dpr)) {
+    c.width = Math.round(input.width * dpr);
+    c.height = Math.round(input.height * dpr);
+  }
+  const ctx = c.getContext('2d');
+  if (!ctx) return;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  drawTimeline({ ...input, ctx, p: paletteOf(c) });
+  // For tests: the lanes drawn, top to bottom, as the lane names beside the canvas list them.
+  c.dataset.drawnLanes = input.lanes
+    .slice(input.firstLane, input.firstLane + Math.ceil((input.height - AXIS_H) / LANE_H) + 1)
+    .map((l) => (l.kind === 'session' ? l.session.key : l.uri))
+    .join(' ');
 }
 
 /** Equal unless a shown value changed; handlers are ignored (they only ever reach the same store). */

@@ -334,3 +334,81 @@ it('hovering a re-read sent just after a notification finds the read in its row,
   await expect.poll(title, { timeout: 5_000 }).toBe(`notification at ${formatClock(notify)} — click for the message`);
   await p.close();
 });
+
+it('a hidden panel that gets a frame now and then (a screenshot) shows the table, the lane names and the canvas in one order, and hover finds that order', async () => {
+  const p = await browser.context.newPage();
+  await p.setViewportSize({ width: 1400, height: 820 });
+  // Animation frames as a hidden page gets them: none, except one the test forces (as a screenshot of it does).
+  await p.addInitScript(() => {
+    const g = globalThis as any;
+    const raf = globalThis.requestAnimationFrame.bind(globalThis);
+    let queue: Array<[number, FrameRequestCallback]> = [];
+    let id = 1e6;
+    g.hiddenFrames = { on: false };
+    g.forceFrame = () => {
+      const run = queue;
+      queue = [];
+      const ts = performance.now();
+      for (const [, cb] of run) cb(ts);
+    };
+    globalThis.requestAnimationFrame = (cb) => {
+      if (!g.hiddenFrames.on) return raf(cb);
+      queue.push([++id, cb]);
+      return id;
+    };
+    const caf = globalThis.cancelAnimationFrame.bind(globalThis);
+    globalThis.cancelAnimationFrame = (n) => {
+      queue = queue.filter(([k]) => k !== n);
+      caf(n);
+    };
+    Object.defineProperty(Document.prototype, 'visibilityState', { configurable: true, get: () => (g.hiddenFrames.on ? 'hidden' : 'visible') });
+    Object.defineProperty(Document.prototype, 'hidden', { configurable: true, get: () => g.hiddenFrames.on });
+  });
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html`);
+  await p.waitForSelector('.status-bar[data-status="offline"]');
+  // Four subscribed URIs; later r3 and r2 are updated and not read again: past the grace they become warnings and
+  // go to the top of the table.
+  const log = new FrameLog('doc1');
+  log.pageStart('http://localhost:8080/');
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  for (let u = 0; u < 4; u++) c.read(`file:///r${u}`, 'v1');
+  for (let u = 0; u < 4; u++) c.subscribe(`file:///r${u}`);
+  const first = log.frames.length;
+  log.wait(500);
+  get.updated('file:///r3');
+  get.updated('file:///r2');
+  const shift = Date.now() - 100 - log.t;
+  const frames = log.frames.map((f, i) => ({ ...f, t: f.t + shift, seq: i + 1, segment: 1 }));
+  await p.evaluate((fs) => (globalThis as any).mcpPanel.add(fs), frames.slice(0, first));
+  const order = ['S1', 'file:///r0', 'file:///r1', 'file:///r2', 'file:///r3'].join(' ');
+  await p.waitForSelector(`${CANVAS}[data-drawn-lanes="${order}"]`);
+
+  const seen = () =>
+    p.evaluate(() => ({
+      rows: [...document.querySelectorAll('.uri-row[data-uri]')].map((r) => r.getAttribute('data-uri')).join(' '),
+      names: [...document.querySelectorAll('.lane-label')].map((l) => l.getAttribute('data-session') ?? l.getAttribute('data-uri')).join(' '),
+      drawn: document.querySelector('canvas.timeline-canvas')!.getAttribute('data-drawn-lanes'),
+    }));
+  await p.evaluate(() => ((globalThis as any).hiddenFrames.on = true));
+  await p.evaluate((fs) => (globalThis as any).mcpPanel.add(fs), frames.slice(first));
+  // Past the engine's grace: the next snapshot has the warnings.
+  await pause(3000);
+  const reordered = ['S1', 'file:///r2', 'file:///r3', 'file:///r0', 'file:///r1'].join(' ');
+  let last = await seen();
+  for (let i = 0; i < 6 && last.drawn !== reordered; i++) {
+    await p.evaluate(() => (globalThis as any).forceFrame());
+    last = await seen();
+    // After every frame, whatever it got to: the lane names are the table's rows, and the canvas draws those lanes.
+    expect(last.names).toBe(`S1 ${last.rows}`);
+    expect(last.drawn).toBe(last.names);
+  }
+  expect(last.drawn).toBe(reordered);
+
+  // Hover names the lane drawn there (the second URI lane is r3's).
+  const box = (await p.locator(CANVAS).boundingBox())!;
+  await p.mouse.move(box.x + 2, box.y + AXIS_H + 2 * LANE_H + LANE_H - 2);
+  await expect.poll(() => p.getAttribute(CANVAS, 'title'), { timeout: 5_000 }).toMatch(/^file:\/\/\/r3/);
+  await p.close();
+});
