@@ -82,9 +82,14 @@ export class RelayHub {
         .catch((e: unknown) => {
           if (reset) return;
           reset = true;
-          console.error('mcp-devtools: could not store frames; the relay will re-send them', e);
-          // Not silent: the tab's panels say so (a full disk, storage cleared under us). Nothing is lost yet.
-          if (!connectionLost(e) && !(e instanceof SentAgain)) {
+          // Failed on purpose (the tab closed, a new browser session) or the storage was cleared under us: expected, and
+          // the relay sends the batch again where it still matters. Not an error (it would land in the extension's
+          // Errors list on every tab closed within a second of its last frames).
+          if (connectionLost(e) || e instanceof SentAgain) {
+            console.debug('mcp-devtools: a batch was not stored; its relay sends it again if its tab is still open', e);
+          } else {
+            console.error('mcp-devtools: could not store frames; the relay will re-send them', e);
+            // Not silent: the tab's panels say so (a full disk). Nothing is lost yet.
             this.panels.broadcast(tabId, { type: 'error', error: `Could not store this tab's captured frames: ${messageOf(e).replace(/\.+$/, '')}. The page keeps them and sends them again; if this goes on, the browser may be out of storage for extensions.` });
           }
           try {

@@ -2,7 +2,7 @@
 // also when none does, since a relay keeps its last pace across reconnects — and hears every change after.
 import 'fake-indexeddb/auto';
 import type browser from 'webextension-polyfill';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LogStore } from '../../../background/log-store.ts';
 import type { PanelHub } from '../../../background/panel-ports.ts';
 import { RelayHub } from '../../../background/relay-ports.ts';
@@ -80,16 +80,22 @@ describe('RelayHub on a failing store', () => {
       throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
     };
     const tabs = new Tabs(store);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { told, deliver } = relayOfTab(tabs, 5);
     const frames = [{ kind: 'sse-event', doc: 'd', n: 1, t: 1, conn: 'd.1', data: { text: '{"jsonrpc":"2.0","method":"m"}' } }];
     deliver({ type: 'frames', relay: 'R', batch: 1, payloads: [JSON.stringify({ tag: PAGE_TAG, frames })], rejected: 0 });
     for (let i = 0; i < 100 && told.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(told).toEqual([[5, { type: 'error', error: "Could not store this tab's captured frames: The quota has been exceeded. The page keeps them and sends them again; if this goes on, the browser may be out of storage for extensions." }]]);
+    // And the extension's Errors list has it.
+    expect(errors.mock.calls.map((c) => String(c[0]))).toEqual(['mcp-devtools: could not store frames; the relay will re-send them']);
+    errors.mockRestore();
   });
 });
 
 describe('a tab closed while its batch waits to be written', () => {
   it('leaves no log behind and no "out of storage" error: a late batch and a Clear from a panel left open bring nothing back', async () => {
+    // Nor an error in the extension's Errors list (console.error): closing a tab is routine.
+    const errors = vi.spyOn(console, 'error');
     const store = new LogStore('relay-ports-closed-tab');
     const tabs = new Tabs(store);
     const { told, deliver, settings } = relayOfTab(tabs, 6);
@@ -118,5 +124,7 @@ describe('a tab closed while its batch waits to be written', () => {
     await new Promise((r) => setTimeout(r, 1200));
     expect(sent.filter((m) => m.type === 'error')).toEqual([{ type: 'error', error: expect.stringContaining('Tab 6 was closed'), noTab: true }]);
     expect(await store.allTabIds()).toEqual([]);
+    expect(errors).not.toHaveBeenCalled();
+    errors.mockRestore();
   });
 });
