@@ -38,6 +38,11 @@ export class PanelHub {
         tabId = msg.tabId;
         this.tabs.watch(tabId, 1);
         this.serve(port, msg.tabId, msg.since).catch((e: unknown) => send(port, { type: 'error', error: `Could not read this tab's log: ${messageOf(e)}` }));
+      } else if (msg?.type === 'settings-get') {
+        this.settings.get().then(
+          (settings) => send(port, { type: 'settings', settings }),
+          (e: unknown) => send(port, { type: 'settings-error', error: `Could not read the saved settings: ${messageOf(e)}` }),
+        );
       } else if (msg?.type === 'settings-set') {
         this.settings.set(msg.settings).then(
           (r) => {

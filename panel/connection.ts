@@ -14,6 +14,49 @@ export interface PanelConnection {
   close(): void;
 }
 
+/**
+ * A panel without a tab (offline, to analyse an imported trace) still uses the saved settings, and saves them as any
+ * panel does: a port that asks for them (`settings-get`) and then hears every change, reconnecting as connectToTab does.
+ */
+export function connectForSettings(onMessage: (m: BackgroundToPanel) => void): Pick<PanelConnection, 'setSettings' | 'close'> {
+  const backoff = new Backoff(100, 3000);
+  let port: browser.Runtime.Port | undefined;
+  let closed = false;
+  const open = () => {
+    if (closed) return;
+    try {
+      port = browser.runtime.connect({ name: PANEL_PORT });
+    } catch {
+      setTimeout(open, backoff.next());
+      return;
+    }
+    port.onMessage.addListener((m: unknown) => {
+      const msg = m as BackgroundToPanel;
+      if (msg.type === 'settings') backoff.reset();
+      if (msg.type === 'settings' || msg.type === 'settings-error') onMessage(msg);
+    });
+    port.onDisconnect.addListener(() => {
+      port = undefined;
+      if (!closed) setTimeout(open, backoff.next());
+    });
+    const get: PanelToBackground = { type: 'settings-get' };
+    port.postMessage(get);
+  };
+  open();
+  return {
+    setSettings(settings) {
+      const msg: PanelToBackground = { type: 'settings-set', settings };
+      if (!port) return false;
+      port.postMessage(msg);
+      return true;
+    },
+    close() {
+      closed = true;
+      port?.disconnect();
+    },
+  };
+}
+
 export function connectToTab(
   tabId: number,
   lastSeq: () => number,

@@ -2,7 +2,7 @@
 // neither it starts offline, ready to import a trace. Theme: the devtools theme, else `?theme=light|dark`, else the
 // system's (prefers-color-scheme, in styles.css). `?view=resources|findings|sessions|messages` picks the first view.
 import { render } from 'preact';
-import { connectToTab } from './connection.ts';
+import { connectForSettings, connectToTab } from './connection.ts';
 import { App } from './components/App.tsx';
 import { PanelStore, THEME_CHANGE, TICK_MS, type ViewName } from './store.ts';
 import './styles.css';
@@ -51,6 +51,8 @@ const connection =
         (s) => store.setTabStatus(s),
       );
 if (!connection) store.setTabStatus('offline');
+// Without a tab the saved settings still apply (an imported trace is analysed with the user's rules) and Save saves them.
+const settingsLink = connection ? undefined : connectForSettings((m) => store.receive(m));
 // A panel opened as a tab with a tab id that is not one: said, not silently taken for "no tab".
 if (Number.isNaN(askedTab)) {
   store.receive({ type: 'error', error: `?tab=${params.get('tab')} is not a tab id (a whole number): nothing will be captured here. Open the MCP panel from devtools on the page, or import a trace.`, noTab: true });
@@ -58,4 +60,4 @@ if (Number.isNaN(askedTab)) {
 setInterval(() => store.tick(), TICK_MS);
 Object.assign(globalThis, { mcpPanel: store });
 
-render(<App store={store} connection={connection} />, document.getElementById('app')!);
+render(<App store={store} connection={connection} settingsLink={settingsLink} />, document.getElementById('app')!);

@@ -100,7 +100,9 @@ export type PanelToBackground =
   | { type: 'hello'; tabId: number; since: number }
   | { type: 'clear' }
   /** Replace the settings (validated by the background; answered with `settings` or `settings-error`). */
-  | { type: 'settings-set'; settings: Settings };
+  | { type: 'settings-set'; settings: Settings }
+  /** A panel without a tab (offline, for an imported trace) asks for the saved settings; answered with `settings`. */
+  | { type: 'settings-get' };
 
 /** Background → panel. The backlog arrives in chunks; `done` marks the last one, after which live frames follow. */
 export type BackgroundToPanel =

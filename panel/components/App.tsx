@@ -39,9 +39,11 @@ const VIEWS: Array<[ViewName, string]> = [
 interface Props {
   store: PanelStore;
   connection: PanelConnection | undefined;
+  /** Without a tab: the port for the saved settings (main.tsx, connectForSettings). */
+  settingsLink?: Pick<PanelConnection, 'setSettings'>;
 }
 
-export function App({ store, connection }: Props) {
+export function App({ store, connection, settingsLink }: Props) {
   const snap = store.shown.value;
   const liveSnap = store.snapshot.value;
   const version = store.version.value;
@@ -185,7 +187,10 @@ export function App({ store, connection }: Props) {
   };
 
   const saveSettings = (s: Settings) => {
-    const route = saveRoute(connection !== undefined && status !== 'offline', () => connection!.setSettings(s));
+    // With a tab or without, the settings are the extension's: saved through the background (the panel's port, or
+    // the settings port of a panel without a tab). A tab panel whose tab is gone keeps its port, and saves through it.
+    const link = connection ?? settingsLink;
+    const route = saveRoute(link !== undefined, () => link!.setSettings(s));
     if (route === 'sent') {
       store.settingsError.value = null;
       setSettingsPending(true);
@@ -430,7 +435,8 @@ export function App({ store, connection }: Props) {
           settings={settings ?? DEFAULT_SETTINGS}
           log={store.imported ? null : store.stats.value}
           error={settingsError}
-          connected={connection !== undefined && status !== 'offline'}
+          connected={(connection ?? settingsLink) !== undefined}
+          tab={connection !== undefined && !store.imported}
           onSave={saveSettings}
           onClose={() => {
             setSettingsOpen(false);

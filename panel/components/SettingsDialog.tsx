@@ -1,7 +1,8 @@
 // Settings, edited in the panel and owned by the background: freshness rules per URI pattern (first match wins), the
 // default expected freshness, the log caps, and capture redaction (body cap, extra secret headers). Save sends them
 // with `settings-set`; the background validates and answers with the new settings (dialog closes) or an error (shown
-// here, nothing changes). Without a tab they apply to this view only.
+// here, nothing changes). A panel without a tab loads and saves them too (its settings port); the caps and redaction
+// apply to tabs' captured logs, not to an imported trace.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Settings } from '../../shared/settings.ts';
 import { capDropNote, editRule, newRule, cliOptions, draftProblem, fromDraft, toDraft, type Draft, type DraftProblem, type FieldId } from '../model/settings-form.ts';
@@ -11,12 +12,15 @@ interface Props {
   /** What this tab's log holds now (null without a tab): lowering a cap below it is said before Save. */
   log?: { frames: number; bytes: number } | null;
   error: string | null;
+  /** Save reaches the background (the settings are the extension's); false: they apply to this view only. */
   connected: boolean;
+  /** The panel shows a tab's captured log (not an import, not offline): the caps apply to it. */
+  tab?: boolean;
   onSave: (s: Settings) => void;
   onClose: () => void;
 }
 
-export function SettingsDialog({ settings, log, error, connected, onSave, onClose }: Props) {
+export function SettingsDialog({ settings, log, error, connected, tab = true, onSave, onClose }: Props) {
   const [d, setD] = useState<Draft>(() => toDraft(settings));
   const [problem, setProblem] = useState<DraftProblem | undefined>(undefined);
   // The settings the form began from. Saved meanwhile from another panel: an untouched form shows them; an edited one
@@ -138,11 +142,16 @@ export function SettingsDialog({ settings, log, error, connected, onSave, onClos
           </button>
           {num('Default max age', 'defaultSeconds', 's')}
           <p class="muted cli-equivalent">
-            The saved rules for <code>npm run analyze</code> (milliseconds there): <code data-cli-options>{cliOptions(settings)}</code>
+            {connected ? 'The saved rules' : "This view's rules"} for <code>npm run analyze</code> (milliseconds there): <code data-cli-options>{cliOptions(settings)}</code>
           </p>
         </fieldset>
         <fieldset>
-          <legend>Log caps, for each tab (the oldest frames are dropped and counted)</legend>
+          <legend>Log caps, for each tab's captured log (the oldest frames are dropped and counted)</legend>
+          {!tab ? (
+            <p class="muted" data-caps-scope>
+              They apply to the logs of the tabs the extension captures, not to {connected ? 'an imported trace' : 'this view'}.
+            </p>
+          ) : null}
           {num('Max frames', 'maxFrames', 'frames')}
           {num('Max size', 'maxMiB', 'MiB')}
           {capNote ? (

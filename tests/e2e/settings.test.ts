@@ -190,3 +190,28 @@ it('an open settings dialog shows settings saved from another panel, or, once ed
   await panel.close();
   await page.close();
 });
+
+it('a panel without a tab analyses with the saved settings and saves them as any panel does; the caps say they are for tabs\' logs', async () => {
+  const sw = await browser.serviceWorker();
+  const saved = { ...DEFAULT_SETTINGS, freshnessRules: [{ pattern: 'file:**', maxAgeMs: 5000 }], defaultMaxAgeMs: 42_000 };
+  await sw.evaluate((s) => (globalThis as any).mcpDevtools.settings.set(s), saved);
+  const panel = await browser.context.newPage();
+  await panel.goto(`chrome-extension://${browser.extensionId}/panel.html`);
+  await panel.waitForSelector('.status-bar[data-status="offline"]');
+  // Before, it kept the defaults (and the dialog called them "the saved rules").
+  await waitFor(() => panel.evaluate((ms) => (globalThis as any).mcpPanel.settings.value?.defaultMaxAgeMs === ms, saved.defaultMaxAgeMs), 5000, 'the saved settings');
+  await panel.click('button[aria-label="Settings"]');
+  await panel.waitForSelector('dialog.settings[open]');
+  expect(await panel.inputValue('input[aria-label="Default max age"]')).toBe('42');
+  expect(await panel.textContent('[data-cli-options]')).toContain('file:**');
+  expect(await panel.textContent('dialog.settings')).toContain('The saved rules for');
+  expect(await panel.textContent('[data-caps-scope]')).toBe('They apply to the logs of the tabs the extension captures, not to an imported trace.');
+  expect(await panel.$('text=apply to this view only')).toBeNull();
+  // Saved from here: the extension's settings change.
+  await panel.fill('input[aria-label="Default max age"]', '43');
+  await panel.click('dialog.settings button:text("Save")');
+  await panel.waitForSelector('dialog.settings', { state: 'detached' });
+  await expect.poll(() => sw.evaluate(() => (globalThis as any).mcpDevtools.settings.get().then((s: { defaultMaxAgeMs: number }) => s.defaultMaxAgeMs)), { timeout: 5000 }).toBe(43_000);
+  await sw.evaluate((s) => (globalThis as any).mcpDevtools.settings.set(s), DEFAULT_SETTINGS);
+  await panel.close();
+});
