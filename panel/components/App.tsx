@@ -12,7 +12,7 @@ import { contextSetsRead, IncrementalMessageFilter, rowsUpTo } from '../model/me
 import { formatClock } from '../model/format.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
 import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
-import { filterRows, findingCounts, viewForSeverity } from '../model/uri-table.ts';
+import { filterRows, findingCounts, severityCountLabel, viewForSeverity } from '../model/uri-table.ts';
 import type { PanelStore, ViewName } from '../store.ts';
 import type { FrameRow } from '../frame-rows.ts';
 import { DetailDrawer } from './DetailDrawer.tsx';
@@ -91,6 +91,10 @@ export function App({ store, connection, settingsLink }: Props) {
 
   const rows = useMemo(() => (snap ? filterRows(snap, filter) : []), [snap, filter]);
   const counts = useMemo(() => findingCounts(snap?.findings ?? []), [snap]);
+  const countLabels = useMemo(() => {
+    const s = snap ?? { findings: [], uris: [] };
+    return { error: severityCountLabel(s, 'error', counts.error, view), warning: severityCountLabel(s, 'warning', counts.warning, view), info: severityCountLabel(s, 'info', counts.info, view) };
+  }, [snap, counts, view]);
   // A selection the filter hides stays (clearing the filter brings it back) but drives nothing meanwhile: the chart
   // shows every URI, as the table shows no selected row.
   const selectedRow = selected === null ? undefined : rows.find((r) => r.key === selected);
@@ -317,6 +321,7 @@ export function App({ store, connection, settingsLink }: Props) {
         warnings={counts.warning}
         infos={counts.info}
         past={counts.past}
+        countLabels={countLabels}
         store={store}
         imported={imported?.name ?? null}
         noTab={store.tabStatusIsOffline()}

@@ -31,6 +31,8 @@ interface Props {
   errors: number;
   warnings: number;
   infos: number;
+  /** Each count's accessible name and tooltip: what a click shows (severityCountLabel). */
+  countLabels?: Record<'error' | 'warning' | 'info', string>;
   /** Warnings and errors that held earlier and were resolved (findingCounts.past). */
   past: number;
   /** For the status line, which is bound to the store's own signals. */
@@ -237,7 +239,7 @@ function ToolbarView(props: Props) {
       <span class="sep" />
       <span class="finding-counts" aria-label={`Open findings: ${p.counts.error} errors, ${p.counts.warning} warnings, ${p.counts.info} info`}>
         {(['error', 'warning', 'info'] as const).map((s) => (
-          <button key={s} type="button" class={`count sev-${s}${p.counts[s] ? ' some' : ''}`} data-severity={s} data-n={p.counts[s]} title={`Show ${s} rows`} aria-pressed={p.filterText === `is:${s}`} aria-label={`${p.counts[s]} ${s === 'info' || p.counts[s] === 1 ? s : `${s}s`}: show ${s} rows`} onClick={() => p.onSeverity(s)}>
+          <button key={s} type="button" class={`count sev-${s}${p.counts[s] ? ' some' : ''}`} data-severity={s} data-n={p.counts[s]} title={p.countLabels?.[s] ?? `Show ${s} rows`} aria-pressed={p.filterText === `is:${s}`} aria-label={p.countLabels?.[s] ?? `${p.counts[s]} ${s === 'info' || p.counts[s] === 1 ? s : `${s}s`}: show ${s} rows`} onClick={() => p.onSeverity(s)}>
             {s === 'error' ? '✖' : s === 'warning' ? '▲' : 'ℹ'} {p.counts[s]}
           </button>
         ))}

@@ -446,6 +446,20 @@ export function viewForSeverity<V extends string>(shown: Pick<EngineSnapshot, 'f
   return shown.findings.some((f) => f.open && f.severity === severity && hidden(f)) ? 'findings' : view;
 }
 
+/**
+ * What a severity count in the toolbar says (its accessible name and tooltip): how many open findings, and what a click
+ * shows. The count is of findings; the table shows rows, and two findings of one URI are one row: "2 errors, on 1 URI:
+ * show the error row" (it said "2 errors: show error rows" and showed one).
+ */
+export function severityCountLabel(shown: Pick<EngineSnapshot, 'findings' | 'uris'>, severity: Severity, n: number, view: string): string {
+  const noun = severity === 'info' || n === 1 ? severity : `${severity}s`;
+  if (viewForSeverity(shown, severity, view) === 'findings') return `${n} ${noun}: show the ${severity} findings`;
+  let rows = 0;
+  for (const r of shown.uris) if (r.status === severity) rows++;
+  if (rows === n) return `${n} ${noun}: show ${severity} rows`;
+  return `${n} ${noun}, on ${rows} ${rows === 1 ? 'URI' : 'URIs'}: show the ${rows === 1 ? `${severity} row` : `${rows} ${severity} rows`}`;
+}
+
 /** The session (or listen) that held a URI last, for a row nobody holds now: when it ended and why. */
 export interface LastHolder {
   /** As the views name it (sessionLabel). */

@@ -5,7 +5,7 @@ import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../..
 import { flowNodeText, flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, midWayNote, sessionEntries } from '../../../panel/model/sessions-view.ts';
-import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, lastHolders, moveSelection, rowSessions, serverTitle, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
+import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, lastHolders, moveSelection, rowSessions, serverTitle, severityCountLabel, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
 import { rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
@@ -384,6 +384,16 @@ describe('a click on a severity count', () => {
   });
   it('from the Sessions or Messages view (where is:error means something else), the Findings view', () => {
     for (const view of ['sessions', 'messages', 'findings']) expect(viewForSeverity(shown([finding('error', 'file:///a.md')]), 'error', view)).toBe('findings');
+  });
+  it("the count's label says what a click shows: rows, counted as rows (two errors of one URI are one row), or findings", () => {
+    const two = shown([finding('error', 'file:///a.md'), finding('error', 'file:///a.md')]);
+    // Before: "2 errors: show error rows", and the click showed one.
+    expect(severityCountLabel(two, 'error', 2, 'resources')).toBe('2 errors, on 1 URI: show the error row');
+    const three = shown([finding('error', 'file:///a.md'), finding('error', 'file:///a.md'), finding('error', 'file:///b.md')]);
+    expect(severityCountLabel(three, 'error', 3, 'resources')).toBe('3 errors, on 2 URIs: show the 2 error rows');
+    expect(severityCountLabel(shown([finding('warning', 'file:///a.md')]), 'warning', 1, 'resources')).toBe('1 warning: show warning rows');
+    expect(severityCountLabel(shown([finding('error', 'file:///a.md'), finding('error')]), 'error', 2, 'resources')).toBe('2 errors: show the error findings');
+    expect(severityCountLabel(two, 'error', 2, 'sessions')).toBe('2 errors: show the error findings');
   });
 });
 
