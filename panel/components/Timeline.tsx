@@ -11,6 +11,7 @@ import { formatClock, formatDuration } from '../model/format.ts';
 import {
   describeRead,
   laneNowOf,
+  staleAt,
   staleSeverityAt,
   fitWindow,
   LANE_H,
@@ -27,6 +28,7 @@ import {
   type TimelineIndex,
 } from '../model/timeline.ts';
 import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
+import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { probe } from '../perf.ts';
 import { THEME_CHANGE } from '../store.ts';
 import { AXIS_H, drawTimeline, paletteOf, type DrawInput, type LaneSpec } from './timeline-draw.ts';
@@ -227,8 +229,8 @@ function TimelineView(props: Props) {
     if (!lane) return undefined;
     const t = tOf(shownWin, x, size.w);
     const tol = ((shownWin.end - shownWin.start) / size.w) * 4;
-    if (lane.kind === 'session' || !lane.lane) return { lane, mark: undefined, bar: undefined };
-    return { lane, ...uriLaneHit(lane.lane, t, y - k * LANE_H, tol, now) };
+    if (lane.kind === 'session' || !lane.lane) return { lane, t, tol, mark: undefined, bar: undefined };
+    return { lane, t, tol, ...uriLaneHit(lane.lane, t, y - k * LANE_H, tol, now) };
   };
 
   const hit = (clientX: number, clientY: number) => {
@@ -257,7 +259,11 @@ function TimelineView(props: Props) {
     } else if (u?.bar) {
       text = `${describeRead(u.bar)} — click for the request`;
       clickable = true;
-    } else if (u) text = `${u.lane.label} — click to select`;
+    } else if (u) {
+      // Over a stale band: which finding it is (it said only the URI).
+      const band = u.lane.kind === 'uri' ? staleAt(u.lane.stale, u.t, u.tol) : undefined;
+      text = band?.id ? `${u.lane.label}: ${CATALOGUE[band.id].title} (${band.severity}) — click to select` : `${u.lane.label} — click to select`;
+    }
     if (text !== tip.text || clickable !== tip.clickable) setTip({ text, clickable });
   };
 

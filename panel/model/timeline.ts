@@ -216,6 +216,8 @@ export interface Interval {
 /** A stale interval: with the severity of the finding that held then (its band and its lane label take its colour). */
 export interface StaleInterval extends Interval {
   severity: Severity;
+  /** The finding that makes the cache stale (hover names it; always set by staleIntervals). */
+  id?: Finding['id'];
 }
 
 export interface SessionLane {
@@ -367,7 +369,7 @@ export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings'>, now: 
     while (at > 0 && SEVERITY_RANK[list[at - 1]!.severity] > rank) at--;
     // A finding that held several times is shaded where it held, not over the healthy times in between.
     // Coloured by its own severity, as the table's row: an info one (a TTL passed) was drawn red, as an error.
-    const own: StaleInterval[] = f.spans ? f.spans.map(([t0, t1]) => ({ t0, t1, severity: f.severity })) : [{ t0: f.firstT, t1: f.lastT, severity: f.severity }];
+    const own: StaleInterval[] = f.spans ? f.spans.map(([t0, t1]) => ({ t0, t1, severity: f.severity, id: f.id })) : [{ t0: f.firstT, t1: f.lastT, severity: f.severity, id: f.id }];
     if (f.open) own[own.length - 1]!.t1 = Math.max(now, own[own.length - 1]!.t1);
     if (at === list.length) list.push(...own);
     else list.splice(at, 0, ...own);
@@ -384,7 +386,13 @@ export function laneNowOf(snapshot: Pick<EngineSnapshot, 'now'> | null, scrubT: 
   return scrubT === null ? now : (snapshot?.now ?? scrubT);
 }
 
-/** Whether a stale interval reaches `t` (an open finding's runs to now): a lane label is red then, as the row is. */
+/** The worst stale interval within `tol` of `t` (undefined: none): what a band under the pointer stands for. */
+export function staleAt(intervals: readonly StaleInterval[], t: number, tol = 0): StaleInterval | undefined {
+  let worst: StaleInterval | undefined;
+  for (const s of intervals) if (s.t0 - tol <= t && s.t1 + tol >= t && (worst === undefined || SEVERITY_RANK[s.severity] > SEVERITY_RANK[worst.severity])) worst = s;
+  return worst;
+}
+
 /** The worst severity among the stale intervals that reach `t` (undefined: none does): the lane label's colour. */
 export function staleSeverityAt(intervals: readonly StaleInterval[], t: number): Severity | undefined {
   let worst: Severity | undefined;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../../shared/engine/index.ts';
 import { drawTimeline, type Palette } from '../../../panel/components/timeline-draw.ts';
 import { ageSeverities } from '../../../panel/model/uri-table.ts';
-import { staleIntervals, staleSeverityAt, type StaleInterval } from '../../../panel/model/timeline.ts';
+import { staleAt, staleIntervals, staleSeverityAt, type StaleInterval } from '../../../panel/model/timeline.ts';
 
 const finding = (over: Partial<Finding>): Finding =>
   ({ key: over.id, id: 'cache-age-exceeded', severity: 'info', doc: 'D', endpoint: 'E', uri: 'file:///a', firstT: 100, lastT: 200, open: false, count: 1, evidence: [], title: '', explanation: '', fix: '', ...over }) as Finding;
@@ -14,9 +14,14 @@ describe('stale intervals by severity', () => {
     const snap = { findings: [finding({ severity: 'info', firstT: 100, lastT: 400 }), finding({ id: 'phantom-subscription', severity: 'error', firstT: 300, lastT: 350 })] };
     const iv = staleIntervals(snap, 1000).get('D E file:///a')!;
     expect(iv).toEqual([
-      { t0: 100, t1: 400, severity: 'info' },
-      { t0: 300, t1: 350, severity: 'error' },
+      { t0: 100, t1: 400, severity: 'info', id: 'cache-age-exceeded' },
+      { t0: 300, t1: 350, severity: 'error', id: 'phantom-subscription' },
     ]);
+    // Hover over a band names its finding: the worst under the pointer (a zero-length one within the tolerance).
+    expect(staleAt(iv, 150)?.id).toBe('cache-age-exceeded');
+    expect(staleAt(iv, 320)?.id).toBe('phantom-subscription');
+    expect(staleAt(iv, 500)).toBeUndefined();
+    expect(staleAt(iv, 405, 10)?.id).toBe('cache-age-exceeded');
     expect(staleSeverityAt(iv, 150)).toBe('info');
     expect(staleSeverityAt(iv, 320)).toBe('error');
     expect(staleSeverityAt(iv, 500)).toBeUndefined();
@@ -34,12 +39,12 @@ describe('stale intervals by severity', () => {
       ],
     };
     expect(staleIntervals(snap, 1000).get('D E file:///a')!).toEqual([
-      { t0: 100, t1: 400, severity: 'info' },
-      { t0: 110, t1: 120, severity: 'warning' },
-      { t0: 130, t1: 140, severity: 'warning' },
-      { t0: 300, t1: 350, severity: 'error' },
-      { t0: 500, t1: 520, severity: 'error' },
-      { t0: 560, t1: 600, severity: 'error' },
+      { t0: 100, t1: 400, severity: 'info', id: 'cache-age-exceeded' },
+      { t0: 110, t1: 120, severity: 'warning', id: 'cache-age-exceeded' },
+      { t0: 130, t1: 140, severity: 'warning', id: 'cache-age-exceeded' },
+      { t0: 300, t1: 350, severity: 'error', id: 'phantom-subscription' },
+      { t0: 500, t1: 520, severity: 'error', id: 'cached-not-subscribed' },
+      { t0: 560, t1: 600, severity: 'error', id: 'cached-not-subscribed' },
     ]);
   });
 
