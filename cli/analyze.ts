@@ -32,7 +32,8 @@ Reads a trace exported by the MCP devtools panel (Export ▾ → Trace) and prin
                           than the grace are not findings yet.
   --rule <glob>=<ms>      expected freshness for URIs matching the glob, repeatable, the first match wins: * any
                           run of characters within a path segment, ** across segments (file:** = every file: URI),
-                          ? one character; the panel's freshness rules, which the trace does not carry (1 ms to 30 days)
+                          ? one character other than /; the panel's freshness rules, which the trace does not
+                          carry (1 ms to 30 days)
   --default-max-age <ms>  expected freshness when nothing else says (default ${DEFAULT_MAX_AGE_MS}; 1000 to 30 days)
   --grace <ms>            how long a condition must hold before it is a finding (default ${DEFAULT_GRACE_MS})
 

@@ -205,6 +205,8 @@ describe('analyze', () => {
 
   it('--help prints the usage to stdout and exits 0; -- ends the options', () => {
     expect(cli(['--help'], {})).toEqual({ code: 0, stdout: expect.stringMatching(/^usage: analyze <trace.json>[^]*--grace <ms>[^]*Exit status: 0/), stderr: '' });
+    // As the README and the code (shared/engine/freshness.ts) have it: a glob's ? is not a /.
+    expect(cli(['--help'], {}).stdout.replace(/\s+/g, ' ')).toContain('? one character other than /;');
     // Times say their zone.
     expect(cli(['t.json'], { 't.json': healthyTrace() }).stdout).toMatch(/evaluated at: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC/);
     expect(cli(['--', '--odd-name.json'], { '--odd-name.json': healthyTrace() }).code).toBe(0);
