@@ -13,7 +13,7 @@ import { formatClock } from '../model/format.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
 import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
 import { filterRows, findingCounts, severityCountLabel, viewForSeverity } from '../model/uri-table.ts';
-import type { PanelStore, ViewName } from '../store.ts';
+import type { ImportedTrace, PanelStore, ViewName } from '../store.ts';
 import type { FrameRow } from '../frame-rows.ts';
 import { DetailDrawer } from './DetailDrawer.tsx';
 import { RenderGuard } from './RenderGuard.tsx';
@@ -382,14 +382,7 @@ export function App({ store, connection, settingsLink }: Props) {
           </div>
         ) : null}
         {imported ? (
-          <div
-            class="imported-note muted"
-            // Whole in the tooltip: the note is cut short beside the tabs.
-            title={`${imported.trace.page.url || imported.name} · exported ${imported.trace.createdAt} · ages and “ago” are as of the export${imported.trace.dropped.frames ? ` · ${imported.trace.dropped.frames} frames were dropped before export: partial analysis` : ''}`}
-          >
-            {imported.trace.page.url || imported.name} · exported {imported.trace.createdAt} · ages and “ago” are as of the export
-            {imported.trace.dropped.frames ? <span class="warn"> · {imported.trace.dropped.frames} frames were dropped before export: partial analysis</span> : null}
-          </div>
+          <ImportedNote imported={imported} asOf={scrubT !== null && snap ? snap.now : null} />
         ) : null}
       </div>
       {store.importing.value ? (
@@ -493,6 +486,26 @@ function TimelinePane(p: { store: PanelStore; filter: Filter; selected: string |
 function FlowPane({ store, selectedKey, selectedUri }: { store: PanelStore; selectedKey: string | null; selectedUri: string | undefined }) {
   const flow = store.scrubSnapshot.value?.flow ?? store.flowSnap.value ?? store.snapshot.value?.flow;
   return <FlowChart flow={flow} selectedKey={selectedKey} selectedUri={selectedUri} />;
+}
+
+/**
+ * The imported trace's note: page, export time, and the instant its ages and "ago" are as of: the export's, or while
+ * replaying, the replayed state's (it kept "as of the export" while the banner above showed an earlier instant).
+ */
+function ImportedNote({ imported, asOf }: { imported: ImportedTrace; asOf: number | null }) {
+  const ages = asOf === null ? 'ages and “ago” are as of the export' : `ages and “ago” are as of ${formatClock(asOf)} (the replayed state)`;
+  const dropped = imported.trace.dropped.frames;
+  return (
+    <div
+      class="imported-note muted"
+      data-ages-as-of={asOf ?? 'export'}
+      // Whole in the tooltip: the note is cut short beside the tabs.
+      title={`${imported.trace.page.url || imported.name} · exported ${imported.trace.createdAt} · ${ages}${dropped ? ` · ${dropped} frames were dropped before export: partial analysis` : ''}`}
+    >
+      {imported.trace.page.url || imported.name} · exported {imported.trace.createdAt} · {ages}
+      {dropped ? <span class="warn"> · {dropped} frames were dropped before export: partial analysis</span> : null}
+    </div>
+  );
 }
 
 function focusImport(): void {

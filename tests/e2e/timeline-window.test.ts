@@ -136,9 +136,15 @@ it('"Back to the end" of an import keeps its zoom', async () => {
   await p.waitForSelector('.status-bar[data-status="imported"]');
   await p.waitForSelector(`${CANVAS}[data-lanes]`);
   const zoomed = await onCanvas(p, '+', '+');
+  const note = () => p.$eval('.imported-note', (n) => ({ asOf: n.getAttribute('data-ages-as-of'), text: n.textContent }));
+  expect((await note()).text).toContain('ages and “ago” are as of the export');
   await scrub(p, 'ArrowLeft');
+  // Replaying, the note says the instant its ages are as of: the replayed state's, as the banner (it said "the export").
+  const shownNow = await p.evaluate(() => (globalThis as any).mcpPanel.shown.value.now as number);
+  await expect.poll(note, { timeout: 5_000 }).toEqual({ asOf: String(shownNow), text: expect.stringContaining(`ages and “ago” are as of ${formatClock(shownNow)} (the replayed state)`) });
   const whileReplaying = await windowOf(p);
   await backToLive(p, 'Back to the end');
+  expect(await note()).toMatchObject({ asOf: 'export' });
   expect(await windowOf(p)).toEqual(whileReplaying);
   expect(whileReplaying[1] - whileReplaying[0]).toBeCloseTo(zoomed[1] - zoomed[0], 0);
   await p.close();
