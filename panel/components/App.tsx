@@ -18,6 +18,7 @@ import type { FrameRow } from '../frame-rows.ts';
 import { DetailDrawer } from './DetailDrawer.tsx';
 import { RenderGuard } from './RenderGuard.tsx';
 import { FlowChart } from './FlowChart.tsx';
+import { sessionSteps } from '../model/flow-view.ts';
 import { FindingsView } from './FindingsView.tsx';
 import { FrameList } from './FrameList.tsx';
 import { SessionsView } from './SessionsView.tsx';
@@ -485,7 +486,10 @@ function TimelinePane(p: { store: PanelStore; filter: Filter; selected: string |
 
 function FlowPane({ store, selectedKey, selectedUri }: { store: PanelStore; selectedKey: string | null; selectedUri: string | undefined }) {
   const flow = store.scrubSnapshot.value?.flow ?? store.flowSnap.value ?? store.snapshot.value?.flow;
-  return <FlowChart flow={flow} selectedKey={selectedKey} selectedUri={selectedUri} />;
+  const shown = store.scrubSnapshot.value ?? store.snapshot.value;
+  // Again when the sessions or the messages changed (an initialize's answer comes after its session began).
+  const steps = useMemo(() => sessionSteps(shown, selectedKey), [shown?.sessions, shown?.messages.count, selectedKey]);
+  return <FlowChart flow={flow} selectedKey={selectedKey} selectedUri={selectedUri} steps={steps} />;
 }
 
 /**

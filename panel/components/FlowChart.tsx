@@ -5,7 +5,7 @@ import { memo } from 'preact/compat';
 import type { FlowSnapshot } from '../../shared/engine/index.ts';
 import { EDGES, NODES, nodeById, type NodeId } from '../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, NODE_W, SHORT_LABEL, WIDTH, jumpPoints, pointsAttr } from '../model/flow-layout.ts';
-import { flowView, type FlowJump, type FlowView } from '../model/flow-view.ts';
+import { flowView, type FlowJump, type FlowView, type SessionSteps } from '../model/flow-view.ts';
 
 /** How the chart says a node is known only by inference (legend and hover text). */
 const INFERRED = 'only ever inferred, never seen on the wire';
@@ -16,6 +16,8 @@ interface Props {
   flow: FlowSnapshot | undefined;
   selectedKey: string | null;
   selectedUri: string | undefined;
+  /** A and B, the session's steps (flowView). */
+  steps?: SessionSteps;
 }
 
 /** What the chart shows, as one string: the SVG is only re-rendered when it changed. */
@@ -28,8 +30,8 @@ function signature(v: FlowView, selectedUri: string | undefined): string {
   return s;
 }
 
-function FlowChartView({ flow, selectedKey, selectedUri }: Props) {
-  const v = flowView(flow, selectedKey);
+function FlowChartView({ flow, selectedKey, selectedUri, steps }: Props) {
+  const v = flowView(flow, selectedKey, steps);
   return <FlowSvg v={v} sig={signature(v, selectedUri)} selectedKey={selectedKey} selectedUri={selectedUri} />;
 }
 

@@ -1,7 +1,8 @@
 // What the flow chart shows for the selected URI (or for every URI): which nodes were reached, the current node, the
 // path the URI took (its last steps), the count on every edge, and the newest step (for the pulse). Pure, from the
 // engine's FlowSnapshot.
-import type { FlowSnapshot } from '../../shared/engine/index.ts';
+import type { EngineSnapshot, FlowSnapshot } from '../../shared/engine/index.ts';
+import { sessionCapabilities } from './sessions-view.ts';
 import { EDGES, NODES, nodeById, type FlowStep, type NodeId } from '../../shared/flow/index.ts';
 
 export interface FlowNodeState {
@@ -45,7 +46,39 @@ function blankNodes(): Record<NodeId, FlowNodeState> {
   return Object.fromEntries(NODES.map((n) => [n.id, { reached: false, current: false, onPath: false }])) as Record<NodeId, FlowNodeState>;
 }
 
-export function flowView(flow: FlowSnapshot | undefined, key: string | null): FlowView {
+/** The chart's session steps, A and B, as the sessions say they went (flowView). */
+export interface SessionSteps {
+  /** A: an initialize of the client's session was seen, answered. */
+  initialized: boolean;
+  /** B: its answer offered resources.subscribe. */
+  subscribeNegotiated: boolean;
+}
+
+/**
+ * A (the client initializes the session) and B (it negotiates resources.subscribe) are steps of a session, not of a
+ * URI: the engine walks a URI from its first event (C for a subscribe), so no path ever held them, and the chart listed
+ * them "not reached" for a URI whose session did both. Read from the sessions instead: those of the selected row's
+ * client (doc and endpoint), or any, for the chart of all URIs. A listen has no initialize: it reaches neither.
+ */
+export function sessionSteps(snapshot: Pick<EngineSnapshot, 'sessions' | 'messages' | 'uris'> | null | undefined, key: string | null): SessionSteps {
+  const out = { initialized: false, subscribeNegotiated: false };
+  if (!snapshot) return out;
+  const row = key === null ? undefined : snapshot.uris.find((r) => r.key === key);
+  if (key !== null && !row) return out;
+  for (const s of snapshot.sessions) {
+    if (s.kind !== 'session' || (row && (s.doc !== row.doc || s.endpoint !== row.endpoint))) continue;
+    const caps = sessionCapabilities(snapshot.messages, s);
+    if (caps === undefined) continue;
+    out.initialized = true;
+    if (caps.includes('resources.subscribe')) {
+      out.subscribeNegotiated = true;
+      break;
+    }
+  }
+  return out;
+}
+
+export function flowView(flow: FlowSnapshot | undefined, key: string | null, steps?: SessionSteps): FlowView {
   const nodes = blankNodes();
   const at = Object.fromEntries(NODES.map((n) => [n.id, 0])) as Record<NodeId, number>;
   if (!flow) return { nodes, edges: EDGES.map(() => ({ count: 0, onPath: false })), current: undefined, path: [], jumps: [], lastStep: '', at };
@@ -78,6 +111,9 @@ export function flowView(flow: FlowSnapshot | undefined, key: string | null): Fl
       nodes[e.to].reached = true;
     }
   });
+  // The session's own steps (sessionSteps): reached, not on the URI's path.
+  if (steps?.initialized) nodes.A.reached = true;
+  if (steps?.subscribeNegotiated) nodes.B.reached = true;
   const last = path.at(-1);
   // All URIs: every URI's jumps, summed, so a failure node reached only by a jump has its arrow there too.
   const jumps = one || key !== null ? jumpsOf(path) : allJumps(flow);

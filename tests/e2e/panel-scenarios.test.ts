@@ -187,6 +187,15 @@ describe.each(SCENARIOS.map((s) => [s.name, s] as const))('%s in the panel', (na
     expect(v.flow!.jumps).toEqual([...(s.flow!.jumps ?? [])].sort());
   });
 
+  // A and B are the session's steps (no URI path holds them): reached when its initialize was answered, B when the
+  // answer offered resources.subscribe. They were "not reached" in every scenario.
+  if (s.connection.generation === '2025-11-25') it('the flow chart shows the session initialized (A), and B when the server offered subscribe', () => {
+    const v = get();
+    expect(v.flow, 'the flow URI has a row').toBeDefined();
+    expect(v.flow!.reached.includes('A'), `reached ${v.flow!.reached.join('')}`).toBe(true);
+    expect(v.flow!.reached.includes('B'), `reached ${v.flow!.reached.join('')}`).toBe(!s.faults?.noSubscribeCapability);
+  });
+
   if (s.steps.some((st) => st.do === 'reconnect' || st.do === 'restart')) it('the timeline shows the session boundary', () => {
     const v = get();
     expect(v.boundaries).toBeGreaterThanOrEqual(1);

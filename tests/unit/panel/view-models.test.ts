@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionView } from '../../../shared/engine/index.ts';
 import { NODES, EDGES } from '../../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../../../panel/model/flow-layout.ts';
-import { flowNodeText, flowView, jumpsOf } from '../../../panel/model/flow-view.ts';
+import { flowNodeText, flowView, jumpsOf, sessionSteps } from '../../../panel/model/flow-view.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, midWayNote, sessionEntries } from '../../../panel/model/sessions-view.ts';
 import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, lastHolders, moveSelection, rowSessions, serverTitle, severityCountLabel, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
@@ -113,6 +113,30 @@ describe('flow view', () => {
     expect(Object.values(all.at).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
     expect(flowView(undefined, null).nodes.A.reached).toBe(false);
     expect(flowView(undefined, null).jumps).toEqual([]);
+  });
+
+  it("A and B, the session's steps, are reached for a URI whose session initialized and negotiated resources.subscribe; not on its path", () => {
+    const { log, e } = scenario();
+    const snap = e.snapshot(log.t + 3000);
+    const policy = snap.uris.find((r) => r.uri === POLICY)!;
+    // The engine walks a URI from its first event: its path starts at C, and A and B were listed "not reached".
+    expect(flowView(snap.flow, policy.key).nodes.A.reached).toBe(false);
+    const steps = sessionSteps(snap, policy.key);
+    expect(steps).toEqual({ initialized: true, subscribeNegotiated: true });
+    const v = flowView(snap.flow, policy.key, steps);
+    expect(v.nodes.A).toEqual({ reached: true, current: false, onPath: false });
+    expect(v.nodes.B).toEqual({ reached: true, current: false, onPath: false });
+    expect(flowView(snap.flow, null, sessionSteps(snap, null)).nodes.B.reached).toBe(true);
+    // A server that offers no resources.subscribe: A, not B.
+    const log2 = new FrameLog('doc1');
+    const c = new StreamableClient(log2, URL);
+    c.initialize({ sessionId: 'S1', capabilities: { resources: {} } });
+    c.read(FAQ, 'v1');
+    const snap2 = run(log2).snapshot(log2.t + 10);
+    const faq = snap2.uris.find((r) => r.uri === FAQ)!;
+    expect(sessionSteps(snap2, faq.key)).toEqual({ initialized: true, subscribeNegotiated: false });
+    // Another client's row (no session of its own seen): neither.
+    expect(sessionSteps(snap2, 'elsewhere')).toEqual({ initialized: false, subscribeNegotiated: false });
   });
 
   it('all URIs: a jump leaves a node drawn as reached, even when no counted edge reached it (a dropped listen: N → Q)', () => {
