@@ -10,6 +10,7 @@ import { FrameLog } from '../support/frame-log.ts';
 import { StreamableClient } from '../support/mcp-clients.ts';
 import { startBrowser, waitFor, type Browser } from '../support/extension.ts';
 import { formatClock } from '../../panel/model/format.ts';
+import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { LANE_H, MARK_BOTTOM, MARK_TOP, READ_ROW_H, readRowTop } from '../../panel/model/timeline.ts';
 import { AXIS_H } from '../../panel/components/timeline-draw.ts';
 
@@ -341,7 +342,7 @@ it('hovering a re-read sent just after a notification finds the read in its row,
   await p.close();
 });
 
-it('a hidden panel that gets a frame now and then (a screenshot) shows the table, the lane names and the canvas in one order, and hover finds that order', async () => {
+it("a hidden panel that gets a frame now and then (a screenshot) shows the table, the lane names and the canvas in one order, and hover finds that order (and names a stale band's finding)", async () => {
   const p = await browser.context.newPage();
   await p.setViewportSize({ width: 1400, height: 820 });
   // Animation frames as a hidden page gets them: none, except one the test forces (as a screenshot of it does).
@@ -416,5 +417,22 @@ it('a hidden panel that gets a frame now and then (a screenshot) shows the table
   const box = (await p.locator(CANVAS).boundingBox())!;
   await p.mouse.move(box.x + 2, box.y + AXIS_H + 2 * LANE_H + LANE_H - 2);
   await expect.poll(() => p.getAttribute(CANVAS, 'title'), { timeout: 5_000 }).toMatch(/^file:\/\/\/r3/);
+  // Visible again: over r3's stale band (half-way between the finding's start and now), hover names the finding, not
+  // only the URI.
+  await p.evaluate(() => ((globalThis as any).hiddenFrames.on = false));
+  await pause(1500);
+  const hoverBand = async () => {
+    const t = await p.evaluate(() => {
+      const snap = (globalThis as any).mcpPanel.snapshot.value;
+      const f = snap.findings.find((x: { uri?: string }) => x.uri === 'file:///r3');
+      return (f.firstT + snap.now) / 2;
+    });
+    const [start, end] = await windowOf(p);
+    const x = box.x + ((t - start) / (end - start)) * box.width;
+    await p.mouse.move(x - 1, box.y + AXIS_H + 2 * LANE_H + LANE_H - 2);
+    await p.mouse.move(x, box.y + AXIS_H + 2 * LANE_H + LANE_H - 2);
+    return p.getAttribute(CANVAS, 'title');
+  };
+  await expect.poll(hoverBand, { timeout: 5_000 }).toBe(`file:///r3: ${CATALOGUE['notified-not-reread'].title} (warning) — click to select`);
   await p.close();
 });
