@@ -16,7 +16,13 @@ export interface FrameRow {
    * `EventSource`, or `HTTP ?` / `SSE ?` where the kind leaves the method, or fetch against EventSource, unknown.
    */
   transportInferred: boolean;
+  /**
+   * The session id it is filed under (a WebSocket's `ws:<conn>`, a 2026 listen's request id); the views name a listen's
+   * rows by `conn` (sessionIdOn: the engine's label for the listen of that connection).
+   */
   session: string;
+  /** Its frame's connection ('' for a page's own frames). */
+  conn: string;
   method: string;
   id: string;
   error: string;
@@ -54,7 +60,8 @@ type Dir = FrameRow['dir'];
 
 /** One row, always built in the same shape (spreading partial rows cost ~15 µs a frame: 1.6–2.3 s for 100k frames). */
 function row(f: Frame, dir: Dir, transport: string, session: string, method: string, id: string, error: string, uri: string, note: string, uris = NO_URIS): FrameRow {
-  return { seq: f.seq, t: f.t, dir, transport, transportInferred: false, session, method, id, error, uri, uris, note, frameId: f.frameId, segment: f.segment, part: 0 };
+  const conn = ('conn' in f ? f.conn : undefined) ?? '';
+  return { seq: f.seq, t: f.t, dir, transport, transportInferred: false, session, conn, method, id, error, uri, uris, note, frameId: f.frameId, segment: f.segment, part: 0 };
 }
 
 /** The frames that open a connection: any other frame of a connection not seen opening lost its opening frames. */

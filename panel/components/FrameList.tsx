@@ -5,7 +5,7 @@
 // its id in the tooltip; a 2026 listen's rows (filed under its request id) `listen 3`.
 import { rowIndexOf, rowKey, type FrameRow } from '../frame-rows.ts';
 import { formatClock, middleId } from '../model/format.ts';
-import { sessionIdTitle, shortSessionName, type SessionIdName } from '../model/session-label.ts';
+import { sessionIdOn, sessionIdTitle, shortSessionName, type SessionIdName } from '../model/session-label.ts';
 import { VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 20;
@@ -54,6 +54,8 @@ export function FrameList({ rows, version, total, selected, name, onSelect: setS
           const r = rows[i]!;
           const key = rowKey(rows, i);
           const isSelected = key === selected;
+          // A listen's rows by its connection: the engine's label for that listen (`listen:1 #2`), not the bare request id.
+          const session = sessionIdOn(r.session, r.conn, name);
           return (
             <div
               key={key}
@@ -64,7 +66,7 @@ export function FrameList({ rows, version, total, selected, name, onSelect: setS
               aria-selected={isSelected}
               data-seq={r.seq}
               data-method={r.method}
-              data-session={r.session}
+              data-session={session}
               data-frame-id={r.frameId}
               onClick={() => {
                 setSelected(key);
@@ -82,8 +84,8 @@ export function FrameList({ rows, version, total, selected, name, onSelect: setS
                 <span role="gridcell">{r.transport}</span>
               )}
               {/* A name the views give: `WebSocket #12` whole (cut, it lost its number), an id (a listen's too) cut in the middle. */}
-              <span role="gridcell" title={sessionIdTitle(r.session, name)}>
-                {shortSessionName(r.session, name, middleId)}
+              <span role="gridcell" title={sessionIdTitle(session, name)}>
+                {shortSessionName(session, name, middleId)}
               </span>
               <span role="gridcell">{r.method}</span>
               <span role="gridcell">{r.id}</span>

@@ -6,7 +6,7 @@
 import type { FindingId, UriRow } from '../../shared/engine/index.ts';
 import { globToRegExp } from '../../shared/engine/index.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
-import { sessionIdMatches, sessionNameMatches, sessionNames, type Named, type SessionIdName } from './session-label.ts';
+import { sessionIdMatches, sessionIdOn, sessionNameMatches, sessionNames, type Named, type SessionIdName } from './session-label.ts';
 
 export const IS_VALUES = ['stale', 'phantom', 'error', 'warning', 'info', 'problem', 'ok', 'cached', 'subscribed', 'rpc'] as const;
 export type IsValue = (typeof IS_VALUES)[number];
@@ -237,6 +237,8 @@ export interface MessageFacts {
   method: string;
   uri: string;
   session: string;
+  /** Its connection: a 2026 listen's messages are named by it (sessionIdOn). */
+  conn?: string;
   error: string;
   note: string;
   transport: string;
@@ -295,14 +297,14 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
       return anyUri(m, (u) => uriMatches(t.value, u));
     case 'session':
       // By its id, and by the name the list shows for it (a WebSocket's `WebSocket #2`, a listen's `listen 3`, as the other views).
-      return ctx.name ? sessionIdMatches(t.value, m.session, ctx.name) : sessionNameMatches(t.value, m.session);
+      return ctx.name ? sessionIdMatches(t.value, sessionIdOn(m.session, m.conn ?? '', ctx.name), ctx.name) : sessionNameMatches(t.value, m.session);
     case 'method':
       return m.method.toLowerCase().includes(t.value);
     case 'finding':
       return undefined;
     case 'text': {
       const v = t.value;
-      const shown = ctx.name ? ctx.name(m.session) : m.session;
+      const shown = ctx.name ? ctx.name(sessionIdOn(m.session, m.conn ?? '', ctx.name)) : m.session;
       return [m.method, m.uri, m.session, shown, m.error, m.note, m.transport, m.id].some((s) => s.toLowerCase().includes(v)) || anyUri(m, (u) => u.toLowerCase().includes(v));
     }
   }

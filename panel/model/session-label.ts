@@ -8,14 +8,21 @@ import type { SessionView } from '../../shared/engine/index.ts';
 export type Named = Pick<SessionView, 'label' | 'kind'> & Partial<Pick<SessionView, 'key' | 'resumedFrom' | 'transport'>>;
 
 /** A session id (a label: a finding's session, a URI's holder, a session's own) as the views show it. */
-export type SessionIdName = (id: string) => string;
+export interface SessionIdName {
+  (id: string): string;
+  /**
+   * Connection id → the label of the 2026 listen whose request went on it (its stream is that request's answer): what
+   * a message of that connection is filed under (sessionIdOn). Absent: none known.
+   */
+  readonly listens?: ReadonlyMap<string, string>;
+}
 
 const AS_IS: SessionIdName = (id) => id;
 /** What sessionIdNamer reads of a session. */
-export type Nameable = Pick<SessionView, 'label'> & Partial<Pick<SessionView, 'kind' | 'transport'>>;
+export type Nameable = Pick<SessionView, 'label'> & Partial<Pick<SessionView, 'kind' | 'transport' | 'conn'>>;
 const namers = new WeakMap<readonly Nameable[], SessionIdName>();
 /** The last namer made, and the names it gives: a snapshot naming the same sockets alike gets that very function. */
-let last: { names: Map<string, string>; namer: SessionIdName } | undefined;
+let last: { names: Map<string, string>; listens: Map<string, string>; namer: SessionIdName } | undefined;
 
 function sameNames(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
   if (a.size !== b.size) return false;
@@ -38,7 +45,9 @@ const listenName = (label: string): string => (/^listen\b/i.test(label) ? label 
  * grid and the lanes show as `listen 3`; so does every view that names it by its id (the Messages view's rows, a
  * finding's session, a URI's holders, the metrics), and `session:"listen 3"` finds it there too — unless a session of
  * the snapshot has that very id (then the id alone is ambiguous and is shown as it is). Any other id is shown as it
- * is. The engine's ids, keys and the trace are unchanged: names only.
+ * is. The engine's ids, keys and the trace are unchanged: names only. The namer also knows each listen's connection
+ * (`listens`): a listen's messages are named by it (sessionIdOn), since a request id may be two listens' (`listen:1`
+ * and `listen:1 #2`, two clients').
  */
 export function sessionIdNamer(sessions: readonly Nameable[]): SessionIdName {
   let namer = namers.get(sessions);
@@ -51,18 +60,43 @@ export function sessionIdNamer(sessions: readonly Nameable[]): SessionIdName {
     sessionIds.add(s.label);
     if (s.transport === 'websocket' && !names.has(s.label)) names.set(s.label, `WebSocket #${++sockets}`);
   }
-  for (const s of sessions) if (s.kind === 'listen' && !sessionIds.has(s.label)) names.set(s.label, listenName(s.label));
+  // A listen's connection (its request's, and its stream's), by the engine's label for it: two clients' `listen:1` are
+  // one request id and two labels (`listen:1`, `listen:1 #2`). A connection two listens claim (a batch of two) is
+  // neither's.
+  const listens = new Map<string, string>();
+  const shared = new Set<string>();
+  for (const s of sessions) {
+    if (s.kind !== 'listen') continue;
+    if (!sessionIds.has(s.label)) names.set(s.label, listenName(s.label));
+    if (s.conn === undefined) continue;
+    if (listens.has(s.conn)) shared.add(s.conn);
+    listens.set(s.conn, s.label);
+  }
+  for (const conn of shared) listens.delete(conn);
   // One function per set of names, not per snapshot (a new sessions array each): what a view keeps by its namer (the
   // Messages view's filtered rows) is redone only when a name changed — a socket connected, a listen opened — not at
   // every update.
-  if (names.size === 0) namer = AS_IS;
-  else if (last && sameNames(last.names, names)) namer = last.namer;
+  if (names.size === 0 && listens.size === 0) namer = AS_IS;
+  else if (last && sameNames(last.names, names) && sameNames(last.listens, listens)) namer = last.namer;
   else {
-    namer = (id) => names.get(id) ?? id;
-    last = { names, namer };
+    const f = (id: string): string => names.get(id) ?? id;
+    namer = Object.assign(f, { listens });
+    last = { names, listens, namer };
   }
   namers.set(sessions, namer);
   return namer;
+}
+
+/**
+ * The session id a message (a Messages row, a decoded message) is filed under, by its connection `conn`: a 2026
+ * listen's messages — its request, the acknowledgement, the notifications on its stream, its end — under the label
+ * the engine gives that listen (`listen:1 #2` for a second client's `listen:1`: the request id alone cannot say which
+ * of the two), else `session` (its session id, a listen's request id as the rows keep it, or ''). The names come from
+ * the snapshot in view, the rows keep only their connection: after a trim, the engine rebuilt from what is left names
+ * the listens anew, and the rows with them.
+ */
+export function sessionIdOn(session: string, conn: string, name: SessionIdName): string {
+  return (conn !== '' ? name.listens?.get(conn) : undefined) ?? session;
 }
 
 /**
@@ -118,12 +152,15 @@ export function sessionIdTitle(id: string, name: SessionIdName): string {
  * A session id as a narrow cell shows it (the Messages view's session column, the metrics): the name the views give,
  * with the id in it shortened by `cut` — an id shown as it is, `cut(id)`; a listen's, `listen <cut(id)>` — and a name
  * that does not hold the id (`WebSocket #12`: short, and cut it lost its number) whole. The tooltip gives it in full
- * (sessionIdTitle).
+ * (sessionIdTitle). A reused listen's label, `<request id> #n` (a session id has no space), keeps its ` #n` whole and
+ * only its request id is cut: `listen:1 #2`, not `lis…:1 #2`.
  */
 export function shortSessionName(id: string, name: SessionIdName, cut: (id: string) => string): string {
   const shown = name(id);
-  if (shown === id) return cut(id);
-  return shown === listenName(id) ? listenName(cut(id)) : shown;
+  const suffix = / #\d+$/.exec(id);
+  const short = suffix ? cut(id.slice(0, suffix.index)) + suffix[0] : cut(id);
+  if (shown === id) return short;
+  return shown === listenName(id) ? listenName(short) : shown;
 }
 
 /**

@@ -46,6 +46,11 @@ export class SubscriptionLedger {
   resumedFrom: string | undefined;
   /** Listen only. */
   listenId: RequestId | undefined;
+  /**
+   * Listen only: the connection its request went on and its stream is the answer of (a 2026 listen is a POST of its
+   * own), whose messages are this listen's; undefined when that connection carries other things too (a WebSocket).
+   */
+  conn: string | undefined;
   requested: string[] | undefined;
   acked = false;
   /** The client re-initialized but this session's GET stream is still open: the server keeps delivering on it. */

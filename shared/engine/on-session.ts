@@ -111,6 +111,8 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   const l = newListen(core, c, m.id, m.t, m.seq, true);
   l.requested = aboutResources ? requested : undefined;
   l.version = m.version;
+  // Its own POST, whose answer is its stream (not a WebSocket: the socket carries everything else too).
+  if (m.transport === 'streamable-http') l.conn = m.conn;
   // One pass over the client's listens, before a reused id replaces one of them in the map: the ones that ended (and
   // the last of them), and whether another is open.
   // Re-establishing is opening a listen after one ended since the client's previous listen request. Not when every
@@ -205,6 +207,7 @@ export function adoptListen(core: EngineCore, c: ClientModel, id: RequestId, con
   const l = newListen(core, c, id, t, seq, false);
   // It was running before the capture began: acknowledged or not, the server sends on it.
   l.acked = true;
+  l.conn = conn;
   const replaced = c.listens.get(id);
   // An open listen with the id (another client's, seen from its request) keeps it: a cancel by id is about that one.
   if (replaced === undefined || !replaced.open) c.listens.set(id, l);

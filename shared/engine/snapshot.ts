@@ -181,6 +181,7 @@ export function buildSnapshot(core: EngineCore, now: number, findings: Finding[]
     if (l.endSeq !== undefined) v.endSeq = l.endSeq;
     if (l.endCause !== undefined) v.endCause = l.endCause;
     if (l.requested !== undefined) v.requested = [...l.requested];
+    if (l.conn !== undefined) v.conn = l.conn;
     if (covered.length > 0) v.coveredViaParent = covered;
     return v;
   });

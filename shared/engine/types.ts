@@ -130,6 +130,12 @@ export interface SessionView {
   coveredViaParent?: Array<[string, string]>;
   /** Listen only: what the client asked for. */
   requested?: string[];
+  /**
+   * Listen only: the connection of its request, whose answer is its stream — the listen's messages (its request, the
+   * acknowledgement, the notifications, its end) are that connection's. The Messages view and the drawer name them by
+   * it: its request id alone is not the listen's (a new client reuses `listen:1`; this one may be `listen:1 #2`).
+   */
+  conn?: string;
   deliveryChannelOpen: boolean;
   /** Seen from its start (initialize / listen request) rather than picked up mid-way. */
   observedFromStart: boolean;

@@ -14,7 +14,7 @@ import { startBrowser, type Browser } from '../support/extension.ts';
 import { FrameLog } from '../support/frame-log.ts';
 import { StreamableClient, WsClient } from '../support/mcp-clients.ts';
 import { twoEndpointLog } from '../support/two-clients.ts';
-import { HELD, LISTENED, listenLog } from '../support/listen-log.ts';
+import { HELD, LISTENED, listenLog, reusedListenLog } from '../support/listen-log.ts';
 
 const FIXTURE = resolve('tests/fixtures/sdk-v1-streamable.trace.json');
 const URL = 'http://localhost:3000/mcp';
@@ -235,6 +235,27 @@ it('a 2026 listen is `listen <request id>` in the Messages view, the URI table a
   await p.click('.finding-row[data-finding-id="notified-not-reread"]');
   await p.waitForSelector('[data-drawer="finding"]');
   expect(await p.textContent('[data-drawer="finding"] .finding-id')).toBe('notified-not-reread · listen 3');
+  await p.close();
+});
+
+it('a listen that reuses a request id is `listen:1 #2` in the Messages view, as in the Sessions grid, and session: finds it by that name there', async () => {
+  const p = await imported(traceFile(reusedListenLog().log, 'reused-listen.trace.json'), { width: 1400, height: 1400 });
+  await p.click('[role="tab"][data-view="messages"]');
+  await p.waitForSelector('.frame-row[data-seq]');
+  const sessionCells = () => messageSessionCells(p);
+  // Both clients sent `listen:1`: the second's rows are named as its Sessions row (they said `listen:1`, and
+  // session:"listen:1 #2" found nothing here).
+  const listens = (await sessionCells()).filter((c) => c.id);
+  expect([...new Set(listens.map((c) => `${c.id} | ${c.text} | ${c.title}`))]).toEqual(['listen:1 | listen:1 | listen:1', 'listen:1 #2 | listen:1 #2 | listen:1 #2']);
+  expect(listens.filter((c) => !c.whole)).toEqual([]);
+  await p.fill('input[type="search"]', 'session:"listen:1 #2"');
+  // Its request, response head, acknowledgement and update.
+  await p.waitForFunction(() => document.querySelectorAll('.frame-row[data-seq]').length === 4);
+  expect(new Set((await sessionCells()).map((c) => c.text))).toEqual(new Set(['listen:1 #2']));
+  // The Sessions grid calls it so.
+  await p.click('[role="tab"][data-view="sessions"]');
+  await p.waitForSelector('.session-row[data-kind="listen"]');
+  expect(await p.$$eval('.session-row[data-kind="listen"]', (rs) => rs.map((r) => r.textContent ?? '').filter((t) => t.includes('listen:1 #2')).length)).toBe(1);
   await p.close();
 });
 

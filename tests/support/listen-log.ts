@@ -28,3 +28,29 @@ export function listenLog(): FrameLog {
   log.wait(5000);
   return log;
 }
+
+export const REUSED = 'file:///docs/d.md';
+export const PLAIN = 'file:///docs/e.md';
+
+/**
+ * Two SDK clients of one page, one after the other (a fresh client after a reconnect), each numbering its listen
+ * `listen:1`: the engine labels the second stream `listen:1 #2`. The first client's listen ends gracefully; the
+ * second's is acknowledged, delivers an update of REUSED and stays open; a plain read of PLAIN follows on a POST of its
+ * own (no listen, no session). `second`: the seq of the second client's listen request. Ends 5 s after its last frame.
+ */
+export function reusedListenLog(): { log: FrameLog; second: number } {
+  const log = new FrameLog('doc-1');
+  log.pageStart('http://localhost:8080/kb');
+  const a = new ModernClient(log, MODERN_URL);
+  a.discover();
+  a.read(REUSED, 'v1');
+  a.listen([REUSED]).complete();
+  const b = new ModernClient(log, MODERN_URL);
+  b.discover();
+  const second = log.lastSeq + 1;
+  const listen = b.listen([REUSED]);
+  listen.updated(REUSED);
+  b.read(PLAIN, 'p1');
+  log.wait(5000);
+  return { log, second };
+}

@@ -9,16 +9,16 @@ import { matchesMessage, matchesSession, matchesSessionView, parseFilter, type M
 import type { Frame } from '../../../shared/frames.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { WsClient } from '../../support/mcp-clients.ts';
-import { FrameRows } from '../../../panel/frame-rows.ts';
+import { FrameRows, type FrameRow } from '../../../panel/frame-rows.ts';
 import { IncrementalMessageFilter } from '../../../panel/model/message-filter.ts';
 import { findingDetail, findingMatches } from '../../../panel/model/findings-view.ts';
-import { nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionMention, sessionNames, shortSessionName } from '../../../panel/model/session-label.ts';
+import { nameSessionsIn, sessionIdNamer, sessionIdOn, sessionIdTitle, sessionLabel, sessionMention, sessionNames, shortSessionName, type SessionIdName } from '../../../panel/model/session-label.ts';
 import { metricRows, sessionEntries } from '../../../panel/model/sessions-view.ts';
 import { sessionLanes } from '../../../panel/model/timeline.ts';
 import { filterRows, lastHolders, serverTitle } from '../../../panel/model/uri-table.ts';
 import { middleId } from '../../../panel/model/format.ts';
 import { oneClientLog, POLICY, reloadedLog, twoEndpointLog } from '../../support/two-clients.ts';
-import { HELD, LISTENED, listenLog, SDK_HELD } from '../../support/listen-log.ts';
+import { HELD, LISTENED, listenLog, reusedListenLog, SDK_HELD } from '../../support/listen-log.ts';
 
 function snapshotOf(frames: Parameters<Engine['applyAll']>[0], t: number): EngineSnapshot {
   const e = new Engine();
@@ -363,6 +363,76 @@ describe('a 2026 listen is `listen <request id>` in every view, and session: fin
     const full = rows.rows.filter((r) => matchesMessage(filter, r, { ...NONE, name: late }));
     expect(full.length).toBe(3);
     expect(kept.apply(rows.rows, filter, { ...NONE, name: late })).toEqual(full);
+  });
+});
+
+describe('a listen that reuses a request id (`listen:1 #2`) is named by its connection: the Messages view as the Sessions grid', () => {
+  const NONE: MessageContext = { staleUris: new Set(), phantomUris: new Set(), problemUris: new Set() };
+  const build = (frames: readonly Frame[], t: number) => {
+    const e = new Engine();
+    e.applyAll(frames);
+    const rows = new FrameRows();
+    for (const f of frames) rows.add(f);
+    return { e, snap: e.snapshot(t), rows };
+  };
+  /** What the Messages view's session column shows for each listen's rows, by listen (its request's seq). */
+  const shown = (rows: readonly FrameRow[], name: SessionIdName) => [...new Set(rows.filter((r) => r.session !== '' || r.conn !== '').map((r) => shortSessionName(sessionIdOn(r.session, r.conn, name), name, middleId)).filter((s) => s.startsWith('listen')))];
+
+  it('its rows say `listen:1 #2` and session:"listen:1 #2" finds them, only them, in the Messages view as in the Sessions grid', () => {
+    const { log } = reusedListenLog();
+    const { snap, rows } = build(log.frames, log.t);
+    const name = sessionIdNamer(snap.sessions);
+    const listens = snap.sessions.filter((s) => s.kind === 'listen');
+    expect(listens.map((s) => s.label)).toEqual(['listen:1', 'listen:1 #2']);
+    // Each listen knows its connection (its request's, its stream's).
+    expect(new Set(listens.map((s) => s.conn)).size).toBe(2);
+    // Both clients' rows carry the request id `listen:1`; the column names each by its listen's connection, whole (its
+    // ` #2` is not cut: `lis…:1 #2`); a long id is cut before it.
+    expect(shown(rows.rows, name)).toEqual(['listen:1', 'listen:1 #2']);
+    const long = sessionIdNamer([{ label: 'listen:123456789 #2', kind: 'listen' }, { label: '123456789012 #3', kind: 'listen' }]);
+    expect(shortSessionName('listen:123456789 #2', long, middleId)).toBe('lis…56789 #2');
+    expect(shortSessionName('123456789012 #3', long, middleId)).toBe(`listen ${middleId('123456789012')} #3`);
+    const second = listens[1]!;
+    const ofSecond = rows.rows.filter((r) => r.conn === second.conn).map((r) => r.seq);
+    // Its request, response head, acknowledgement, update (open: no end).
+    expect(ofSecond).toHaveLength(4);
+    const ctx = { ...NONE, name };
+    const messages = (q: string) => rows.rows.filter((r) => matchesMessage(parseFilter(q), r, ctx)).map((r) => r.seq);
+    const sessions = (q: string) => snap.sessions.filter((s) => matchesSessionView(parseFilter(q), s, name)).map((s) => sessionLabel(s, name));
+    expect(sessions('session:"listen:1 #2"')).toEqual(['listen:1 #2']);
+    expect(messages('session:"listen:1 #2"')).toEqual(ofSecond);
+    // Free text finds it by that name too; -session: hides only its rows.
+    expect(messages('"listen:1 #2"')).toEqual(ofSecond);
+    expect(messages('-session:"listen:1 #2"')).toEqual(rows.rows.filter((r) => r.conn !== second.conn).map((r) => r.seq));
+    // session:listen:1 finds both, as in the Sessions grid (a part of the name).
+    expect(sessions('session:listen:1')).toEqual(['listen:1', 'listen:1 #2']);
+    expect(messages('session:listen:1')).toEqual(rows.rows.filter((r) => r.session === 'listen:1').map((r) => r.seq));
+  });
+
+  it('after a trim the engine rebuilt from what is left names the listen anew, and the rows (kept, with their counts) with it', () => {
+    const { log, second } = reusedListenLog();
+    const { rows } = build(log.frames, log.t);
+    // A live trim: the first client's frames go; the rows kept are the same objects.
+    rows.dropBefore(second);
+    const kept = log.frames.filter((f) => f.seq >= second);
+    const e = new Engine();
+    e.applyAll(kept);
+    const snap = e.snapshot(log.t);
+    const name = sessionIdNamer(snap.sessions);
+    expect(snap.sessions.filter((s) => s.kind === 'listen').map((s) => s.label)).toEqual(['listen:1']);
+    expect(shown(rows.rows, name)).toEqual(['listen:1']);
+    expect(rows.rows.filter((r) => matchesMessage(parseFilter('session:"listen:1 #2"'), r, { ...NONE, name }))).toEqual([]);
+  });
+
+  it('a connection two listens claim (a batch of two) names neither', () => {
+    const name = sessionIdNamer([
+      { label: '1', kind: 'listen', conn: 'c1' },
+      { label: '2', kind: 'listen', conn: 'c1' },
+      { label: '3', kind: 'listen', conn: 'c2' },
+    ]);
+    expect(sessionIdOn('1', 'c1', name)).toBe('1');
+    expect(sessionIdOn('', 'c2', name)).toBe('3');
+    expect(sessionIdOn('', 'c3', name)).toBe('');
   });
 });
 
