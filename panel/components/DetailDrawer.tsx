@@ -10,7 +10,7 @@ import { frameJson } from '../../shared/frame-shape.ts';
 import { clientKeyOf, findingClientTag, findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
 import { messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
-import { nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionMention, type SessionIdName } from '../model/session-label.ts';
+import { messageSessionName, nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionMention, type SessionIdName } from '../model/session-label.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
 import { flowNodeText } from '../model/flow-view.ts';
@@ -343,7 +343,7 @@ function MessageDetail({ store, m, open, upTo, now, name }: { store: PanelStore;
           ['Transport', `${m.transport} (${m.streamKind})`],
           ['Generation / version', `${m.generation}${m.version ? ` / ${m.version}` : ''}`],
           ['Endpoint', m.endpoint],
-          ['Session', m.session === undefined ? '—' : name(m.session)],
+          ['Session', messageSessionName(m, name)],
           ['URI', m.uri ?? '—'],
           ['SSE id', m.sseId ?? '—'],
         ]}

@@ -2,7 +2,7 @@
 // drawer show sessionLabel, and a view that names a session by its id (a message's, a finding's, a URI's holder)
 // sessionIdNamer — the same names (`WebSocket #2`, `listen 3`); `session:` matches them, the same everywhere. The
 // CLI's text report names them so too.
-import type { SessionView } from '../../shared/engine/index.ts';
+import type { DecodedMessage, SessionView } from '../../shared/engine/index.ts';
 
 /** What a session is named by: its id, its kind, and whether (and as what key) a reloaded page resumed it. */
 export type Named = Pick<SessionView, 'label' | 'kind'> & Partial<Pick<SessionView, 'key' | 'resumedFrom' | 'transport'>>;
@@ -97,6 +97,18 @@ export function sessionIdNamer(sessions: readonly Nameable[]): SessionIdName {
  */
 export function sessionIdOn(session: string, conn: string, name: SessionIdName): string {
   return (conn !== '' ? name.listens?.get(conn) : undefined) ?? session;
+}
+
+/**
+ * A decoded message's session as the drawer says it: its session id as the views name it; a 2026 listen's message
+ * (its request, the acknowledgement, a notification on its stream, its end: its connection's) by its listen (`listen
+ * 3`, `listen:1 #2`), as the Messages view's rows are; any other 2026-07-28 message has none, and says so (it read `—`
+ * for every 2026 message). A 2025 message before its session began (an initialize) is `—`.
+ */
+export function messageSessionName(m: Pick<DecodedMessage, 'session' | 'conn' | 'generation'>, name: SessionIdName): string {
+  const id = sessionIdOn(m.session ?? '', m.conn, name);
+  if (id !== '') return name(id);
+  return m.generation === '2026' ? 'none (2026-07-28 has no sessions)' : '—';
 }
 
 /**

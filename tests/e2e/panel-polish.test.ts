@@ -14,7 +14,7 @@ import { startBrowser, type Browser } from '../support/extension.ts';
 import { FrameLog } from '../support/frame-log.ts';
 import { StreamableClient, WsClient } from '../support/mcp-clients.ts';
 import { twoEndpointLog } from '../support/two-clients.ts';
-import { HELD, LISTENED, listenLog, reusedListenLog } from '../support/listen-log.ts';
+import { HELD, LISTENED, listenLog, PLAIN, reusedListenLog } from '../support/listen-log.ts';
 
 const FIXTURE = resolve('tests/fixtures/sdk-v1-streamable.trace.json');
 const URL = 'http://localhost:3000/mcp';
@@ -238,7 +238,7 @@ it('a 2026 listen is `listen <request id>` in the Messages view, the URI table a
   await p.close();
 });
 
-it('a listen that reuses a request id is `listen:1 #2` in the Messages view, as in the Sessions grid, and session: finds it by that name there', async () => {
+it('a listen that reuses a request id is `listen:1 #2` in the Messages view and the message drawer, as in the Sessions grid; a plain 2026 message has no session, said so', async () => {
   const p = await imported(traceFile(reusedListenLog().log, 'reused-listen.trace.json'), { width: 1400, height: 1400 });
   await p.click('[role="tab"][data-view="messages"]');
   await p.waitForSelector('.frame-row[data-seq]');
@@ -252,10 +252,28 @@ it('a listen that reuses a request id is `listen:1 #2` in the Messages view, as 
   // Its request, response head, acknowledgement and update.
   await p.waitForFunction(() => document.querySelectorAll('.frame-row[data-seq]').length === 4);
   expect(new Set((await sessionCells()).map((c) => c.text))).toEqual(new Set(['listen:1 #2']));
+  // The acknowledgement's frame, then its message: the drawer names the listen (it said `—`).
+  await p.click('.frame-row[data-method="notifications/subscriptions/acknowledged"]');
+  await p.waitForSelector('.drawer[data-drawer="frame"]');
+  await p.click('.drawer button.link:text("notifications/subscriptions/acknowledged")');
+  await p.waitForSelector('.drawer[data-drawer="message"]');
+  const session = () => p.$eval('.drawer .facts dt:text-is("Session") + dd', (d) => d.textContent);
+  expect(await session()).toBe('listen:1 #2');
   // The Sessions grid calls it so.
+  await p.keyboard.press('Escape');
   await p.click('[role="tab"][data-view="sessions"]');
   await p.waitForSelector('.session-row[data-kind="listen"]');
   expect(await p.$$eval('.session-row[data-kind="listen"]', (rs) => rs.map((r) => r.textContent ?? '').filter((t) => t.includes('listen:1 #2')).length)).toBe(1);
+  // A plain read, on its own POST: no session, and the drawer says why.
+  const read = await p.evaluate((uri) => {
+    const e = (globalThis as any).mcpPanel.engineNow();
+    for (let i = 0; i < e.messageCount; i++) if (e.message(i).kind === 'request' && e.message(i).uri === uri) return i;
+    return -1;
+  }, PLAIN);
+  expect(read).toBeGreaterThanOrEqual(0);
+  await p.evaluate((i) => ((globalThis as any).mcpPanel.drawer.value = { kind: 'message', index: i }), read);
+  await p.waitForSelector('.drawer[data-drawer="message"]');
+  expect(await session()).toBe('none (2026-07-28 has no sessions)');
   await p.close();
 });
 

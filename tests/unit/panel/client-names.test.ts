@@ -12,13 +12,13 @@ import { WsClient } from '../../support/mcp-clients.ts';
 import { FrameRows, type FrameRow } from '../../../panel/frame-rows.ts';
 import { IncrementalMessageFilter } from '../../../panel/model/message-filter.ts';
 import { findingDetail, findingMatches } from '../../../panel/model/findings-view.ts';
-import { nameSessionsIn, sessionIdNamer, sessionIdOn, sessionIdTitle, sessionLabel, sessionMention, sessionNames, shortSessionName, type SessionIdName } from '../../../panel/model/session-label.ts';
+import { messageSessionName, nameSessionsIn, sessionIdNamer, sessionIdOn, sessionIdTitle, sessionLabel, sessionMention, sessionNames, shortSessionName, type SessionIdName } from '../../../panel/model/session-label.ts';
 import { metricRows, sessionEntries } from '../../../panel/model/sessions-view.ts';
 import { sessionLanes } from '../../../panel/model/timeline.ts';
 import { filterRows, lastHolders, serverTitle } from '../../../panel/model/uri-table.ts';
 import { middleId } from '../../../panel/model/format.ts';
 import { oneClientLog, POLICY, reloadedLog, twoEndpointLog } from '../../support/two-clients.ts';
-import { HELD, LISTENED, listenLog, reusedListenLog, SDK_HELD } from '../../support/listen-log.ts';
+import { HELD, LISTENED, listenLog, PLAIN, REUSED, reusedListenLog, SDK_HELD } from '../../support/listen-log.ts';
 
 function snapshotOf(frames: Parameters<Engine['applyAll']>[0], t: number): EngineSnapshot {
   const e = new Engine();
@@ -366,7 +366,7 @@ describe('a 2026 listen is `listen <request id>` in every view, and session: fin
   });
 });
 
-describe('a listen that reuses a request id (`listen:1 #2`) is named by its connection: the Messages view as the Sessions grid', () => {
+describe('a listen that reuses a request id (`listen:1 #2`) is named by its connection: the Messages view and the drawer as the Sessions grid', () => {
   const NONE: MessageContext = { staleUris: new Set(), phantomUris: new Set(), problemUris: new Set() };
   const build = (frames: readonly Frame[], t: number) => {
     const e = new Engine();
@@ -422,6 +422,35 @@ describe('a listen that reuses a request id (`listen:1 #2`) is named by its conn
     expect(snap.sessions.filter((s) => s.kind === 'listen').map((s) => s.label)).toEqual(['listen:1']);
     expect(shown(rows.rows, name)).toEqual(['listen:1']);
     expect(rows.rows.filter((r) => matchesMessage(parseFilter('session:"listen:1 #2"'), r, { ...NONE, name }))).toEqual([]);
+  });
+
+  it('the drawer names a message on a listen\'s connection by its listen, and says a plain 2026 message has no session', () => {
+    const { log } = reusedListenLog();
+    const { e, snap } = build(log.frames, log.t);
+    const name = sessionIdNamer(snap.sessions);
+    const second = snap.sessions.filter((s) => s.kind === 'listen')[1]!;
+    const messages = Array.from({ length: e.messageCount }, (_, i) => e.message(i)!);
+    const onSecond = messages.filter((m) => m.conn === second.conn);
+    // The listen request, its acknowledgement, the update delivered on it.
+    expect(onSecond.map((m) => m.method)).toEqual(['subscriptions/listen', 'notifications/subscriptions/acknowledged', 'notifications/resources/updated']);
+    expect(onSecond.map((m) => messageSessionName(m, name))).toEqual(['listen:1 #2', 'listen:1 #2', 'listen:1 #2']);
+    // The first listen's end (its graceful result) is the first's.
+    const end = messages.find((m) => m.kind === 'result' && m.method === 'subscriptions/listen')!;
+    expect(messageSessionName(end, name)).toBe('listen:1');
+    // A plain read on its own POST: no session, said so (it was `—`).
+    const read = messages.find((m) => m.kind === 'request' && m.uri === PLAIN)!;
+    expect(read.session).toBeUndefined();
+    expect(messageSessionName(read, name)).toBe('none (2026-07-28 has no sessions)');
+    // A numbered listen: `listen 3`.
+    const numbered = listenLog();
+    const e3 = new Engine();
+    e3.applyAll(numbered.frames);
+    const name3 = sessionIdNamer(e3.snapshot(numbered.t).sessions);
+    const ack3 = Array.from({ length: e3.messageCount }, (_, i) => e3.message(i)!).find((m) => m.method === 'notifications/subscriptions/acknowledged' && m.uri === undefined && m.raw.includes(LISTENED))!;
+    expect(messageSessionName(ack3, name3)).toBe('listen 3');
+    // A 2025 message keeps its session, and one before any session (an initialize) `—`.
+    expect(messageSessionName({ session: 'S1', conn: 'c1', generation: '2025' }, name)).toBe('S1');
+    expect(messageSessionName({ conn: 'c1', generation: '2025' }, name)).toBe('—');
   });
 
   it('a connection two listens claim (a batch of two) names neither', () => {
