@@ -262,7 +262,7 @@ function TimelineView(props: Props) {
     } else if (u) {
       // Over a stale band: which finding it is (it said only the URI).
       const band = u.lane.kind === 'uri' ? staleAt(u.lane.stale, u.t, u.tol) : undefined;
-      text = band?.id ? `${u.lane.label}: ${CATALOGUE[band.id].title} (${band.severity}) — click to select` : `${u.lane.label} — click to select`;
+      text = band?.id ? `${u.lane.label}: ${band.title ?? CATALOGUE[band.id].title} (${band.severity}) — click to select` : `${u.lane.label} — click to select`;
     }
     if (text !== tip.text || clickable !== tip.clickable) setTip({ text, clickable });
   };

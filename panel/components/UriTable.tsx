@@ -10,7 +10,7 @@ import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { clientKeyOf } from '../model/client-tags.ts';
 import { sessionIdNamer, type SessionIdName } from '../model/session-label.ts';
 import { elementId, formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
-import { ageSeverities, cacheAge, isProblem, lastHolders, serverTitle, uriParts, type LastHolder } from '../model/uri-table.ts';
+import { ageSeverities, cacheAge, isProblem, lastHolders, rowFindingTitles, serverTitle, uriParts, type LastHolder } from '../model/uri-table.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 22;
@@ -82,7 +82,7 @@ interface Cells {
   selected: boolean;
 }
 
-function cellsOf(r: UriRow, now: number, selected: boolean, client: string, holders: ReadonlyMap<string, LastHolder>, ages: ReadonlyMap<string, Severity>, name: SessionIdName): Cells {
+function cellsOf(r: UriRow, now: number, selected: boolean, client: string, holders: ReadonlyMap<string, LastHolder>, ages: ReadonlyMap<string, Severity>, titles: ReadonlyMap<string, readonly string[]>, name: SessionIdName): Cells {
   const age = cacheAge(r, now);
   return {
     key: r.key,
@@ -92,7 +92,8 @@ function cellsOf(r: UriRow, now: number, selected: boolean, client: string, hold
     status: r.status,
     problem: isProblem(r),
     findings: r.findings.join(' '),
-    titles: r.findings.map((f) => CATALOGUE[f].title).join(' · '),
+    // The findings' own titles (a reason's, as the Findings view shows them), not each id's catalogue title.
+    titles: (titles.get(r.key) ?? r.findings.map((f) => CATALOGUE[f].title)).join(' · '),
     age: age === undefined ? (r.listed ? 'listed' : 'not cached') : formatAge(age),
     matters: age !== undefined || r.status !== 'ok',
     overAge: age !== undefined && age > r.expectedMaxAgeMs,
@@ -183,6 +184,7 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sess
   const holders = lastHolders(sessions);
   const name = sessionIdNamer(sessions);
   const ages = ageSeverities(findings);
+  const titles = rowFindingTitles(findings);
   const index = selected === null ? -1 : rows.findIndex((r) => r.key === selected);
   return (
     <div class="uri-table" data-rows={rows.length}>
@@ -209,7 +211,7 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sess
           onOpen={(i) => onOpen(rows[i]!.key)}
           renderRow={(i) => {
             const r = rows[i]!;
-            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected, tags.get(clientKeyOf(r)) ?? '', holders, ages, name)} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;
+            return <RowView key={r.key} c={cellsOf(r, now, r.key === selected, tags.get(clientKeyOf(r)) ?? '', holders, ages, titles, name)} n={i + 2} onSelect={onSelect} onOpen={onOpen} />;
           }}
         />
       )}

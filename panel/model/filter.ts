@@ -170,6 +170,8 @@ export function isEmpty(f: Filter): boolean {
 export interface RowFacts {
   row: UriRow;
   sessions: readonly string[];
+  /** The titles its Findings column shows (uri-table.ts rowFindingTitles: a reason's own); else each id's catalogue title. */
+  titles?: readonly string[] | undefined;
 }
 
 /** undefined: the term says nothing about rows (is:rpc). */
@@ -205,7 +207,7 @@ function titleLower(id: FindingId): string {
 }
 
 /** Whether a term holds for a row; undefined when the term says nothing about rows (then it is ignored, negated or not). */
-function termMatchesRow(t: FilterTerm, { row, sessions }: RowFacts): boolean | undefined {
+function termMatchesRow(t: FilterTerm, { row, sessions, titles }: RowFacts): boolean | undefined {
   switch (t.key) {
     case 'is':
       return rowIs(t.value, row);
@@ -220,7 +222,13 @@ function termMatchesRow(t: FilterTerm, { row, sessions }: RowFacts): boolean | u
     case 'text':
       // The ids and the titles the Findings column shows ("nobody" found no row while the column said "Cached, but
       // nobody is subscribed": an audit, 2026-12-05).
-      return row.uri.toLowerCase().includes(t.value) || row.findings.some((f) => f.includes(t.value) || titleLower(f).includes(t.value)) || row.status === t.value;
+      // A reason's own title is the one shown ("not read again" finds a lapsed subscription's row).
+      return (
+        row.uri.toLowerCase().includes(t.value) ||
+        row.findings.some((f) => f.includes(t.value)) ||
+        (titles ? titles.some((x) => x.toLowerCase().includes(t.value)) : row.findings.some((f) => titleLower(f).includes(t.value))) ||
+        row.status === t.value
+      );
   }
 }
 

@@ -218,6 +218,8 @@ export interface StaleInterval extends Interval {
   severity: Severity;
   /** The finding that makes the cache stale (hover names it; always set by staleIntervals). */
   id?: Finding['id'];
+  /** That finding's own title (its reason's, when it has one): what hover says. */
+  title?: string;
 }
 
 export interface SessionLane {
@@ -369,7 +371,7 @@ export function staleIntervals(snapshot: Pick<EngineSnapshot, 'findings'>, now: 
     while (at > 0 && SEVERITY_RANK[list[at - 1]!.severity] > rank) at--;
     // A finding that held several times is shaded where it held, not over the healthy times in between.
     // Coloured by its own severity, as the table's row: an info one (a TTL passed) was drawn red, as an error.
-    const own: StaleInterval[] = f.spans ? f.spans.map(([t0, t1]) => ({ t0, t1, severity: f.severity, id: f.id })) : [{ t0: f.firstT, t1: f.lastT, severity: f.severity, id: f.id }];
+    const own: StaleInterval[] = f.spans ? f.spans.map(([t0, t1]) => ({ t0, t1, severity: f.severity, id: f.id, title: f.title })) : [{ t0: f.firstT, t1: f.lastT, severity: f.severity, id: f.id, title: f.title }];
     if (f.open) own[own.length - 1]!.t1 = Math.max(now, own[own.length - 1]!.t1);
     if (at === list.length) list.push(...own);
     else list.splice(at, 0, ...own);

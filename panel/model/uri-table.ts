@@ -45,7 +45,8 @@ function filterRowsNow(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> & Par
   const sessions = values.length > 0 ? rowSessionWitnesses(snapshot, values) : undefined;
   // Matched by the names the views show too (a WebSocket's `WebSocket #2`, session-label.ts).
   const name = sessionIdNamer(snapshot.sessions ?? []);
-  return snapshot.uris.filter((row) => matchesRow(filter, { row, sessions: withShownNames(sessions?.get(row.key) ?? [], name) }));
+  const titles = filter.terms.some((t) => t.key === 'text') ? rowFindingTitles(snapshot.findings) : undefined;
+  return snapshot.uris.filter((row) => matchesRow(filter, { row, sessions: withShownNames(sessions?.get(row.key) ?? [], name), titles: titles?.get(row.key) }));
 }
 
 /**
@@ -522,5 +523,28 @@ export function ageSeverities(findings: readonly Finding[]): Map<string, Severit
     if (k !== undefined) m.set(k, f.severity);
   }
   ageSeverityCache.set(findings, m);
+  return m;
+}
+
+const rowTitlesCache = new WeakMap<readonly Finding[], Map<string, string[]>>();
+
+/**
+ * Per URI row key, the titles of its open findings as the Findings view and the CLI show them (once per findings
+ * array): a finding's own title, which is its reason's when the reason has one (resume-gap's subscription-lapsed is
+ * "Subscribed again, but not read again", not resume-gap's "Stream reconnected without resuming"). In the order the
+ * engine lists the row's finding ids, a title said once.
+ */
+export function rowFindingTitles(findings: readonly Finding[]): Map<string, string[]> {
+  let m = rowTitlesCache.get(findings);
+  if (m) return m;
+  m = new Map();
+  for (const f of findings) {
+    const k = f.open ? findingRowKey(f) : undefined;
+    if (k === undefined) continue;
+    const list = m.get(k);
+    if (!list) m.set(k, [f.title]);
+    else if (!list.includes(f.title)) list.push(f.title);
+  }
+  rowTitlesCache.set(findings, m);
   return m;
 }

@@ -3,7 +3,8 @@
 // Sessions grid scrolled sideways at 1,400 px; after frames were dropped at the log's cap, rows of a connection
 // whose opening frames went had a blank transport; and the Findings view showed two clients' findings about one URI as
 // identical rows, naming a WebSocket's session by its connection id; the Messages, Resources and Findings views named
-// a 2026 listen by its bare request id (`3`, where the Sessions view said `listen 3`).
+// a 2026 listen by its bare request id (`3`, where the Sessions view said `listen 3`); the URI table's Findings column
+// titled a finding by its id, not its reason (a lapsed subscription's "Stream reconnected without resuming").
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -337,4 +338,28 @@ it("the Findings view tells two endpoints' findings about one URI apart by the c
   expect(await q.$$eval('.finding-row[data-client]', (xs) => xs.length)).toBe(0);
   expect(await q.$$eval('.finding-grid [role="columnheader"]', (hs) => hs.map((h) => h.textContent))).toEqual(['Severity', 'Finding', 'URI', 'Session', 'Detail', 'First', 'Last', 'Count', 'State']);
   await q.close();
+});
+
+it("the URI table's Findings column titles a finding as the Findings view does: a lapsed subscription's resume-gap by its reason's own title", async () => {
+  // S1 read and subscribed the policy; the client re-initialized as S2 and subscribed again, and never read it again.
+  const log = new FrameLog();
+  const c = new StreamableClient(log, URL, '2025-11-25');
+  c.initialize({ sessionId: 'S1' });
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  log.wait(1000);
+  c.initialize({ sessionId: 'S2' });
+  c.openGet();
+  log.wait(800);
+  c.subscribe(POLICY);
+  log.wait(10_000);
+  const p = await imported(traceFile(log, 'lapsed.trace.json'), { width: 1400, height: 900 });
+  await p.click('[role="tab"][data-view="resources"]');
+  const row = `.uri-row[data-uri="${POLICY}"]`;
+  await p.waitForSelector(`${row}[data-findings="resume-gap"]`);
+  // It said "Stream reconnected without resuming", resume-gap's title, where the Findings view and the CLI say this.
+  expect([await p.textContent(`${row} .finding-cell`), await p.getAttribute(`${row} .finding-cell`, 'title')]).toEqual(['Subscribed again, but not read again', 'Subscribed again, but not read again']);
+  await p.fill('input[type="search"]', 'not read again');
+  await p.waitForFunction(() => document.querySelectorAll('.uri-row[data-uri]').length === 1);
+  await p.close();
 });

@@ -14,8 +14,8 @@ describe('stale intervals by severity', () => {
     const snap = { findings: [finding({ severity: 'info', firstT: 100, lastT: 400 }), finding({ id: 'phantom-subscription', severity: 'error', firstT: 300, lastT: 350 })] };
     const iv = staleIntervals(snap, 1000).get('D E file:///a')!;
     expect(iv).toEqual([
-      { t0: 100, t1: 400, severity: 'info', id: 'cache-age-exceeded' },
-      { t0: 300, t1: 350, severity: 'error', id: 'phantom-subscription' },
+      { t0: 100, t1: 400, severity: 'info', id: 'cache-age-exceeded', title: '' },
+      { t0: 300, t1: 350, severity: 'error', id: 'phantom-subscription', title: '' },
     ]);
     // Hover over a band names its finding: the worst under the pointer (a zero-length one within the tolerance).
     expect(staleAt(iv, 150)?.id).toBe('cache-age-exceeded');
@@ -39,12 +39,12 @@ describe('stale intervals by severity', () => {
       ],
     };
     expect(staleIntervals(snap, 1000).get('D E file:///a')!).toEqual([
-      { t0: 100, t1: 400, severity: 'info', id: 'cache-age-exceeded' },
-      { t0: 110, t1: 120, severity: 'warning', id: 'cache-age-exceeded' },
-      { t0: 130, t1: 140, severity: 'warning', id: 'cache-age-exceeded' },
-      { t0: 300, t1: 350, severity: 'error', id: 'phantom-subscription' },
-      { t0: 500, t1: 520, severity: 'error', id: 'cached-not-subscribed' },
-      { t0: 560, t1: 600, severity: 'error', id: 'cached-not-subscribed' },
+      { t0: 100, t1: 400, severity: 'info', id: 'cache-age-exceeded', title: '' },
+      { t0: 110, t1: 120, severity: 'warning', id: 'cache-age-exceeded', title: '' },
+      { t0: 130, t1: 140, severity: 'warning', id: 'cache-age-exceeded', title: '' },
+      { t0: 300, t1: 350, severity: 'error', id: 'phantom-subscription', title: '' },
+      { t0: 500, t1: 520, severity: 'error', id: 'cached-not-subscribed', title: '' },
+      { t0: 560, t1: 600, severity: 'error', id: 'cached-not-subscribed', title: '' },
     ]);
   });
 

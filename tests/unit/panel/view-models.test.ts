@@ -5,7 +5,9 @@ import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../..
 import { flowNodeText, flowView, jumpsOf, sessionSteps } from '../../../panel/model/flow-view.ts';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, midWayNote, sessionEntries } from '../../../panel/model/sessions-view.ts';
-import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, lastHolders, moveSelection, rowSessions, serverTitle, severityCountLabel, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
+import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, lastHolders, moveSelection, rowFindingTitles, rowSessions, serverTitle, severityCountLabel, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
+import { staleIntervals } from '../../../panel/model/timeline.ts';
+import { CATALOGUE } from '../../../shared/findings/catalogue.ts';
 import { rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
@@ -280,6 +282,30 @@ describe('URI table model', () => {
     expect(fs[0]!.open).toBe(true);
     expect(cacheAge(policy, policy.cacheReadAt! + 1234)).toBe(1234);
     expect(cacheAge({ ...policy, cached: false }, 0)).toBeUndefined();
+  });
+  it("shows a finding by its own title, its reason's when it has one (a lapsed subscription's resume-gap is not a stream reconnected without resuming)", () => {
+    // S1 read and subscribed, re-initialized as S2 and subscribed again without reading: resume-gap, subscription-lapsed.
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    log.wait(1000);
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    log.wait(800);
+    c.subscribe(POLICY);
+    const snap = run(log).snapshot(log.t + 60_000);
+    const row = snap.uris.find((r) => r.uri === POLICY)!;
+    const gap = snap.findings.find((f) => f.id === 'resume-gap' && f.uri === POLICY)!;
+    expect([gap.reason, gap.open, row.findings]).toEqual(['subscription-lapsed', true, ['resume-gap']]);
+    // The Findings column, its tooltip and the free-text filter: the title the Findings view and the CLI show.
+    expect(rowFindingTitles(snap.findings).get(row.key)).toEqual(['Subscribed again, but not read again']);
+    expect(filterRows(snap, parseFilter('not read again')).map((r) => r.uri)).toEqual([POLICY]);
+    expect(filterRows(snap, parseFilter(CATALOGUE['resume-gap'].title.toLowerCase()))).toEqual([]);
+    expect(filterRows(snap, parseFilter('resume-gap')).map((r) => r.uri)).toEqual([POLICY]);
+    // The timeline's hover over its stale band names it the same way.
+    expect(staleIntervals(snap, snap.now).get(row.key)?.map((s) => s.title)).toEqual(['Subscribed again, but not read again']);
   });
   it('moves the selection with the keyboard', () => {
     const keys = ['a', 'b', 'c', 'd'];
