@@ -24,6 +24,14 @@ export interface ReasonEntry {
   title?: string;
 }
 
+/**
+ * The end of each fix that says to read a URI again: @modelcontextprotocol/client 2.x's readResource() answers from
+ * its response cache while the last answer's ttlMs lasts (cacheMode 'use', the default), so a plain call reads nothing
+ * again. (A notifications/resources/updated evicts its URI, so a plain re-read after one does fetch: notified-not-reread
+ * needs no such words.)
+ */
+const SDK_REFRESH = " With the 2.x SDK client, read again with readResource(params, { cacheMode: 'refresh' }): a plain call answers from its cache while the last answer's ttlMs lasts.";
+
 export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
   'cached-not-subscribed': {
     id: 'cached-not-subscribed',
@@ -98,7 +106,8 @@ export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
       'chain broke.',
     fix:
       'Re-read it now to check. If it changed, follow the other findings for this URI to see where the chain broke; respect ' +
-      'ttlMs; keep a low-frequency full check of key resources.',
+      'ttlMs; keep a low-frequency full check of key resources.' +
+      SDK_REFRESH,
   },
   'missed-update': {
     id: 'missed-update',
@@ -128,7 +137,8 @@ export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
       'Reconnect with the Last-Event-ID of the last event received on that stream (the SDK does this via resumptionToken). ' +
       'When the server sends no event ids, give it an event store (the SDK: eventStore) and have it prime each stream ' +
       'with an event id (SEP-1699). Either way, re-read the subscribed URIs you cache when a stream comes back without ' +
-      'resuming, and after subscribing again.',
+      'resuming, and after subscribing again.' +
+      SDK_REFRESH,
   },
   'session-expired-not-reinitialized': {
     id: 'session-expired-not-reinitialized',
@@ -253,7 +263,8 @@ export const PHANTOM_REASONS: Record<PhantomReason, ReasonEntry & { fix: string 
     fix:
       'Check capabilities.resources.subscribe at every initialize (or server/discover): when it is absent, forget the ' +
       'old subscriptions and poll (re-read) the URIs you cache at the freshness you need; subscribe again only once a ' +
-      'server advertises it.',
+      'server advertises it.' +
+      SDK_REFRESH,
   },
 };
 
@@ -283,7 +294,8 @@ export const RESUME_REASONS: Record<ResumeReason, ReasonEntry> = {
       'prime its GET stream with an id, as the SDK v1 server does not).',
     fix:
       'Give the server an event store and have it prime each stream with an event id (SEP-1699), so clients can resume; ' +
-      'until then, read the subscribed URIs you cache again when the stream comes back.',
+      'until then, read the subscribed URIs you cache again when the stream comes back.' +
+      SDK_REFRESH,
   },
   'subscription-lapsed': {
     label: 'subscribed again, not read again',
@@ -296,7 +308,8 @@ export const RESUME_REASONS: Record<ResumeReason, ReasonEntry> = {
     fix:
       'After every initialize or re-listen, subscribe to every cached URI again and then read each of them again (or ' +
       'compare the lastModified resources/list gives with the cached one), so what changed while nothing was subscribed ' +
-      'is caught up.',
+      'is caught up.' +
+      SDK_REFRESH,
   },
 };
 

@@ -2,7 +2,8 @@
 // document and the code cannot drift. Also: every id the engine can emit has an entry, and every entry is reachable.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, FINDING_IDS } from '../../../shared/findings/catalogue.ts';
+import type { Client } from '@modelcontextprotocol/client';
+import { CATALOGUE, FINDING_IDS, PHANTOM_REASONS, RESUME_REASONS } from '../../../shared/findings/catalogue.ts';
 import { renderFindingsDoc } from '../../support/findings-doc.ts';
 
 const DOC = new URL('../../../docs/findings.md', import.meta.url);
@@ -37,6 +38,26 @@ describe('finding catalogue', () => {
       expect(c.id).toBe(id);
       expect(c.title.length && c.explanation.length > 80 && c.fix.length > 30).toBeTruthy();
     }
+  });
+
+  it("a fix that says to read again says how with the 2.x SDK client, whose readResource() answers from its cache within ttlMs", () => {
+    // The option as @modelcontextprotocol/client 2.x spells it (tsc checks this line against its types); what it does
+    // on the wire: tests/unit/engine/sdk-v2-recovery.test.ts.
+    const refresh: NonNullable<Parameters<Client['readResource']>[1]>['cacheMode'] = 'refresh';
+    const how = `readResource(params, { cacheMode: '${refresh}' })`;
+    const fixes = {
+      'resume-gap': CATALOGUE['resume-gap'].fix,
+      'cache-age-exceeded': CATALOGUE['cache-age-exceeded'].fix,
+      'no-event-ids': RESUME_REASONS['no-event-ids'].fix,
+      'subscription-lapsed': RESUME_REASONS['subscription-lapsed'].fix,
+      'subscribe-not-offered': PHANTOM_REASONS['subscribe-not-offered'].fix,
+    };
+    for (const [what, fix] of Object.entries(fixes)) {
+      expect(fix, what).toContain(how);
+      expect(fix, what).toMatch(/a plain call answers from its cache while the last answer's ttlMs lasts\.$/);
+    }
+    // An updated notification evicts its URI from the SDK's cache: a plain re-read after one reaches the server.
+    expect(CATALOGUE['notified-not-reread'].fix).not.toContain('cacheMode');
   });
 
   it('every id is emitted somewhere in the engine', () => {
