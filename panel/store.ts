@@ -972,7 +972,8 @@ export class PanelStore {
       if (left) {
         this.viewStart = this.applied = limit;
         this.leftSegment = seg;
-        this.pageLeft.value = { url: left.url, frames: left.index + 1 - i };
+        // Its frames: those up to its page-end and what it still sent after (all of the segment in view, hidden).
+        this.pageLeft.value = { url: left.url, frames: limit - i };
       }
     }
     batch(() => {
@@ -1023,7 +1024,11 @@ export class PanelStore {
         const f = src[this.applied]!;
         if (!preserve && f.segment === this.leftSegment) {
           // What the page that left still sent (it is gone from the view): not shown, not in the Messages rows either.
+          // Counted as its frames, as the status line counts it among the hidden (a stream's http-end after the
+          // page-end: the line said 21 hidden, the view "Its 20 frames").
           this.viewStart = ++this.applied;
+          const left = this.pageLeft.value;
+          if (left !== null) this.pageLeft.value = { ...left, frames: left.frames + 1 };
           this.rows = null;
           changed = true;
           continue;

@@ -194,6 +194,42 @@ describe('PanelStore', () => {
     expect(s.snapshot.value!.sessions.map((x) => x.label)).toEqual(['S2']);
   });
 
+  it("counts what the page that left still sent after its page-end (its stream's end) among its frames, as the status line does", async () => {
+    // The status line said "21 of earlier pages hidden", the view "Its 20 frames are still in the tab's log".
+    const log = new FrameLog('doc1');
+    log.pageStart('http://localhost:8080/?s=1');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(POLICY, 'v1');
+    log.pageEnd('http://localhost:8080/?s=1');
+    get.close('aborted');
+    const all = stamped(log.frames.map((f) => ({ ...f, segment: 1 })), 1);
+    const end = all.findIndex((f) => f.kind === 'page-end');
+    expect(all.slice(end + 1).map((f) => f.kind)).toEqual(['http-end']);
+    /** What the view says of the page that left, and what the status line hides (the log's `logged` frames less those in view). */
+    const counts = (x: PanelStore, logged = all.length) => [x.pageLeft.value?.frames, x.shownFrames().length, logged - (x.framesInView() ?? logged)];
+    // Live: the page-end, then the stream's end in a later batch.
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    s.add(all.slice(0, end + 1));
+    await frames();
+    expect(counts(s, end + 1)).toEqual([end + 1, 0, end + 1]);
+    s.add(all.slice(end + 1));
+    await frames();
+    expect(counts(s)).toEqual([all.length, 0, all.length]);
+    // Rebuilt over the log (a settings change), and all in one batch.
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS, defaultMaxAgeMs: 60_000 } });
+    await frames();
+    expect(counts(s)).toEqual([all.length, 0, all.length]);
+    const t = new PanelStore();
+    t.setPreserveLog(false);
+    t.add(all);
+    await frames();
+    expect(counts(t)).toEqual([all.length, 0, all.length]);
+    s.setPreserveLog(true);
+  });
+
   it('the page leaving after a Clear (its page-start gone with it) empties the view too; a rebuild keeps it empty', async () => {
     const s = new PanelStore();
     s.setPreserveLog(false);
