@@ -26,6 +26,7 @@ import { SettingsDialog } from './SettingsDialog.tsx';
 import { Timeline } from './Timeline.tsx';
 import { Toolbar, type ToolbarActions } from './Toolbar.tsx';
 import { UriTable } from './UriTable.tsx';
+import { viewHandlers } from './view-handlers.ts';
 
 /** The context of a filter that reads none of it (no is:stale, is:problem, is:phantom). */
 const NO_CONTEXT: MessageContext = { staleUris: new Set(), phantomUris: new Set(), problemUris: new Set() };
@@ -182,14 +183,8 @@ export function App({ store, connection, settingsLink }: Props) {
     [],
   );
 
-  const select = (key: string | null) => {
-    store.selected.value = key;
-    if (key !== null && store.drawer.value?.kind === 'uri') store.drawer.value = { kind: 'uri', key };
-  };
-  const openUri = (key: string) => {
-    store.selected.value = key;
-    store.drawer.value = { kind: 'uri', key };
-  };
+  // Made once per store, outside this render: a memoized view keeps them, and must not keep this render's snapshot.
+  const h = viewHandlers(store);
 
   const saveSettings = (s: Settings) => {
     // With a tab or without, the settings are the extension's: saved through the background (the panel's port, or
@@ -248,8 +243,8 @@ export function App({ store, connection, settingsLink }: Props) {
     main = (
       <div class="resources">
         <div class="left">
-          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} onSelect={select} onOpen={openUri} tags={snapshotClientTags(snap)} sessions={snap.sessions} findings={snap.findings} />
-          <TimelinePane store={store} filter={filter} selected={selected} live={!imported} scrubT={scrubT} onSelectUri={select} />
+          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} onSelect={h.selectUri} onOpen={h.openUri} tags={snapshotClientTags(snap)} sessions={snap.sessions} findings={snap.findings} />
+          <TimelinePane store={store} filter={filter} selected={selected} live={!imported} scrubT={scrubT} />
         </div>
         <FlowPane store={store} selectedKey={selectedRow ? selected : null} selectedUri={selectedRow?.uri} />
       </div>
@@ -262,12 +257,12 @@ export function App({ store, connection, settingsLink }: Props) {
         tags={findingClientTags(snap)}
         filter={filter}
         selectedUri={selectedRow ? selected : null}
-        onOpen={(key) => (store.drawer.value = { kind: 'finding', key })}
-        onSelectUri={select}
+        onOpen={h.openFinding}
+        onSelectUri={h.selectUri}
       />
     );
   } else if (view === 'sessions') {
-    main = <SessionsView snapshot={snap} filter={filter} openKey={drawer?.kind === 'session' ? drawer.key : null} onOpen={(key) => (store.drawer.value = { kind: 'session', key })} />;
+    main = <SessionsView snapshot={snap} filter={filter} openKey={drawer?.kind === 'session' ? drawer.key : null} onOpen={h.openSession} />;
   } else {
     // While scrubbing, the messages up to the replayed instant.
     const scrubbed = store.scrubSnapshot.value;
@@ -289,8 +284,8 @@ export function App({ store, connection, settingsLink }: Props) {
         total={all.length}
         version={version}
         selected={store.messageSelected.value}
-        onSelect={(key) => (store.messageSelected.value = key)}
-        onOpen={(seq) => (store.drawer.value = { kind: 'frame', seq })}
+        onSelect={h.selectMessage}
+        onOpen={h.openFrame}
       />
     );
   }
@@ -455,8 +450,9 @@ export function App({ store, connection, settingsLink }: Props) {
 // The timeline and the flow chart follow the table a frame or two later (PanelStore.flowSnap / laneSnap): they read
 // those signals here, so their updates re-render only them, not the whole panel. When scrubbing, the chart shows the
 // replayed state at once.
-function TimelinePane(p: { store: PanelStore; filter: Filter; selected: string | null; live: boolean; scrubT: number | null; onSelectUri: (k: string) => void }) {
+function TimelinePane(p: { store: PanelStore; filter: Filter; selected: string | null; live: boolean; scrubT: number | null }) {
   const { store, filter } = p;
+  const h = viewHandlers(store);
   const laneSnap = store.laneSnap.value ?? store.snapshot.value;
   // While scrubbing, lanes (their order, status, sessions) are the replayed state's, like every other view; the marks
   // stay the whole history, dimmed after the cursor.
@@ -476,10 +472,10 @@ function TimelinePane(p: { store: PanelStore; filter: Filter; selected: string |
       live={p.live}
       scrubT={p.scrubT}
       pendingT={store.scrubPending.value?.t ?? null}
-      onSelectUri={p.onSelectUri}
-      onOpenMessage={(index) => (store.drawer.value = { kind: 'message', index })}
-      onOpenSession={(key) => (store.drawer.value = { kind: 'session', key })}
-      onScrub={(t) => store.requestScrub(t)}
+      onSelectUri={h.selectUri}
+      onOpenMessage={h.openMessage}
+      onOpenSession={h.openSession}
+      onScrub={h.scrub}
     />
   );
 }

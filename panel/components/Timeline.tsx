@@ -82,7 +82,7 @@ function TimelineView(props: Props) {
   const { snapshot, index, rows, filter, selectedKey, now, live, scrubT } = props;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const bodyRef = useRef<HTMLDivElement>(null);
-  const [size, setSize] = useState({ w: 600, h: 160, label: 200 });
+  const size = useBodySize(bodyRef);
   const drag = useRef<{ x: number; moved: boolean; win: TimeWindow } | null>(null);
 
   // While scrubbing, sessions and stale spans are as known at the stop (the replayed snapshot's instant), not at now.
@@ -125,57 +125,10 @@ function TimelineView(props: Props) {
     onScrub: props.onScrub,
   });
 
-  // A change of the colour scheme re-renders, so the canvas is drawn again in the new theme's colours.
-  const [, setScheme] = useState(0);
-  useEffect(() => {
-    const mq = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
-    const onChange = () => setScheme((n) => n + 1);
-    mq?.addEventListener('change', onChange);
-    // The devtools theme, switched while the panel is open (main.tsx).
-    globalThis.addEventListener(THEME_CHANGE, onChange);
-    return () => {
-      mq?.removeEventListener('change', onChange);
-      globalThis.removeEventListener(THEME_CHANGE, onChange);
-    };
-  }, []);
-
-  // So does a change of the screen's pixel ratio (another screen, browser zoom): the canvas's pixels are sized by it.
-  // The query matches one ratio: it is asked again for the new one.
-  useEffect(() => {
-    let mq: MediaQueryList | undefined;
-    const onChange = () => {
-      watch();
-      setScheme((n) => n + 1);
-    };
-    const watch = () => {
-      mq?.removeEventListener('change', onChange);
-      mq = globalThis.matchMedia?.(`(resolution: ${globalThis.devicePixelRatio || 1}dppx)`);
-      mq?.addEventListener('change', onChange);
-    };
-    watch();
-    return () => mq?.removeEventListener('change', onChange);
-  }, []);
-
-  // A drag released outside the canvas ends too (the canvas never sees that mouseup): a later press elsewhere, moved
-  // over the canvas, must not pan from where the old drag began.
-  useEffect(() => {
-    const up = () => void (drag.current = null);
-    globalThis.addEventListener('mouseup', up);
-    return () => globalThis.removeEventListener('mouseup', up);
-  }, []);
-
-  useLayoutEffect(() => {
-    const el = bodyRef.current;
-    if (!el) return;
-    const measure = () => {
-      const label = labelWidth(el.clientWidth);
-      setSize({ w: Math.max(50, el.clientWidth - label), h: Math.max(40, el.clientHeight), label });
-    };
-    measure();
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  // The listeners that live as long as the timeline are set up by hooks of their own (below): a closure made in this
+  // render would hold its scope, and with it this render's snapshot, for as long as the timeline stays mounted.
+  useRedrawOnDisplayChange();
+  useDragEndsAnywhere(drag);
 
   // Fewer lanes than before (a filter, a selection): the lanes scrolled past come back rather than an empty view.
   const maxLaneTop = Math.max(0, lanes.length * LANE_H + AXIS_H - size.h);
@@ -215,7 +168,7 @@ function TimelineView(props: Props) {
     });
     pending.current = { input, frame };
   });
-  useEffect(() => () => cancelAnimationFrame(pending.current?.frame ?? 0), []);
+  useCancelOnUnmount(pending);
 
   /** What is under the pointer: a session, a mark, a read bar, or just a URI lane (by where in the lane, as drawn). */
   const under = (clientX: number, clientY: number) => {
@@ -461,6 +414,75 @@ function paint(c: HTMLCanvasElement | null, input: Omit<DrawInput, 'ctx' | 'p'>)
     .slice(input.firstLane, input.firstLane + Math.ceil((input.height - AXIS_H) / LANE_H) + 1)
     .map((l) => (l.kind === 'session' ? l.session.key : l.uri))
     .join(' ');
+}
+
+/**
+ * A change of the colour scheme (the OS's, or the devtools theme switched while the panel is open: main.tsx) or of the
+ * screen's pixel ratio (another screen, browser zoom) re-renders, so the canvas is drawn again: in the new theme's
+ * colours, with pixels sized by the new ratio.
+ */
+function useRedrawOnDisplayChange(): void {
+  const [, setScheme] = useState(0);
+  useEffect(() => {
+    const mq = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+    const onChange = () => setScheme((n) => n + 1);
+    mq?.addEventListener('change', onChange);
+    globalThis.addEventListener(THEME_CHANGE, onChange);
+    return () => {
+      mq?.removeEventListener('change', onChange);
+      globalThis.removeEventListener(THEME_CHANGE, onChange);
+    };
+  }, []);
+  // The resolution query matches one ratio: it is asked again for the new one.
+  useEffect(() => {
+    let mq: MediaQueryList | undefined;
+    const onChange = () => {
+      watch();
+      setScheme((n) => n + 1);
+    };
+    const watch = () => {
+      mq?.removeEventListener('change', onChange);
+      mq = globalThis.matchMedia?.(`(resolution: ${globalThis.devicePixelRatio || 1}dppx)`);
+      mq?.addEventListener('change', onChange);
+    };
+    watch();
+    return () => mq?.removeEventListener('change', onChange);
+  }, []);
+}
+
+/**
+ * A drag released outside the canvas ends too (the canvas never sees that mouseup): a later press elsewhere, moved
+ * over the canvas, must not pan from where the old drag began.
+ */
+function useDragEndsAnywhere(drag: { current: unknown }): void {
+  useEffect(() => {
+    const up = () => void (drag.current = null);
+    globalThis.addEventListener('mouseup', up);
+    return () => globalThis.removeEventListener('mouseup', up);
+  }, []);
+}
+
+/** The size of the timeline's body: the canvas's width and height, and the lane names' column. */
+function useBodySize(bodyRef: { current: HTMLElement | null }): { w: number; h: number; label: number } {
+  const [size, setSize] = useState({ w: 600, h: 160, label: 200 });
+  useLayoutEffect(() => {
+    const el = bodyRef.current;
+    if (!el) return;
+    const measure = () => {
+      const label = labelWidth(el.clientWidth);
+      setSize({ w: Math.max(50, el.clientWidth - label), h: Math.max(40, el.clientHeight), label });
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return size;
+}
+
+/** A drawing still due when the timeline goes is not done. */
+function useCancelOnUnmount(pending: { current: { frame: number } | null }): void {
+  useEffect(() => () => cancelAnimationFrame(pending.current?.frame ?? 0), []);
 }
 
 /** Equal unless a shown value changed; handlers are ignored (they only ever reach the same store). */
