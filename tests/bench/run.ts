@@ -3,6 +3,7 @@ import { benchBackgroundHeap } from './background-heap.ts';
 import { benchEngine } from './engine.ts';
 import { benchPageOverhead } from './page-overhead.ts';
 import { benchPanel } from './panel.ts';
+import { benchPanelHeap } from './panel-heap.ts';
 import { benchPanelScale } from './panel-scale.ts';
 
 type Bench = () => Promise<Record<string, unknown> & { rows: string[][] }>;
@@ -12,6 +13,7 @@ const benches: Array<[string, Bench]> = [
   ['panel', benchPanel],
   ['panel at scale', benchPanelScale],
   ['background heap', benchBackgroundHeap],
+  ['panel heap', () => benchPanelHeap()],
 ];
 
 const figures: Record<string, unknown> = {};
