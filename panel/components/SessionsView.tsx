@@ -156,6 +156,20 @@ const RowView = memo(function RowView({ c, n, onOpen }: { c: Cells; n: number; o
   );
 }, sameCells);
 
+/**
+ * The row the keyboard is on, by key (its position changes when the list does); it follows a drawer opened on a
+ * session from elsewhere (a timeline lane, a finding), and the drawer follows it while open. A hook of its own: its
+ * effect is kept until the drawer's session changes, and made in the view's render it would keep that render's
+ * snapshot (an engine the panel replaced since, after a trim at the log's cap) alive all that time.
+ */
+function useCursor(openKey: string | null): [string | null, (key: string | null) => void] {
+  const [cursor, setCursor] = useState<string | null>(openKey);
+  useEffect(() => {
+    if (openKey !== null) setCursor(openKey);
+  }, [openKey]);
+  return [cursor, setCursor];
+}
+
 function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
   // Capabilities never change once seen: parse each initialize answer once per engine.
   const caps = useRef<{ messages: unknown; map: Map<string, string[] | undefined> }>({ messages: null, map: new Map() });
@@ -166,12 +180,7 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
   const entries = useMemo(() => (filter.terms.some((t) => t.key === 'session') ? all.filter((e) => matchesSessionView(filter, e.session, name)) : all), [all, filter, name]);
   const metrics = useMemo(() => metricRows(snapshot.metrics, name), [snapshot.metrics, name]);
   const notes = useMemo(() => sessionNotes(entries), [entries]);
-  // The row the keyboard is on, by key (its position changes when the list does); it follows a drawer opened on a
-  // session from elsewhere (a timeline lane, a finding), and the drawer follows it while open.
-  const [cursor, setCursor] = useState<string | null>(openKey);
-  useEffect(() => {
-    if (openKey !== null) setCursor(openKey);
-  }, [openKey]);
+  const [cursor, setCursor] = useCursor(openKey);
   const selected = openKey ?? cursor;
   const index = useMemo(() => (selected === null ? -1 : entries.findIndex((e) => e.key === selected)), [entries, selected]);
   const open = (key: string) => {

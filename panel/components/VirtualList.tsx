@@ -60,19 +60,10 @@ const OVERSCAN = 8;
 export function VirtualList({ count, rowHeight, renderRow, version, label, follow = false, reveal, keyOf, class: cls, tabIndex, onMove, onOpen, role = 'grid', activeId, columns, headClass = '', doubleClickOpens = false }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
-  const [height, setHeight] = useState(400);
+  const height = useClientHeight(ref);
   // At the end and to stay there (`follow`): said by each scroll event, and by this list when it scrolls itself.
   const following = useRef(true);
-  const atEnd = (el: HTMLElement) => el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;
-
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    setHeight(el.clientHeight);
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  const atEnd = (el: HTMLElement) => atEndOf(el, rowHeight);
 
   // The rows in view at the last render, by key, from index `at`: after a change, the shift most of them moved by
   // (rows inserted or removed above) is scrolled by, so they stay in place. The most, not one anchor: a row in view
@@ -107,34 +98,13 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
     }
   });
 
-  // The tail is drawn where it will be (see `top` below), so this scroll finds its rows in place. Also on a resize:
-  // a shorter view would be left above the tail drawn for it.
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (el && follow && following.current) {
-      el.scrollTop = el.scrollHeight;
-      setScrollTop(el.scrollTop);
-    }
-  }, [version, count, follow, height]);
-
-  // The selection is revealed when it is another row than the one last revealed (a click, the keyboard, a finding
-  // opened elsewhere), or back in the list (a filter had hidden it) — not when its index changes because rows were
-  // inserted above it or it was re-sorted live: that scrolled the view away from where the user was reading.
-  const revealed = useRef<string | undefined>(undefined);
+  // The effects kept from one render to a later one (those with dependencies) are set up by hooks of their own, below:
+  // a closure made in this render holds its scope, `keyOf` and `renderRow` with it, and they hold the caller's render
+  // and its engine snapshot. The Sessions view's list, whose count and selection hardly change, kept an engine the
+  // panel had replaced after a trim at the log's cap alive that way (tests/bench/panel-heap.ts, docs/panel.md).
+  useFollowTail(ref, following, setScrollTop, follow, [version, count, follow, height]);
   const revealKey = reveal !== undefined && reveal >= 0 && reveal < count ? keyOf(reveal) : undefined;
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (revealKey === revealed.current) return;
-    revealed.current = revealKey;
-    if (!el || revealKey === undefined) return;
-    // The sticky header covers the top of the view: a row is in view below it.
-    const headerHeight = columns === undefined ? 0 : rowHeight;
-    const top = headerHeight + reveal! * rowHeight;
-    if (top < el.scrollTop + headerHeight) el.scrollTop = top - headerHeight;
-    else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
-    following.current = atEnd(el);
-    setScrollTop(el.scrollTop);
-  }, [revealKey]);
+  useReveal(ref, following, setScrollTop, revealKey, reveal, rowHeight, columns === undefined ? 0 : rowHeight);
 
   // Noted last, once the effects above have scrolled: the rows in view now (below the sticky header, if any).
   useLayoutEffect(() => {
@@ -201,4 +171,66 @@ export function VirtualList({ count, rowHeight, renderRow, version, label, follo
       </div>
     </div>
   );
+}
+
+/** At the end of the list (within a row): a followed tail stays there. */
+function atEndOf(el: HTMLElement, rowHeight: number): boolean {
+  return el.scrollTop + el.clientHeight >= el.scrollHeight - rowHeight;
+}
+
+/** The list's height, followed as it is resized. */
+function useClientHeight(ref: { readonly current: HTMLElement | null }): number {
+  const [height, setHeight] = useState(400);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setHeight(el.clientHeight);
+    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return height;
+}
+
+/**
+ * The tail is drawn where it will be (see `top` in VirtualList), so this scroll finds its rows in place. Also on a
+ * resize: a shorter view would be left above the tail drawn for it.
+ */
+function useFollowTail(ref: { readonly current: HTMLElement | null }, following: { current: boolean }, setScrollTop: (t: number) => void, follow: boolean, deps: unknown[]): void {
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el && follow && following.current) {
+      el.scrollTop = el.scrollHeight;
+      setScrollTop(el.scrollTop);
+    }
+  }, deps);
+}
+
+/**
+ * The selection is revealed when it is another row than the one last revealed (a click, the keyboard, a finding
+ * opened elsewhere), or back in the list (a filter had hidden it) — not when its index changes because rows were
+ * inserted above it or it was re-sorted live: that scrolled the view away from where the user was reading. The sticky
+ * header (`headerHeight`) covers the top of the view: a row is in view below it.
+ */
+function useReveal(
+  ref: { readonly current: HTMLElement | null },
+  following: { current: boolean },
+  setScrollTop: (t: number) => void,
+  revealKey: string | undefined,
+  reveal: number | undefined,
+  rowHeight: number,
+  headerHeight: number,
+): void {
+  const revealed = useRef<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (revealKey === revealed.current) return;
+    revealed.current = revealKey;
+    if (!el || revealKey === undefined) return;
+    const top = headerHeight + reveal! * rowHeight;
+    if (top < el.scrollTop + headerHeight) el.scrollTop = top - headerHeight;
+    else if (top + rowHeight > el.scrollTop + el.clientHeight) el.scrollTop = top + rowHeight - el.clientHeight;
+    following.current = atEndOf(el, rowHeight);
+    setScrollTop(el.scrollTop);
+  }, [revealKey]);
 }

@@ -12,7 +12,8 @@
 // frames; ~2.5 minutes).
 // Alone: `npx tsx tests/bench/panel-heap.ts`; PANEL_HEAP_FRAMES, PANEL_HEAP_CHECK (a checkpoint every so many frames),
 // PANEL_HEAP_MAX_FRAMES / PANEL_HEAP_MAX_BYTES (the log caps), PANEL_HEAP_RATE (frames/s offered at most, default 3,000;
-// the log persists them as fast as it can), PANEL_HEAP_SNAPSHOTS=<dir> (a heap snapshot at each checkpoint, to compare).
+// the log persists them as fast as it can), PANEL_HEAP_VIEW (findings, sessions, messages: the view shown instead of
+// Resources), PANEL_HEAP_SNAPSHOTS=<dir> (a heap snapshot at each checkpoint, to compare).
 import { createWriteStream, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -124,6 +125,8 @@ export async function benchPanelHeap(opts: { frames?: number; check?: number; ma
     await panel.goto(`chrome-extension://${browser.extensionId}/panel.html?tab=${tabId}`);
     await panel.waitForSelector('.status-bar[data-status="live"]');
     await panel.evaluate('globalThis.__name = (f) => f');
+    // The view on screen all along (Resources by default: the URI table, the timeline, the flow chart).
+    if (process.env.PANEL_HEAP_VIEW) await panel.evaluate((v) => ((globalThis as any).mcpPanel.view.value = v), process.env.PANEL_HEAP_VIEW);
     const cdp = await browser.context.newCDPSession(panel);
     const heap = async (): Promise<number> => {
       await cdp.send('HeapProfiler.collectGarbage');
