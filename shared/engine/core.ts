@@ -286,6 +286,7 @@ export class EngineCore {
       u.heldSinceBeforeRelease = u.heldSince;
       u.heldSince = undefined;
       u.releasedT = t;
+      u.released = { seq, reason };
       u.loss = { reason, t, seq };
     }
     if (isParentLike(u.uri) && this.countParent(u.client, u.uri, -1)) this.parentChanged(u);
@@ -408,6 +409,7 @@ export class EngineCore {
       this.hold(u, l, t, seq);
       if (undone) {
         u.releasedT = undefined;
+        u.released = undefined;
         const before = u.heldSinceBeforeRelease;
         if (before !== undefined && (u.heldSince === undefined || before < u.heldSince)) u.heldSince = before;
       }

@@ -172,6 +172,8 @@ export class UriState {
   heldSeq = 0;
   /** When it last stopped being held by anything: a change read after a hold that lapsed and came back was not missed. */
   releasedT: number | undefined = undefined;
+  /** Where and why it last stopped being held (a subscribe made again later is a lapse: findings/gap.ts markLapse). */
+  released: { seq: number; reason: CoverageReason } | undefined = undefined;
   /** heldSince when it was last released (a revived session held it all along: it gets it back). */
   heldSinceBeforeRelease: number | undefined = undefined;
   /** The last way it stopped being (or failed to become) subscribed: the reason a cached entry is uncovered. */

@@ -303,7 +303,8 @@ export const RESUME_REASONS: Record<ResumeReason, ReasonEntry> = {
     severity: 'info',
     inDetail: true,
     explanation:
-      'The server lost this URI\'s subscription (its session ended, its listen stream dropped) and the client made it ' +
+      'This URI\'s subscription ended after it was read (the server lost it when its session ended or its listen stream ' +
+      'dropped; or the client unsubscribed, closed its listen, left it out of a new listen) and the client made it ' +
       'again, but has not read the URI since: an update in between was announced to nobody, so its cache may be stale.',
     fix:
       'After every initialize or re-listen, subscribe to every cached URI again and then read each of them again (or ' +

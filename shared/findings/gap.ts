@@ -3,8 +3,11 @@
 // URI's cache, read before the gap, may be stale until the client reads it again. The session-level resume-gap says
 // what happened to the stream (lifecycle.ts); this one marks each URI it leaves in doubt, open until a read sent after
 // the gap began answers it. Nothing else on the URI shows the doubt: its subscription never lapsed. The same doubt,
-// as a note, follows a subscription the server lost (its session ended, its listen dropped) and the client made again
-// without reading the URI since: what changed in between was announced to nobody.
+// as a note, follows any break in holding a cached URI — a subscription the server lost (its session ended, its listen
+// dropped) or the client let go (unsubscribed, closed its listen, left it out of a new listen, a subscribe that failed
+// before one that worked) — made good again without reading the URI since: what changed in between was announced to
+// nobody. (cached-not-subscribed says the break only while it lasts.) A catch-up read that finds the content changed
+// proves it: the lapse's history says so (no missed-update: nothing was subscribed to announce it).
 //
 // As for a notification (refresh.ts), a re-read in flight holds the doubt off, and one the client sends past the grace
 // while working through its URIs (re-reading them one after another, after resubscribing them) is not late: the
@@ -15,7 +18,8 @@ import type { EngineCore } from '../engine/core.ts';
 import type { SubscriptionLedger } from '../engine/ledger.ts';
 import type { UriState } from '../engine/uri-state.ts';
 import type { FindingSpec, TimedFinding } from './finding-log.ts';
-import type { Severity } from './types.ts';
+import { COVERAGE_REASONS } from './catalogue.ts';
+import type { CoverageReason, Severity } from './types.ts';
 
 /** A URI's cache left in doubt by delivery gaps (one or more since it was last read). */
 export interface GapDoubt {
@@ -43,16 +47,18 @@ export interface GapDoubt {
   out: number;
   /** Why the last re-read failed, while the doubt waits again. */
   failed: string | undefined;
+  /** A lapse: how its subscription ended, in words (`its subscription was lost at seq 7`). */
+  lapse?: string;
 }
 
-function mark(u: UriState, from: { t: number; seq: number }, back: { t: number; seq: number }, reason: string, severity: Severity, l: SubscriptionLedger): void {
+function mark(u: UriState, from: { t: number; seq: number }, back: { t: number; seq: number }, reason: string, severity: Severity, l: SubscriptionLedger, lapse?: string): void {
   // A read sent since the gap began and still on its way answers it when it comes (sent before the return: not late).
   const inFlight = u.readsInFlight > 0 && u.lastReadReqSeq > from.seq ? { t: u.lastReadReqT ?? back.t, seq: u.lastReadReqSeq, queued: false } : undefined;
   // A lapse is in doubt from when it was subscribed again (the loss itself is cached-not-subscribed's, while it lasted).
   const startT = reason === 'subscription-lapsed' ? back.t : from.t;
   const d = u.gapDoubt;
   if (!d) {
-    u.gapDoubt = { t: startT, seq: from.seq, fromSeq: from.seq, backT: back.t, backSeq: back.seq, reason, severity, session: l.label, named: l.named, gaps: 1, reread: inFlight, out: inFlight ? 1 : 0, failed: undefined };
+    u.gapDoubt = { t: startT, seq: from.seq, fromSeq: from.seq, backT: back.t, backSeq: back.seq, reason, severity, session: l.label, named: l.named, gaps: 1, reread: inFlight, out: inFlight ? 1 : 0, failed: undefined, ...(lapse !== undefined ? { lapse } : {}) };
     return;
   }
   // Another gap before any re-read: the latest one is what a re-read must follow; the worst severity stays.
@@ -61,6 +67,7 @@ function mark(u: UriState, from: { t: number; seq: number }, back: { t: number; 
   d.backT = back.t;
   d.backSeq = back.seq;
   d.reason = severity === 'warning' || d.severity !== 'warning' ? reason : d.reason;
+  if (d.reason === reason) d.lapse = lapse;
   if (severity === 'warning') d.severity = 'warning';
   d.session = l.label;
   d.named = l.named;
@@ -95,15 +102,33 @@ export function markGap(l: SubscriptionLedger, from: { t: number; seq: number },
 }
 
 /**
- * `u` is about to be held by `l` again, after the server lost its subscription (lost with a session or a listen): if its
- * cache was asked for before that, an update in between was announced to nobody — a note until it is read again.
+ * `u` is about to be held by `l` again, after it stopped being held (the server lost its subscription with a session or
+ * a listen; the client unsubscribed, closed its listen, left it out of a new one; any later failed subscribe): if its
+ * cache was asked for before that, any update in between was announced to nobody — a note until it is read again. A URI
+ * held before only through a parent's updates was never subscribed itself: no lapse.
  */
 export function markLapse(core: EngineCore, u: UriState, l: SubscriptionLedger, t: number, seq: number): void {
-  const loss = u.loss;
-  if (!u.cached || u.held || !loss || (loss.reason !== 'lost-on-reinit' && loss.reason !== 'lost-with-stream') || u.writtenReqSeq > loss.seq) return;
-  mark(u, loss, { t, seq }, 'subscription-lapsed', 'info', l);
+  const r = u.released;
+  if (!u.cached || u.held || !r || u.releasedT === undefined || r.reason === 'never-subscribed' || u.writtenReqSeq > r.seq) return;
+  mark(u, { t: u.releasedT, seq: r.seq }, { t, seq }, 'subscription-lapsed', 'info', l, lapseText(u, r));
   // Resubscribing URI after URI, then reading them again, is one catch-up.
   u.client.catchingUp.step(t, core.grace);
+}
+
+/** How a lapse's subscription ended, in words: by the release, then the last loss if a later one (a failed subscribe). */
+function lapseText(u: UriState, r: { seq: number; reason: CoverageReason }): string {
+  const loss = u.loss;
+  // Closing a listen releases its URIs as lost with it; the client's close then says unsubscribed, at the same seq.
+  const why = loss && loss.seq === r.seq ? loss.reason : r.reason;
+  const how =
+    why === 'unsubscribed'
+      ? r.reason === 'lost-with-stream'
+        ? `its listen was closed at seq ${r.seq}`
+        : `it was unsubscribed at seq ${r.seq}`
+      : why === 'lost-on-reinit' || why === 'lost-with-stream'
+        ? `its subscription was lost at seq ${r.seq}`
+        : `its subscription ended at seq ${r.seq} (${COVERAGE_REASONS[why].label})`;
+  return loss && loss.seq > r.seq && loss.reason !== why ? `${how}, then ${COVERAGE_REASONS[loss.reason].label} at seq ${loss.seq}` : how;
 }
 
 /** A read of `u` is sent: it may answer the doubt (if it follows the latest gap), and it is a step of the catch-up. */
@@ -135,7 +160,7 @@ function doubtSpec(u: UriState, d: GapDoubt, detail: string): FindingSpec {
 function gapText(d: GapDoubt): string {
   const more = d.gaps > 1 ? ` (${d.gaps} gaps since it was last read, the first at seq ${d.seq})` : '';
   if (d.reason === 'subscription-lapsed') {
-    return `subscribed again in ${d.named} (seq ${d.backSeq}) after its subscription was lost at seq ${d.fromSeq}${more}: an update in between was announced to nobody`;
+    return `subscribed again in ${d.named} (seq ${d.backSeq}) after ${d.lapse ?? `its subscription was lost at seq ${d.fromSeq}`}${more}: an update in between was announced to nobody`;
   }
   const how =
     d.reason === 'no-event-ids'
@@ -156,10 +181,16 @@ function late(core: EngineCore, d: GapDoubt, sent: { t: number; queued?: boolean
   return sent.t - d.backT >= core.grace && !sent.queued;
 }
 
-/** Settles the doubt (a read, or a list with the cached lastModified, answered the latest gap at `t`); late is history. */
-function settle(core: EngineCore, u: UriState, d: GapDoubt, sent: { t: number; queued?: boolean }, t: number, seq: number): void {
+/**
+ * Settles the doubt (a read, or a list with the cached lastModified, answered the latest gap at `t`); late is history,
+ * and so is a lapse whose catch-up read (sent at `found.reqSeq`) found the content changed (`found.change`: before → after).
+ */
+function settle(core: EngineCore, u: UriState, d: GapDoubt, sent: { t: number; queued?: boolean }, t: number, seq: number, found?: { reqSeq: number; change: string }): void {
   u.gapDoubt = undefined;
-  if (late(core, d, sent)) recordGap(core, u, d, `read again only ${Math.round(sent.t - d.backT)} ms after ${sinceBack(d)}`, t, seq);
+  const ends: string[] = [];
+  if (late(core, d, sent)) ends.push(`read again only ${Math.round(sent.t - d.backT)} ms after ${sinceBack(d)}`);
+  if (found !== undefined && d.reason === 'subscription-lapsed') ends.push(`the read sent at seq ${found.reqSeq} found it changed (${found.change}): an update was missed`);
+  if (ends.length > 0) recordGap(core, u, d, ends.join('; '), t, seq);
 }
 
 /** The doubt as history, ended at `t` (seq `seq`), with how it ended (`end`) after what the gap was. */
@@ -167,11 +198,14 @@ function recordGap(core: EngineCore, u: UriState, d: GapDoubt, end: string, t: n
   core.log.record(doubtSpec(u, d, `${gapText(d)}; ${end}`), d.t, t, [d.seq, d.backSeq, seq]);
 }
 
-/** A read of `u` sent at `reqSeq` was answered with content at `t`: one sent after the latest gap began answers the doubt. */
-export function settleGap(core: EngineCore, u: UriState, reqSeq: number, t: number, seq: number): void {
+/**
+ * A read of `u` sent at `reqSeq` was answered with content at `t`: one sent after the latest gap began answers the doubt.
+ * `change`: the content it found differs from the cached one, unannounced and no missed-update (refresh.ts), as `a → b`.
+ */
+export function settleGap(core: EngineCore, u: UriState, reqSeq: number, t: number, seq: number, change?: string): void {
   const d = u.gapDoubt;
   if (!d || reqSeq < d.fromSeq) return;
-  settle(core, u, d, d.reread ?? { t }, t, seq);
+  settle(core, u, d, d.reread ?? { t }, t, seq, change !== undefined ? { reqSeq, change } : undefined);
 }
 
 /**

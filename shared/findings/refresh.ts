@@ -38,6 +38,8 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   const mustCompare = u.cached && (outOfOrder || (!announced && !u.staleSince));
   // An older answer is stale if it differs from the newest one (what the cache should end on).
   const changed = mustCompare && contentDiffers(outOfOrder && u.newest ? u.newest : u.content, a.text) === true;
+  // A change no missed-update reports (nothing held the URI, or its hold lapsed): a lapse's catch-up found it (gap.ts).
+  let unseen: string | undefined;
   if (outOfOrder && changed) {
     core.counters.staleOverwrites++;
     // The newest answer (not the cached one, when an older one was written after it already).
@@ -68,6 +70,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
         u.pendingMissed = { t, seq, evidence: [u.readSeq, a.reqSeq, seq], held: true, until: notificationMayComeUntil(core, u, t), detail: missedDetail(u, a, t, seq), ...sessionOf(u) };
         core.walk(u, ['E', 'F', 'G', 'I', 'K'], t, seq, [true, true, true, true, true]);
       } else if (!u.held || lapsed) {
+        unseen = `${contentText(u.contentHash, u.size)} → ${answerText(a)}`;
         core.counters.updatesDroppedInferred++;
         core.walk(u, ['E', 'F', 'H'], t, seq, [true, true, true]);
       }
@@ -75,7 +78,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   }
   if (!(outOfOrder && changed)) endStale(core, u, t, seq);
   settleReread(core, u, a.reqSeq, t, seq);
-  settleGap(core, u, a.reqSeq, t, seq);
+  settleGap(core, u, a.reqSeq, t, seq, unseen);
   recordCacheAge(core, u, t, seq);
   if (a.order >= u.newestOrder) {
     u.newestOrder = a.order;
@@ -122,6 +125,11 @@ function contentText(hash: string | undefined, bytes: number | undefined): strin
   return `${hash !== undefined ? hash.slice(0, 8) : 'hash ?'}, ${bytes !== undefined ? String(bytes) : '?'} B`;
 }
 
+/** A read answer's content as contentText names it. */
+function answerText(a: ReadAnswer): string {
+  return a.text !== undefined ? contentText(hashText(a.text), utf8Length(a.text)) : contentText(undefined, undefined);
+}
+
 /**
  * A missed-update's detail: the two reads whose content differed (the cached one and the answer `a` at `t`), by seq,
  * id and time, with their content (short hash, size), and that nothing announced the change. Built only when a change
@@ -129,7 +137,7 @@ function contentText(hash: string | undefined, bytes: number | undefined): strin
  */
 function missedDetail(u: UriState, a: ReadAnswer, t: number, seq: number): string {
   const before = contentText(u.contentHash, u.size);
-  const after = a.text !== undefined ? contentText(hashText(a.text), utf8Length(a.text)) : contentText(undefined, undefined);
+  const after = answerText(a);
   // A delivery gap no stream resumed lies between them: that is where the notification most likely went (resume-gap).
   const d = u.gapDoubt;
   const gap = d !== undefined && a.reqSeq >= d.fromSeq ? `; a delivery gap of ${d.named} no stream resumed lies between them (seq ${d.fromSeq} to ${d.backSeq}): it was most likely lost there` : '';

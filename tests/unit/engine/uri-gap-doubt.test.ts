@@ -202,7 +202,82 @@ describe('a URI subscribed again after the server lost its subscription, not rea
     expect(lapses(before, before.t + 60_000)).toEqual([]);
   });
 
-  it('2025-11-25: nothing after the client\'s own unsubscribe (cached-not-subscribed said that lapse)', () => {
+  // An audit with real SDK clients (2026-12-05, unsub_edit_resub / v2_unlisten_edit_relisten): the client unsubscribed,
+  // the resource changed, the client subscribed again and never read it: nothing was shown (cached-not-subscribed
+  // cleared on the subscribe, and only a lapse the server caused was marked). Every break in holding it is a lapse.
+  it('2025-11-25: the client\'s own unsubscribe, then a subscribe again without a read, is a lapse too', () => {
+    for (const reread of [false, true]) {
+      const log = new FrameLog();
+      const c = new StreamableClient(log, URL, '2025-11-25');
+      c.initialize({ sessionId: 'S1' });
+      c.read(POLICY, 'v1');
+      c.subscribe(POLICY);
+      c.unsubscribe(POLICY);
+      const unsubSeq = log.frames.at(-1)!.seq;
+      log.wait(3000);
+      c.subscribe(POLICY);
+      if (reread) c.read(POLICY, 'v1');
+      const found = uriGaps(log, log.t + 60_000);
+      expect(brief(found, 'info'), `re-read: ${reread}`).toEqual(reread ? [] : [`resume-gap ${POLICY} subscription-lapsed info`]);
+      if (!reread) expect(found[0]!.detail).toMatch(new RegExp(`^subscribed again in S1 \\(seq \\d+\\) after it was unsubscribed at seq ${unsubSeq - 1}: `));
+    }
+  });
+
+  it('2026-07-28: a listen the client closed, then a new listen with the URI and no read, is a lapse', () => {
+    for (const reread of [false, true]) {
+      const log = new FrameLog();
+      const c = new ModernClient(log, URL);
+      c.discover();
+      c.read(POLICY, 'v1');
+      const l = c.listen([POLICY]);
+      log.wait(500);
+      c.cancel(l);
+      log.wait(1500);
+      c.listen([POLICY]);
+      if (reread) c.read(POLICY, 'v1');
+      const found = uriGaps(log, log.t + 60_000);
+      expect(brief(found, 'info'), `re-read: ${reread}`).toEqual(reread ? [] : [`resume-gap ${POLICY} subscription-lapsed info`]);
+      if (!reread) expect(found[0]!.detail).toMatch(/ after its listen was closed at seq \d+: /);
+    }
+  });
+
+  it('2026-07-28: a URI left out of a new listen, and asked for by a later one, is a lapse from the drop', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.discover();
+    c.read(POLICY, 'v1');
+    c.read(FAQ, 'f1');
+    c.listen([POLICY, FAQ]).drop();
+    const dropSeq = log.frames.at(-1)!.seq;
+    log.wait(500);
+    c.listen([FAQ]);
+    c.read(FAQ, 'f1');
+    log.wait(1500);
+    c.listen([POLICY]);
+    const found = uriGaps(log, log.t + 60_000);
+    expect(brief(found, 'info')).toEqual([`resume-gap ${POLICY} subscription-lapsed info`]);
+    expect(found[0]!.evidence[0]).toBe(dropSeq);
+  });
+
+  it('2025-11-25: a subscribe again that failed once and was retried names both', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    log.wait(1000);
+    c.initialize({ sessionId: 'S2' });
+    c.begin('resources/subscribe', { uri: POLICY }).fail(-32603, 'busy');
+    const failSeq = log.frames.at(-1)!.seq - 1;
+    log.wait(1000);
+    c.subscribe(POLICY);
+    const [f, ...rest] = uriGaps(log, log.t + 60_000);
+    expect(rest).toEqual([]);
+    expect([f!.reason, f!.severity]).toEqual(['subscription-lapsed', 'info']);
+    expect(f!.detail).toMatch(new RegExp(`after its subscription was lost at seq \\d+, then subscribe failed at seq ${failSeq}: `));
+  });
+
+  it('a catch-up read that finds the content changed says so in the lapse\'s history (no missed-update: nothing held it)', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL, '2025-11-25');
     c.initialize({ sessionId: 'S1' });
@@ -211,7 +286,15 @@ describe('a URI subscribed again after the server lost its subscription, not rea
     c.unsubscribe(POLICY);
     log.wait(3000);
     c.subscribe(POLICY);
-    expect(lapses(log, log.t + 60_000)).toEqual([]);
+    log.wait(100);
+    c.read(POLICY, 'v2');
+    const reqSeq = log.frames.at(-4)!.seq;
+    const all = run(log).findings(log.t + 60_000);
+    expect(all.filter((f) => f.id === 'missed-update')).toEqual([]);
+    const found = all.filter((f) => f.id === 'resume-gap' && f.uri !== undefined);
+    expect(brief(found, 'info')).toEqual([`resume-gap ${POLICY} subscription-lapsed info`]);
+    expect([found[0]!.open, found[0]!.severity]).toEqual([false, 'info']);
+    expect(found[0]!.detail).toMatch(new RegExp(`; the read sent at seq ${reqSeq} found it changed \\(\\w{8}, 2 B → \\w{8}, 2 B\\): an update was missed$`));
   });
 
   it('2026-07-28: a listen that dropped and was opened again', () => {
