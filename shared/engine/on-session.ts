@@ -334,6 +334,8 @@ export function pageGone(core: EngineCore, doc: string, t: number, seq: number):
       const p = u.pendingReread;
       // A re-read in flight when the page went was sent (late or not): the client did its part, and it counts so.
       // None sent past the grace is the finding (and a miss); none sent within it is not judged either way.
+      // The notifications before it, their re-read in flight, were followed by one too.
+      if (p?.carried) core.counters.notificationsReread += p.carried.count;
       if (p?.reread) {
         core.counters.notificationsReread += p.count;
         recordLateReread(core, u, p, p.reread);

@@ -92,6 +92,16 @@ export interface Pending {
   failed?: string;
   /** Reads sent since `seq` and not answered yet (reads sent before it do not count: they cannot answer it). */
   out?: number;
+  /**
+   * The notifications before this one, whose re-read (sent since `from`, `out` of them still out) was in flight when it
+   * came: not in `count` (they were followed by a read); back in it if every one of those reads fails.
+   */
+  carried?: { count: number; from: number; out: number };
+}
+
+/** Every notification a pending re-read stands for, also those whose own re-read is still in flight (the metrics). */
+export function pendingCount(p: Pending): number {
+  return p.count + (p.carried?.count ?? 0);
 }
 
 export class UriState {

@@ -3,7 +3,7 @@
 // cache-age-exceeded (timers against `now`).
 import type { EngineCore } from '../engine/core.ts';
 import { sessionOf } from '../engine/core.ts';
-import { contentDiffers, type ContentRef, type Pending, type UriState } from '../engine/uri-state.ts';
+import { contentDiffers, pendingCount, type ContentRef, type Pending, type UriState } from '../engine/uri-state.ts';
 import type { FindingSpec, TimedFinding } from './finding-log.ts';
 import { noteGapReadFailed, noteGapReadSent, settleGap, timedGapFinding } from './gap.ts';
 import type { RequestId } from '../decode/types.ts';
@@ -168,12 +168,17 @@ export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: numb
 function settleReread(core: EngineCore, u: UriState, reqSeq: number, t: number, seq: number): void {
   const p = u.pendingReread;
   if (p && reqSeq >= p.seq) answerPending(core, u, p, t, seq);
+  else if (p?.carried && reqSeq >= p.carried.from) {
+    // The re-read of the notifications before it came: they are answered, this one still waits.
+    core.counters.notificationsReread += p.carried.count;
+    p.carried = undefined;
+  }
 }
 
 /** The notification waiting is answered at `t`: counted as re-read, late if its re-read was sent past the grace. */
 function answerPending(core: EngineCore, u: UriState, p: Pending, t: number, seq: number): void {
   u.pendingReread = undefined;
-  core.counters.notificationsReread += p.count;
+  core.counters.notificationsReread += pendingCount(p);
   recordLateReread(core, u, p, p.reread ?? { t, seq });
 }
 
@@ -207,6 +212,16 @@ export function noteResourceGone(core: EngineCore, u: UriState, reqSeq: number, 
 export function noteReadFailed(core: EngineCore, u: UriState, reqSeq: number, t: number, why: string): void {
   noteGapReadFailed(u, reqSeq, why);
   const p = u.pendingReread;
+  const k = p?.carried;
+  if (p && k && reqSeq >= k.from && reqSeq < p.seq) {
+    // The re-read of the notifications before it failed, and none other of theirs is out: they wait with it again.
+    k.out = Math.max(0, k.out - 1);
+    if (k.out === 0) {
+      p.count += k.count;
+      p.carried = undefined;
+    }
+    return;
+  }
   if (!p?.reread || reqSeq < p.seq) return;
   p.out = Math.max(0, (p.out ?? 1) - 1);
   if (p.out > 0) return;
@@ -262,10 +277,13 @@ export function noteNotified(core: EngineCore, u: UriState, t: number, seq: numb
     return;
   }
   // A new wait. If a re-read is in flight it was sent before this notification: only a read sent after it answers it
-  // (one sent late for the notifications before stays a late re-read), and they are counted with this one.
+  // (one sent late for the notifications before stays a late re-read). The notifications before were followed by that
+  // read: they are carried, not counted with this one (a real-SDK audit, 2026-12-05: "after 2 notification(s)" when
+  // one had been re-read), unless it fails.
   if (p) recordLateReread(core, u, p, p.reread!);
   const named = session ?? p?.session;
-  u.pendingReread = { t, seq, count: (p?.count ?? 0) + 1, ...(named !== undefined ? { session: named } : {}) };
+  const carried = p ? { count: pendingCount(p), from: p.seq, out: p.out ?? 1 } : undefined;
+  u.pendingReread = { t, seq, count: 1, ...(named !== undefined ? { session: named } : {}), ...(carried ? { carried } : {}) };
   u.flowReread ??= { deadline: t + core.grace, seq };
 }
 

@@ -127,3 +127,42 @@ describe('a late re-read after a re-initialize', () => {
     expect(rereadFindings(log).map((f) => f.session)).toEqual(['S1']);
   });
 });
+
+// A real-SDK audit (2026-12-05, parallel_ooo): a notification, its re-read sent, a second notification while that read
+// was in flight, no read after it: the finding said "after 2 notification(s)", counting the one already re-read.
+describe('a notification while the re-read of one before it is in flight', () => {
+  it('counts only the notifications no read followed; the earlier one counts as re-read once its read succeeds', () => {
+    const { log, c, get } = subscribed();
+    get.updated(A);
+    const read = c.beginRead(A);
+    get.updated(A);
+    read.respond({ contents: [{ uri: A, text: 'v2' }] });
+    const e = run(log);
+    const [f, ...rest] = e.findings(log.t + 10_000).filter((x) => x.id === 'notified-not-reread');
+    expect(rest).toEqual([]);
+    expect(f!.detail).toMatch(/^no resources\/read in \d+ ms after 1 notification\(s\)$/);
+    expect(e.snapshot(log.t + 10_000).metrics).toMatchObject({ notificationsReread: 1, notificationsForCached: 2 });
+  });
+
+  it('when that re-read fails, the earlier notification waits with the later one again', () => {
+    const { log, c, get } = subscribed();
+    get.updated(A);
+    const read = c.beginRead(A);
+    get.updated(A);
+    read.fail(-32603, 'Internal error');
+    const [f] = rereadFindings(log);
+    expect(f!.detail).toMatch(/after 2 notification\(s\)$/);
+  });
+
+  it('a read after both answers both', () => {
+    const { log, c, get } = subscribed();
+    get.updated(A);
+    const read = c.beginRead(A);
+    get.updated(A);
+    read.respond({ contents: [{ uri: A, text: 'v2' }] });
+    c.read(A, 'v3');
+    const e = run(log);
+    expect(rereadFindings(log)).toEqual([]);
+    expect(e.snapshot(log.t + 10_000).metrics).toMatchObject({ notificationsReread: 2, notificationsForCached: 2 });
+  });
+});
