@@ -305,7 +305,7 @@ export const RESUME_REASONS: Record<ResumeReason, ReasonEntry> = {
     explanation:
       'This URI\'s subscription ended after it was read (the server lost it when its session ended or its listen stream ' +
       'dropped; or the client unsubscribed, closed its listen, left it out of a new listen) and the client made it ' +
-      'again, but has not read the URI since: an update in between was announced to nobody, so its cache may be stale.',
+      'again, but has not read the URI since: any update in between was announced to nobody, so its cache may be stale.',
     fix:
       'After every initialize or re-listen, subscribe to every cached URI again and then read each of them again (or ' +
       'compare the lastModified resources/list gives with the cached one), so what changed while nothing was subscribed ' +

@@ -160,7 +160,7 @@ function doubtSpec(u: UriState, d: GapDoubt, detail: string): FindingSpec {
 function gapText(d: GapDoubt): string {
   const more = d.gaps > 1 ? ` (${d.gaps} gaps since it was last read, the first at seq ${d.seq})` : '';
   if (d.reason === 'subscription-lapsed') {
-    return `subscribed again in ${d.named} (seq ${d.backSeq}) after ${d.lapse ?? `its subscription was lost at seq ${d.fromSeq}`}${more}: an update in between was announced to nobody`;
+    return `subscribed again in ${d.named} (seq ${d.backSeq}) after ${d.lapse ?? `its subscription was lost at seq ${d.fromSeq}`}${more}: any update in between was announced to nobody`;
   }
   const how =
     d.reason === 'no-event-ids'
