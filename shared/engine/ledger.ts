@@ -35,6 +35,11 @@ export class SubscriptionLedger {
   resumeWarnSeq: number | undefined = undefined;
   /** When the last delivery channel closed, and the `retry` the server asked for (SEP-1699 polling). */
   lastChannelClose: { t: number; seq: number; retryMs?: number } | undefined;
+  /**
+   * GETs for its stream the server refused (an HTTP error: the SDK retries a dropped stream, then gives up) since it last
+   * closed, or since the session began if none opened yet: their statuses and the seqs of their answers.
+   */
+  refusedGets: { statuses: number[]; seqs: number[] } | undefined = undefined;
   /** Negotiated protocol version. */
   version: string | undefined;
   /** What its requests said in MCP-Protocol-Version (the latest): its version when no initialize of it was seen. */

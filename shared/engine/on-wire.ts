@@ -67,6 +67,13 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         return recheckHeld(core, l, t, seq);
       }
       if (e.status === 404) return sessionGone(core, c, l, 'http-404', t, seq);
+      // A GET for the stream back the server refused (503 while it restarts): no-delivery-channel says the attempts.
+      if (e.info.role === 'get' && !ok && l.channels === 0) {
+        const r = (l.refusedGets ??= { statuses: [], seqs: [] });
+        if (!r.statuses.includes(e.status)) r.statuses.push(e.status);
+        r.seqs.push(seq);
+        return recheckHeld(core, l, t, seq);
+      }
       // Not an unsubscribe: clients reconnect this way (DELETE, then initialize), and whether they subscribe again in
       // the new session is exactly the question (docs/engine.md, Limits).
       if (e.info.role === 'delete' && ok) core.endLedger(l, 'delete', t, seq);
@@ -113,6 +120,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       l.channels++;
       l.channelEverOpened = true;
       l.channelRefused = undefined;
+      l.refusedGets = undefined;
       const gap = l.pendingGap;
       if (gap && e.kind === 'get') {
         l.pendingGap = undefined;
@@ -147,6 +155,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       l.channels = Math.max(0, l.channels - 1);
       // (A retry means a return only when the server closed it: the page's own abort is no polling.)
       l.lastChannelClose = e.retryMs !== undefined && e.outcome !== 'aborted' ? { t, seq, retryMs: e.retryMs } : { t, seq };
+      l.refusedGets = undefined;
       // The page went (its page-end follows): its sessions end with it (`unload`, pageGone), whatever the transport.
       if (e.pageLeft && l.client.doc === e.info.doc) return;
       // On legacy HTTP+SSE and WebSocket the stream *is* the session.

@@ -3,6 +3,7 @@
 // are conditions (they hold over time), re-checked whenever something about the URI changes.
 import type { EngineCore } from '../engine/core.ts';
 import type { ClientModel } from '../engine/client-model.ts';
+import type { SubscriptionLedger } from '../engine/ledger.ts';
 import { EitherRun, type WorkRun } from '../engine/work-run.ts';
 import type { UriState } from '../engine/uri-state.ts';
 import type { FindingSpec } from './finding-log.ts';
@@ -198,13 +199,17 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
   if (live && held && !u.channelOpen) {
     const l = u.holders[0]!;
     const reason = l.channelRefused !== undefined ? 'refused' : l.channelEverOpened ? 'closed' : 'never-opened';
+    // The attempts to get it back the server refused (a real-SDK audit, 2026-12-05: two 503s and the SDK gave up, and
+    // the detail said only that the stream "was not reopened").
+    const refused = reason !== 'refused' ? refusedText(l) : '';
+    const detail =
+      reason === 'refused'
+        ? `the server answered the GET stream with ${l.channelRefused}`
+        : reason === 'closed'
+          ? `the GET stream closed at seq ${l.lastChannelClose?.seq} and was not reopened${refused}`
+          : `no GET stream was opened for the session${refused}`;
+    if (ndc && ndc.spec.session === l.label && ndc.spec.reason === reason && ndc.spec.detail !== detail) ndc.spec = { ...ndc.spec, detail };
     if (!ndc || ndc.spec.session !== l.label || ndc.spec.reason !== reason) {
-      const detail =
-        reason === 'refused'
-          ? `the server answered the GET stream with ${l.channelRefused}`
-          : reason === 'closed'
-            ? `the GET stream closed at seq ${l.lastChannelClose?.seq} and was not reopened`
-            : 'no GET stream was opened for the session';
       // A stream the server closed after asking for a `retry` (SEP-1699 polling) is expected back after that wait.
       const retry = reason === 'closed' ? l.lastChannelClose?.retryMs : undefined;
       const settle = retry !== undefined ? core.grace + retry : undefined;
@@ -213,7 +218,17 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
     }
   } else if (ndc) {
     // Reopened: what stays as history says so ("was not reopened" was only true while it lasted).
-    if (live && held && ndc.spec.reason === 'closed') ndc.spec = { ...ndc.spec, detail: `${ndc.spec.detail!.replace(/ and was not reopened$/, '')} and was reopened only ${Math.round(t - ndc.since)} ms later` };
+    if (live && held && ndc.spec.reason === 'closed') ndc.spec = { ...ndc.spec, detail: ndc.spec.detail!.replace(' and was not reopened', ` and was reopened only ${Math.round(t - ndc.since)} ms later`) };
     core.conds.release(slots, 'no-delivery-channel', t, [seq]);
   }
+}
+
+/** The GETs for a session's stream the server refused since it closed (or began), in words: ` (2 attempts to … refused: HTTP 503 at seq 22 and 26)`. */
+function refusedText(l: SubscriptionLedger): string {
+  const r = l.refusedGets;
+  if (r === undefined || r.seqs.length === 0) return '';
+  const n = r.seqs.length;
+  const at = n === 1 ? `seq ${r.seqs[0]}` : n === 2 ? `seq ${r.seqs[0]} and ${r.seqs[1]}` : `seq ${r.seqs[0]} to ${r.seqs[n - 1]}`;
+  const what = n === 1 ? '1 attempt to open it was' : `${n} attempts to open it were`;
+  return ` (${what} refused: HTTP ${r.statuses.join(', ')} at ${at})`;
 }

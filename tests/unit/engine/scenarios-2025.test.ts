@@ -476,10 +476,22 @@ describe('delivery channel', () => {
     get.close('failed');
     log.wait(1000);
     c.openGet({ status: 503 });
+    const first = log.frames.at(-3)!.seq;
     log.wait(1500);
     c.openGet({ status: 503 });
+    const second = log.frames.at(-3)!.seq;
+    const closeSeq = log.frames.find((x) => x.kind === 'http-end' && x.outcome === 'failed')!.seq;
     const f = findingsAfter(run(log), 3000);
     expect(brief(f)).toEqual([`no-delivery-channel ${POLICY} closed error`]);
+    // The refused attempts are said (a real-SDK audit, 2026-12-05: "was not reopened", as if none was made).
+    expect(f[0]!.detail).toBe(`the GET stream closed at seq ${closeSeq} and was not reopened (2 attempts to open it were refused: HTTP 503 at seq ${first} and ${second})`);
+    // Reopened much later (a page reload's worth): the history says when, and still what was refused.
+    log.wait(30_000);
+    c.openGet();
+    const h = run(log).findings(log.t + 3000).filter((x) => x.id === 'no-delivery-channel');
+    expect(h.map((x) => [x.open, x.detail!.replace(/\d+ ms/, 'N ms')])).toEqual([
+      [false, `the GET stream closed at seq ${closeSeq} and was reopened only N ms later (2 attempts to open it were refused: HTTP 503 at seq ${first} and ${second})`],
+    ]);
   });
 
   it('the server refuses the GET stream (405)', () => {
