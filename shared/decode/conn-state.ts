@@ -21,6 +21,8 @@ export interface Conn {
   /** An EventSource reconnects on its own: each open is a new stream (and, for legacy SSE, a new session). */
   opens: number;
   lastSseId: string | undefined;
+  /** lastSseId came from a resume (the GET's Last-Event-ID), no event since: the end seq of the stream that delivered it. */
+  lastSseIdFrom: number | undefined;
   /** The last SSE `retry` the server sent on this stream (ms): how long it asked the client to wait before resuming. */
   lastRetry: number | undefined;
   /** A GET stream without a session header that may turn out to be the legacy HTTP+SSE transport. */
@@ -61,6 +63,7 @@ export function newConn(info: ConnInfo, source: Conn['source'], url: string, req
     streamOpen: false,
     opens: 0,
     lastSseId: undefined,
+    lastSseIdFrom: undefined,
     lastRetry: undefined,
     legacyCandidate: false,
     resumesPost: false,
@@ -130,6 +133,8 @@ export interface EndedStream {
   doc: string;
   /** A GET resumed it with its last id (so a later GET without Last-Event-ID is not about it). */
   resumed?: true;
+  /** It delivered no event of its own: lastId is what it resumed from, delivered by the stream that ended at this seq. */
+  idFromSeq?: number;
   /**
    * A per-request stream the server closed after a `retry` (SEP-1699 polling): the client resumes it by a GET of its
    * own after that wait, and may reopen its GET stream (without Last-Event-ID) first.

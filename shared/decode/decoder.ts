@@ -500,6 +500,7 @@ export class Decoder {
         // SDK v1 client then sends none: the next gap is of this stream, not of the one resumed — a resumption audit,
         // 2026-12-05, found it dated from the first drop).
         c.lastSseId = lastEventId;
+        c.lastSseIdFrom = match.idFromSeq ?? match.endedSeq;
       }
       // Without Last-Event-ID: compared with the last stream that ended and was not resumed since (a per-request stream
       // resumed with its own id, and whose answer came, is not this GET's business; nor is one the server closed for
@@ -584,7 +585,10 @@ export class Decoder {
   private onSseEvent(f: S<SseEventFrame>): void {
     const c = this.conns.get(f.conn) ?? this.stub(f);
     if (c.info.endpoint === UNKNOWN_ENDPOINT && f.event !== 'endpoint') this.adopt(c, f);
-    if (f.id !== undefined) c.lastSseId = f.id;
+    if (f.id !== undefined) {
+      c.lastSseId = f.id;
+      c.lastSseIdFrom = undefined;
+    }
     // An answer (a message with `result` or `error` and no method), sniffed as a cut payload is.
     if (c.resumesPost && !c.resumedAnswered && sniffTruncated(f.data.text).isResponse) c.resumedAnswered = true;
     if (f.retry !== undefined) {
@@ -685,6 +689,7 @@ export class Decoder {
     if (c.streamKind === 'get' && session !== undefined && !pageLeft) this.noteGetStreamEnd(c, session, f);
     if (c.lastSseId === undefined || session === undefined) return;
     const ended: EndedStream = { stream: c.stream, kind: c.streamKind, lastId: c.lastSseId, endedSeq: f.seq, endedT: f.t, endpoint: c.info.endpoint, doc: c.info.doc };
+    if (c.lastSseIdFrom !== undefined) ended.idFromSeq = c.lastSseIdFrom;
     if (resumable) {
       if (c.streamKind === 'post-sse' && retry !== undefined && outcome === 'complete') ended.polling = true;
       remember(this.track(session).ended, ended, MAX_ENDED_STREAMS);

@@ -1,6 +1,7 @@
 // Finding family "lifecycle": sessions and streams that end and are not properly re-established —
 // resume-gap (a stream reopened without Last-Event-ID) and session-expired-not-reinitialized (404/400, or a legacy
 // stream that reconnected to a new session by itself; no initialize).
+import type { EndedStream } from '../decode/conn-state.ts';
 import type { WireEvent } from '../decode/types.ts';
 import type { ClientModel, ExpiredSession } from '../engine/client-model.ts';
 import type { EngineCore } from '../engine/core.ts';
@@ -9,6 +10,16 @@ import type { FindingSpec, TimedFinding } from './finding-log.ts';
 import { markGap } from './gap.ts';
 
 type GetRequest = Extract<WireEvent, { type: 'get-request' }>;
+
+/**
+ * What the stream that ended had delivered: a stream that resumed and ended before an event of its own delivered
+ * nothing, its id is the earlier stream's (a real-SDK audit, 2026-12-05: the id was credited to the later stream).
+ */
+function deliveredUpTo(prev: EndedStream): string {
+  return prev.idFromSeq !== undefined
+    ? `the stream that ended at seq ${prev.endedSeq} resumed from event id ${prev.lastId} (delivered by the stream that ended at seq ${prev.idFromSeq}) and delivered no event of its own`
+    : `the stream that ended at seq ${prev.endedSeq} had delivered up to event id ${prev.lastId}`;
+}
 
 /** A GET stream is (re)opened for a session whose earlier stream carried event ids. */
 export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: number, seq: number): void {
@@ -26,7 +37,7 @@ export function checkResume(core: EngineCore, c: ClientModel, e: GetRequest, t: 
     if (doubt && l) l.pendingGap = { from, reason: 'no-last-event-id' };
     if (l) l.resumeWarnSeq = seq;
     core.log.record(
-      { ...base, reason: 'no-last-event-id', detail: `the stream that ended at seq ${prev.endedSeq} had delivered up to event id ${prev.lastId}; the new GET sent no Last-Event-ID` },
+      { ...base, reason: 'no-last-event-id', detail: `${deliveredUpTo(prev)}; the new GET sent no Last-Event-ID` },
       t,
       t,
       [prev.endedSeq, seq],

@@ -423,6 +423,29 @@ describe('which gap, and when delivery came back', () => {
     const [f, ...rest] = uriGaps(log, log.t + GRACE + 500);
     expect(rest).toEqual([]);
     expect([f!.reason, f!.firstT, f!.evidence[0]]).toEqual(['no-last-event-id', secondDrop.t, secondDrop.seq]);
+    // The session's finding credits the id to the stream that delivered it, not to the resumed one that delivered
+    // nothing (a real-SDK audit, 2026-12-05, get_double_drop: "the stream that ended at seq 32 had delivered up to…").
+    const firstDrop = log.frames.find((x) => x.kind === 'http-end' && x.outcome === 'failed')!;
+    const [s] = run(log).findings(log.t + GRACE + 500).filter((x) => x.id === 'resume-gap' && x.uri === undefined);
+    expect(s!.detail).toBe(
+      `the stream that ended at seq ${secondDrop.seq} resumed from event id ${first.lastId} (delivered by the stream that ended at seq ${firstDrop.seq}) and delivered no event of its own; the new GET sent no Last-Event-ID`,
+    );
+  });
+
+  it('a resumed stream that delivered an event of its own before it dropped is credited with it', () => {
+    const log = new FrameLog();
+    const { c, first } = subscribedWithIds(log);
+    first.close('failed');
+    log.wait(500);
+    const resumed = c.openGet({ lastEventId: first.lastId, ids: 'ev2' });
+    resumed.updated(POLICY);
+    c.read(POLICY, 'v2');
+    resumed.close('failed');
+    const secondDrop = log.frames.at(-1)!;
+    log.wait(500);
+    c.openGet({ ids: 'ev3' });
+    const [s] = run(log).findings(log.t + GRACE + 500).filter((x) => x.id === 'resume-gap' && x.uri === undefined);
+    expect(s!.detail).toBe(`the stream that ended at seq ${secondDrop.seq} had delivered up to event id ${resumed.lastId}; the new GET sent no Last-Event-ID`);
   });
 
   it('a per-request stream cut with the GET stream is not taken for the delivery stream (whichever reconnect comes first)', () => {
