@@ -1135,12 +1135,12 @@ export class PanelStore {
   }
 }
 
-/** A top-level document's page-start (the tab's main frame: not an iframe, not a prerendered page). */
 /** The panel's page is hidden (another tab in front, devtools closed or minimised); false outside a page (tests). */
 function pageHidden(): boolean {
   return globalThis.document?.visibilityState === 'hidden';
 }
 
+/** A top-level document's page-start (the tab's main frame: not an iframe, not a prerendered page). */
 function isTopStart(f: Frame): boolean {
   return f.kind === 'page-start' && f.top && f.frameId === 0;
 }

@@ -18,6 +18,7 @@ import {
   maxZoomSpan,
   panBy,
   sessionLanes,
+  sessionLaneTitle,
   staleIntervals,
   positionOf,
   scrubSteps,
@@ -526,7 +527,7 @@ const SessionLabel = memo(function SessionLabel(p: {
       data-end-cause={p.endCause}
       data-reconnect={p.reconnect}
       data-gaps={p.gaps}
-      title={`${p.kind} ${p.label}${p.endCause ? ` — ended: ${p.endCause}` : ' — open'}`}
+      title={sessionLaneTitle(p.kind, p.label, p.endCause)}
       {...activates(() => p.onOpen(p.skey))}
     >
       {p.kind === 'listen' ? '⇶ ' : '◆ '}

@@ -257,6 +257,14 @@ export function gapsWithin(from: number, to: number, covered: readonly Interval[
 }
 
 /**
+ * A session lane's tooltip: what it is and whether it ended. `label` is the name the lane shows, which names a listen
+ * already (`listen 3`, the SDK's `listen:0`): `listen listen:0` said it twice.
+ */
+export function sessionLaneTitle(kind: 'session' | 'listen', label: string, endCause: string): string {
+  return `${kind === 'listen' ? label : `session ${label}`}${endCause ? ` — ended: ${endCause}` : ' — open'}`;
+}
+
+/**
  * `knownFrom`: EngineSnapshot.streamsKnownFrom (before it, a lane shows no gap: its channels are not known).
  * Linear in sessions + streams (indexed, not scanned per session): a long recording holds thousands of sessions and
  * the timeline computes its lanes on every live update.

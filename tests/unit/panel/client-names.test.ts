@@ -14,7 +14,7 @@ import { IncrementalMessageFilter } from '../../../panel/model/message-filter.ts
 import { findingDetail, findingMatches } from '../../../panel/model/findings-view.ts';
 import { messageSessionName, nameSessionsIn, sessionIdNamer, sessionIdOn, sessionIdTitle, sessionLabel, sessionMention, sessionNames, shortSessionName, type SessionIdName } from '../../../panel/model/session-label.ts';
 import { metricRows, sessionEntries } from '../../../panel/model/sessions-view.ts';
-import { sessionLanes } from '../../../panel/model/timeline.ts';
+import { sessionLanes, sessionLaneTitle } from '../../../panel/model/timeline.ts';
 import { filterRows, lastHolders, serverTitle } from '../../../panel/model/uri-table.ts';
 import { middleId } from '../../../panel/model/format.ts';
 import { oneClientLog, POLICY, reloadedLog, twoEndpointLog } from '../../support/two-clients.ts';
@@ -478,5 +478,14 @@ describe('one client, one name in every view', () => {
     const findings = clientTags(clients, [{ doc: 'd2', endpoint: E }, { doc: 'd3', endpoint: E }]);
     expect(table.get(`d3 ${E}`)).toBe(findings.get(`d3 ${E}`));
     expect(findings.get(`d2 ${E}`)).not.toBe(findings.get(`d3 ${E}`));
+  });
+});
+
+describe("a session lane's tooltip", () => {
+  it('names a listen once, by the name its lane shows, and a session as one', () => {
+    expect(sessionLaneTitle('listen', 'listen:0', '')).toBe('listen:0 — open');
+    expect(sessionLaneTitle('listen', 'listen 3', 'dropped')).toBe('listen 3 — ended: dropped');
+    expect(sessionLaneTitle('session', 'WebSocket #2', '')).toBe('session WebSocket #2 — open');
+    expect(sessionLaneTitle('session', 'S1', 'http-404')).toBe('session S1 — ended: http-404');
   });
 });
