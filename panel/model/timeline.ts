@@ -405,9 +405,7 @@ export function staleAt(intervals: readonly StaleInterval[], t: number, tol = 0)
 
 /** The worst severity among the stale intervals that reach `t` (undefined: none does): the lane label's colour. */
 export function staleSeverityAt(intervals: readonly StaleInterval[], t: number): Severity | undefined {
-  let worst: Severity | undefined;
-  for (const s of intervals) if (s.t0 <= t && s.t1 >= t && (worst === undefined || SEVERITY_RANK[s.severity] > SEVERITY_RANK[worst])) worst = s.severity;
-  return worst;
+  return staleAt(intervals, t)?.severity;
 }
 
 // ---- window maths -------------------------------------------------------------------------------------------------
