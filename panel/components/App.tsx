@@ -93,10 +93,12 @@ export function App({ store, connection, settingsLink }: Props) {
 
   const rows = useMemo(() => (snap ? filterRows(snap, filter) : []), [snap, filter]);
   const counts = useMemo(() => findingCounts(snap?.findings ?? []), [snap]);
-  const countLabels = useMemo(() => {
+  const labels = useMemo(() => {
     const s = snap ?? { findings: [], uris: [] };
-    return { error: severityCountLabel(s, 'error', counts.error, view), warning: severityCountLabel(s, 'warning', counts.warning, view), info: severityCountLabel(s, 'info', counts.info, view) };
+    return [severityCountLabel(s, 'error', counts.error, view), severityCountLabel(s, 'warning', counts.warning, view), severityCountLabel(s, 'info', counts.info, view)] as const;
   }, [snap, counts, view]);
+  // One object while the words stay the same: the toolbar (memo) renders again only when a label changed.
+  const countLabels = useMemo(() => ({ error: labels[0], warning: labels[1], info: labels[2] }), [labels[0], labels[1], labels[2]]);
   // A selection the filter hides stays (clearing the filter brings it back) but drives nothing meanwhile: the chart
   // shows every URI, as the table shows no selected row.
   const selectedRow = selected === null ? undefined : rows.find((r) => r.key === selected);
