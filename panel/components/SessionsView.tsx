@@ -171,11 +171,8 @@ function useCursor(openKey: string | null): [string | null, (key: string | null)
 }
 
 function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
-  // Capabilities never change once seen: parse each initialize answer once per engine.
-  const caps = useRef<{ messages: unknown; map: Map<string, string[] | undefined> }>({ messages: null, map: new Map() });
-  if (caps.current.messages !== snapshot.messages.store) caps.current = { messages: snapshot.messages.store, map: new Map() };
   // Built once per snapshot, filtered once per filter: a keystroke does not rebuild the entries.
-  const all = useMemo(() => sessionEntries(snapshot, caps.current.map), [snapshot]);
+  const all = useMemo(() => sessionEntries(snapshot), [snapshot]);
   const name = sessionIdNamer(snapshot.sessions);
   const entries = useMemo(() => (filter.terms.some((t) => t.key === 'session') ? all.filter((e) => matchesSessionView(filter, e.session, name)) : all), [all, filter, name]);
   const metrics = useMemo(() => metricRows(snapshot.metrics, name), [snapshot.metrics, name]);

@@ -2,7 +2,7 @@
 // path the URI took (its last steps), the count on every edge, and the newest step (for the pulse). Pure, from the
 // engine's FlowSnapshot.
 import type { EngineSnapshot, FlowSnapshot } from '../../shared/engine/index.ts';
-import { sessionCapabilities } from './sessions-view.ts';
+import { capabilitiesOf } from './sessions-view.ts';
 import { EDGES, NODES, nodeById, type FlowStep, type NodeId } from '../../shared/flow/index.ts';
 
 export interface FlowNodeState {
@@ -67,7 +67,7 @@ export function sessionSteps(snapshot: Pick<EngineSnapshot, 'sessions' | 'messag
   if (key !== null && !row) return out;
   for (const s of snapshot.sessions) {
     if (s.kind !== 'session' || (row && (s.doc !== row.doc || s.endpoint !== row.endpoint))) continue;
-    const caps = sessionCapabilities(snapshot.messages, s);
+    const caps = capabilitiesOf(snapshot.messages, s);
     if (caps === undefined) continue;
     out.initialized = true;
     if (caps.includes('resources.subscribe')) {

@@ -50,6 +50,20 @@ export function sessionCapabilities(list: MessageList, s: SessionView): string[]
   return undefined;
 }
 
+/**
+ * `sessionCapabilities`, worked out once per session of an engine (its message store): the Sessions view and the flow
+ * chart's A/B steps ask on every snapshot, and each answer decodes an initialize result.
+ */
+const CAPS = new WeakMap<object, Map<string, string[] | undefined>>();
+export function capabilitiesOf(list: MessageList, s: SessionView): string[] | undefined {
+  let map = CAPS.get(list.store);
+  if (!map) CAPS.set(list.store, (map = new Map()));
+  if (map.has(s.key)) return map.get(s.key);
+  const caps = sessionCapabilities(list, s);
+  map.set(s.key, caps);
+  return caps;
+}
+
 export interface SessionEntry {
   key: string;
   label: string;
@@ -127,21 +141,14 @@ export function streamsBySession(streams: readonly StreamView[]): Map<string, St
   return by;
 }
 
-export function sessionEntries(
-  snapshot: Pick<EngineSnapshot, 'sessions' | 'streams' | 'clients' | 'messages' | 'now' | 'streamsKnownFrom'>,
-  capsCache?: Map<string, string[] | undefined>,
-): SessionEntry[] {
+export function sessionEntries(snapshot: Pick<EngineSnapshot, 'sessions' | 'streams' | 'clients' | 'messages' | 'now' | 'streamsKnownFrom'>): SessionEntry[] {
   const clients = new Map(snapshot.clients.map((c) => [`${c.doc} ${c.endpoint}`, c]));
   const streams = streamsBySession(snapshot.streams);
   const name = sessionIdNamer(snapshot.sessions);
   return [...snapshot.sessions]
     .sort((a, b) => b.startT - a.startT)
     .map((s) => {
-      let caps = capsCache?.get(s.key);
-      if (caps === undefined && !capsCache?.has(s.key)) {
-        caps = sessionCapabilities(snapshot.messages, s);
-        capsCache?.set(s.key, caps);
-      }
+      const caps = capabilitiesOf(snapshot.messages, s);
       const own = streams.get(`${s.key} ${s.endpoint}`) ?? [];
       return {
         key: s.key,
