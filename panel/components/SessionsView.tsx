@@ -4,7 +4,7 @@
 // drawer, the row whose drawer is open is the selected one): a client that re-initialized 5,000 times rendered every
 // row, 5–7 s to open the view and seconds per filter keystroke. Rows re-render only when what they show changed.
 import { memo } from 'preact/compat';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { EngineSnapshot } from '../../shared/engine/index.ts';
 import { matchesSessionView, type Filter } from '../model/filter.ts';
 import { elementId, formatClock, formatDuration } from '../model/format.ts';
