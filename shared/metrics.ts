@@ -3,7 +3,7 @@
 // unit time, updates that found no subscriber. Client side: subscribe success rate, reconnects and the share followed
 // by a resubscribe, the share of notifications followed by a read, the average age of cached entries.
 import type { EngineCore } from './engine/core.ts';
-import { pendingCount } from './engine/uri-state.ts';
+import { carriedCount, pendingCount } from './engine/uri-state.ts';
 
 export interface Metrics {
   activeSessions: number;
@@ -87,7 +87,7 @@ export function computeMetrics(core: EngineCore, now: number, engineErrors = 0):
       const p = u.pendingReread;
       // Within the grace, or re-read and the answer not here yet: the client is doing its part, not judged yet.
       if (p && (now - p.t < core.grace || p.reread !== undefined)) pending += pendingCount(p);
-      else if (p?.carried) pending += p.carried.count;
+      else if (p?.carried) pending += carriedCount(p);
       if (!u.cached) continue;
       cached++;
       const age = Math.max(0, now - u.readAt);

@@ -10,7 +10,7 @@ import type { ClientModel } from './client-model.ts';
 import { answerYes } from './flow-rules.ts';
 import { strikeMissing, type EngineCore } from './core.ts';
 import type { SubscriptionLedger } from './ledger.ts';
-import type { UriState } from './uri-state.ts';
+import { carriedCount, type UriState } from './uri-state.ts';
 import type { EndCause } from './types.ts';
 
 type Obj = Record<string, unknown>;
@@ -335,7 +335,7 @@ export function pageGone(core: EngineCore, doc: string, t: number, seq: number):
       // A re-read in flight when the page went was sent (late or not): the client did its part, and it counts so.
       // None sent past the grace is the finding (and a miss); none sent within it is not judged either way.
       // The notifications before it, their re-read in flight, were followed by one too.
-      if (p?.carried) core.counters.notificationsReread += p.carried.count;
+      if (p?.carried) core.counters.notificationsReread += carriedCount(p);
       if (p?.reread) {
         core.counters.notificationsReread += p.count;
         recordLateReread(core, u, p, p.reread);

@@ -93,15 +93,38 @@ export interface Pending {
   /** Reads sent since `seq` and not answered yet (reads sent before it do not count: they cannot answer it). */
   out?: number;
   /**
-   * The notifications before this one, whose re-read (sent since `from`, `out` of them still out) was in flight when it
-   * came: not in `count` (they were followed by a read); back in it if every one of those reads fails.
+   * The notifications before this one whose re-read was in flight when the next came, oldest first, one group per
+   * wait they began: not in `count` (they were followed by a read). A read with content sent since a group's `from`
+   * answers it (and every older group); `out` counts the reads sent from `from` up to the next group's (or this
+   * notification's) seq still unanswered: when all of those fail, the group waits with the next one again (with this
+   * one, in `count`, when it is the last). Never empty when set; at most MAX_CARRIED groups.
    */
-  carried?: { count: number; from: number; out: number };
+  carried?: CarriedGroup[];
+}
+
+export interface CarriedGroup {
+  count: number;
+  from: number;
+  out: number;
+}
+
+/**
+ * The most carried groups a pending re-read keeps (notifications overlapping their re-reads this deep are rare): past
+ * it the two oldest merge, from the older's seq, so a read sent for the older one may answer the younger early (a
+ * missed finding, never a false one).
+ */
+export const MAX_CARRIED = 8;
+
+/** The notifications carried by a pending re-read (their re-read in flight). */
+export function carriedCount(p: Pending): number {
+  let n = 0;
+  for (const g of p.carried ?? []) n += g.count;
+  return n;
 }
 
 /** Every notification a pending re-read stands for, also those whose own re-read is still in flight (the metrics). */
 export function pendingCount(p: Pending): number {
-  return p.count + (p.carried?.count ?? 0);
+  return p.count + carriedCount(p);
 }
 
 export class UriState {

@@ -3,7 +3,7 @@
 // cache-age-exceeded (timers against `now`).
 import type { EngineCore } from '../engine/core.ts';
 import { sessionOf } from '../engine/core.ts';
-import { contentDiffers, pendingCount, type ContentRef, type Pending, type UriState } from '../engine/uri-state.ts';
+import { contentDiffers, MAX_CARRIED, pendingCount, type CarriedGroup, type ContentRef, type Pending, type UriState } from '../engine/uri-state.ts';
 import type { FindingSpec, TimedFinding } from './finding-log.ts';
 import { noteGapReadFailed, noteGapReadSent, settleGap, timedGapFinding } from './gap.ts';
 import type { RequestId } from '../decode/types.ts';
@@ -168,10 +168,14 @@ export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: numb
 function settleReread(core: EngineCore, u: UriState, reqSeq: number, t: number, seq: number): void {
   const p = u.pendingReread;
   if (p && reqSeq >= p.seq) answerPending(core, u, p, t, seq);
-  else if (p?.carried && reqSeq >= p.carried.from) {
-    // The re-read of the notifications before it came: they are answered, this one still waits.
-    core.counters.notificationsReread += p.carried.count;
-    p.carried = undefined;
+  else if (p?.carried) {
+    // The re-read of notifications before it came: every group it was sent after is answered, this one still waits.
+    const left: CarriedGroup[] = [];
+    for (const g of p.carried) {
+      if (g.from <= reqSeq) core.counters.notificationsReread += g.count;
+      else left.push(g);
+    }
+    p.carried = left.length > 0 ? left : undefined;
   }
 }
 
@@ -213,13 +217,19 @@ export function noteReadFailed(core: EngineCore, u: UriState, reqSeq: number, t:
   noteGapReadFailed(u, reqSeq, why);
   const p = u.pendingReread;
   const k = p?.carried;
-  if (p && k && reqSeq >= k.from && reqSeq < p.seq) {
-    // The re-read of the notifications before it failed, and none other of theirs is out: they wait with it again.
-    k.out = Math.max(0, k.out - 1);
-    if (k.out === 0) {
-      p.count += k.count;
-      p.carried = undefined;
-    }
+  if (p && k && reqSeq < p.seq) {
+    // A re-read of notifications before it failed: the group it was sent for (the last one begun at or before it).
+    // When none other of that group's reads is out, the group waits with the next one again (with this one, the last).
+    let j = -1;
+    while (j + 1 < k.length && k[j + 1]!.from <= reqSeq) j++;
+    if (j < 0) return;
+    const g = k[j]!;
+    g.out = Math.max(0, g.out - 1);
+    if (g.out > 0) return;
+    k.splice(j, 1);
+    if (j < k.length) k[j]!.count += g.count;
+    else p.count += g.count;
+    if (k.length === 0) p.carried = undefined;
     return;
   }
   if (!p?.reread || reqSeq < p.seq) return;
@@ -282,9 +292,22 @@ export function noteNotified(core: EngineCore, u: UriState, t: number, seq: numb
   // one had been re-read), unless it fails.
   if (p) recordLateReread(core, u, p, p.reread!);
   const named = session ?? p?.session;
-  const carried = p ? { count: pendingCount(p), from: p.seq, out: p.out ?? 1 } : undefined;
+  const carried = p ? carryOver(p) : undefined;
   u.pendingReread = { t, seq, count: 1, ...(named !== undefined ? { session: named } : {}), ...(carried ? { carried } : {}) };
   u.flowReread ??= { deadline: t + core.grace, seq };
+}
+
+/**
+ * The carried groups of a new wait that begins while `p`'s re-read is in flight: `p`'s own, then `p` itself (its reads
+ * since its seq). Past MAX_CARRIED the two oldest merge from the older's seq (a read for either answers both).
+ */
+function carryOver(p: Pending): CarriedGroup[] {
+  const groups = [...(p.carried ?? []), { count: p.count, from: p.seq, out: p.out ?? 1 }];
+  while (groups.length > MAX_CARRIED) {
+    const [a, b] = groups.splice(0, 2) as [CarriedGroup, CarriedGroup];
+    groups.unshift({ count: a.count + b.count, from: a.from, out: a.out + b.out });
+  }
+  return groups;
 }
 
 /** A duration as the findings say it: ms under 10 s (a 400 ms rule read "expected at most 0 s"), else seconds. */

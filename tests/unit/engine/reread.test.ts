@@ -166,3 +166,77 @@ describe('a notification while the re-read of one before it is in flight', () =>
     expect(e.snapshot(log.t + 10_000).metrics).toMatchObject({ notificationsReread: 2, notificationsForCached: 2 });
   });
 });
+
+// A code review (2026-12-06): with three notifications overlapping their re-reads, the older ones were carried as one
+// group from the previous notification's seq, so the read sent for the oldest no longer answered it: N1, R1, N2, R2,
+// N3, R1 with content, R2 failed said "after 3 notification(s)" and counted none re-read.
+describe('notifications overlapping their re-reads, several deep', () => {
+  function overlapping(n: number, readLast: boolean) {
+    const { log, c, get } = subscribed();
+    const reads = [];
+    for (let i = 1; i <= n; i++) {
+      get.updated(A);
+      if (i < n || readLast) reads.push(c.beginRead(A));
+    }
+    return { log, reads };
+  }
+
+  function outcome(log: FrameLog) {
+    const e = run(log);
+    const details = e.findings(log.t + 10_000).filter((x) => x.id === 'notified-not-reread').map((x) => x.detail);
+    const { notificationsReread, notificationsForCached } = e.snapshot(log.t + 10_000).metrics;
+    return { details, notificationsReread, notificationsForCached };
+  }
+
+  it('a read for the oldest that succeeds answers it, though a newer one carried it since', () => {
+    const { log, reads } = overlapping(3, false);
+    reads[0]!.respond({ contents: [{ uri: A, text: 'v2' }] });
+    reads[1]!.fail(-32603, 'Internal error');
+    const o = outcome(log);
+    expect(o.details).toHaveLength(1);
+    expect(o.details[0]).toMatch(/^no resources\/read in \d+ ms after 2 notification\(s\)$/);
+    expect(o).toMatchObject({ notificationsReread: 1, notificationsForCached: 3 });
+  });
+
+  function permutations(xs: number[]): number[][] {
+    if (xs.length <= 1) return [xs];
+    return xs.flatMap((x, i) => permutations([...xs.slice(0, i), ...xs.slice(i + 1)]).map((rest) => [x, ...rest]));
+  }
+
+  // Four notifications, each followed by its read (the last one's read optional), every success/failure pattern in
+  // every answer order: a notification is re-read iff a read sent after it succeeded, whatever the order they came in.
+  for (const readLast of [false, true]) {
+    const nReads = readLast ? 4 : 3;
+    for (let mask = 0; mask < 1 << nReads; mask++) {
+      const ok = (i: number) => ((mask >> i) & 1) === 1;
+      let k = 0; // the newest notification a successful read followed
+      for (let i = 0; i < nReads; i++) if (ok(i)) k = i + 1;
+      const pattern = Array.from({ length: nReads }, (_, i) => (ok(i) ? 'ok' : 'fail')).join(',');
+      it(`4 notifications, ${nReads} reads (${pattern}), answered in any order: ${k} re-read`, () => {
+        for (const order of permutations([...Array(nReads).keys()])) {
+          const { log, reads } = overlapping(4, readLast);
+          for (const i of order) {
+            if (ok(i)) reads[i]!.respond({ contents: [{ uri: A, text: 'v2' }] });
+            else reads[i]!.fail(-32603, 'Internal error');
+          }
+          const o = outcome(log);
+          expect({ order, ...o }).toMatchObject({
+            order,
+            details: k === 4 ? [] : [expect.stringMatching(new RegExp(`after ${4 - k} notification\\(s\\)$`))],
+            notificationsReread: k,
+            notificationsForCached: 4,
+          });
+        }
+      });
+    }
+  }
+
+  it('past the cap of carried groups the oldest merge: still every notification accounted for', () => {
+    const { log, reads } = overlapping(12, false);
+    for (const r of reads) r.fail(-32603, 'Internal error');
+    expect(outcome(log)).toMatchObject({ details: [expect.stringMatching(/after 12 notification\(s\)$/)], notificationsReread: 0, notificationsForCached: 12 });
+    const again = overlapping(12, false);
+    again.reads.forEach((r, i) => (i === 10 ? r.respond({ contents: [{ uri: A, text: 'v2' }] }) : r.fail(-32603, 'Internal error')));
+    expect(outcome(again.log)).toMatchObject({ details: [expect.stringMatching(/after 1 notification\(s\)$/)], notificationsReread: 11, notificationsForCached: 12 });
+  });
+});
