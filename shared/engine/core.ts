@@ -365,6 +365,8 @@ export class EngineCore {
     l.endT = t;
     l.endSeq = seq;
     l.endCause = cause;
+    // Its refused GETs were attempts of this lifetime: a session revived later (revive) is not told of them.
+    l.refusedGets = undefined;
     l.client.ledgerEnded(l);
     closeGapsOfLedger(this, l, cause === 'unload' ? 'before the page unloaded' : `before session ${l.label} ended`, t, seq);
     const reason: CoverageReason = l.kind === 'session' ? 'lost-on-reinit' : 'lost-with-stream';

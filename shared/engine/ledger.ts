@@ -6,6 +6,17 @@ import type { Generation, RequestId, Transport } from '../decode/types.ts';
 import type { ClientModel } from './client-model.ts';
 import type { EndCause } from './types.ts';
 
+export interface RefusedGets {
+  n: number;
+  first: number;
+  last: number;
+  statuses: number[];
+  more: boolean;
+}
+
+/** The most distinct statuses of refused GETs a ledger keeps. */
+export const MAX_REFUSED_STATUSES = 4;
+
 export class SubscriptionLedger {
   open = true;
   /** Attempts at this session's GET stream (work-run.ts): while they go on, its missing channel is on its way back. */
@@ -37,9 +48,11 @@ export class SubscriptionLedger {
   lastChannelClose: { t: number; seq: number; retryMs?: number } | undefined;
   /**
    * GETs for its stream the server refused (an HTTP error: the SDK retries a dropped stream, then gives up) since it last
-   * closed, or since the session began if none opened yet: their statuses and the seqs of their answers.
+   * closed, or since the session began if none opened yet, while the session is open: how many, their distinct statuses
+   * (the first MAX_REFUSED_STATUSES; `more` when others came) and the seqs of the first and last answers. Bounded: a
+   * client retrying a 503 for ever grows nothing.
    */
-  refusedGets: { statuses: number[]; seqs: number[] } | undefined = undefined;
+  refusedGets: RefusedGets | undefined = undefined;
   /** Negotiated protocol version. */
   version: string | undefined;
   /** What its requests said in MCP-Protocol-Version (the latest): its version when no initialize of it was seen. */

@@ -7,7 +7,7 @@ import { checkRequestHeaders } from '../findings/protocol-checks.ts';
 import { noteReadFailed } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
 import type { EngineCore } from './core.ts';
-import type { SubscriptionLedger } from './ledger.ts';
+import { MAX_REFUSED_STATUSES, type SubscriptionLedger } from './ledger.ts';
 import { adoptListen, failListen, onLegacyEndpoint, pageGone, sessionGone, withdrawListen } from './on-session.ts';
 
 /** server-everything answers a stale session with 400 "No valid session ID provided"; the SDK says "Server not initialized". */
@@ -69,9 +69,13 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       if (e.status === 404) return sessionGone(core, c, l, 'http-404', t, seq);
       // A GET for the stream back the server refused (503 while it restarts): no-delivery-channel says the attempts.
       if (e.info.role === 'get' && !ok && l.channels === 0) {
-        const r = (l.refusedGets ??= { statuses: [], seqs: [] });
-        if (!r.statuses.includes(e.status)) r.statuses.push(e.status);
-        r.seqs.push(seq);
+        const r = (l.refusedGets ??= { n: 0, first: seq, last: seq, statuses: [], more: false });
+        r.n++;
+        r.last = seq;
+        if (!r.statuses.includes(e.status)) {
+          if (r.statuses.length < MAX_REFUSED_STATUSES) r.statuses.push(e.status);
+          else r.more = true;
+        }
         return recheckHeld(core, l, t, seq);
       }
       // Not an unsubscribe: clients reconnect this way (DELETE, then initialize), and whether they subscribe again in

@@ -226,9 +226,9 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
 /** The GETs for a session's stream the server refused since it closed (or began), in words: ` (2 attempts to … refused: HTTP 503 at seq 22 and 26)`. */
 function refusedText(l: SubscriptionLedger): string {
   const r = l.refusedGets;
-  if (r === undefined || r.seqs.length === 0) return '';
-  const n = r.seqs.length;
-  const at = n === 1 ? `seq ${r.seqs[0]}` : n === 2 ? `seq ${r.seqs[0]} and ${r.seqs[1]}` : `seq ${r.seqs[0]} to ${r.seqs[n - 1]}`;
+  if (r === undefined || r.n === 0) return '';
+  const n = r.n;
+  const at = n === 1 ? `seq ${r.first}` : n === 2 ? `seq ${r.first} and ${r.last}` : `seq ${r.first} to ${r.last}`;
   const what = n === 1 ? '1 attempt to open it was' : `${n} attempts to open it were`;
-  return ` (${what} refused: HTTP ${r.statuses.join(', ')} at ${at})`;
+  return ` (${what} refused: HTTP ${r.statuses.join(', ')}${r.more ? ' and others' : ''} at ${at})`;
 }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { brief, findingsAfter, run } from '../../support/analyze.ts';
 import { Engine } from '../../../shared/engine/index.ts';
+import type { EngineCore } from '../../../shared/engine/core.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { hashText } from '../../../shared/hash.ts';
 import { errorResponse, notification, request, result, StreamableClient } from '../../support/mcp-clients.ts';
@@ -492,6 +493,55 @@ describe('delivery channel', () => {
     expect(h.map((x) => [x.open, x.detail!.replace(/\d+ ms/, 'N ms')])).toEqual([
       [false, `the GET stream closed at seq ${closeSeq} and was reopened only N ms later (2 attempts to open it were refused: HTTP 503 at seq ${first} and ${second})`],
     ]);
+  });
+
+  // A code review (2026-12-06): every refused GET's seq was kept, for the session's life (a client retrying a 503 for
+  // ever grew it without bound), and kept past the session's end (a revived session told the old attempts).
+  it('a client retrying the refused GET for ever keeps the ledger small, and the detail says first, last and how many', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    get.close('failed');
+    const closeSeq = log.frames.find((x) => x.kind === 'http-end' && x.outcome === 'failed')!.seq;
+    const seqs: number[] = [];
+    const statuses = [503, 502, 503, 500, 504, 429, 503];
+    for (let i = 0; i < 500; i++) {
+      log.wait(100);
+      c.openGet({ status: statuses[i % statuses.length]! });
+      seqs.push(log.frames.at(-3)!.seq);
+    }
+    const e = run(log);
+    const f = findingsAfter(e, 3000).filter((x) => x.id === 'no-delivery-channel');
+    expect(f.map((x) => x.detail)).toEqual([
+      `the GET stream closed at seq ${closeSeq} and was not reopened (500 attempts to open it were refused: HTTP 503, 502, 500, 504 and others at seq ${seqs[0]} to ${seqs.at(-1)})`,
+    ]);
+    const l = (e as unknown as { core: EngineCore }).core.ledgers.find((x) => x.label === 'S1')!;
+    expect(l.refusedGets).toEqual({ n: 500, first: seqs[0], last: seqs.at(-1), statuses: [503, 502, 500, 504], more: true });
+  });
+
+  // Only a GET the server answers can revive a session (a POST's success has no response-head): its stream opens at
+  // once, so the old attempts could show only for that instant. What the ended ledger keeps is what is checked.
+  it('a session that ends forgets the GETs refused before its end (a revived one is not told of them)', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    get.close('failed');
+    log.wait(500);
+    c.openGet({ status: 503 });
+    log.wait(500);
+    c.openGet({ status: 503 });
+    const core = (e: Engine) => (e as unknown as { core: EngineCore }).core;
+    expect(core(run(log)).ledgers.find((x) => x.label === 'S1')!.refusedGets).toMatchObject({ n: 2 });
+    // A second client of the page initializes its own session: S1 is taken as ended (re-initialize)…
+    new StreamableClient(log, URL, '2025-11-25').initialize({ sessionId: 'S2' });
+    const ended = run(log);
+    expect(ended.snapshot(log.t).sessions.find((x) => x.key === 'S1')).toMatchObject({ open: false, endCause: 're-initialize' });
+    expect(core(ended).ledgers.find((x) => x.label === 'S1')!.refusedGets).toBeUndefined();
+    // …until the first one gets its stream back on it: revived, and nothing says the attempts of before.
+    log.wait(1000);
+    c.openGet();
+    log.wait(5000);
+    const e = run(log);
+    expect(e.snapshot(log.t).sessions.find((x) => x.key === 'S1')).toMatchObject({ open: true });
+    expect(e.findings(log.t + 3000).filter((x) => /refused/.test(x.detail ?? ''))).toEqual([]);
   });
 
   it('the server refuses the GET stream (405)', () => {
