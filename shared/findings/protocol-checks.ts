@@ -20,17 +20,17 @@ const NOT_ADVERTISED = 'the server capabilities have no resources.subscribe';
 export function checkSubscribeCapability(core: EngineCore, c: ClientModel, uris: readonly string[], session: string | undefined, t: number, seq: number): void {
   if (!c.capsSeen || c.serverSubscribe === true) return;
   for (const uri of uris) {
-    core.log.record(
-      { id: 'subscribe-unsupported', doc: c.doc, endpoint: c.endpoint, uri, ...(session !== undefined ? { session } : {}), reason: 'not-advertised', detail: NOT_ADVERTISED },
-      t,
-      t,
-      [seq],
-    );
+    core.log.record(unsupportedSpec(c, uri, session, 'not-advertised', NOT_ADVERTISED), t, t, [seq]);
     const u = c.uri(uri);
     const kept = (u.unadvertisedSubscribes ??= []);
     kept.push(seq);
     if (kept.length > UNADVERTISED_KEPT) kept.shift();
   }
+}
+
+/** subscribe-unsupported about `uri` of client `c`, in `session` when there is one. */
+function unsupportedSpec(c: ClientModel, uri: string, session: string | undefined, reason: 'not-advertised' | 'method-not-found', detail: string) {
+  return { id: 'subscribe-unsupported' as const, doc: c.doc, endpoint: c.endpoint, uri, ...(session !== undefined ? { session } : {}), reason, detail };
 }
 
 /** A subscribe sent at `sentSeq` was answered: whether its send was said not advertised (and no longer kept). */
@@ -53,14 +53,7 @@ export function checkSubscribeRejected(core: EngineCore, u: UriState, code: numb
   const confirms = wasUnadvertised(u, sentSeq);
   if (code !== METHOD_NOT_FOUND) return;
   const rejected = `the server answered ${code} (method not found)`;
-  const spec = {
-    id: 'subscribe-unsupported' as const,
-    doc: u.client.doc,
-    endpoint: u.client.endpoint,
-    uri: u.uri,
-    ...(session !== undefined ? { session } : {}),
-    ...(confirms ? { reason: 'not-advertised', detail: `${NOT_ADVERTISED}; ${rejected}` } : { reason: 'method-not-found', detail: rejected }),
-  };
+  const spec = confirms ? unsupportedSpec(u.client, u.uri, session, 'not-advertised', `${NOT_ADVERTISED}; ${rejected}`) : unsupportedSpec(u.client, u.uri, session, 'method-not-found', rejected);
   if (confirms) core.log.confirm(spec, t, [sentSeq, seq]);
   else core.log.record(spec, t, t, [sentSeq, seq]);
 }
