@@ -9,7 +9,7 @@ import type { Frame, HeaderMap } from '../../shared/frames.ts';
 import { frameJson } from '../../shared/frame-shape.ts';
 import { clientKeyOf, findingClientTag, findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
-import { messageIndexAtSeq, NOT_INITIALIZED, sessionCapabilities, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
+import { capabilitiesOf, messageRangeAtSeq, NOT_INITIALIZED, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
 import { messageSessionName, nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionMention, type SessionIdName } from '../model/session-label.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { findingsForRow } from '../model/uri-table.ts';
@@ -99,7 +99,8 @@ function messagesAtSeq(store: PanelStore, seq: number): DecodedMessage[] {
   const engine = store.engineNow();
   const list = engine.messageList(engine.messageCount);
   const msgs: DecodedMessage[] = [];
-  for (let i = messageIndexAtSeq(list, seq); i < list.count && list.store.seqAt(i) === seq; i++) {
+  const { first, end } = messageRangeAtSeq(list, seq);
+  for (let i = first; i < end; i++) {
     const m = engine.message(i);
     if (!m) break;
     msgs.push(m);
@@ -466,7 +467,7 @@ function uriLines(lines: ReadonlyArray<ComponentChildren>): ComponentChildren {
 function SessionDetail({ snapshot, skey, open }: { snapshot: EngineSnapshot; skey: string; open: Props['open'] }) {
   const s = snapshot.sessions.find((x) => x.key === skey);
   if (!s) return <p class="muted">This session is not in the current view.</p>;
-  const caps = sessionCapabilities(snapshot.messages, s);
+  const caps = capabilitiesOf(snapshot.messages, s);
   // The session's client's rows by URI: what its URI links open.
   const rows = new Map<string, string>();
   for (const r of snapshot.uris) if (r.doc === s.doc && r.endpoint === s.endpoint) rows.set(r.uri, r.key);

@@ -3,7 +3,7 @@
 // read from the message list's columns (kind, method), not decoded (the drawer labels every evidence link on every render).
 import type { DecodedMessage, MessageList } from '../../shared/engine/index.ts';
 import type { Frame } from '../../shared/frames.ts';
-import { messageIndexAtSeq } from './sessions-view.ts';
+import { messageRangeAtSeq } from './sessions-view.ts';
 
 /** One message as a link names it: its method (a response's is its request's), with ` result`/` error` on an answer. */
 function messageText(m: Pick<DecodedMessage, 'kind' | 'method'>): string {
@@ -27,11 +27,8 @@ export function frameLabel(f: Frame | undefined, msgs: ReadonlyArray<Pick<Decode
  * counted and the first's kind and method read from `list`'s columns: no message is built (nor its id parsed).
  */
 export function frameLabelAt(list: MessageList, seq: number, f: Frame | undefined): string {
-  const store = list.store;
-  const first = messageIndexAtSeq(list, seq);
-  let count = 0;
-  while (first + count < list.count && store.seqAt(first + count) === seq) count++;
-  return count ? messagesText({ kind: store.kindAt(first), method: store.methodAt(first) }, count) : transportText(f);
+  const { first, end } = messageRangeAtSeq(list, seq);
+  return end > first ? messagesText({ kind: list.store.kindAt(first), method: list.store.methodAt(first) }, end - first) : transportText(f);
 }
 
 /** What the transport did in frame `f` (a frame that carried no message); '' when the frame is not in view. */

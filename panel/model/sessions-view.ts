@@ -22,6 +22,14 @@ export function messageIndexAtSeq(list: MessageList, seq: number): number {
   return lo;
 }
 
+/** The messages of frame `seq` in `list`: indexes `[first, end)` (empty when the frame carried none). */
+export function messageRangeAtSeq(list: MessageList, seq: number): { first: number; end: number } {
+  const first = messageIndexAtSeq(list, seq);
+  let end = first;
+  while (end < list.count && list.store.seqAt(end) === seq) end++;
+  return { first, end };
+}
+
 /** Why a legacy session shows "not initialized" (SessionView.notInitialized). */
 export const NOT_INITIALIZED = 'the stream reconnected by itself to this new session and the client has not sent initialize on it';
 
