@@ -131,6 +131,8 @@ export class UriState {
   // The cache entry, as a client that writes every read answer in arrival order would hold it.
   cached = false;
   readAt = 0;
+  /** When the read before the entry's current one was answered, while the entry stayed cached (a poll's last period). */
+  prevReadAt: number | undefined = undefined;
   readSeq = 0;
   /** The session the entry was read in (its live holder, else the client's current one, as the answer came). */
   readSession: string | undefined = undefined;

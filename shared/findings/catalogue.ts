@@ -202,7 +202,10 @@ export const COVERAGE_REASONS: Record<CoverageReason, ReasonEntry> = {
   'never-subscribed': {
     label: 'never subscribed',
     severity: 'warning',
-    explanation: 'The client read this URI but never sent resources/subscribe (or a listen) for it.',
+    explanation:
+      'The client read this URI but never sent resources/subscribe (or a listen) for it. A client that polls instead — ' +
+      'reads it again within its declared freshness (your rule, the server\'s ttlMs) — gets only a note (info) while it ' +
+      'keeps doing so: the warning returns once the cache outlives that bound without a re-read.',
   },
   'lost-on-reinit': {
     label: 'lost when its session ended',

@@ -8,6 +8,7 @@ import { EitherRun, type WorkRun } from '../engine/work-run.ts';
 import type { UriState } from '../engine/uri-state.ts';
 import type { FindingSpec } from './finding-log.ts';
 import { COVERAGE_REASONS } from './catalogue.ts';
+import { says } from './refresh.ts';
 import type { CoverageReason } from './types.ts';
 
 /**
@@ -83,6 +84,27 @@ function coverageReason(core: EngineCore, u: UriState): { reason: CoverageReason
   return { reason: 'never-subscribed', detail: 'no resources/subscribe or listen was sent for it' };
 }
 
+/**
+ * A never-subscribed URI the client polls at `t`: read again within its declared expected freshness (a user rule, the
+ * server's ttlMs; a guessed bound is no promise to poll against) after the read before, and not past it since — with
+ * the grace, as cache-age-exceeded counts it. Returns until when that lasts without another read, and the detail's words
+ * for then and after. A URI read once is not polled.
+ */
+function polledUntil(core: EngineCore, u: UriState, t: number): { until: number; note: string; late: string } | undefined {
+  const prev = u.prevReadAt;
+  if (prev === undefined) return undefined;
+  const f = u.freshness(core.rules, core.defaultMaxAgeMs);
+  if (f.source !== 'rule' && f.source !== 'ttl') return undefined;
+  const limit = f.maxAgeMs + core.grace;
+  if (u.readAt - prev > limit || t - u.readAt > limit) return undefined;
+  const bound = `${says(f.maxAgeMs)} (${f.source})`;
+  return {
+    until: u.readAt + limit,
+    note: `the client polls it instead: read again within its expected freshness, ${bound}`,
+    late: `it was polled, but not read again within its expected freshness, ${bound}, after the read at seq ${u.readSeq}`,
+  };
+}
+
 /** A URI of the same client that is subscribed and is this one spelled differently (case, escapes, default port). */
 function otherSpelling(u: UriState): string | undefined {
   for (const o of u.client.sameResource(u)) if (o.held || o.believed) return o.uri;
@@ -149,8 +171,12 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
     const info = c.serverSubscribe === false;
     // (A 2026 client has no session to change: a discover that changes the capability changes only the severity.)
     if (!cns || cns.spec.session !== session || quick === undefined || cns.spec.reason !== quick || (cns.spec.severity === 'info') !== info) {
-      const { reason, detail } = coverageReason(core, u);
-      if (cns && session !== undefined && cns.spec.reason === reason && cns.spec.detail === detail && (cns.spec.severity === 'info') === info) {
+      const { reason, detail: why } = coverageReason(core, u);
+      // Never subscribed but polled within a declared freshness (a rule, the server's ttlMs): a valid strategy (DESIGN
+      // §1.5), a note until the cache outlives that bound without a re-read, the warning from then on.
+      const polled = !info && reason === 'never-subscribed' ? polledUntil(core, u, t) : undefined;
+      const detail = polled ? `${why}; ${polled.note}` : why;
+      if (!polled && cns && cns.spec.until === undefined && session !== undefined && cns.spec.reason === reason && cns.spec.detail === detail && (cns.spec.severity === 'info') === info) {
         // Only the session it names changed (a reconnect): the open condition's own spec says so, no new one.
         cns.spec.session = session;
         core.conds.hold(slots, cns.spec as FindingSpec & { id: 'cached-not-subscribed' }, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq], undefined, lostRun(c, reason));
@@ -162,6 +188,12 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
         // Without the capability there is nothing to subscribe to: polling is the only option, so it is only worth a
         // note (subscribe-unsupported tells the client off if it tried anyway).
         if (info) spec.severity = 'info';
+        else if (polled) {
+          // (The catalogue's warning then: `then` has no severity of its own.)
+          const then = { ...spec, detail: `${why}; ${polled.late}` };
+          spec.severity = 'info';
+          spec.until = { t: polled.until, then };
+        }
         core.conds.hold(slots, spec, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq], undefined, lostRun(c, reason));
       }
     }

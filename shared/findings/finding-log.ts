@@ -18,6 +18,17 @@ export interface FindingSpec {
   detail?: string;
   /** Overrides the catalogue / reason severity. */
   severity?: Severity;
+  /**
+   * A spec that holds only until a time: past `until.t` the finding reads as `until.then` (a polled never-subscribed URI
+   * is a note while its re-reads keep it within its expected freshness, and the warning once its cache outlives that).
+   * Open conditions are read through specAt, so the change needs no event.
+   */
+  until?: { t: number; then: FindingSpec };
+}
+
+/** The spec as it reads at `t` (see FindingSpec.until). */
+export function specAt(s: FindingSpec, t: number): FindingSpec {
+  return s.until !== undefined && t > s.until.t ? s.until.then : s;
 }
 
 /**
@@ -303,7 +314,7 @@ export class ConditionSet {
     if (!cur) return;
     slots[id] = undefined;
     if (this.open.get(cur.key) === cur) this.open.delete(cur.key);
-    if (this.settled(cur, t)) this.log.record(cur.spec, cur.since, t, [...cur.evidence, ...evidence]);
+    if (this.settled(cur, t)) this.log.record(specAt(cur.spec, t), cur.since, t, [...cur.evidence, ...evidence]);
   }
 
   /** Has the condition held long enough at `now` to be reported (and is no run of the client's still reaching for it)? */
@@ -335,8 +346,9 @@ function toFinding(spec: FindingSpec, key: string, firstT: number, lastT: number
     open,
     title: reason?.title ?? c.title,
     explanation: reason?.title !== undefined ? reason.explanation : reason ? `${reason.explanation} ${c.explanation}` : c.explanation,
-    // Without the capability (a note, severity set on the spec) subscribing is no fix: polling is, as for a phantom.
-    fix: reason?.fix ?? (spec.id === 'cached-not-subscribed' && spec.severity === 'info' ? PHANTOM_REASONS['subscribe-not-offered'].fix : c.fix),
+    // Without the capability (a note, severity set on the spec) subscribing is no fix: polling is, as for a phantom. (A
+    // polled URI's note, with `until`, keeps the catalogue's fix.)
+    fix: reason?.fix ?? (spec.id === 'cached-not-subscribed' && spec.severity === 'info' && spec.until === undefined ? PHANTOM_REASONS['subscribe-not-offered'].fix : c.fix),
   };
   if (spec.doc !== undefined) f.doc = spec.doc;
   if (spec.endpoint !== undefined) f.endpoint = spec.endpoint;
@@ -387,7 +399,7 @@ export function assembleFindings(log: FindingLog, conditions: ConditionSet, time
     addEvidence(f.evidence, evidence);
   };
   for (const c of conditions.open.values()) {
-    if (conditions.settled(c, now)) merge(c.spec, c.key, c.since, now, c.evidence, 1, true);
+    if (conditions.settled(c, now)) merge(specAt(c.spec, now), c.key, c.since, now, c.evidence, 1, true);
   }
   // An open timed finding holds until now; one that is an event due but not yet committed (missed-update) happened at
   // its instant, as it reads once committed (its Last does not tick, and the timeline does not shade it to now).

@@ -85,6 +85,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
     u.newestSeq = seq;
     u.newest = undefined;
   } else if (u.newest === undefined && u.cached) u.newest = { ...u.content };
+  u.prevReadAt = u.cached ? u.readAt : undefined;
   u.cached = true;
   u.readAt = t;
   u.readSeq = seq;
@@ -311,7 +312,7 @@ function carryOver(p: Pending): CarriedGroup[] {
 }
 
 /** A duration as the findings say it: ms under 10 s (a 400 ms rule read "expected at most 0 s"), else seconds. */
-function says(ms: number): string {
+export function says(ms: number): string {
   return ms < 10_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
 }
 
