@@ -7,6 +7,7 @@ import { contentDiffers, MAX_CARRIED, pendingCount, type CarriedGroup, type Cont
 import type { FindingSpec, TimedFinding } from './finding-log.ts';
 import { noteGapReadFailed, noteGapReadSent, settleGap, timedGapFinding } from './gap.ts';
 import type { RequestId } from '../decode/types.ts';
+import type { Freshness } from '../engine/freshness.ts';
 import { hashText } from '../hash.ts';
 import { utf8Length } from '../payload.ts';
 
@@ -317,13 +318,27 @@ export function says(ms: number): string {
 }
 
 /**
+ * The bound a cache entry's age is judged by: its expected freshness, but a learned cadence only while no notification
+ * can come. The cadence is learned from this URI's notifications, so while it is held with a delivery channel open the
+ * next change would be notified like those were: a quiet spell longer than the cadence says the server went quiet, not
+ * that the client's cache is stale (a real-SDK audit, 2026-12-05: five edits 700 ms apart taught "at most 2102 ms", and
+ * a healthy subscribed client was flagged 3 s after the burst). There it is judged by the default, as a URI with no
+ * cadence is (the seed's slow fallback check), unless the cadence is the longer. Its row still says the cadence.
+ */
+function ageBound(core: EngineCore, u: UriState): Freshness {
+  const f = u.freshness(core.rules, core.defaultMaxAgeMs);
+  if (f.source === 'learned' && f.maxAgeMs < core.defaultMaxAgeMs && u.held && u.channelOpen) return { maxAgeMs: core.defaultMaxAgeMs, source: 'default' };
+  return f;
+}
+
+/**
  * The URI's cache at `t` is older than expected: the finding and since when. A guessed bound (learned cadence, global
  * default) only suggests a look; a declared one is a warning — but the server's ttlMs on a URI it holds with a channel
  * open is a hint the subscription supersedes (the notification invalidates the entry; an idle, subscribed client is
  * not serving stale content), so info there.
  */
 function overAge(core: EngineCore, u: UriState, t: number): { spec: FindingSpec; since: number } | undefined {
-  const f = u.freshness(core.rules, core.defaultMaxAgeMs);
+  const f = ageBound(core, u);
   const age = t - u.readAt;
   // Past the bound for the grace, as a condition settles: a client polling at its rule's period is not over age for
   // the few ms its read takes each time.

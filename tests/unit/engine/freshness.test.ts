@@ -74,6 +74,31 @@ describe('freshness edges (2026-12-05 audit)', () => {
     expect(expectedFreshness(POLICY, [], undefined, 3, [10_000], 60_000).source).toBe('default');
   });
 
+  it('a learned cadence is no cache-age bound while a notification can come (held, channel open): the default is', () => {
+    // A real-SDK audit, 2026-12-05: five edits 700 ms apart taught "at most 2102 ms", and 3 s after the burst a healthy
+    // subscribed client that re-read every notification was flagged.
+    const log = new FrameLog();
+    const { c, get } = subscribed(log);
+    for (let i = 1; i <= 5; i++) {
+      log.wait(700);
+      get.updated(POLICY);
+      c.read(POLICY, `v${i}`);
+    }
+    const e = Engine.replay(log.frames);
+    // 10 s after the burst: past the cadence and the grace.
+    const row = e.snapshot(log.t + 10_000).uris[0]!;
+    // The row still says the cadence; nothing is found against it.
+    expect([row.expectedMaxAgeSource, row.findings]).toEqual(['learned', []]);
+    expect(row.expectedMaxAgeMs).toBeLessThan(2200);
+    expect(e.findings(log.t + 10_000)).toEqual([]);
+    // The default still applies (the slow fallback check): a note past 10 minutes, as for a URI with no cadence.
+    expect(e.findings(log.t + 11 * 60_000).map((f) => [f.id, f.reason, f.severity])).toEqual([['cache-age-exceeded', 'default', 'info']]);
+    // With the channel gone no notification can come: the cadence is the bound again (beside no-delivery-channel).
+    get.close();
+    const closed = Engine.replay(log.frames).findings(log.t + 10_000).filter((f) => f.id === 'cache-age-exceeded');
+    expect(closed.map((f) => [f.reason, f.severity])).toEqual([['learned', 'info']]);
+  });
+
   it('a steady ticker faster than a second is still learned (measured between bursts)', () => {
     const log = new FrameLog();
     const { c, get } = subscribed(log);
