@@ -18,6 +18,14 @@ export interface PanelConnection {
  * A panel without a tab (offline, to analyse an imported trace) still uses the saved settings, and saves them as any
  * panel does: a port that asks for them (`settings-get`) and then hears every change, reconnecting as connectToTab does.
  */
+/** Asks the background to replace the settings on `port`; false when not connected. */
+function sendSettings(port: browser.Runtime.Port | undefined, settings: Settings): boolean {
+  if (!port) return false;
+  const msg: PanelToBackground = { type: 'settings-set', settings };
+  port.postMessage(msg);
+  return true;
+}
+
 export function connectForSettings(onMessage: (m: BackgroundToPanel) => void): Pick<PanelConnection, 'setSettings' | 'close'> {
   const backoff = new Backoff(100, 3000);
   let port: browser.Runtime.Port | undefined;
@@ -44,12 +52,7 @@ export function connectForSettings(onMessage: (m: BackgroundToPanel) => void): P
   };
   open();
   return {
-    setSettings(settings) {
-      const msg: PanelToBackground = { type: 'settings-set', settings };
-      if (!port) return false;
-      port.postMessage(msg);
-      return true;
-    },
+    setSettings: (settings) => sendSettings(port, settings),
     close() {
       closed = true;
       port?.disconnect();
@@ -101,12 +104,7 @@ export function connectToTab(
       const msg: PanelToBackground = { type: 'clear' };
       port?.postMessage(msg);
     },
-    setSettings(settings) {
-      const msg: PanelToBackground = { type: 'settings-set', settings };
-      if (!port) return false;
-      port.postMessage(msg);
-      return true;
-    },
+    setSettings: (settings) => sendSettings(port, settings),
     close() {
       closed = true;
       port?.disconnect();

@@ -15,6 +15,7 @@ import { startBrowser, type Browser } from '../support/extension.ts';
 import { FrameLog } from '../support/frame-log.ts';
 import { StreamableClient, WsClient } from '../support/mcp-clients.ts';
 import { twoEndpointLog } from '../support/two-clients.ts';
+import { lapsedLog } from '../support/gap-sessions.ts';
 import { HELD, LISTENED, listenLog, PLAIN, reusedListenLog } from '../support/listen-log.ts';
 
 const FIXTURE = resolve('tests/fixtures/sdk-v1-streamable.trace.json');
@@ -343,15 +344,7 @@ it("the Findings view tells two endpoints' findings about one URI apart by the c
 it("the URI table's Findings column titles a finding as the Findings view does: a lapsed subscription's resume-gap by its reason's own title", async () => {
   // S1 read and subscribed the policy; the client re-initialized as S2 and subscribed again, and never read it again.
   const log = new FrameLog();
-  const c = new StreamableClient(log, URL, '2025-11-25');
-  c.initialize({ sessionId: 'S1' });
-  c.read(POLICY, 'v1');
-  c.subscribe(POLICY);
-  log.wait(1000);
-  c.initialize({ sessionId: 'S2' });
-  c.openGet();
-  log.wait(800);
-  c.subscribe(POLICY);
+  lapsedLog(log, URL, POLICY);
   log.wait(10_000);
   const p = await imported(traceFile(log, 'lapsed.trace.json'), { width: 1400, height: 900 });
   await p.click('[role="tab"][data-view="resources"]');

@@ -41,3 +41,21 @@ export function cutWithPerRequestStream(log: FrameLog): { c: StreamableClient; p
   log.wait(300);
   return { c, p };
 }
+
+/**
+ * A lapsed subscription: S1 (2025-11-25, at `url`) read and subscribed `uri`; the client re-initialized as S2, opened
+ * its GET stream and subscribed again, and never read it again (resume-gap, subscription-lapsed). Shared by the panel's
+ * unit and e2e tests of how the finding is titled.
+ */
+export function lapsedLog(log: FrameLog, url = GAP_URL, uri = GAP_POLICY): StreamableClient {
+  const c = new StreamableClient(log, url, '2025-11-25');
+  c.initialize({ sessionId: 'S1' });
+  c.read(uri, 'v1');
+  c.subscribe(uri);
+  log.wait(1000);
+  c.initialize({ sessionId: 'S2' });
+  c.openGet();
+  log.wait(800);
+  c.subscribe(uri);
+  return c;
+}

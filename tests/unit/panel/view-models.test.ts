@@ -10,6 +10,7 @@ import { staleIntervals } from '../../../panel/model/timeline.ts';
 import { CATALOGUE } from '../../../shared/findings/catalogue.ts';
 import { rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
 import { run } from '../../support/analyze.ts';
+import { lapsedLog } from '../../support/gap-sessions.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
 import { findingRowKey, type Finding, type UriRow } from '../../../shared/engine/index.ts';
@@ -286,15 +287,7 @@ describe('URI table model', () => {
   it("shows a finding by its own title, its reason's when it has one (a lapsed subscription's resume-gap is not a stream reconnected without resuming)", () => {
     // S1 read and subscribed, re-initialized as S2 and subscribed again without reading: resume-gap, subscription-lapsed.
     const log = new FrameLog();
-    const c = new StreamableClient(log, URL, '2025-11-25');
-    c.initialize({ sessionId: 'S1' });
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
-    log.wait(1000);
-    c.initialize({ sessionId: 'S2' });
-    c.openGet();
-    log.wait(800);
-    c.subscribe(POLICY);
+    lapsedLog(log, URL, POLICY);
     const snap = run(log).snapshot(log.t + 60_000);
     const row = snap.uris.find((r) => r.uri === POLICY)!;
     const gap = snap.findings.find((f) => f.id === 'resume-gap' && f.uri === POLICY)!;
