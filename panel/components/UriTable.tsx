@@ -10,7 +10,7 @@ import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { clientKeyOf } from '../model/client-tags.ts';
 import { sessionIdNamer, type SessionIdName } from '../model/session-label.ts';
 import { elementId, formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
-import { ageSeverities, cacheAge, isProblem, lastHolders, rowFindingTitles, serverTitle, uriParts, type LastHolder } from '../model/uri-table.ts';
+import { ageSeverities, ageTitle, cacheAge, isOverAge, isProblem, lastHolders, rowFindingTitles, serverTitle, uriParts, type LastHolder } from '../model/uri-table.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 22;
@@ -96,9 +96,9 @@ function cellsOf(r: UriRow, now: number, selected: boolean, client: string, hold
     titles: (titles.get(r.key) ?? r.findings.map((f) => CATALOGUE[f].title)).join(' · '),
     age: age === undefined ? (r.listed ? 'listed' : 'not cached') : formatAge(age),
     matters: age !== undefined || r.status !== 'ok',
-    overAge: age !== undefined && age > r.expectedMaxAgeMs,
+    overAge: isOverAge(r, now),
     ageSeverity: ages.get(r.key) ?? 'pending',
-    ageTitle: age === undefined ? '' : `expected at most ${formatDuration(r.expectedMaxAgeMs)} (${r.expectedMaxAgeSource})`,
+    ageTitle: age === undefined ? '' : ageTitle(r),
     believes: r.clientBelievesSubscribed,
     server: r.serverHasSubscription,
     serverTitle: serverTitle(r, holders, now, name),

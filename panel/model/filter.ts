@@ -178,7 +178,7 @@ export interface RowFacts {
 function rowIs(v: IsValue, r: UriRow): boolean | undefined {
   switch (v) {
     case 'stale':
-      return r.findings.some((f) => STALE_FINDINGS.has(f)) || (r.cached && (r.cacheAgeMs ?? 0) > r.expectedMaxAgeMs);
+      return r.findings.some((f) => STALE_FINDINGS.has(f)) || (r.cached && (r.cacheAgeMs ?? 0) > r.ageLimitMs);
     case 'phantom':
       return r.findings.includes('phantom-subscription') || (r.clientBelievesSubscribed && !r.serverHasSubscription);
     case 'error':

@@ -3,7 +3,7 @@
 // severity for the toolbar. Pure.
 import { findingRowKey, followsUriAcrossSessions, type EngineSnapshot, type Finding, type SessionView, type Severity, type UriRow } from '../../shared/engine/index.ts';
 import { matchesRow, type Filter } from './filter.ts';
-import { formatAgoCoarse } from './format.ts';
+import { formatAgoCoarse, formatDuration } from './format.ts';
 import { sessionIdMatches, sessionIdNamer, sessionLabel, withShownNames, type SessionIdName } from './session-label.ts';
 
 /**
@@ -86,6 +86,23 @@ export function isProblem(r: UriRow): boolean {
 /** Cache age at `now` (ticking between snapshots), or undefined when not cached. */
 export function cacheAge(r: UriRow, now: number): number | undefined {
   return r.cached && r.cacheReadAt !== undefined ? Math.max(0, now - r.cacheReadAt) : undefined;
+}
+
+/**
+ * The cache at `now` is older than the bound the engine judges it by (ageLimitMs): not the row's expected max age, which
+ * for a learned cadence is no bound while the URI is held with a channel open.
+ */
+export function isOverAge(r: UriRow, now: number): boolean {
+  const age = cacheAge(r, now);
+  return age !== undefined && age > r.ageLimitMs;
+}
+
+/** The age cell's title: the expected bound, and the one in force when that differs. */
+export function ageTitle(r: Pick<UriRow, 'expectedMaxAgeMs' | 'expectedMaxAgeSource' | 'ageLimitMs' | 'ageLimitSource'>): string {
+  const expected = `expected at most ${formatDuration(r.expectedMaxAgeMs)} (${r.expectedMaxAgeSource})`;
+  return r.ageLimitMs === r.expectedMaxAgeMs && r.ageLimitSource === r.expectedMaxAgeSource
+    ? expected
+    : `${expected}; judged by ${formatDuration(r.ageLimitMs)} (${r.ageLimitSource}) while subscribed with a channel open`;
 }
 
 export type NavKey = 'ArrowUp' | 'ArrowDown' | 'Home' | 'End' | 'PageUp' | 'PageDown';

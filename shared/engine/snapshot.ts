@@ -11,6 +11,7 @@ import type { EngineCore } from './core.ts';
 import { STREAM_HISTORY } from './core.ts';
 import type { ClientView, EngineSnapshot, FlowSnapshot, SessionView, UriRow } from './types.ts';
 import type { UriState } from './uri-state.ts';
+import { ageBound } from '../findings/refresh.ts';
 
 type FlowEntry = FlowSnapshot['perUri'][string];
 
@@ -71,6 +72,7 @@ function flowSnapshot(core: EngineCore, now: number, rows: UriState[]): FlowSnap
 
 function row(core: EngineCore, u: UriState, now: number, ids: FindingId[], worst: Finding['severity'] | undefined, node: NodeId | undefined): UriRow {
   const f = u.freshness(core.rules, core.defaultMaxAgeMs);
+  const bound = ageBound(core, u);
   const r: UriRow = {
     key: u.key,
     uri: u.uri,
@@ -86,6 +88,8 @@ function row(core: EngineCore, u: UriState, now: number, ids: FindingId[], worst
     notifications: u.notifyCount,
     expectedMaxAgeMs: f.maxAgeMs,
     expectedMaxAgeSource: f.source,
+    ageLimitMs: bound.maxAgeMs,
+    ageLimitSource: bound.source,
     findings: ids,
     status: worst ?? 'ok',
   };

@@ -89,6 +89,13 @@ export interface UriRow {
   notifications: number;
   expectedMaxAgeMs: number;
   expectedMaxAgeSource: FreshnessSource;
+  /**
+   * The bound its cache age is judged by now (findings/refresh.ts ageBound): the expected one, but the default rather
+   * than a shorter learned cadence while it is held with a delivery channel open. Compare ages against this, not
+   * expectedMaxAgeMs (which is for display).
+   */
+  ageLimitMs: number;
+  ageLimitSource: FreshnessSource;
   findings: FindingId[];
   /** Worst severity among its findings, or 'ok'. */
   status: Severity | 'ok';

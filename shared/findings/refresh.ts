@@ -323,9 +323,10 @@ export function says(ms: number): string {
  * next change would be notified like those were: a quiet spell longer than the cadence says the server went quiet, not
  * that the client's cache is stale (a real-SDK audit, 2026-12-05: five edits 700 ms apart taught "at most 2102 ms", and
  * a healthy subscribed client was flagged 3 s after the burst). There it is judged by the default, as a URI with no
- * cadence is (the seed's slow fallback check), unless the cadence is the longer. Its row still says the cadence.
+ * cadence is (the seed's slow fallback check), unless the cadence is the longer. Its row still says the cadence
+ * (expectedMaxAgeMs) and carries this bound beside it (ageLimitMs), which the panel compares the age against.
  */
-function ageBound(core: EngineCore, u: UriState): Freshness {
+export function ageBound(core: EngineCore, u: UriState): Freshness {
   const f = u.freshness(core.rules, core.defaultMaxAgeMs);
   if (f.source === 'learned' && f.maxAgeMs < core.defaultMaxAgeMs && u.held && u.channelOpen) return { maxAgeMs: core.defaultMaxAgeMs, source: 'default' };
   return f;

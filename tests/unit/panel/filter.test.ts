@@ -22,6 +22,8 @@ function row(over: Partial<UriRow> = {}): UriRow {
     notifications: 0,
     expectedMaxAgeMs: 600_000,
     expectedMaxAgeSource: 'default',
+    ageLimitMs: 600_000,
+    ageLimitSource: 'default',
     findings: [],
     status: 'ok',
     ...over,
@@ -97,6 +99,11 @@ describe('matchesRow', () => {
     expect(m('is:stale', row({ findings: ['cached-not-subscribed'], status: 'warning' }))).toBe(true);
     expect(m('is:stale', row({ cacheAgeMs: 700_000 }))).toBe(true);
     expect(m('is:stale', row({ findings: ['protocol-header-missing'], status: 'warning' }))).toBe(false);
+    // The age is compared with the bound the engine judges it by, not the cadence the row shows: a learned cadence is
+    // no bound while the URI is held with a channel open (a review, 2026-12-05: a healthy subscribed row matched).
+    const learned = { cacheAgeMs: 10_001, expectedMaxAgeMs: 2115, expectedMaxAgeSource: 'learned' as const };
+    expect(m('is:stale', row({ ...learned, ageLimitMs: 600_000, ageLimitSource: 'default' }))).toBe(false);
+    expect(m('is:stale', row({ ...learned, ageLimitMs: 2115, ageLimitSource: 'learned' }))).toBe(true);
   });
   it('is:phantom, is:error, is:problem, is:cached, is:subscribed', () => {
     const phantom = row({ serverHasSubscription: false, heldBy: [], findings: ['phantom-subscription'], status: 'error' });

@@ -1,0 +1,44 @@
+// The URI table's over-age mark and is:stale judge a cache age by the bound the engine uses (UriRow.ageLimitMs), not
+// the learned cadence the row shows (a review, 2026-12-05: a healthy subscribed URI's age cell was bold, no finding behind).
+import { describe, expect, it } from 'vitest';
+import { Engine } from '../../../shared/engine/index.ts';
+import { matchesRow, parseFilter } from '../../../panel/model/filter.ts';
+import { ageTitle, isOverAge } from '../../../panel/model/uri-table.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+
+const POLICY = 'file:///docs/policy.md';
+
+describe('cache age against the bound in force', () => {
+  it('a learned cadence marks no age while the URI is held with a channel open; once the channel closes it does', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.read(POLICY, 'v0');
+    c.subscribe(POLICY);
+    for (let i = 1; i <= 5; i++) {
+      log.wait(700);
+      get.updated(POLICY);
+      c.read(POLICY, `v${i}`);
+    }
+    const now = log.t + 10_000;
+    const stale = parseFilter('is:stale');
+    const open = Engine.replay(log.frames).snapshot(now);
+    const row = open.uris[0]!;
+    expect(open.findings).toEqual([]);
+    expect([row.expectedMaxAgeSource, row.ageLimitSource, row.ageLimitMs]).toEqual(['learned', 'default', 600_000]);
+    expect(row.expectedMaxAgeMs).toBeLessThan(2200);
+    expect(row.cacheAgeMs).toBeGreaterThan(row.expectedMaxAgeMs);
+    expect(isOverAge(row, now)).toBe(false);
+    expect(matchesRow(stale, { row, sessions: row.heldBy })).toBe(false);
+    expect(ageTitle(row)).toMatch(/^expected at most [\d.]+ s \(learned\); judged by 10 min 00 s \(default\) while subscribed with a channel open$/);
+
+    get.close();
+    const closed = Engine.replay(log.frames).snapshot(now).uris[0]!;
+    expect([closed.ageLimitSource, closed.ageLimitMs]).toEqual(['learned', closed.expectedMaxAgeMs]);
+    expect(isOverAge(closed, now)).toBe(true);
+    expect(matchesRow(stale, { row: closed, sessions: closed.heldBy })).toBe(true);
+    expect(ageTitle(closed)).toMatch(/^expected at most [\d.]+ s \(learned\)$/);
+  });
+});
