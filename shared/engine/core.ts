@@ -281,8 +281,10 @@ export class EngineCore {
     if (l.viaParent?.delete(u.uri)) reason = 'never-subscribed';
     const i = u.holders.indexOf(l);
     if (i < 0) return;
+    const deliveredTo = u.channelOpen ? t : u.deliveryEndedT();
     u.holders.splice(i, 1);
     if (u.holders.length === 0) {
+      u.deliveryLostT = deliveredTo;
       u.heldSinceBeforeRelease = u.heldSince;
       u.heldSince = undefined;
       u.releasedT = t;

@@ -207,6 +207,8 @@ export class UriState {
   heldSeq = 0;
   /** When it last stopped being held by anything: a change read after a hold that lapsed and came back was not missed. */
   releasedT: number | undefined = undefined;
+  /** When a notification could last reach it, as of its last release (findings/refresh.ts overAge: a learned cadence's finding begins no earlier). */
+  deliveryLostT: number | undefined = undefined;
   /** Where and why it last stopped being held (a subscribe made again later is a lapse: findings/gap.ts markLapse). */
   released: { seq: number; reason: CoverageReason } | undefined = undefined;
   /** heldSince when it was last released (a revived session held it all along: it gets it back). */
@@ -250,6 +252,21 @@ export class UriState {
   get channelOpen(): boolean {
     for (const l of this.holders) if (l.channels > 0) return true;
     return false;
+  }
+
+  /**
+   * Until when a notification could reach it (held with a delivery channel open): undefined while one still can, or
+   * when none ever could that is known; else the last of its holders' channel closes, or when it stopped being held.
+   */
+  deliveryEndedT(): number | undefined {
+    if (this.holders.length === 0) return this.deliveryLostT;
+    let last: number | undefined;
+    for (const l of this.holders) {
+      if (l.channels > 0) return undefined;
+      const c = l.lastChannelClose?.t;
+      if (c !== undefined && (last === undefined || c > last)) last = c;
+    }
+    return last;
   }
 
   /**

@@ -359,8 +359,20 @@ function overAge(core: EngineCore, u: UriState, t: number): { spec: FindingSpec;
       detail: `cached ${says(age)} ago; expected at most ${says(f.maxAgeMs)} (${f.source})${subscribed ? '; subscribed with a channel open, so a change would have been notified' : ''}`,
       severity: (f.source === 'rule' || f.source === 'ttl') && !subscribed ? 'warning' : 'info',
     },
-    since: u.readAt + f.maxAgeMs,
+    since: ageSince(core, u, f),
   };
+}
+
+/**
+ * When the cache went over `f`: the read plus the bound — but a learned cadence set aside while a notification could
+ * come (ageBound) is the bound again only since that stopped (the channel closed, the subscription went): the engine
+ * had ruled the span before not stale (a review, 2026-12-05: a finding after a close began ~58 s before it).
+ */
+function ageSince(core: EngineCore, u: UriState, f: Freshness): number {
+  const since = u.readAt + f.maxAgeMs;
+  if (f.source !== 'learned' || f.maxAgeMs >= core.defaultMaxAgeMs) return since;
+  const ended = u.deliveryEndedT();
+  return ended !== undefined && ended > since ? ended : since;
 }
 
 /**

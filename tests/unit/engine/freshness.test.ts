@@ -99,6 +99,53 @@ describe('freshness edges (2026-12-05 audit)', () => {
     expect(closed.map((f) => [f.reason, f.severity])).toEqual([['learned', 'info']]);
   });
 
+  it('a learned cadence set aside while a notification could come is the bound again from when that stopped, not backdated', () => {
+    // A review, 2026-12-05: closed a minute after the burst, the finding began at the last read plus the cadence, ~58 s
+    // before the close, over a span the engine had ruled not stale.
+    const burst = () => {
+      const log = new FrameLog();
+      const { c, get } = subscribed(log);
+      for (let i = 1; i <= 5; i++) {
+        log.wait(700);
+        get.updated(POLICY);
+        c.read(POLICY, `v${i}`);
+      }
+      log.wait(60_000);
+      return { log, c, get };
+    };
+    const age = (log: FrameLog) => Engine.replay(log.frames).findings(log.t + 10_000).filter((f) => f.id === 'cache-age-exceeded');
+    // The channel closes: from the close.
+    const a = burst();
+    const closedAt = a.log.t;
+    a.get.close();
+    const [closed] = age(a.log);
+    expect(closed?.reason).toBe('learned');
+    expect(closed!.firstT).toBeGreaterThanOrEqual(closedAt);
+    expect(closed!.firstT).toBeLessThan(closedAt + 100);
+    // The client unsubscribes with the channel open: from the unsubscribe.
+    const b = burst();
+    const unsubscribedAt = b.log.t;
+    b.c.unsubscribe(POLICY);
+    const [f] = age(b.log);
+    expect(f?.reason).toBe('learned');
+    expect(f!.firstT).toBeGreaterThanOrEqual(unsubscribedAt);
+    expect(f!.firstT).toBeLessThan(unsubscribedAt + 100);
+    // Closed before the cadence ran out: the read plus the cadence, as before.
+    const e = new FrameLog();
+    const s = subscribed(e);
+    for (let i = 1; i <= 5; i++) {
+      e.wait(700);
+      s.get.updated(POLICY);
+      s.c.read(POLICY, `v${i}`);
+    }
+    const readAt = e.t;
+    s.get.close();
+    const [g] = age(e);
+    expect(g?.reason).toBe('learned');
+    expect(g!.firstT).toBeGreaterThan(readAt + 1500);
+    expect(g!.firstT).toBeLessThan(readAt + 2200);
+  });
+
   it('a steady ticker faster than a second is still learned (measured between bursts)', () => {
     const log = new FrameLog();
     const { c, get } = subscribed(log);
