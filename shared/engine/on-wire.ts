@@ -68,7 +68,8 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       }
       if (e.status === 404) return sessionGone(core, c, l, 'http-404', t, seq);
       // A GET for the stream back the server refused (503 while it restarts): no-delivery-channel says the attempts.
-      if (e.info.role === 'get' && !ok && l.channels === 0) {
+      // Only on an open session: an ended one forgot its attempts (endLedger) and gathers none after its end.
+      if (e.info.role === 'get' && !ok && l.channels === 0 && l.open) {
         const r = (l.refusedGets ??= { n: 0, first: seq, last: seq, statuses: [], more: false });
         r.n++;
         r.last = seq;
