@@ -133,6 +133,11 @@ export class UriState {
   readAt = 0;
   /** When the read before the entry's current one was answered, while the entry stayed cached (a poll's last period). */
   prevReadAt: number | undefined = undefined;
+  /**
+   * When the first read of the entry's current run was answered: reads answered within the grace of it are one read
+   * (a component mounted twice reads twice a few ms apart; that is no poll), so they leave prevReadAt as it was.
+   */
+  readRunAt = 0;
   readSeq = 0;
   /** The session the entry was read in (its live holder, else the client's current one, as the answer came). */
   readSession: string | undefined = undefined;

@@ -86,7 +86,15 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
     u.newestSeq = seq;
     u.newest = undefined;
   } else if (u.newest === undefined && u.cached) u.newest = { ...u.content };
-  u.prevReadAt = u.cached ? u.readAt : undefined;
+  // Reads within the grace of the first of their run are one read (a double mount): only a later one starts a period.
+  // Measured from the run's first read, not from the read before: a client polling faster than the grace still polls.
+  if (!u.cached) {
+    u.prevReadAt = undefined;
+    u.readRunAt = t;
+  } else if (t - u.readRunAt > core.grace) {
+    u.prevReadAt = u.readAt;
+    u.readRunAt = t;
+  }
   u.cached = true;
   u.readAt = t;
   u.readSeq = seq;

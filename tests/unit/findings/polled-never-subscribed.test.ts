@@ -56,6 +56,25 @@ describe('never-subscribed, polled', () => {
     expect(brief(findingsAfter(e, 1000), 'info')).toEqual([`cached-not-subscribed ${POLICY} never-subscribed info`]);
   });
 
+  it('two reads a few ms apart (a component mounted twice) are one read, not a poll: the warning', () => {
+    // A review, 2026-12-05: the second read of a double mount counted as polling within the ttlMs.
+    expect(brief(findingsAfter(run(poller(2, 5).log), 2500))).toEqual([`cached-not-subscribed ${POLICY} never-subscribed warning`]);
+    // A double mount on each of two polls is still a poll.
+    const log = new FrameLog();
+    log.pageStart(PAGE);
+    const c = new ModernClient(log, URL);
+    c.discover();
+    for (const wait of [0, 5, 3000, 5]) {
+      log.wait(wait);
+      c.read(POLICY, 'v1', { ttlMs: 2000, cacheScope: 'private' });
+    }
+    expect(brief(findingsAfter(run(log), 500), 'info')).toEqual([`cached-not-subscribed ${POLICY} never-subscribed info`]);
+  });
+
+  it('a client polling faster than the grace still polls (reads are one only within the grace of the first of theirs)', () => {
+    expect(brief(findingsAfter(run(poller(6, 800).log), 500), 'info')).toEqual([`cached-not-subscribed ${POLICY} never-subscribed info`]);
+  });
+
   it('a poller that stops and unloads its page: the time past the bound is kept as the warning', () => {
     const { log } = poller(3, 3000);
     log.wait(10_000);
