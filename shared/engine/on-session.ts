@@ -345,6 +345,10 @@ export function pageGone(core: EngineCore, doc: string, t: number, seq: number):
       closeGap(core, u, 'before the page unloaded', t, seq);
       endStale(core, u, t, seq);
       u.pendingReread = undefined;
+      // A changed read waiting for a late notification: none can come to a page that left, so it was missed (it was
+      // dropped here, and a page closed within the grace of that read kept no trace of the change).
+      const m = u.pendingMissed;
+      if (m) core.log.record({ id: 'missed-update', doc: c.doc, endpoint: c.endpoint, uri: u.uri, ...(m.session !== undefined ? { session: m.session } : {}), detail: m.detail }, m.t, m.t, m.evidence);
       u.pendingMissed = undefined;
       u.flowReread = undefined;
       u.flowPhantom = undefined;

@@ -406,6 +406,21 @@ describe('notifications', () => {
     expect(e.snapshot(e.lastT!).flow.perUri[uri.key]!.path.map((s) => s.node)).toContain('K');
   });
 
+  it('a changed read with no notification is a missed-update even when the page leaves before a late notification could have come', () => {
+    // Before: the page's unload dropped the pending finding (it waits the grace for a late notification), and a
+    // page closed within 2 s of the read that showed the change kept no trace of it.
+    const log = new FrameLog();
+    const { c } = subscribed(log, [POLICY]);
+    log.wait(10_000);
+    c.read(POLICY, 'v2 (changed)');
+    log.wait(500);
+    log.pageEnd('http://localhost:8080/app');
+    const e = run(log);
+    const f = findingsAfter(e, 60_000).filter((x) => x.id === 'missed-update');
+    expect(brief(f)).toEqual([`missed-update ${POLICY} - warning`]);
+    expect(f[0]!.open).toBe(false);
+  });
+
   it('missed-update names the two reads whose content differed: seq, id, answer, time apart, short hash and size (both while pending and committed)', () => {
     const log = new FrameLog();
     const { c } = subscribed(log, [POLICY]);
