@@ -5,6 +5,7 @@ import { Engine } from '../../../shared/engine/index.ts';
 import { compileRules, expectedFreshness, globToRegExp, LEARN_AFTER } from '../../../shared/engine/freshness.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
+import { notifiedBurst, subscribedWithGet } from '../../support/burst.ts';
 
 const POLICY = 'file:///docs/policy.md';
 const rules = compileRules([{ pattern: 'file:///docs/*', maxAgeMs: 5_000 }]);
@@ -44,13 +45,12 @@ describe('expectedFreshness precedence', () => {
 });
 
 describe('freshness edges (2026-12-05 audit)', () => {
-  const subscribed = (log: FrameLog) => {
-    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
-    c.read(POLICY, 'v0');
-    c.subscribe(POLICY);
-    return { c, get };
+  const subscribed = (log: FrameLog) => subscribedWithGet(log, POLICY);
+  /** Subscribed, then five notifications 700 ms apart, each re-read. */
+  const notified = (log: FrameLog) => {
+    const s = subscribed(log);
+    notifiedBurst(log, s, POLICY);
+    return s;
   };
 
   it('a ** followed by a slash also spans no folder, as in gitignore', () => {
@@ -78,12 +78,7 @@ describe('freshness edges (2026-12-05 audit)', () => {
     // A real-SDK audit, 2026-12-05: five edits 700 ms apart taught "at most 2102 ms", and 3 s after the burst a healthy
     // subscribed client that re-read every notification was flagged.
     const log = new FrameLog();
-    const { c, get } = subscribed(log);
-    for (let i = 1; i <= 5; i++) {
-      log.wait(700);
-      get.updated(POLICY);
-      c.read(POLICY, `v${i}`);
-    }
+    const { get } = notified(log);
     const e = Engine.replay(log.frames);
     // 10 s after the burst: past the cadence and the grace.
     const row = e.snapshot(log.t + 10_000).uris[0]!;
@@ -104,12 +99,7 @@ describe('freshness edges (2026-12-05 audit)', () => {
     // before the close, over a span the engine had ruled not stale.
     const burst = () => {
       const log = new FrameLog();
-      const { c, get } = subscribed(log);
-      for (let i = 1; i <= 5; i++) {
-        log.wait(700);
-        get.updated(POLICY);
-        c.read(POLICY, `v${i}`);
-      }
+      const { c, get } = notified(log);
       log.wait(60_000);
       return { log, c, get };
     };
@@ -132,12 +122,7 @@ describe('freshness edges (2026-12-05 audit)', () => {
     expect(f!.firstT).toBeLessThan(unsubscribedAt + 100);
     // Closed before the cadence ran out: the read plus the cadence, as before.
     const e = new FrameLog();
-    const s = subscribed(e);
-    for (let i = 1; i <= 5; i++) {
-      e.wait(700);
-      s.get.updated(POLICY);
-      s.c.read(POLICY, `v${i}`);
-    }
+    const s = notified(e);
     const readAt = e.t;
     s.get.close();
     const [g] = age(e);

@@ -5,23 +5,16 @@ import { Engine } from '../../../shared/engine/index.ts';
 import { matchesRow, parseFilter } from '../../../panel/model/filter.ts';
 import { ageTitle, isOverAge } from '../../../panel/model/uri-table.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { StreamableClient } from '../../support/mcp-clients.ts';
+import { notifiedBurst, subscribedWithGet } from '../../support/burst.ts';
 
 const POLICY = 'file:///docs/policy.md';
 
 describe('cache age against the bound in force', () => {
   it('a learned cadence marks no age while the URI is held with a channel open; once the channel closes it does', () => {
     const log = new FrameLog();
-    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
-    c.initialize({ sessionId: 'S1' });
-    const get = c.openGet();
-    c.read(POLICY, 'v0');
-    c.subscribe(POLICY);
-    for (let i = 1; i <= 5; i++) {
-      log.wait(700);
-      get.updated(POLICY);
-      c.read(POLICY, `v${i}`);
-    }
+    const s = subscribedWithGet(log, POLICY);
+    notifiedBurst(log, s, POLICY);
+    const { get } = s;
     const now = log.t + 10_000;
     const stale = parseFilter('is:stale');
     const open = Engine.replay(log.frames).snapshot(now);
