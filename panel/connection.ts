@@ -15,48 +15,67 @@ export interface PanelConnection {
 }
 
 /**
- * A panel without a tab (offline, to analyse an imported trace) still uses the saved settings, and saves them as any
- * panel does: a port that asks for them (`settings-get`) and then hears every change, reconnecting as connectToTab does.
+ * A port to the background that reconnects with backoff when the service worker restarts: `greet()` is sent on every
+ * (re)connect; `onMessage` hears what comes and calls `ready()` once the connection is up (the backoff starts over);
+ * `onDown` when it goes or cannot open. `send` is false when not connected.
  */
-/** Asks the background to replace the settings on `port`; false when not connected. */
-function sendSettings(port: browser.Runtime.Port | undefined, settings: Settings): boolean {
-  if (!port) return false;
-  const msg: PanelToBackground = { type: 'settings-set', settings };
-  port.postMessage(msg);
-  return true;
-}
-
-export function connectForSettings(onMessage: (m: BackgroundToPanel) => void): Pick<PanelConnection, 'setSettings' | 'close'> {
+function reconnectingPort(
+  greet: () => PanelToBackground,
+  onMessage: (m: BackgroundToPanel, ready: () => void) => void,
+  onDown: () => void = () => {},
+): { send(m: PanelToBackground): boolean; close(): void } {
   const backoff = new Backoff(100, 3000);
   let port: browser.Runtime.Port | undefined;
   let closed = false;
+  const ready = () => backoff.reset();
+  const retry = () => {
+    onDown();
+    setTimeout(open, backoff.next());
+  };
   const open = () => {
     if (closed) return;
     try {
       port = browser.runtime.connect({ name: PANEL_PORT });
     } catch {
-      setTimeout(open, backoff.next());
+      retry();
       return;
     }
-    port.onMessage.addListener((m: unknown) => {
-      const msg = m as BackgroundToPanel;
-      if (msg.type === 'settings') backoff.reset();
-      if (msg.type === 'settings' || msg.type === 'settings-error') onMessage(msg);
-    });
+    port.onMessage.addListener((m: unknown) => onMessage(m as BackgroundToPanel, ready));
     port.onDisconnect.addListener(() => {
       port = undefined;
-      if (!closed) setTimeout(open, backoff.next());
+      if (!closed) retry();
     });
-    const get: PanelToBackground = { type: 'settings-get' };
-    port.postMessage(get);
+    port.postMessage(greet());
   };
   open();
   return {
-    setSettings: (settings) => sendSettings(port, settings),
+    send(m) {
+      if (!port) return false;
+      port.postMessage(m);
+      return true;
+    },
     close() {
       closed = true;
       port?.disconnect();
     },
+  };
+}
+
+/**
+ * A panel without a tab (offline, to analyse an imported trace) still uses the saved settings, and saves them as any
+ * panel does: a port that asks for them (`settings-get`) and then hears every change, reconnecting as connectToTab does.
+ */
+export function connectForSettings(onMessage: (m: BackgroundToPanel) => void): Pick<PanelConnection, 'setSettings' | 'close'> {
+  const link = reconnectingPort(
+    () => ({ type: 'settings-get' }),
+    (msg, ready) => {
+      if (msg.type === 'settings') ready();
+      if (msg.type === 'settings' || msg.type === 'settings-error') onMessage(msg);
+    },
+  );
+  return {
+    setSettings: (settings) => link.send({ type: 'settings-set', settings }),
+    close: () => link.close(),
   };
 }
 
@@ -66,48 +85,21 @@ export function connectToTab(
   onMessage: (m: BackgroundToPanel) => void,
   onStatus: (s: ConnectionStatus) => void,
 ): PanelConnection {
-  const backoff = new Backoff(100, 3000);
-  let port: browser.Runtime.Port | undefined;
-  let closed = false;
-
-  const open = () => {
-    if (closed) return;
-    try {
-      port = browser.runtime.connect({ name: PANEL_PORT });
-    } catch {
-      onStatus('reconnecting');
-      setTimeout(open, backoff.next());
-      return;
-    }
-    port.onMessage.addListener((m: unknown) => {
-      const msg = m as BackgroundToPanel;
+  onStatus('connecting');
+  const link = reconnectingPort(
+    () => ({ type: 'hello', tabId, since: lastSeq() }),
+    (msg, ready) => {
       if (msg.type === 'backlog' && msg.done) {
-        backoff.reset();
+        ready();
         onStatus('live');
       }
       onMessage(msg);
-    });
-    port.onDisconnect.addListener(() => {
-      port = undefined;
-      if (closed) return;
-      onStatus('reconnecting');
-      setTimeout(open, backoff.next());
-    });
-    const hello: PanelToBackground = { type: 'hello', tabId, since: lastSeq() };
-    port.postMessage(hello);
-  };
-  onStatus('connecting');
-  open();
-
+    },
+    () => onStatus('reconnecting'),
+  );
   return {
-    clear() {
-      const msg: PanelToBackground = { type: 'clear' };
-      port?.postMessage(msg);
-    },
-    setSettings: (settings) => sendSettings(port, settings),
-    close() {
-      closed = true;
-      port?.disconnect();
-    },
+    clear: () => void link.send({ type: 'clear' }),
+    setSettings: (settings) => link.send({ type: 'settings-set', settings }),
+    close: () => link.close(),
   };
 }
