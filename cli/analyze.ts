@@ -191,7 +191,10 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   const traffic = (f: Frame): boolean => f.kind !== 'page-start' && f.kind !== 'page-end';
   if (args.now !== undefined && later > 0 && !trace.frames.slice(0, engine.frameCount).some(traffic)) {
     const first = trace.frames.find(traffic) ?? trace.frames[0]!;
-    io.stderr(`analyze: --now ${new Date(args.now).toISOString()} is before the trace's first traffic frame (at ${new Date(first.t).toISOString()}; the replay stops at the first frame after --now): nothing to analyse\n`);
+    // Frame times are sub-millisecond; an ISO time is not. Name the first whole millisecond that reaches the frame, or a
+    // --now equal to the printed time would be "before" it.
+    const reach = new Date(Math.ceil(first.t)).toISOString();
+    io.stderr(`analyze: --now ${new Date(args.now).toISOString()} is before the trace's first traffic frame (the earliest --now that reaches it is ${reach}; the replay stops at the first frame after --now): nothing to analyse\n`);
     return 2;
   }
   if (later > 0) io.stderr(`analyze: note: ${later} of ${trace.frames.length} frames come after --now and are left out\n`);

@@ -281,8 +281,10 @@ export function messageContext(rows: readonly UriRow[]): MessageContext {
   const phantomUris = new Set<string>();
   const problemUris = new Set<string>();
   for (const r of rows) {
-    if (r.findings.some((f) => STALE_FINDINGS.has(f))) staleUris.add(r.uri);
-    if (r.clientBelievesSubscribed && !r.serverHasSubscription) phantomUris.add(r.uri);
+    // The table's own test (rowIs): a row stale by its age alone, or with a phantom finding but no belief gap now, is
+    // in the table's `is:stale` / `is:phantom` and its messages are too.
+    if (rowIs('stale', r)) staleUris.add(r.uri);
+    if (rowIs('phantom', r)) phantomUris.add(r.uri);
     if (r.status === 'error' || r.status === 'warning') problemUris.add(r.uri);
   }
   return { staleUris, phantomUris, problemUris };

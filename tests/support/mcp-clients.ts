@@ -171,6 +171,8 @@ export class StreamableClient extends HttpClientBase {
   negotiated: string | undefined;
   /** Set false to script a client that forgets MCP-Protocol-Version after init. */
   sendVersionHeader = true;
+  /** What MCP-Protocol-Version says when sent (undefined: the negotiated version), to script a mismatch. */
+  versionHeader: string | undefined;
 
   constructor(
     log: FrameLog,
@@ -183,7 +185,7 @@ export class StreamableClient extends HttpClientBase {
   protected headers(): HeaderMap {
     const h: HeaderMap = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     if (this.sessionId !== undefined) h['mcp-session-id'] = this.sessionId;
-    if (this.negotiated !== undefined && this.sendVersionHeader) h['mcp-protocol-version'] = this.negotiated;
+    if (this.negotiated !== undefined && this.sendVersionHeader) h['mcp-protocol-version'] = this.versionHeader ?? this.negotiated;
     return h;
   }
   protected params(_method: string, params: Json | undefined): Json | undefined {
@@ -260,13 +262,15 @@ export class ModernClient extends HttpClientBase {
   private listens = 0;
   /** Set false to script a client that omits Mcp-Method / MCP-Protocol-Version. */
   sendHeaders = true;
+  /** What MCP-Protocol-Version says (the body's `_meta` says the 2026-07-28 version), to script a mismatch. */
+  versionHeader = MODERN;
   /** What the Mcp-Name header carries for a body's name or uri (undefined: no header); the SDK sends it as it is. */
   mcpNameOf: (value: string) => string | undefined = (value) => value;
 
   protected headers(method?: string, name?: string): HeaderMap {
     const h: HeaderMap = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     if (method !== undefined && this.sendHeaders) {
-      h['mcp-protocol-version'] = MODERN;
+      h['mcp-protocol-version'] = this.versionHeader;
       h['mcp-method'] = method;
       const header = name !== undefined ? this.mcpNameOf(name) : undefined;
       if (header !== undefined) h['mcp-name'] = header;

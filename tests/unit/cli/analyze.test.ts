@@ -1,7 +1,7 @@
 // The analyze CLI: exit codes 0/1/2, --json, --fail-on, --now, --rule, and clear messages for unusable input.
 // Run in-process through main(), plus once as a real process the way CI runs it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
@@ -203,6 +203,26 @@ describe('analyze', () => {
     expect(cli(['x.json', '--rule', 'file:**=3000000000'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--rule: the milliseconds must be between') });
   });
 
+  // Only their refusals were tested (a docs audit, 2026-12-05): a value given must reach the engine.
+  it('--grace and --default-max-age change the verdict on a real trace (SDK v1, Streamable HTTP)', () => {
+    const text = readFileSync(join(import.meta.dirname, '../../fixtures/sdk-v1-streamable.trace.json'), 'utf8');
+    const files = { 't.json': text };
+    const ids = (argv: string[]) => {
+      const r = cli(['t.json', '--json', ...argv], files);
+      return (JSON.parse(r.stdout).findings as Array<{ id: string; open: boolean }>).map((f) => `${f.id}${f.open ? '' : ' (past)'}`).sort();
+    };
+    // The client re-read within the 2 s grace; with none, the moments between were findings.
+    expect(ids([])).toEqual([]);
+    expect(ids(['--grace', '0'])).toEqual(['cached-not-subscribed (past)', 'notified-not-reread (past)']);
+    expect(cli(['t.json', '--fail-on', 'warning'], files).code).toBe(0);
+    expect(cli(['t.json', '--fail-on', 'warning', '--grace', '0'], files).code).toBe(1);
+    // An hour after the export the cache is older than the 10-minute default; a 2-hour default lets it be.
+    const later = new Date(Date.parse(JSON.parse(text).createdAt) + 3600_000).toISOString();
+    expect(ids(['--now', later])).toEqual(['cache-age-exceeded']);
+    expect(ids(['--now', later, '--default-max-age', String(2 * 3600_000)])).toEqual([]);
+    expect(ids(['--now', later, '--default-max-age', String(50 * 60_000)])).toEqual(['cache-age-exceeded']);
+  });
+
   it('--help prints the usage to stdout and exits 0; -- ends the options', () => {
     expect(cli(['--help'], {})).toEqual({ code: 0, stdout: expect.stringMatching(/^usage: analyze <trace.json>[^]*--grace <ms>[^]*Exit status: 0/), stderr: '' });
     // As the README and the code (shared/engine/freshness.ts) have it: a glob's ? is not a /.
@@ -399,7 +419,7 @@ describe('analyze', () => {
     expect(cli(['t.json', '--now=2026-12-02T10:00:00Z'], files)).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown option --now=2026-12-02T10:00:00Z (write --now <value>, two arguments)') });
     const r = cli(['t.json', '--now', '2020-01-01T00:00:00Z'], files);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^analyze: --now 2020-01-01T00:00:00\.000Z is before the trace's first traffic frame \(at 2026-/);
+    expect(r.stderr).toMatch(/^analyze: --now 2020-01-01T00:00:00\.000Z is before the trace's first traffic frame \(the earliest --now that reaches it is 2026-/);
     expect(r.stdout).toBe('');
     // A page's start is stamped when the document began, seconds before its first request: a --now between the two
     // leaves nothing to judge either (it passed as clean).
@@ -408,7 +428,13 @@ describe('analyze', () => {
     const between = new Date(t.frames[0].t + 1000).toISOString();
     const early = cli(['t.json', '--now', between], { 't.json': JSON.stringify(t) });
     expect(early).toMatchObject({ code: 2, stdout: '' });
-    expect(early.stderr).toContain(`is before the trace's first traffic frame (at ${new Date(t.frames[1].t).toISOString()};`);
+    expect(early.stderr).toContain(`is before the trace's first traffic frame (the earliest --now that reaches it is ${new Date(Math.ceil(t.frames[1].t)).toISOString()};`);
+    // Frame times are sub-millisecond: the time the message names must itself be accepted (it named the frame's time cut
+    // to the millisecond, which was "before" the frame).
+    t.frames[1].t += 0.4;
+    const named = /reaches it is (\S+);/.exec(cli(['t.json', '--now', between], { 't.json': JSON.stringify(t) }).stderr)![1]!;
+    expect(named).toBe(new Date(Math.ceil(t.frames[1].t)).toISOString());
+    expect(cli(['t.json', '--now', named], { 't.json': JSON.stringify(t) }).code).not.toBe(2);
     // Repeatable options stay repeatable.
     expect(cli(['t.json', '--rule', 'file:**=1000', '--rule', 'x=5'], files).code).toBe(1);
   });

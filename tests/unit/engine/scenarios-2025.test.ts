@@ -844,6 +844,16 @@ describe('capabilities and headers', () => {
     expect(f[0]).toMatchObject({ session: 'S1', count: 3 });
   });
 
+  it('a header that names another version than the session negotiated', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    c.versionHeader = '2025-06-18';
+    c.read(POLICY, 'v1');
+    const f = findingsAfter(run(log), 3000).filter((x) => x.id === 'protocol-header-missing');
+    expect(f.map((x) => `${x.reason} ${x.session} ${x.detail}`)).toEqual(['mismatch S1 negotiated 2025-11-25, header says 2025-06-18']);
+  });
+
   it('no header is required on 2025-03-26', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL, '2025-03-26');

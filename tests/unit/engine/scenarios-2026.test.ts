@@ -357,6 +357,15 @@ describe('2026-07-28 listen', () => {
     expect(findingsAfter(run(log), 3000).map((x) => x.detail)).toContain('resources/read sent without MCP-Protocol-Version, Mcp-Method and Mcp-Name');
   });
 
+  it('a 2026 request whose MCP-Protocol-Version differs from its body\'s _meta version', () => {
+    const log = new FrameLog();
+    const c = new ModernClient(log, URL);
+    c.versionHeader = '2025-11-25';
+    c.discover();
+    const f = findingsAfter(run(log), 3000).filter((x) => x.id === 'protocol-header-missing');
+    expect(f.map((x) => `${x.reason} ${x.detail}`)).toEqual(['mismatch header says 2025-11-25, _meta says 2026-07-28']);
+  });
+
   it('Mcp-Name on a 2026 read: missing or not mirroring params.uri is said; a base64 sentinel or a redacted value is not', () => {
     const verdict = (mcpNameOf: (v: string) => string | undefined, uri = POLICY) => {
       const log = new FrameLog();

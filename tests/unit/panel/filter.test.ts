@@ -174,6 +174,20 @@ describe('matchesMessage and matchesSession', () => {
     ]);
     expect([[...c.staleUris], [...c.phantomUris], [...c.problemUris]]).toEqual([['a', 'b'], ['b'], ['b', 'c']]);
   });
+  it('takes stale and phantom URIs by the table\'s own test (an audit, 2026-12-05: Messages took fewer)', () => {
+    const row = (uri: string, over: Partial<UriRow>) => ({ uri, findings: [], status: 'ok', clientBelievesSubscribed: false, serverHasSubscription: false, cached: false, ageLimitMs: 60_000, ...over }) as unknown as UriRow;
+    const rows = [
+      // Over its age bound, its cache-age-exceeded still inside the grace: red in the table, stale to is:stale.
+      row('aged', { cached: true, cacheAgeMs: 61_000 }),
+      // A phantom finding whose belief gap has closed since (resubscribed): the table's is:phantom keeps it.
+      row('was-phantom', { findings: ['phantom-subscription'], clientBelievesSubscribed: true, serverHasSubscription: true }),
+      row('fresh', { cached: true, cacheAgeMs: 1_000 }),
+    ];
+    const c = messageContext(rows);
+    for (const q of ['is:stale', 'is:phantom'])
+      expect(rows.filter((r) => matchesRow(parseFilter(q), { row: r, sessions: [] })).map((r) => r.uri)).toEqual([...(q === 'is:stale' ? c.staleUris : c.phantomUris)]);
+    expect([[...c.staleUris], [...c.phantomUris]]).toEqual([['aged', 'was-phantom'], ['was-phantom']]);
+  });
   it('only session: terms narrow session lanes', () => {
     expect(matchesSession(parseFilter('is:stale uri:x'), ['S1'])).toBe(true);
     expect(matchesSession(parseFilter('session:s2'), ['S1'])).toBe(false);
