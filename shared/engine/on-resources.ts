@@ -14,9 +14,18 @@ import { strikeMissing, type EngineCore } from './core.ts';
 import { obj } from './on-session.ts';
 import { contentTextOf } from './uri-state.ts';
 import { flowWalk } from '../flow/flow-tracker.ts';
+import type { NodeId } from '../flow/chart.ts';
 
 /** A received notification: E and F are implied (the resource changed, the server found the subscriber), G and I seen. */
 const NOTIFIED = flowWalk(['E', 'F', 'G', 'I'], [true, true, false, false]);
+/**
+ * An unsolicited one (the delivering session or listen holds no subscription for the URI): the chart's F —yes→ G says
+ * the server found a session subscribed to it, which is what the finding denies, and F —no→ H says nothing was sent,
+ * which the log denies. The question is asked (E → F, inferred) and G is reached by a jump, F ⇢ G, counted on no edge.
+ */
+const UNSOLICITED: readonly NodeId[] = ['E', 'F', 'G', 'I'];
+const UNSOLICITED_INFERRED: readonly boolean[] = [true, true, false, false];
+const UNSOLICITED_JUMPS: readonly boolean[] = [false, false, true, false];
 
 export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage): void {
   if (m.uri === undefined) return;
@@ -221,12 +230,13 @@ export function onUpdated(core: EngineCore, c: ClientModel, m: DecodedMessage, v
     (l.viaParent ??= new Map()).set(u.uri, parent);
     core.reevaluate(u, m.t, m.seq);
   }
-  checkUnsolicited(core, u, l, m.t, m.seq);
+  const unsolicited = checkUnsolicited(core, u, l, m.t, m.seq);
   u.noteInterval(m.t);
   u.lastNotifyT = m.t;
   u.lastNotifySeq = m.seq;
   u.notifyCount++;
   core.counters.notifications++;
-  core.walkCompiled(u, NOTIFIED, m.t, m.seq);
+  if (unsolicited) core.walk(u, UNSOLICITED, m.t, m.seq, UNSOLICITED_INFERRED, UNSOLICITED_JUMPS);
+  else core.walkCompiled(u, NOTIFIED, m.t, m.seq);
   noteNotified(core, u, m.t, m.seq, l?.label);
 }

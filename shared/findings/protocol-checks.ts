@@ -59,20 +59,22 @@ export function checkSubscribeRejected(core: EngineCore, u: UriState, code: numb
 }
 
 /** An updated notification for a URI the delivering session or listen stream is not known to hold. */
-export function checkUnsolicited(core: EngineCore, u: UriState, l: SubscriptionLedger | undefined, t: number, seq: number): void {
+/** Records `unsolicited-update` when the delivering session or listen holds no subscription for `u`; true if it did. */
+export function checkUnsolicited(core: EngineCore, u: UriState, l: SubscriptionLedger | undefined, t: number, seq: number): boolean {
   // Without a session we cannot say whom it was for; a session picked up mid-way may hold things we never saw.
-  if (!l || !l.observedFromStart) return;
-  if (l.live && l.uris.has(u.uri)) return;
-  if (u.subscribeInFlight > 0) return;
-  if (l.kind === 'listen' && !l.acked && l.requested?.includes(u.uri)) return;
+  if (!l || !l.observedFromStart) return false;
+  if (l.live && l.uris.has(u.uri)) return false;
+  if (u.subscribeInFlight > 0) return false;
+  if (l.kind === 'listen' && !l.acked && l.requested?.includes(u.uri)) return false;
   // Sent just before the unsubscribe / session end reached the server.
-  if (u.loss && t - u.loss.t < core.grace) return;
+  if (u.loss && t - u.loss.t < core.grace) return false;
   core.log.record(
     { id: 'unsolicited-update', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, session: l.label, detail: `${l.kind === 'listen' ? 'listen' : 'session'} ${l.label} holds no subscription for it` },
     t,
     t,
     [seq],
   );
+  return true;
 }
 
 const BASE64_CANONICAL = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

@@ -52,6 +52,8 @@ export const EDGES: readonly FlowEdge[] = [
   E('C', 'D'),
   E('D', 'E'),
   E('E', 'F'),
+  // Not for an unsolicited update (the delivering session holds no subscription for the URI): that one reaches G by a
+  // jump, F ⇢ G (engine/on-resources.ts), as this arrow's label is not what happened.
   E('F', 'G', { zh: '能', en: 'yes', yes: true }),
   E('F', 'H', { zh: '不能', en: 'no', yes: false }),
   E('G', 'I'),

@@ -197,6 +197,39 @@ describe('notified, not re-read: the notification arrived, so K is reached by a 
   });
 });
 
+describe('an unsolicited update: the server found no subscribed session, yet sent it', () => {
+  const FAQ = 'file:///docs/faq.md';
+
+  it('v1: E → F ⇢ G → I — F —yes→ G ("found a session subscribed to it") is not counted; a solicited one still is', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedV1(log);
+    c.read(FAQ, 'f1'); // cached, never subscribed
+    get.updated(FAQ);
+    get.updated(POLICY);
+    c.read(POLICY, 'v2');
+    const e = run(log);
+    expect(brief(e.findings(log.t + 3000), 'info').filter((x) => x.startsWith('unsolicited-update'))).toEqual([`unsolicited-update ${FAQ} - info`]);
+    const faq = flowOf(e, log.t, FAQ);
+    expect(faq.path).toBe('JLEFGI');
+    expect([faq.count('E', 'F'), faq.count('F', 'G'), faq.count('F', 'H'), faq.count('G', 'I')]).toEqual([1, 0, 0, 1]);
+    const step = faq.snap.flow.perUri[faq.key]!.path.find((s) => s.node === 'G')!;
+    expect(step.edge).toBeUndefined(); // a jump
+    const policy = flowOf(e, log.t);
+    expect(policy.count('F', 'G')).toBe(1);
+    expect(policy.global('F', 'G')).toBe(1); // only the solicited one
+  });
+
+  it('2026-07-28: an update on a listen that did not ask for the URI takes F ⇢ G too', () => {
+    const log = new FrameLog();
+    const { c, l } = listeningV2(log);
+    c.read(FAQ, 'f1');
+    l.updated(FAQ);
+    const f = flowOf(run(log), log.t, FAQ);
+    expect(f.path).toBe('JLEFGI');
+    expect(f.count('F', 'G')).toBe(0);
+  });
+});
+
 describe('red means reached, ever', () => {
   it('a stale overwrite (L ⇢ M) stays red after 64 more steps, as its finding stays listed; the all-URIs view too', () => {
     const log = new FrameLog();
