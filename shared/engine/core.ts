@@ -359,7 +359,11 @@ export class EngineCore {
     if (!u.held) u.loss = { reason, t, seq };
   }
 
-  /** A session or listen stream ended: everything it held is gone server-side. */
+  /**
+   * A session or listen stream ended: nothing it held can reach the page any more. Gone server-side, except after a
+   * re-initialize (an end inferred from the page's side: the server may keep the session until it expires it, but no
+   * stream of it is open; a GET stream the server opens on it again revives it).
+   */
   endLedger(l: SubscriptionLedger, cause: EndCause, t: number, seq: number): void {
     if (!l.open) return;
     this.messages.turn(t);

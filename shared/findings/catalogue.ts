@@ -52,7 +52,8 @@ export const CATALOGUE: Record<FindingId, CatalogueEntry> = {
     node: 'Q',
     explanation:
       'The client subscribed in an earlier session or listen stream and never unsubscribed, so it thinks notifications will come. ' +
-      'That session is gone (re-initialize, HTTP 404, server restart, a dropped listen stream) and subscriptions are not restored ' +
+      'That session is gone (HTTP 404, server restart, a dropped listen stream), or was left behind by a re-initialize (the server ' +
+      'may keep it until it expires it, but nothing sent on it reaches the client), and subscriptions are not restored ' +
       'automatically. No error appears anywhere; the cache just goes stale after the reconnect.',
     fix:
       'Treat every new session as empty: after initialize (2025) or when a listen stream ends (2026), send resources/subscribe ' +

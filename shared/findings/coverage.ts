@@ -112,6 +112,13 @@ function otherSpelling(u: UriState): string | undefined {
 }
 
 /**
+ * A session ended by a re-initialize was ended by inference: the page initialized another and no stream of the old one
+ * is open (the 1.x SDK client reconnects without a DELETE). The server may still hold it, and what it subscribed, until
+ * it expires it — "ended" alone read as "the server dropped it" — but nothing it sends there reaches the page.
+ */
+const LEFT_BEHIND = ' — left behind when the page initialized another session: the server may keep it, and what it subscribed, until it expires it, but with no stream of it open nothing sent there reaches the page';
+
+/**
  * How the URI's last holder ended. Kept on the URI per ledger and end: on every reconnect each cached URI is checked
  * again, and a client that never resubscribes would otherwise build this text URIs × reconnects times.
  */
@@ -120,7 +127,7 @@ function endedHow(u: UriState): string {
   if (!lost) return 'no live session holds it';
   const memo = u.endedText;
   if (memo && memo.ledger === lost && memo.endSeq === lost.endSeq) return memo.text;
-  const text = `${lost.named} ended (${lost.endCause}) at seq ${lost.endSeq}`;
+  const text = `${lost.named} ended (${lost.endCause}) at seq ${lost.endSeq}${lost.endCause === 're-initialize' ? LEFT_BEHIND : ''}`;
   u.endedText = { ledger: lost, endSeq: lost.endSeq, text, lost: `${text}; no live session or listen has held it since then` };
   return text;
 }

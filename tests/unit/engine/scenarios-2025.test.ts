@@ -119,6 +119,54 @@ describe('reconnect without resubscribe', () => {
     expect(findingSessions(f, snap.sessions).sort()).toEqual(['S2', 'S3']);
   });
 
+  // The 1.x SDK client reconnects without a DELETE: the server may still hold S1 and its subscription until it expires
+  // it. The detail says what is known — S1 was left behind with no stream open, so nothing sent on it reaches the page —
+  // not that the server dropped it (a review, 2026-12-05: it said "S1 ended (re-initialize)" and no more).
+  it('re-initialize without DELETE: the details say S1 was left behind (the server may keep it), not that it is gone', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    get.close('aborted');
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    const f = findingsAfter(run(log), 3000);
+    const left = 'left behind when the page initialized another session: the server may keep it, and what it subscribed, until it expires it, but with no stream of it open nothing sent there reaches the page';
+    expect(f.map((x) => [x.id, x.detail])).toEqual([
+      ['cached-not-subscribed', expect.stringMatching(new RegExp(`^S1 ended \\(re-initialize\\) at seq \\d+ — ${left}; no live session or listen has held it since then$`))],
+      ['phantom-subscription', expect.stringMatching(new RegExp(`^S1 ended \\(re-initialize\\) at seq \\d+ — ${left}$`))],
+    ]);
+    // Another cause keeps its plain words: the server said the session is gone.
+    const gone = new FrameLog();
+    const g = subscribed(gone, [POLICY]);
+    g.get.close('failed');
+    g.c.beginRead(POLICY).httpStatus(404, -32001, 'Session not found');
+    g.c.initialize({ sessionId: 'S2' });
+    const plain = findingsAfter(run(gone), 3000);
+    expect(plain.map((x) => x.id)).toEqual(['cached-not-subscribed', 'phantom-subscription']);
+    expect(plain.every((x) => /^S1 ended \(http-404\) at seq \d+(;|$)/.test(x.detail ?? ''))).toBe(true);
+  });
+
+  it('a notification on the left-behind session\'s GET stream opened again: S1 is revived, holding POLICY — not unsolicited', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribed(log, [POLICY]);
+    get.close('aborted');
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    c.subscribe(POLICY);
+    log.wait(500);
+    // The old transport's GET (a second client of the page still on S1) comes back and is notified.
+    const old = new StreamableClient(log, URL, '2025-11-25');
+    old.sessionId = 'S1';
+    old.openGet().updated(POLICY);
+    old.read(POLICY, 'v2');
+    const e = run(log);
+    // (This hand-made second client sends no MCP-Protocol-Version and its stream no event ids: those findings aside.)
+    expect(findingsAfter(e, 3000).filter((x) => x.uri === POLICY)).toEqual([]);
+    expect(e.snapshot(log.t).sessions.map((x) => [x.key, x.open, x.subscriptions])).toEqual([
+      ['S1', true, [POLICY]],
+      ['S2', true, [POLICY]],
+    ]);
+  });
+
   it('within the grace nothing is reported yet (the client may still resubscribe)', () => {
     const log = new FrameLog();
     const { c, get } = subscribed(log, [POLICY]);

@@ -38,7 +38,7 @@ describe('phantom-subscription when the server no longer offers subscriptions', 
     ]);
     const ph = f.find((x) => x.id === 'phantom-subscription')!;
     expect(ph).toMatchObject({ session: 'S2', open: true });
-    expect(ph.detail).toMatch(/^S1 ended \(re-initialize\) at seq \d+; the current server does not advertise resources\.subscribe: it no longer offers subscriptions, so the client must poll/);
+    expect(ph.detail).toMatch(/^S1 ended \(re-initialize\) at seq \d+ — left behind when the page initialized another session: [^;]*; the current server does not advertise resources\.subscribe: it no longer offers subscriptions, so the client must poll/);
     // The advice is to poll, not to "send resources/subscribe".
     expect(ph.fix).toBe(PHANTOM_REASONS['subscribe-not-offered'].fix);
     expect(ph.fix).toMatch(/poll/);
@@ -54,7 +54,7 @@ describe('phantom-subscription when the server no longer offers subscriptions', 
     const { log } = reinitOnto(SERVER_CAPS);
     const f = findingsAfter(run(log), 3000);
     expect(brief(f, 'info')).toEqual([`cached-not-subscribed ${POLICY} lost-on-reinit error`, `phantom-subscription ${POLICY} - error`]);
-    expect(f.find((x) => x.id === 'phantom-subscription')!.detail).toMatch(/^S1 ended \(re-initialize\) at seq \d+$/);
+    expect(f.find((x) => x.id === 'phantom-subscription')!.detail).toMatch(/^S1 ended \(re-initialize\) at seq \d+ — left behind when the page initialized another session: [^;]*nothing sent there reaches the page$/);
     expect(f.find((x) => x.id === 'cached-not-subscribed')!.fix).toMatch(/^Subscribe to every URI you cache/);
   });
 
