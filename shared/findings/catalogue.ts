@@ -222,7 +222,13 @@ export const COVERAGE_REASONS: Record<CoverageReason, ReasonEntry> = {
   unsubscribed: {
     label: 'unsubscribed',
     severity: 'warning',
-    explanation: 'The client unsubscribed (or closed its listen stream) but kept the cached content.',
+    explanation:
+      'The client unsubscribed (or closed its listen stream) but kept the cached content: from then on nothing tells it ' +
+      'the resource changed. Nothing on the wire says a cache entry was dropped, so this stays open while the traffic ' +
+      'shows the URI cached — until it is subscribed again, or a read finds the resource gone.',
+    fix:
+      'Unsubscribing ends the notifications, not the cache: when you unsubscribe a URI, drop its cache entry too (its ' +
+      'next use reads it afresh). If you still use it, subscribe again, or re-read it whenever you use it.',
   },
   'dropped-on-relisten': {
     label: 'dropped on re-listen',

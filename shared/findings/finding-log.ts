@@ -346,9 +346,10 @@ function toFinding(spec: FindingSpec, key: string, firstT: number, lastT: number
     open,
     title: reason?.title ?? c.title,
     explanation: reason?.title !== undefined ? reason.explanation : reason ? `${reason.explanation} ${c.explanation}` : c.explanation,
-    // Without the capability (a note, severity set on the spec) subscribing is no fix: polling is, as for a phantom. (A
-    // polled URI's note, with `until`, keeps the catalogue's fix.)
-    fix: reason?.fix ?? (spec.id === 'cached-not-subscribed' && spec.severity === 'info' && spec.until === undefined ? PHANTOM_REASONS['subscribe-not-offered'].fix : c.fix),
+    // Without the capability (a note, severity set on the spec) subscribing is no fix: polling is, as for a phantom —
+    // whatever the reason's own fix says (unsubscribed: "subscribe again"). (A polled URI's note, with `until`, keeps
+    // the catalogue's fix.)
+    fix: spec.id === 'cached-not-subscribed' && spec.severity === 'info' && spec.until === undefined ? PHANTOM_REASONS['subscribe-not-offered'].fix : (reason?.fix ?? c.fix),
   };
   if (spec.doc !== undefined) f.doc = spec.doc;
   if (spec.endpoint !== undefined) f.endpoint = spec.endpoint;

@@ -60,7 +60,7 @@ export function renderFindingsDoc(): string {
     out.push(c.explanation, '', `**Fix.** ${c.fix}`, '');
     if (id === 'cached-not-subscribed') {
       out.push('| reason | meaning | severity |', '|---|---|---|');
-      for (const [r, e] of Object.entries(COVERAGE_REASONS)) out.push(`| \`${r}\` | ${e.label}: ${e.explanation} | ${e.severity} |`);
+      for (const [r, e] of Object.entries(COVERAGE_REASONS)) out.push(`| \`${r}\` | ${e.label}: ${e.explanation}${e.fix ? ` **Fix** (instead of the above): ${e.fix}` : ''} | ${e.severity} |`);
       out.push('', 'When the server does not advertise `resources.subscribe`, every reason is downgraded to info: polling is all it allows, and the fix given is to poll (as for a phantom subscription, reason `subscribe-not-offered`).', '');
     }
     if (id === 'phantom-subscription') {

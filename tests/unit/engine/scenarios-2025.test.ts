@@ -934,6 +934,23 @@ describe('unsubscribe', () => {
     const log = new FrameLog();
     const { c } = subscribed(log, [POLICY]);
     c.unsubscribe(POLICY);
-    expect(brief(findingsAfter(run(log), 3000))).toEqual([`cached-not-subscribed ${POLICY} unsubscribed warning`]);
+    const f = findingsAfter(run(log), 3000);
+    expect(brief(f)).toEqual([`cached-not-subscribed ${POLICY} unsubscribed warning`]);
+    // What to do about a deliberate unsubscribe: drop the cache entry, or subscribe again — not the catalogue's
+    // "resubscribe the whole cache-key set after every initialize", which is about reconnects (a review, 2026-12-05).
+    expect(f[0]!.fix).toMatch(/^Unsubscribing ends the notifications, not the cache: when you unsubscribe a URI, drop its cache entry too/);
+    expect(f[0]!.fix).toContain('subscribe again');
+    // The engine sees no cache eviction: still open a minute on, with no further read.
+    expect(brief(findingsAfter(run(log), 60_000))).toEqual([`cached-not-subscribed ${POLICY} unsubscribed warning`]);
+  });
+
+  it('unsubscribed, cached, then re-initialized onto a server without resources.subscribe: the fix is to poll, not to subscribe again', () => {
+    const log = new FrameLog();
+    const { c } = subscribed(log, [POLICY]);
+    c.unsubscribe(POLICY);
+    c.initialize({ sessionId: 'S2', capabilities: {} });
+    const f = findingsAfter(run(log), 3000).filter((x) => x.id === 'cached-not-subscribed');
+    expect(f.map((x) => `${x.reason} ${x.severity}`)).toEqual(['unsubscribed info']);
+    expect(f[0]!.fix).toMatch(/^Check capabilities\.resources\.subscribe at every initialize/);
   });
 });
