@@ -5,7 +5,9 @@ import { memo } from 'preact/compat';
 import type { FlowSnapshot } from '../../shared/engine/index.ts';
 import { EDGES, NODES, nodeById, type NodeId } from '../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, NODE_W, SHORT_LABEL, WIDTH, jumpPoints, pointsAttr } from '../model/flow-layout.ts';
-import { flowView, type FlowJump, type FlowView, type SessionSteps } from '../model/flow-view.ts';
+import { flowView, type FlowJump, type FlowJumpKind, type FlowView, type SessionSteps } from '../model/flow-view.ts';
+
+const JUMP_KINDS: readonly FlowJumpKind[] = ['failure', 'unsolicited'];
 
 /** How the chart says a node is known only by inference (legend and hover text). */
 const INFERRED = 'only ever inferred, never seen on the wire';
@@ -59,9 +61,12 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
           <marker id="arrow-on" viewBox="0 0 8 8" refX="7" refY="4" markerUnits="userSpaceOnUse" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
             <path d="M0,0 L8,4 L0,8 z" class="arrow-head on" />
           </marker>
-          <marker id="arrow-jump" viewBox="0 0 8 8" refX="7" refY="4" markerUnits="userSpaceOnUse" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
-            <path d="M0,0 L8,4 L0,8 z" class="arrow-head jump" />
-          </marker>
+          {/* One head per jump kind (FlowJumpKind), in its colour. */}
+          {JUMP_KINDS.map((kind) => (
+            <marker key={kind} id={`arrow-jump-${kind}`} viewBox="0 0 8 8" refX="7" refY="4" markerUnits="userSpaceOnUse" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+              <path d="M0,0 L8,4 L0,8 z" class={`arrow-head jump jump-${kind}`} />
+            </marker>
+          ))}
         </defs>
         {EDGE_PATHS.map((p) => (
           <FlowEdgeView key={p.index} index={p.index} count={v.edges[p.index]!.count} onPath={v.edges[p.index]!.onPath} />
@@ -147,6 +152,10 @@ function jumpReason(j: FlowJump): string {
 
 /** What a jump's tooltip says: why the path goes there without taking one of the chart's arrows. */
 export function jumpTitle(j: FlowJump): string {
+  // F —yes→ G says the server found a session subscribed to the URI; F —no→ H that nothing was sent. Neither happened.
+  if (j.kind === 'unsolicited') {
+    return `F ⇢ G${j.count > 1 ? `, taken ${j.count}×` : ''}: the server sent notifications/resources/updated though no session or listen of it held a subscription for this URI (unsolicited-update); the chart's F → G is for an update to a subscribed session`;
+  }
   // The chart has an arrow I → K, but it means a notification lost when the connection broke: this one arrived and
   // was not re-read (the engine's inferred jump; its tooltip said the chart had no arrow there).
   if (j.from === 'I' && j.to === 'K') {
@@ -155,10 +164,11 @@ export function jumpTitle(j: FlowJump): string {
   return `${j.from} → ${j.to}, taken ${j.count}×: not an arrow of the seed's chart; ${jumpReason(j)}`;
 }
 
-function FlowJumpView({ jump }: { jump: FlowJump }) {
+/** A drawn jump: dashed, styled by its kind (red into a failure node, the warning colour for an unsolicited update). */
+export function FlowJumpView({ jump }: { jump: FlowJump }) {
   return (
-    <g class="jump" data-jump={`${jump.from}-${jump.to}`} data-count={jump.count}>
-      <polyline points={pointsAttr(jumpPoints(jump.from, jump.to))} marker-end="url(#arrow-jump)" />
+    <g class={`jump jump-${jump.kind}`} data-jump={`${jump.from}-${jump.to}`} data-jump-kind={jump.kind} data-count={jump.count}>
+      <polyline points={pointsAttr(jumpPoints(jump.from, jump.to))} marker-end={`url(#arrow-jump-${jump.kind})`} />
       <title>{jumpTitle(jump)}</title>
     </g>
   );

@@ -216,6 +216,13 @@ export function jumpPoints(from: NodeId, to: NodeId): Array<[number, number]> {
       [cx(b) - 12, b.y + b.h],
     ];
   }
+  // One above the other with one of the chart's own arrows between them (F ⇢ G, an unsolicited update, beside F —yes→ G):
+  // not on top of that arrow, nor through its count (right of it) or its branch label (just left of it), but further
+  // left, down the same gap between the rows.
+  if (!blocked && a.x === b.x && EDGES.some((e) => e.from === from && e.to === to)) {
+    const x = cx(a) - 32;
+    return a.y < b.y ? [[x, a.y + a.h], [x, b.y]] : [[x, a.y], [x, b.y + b.h]];
+  }
   if (!blocked && a.y === b.y) return a.x < b.x ? [[a.x + a.w, cy(a)], [b.x, cy(b)]] : [[a.x, cy(a)], [b.x + b.w, cy(b)]];
   if (!blocked && a.x === b.x) return a.y < b.y ? [[cx(a) + 12, a.y + a.h], [cx(b) + 12, b.y]] : [[cx(a) + 12, a.y], [cx(b) + 12, b.y + b.h]];
   if (blocked) {

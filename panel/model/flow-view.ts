@@ -17,15 +17,38 @@ export interface FlowEdgeState {
 }
 
 /**
- * A step of the selected URI's path into a failure node that the seed's chart has no arrow for (L → M: an older
- * answer overwrote newer content; → Q: a subscription lost while the client still believes in it). Drawn dashed, so a
- * red node on the path never appears out of nowhere.
+ * What a drawn jump means, which picks its style and hover text (FlowChart.tsx):
+ * - `failure`: into a failure node the seed's chart has no arrow for (L → M: an older answer overwrote newer content;
+ *   → Q: a subscription lost while the client still believes in it; I ⇢ K: a notification that arrived and was not
+ *   re-read, which the chart's I → K "lost" arrow does not mean). Dashed red, so a red node never appears out of nowhere.
+ * - `unsolicited`: F ⇢ G, an update sent though no session or listen of the server held a subscription for the URI
+ *   (`unsolicited-update`): neither F —yes→ G nor F —no→ H is what happened. Dashed in the warning colour (an anomaly,
+ *   not a failure), so G is not lit out of nowhere either.
+ */
+export type FlowJumpKind = 'failure' | 'unsolicited';
+
+/**
+ * A step of the selected URI's path that the seed's chart has no arrow for (or one whose arrow means something else),
+ * drawn dashed: those into a failure node, and the few meaningful others (NOTABLE_JUMPS). The remaining jumps (those after a
+ * first read before any subscribe: L ⇢ C, L ⇢ E …) are shortcuts and stay undrawn.
  */
 export interface FlowJump {
   from: NodeId;
   to: NodeId;
   /** How often the path (its last steps) took it. */
   count: number;
+  kind: FlowJumpKind;
+}
+
+/** The jumps into a non-failure node that are drawn, by `from-to`. */
+const NOTABLE_JUMPS: Readonly<Partial<Record<string, FlowJumpKind>>> = {
+  'F-G': 'unsolicited',
+};
+
+/** How a jump from → to is drawn, or undefined when it is a shortcut left undrawn. */
+export function jumpKind(from: NodeId, to: NodeId): FlowJumpKind | undefined {
+  if (nodeById(to).failure) return 'failure';
+  return NOTABLE_JUMPS[`${from}-${to}`];
 }
 
 export interface FlowView {
@@ -34,7 +57,7 @@ export interface FlowView {
   /** The selected URI's current node (undefined for "all URIs"). */
   current: NodeId | undefined;
   path: FlowStep[];
-  /** Jumps into failure nodes along the path (selected URI only). */
+  /** The drawn jumps along the path (FlowJump): the selected URI's, or every URI's summed ("all URIs"). */
   jumps: FlowJump[];
   /** Identity of the newest step (`seq:node`), '' when none: when it changes, the chart pulses. */
   lastStep: string;
@@ -115,7 +138,7 @@ export function flowView(flow: FlowSnapshot | undefined, key: string | null, ste
   if (steps?.initialized) nodes.A.reached = true;
   if (steps?.subscribeNegotiated) nodes.B.reached = true;
   const last = path.at(-1);
-  // All URIs: every URI's jumps, summed, so a failure node reached only by a jump has its arrow there too.
+  // All URIs: every URI's jumps, summed, so a node reached only by a jump has its arrow there too.
   const jumps = one || key !== null ? jumpsOf(path) : allJumps(flow);
   // A jump was taken from somewhere: both its ends were reached (an arrow never leaves a node drawn as not reached).
   for (const j of jumps) {
@@ -159,16 +182,21 @@ function allJumps(flow: FlowSnapshot): FlowJump[] {
   return out;
 }
 
-/** Consecutive steps of a path with no chart edge between them, into a failure node; one entry per pair, in order. */
+/**
+ * Consecutive steps of a path with no chart edge between them that are drawn (jumpKind: into a failure node, or one of
+ * NOTABLE_JUMPS such as F ⇢ G); one entry per pair, in order.
+ */
 export function jumpsOf(path: readonly FlowStep[]): FlowJump[] {
   const out: FlowJump[] = [];
   for (let i = 1; i < path.length; i++) {
     const s = path[i]!;
     const from = path[i - 1]!.node;
-    if (s.edge !== undefined || from === s.node || !nodeById(s.node).failure) continue;
+    if (s.edge !== undefined || from === s.node) continue;
+    const kind = jumpKind(from, s.node);
+    if (kind === undefined) continue;
     const known = out.find((j) => j.from === from && j.to === s.node);
     if (known) known.count++;
-    else out.push({ from, to: s.node, count: 1 });
+    else out.push({ from, to: s.node, count: 1, kind });
   }
   return out;
 }

@@ -174,10 +174,10 @@ describe('notified, not re-read: the notification arrived, so K is reached by a 
     expect(steps.find((s) => s.node === 'M')!.edge).toBe(edgeIndex('K', 'M'));
     // The panel draws it as a dashed jump into K, the "lost" arrow uncounted.
     const view = flowView(projected.snap.flow, projected.key);
-    expect(view.jumps).toEqual([{ from: 'I', to: 'K', count: 1 }]);
+    expect(view.jumps).toEqual([{ from: 'I', to: 'K', count: 1, kind: 'failure' }]);
     // Its tooltip says why (the chart's I → K arrow means a lost notification), not that the chart has no arrow there.
     expect(jumpTitle(view.jumps[0]!)).toMatch(/^I ⇢ K, taken 1×: the notification arrived but the client did not re-read/);
-    expect(jumpTitle({ from: 'L', to: 'M', count: 2 })).toMatch(/not an arrow of the seed's chart; an older read answer overwrote/);
+    expect(jumpTitle({ from: 'L', to: 'M', count: 2, kind: 'failure' })).toMatch(/not an arrow of the seed's chart; an older read answer overwrote/);
     expect(view.edges[edgeIndex('I', 'K')]).toMatchObject({ count: 0, onPath: false });
     // Committed: a later event touches the URI past the deadline.
     log.wait(5000);
@@ -217,6 +217,38 @@ describe('an unsolicited update: the server found no subscribed session, yet sen
     const policy = flowOf(e, log.t);
     expect(policy.count('F', 'G')).toBe(1);
     expect(policy.global('F', 'G')).toBe(1); // only the solicited one
+    // The panel draws the jump (G is not lit out of nowhere), as an unsolicited one, not a failure; the solicited URI
+    // took the chart's own arrow and has none.
+    const view = flowView(faq.snap.flow, faq.key);
+    expect(view.jumps).toEqual([{ from: 'F', to: 'G', count: 1, kind: 'unsolicited' }]);
+    expect(view.nodes.G).toMatchObject({ reached: true, onPath: true });
+    expect(view.edges[edgeIndex('F', 'G')]).toMatchObject({ count: 0, onPath: false });
+    expect(jumpTitle(view.jumps[0]!)).toBe(
+      "F ⇢ G: the server sent notifications/resources/updated though no session or listen of it held a subscription for this URI (unsolicited-update); the chart's F → G is for an update to a subscribed session",
+    );
+    expect(flowView(policy.snap.flow, policy.key).jumps).toEqual([]);
+    // All URIs: the FAQ's jump, with the solicited one still counted on F → G.
+    const all = flowView(faq.snap.flow, null);
+    expect(all.jumps).toEqual([{ from: 'F', to: 'G', count: 1, kind: 'unsolicited' }]);
+    expect(all.edges[edgeIndex('F', 'G')]!.count).toBe(1);
+  });
+
+  it('the panel sums the unsolicited jumps of every URI in the all-URIs chart, and counts repeats in the hover text', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedV1(log);
+    const OTHER = 'file:///docs/other.md';
+    c.read(FAQ, 'f1');
+    c.read(OTHER, 'o1');
+    get.updated(FAQ);
+    c.read(FAQ, 'f2');
+    get.updated(FAQ);
+    get.updated(OTHER);
+    const e = run(log);
+    const faq = flowOf(e, log.t, FAQ);
+    const one = flowView(faq.snap.flow, faq.key).jumps;
+    expect(one).toEqual([{ from: 'F', to: 'G', count: 2, kind: 'unsolicited' }]);
+    expect(jumpTitle(one[0]!)).toMatch(/^F ⇢ G, taken 2×: the server sent notifications\/resources\/updated though no session/);
+    expect(flowView(faq.snap.flow, null).jumps).toEqual([{ from: 'F', to: 'G', count: 3, kind: 'unsolicited' }]);
   });
 
   it('2026-07-28: an update on a listen that did not ask for the URI takes F ⇢ G too', () => {
@@ -227,6 +259,7 @@ describe('an unsolicited update: the server found no subscribed session, yet sen
     const f = flowOf(run(log), log.t, FAQ);
     expect(f.path).toBe('JLEFGI');
     expect(f.count('F', 'G')).toBe(0);
+    expect(flowView(f.snap.flow, f.key).jumps).toEqual([{ from: 'F', to: 'G', count: 1, kind: 'unsolicited' }]);
   });
 });
 

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { SessionView } from '../../../shared/engine/index.ts';
 import { NODES, EDGES } from '../../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../../../panel/model/flow-layout.ts';
-import { flowNodeText, flowView, jumpsOf, sessionSteps } from '../../../panel/model/flow-view.ts';
+import { flowNodeText, flowView, jumpKind, jumpsOf, sessionSteps } from '../../../panel/model/flow-view.ts';
+import { FlowJumpView } from '../../../panel/components/FlowChart.tsx';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, midWayNote, sessionEntries } from '../../../panel/model/sessions-view.ts';
 import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, lastHolders, moveSelection, rowFindingTitles, rowSessions, serverTitle, severityCountLabel, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
@@ -145,7 +148,7 @@ describe('flow view', () => {
   it('all URIs: a jump leaves a node drawn as reached, even when no counted edge reached it (a dropped listen: N → Q)', () => {
     const flow = { edgeCounts: [], reached: [], perUri: { u: { node: 'Q' as const, edgeCounts: [], reached: [], path: [{ node: 'N' as const, t: 1, seq: 1 }, { node: 'Q' as const, t: 2, seq: 2 }] } } };
     const all = flowView(flow, null);
-    expect(all.jumps).toEqual([{ from: 'N', to: 'Q', count: 1 }]);
+    expect(all.jumps).toEqual([{ from: 'N', to: 'Q', count: 1, kind: 'failure' }]);
     expect([all.nodes.N.reached, all.nodes.Q.reached]).toEqual([true, true]);
   });
 
@@ -153,11 +156,11 @@ describe('flow view', () => {
     const path = [{ node: 'N' as const, t: 1, seq: 1 }, { node: 'Q' as const, t: 2, seq: 2 }];
     const entry = { node: 'Q' as const, edgeCounts: [], reached: [], path };
     const first = flowView({ edgeCounts: [], reached: [], perUri: { u: entry, v: entry } }, null);
-    expect(first.jumps).toEqual([{ from: 'N', to: 'Q', count: 2 }]);
+    expect(first.jumps).toEqual([{ from: 'N', to: 'Q', count: 2, kind: 'failure' }]);
     // The same path arrays again (the engine hands unchanged URIs' entries to the next snapshot): the sums start over.
     const again = flowView({ edgeCounts: [], reached: [], perUri: { u: entry } }, null);
-    expect(again.jumps).toEqual([{ from: 'N', to: 'Q', count: 1 }]);
-    expect(first.jumps).toEqual([{ from: 'N', to: 'Q', count: 2 }]);
+    expect(again.jumps).toEqual([{ from: 'N', to: 'Q', count: 1, kind: 'failure' }]);
+    expect(first.jumps).toEqual([{ from: 'N', to: 'Q', count: 2, kind: 'failure' }]);
     // Along a live trace, with snapshots kept between frames: as the view of copies (which share nothing).
     const { log, e } = scenario();
     for (let k = 0; k < 4; k++) {
@@ -186,7 +189,7 @@ describe('flow view', () => {
     expect(row.findings).toContain('stale-overwrite');
     const v = flowView(snap.flow, row.key);
     expect(v.nodes.M.reached).toBe(true);
-    expect(v.jumps).toEqual([{ from: 'L', to: 'M', count: 1 }]);
+    expect(v.jumps).toEqual([{ from: 'L', to: 'M', count: 1, kind: 'failure' }]);
     // Every jump ends at a failure node and has no chart edge of its own.
     for (const j of v.jumps) expect(EDGES.some((x) => x.from === j.from && x.to === j.to)).toBe(false);
     // The healthy path of another URI has none.
@@ -194,7 +197,7 @@ describe('flow view', () => {
     const faq = run(log).snapshot(log.t + 3000).uris.find((r) => r.uri === FAQ)!;
     expect(flowView(run(log).snapshot(log.t + 3000).flow, faq.key).jumps).toEqual([]);
     // With no row selected, the chart shows every URI's jumps summed: M is not reached out of nowhere there either.
-    expect(flowView(snap.flow, null).jumps).toEqual([{ from: 'L', to: 'M', count: 1 }]);
+    expect(flowView(snap.flow, null).jumps).toEqual([{ from: 'L', to: 'M', count: 1, kind: 'failure' }]);
   });
 });
 
@@ -210,8 +213,85 @@ describe('flow jumps', () => {
       { node: 'M', t: 7, seq: 7, inferred: true },
       { node: 'E', t: 8, seq: 8 },
     ] as const;
-    expect(jumpsOf(path as never)).toEqual([{ from: 'L', to: 'M', count: 2 }]);
+    expect(jumpsOf(path as never)).toEqual([{ from: 'L', to: 'M', count: 2, kind: 'failure' }]);
   });
+  it('draws F ⇢ G (an unsolicited update) as its own kind, and leaves the shortcuts of a first read before any subscribe undrawn', () => {
+    const edge = (a: string, b: string) => EDGES.findIndex((x) => x.from === a && x.to === b);
+    const path = [
+      { node: 'J', t: 1, seq: 1 },
+      { node: 'L', t: 2, seq: 2, edge: edge('J', 'L') },
+      { node: 'E', t: 3, seq: 3, inferred: true }, // L ⇢ E: a shortcut
+      { node: 'F', t: 3, seq: 3, edge: edge('E', 'F'), inferred: true },
+      { node: 'G', t: 3, seq: 3 }, // F ⇢ G: unsolicited
+      { node: 'I', t: 3, seq: 3, edge: edge('G', 'I') },
+      { node: 'C', t: 4, seq: 4 }, // I ⇢ C: a shortcut
+      { node: 'D', t: 5, seq: 5, edge: edge('C', 'D') },
+      { node: 'E', t: 6, seq: 6, edge: edge('D', 'E') },
+      { node: 'F', t: 6, seq: 6, edge: edge('E', 'F') },
+      { node: 'G', t: 6, seq: 6, edge: edge('F', 'G') }, // solicited: the chart's arrow, no jump
+      { node: 'I', t: 6, seq: 6, edge: edge('G', 'I') },
+      { node: 'E', t: 7, seq: 7 },
+      { node: 'F', t: 7, seq: 7, edge: edge('E', 'F') },
+      { node: 'G', t: 7, seq: 7 }, // F ⇢ G again
+      { node: 'I', t: 7, seq: 7, edge: edge('G', 'I') },
+      { node: 'K', t: 8, seq: 8, inferred: true }, // I ⇢ K: a failure jump
+    ] as const;
+    expect(jumpsOf(path as never)).toEqual([
+      { from: 'F', to: 'G', count: 2, kind: 'unsolicited' },
+      { from: 'I', to: 'K', count: 1, kind: 'failure' },
+    ]);
+    expect([jumpKind('F', 'G'), jumpKind('L', 'M'), jumpKind('N', 'Q'), jumpKind('L', 'E'), jumpKind('L', 'C'), jumpKind('I', 'C')]).toEqual(['unsolicited', 'failure', 'failure', undefined, undefined, undefined]);
+    // All URIs: summed per pair, F ⇢ G as the failure jumps are, G reached.
+    const entry = (p: readonly unknown[]) => ({ node: 'I' as const, edgeCounts: [], reached: [], path: p as never });
+    const all = flowView({ edgeCounts: [], reached: [], perUri: { u: entry(path), v: entry(path.slice(0, 6)) } }, null);
+    expect(all.jumps).toEqual([
+      { from: 'F', to: 'G', count: 3, kind: 'unsolicited' },
+      { from: 'I', to: 'K', count: 1, kind: 'failure' },
+    ]);
+    expect(all.nodes.G.reached).toBe(true);
+  });
+
+  it('renders F ⇢ G dashed in the warning colour, beside the chart\'s F → G, with its own hover text', () => {
+    const g = FlowJumpView({ jump: { from: 'F', to: 'G', count: 1, kind: 'unsolicited' } }) as unknown as { type: string; props: Record<string, unknown> & { children: Array<{ type: string; props: Record<string, unknown> }> } };
+    expect(g.type).toBe('g');
+    expect([g.props.class, g.props['data-jump'], g.props['data-jump-kind'], g.props['data-count']]).toEqual(['jump jump-unsolicited', 'F-G', 'unsolicited', 1]);
+    const [line, title] = g.props.children;
+    expect(line!.props['marker-end']).toBe('url(#arrow-jump-unsolicited)');
+    expect(line!.props.points).toBe(jumpPoints('F', 'G').map(([x, y]) => `${x},${y}`).join(' '));
+    expect(title!.type).toBe('title');
+    expect(title!.props.children).toMatch(/^F ⇢ G: the server sent notifications\/resources\/updated though no session or listen of it held a subscription for this URI \(unsolicited-update\)/);
+    const red = FlowJumpView({ jump: { from: 'L', to: 'M', count: 2, kind: 'failure' } }) as unknown as { props: { class: string; children: Array<{ props: Record<string, unknown> }> } };
+    expect(red.props.class).toBe('jump jump-failure');
+    expect(red.props.children[0]!.props['marker-end']).toBe('url(#arrow-jump-failure)');
+    // The style picks the kind: the warning colour for the line and its head, distinct from the failure jumps' red.
+    const css = readFileSync(fileURLToPath(new globalThis.URL('../../../panel/styles.css', import.meta.url)), 'utf8');
+    expect(css).toMatch(/\.flow \.jump\.jump-unsolicited polyline \{[^}]*stroke: var\(--warn\)/);
+    expect(css).toMatch(/\.arrow-head\.jump\.jump-unsolicited \{[^}]*fill: var\(--warn\)/);
+  });
+
+  it('routes F ⇢ G beside F → G, clear of its count, its "yes" label and every other box', () => {
+    const own = EDGE_PATHS.find((e) => e.from === 'F' && e.to === 'G')!;
+    const pts = jumpPoints('F', 'G');
+    const [[x0, y0], [x1, y1]] = [pts[0]!, pts.at(-1)!];
+    const F = BOXES.F;
+    const G = BOXES.G;
+    // Out of F's bottom, into G's top, straight down.
+    expect(pts.every(([x]) => x === x0)).toBe(true);
+    expect([y0, y1]).toEqual([F.y + F.h, G.y]);
+    expect(x0 > F.x && x0 < F.x + F.w).toBe(true);
+    const edgeX = own.points[0]![0];
+    // Left of the arrow by more than its branch label "yes" takes (end-anchored 4 px left of it, ≈ 6 px a character);
+    // the count sits right of it (labelAt).
+    expect(own.branchAnchor).toBe('end');
+    expect(x0).toBeLessThan(own.branchAt[0] - 3 * 6.2);
+    expect(own.labelAt[0]).toBeGreaterThan(edgeX);
+    // No other box between F and G in that column.
+    for (const n of NODES.filter((n) => n.id !== 'F' && n.id !== 'G')) {
+      const b = BOXES[n.id];
+      expect(x0 > b.x && x0 < b.x + b.w && Math.max(y0, y1) > b.y && Math.min(y0, y1) < b.y + b.h, n.id).toBe(false);
+    }
+  });
+
   it('has a drawable route for every possible jump into a failure node', () => {
     for (const from of NODES) {
       for (const to of NODES.filter((n) => n.failure && n.id !== from.id)) {
