@@ -241,7 +241,8 @@ export class EngineCore {
     return l;
   }
 
-  hold(u: UriState, l: SubscriptionLedger, t: number, seq: number): void {
+  /** `askedT`: when the client asked for it (a subscribe's request), if not at `t`. */
+  hold(u: UriState, l: SubscriptionLedger, t: number, seq: number, askedT = t): void {
     if (!l.open) return;
     // Subscribed in its own right now (a sub-resource update may have held it through its parent before).
     l.viaParent?.delete(u.uri);
@@ -251,6 +252,7 @@ export class EngineCore {
     if (u.holders.length === 1) {
       u.heldSince = t;
       u.heldSeq = seq;
+      u.heldAskedT = Math.min(askedT, t);
     }
     u.loss = undefined;
     if (isParentLike(u.uri) && this.countParent(u.client, u.uri, +1)) this.parentChanged(u);
@@ -287,6 +289,7 @@ export class EngineCore {
       u.deliveryLostT = deliveredTo;
       u.heldSinceBeforeRelease = u.heldSince;
       u.heldSince = undefined;
+      u.heldAskedT = undefined;
       u.releasedT = t;
       u.released = { seq, reason };
       u.loss = { reason, t, seq };
@@ -419,7 +422,7 @@ export class EngineCore {
         u.releasedT = undefined;
         u.released = undefined;
         const before = u.heldSinceBeforeRelease;
-        if (before !== undefined && (u.heldSince === undefined || before < u.heldSince)) u.heldSince = before;
+        if (before !== undefined && (u.heldSince === undefined || before < u.heldSince)) u.heldSince = u.heldAskedT = before;
       }
       this.reevaluate(u, t, seq);
     }

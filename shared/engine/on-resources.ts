@@ -149,6 +149,7 @@ export function onSubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMess
   core.believe(u, undefined, m.seq);
   u.unsubscribedT = undefined;
   u.subscribeInFlight++;
+  u.subscribeSentT = m.t;
   core.counters.subscribeRequested++;
   const l = core.session(c, m.session, m.t, m.seq);
   checkSubscribeCapability(core, c, [m.uri], l?.label, m.t, m.seq);
@@ -166,12 +167,14 @@ export function onSubscribeAnswered(core: EngineCore, c: ClientModel, m: Decoded
   if (m.uri === undefined) return;
   const u = c.uri(m.uri);
   core.touch(u, m.t);
+  // Asked for when its request was sent (the latest subscribe in flight: never earlier than this answer's own).
+  const askedT = u.subscribeInFlight > 0 && u.subscribeSentT !== undefined ? u.subscribeSentT : m.t;
   u.subscribeInFlight = Math.max(0, u.subscribeInFlight - 1);
   const l = core.session(c, m.session, m.t, m.seq);
   if (m.kind === 'result') {
     if (l?.open) {
       markLapse(core, u, l, m.t, m.seq);
-      core.hold(u, l, m.t, m.seq);
+      core.hold(u, l, m.t, m.seq, askedT);
       core.step(u, 'D', m.t, m.seq);
     }
     core.counters.subscribeSucceeded++;

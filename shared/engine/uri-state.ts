@@ -210,6 +210,13 @@ export class UriState {
   holders: SubscriptionLedger[] = [];
   heldSince: number | undefined;
   heldSeq = 0;
+  /**
+   * When the client asked for the hold that began at heldSince: the subscribe's request, when one was in flight (a
+   * subscribe answered late was still sent right after the read); else heldSince. Judges the read-then-subscribe order.
+   */
+  heldAskedT: number | undefined = undefined;
+  /** When the client last sent resources/subscribe for it (the request of the answer that may begin a hold). */
+  subscribeSentT: number | undefined = undefined;
   /** When it last stopped being held by anything: a change read after a hold that lapsed and came back was not missed. */
   releasedT: number | undefined = undefined;
   /** When a notification could last reach it, as of its last release (findings/refresh.ts overAge: a learned cadence's finding begins no earlier). */

@@ -62,12 +62,15 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
     };
   } else if (changed && !outOfOrder && !u.staleSince) {
     // The update was never announced. (After a stale overwrite, a changed read is the repair, not news.)
-    // "Subscribed since that read" allows the common read-then-subscribe order: a subscription made within the
-    // grace after the read counts. A subscription that lapsed after the read (a dropped stream, a lost session) and
-    // was made again does not: the change may have come while nothing held it, and the read is the catch-up.
+    // "Subscribed since that read" allows the common read-then-subscribe order: a subscription asked for within the
+    // grace after the read counts (its subscribe sent then, however late the answer: a slow server or a busy machine
+    // must not turn the client's order into "never subscribed since"). A subscription that lapsed after the read (a
+    // dropped stream, a lost session) and was made again does not: the change may have come while nothing held it,
+    // and the read is the catch-up.
     if (!announced) {
       const lapsed = u.releasedT !== undefined && u.releasedT >= u.readAt;
-      if (u.held && u.heldSince !== undefined && u.heldSince - u.readAt <= core.grace && !lapsed) {
+      const askedT = u.heldAskedT ?? u.heldSince;
+      if (u.held && askedT !== undefined && askedT - u.readAt <= core.grace && !lapsed) {
         u.pendingMissed = { t, seq, evidence: [u.readSeq, a.reqSeq, seq], held: true, until: notificationMayComeUntil(core, u, t), detail: missedDetail(u, a, t, seq), ...sessionOf(u) };
         core.walk(u, ['E', 'F', 'G', 'I', 'K'], t, seq, [true, true, true, true, true]);
       } else if (!u.held || lapsed) {

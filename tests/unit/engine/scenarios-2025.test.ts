@@ -469,6 +469,30 @@ describe('notifications', () => {
     expect(f[0]!.open).toBe(false);
   });
 
+  it('read then subscribe: the order counts when the subscribe was sent within the grace after the read, however late it was answered', () => {
+    // Before: the order was judged by the subscribe's answer, and one answered past the grace (a slow server, a busy
+    // machine) left the later changed read with no finding at all (neither missed nor unsubscribed) — the likely cause
+    // of the CI runs in which the demo's dropped-notifications scenario showed none. The client's order is what counts.
+    const changedRead = (sentAfter: number, answeredAfter: number) => {
+      const log = new FrameLog();
+      const c = new StreamableClient(log, URL);
+      c.initialize({ sessionId: 'S1' });
+      c.openGet();
+      c.read(POLICY, 'v1');
+      log.wait(sentAfter);
+      const sub = c.begin('resources/subscribe', { uri: POLICY });
+      log.wait(answeredAfter);
+      sub.respond({});
+      log.wait(5000);
+      c.read(POLICY, 'v2 (changed)');
+      return brief(findingsAfter(run(log), 2500), 'info').filter((f) => f.startsWith('missed-update'));
+    };
+    expect(changedRead(10, 100)).toEqual([`missed-update ${POLICY} - warning`]);
+    expect(changedRead(10, 3000)).toEqual([`missed-update ${POLICY} - warning`]);
+    // Subscribed only well after the read: the change may have come before, with nothing to announce it.
+    expect(changedRead(3000, 100)).toEqual([]);
+  });
+
   it('missed-update names the two reads whose content differed: seq, id, answer, time apart, short hash and size (both while pending and committed)', () => {
     const log = new FrameLog();
     const { c } = subscribed(log, [POLICY]);
