@@ -54,6 +54,8 @@ export class KbClient {
   settings: ConnectionSettings;
   /** When a read, notification or connection last happened (for settling). */
   lastActivity = 0;
+  /** The current connection's session expired (a 404 for its id); false again once a new connection is up. */
+  sessionExpired = false;
 
   private readonly now: () => number;
   private readonly connectImpl: (o: ConnectOptions) => Promise<KbConnection>;
@@ -192,6 +194,7 @@ export class KbClient {
       return;
     }
     this.conn = conn;
+    this.sessionExpired = false;
     this.touch();
     this.metrics.initializations += 1;
     const again = this.metrics.initializations > 1;
@@ -265,6 +268,7 @@ export class KbClient {
 
   private onSessionExpired(detail: string): void {
     this.touch();
+    this.sessionExpired = true;
     this.emit('session-expired', undefined, `session expired: ${detail}`);
     if (!this.switches.reinitOnSessionExpired) {
       this.emit('log', undefined, 'not re-initializing (switch off): every request on this session will fail');

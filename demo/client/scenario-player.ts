@@ -41,6 +41,8 @@ export function describeStep(s: ScenarioStep): string {
       return `wait ${s.ms} ms`;
     case 'wait-for-reconnect':
       return 'wait for the client to re-initialize';
+    case 'wait-for-session-expired':
+      return 'wait for the client to see its session expire';
     case 'wait-for-held-read':
       return `wait until the server holds a read of ${s.uri}`;
     case 'settle':
@@ -129,6 +131,14 @@ async function runStep(step: ScenarioStep, client: KbClient, admin: AdminApi): P
       const until = Date.now() + (step.timeoutMs ?? 6000);
       while (client.metrics.initializations === before || !client.conn) {
         if (Date.now() > until) throw new Error('the client did not re-initialize in time');
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      return undefined;
+    }
+    case 'wait-for-session-expired': {
+      const until = Date.now() + (step.timeoutMs ?? 6000);
+      while (!client.sessionExpired) {
+        if (Date.now() > until) throw new Error('the client never saw its session expire');
         await new Promise((r) => setTimeout(r, 25));
       }
       return undefined;
