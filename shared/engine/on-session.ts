@@ -237,7 +237,8 @@ export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessa
     core.touch(u, m.t);
     if (!l.uris.has(uri) && asked.has(uri)) core.counters.subscribeSucceeded++;
     markLapse(core, u, l, m.t, m.seq);
-    core.hold(u, l, m.t, m.seq);
+    // Asked for when the listen was sent (its acknowledgement may come late), if it asked for the URI.
+    core.hold(u, l, m.t, m.seq, asked.has(uri) ? l.startT : m.t);
     core.step(u, 'D', m.t, m.seq);
     core.reevaluate(u, m.t, m.seq);
   }

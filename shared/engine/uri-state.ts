@@ -211,8 +211,9 @@ export class UriState {
   heldSince: number | undefined;
   heldSeq = 0;
   /**
-   * When the client asked for the hold that began at heldSince: the subscribe's request, when one was in flight (a
-   * subscribe answered late was still sent right after the read); else heldSince. Judges the read-then-subscribe order.
+   * When the client asked for the hold that began at heldSince: the subscribe's request, when one was in flight, or
+   * the listen's that named the URI (answered late, it was still sent right after the read); else heldSince. Judges
+   * the read-then-subscribe order (findings/refresh.ts).
    */
   heldAskedT: number | undefined = undefined;
   /** When the client last sent resources/subscribe for it (the request of the answer that may begin a hold). */

@@ -464,6 +464,23 @@ describe('2026-07-28 listen', () => {
     expect(e.snapshot(log.t).metrics).toMatchObject({ updatesDroppedInferred: 1 });
   });
 
+  it('read then listen: the order counts when the listen was sent within the grace after the read, however late it was acknowledged', () => {
+    // As resources/subscribe on 2025-11-25 (scenarios-2025): judged by the acknowledgement, one that came past the
+    // grace left the later changed read with no finding at all.
+    const changedRead = (ackAfter: number) => {
+      const log = new FrameLog();
+      const c = modern(log);
+      const l = c.listen([POLICY], { ack: false });
+      log.wait(ackAfter);
+      l.ack([POLICY]);
+      log.wait(5000);
+      c.read(POLICY, 'policy v2');
+      return brief(findingsAfter(run(log), 2500), 'info').filter((f) => f.startsWith('missed-update'));
+    };
+    expect(changedRead(100)).toEqual([`missed-update ${POLICY} - warning`]);
+    expect(changedRead(3000)).toEqual([`missed-update ${POLICY} - warning`]);
+  });
+
   it('a change read on a subscription that held all along is still a missed update', () => {
     const log = new FrameLog();
     const c = modern(log);
