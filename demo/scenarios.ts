@@ -364,6 +364,8 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'fresh' },
     ],
     findings: { expected: ['unsolicited-update'] },
+    // Notified though nobody held it: G is reached by a jump from F, not by F's "yes" (no session subscribed to it).
+    flow: { uri: ONBOARDING, reaches: ['E', 'F', 'G'], jumps: ['F-G'] },
   },
   {
     name: 'protocol-header-missing',
