@@ -7,9 +7,9 @@ import { makePayload } from '../../shared/payload.ts';
 import { redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
 import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
-import { asPage, natives } from './natives.ts';
+import { asPage, nativeGetter, natives } from './natives.ts';
 import type { TapConfig } from './fetch-tap.ts';
-import { disguise } from './disguise.ts';
+import { disguise, wrapMethod } from './disguise.ts';
 
 interface Tapped {
   conn: string;
@@ -62,11 +62,16 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
     natives.addEventListener.call(es, type, (ev: Event) => onEvent(tap, ev as MessageEvent));
   };
 
+  const proto = NativeEventSource.prototype;
+  // The native getters: a page that patches them sees none of our reads.
+  const esUrl = nativeGetter<EventSource, string>(proto, 'url');
+  const esWithCredentials = nativeGetter<EventSource, boolean>(proto, 'withCredentials');
+  const readyState = nativeGetter<EventSource, number>(proto, 'readyState');
   const traps: ProxyHandler<typeof EventSource> = {
     construct(target, args: unknown[], newTarget) {
       const es = asPage(() => Reflect.construct(target, args, newTarget) as EventSource);
       try {
-        const url = es.url;
+        const url = esUrl.call(es);
         const tap: Tapped = {
           conn: emitter.newConn(),
           url,
@@ -75,10 +80,10 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
           watched: new Set(),
         };
         taps.set(es, tap);
-        emit(tap, { kind: 'es-connect', conn: tap.conn, url: redactUrl(url), withCredentials: es.withCredentials });
+        emit(tap, { kind: 'es-connect', conn: tap.conn, url: redactUrl(url), withCredentials: esWithCredentials.call(es) });
         natives.addEventListener.call(es, 'open', () => emit(tap, { kind: 'es-open', conn: tap.conn }));
         natives.addEventListener.call(es, 'error', () =>
-          emit(tap, { kind: 'es-error', conn: tap.conn, readyState: es.readyState }),
+          emit(tap, { kind: 'es-error', conn: tap.conn, readyState: readyState.call(es) }),
         );
         watch(es, tap, 'message');
       } catch (e) {
@@ -90,36 +95,32 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
   const tapped = disguise(new Proxy(NativeEventSource, traps), NativeEventSource);
   window.EventSource = tapped;
 
-  const proto = NativeEventSource.prototype;
   // `es.constructor === EventSource` as without us, and `new es.constructor(url)` is tapped too.
   Object.defineProperty(proto, 'constructor', { value: tapped, writable: true, configurable: true, enumerable: false });
   const nativeClose = proto.close;
-  // (Method syntax: like the natives, these are no constructors and have no prototype property.)
-  const { close } = {
-    close(this: EventSource) {
-      const tap = taps.get(this);
-      if (tap && this.readyState !== 2) emit(tap, { kind: 'es-close', conn: tap.conn });
-      return asPage(() => nativeClose.call(this));
-    },
-  };
-  Object.defineProperty(proto, 'close', { configurable: true, writable: true, value: disguise(close, nativeClose) });
+  // (Proxies of the natives: like them, no constructors and no prototype property.)
+  const close = wrapMethod(nativeClose, (thisArg) => {
+    const es = thisArg as EventSource;
+    const tap = taps.get(es);
+    if (tap && readyState.call(es) !== 2) emit(tap, { kind: 'es-close', conn: tap.conn });
+    return asPage(() => nativeClose.call(es));
+  });
+  Object.defineProperty(proto, 'close', { configurable: true, writable: true, value: close });
   // Replacing the existing EventTarget method (not adding one to EventSource.prototype) keeps the prototypes' own
   // property lists unchanged. For anything but a tapped EventSource it is a WeakMap miss and the native call.
   const nativeAdd = EventTarget.prototype.addEventListener;
-  const { addEventListener } = {
-    addEventListener(this: EventTarget, ...args: unknown[]) {
-      const type = args[0];
-      const tap = taps.get(this as EventSource);
-      if (tap && typeof type === 'string' && type !== 'open' && type !== 'error') {
-        try {
-          watch(this as EventSource, tap, type);
-        } catch (e) {
-          emitter.captureError('eventsource:listen', e, tap.conn);
-        }
+  const addEventListener = wrapMethod(nativeAdd, (thisArg, args) => {
+    const type = args[0];
+    const tap = taps.get(thisArg as EventSource);
+    if (tap && typeof type === 'string' && type !== 'open' && type !== 'error') {
+      try {
+        watch(thisArg as EventSource, tap, type);
+      } catch (e) {
+        emitter.captureError('eventsource:listen', e, tap.conn);
       }
-      // The page's very arguments (none is "2 arguments required, but only 0 present", as without us).
-      return asPage(() => Reflect.apply(nativeAdd, this, args) as void);
-    },
-  };
-  Object.defineProperty(EventTarget.prototype, 'addEventListener', { configurable: true, writable: true, value: disguise(addEventListener, nativeAdd) });
+    }
+    // The page's very arguments (none is "2 arguments required, but only 0 present", as without us).
+    return asPage(() => Reflect.apply(nativeAdd, thisArg, args) as void);
+  });
+  Object.defineProperty(EventTarget.prototype, 'addEventListener', { configurable: true, writable: true, value: addEventListener });
 }

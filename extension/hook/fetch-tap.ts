@@ -7,10 +7,10 @@ import { redactHeaders, redactUrl, redactUrlsIn } from '../../shared/redact.ts';
 import { readBody, type BodyKind } from './body-reader.ts';
 import type { Emitter } from './emitter.ts';
 import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
-import { bodyPayload, redactedHeaderMap, requestFacts, type RequestFacts } from './request-facts.ts';
-import { linkCancel } from './link-cancel.ts';
+import { bodyPayload, member, plainArgs, redactedHeaderMap, requestFacts, type RequestFacts } from './request-facts.ts';
+import { installCancelLinks, linkCancel } from './link-cancel.ts';
 import { disguise } from './disguise.ts';
-import { hideOwnFrames, ignore, natives, thenNative } from './natives.ts';
+import { hideOwnFrames, ignore, natives, thenNative, web } from './natives.ts';
 
 /** Live capture settings; the relay may update them at any time (see config.ts). */
 export interface TapConfig {
@@ -57,6 +57,7 @@ function bodyKind(contentType: string | null, status: number): BodyKind {
 export function installFetchTap(emitter: Emitter, config: TapConfig): void {
   const nativeFetch = window.fetch;
   if (typeof nativeFetch !== 'function') return;
+  installCancelLinks();
 
   const observe = (facts: RequestFacts, syncVerdict: RequestVerdict, promise: Promise<Response>): Promise<Response> => {
     const conn = emitter.newConn();
@@ -129,22 +130,28 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
     requestDone: Promise<RequestVerdict>,
     exchange: Exchange,
   ): void => {
-    const contentType = response.headers.get('content-type');
-    const kind = bodyKind(contentType, response.status);
+    // (Through the natives: a page that patches Response.prototype or Headers.prototype sees none of these calls.)
+    const headers = web.responseHeaders.call(response);
+    const status = web.responseStatus.call(response);
+    const contentType = web.headersGet.call(headers, 'content-type');
+    const kind = bodyKind(contentType, status);
     // Clone now, synchronously, before the page can touch the body.
-    const clone = response.body !== null && !response.bodyUsed ? response.clone() : undefined;
-    const reader = clone?.body?.getReader();
-    const cancelWatch = reader && kind === 'sse' ? linkCancel(response, reader) : undefined;
+    const clone = web.responseBody.call(response) !== null && !web.responseBodyUsed.call(response) ? web.responseClone.call(response) : undefined;
+    const cloneBody = clone ? web.responseBody.call(clone) : null;
+    const reader = cloneBody ? natives.getReader.call(cloneBody) : undefined;
+    // Any body the page cancels cancels our clone (the download stops as without us); a streamed one is also watched
+    // for a cancel inside a pipe.
+    const cancelWatch = reader ? linkCancel(web.responseBody.call(response), reader, kind === 'sse') : undefined;
     // Read now, before the page's continuation could redefine anything on this Response. (Reading it a microtask
     // later, after the page's continuation, was measured: no change in the page-overhead figure.)
     const head: FrameDraft = {
       kind: 'http-response',
       conn,
-      status: response.status,
-      statusText: response.statusText,
-      url: redactUrl(response.url),
-      redirected: response.redirected,
-      headers: redactedHeaderMap(response.headers, config.extraSecretHeaders),
+      status,
+      statusText: web.responseStatusText.call(response),
+      url: redactUrl(web.responseUrl.call(response)),
+      redirected: web.responseRedirected.call(response),
+      headers: redactedHeaderMap(headers, config.extraSecretHeaders),
     };
     const readAll = async (verdict: RequestVerdict): Promise<void> => {
       if (verdict === 'no' || (verdict === 'candidate' && kind !== 'sse')) {
@@ -189,6 +196,12 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
     );
   };
 
+  const withoutOurFrames = (p: Promise<Response>): Promise<Response> =>
+    thenNative(p, undefined, (e: unknown) => {
+      hideOwnFrames(e);
+      throw e;
+    });
+
   const tapped = new Proxy(nativeFetch, {
     apply(target, thisArg, args: unknown[]) {
       if (emitter.disabled) return Reflect.apply(target, thisArg, args);
@@ -197,26 +210,56 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       // consumed by the native fetch, as without the extension, not by the tap. Only a Request's body must be taken
       // first (cloned), before the native fetch uses it up.
       let requestClone: Request | undefined;
+      let callArgs = args;
+      let made: Request | undefined;
+      // Whether the native fetch rejects at once, with an error made while our wrapper is on the stack (an illegal
+      // receiver, a used body, arguments that make no Request): the page then gets a derived promise whose error has
+      // our frames taken out. Every other call that is not MCP keeps the very native promise.
+      const rightReceiver = thisArg === undefined || thisArg === window;
+      let rejectsNow = !rightReceiver;
       try {
         const input = args[0];
-        const init = args[1] as RequestInit | undefined;
-        const initBody = init !== null && typeof init === 'object' && 'body' in init && init.body !== undefined;
-        if (input instanceof Request && !initBody && input.body !== null && !input.bodyUsed) requestClone = input.clone();
+        const init = args[1];
+        if (!plainArgs(input, init)) {
+          // Arguments the tap cannot read without running the page's code a second time (a getter in the init, an
+          // input or body converted by its own toString): the tap makes the Request from them — read once, in the
+          // order the native fetch reads them — and the native fetch gets that Request. A call the native would refuse
+          // for its receiver goes to it untouched; one whose arguments make no Request too (below).
+          if (rightReceiver) {
+            made = new web.Request(input as RequestInfo, init as RequestInit | undefined);
+            callArgs = [made];
+          }
+        }
+        const request = made ?? (input instanceof Request && (init === undefined || init === null || typeof init !== 'object' || member(init, 'body') === undefined) ? input : undefined);
+        if (request && web.requestBodyUsed.call(request)) rejectsNow = true;
+        else if (request && web.requestBody.call(request) !== null) requestClone = web.requestClone.call(request);
       } catch {
+        rejectsNow = true;
+        // Invalid arguments: the native fetch reports them exactly as usual (it reads them again: only on this path).
         requestClone = undefined;
+        made = undefined;
+        callArgs = args;
       }
-      const result = Reflect.apply(target, thisArg, args) as Promise<Response>;
+      const result = Reflect.apply(target, thisArg, callArgs) as Promise<Response>;
       let facts: RequestFacts | undefined;
       let verdict: RequestVerdict = 'no';
       try {
-        facts = requestFacts(args[0], args[1] as RequestInit | undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone);
-        verdict = verdictFor(facts, facts.bodyText);
-        // Not MCP by headers/URL and no async body to look at: leave it completely alone.
-        if (verdict === 'no' && !facts.bodyLater) facts = undefined;
+        facts = made
+          ? requestFacts(made, undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone)
+          : rightReceiver
+            ? requestFacts(args[0], args[1] as RequestInit | undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone)
+            : undefined;
+        if (facts) {
+          if ((facts.method === 'GET' || facts.method === 'HEAD') && (facts.bodyText !== undefined || facts.bodyLater || facts.bodyOpaque)) rejectsNow = true;
+          verdict = verdictFor(facts, facts.bodyText);
+          // Not MCP by headers/URL and no async body to look at: leave it completely alone.
+          if (verdict === 'no' && !facts.bodyLater) facts = undefined;
+        }
       } catch {
         facts = undefined; // Invalid arguments: the native fetch reports them exactly as usual.
+        rejectsNow = true;
       }
-      if (!facts) return result;
+      if (!facts) return rejectsNow ? withoutOurFrames(result) : result;
       try {
         return observe(facts, verdict, result);
       } catch (e) {

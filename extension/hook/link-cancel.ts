@@ -1,10 +1,15 @@
 // When the page cancels its side of a streamed response, cancel our clone too: a tee keeps the connection open while
 // either branch is still reading, and the server must see the page's disconnect exactly as without us.
-// Two ways to see it: the body's cancel / getReader().cancel() are wrapped (the page's call is seen at once); and a
-// pipe (pipeThrough, pipeTo) or an async iteration cancels the body inside the stream machinery, where nothing can be
-// wrapped — but it also releases the body's lock, so a body that was locked, is unlocked again and turns out closed was
-// cancelled by the page (watched as our clone's chunks arrive, and once a second while it is quiet).
-import { disguise } from './disguise.ts';
+// Two ways to see it: the page's cancel() calls (ReadableStream.prototype.cancel, and cancel on a reader its
+// getReader() gave) are seen at once; and a pipe (pipeThrough, pipeTo) or an async iteration cancels the body inside
+// the stream machinery, where nothing can be wrapped — but it also releases the body's lock, so a body that was
+// locked, is unlocked again and turns out closed was cancelled by the page (watched as our clone's chunks arrive, and
+// once a second while it is quiet; for streamed bodies only).
+//
+// The methods are wrapped once, on the prototypes (installCancelLinks), never on the page's body or reader: their own
+// property lists stay empty and `body.getReader === ReadableStream.prototype.getReader` as without us. For a stream
+// that is not a linked body it is one WeakMap miss and the native call.
+import { wrapMethod } from './disguise.ts';
 import { asPage, ignore, natives, thenNative } from './natives.ts';
 
 const WATCH_MS = 1000;
@@ -18,9 +23,61 @@ export interface CancelWatch {
   readonly cancelledByPage: boolean;
 }
 
-export function linkCancel(response: Response, ours: ReadableStreamDefaultReader<Uint8Array>): CancelWatch | undefined {
-  const body = response.body;
-  if (!body) return undefined;
+const weakGet = WeakMap.prototype.get as (this: WeakMap<object, () => void>, k: object) => (() => void) | undefined;
+const weakSet = WeakMap.prototype.set as (this: WeakMap<object, () => void>, k: object, v: () => void) => unknown;
+/** Linked bodies, and the readers the page got from them: what to call when the page cancels. */
+const onCancel = new WeakMap<object, () => void>();
+const nativeGetReader = ReadableStream.prototype.getReader;
+const readerClosed = Object.getOwnPropertyDescriptor(ReadableStreamDefaultReader.prototype, 'closed')?.get as (this: ReadableStreamDefaultReader) => Promise<undefined>;
+const releaseLock = ReadableStreamDefaultReader.prototype.releaseLock;
+const streamLocked = Object.getOwnPropertyDescriptor(ReadableStream.prototype, 'locked')?.get as (this: ReadableStream) => boolean;
+let installed = false;
+
+function cancelled(thisArg: unknown): void {
+  if (thisArg === null || (typeof thisArg !== 'object' && typeof thisArg !== 'function')) return;
+  const f = weakGet.call(onCancel, thisArg);
+  if (f) f();
+}
+
+/** Wraps the prototypes' getReader and cancel methods (once per document; see above). */
+export function installCancelLinks(): void {
+  if (installed) return;
+  installed = true;
+  const wrapCancel = (proto: { cancel(reason?: unknown): Promise<void> } | undefined) => {
+    if (!proto || typeof proto.cancel !== 'function') return;
+    const native = proto.cancel;
+    const wrapper = wrapMethod(native, (thisArg, args) => {
+      try {
+        cancelled(thisArg);
+      } catch {
+        // Never into the page.
+      }
+      return Reflect.apply(native, thisArg, args) as Promise<void>;
+    });
+    Object.defineProperty(proto, 'cancel', { configurable: true, writable: true, value: wrapper });
+  };
+  wrapCancel(ReadableStream.prototype);
+  wrapCancel(ReadableStreamDefaultReader.prototype);
+  wrapCancel(typeof ReadableStreamBYOBReader === 'function' ? ReadableStreamBYOBReader.prototype : undefined);
+  const getReader = wrapMethod(nativeGetReader, (thisArg, args) => {
+    const reader = asPage(() => Reflect.apply(nativeGetReader, thisArg, args) as object);
+    try {
+      const f = thisArg !== null && typeof thisArg === 'object' ? weakGet.call(onCancel, thisArg) : undefined;
+      if (f) weakSet.call(onCancel, reader, f);
+    } catch {
+      // Never into the page.
+    }
+    return reader;
+  });
+  Object.defineProperty(ReadableStream.prototype, 'getReader', { configurable: true, writable: true, value: getReader });
+}
+
+/**
+ * Links the page's `body` to our reader of its clone. `watchPipes`: also watch for a cancel made inside the stream
+ * machinery (see above; for streamed bodies, whose end would otherwise never come).
+ */
+export function linkCancel(body: ReadableStream<Uint8Array> | null, ours: ReadableStreamDefaultReader<Uint8Array>, watchPipes: boolean): CancelWatch | undefined {
+  if (!body || !installed) return undefined;
   let done = false;
   const cancelOurs = () => {
     if (done) return;
@@ -28,37 +85,15 @@ export function linkCancel(response: Response, ours: ReadableStreamDefaultReader
     watch.stop();
     ignore(natives.readerCancel.call(ours));
   };
-  const nativeCancel = body.cancel;
-  const nativeGetReader = body.getReader;
-  // (Method syntax: like the natives, no constructors and no prototype property.)
-  const wrappers = {
-    cancel(this: ReadableStream, ...args: unknown[]) {
-      cancelOurs();
-      return Reflect.apply(nativeCancel, this, args) as Promise<void>;
-    },
-    getReader(this: ReadableStream, ...args: unknown[]) {
-      const reader = asPage(() => Reflect.apply(nativeGetReader, this, args) as ReadableStreamDefaultReader);
-      const nativeReaderCancel = reader.cancel;
-      const readerWrapper = {
-        cancel(this: ReadableStreamDefaultReader, ...cancelArgs: unknown[]) {
-          cancelOurs();
-          return Reflect.apply(nativeReaderCancel, this, cancelArgs) as Promise<void>;
-        },
-      };
-      Object.defineProperty(reader, 'cancel', { configurable: true, writable: true, value: disguise(readerWrapper.cancel, nativeReaderCancel) });
-      return reader;
-    },
-  };
-  Object.defineProperty(body, 'cancel', { configurable: true, writable: true, value: disguise(wrappers.cancel, nativeCancel) });
-  Object.defineProperty(body, 'getReader', { configurable: true, writable: true, value: disguise(wrappers.getReader, nativeGetReader) });
+  weakSet.call(onCancel, body, cancelOurs);
 
   let wasLocked = false;
   let probing = false;
   const watch: CancelWatch & { cancelledByPage: boolean } = {
     cancelledByPage: false,
     check() {
-      if (done || probing) return;
-      if (body.locked) {
+      if (done || probing || !watchPipes) return;
+      if (streamLocked.call(body)) {
         wasLocked = true;
         return;
       }
@@ -68,8 +103,8 @@ export function linkCancel(response: Response, ours: ReadableStreamDefaultReader
       let closed: Promise<unknown>;
       try {
         const probe = nativeGetReader.call(body) as ReadableStreamDefaultReader;
-        closed = probe.closed;
-        probe.releaseLock();
+        closed = readerClosed.call(probe);
+        releaseLock.call(probe);
       } catch {
         return;
       }
@@ -85,9 +120,9 @@ export function linkCancel(response: Response, ours: ReadableStreamDefaultReader
     },
     stop() {
       done = true;
-      natives.clearInterval(timer);
+      if (timer !== undefined) natives.clearInterval(timer);
     },
   };
-  const timer = natives.setInterval(() => watch.check(), WATCH_MS);
+  const timer = watchPipes ? natives.setInterval(() => watch.check(), WATCH_MS) : undefined;
   return watch;
 }

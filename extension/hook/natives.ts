@@ -22,6 +22,45 @@ export const natives = {
   timeOrigin: performance.timeOrigin,
   dateNow: Date.now,
   random: Math.random,
+  getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
+  getPrototypeOf: Object.getPrototypeOf,
+  isArray: Array.isArray,
+};
+
+export function nativeGetter<T, R>(proto: object, key: string): (this: T) => R {
+  const get = Object.getOwnPropertyDescriptor(proto, key)?.get;
+  // (A missing getter, in some odd browser: the property read through the prototype, as the page would.)
+  return (get ?? function (this: T) {
+    return (this as Record<string, unknown>)[key];
+  }) as (this: T) => R;
+}
+
+/**
+ * The fetch API's getters and methods as they were at document_start: the tap reads Requests, Responses and Headers
+ * through these, so a page that patches (or counts calls to) Response.prototype.clone, a getter or Headers.prototype
+ * .forEach sees none of ours, and cannot break the tap with them.
+ */
+export const web = {
+  Request: window.Request,
+  Headers: window.Headers,
+  requestUrl: nativeGetter<Request, string>(Request.prototype, 'url'),
+  requestMethod: nativeGetter<Request, string>(Request.prototype, 'method'),
+  requestHeaders: nativeGetter<Request, Headers>(Request.prototype, 'headers'),
+  requestBody: nativeGetter<Request, ReadableStream<Uint8Array> | null>(Request.prototype, 'body'),
+  requestBodyUsed: nativeGetter<Request, boolean>(Request.prototype, 'bodyUsed'),
+  requestClone: Request.prototype.clone as (this: Request) => Request,
+  responseStatus: nativeGetter<Response, number>(Response.prototype, 'status'),
+  responseStatusText: nativeGetter<Response, string>(Response.prototype, 'statusText'),
+  responseUrl: nativeGetter<Response, string>(Response.prototype, 'url'),
+  responseRedirected: nativeGetter<Response, boolean>(Response.prototype, 'redirected'),
+  responseHeaders: nativeGetter<Response, Headers>(Response.prototype, 'headers'),
+  responseBody: nativeGetter<Response, ReadableStream<Uint8Array> | null>(Response.prototype, 'body'),
+  responseBodyUsed: nativeGetter<Response, boolean>(Response.prototype, 'bodyUsed'),
+  responseClone: Response.prototype.clone as (this: Response) => Response,
+  headersForEach: Headers.prototype.forEach as (this: Headers, f: (value: string, name: string) => void) => void,
+  headersGet: Headers.prototype.get as (this: Headers, name: string) => string | null,
+  searchParamsToString: URLSearchParams.prototype.toString as (this: URLSearchParams) => string,
+  urlHref: nativeGetter<URL, string>(URL.prototype, 'href'),
 };
 
 /** How far the wall clock ran ahead of the page's monotonic clock (see now). */

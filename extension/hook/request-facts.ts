@@ -3,7 +3,7 @@
 import type { HeaderMap, Payload } from '../../shared/frames.ts';
 import { makePayload, opaquePayload } from '../../shared/payload.ts';
 import { redactHeaderValue } from '../../shared/redact.ts';
-import { ignore, natives } from './natives.ts';
+import { ignore, natives, web } from './natives.ts';
 
 export interface RequestFacts {
   method: string;
@@ -19,7 +19,7 @@ export interface RequestFacts {
 
 export function headersToMap(h: Headers): HeaderMap {
   const out: HeaderMap = {};
-  h.forEach((value, name) => {
+  web.headersForEach.call(h, (value, name) => {
     out[name] = value;
   });
   return out;
@@ -29,7 +29,7 @@ export function headersToMap(h: Headers): HeaderMap {
 export function redactedHeaderMap(h: Headers, extraSecret: readonly string[]): HeaderMap {
   const out: HeaderMap = {};
   // Headers iterates lower-case names.
-  h.forEach((value, name) => {
+  web.headersForEach.call(h, (value, name) => {
     out[name] = redactHeaderValue(name, value, extraSecret);
   });
   return out;
@@ -39,8 +39,8 @@ export function redactedHeaderMap(h: Headers, extraSecret: readonly string[]): H
 let lastInput = '';
 let lastBase = '';
 let lastHref = '';
-function absoluteUrl(input: unknown): string {
-  const s = String(input);
+function absoluteUrl(input: string | URL): string {
+  const s = typeof input === 'string' ? input : web.urlHref.call(input);
   const base = document.baseURI;
   if (s === lastInput && base === lastBase) return lastHref;
   const href = new URL(s, base).href;
@@ -109,12 +109,50 @@ function bufferText(body: ArrayBuffer | ArrayBufferView, keep: (head: string) =>
 function bodyFacts(body: unknown, facts: RequestFacts, keep: KeepReading): void {
   if (body === undefined || body === null) return;
   if (typeof body === 'string') facts.bodyText = body;
-  else if (body instanceof URLSearchParams) facts.bodyText = body.toString();
+  else if (body instanceof URLSearchParams) facts.bodyText = web.searchParamsToString.call(body);
   else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) facts.bodyText = bufferText(body, (head) => keep(facts, head));
   else if (body instanceof Blob) facts.bodyLater = probedText(Promise.resolve(body), (head) => keep(facts, head));
   else if (body instanceof FormData) facts.bodyOpaque = '[FormData body]';
   else if (body instanceof ReadableStream) facts.bodyOpaque = '[ReadableStream body]';
-  else facts.bodyText = String(body);
+  // (Any other object is sent as its toString() says: not called a second time here, see plainArgs.)
+  else if (typeof body !== 'object' && typeof body !== 'function') facts.bodyText = String(body);
+}
+
+/** A dictionary member that would run page code to read (a getter, or one on its prototype chain). */
+const ACCESSOR: unique symbol = Symbol('accessor');
+
+/** Reads a dictionary member as the native fetch would, without running any code of the page's (see ACCESSOR). */
+export function member(dict: object, key: string): unknown {
+  let o: object | null = dict;
+  for (let depth = 0; o !== null; depth++) {
+    if (depth > 16) return ACCESSOR;
+    const d = natives.getOwnPropertyDescriptor(o, key);
+    if (d) return 'value' in d ? d.value : ACCESSOR;
+    o = natives.getPrototypeOf(o) as object | null;
+  }
+  return undefined;
+}
+
+/** Body types the tap reads without running page code (anything else is converted by its own toString). */
+function plainBody(body: unknown): boolean {
+  if (body === null || (typeof body !== 'object' && typeof body !== 'function')) return true;
+  return body instanceof URLSearchParams || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof Blob || body instanceof FormData || body instanceof ReadableStream;
+}
+
+/**
+ * Whether the tap can read a fetch() call's arguments without running any code of the page's a second time: an
+ * input that is a string, URL or Request, and no init or one whose method, headers and body are plain data (no
+ * getters; a body of a known type). When not, the tap makes the Request itself from the page's arguments — they are
+ * read once, in the very order the native fetch reads them — and hands it to the native fetch (fetch-tap.ts).
+ */
+export function plainArgs(input: unknown, init: unknown): boolean {
+  if (typeof input !== 'string' && !(input instanceof URL) && !(input instanceof Request)) return false;
+  if (init === undefined || init === null) return true;
+  if (typeof init !== 'object') return false;
+  const method = member(init, 'method');
+  const headers = member(init, 'headers');
+  const body = member(init, 'body');
+  return method !== ACCESSOR && headers !== ACCESSOR && body !== ACCESSOR && (method === undefined || typeof method === 'string') && plainBody(body);
 }
 
 /**
@@ -123,15 +161,23 @@ function bodyFacts(body: unknown, facts: RequestFacts, keep: KeepReading): void 
  */
 export function requestFacts(input: unknown, init: RequestInit | undefined, keep: KeepReading = () => true, bodyClone?: Request): RequestFacts {
   const isRequest = input instanceof Request;
-  const url = isRequest ? input.url : absoluteUrl(input);
-  const method = (init?.method ?? (isRequest ? input.method : 'GET')).toUpperCase();
-  const given = init?.headers ?? (isRequest ? input.headers : undefined);
+  const url = isRequest ? web.requestUrl.call(input) : absoluteUrl(input as string | URL);
+  // (Members read as plain data: see plainArgs, which said yes to these arguments.)
+  const initMethod = init ? (member(init, 'method') as string | undefined) : undefined;
+  const initHeaders = init ? (member(init, 'headers') as HeadersInit | undefined) : undefined;
+  const initBody = init ? member(init, 'body') : undefined;
+  const method = (initMethod ?? (isRequest ? web.requestMethod.call(input) : 'GET')).toUpperCase();
+  const given = initHeaders ?? (isRequest ? web.requestHeaders.call(input) : undefined);
   // A Headers object (what the SDKs pass, and a Request's own) is already normalized: read it, do not copy it first.
-  const headers = headersToMap(given instanceof Headers ? given : new Headers(given));
+  const headers = headersToMap(given instanceof Headers ? given : new web.Headers(given));
   const facts: RequestFacts = { method, url, headers };
-  if (init && 'body' in init && init.body !== undefined) bodyFacts(init.body, facts, keep);
-  else if (bodyClone?.body) facts.bodyLater = probedStream(bodyClone.body, (head) => keep(facts, head));
-  else if (isRequest && input.body !== null && !input.bodyUsed) facts.bodyLater = probedStream(input.clone().body!, (head) => keep(facts, head));
+  if (initBody !== undefined) bodyFacts(initBody, facts, keep);
+  else {
+    // (Without a clone taken before the native fetch: a Request's body not used yet is cloned now.)
+    const source = bodyClone ?? (isRequest && web.requestBody.call(input) !== null && !web.requestBodyUsed.call(input) ? web.requestClone.call(input) : undefined);
+    const body = source ? web.requestBody.call(source) : null;
+    if (body) facts.bodyLater = probedStream(body, (head) => keep(facts, head));
+  }
   return facts;
 }
 

@@ -8,9 +8,9 @@ import { isJsonRpcText } from '../../shared/mcp-detect.ts';
 import { makePayload, opaquePayload } from '../../shared/payload.ts';
 import { redactSubprotocol, redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
-import { asPage, natives } from './natives.ts';
+import { asPage, nativeGetter, natives } from './natives.ts';
 import type { TapConfig } from './fetch-tap.ts';
-import { disguise } from './disguise.ts';
+import { disguise, wrapMethod } from './disguise.ts';
 
 /** Messages looked at before a socket without the `mcp` subprotocol is declared not MCP. */
 const SNIFF_MESSAGES = 3;
@@ -62,6 +62,29 @@ function readBlob(blob: Blob, capBytes: number, done: (m: Message) => void): voi
     (text: string) => done({ payload: makePayload(text, capBytes), text }),
     () => done({ payload: opaquePayload(`[Blob message, ${size} bytes, unreadable]`) }),
   );
+}
+
+/**
+ * The subprotocols a page asked for, read without running its code again: the native constructor already converted
+ * them (an object by its own toString, an iterable by its iterator), so only strings and primitives are listed.
+ */
+export function requestedProtocols(p: unknown): string[] {
+  const one = (v: unknown): string[] => (v === null || (typeof v !== 'object' && typeof v !== 'function') ? [String(v)] : []);
+  if (p === undefined) return [];
+  if (!natives.isArray(p)) return one(p);
+  const out: string[] = [];
+  for (let i = 0; i < p.length; i++) {
+    const v = one(p[i]);
+    if (v.length === 1) out[out.length] = v[0]!;
+  }
+  return out;
+}
+
+/** `list.map(f)` without Array.prototype.map (a page may patch it). */
+function mapped<T, R>(list: readonly T[], f: (v: T) => R): R[] {
+  const out: R[] = [];
+  for (let i = 0; i < list.length; i++) out[i] = f(list[i]!);
+  return out;
 }
 
 export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
@@ -160,17 +183,21 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
     emit(tap, { kind: 'ws-message', conn: tap.conn, dir, data: payload });
   };
 
+  const proto = NativeWebSocket.prototype;
+  // The native getters: a page that patches them sees none of our reads.
+  const wsUrl = nativeGetter<WebSocket, string>(proto, 'url');
+  const wsProtocol = nativeGetter<WebSocket, string>(proto, 'protocol');
   const traps: ProxyHandler<typeof WebSocket> = {
     construct(target, args: unknown[], newTarget) {
       const ws = asPage(() => Reflect.construct(target, args, newTarget) as WebSocket);
       try {
-        const requested = args[1] === undefined ? [] : Array.isArray(args[1]) ? args[1].map(String) : [String(args[1])];
+        const requested = requestedProtocols(args[1]);
         const tap: Tapped = { conn: emitter.newConn(), mcp: requested.includes('mcp') ? true : undefined, sniffed: 0, held: [] };
         taps.set(ws, tap);
-        const connect: FrameDraft = { kind: 'ws-connect', conn: tap.conn, url: redactUrl(ws.url), protocols: requested.map(redactSubprotocol) };
+        const connect: FrameDraft = { kind: 'ws-connect', conn: tap.conn, url: redactUrl(wsUrl.call(ws)), protocols: mapped(requested, redactSubprotocol) };
         inOrder(tap, () => emit(tap, connect));
         natives.addEventListener.call(ws, 'open', () => {
-          const protocol = ws.protocol;
+          const protocol = wsProtocol.call(ws);
           inOrder(tap, () => {
             if (protocol === 'mcp' && tap.mcp === undefined) decide(tap, true);
             emit(tap, { kind: 'ws-open', conn: tap.conn, protocol: redactSubprotocol(protocol) });
@@ -198,7 +225,6 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
   const tapped = disguise(new Proxy(NativeWebSocket, traps), NativeWebSocket);
   window.WebSocket = tapped;
 
-  const proto = NativeWebSocket.prototype;
   // `ws.constructor === WebSocket` as without us, and `new ws.constructor(url)` (a reconnect idiom) is tapped too.
   Object.defineProperty(proto, 'constructor', { value: tapped, writable: true, configurable: true, enumerable: false });
   const nativeSend = proto.send;
@@ -207,24 +233,23 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
     function (this: WebSocket) {
       return this.readyState;
     }) as (this: WebSocket) => number;
-  // (Method syntax: like the native, it is no constructor and has no prototype property.)
-  const { send } = {
-    send(this: WebSocket, ...args: unknown[]) {
-      // The native send first, with the page's very arguments (none is a TypeError, not the text "undefined"): it
-      // throws InvalidStateError on a CONNECTING socket, and then nothing was sent. On a CLOSING or CLOSED socket it
-      // drops the data without a word: nothing was sent either, so nothing is logged.
-      const tap = taps.get(this);
-      const open = tap !== undefined && readyState.call(this) === 1;
-      const result = asPage(() => Reflect.apply(nativeSend, this, args) as void);
-      if (tap && open) {
-        try {
-          onData(tap, 'out', args[0]);
-        } catch (e) {
-          emitter.captureError('websocket:send', e, tap.conn);
-        }
+  // (A Proxy of the native: like it, no constructor and no prototype property.)
+  const send = wrapMethod(nativeSend, (thisArg, args) => {
+    // The native send first, with the page's very arguments (none is a TypeError, not the text "undefined"): it
+    // throws InvalidStateError on a CONNECTING socket, and then nothing was sent. On a CLOSING or CLOSED socket it
+    // drops the data without a word: nothing was sent either, so nothing is logged.
+    const ws = thisArg as WebSocket;
+    const tap = taps.get(ws);
+    const open = tap !== undefined && readyState.call(ws) === 1;
+    const result = asPage(() => Reflect.apply(nativeSend, thisArg, args) as void);
+    if (tap && open) {
+      try {
+        onData(tap, 'out', args[0]);
+      } catch (e) {
+        emitter.captureError('websocket:send', e, tap.conn);
       }
-      return result;
-    },
-  };
-  Object.defineProperty(proto, 'send', { configurable: true, writable: true, value: disguise(send, nativeSend) });
+    }
+    return result;
+  });
+  Object.defineProperty(proto, 'send', { configurable: true, writable: true, value: send });
 }

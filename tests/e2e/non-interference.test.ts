@@ -1,7 +1,7 @@
 // The page must never notice us: the same probes run in a browser with the extension and in one without, and every
 // observable (status, headers, url, body bytes, streaming, abort and network errors, identity of the patched globals)
-// is identical. The traffic the probes make is captured, including a capture-error frame for the page that breaks
-// Response.prototype.clone — without the page seeing any error.
+// is identical. The traffic the probes make is captured, also while the page has broken Response.prototype.clone (the
+// tap uses the natives captured at document_start) — without the page seeing any error.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bundleClient } from '../support/bundle.ts';
@@ -35,6 +35,9 @@ afterAll(async () => {
   await site?.close();
 });
 
+/** The ways the probes cancel a streamed body (tests/e2e/clients/probes.ts CANCELS). */
+const CANCELS = ['readerCancel', 'pipeThroughCancel', 'asyncIteratorBreak', 'pipeToAbort', 'prototypeCancel', 'prototypeReaderCancel'];
+
 async function run(b: Browser) {
   const page = await b.context.newPage();
   // The page's own URL carries an OAuth-style code and token: page frames must not (they are redacted at capture).
@@ -49,8 +52,9 @@ async function run(b: Browser) {
 it('gives the page exactly the same observations with and without the extension', async () => {
   const baseline = await run(without);
   const tapped = await run(withExt);
+  // (Soft: a failure lists every probe that differs, not only the first.)
   for (const [name, value] of Object.entries(baseline.results)) {
-    expect(tapped.results[name], name).toEqual(value);
+    expect.soft(tapped.results[name], name).toEqual(value);
   }
   // The probes themselves must have worked (a probe that failed identically on both sides proves nothing).
   const r = baseline.results;
@@ -62,9 +66,16 @@ it('gives the page exactly the same observations with and without the extension'
   expect(r.abortWithReason).toMatchObject({ threw: true, name: 'RangeError', message: 'custom reason' });
   expect(r.networkFailureMcp).toMatchObject({ threw: true, name: 'TypeError', isTypeError: true, stackNamesExtension: false });
   expect(r.mcpRedirect).toMatchObject({ redirected: true, url: `${site.url}/rpc` });
-  for (const how of ['readerCancel', 'pipeThroughCancel', 'asyncIteratorBreak', 'pipeToAbort']) {
+  for (const how of CANCELS) {
     expect(r[`sseCancelClosesConnection:${how}`], how).toEqual({ opened: 1, closed: 1 });
   }
+  expect(r.jsonCancelClosesConnection).toEqual({ opened: 1, closed: 1 });
+  expect(r.bodySurface).toEqual({ surface: { own: [], same: [true, true] }, readerSurface: { own: [], same: true } });
+  for (const text of r.crossRealmToString.theirs) expect(text).toMatch(/^function \w+\(\) \{ \[native code\] \}$/);
+  expect(r.toStringBadThis).toEqual({ name: 'TypeError', stackNamesExtension: false });
+  expect(r.pagePatchedPrototypes).toEqual({});
+  expect(r.initReadOnce.reads.filter((k: string) => k === 'input' || k === 'body.toString' || k === 'method')).toEqual(['method', 'input', 'body.toString']);
+  for (const [name, e] of Object.entries(r.syncRejections)) expect(e, name).toMatchObject({ threw: true, isTypeError: true, stackNamesExtension: false });
   expect(r.webSocketSendNoArgument).toEqual({ threw: true, got: ['after'] });
   expect(r.streamBodyRequest.fewPulls).toBe(true);
   expect(r.identity.constructors).toEqual([true, true, true]);
@@ -88,10 +99,10 @@ it('gives the page exactly the same observations with and without the extension'
   const tabId = await tabIdOf(withExt, tapped.page);
   const frames = await waitFor(async () => {
     const fs = await loggedFrames(withExt, tabId);
-    return fs.some((f) => f.kind === 'capture-error') && fs.filter((f) => f.kind === 'http-request').length >= 15 ? fs : undefined;
+    return fs.filter((f) => f.kind === 'http-request').length >= 15 && fs.some((f) => f.kind === 'http-body' && f.body.text.includes('"id":12')) ? fs : undefined;
   }, 10_000, 'captured probes');
-  const captureError = frames.find((f) => f.kind === 'capture-error');
-  expect(captureError && captureError.kind === 'capture-error' && captureError.message).toContain('page broke clone');
+  // The page's broken Response.prototype.clone neither broke nor saw the tap: that exchange was captured whole.
+  expect(frames.filter((f) => f.kind === 'capture-error')).toEqual([]);
   // Non-MCP requests are not captured.
   const urls = frames.filter((f) => f.kind === 'http-request').map((f) => (f.kind === 'http-request' ? f.url : ''));
   expect(urls.some((u) => u.endsWith('/plain'))).toBe(false);
@@ -104,13 +115,13 @@ it('gives the page exactly the same observations with and without the extension'
   expect(viaRequest && viaRequest.kind === 'http-request' && JSON.parse(viaRequest.body!.text).method).toBe('resources/read');
   // Each cancelled SSE body ends as the page's abort, not as a body read to its end.
   const foreverConns = frames.flatMap((f) => (f.kind === 'http-request' && f.url.endsWith('/rpc-sse-forever') ? [f.conn] : []));
-  expect(foreverConns.length).toBe(4);
+  expect(foreverConns.length).toBe(CANCELS.length);
   const ends = await waitFor(async () => {
     const fs = await loggedFrames(withExt, tabId);
     const es = fs.filter((f) => f.kind === 'http-end' && foreverConns.includes(f.conn));
-    return es.length === 4 ? es : undefined;
+    return es.length === CANCELS.length ? es : undefined;
   }, 10_000, 'the cancelled streams ended');
-  expect(ends.map((f) => f.kind === 'http-end' && f.outcome)).toEqual(['aborted', 'aborted', 'aborted', 'aborted']);
+  expect(ends.map((f) => f.kind === 'http-end' && f.outcome)).toEqual(CANCELS.map(() => 'aborted'));
   const pageStart = frames.find((f) => f.kind === 'page-start');
   expect(pageStart && pageStart.kind === 'page-start' && pageStart.url).toMatch(/\?code=%5Bredacted%3A[0-9a-f]{8}%5D#access_token=%5Bredacted/);
   expect(JSON.stringify(frames)).not.toContain('page-secret');

@@ -70,6 +70,18 @@ export function installProbeRoutes(site: StaticServer): void {
       forever.closed++;
     });
   });
+  // The same with a JSON body that never ends (a page cancelling it must close the connection too).
+  r.set('/rpc-json-forever', async (req, res) => {
+    await bodyOf(req);
+    forever.opened++;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"jsonrpc":"2.0","id":10,"result":{"pad":"');
+    const timer = setInterval(() => res.write('x'.repeat(1024)), 50);
+    res.on('close', () => {
+      clearInterval(timer);
+      forever.closed++;
+    });
+  });
   r.set('/forever-state', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(forever)));
   r.set('/slow', async (req, res) => {
     await bodyOf(req);

@@ -112,11 +112,20 @@ const CANCELS: Record<string, (body: ReadableStream<Uint8Array>) => Promise<void
     const done = body.pipeTo(new WritableStream({ write: () => c.abort() }), { signal: c.signal }).catch(() => undefined);
     await done;
   },
+  // The prototypes' methods called on the body and on a reader got from the prototype's getReader.
+  prototypeCancel: async (body) => {
+    await ReadableStream.prototype.cancel.call(body);
+  },
+  prototypeReaderCancel: async (body) => {
+    const reader = ReadableStream.prototype.getReader.call(body) as ReadableStreamDefaultReader<Uint8Array>;
+    await reader.read();
+    await ReadableStreamDefaultReader.prototype.cancel.call(reader);
+  },
 };
 
-async function sseCancelClosesConnection(base: string, how: keyof typeof CANCELS) {
+async function sseCancelClosesConnection(base: string, how: keyof typeof CANCELS, path = '/rpc-sse-forever') {
   const before = await (await fetch(`${base}/forever-state`)).json();
-  const r = await fetch(`${base}/rpc-sse-forever`, post(rpc(10)));
+  const r = await fetch(`${base}${path}`, post(rpc(10)));
   await CANCELS[how]!(r.body!);
   // Give the server up to 10 s to see the disconnect: a kept-open tee never closes, but Chromium itself (without the
   // extension too) sometimes takes more than 3 s to drop a cancelled body's connection on a loaded machine.
@@ -256,6 +265,8 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
     }
   });
   for (const how of Object.keys(CANCELS)) await probe(`sseCancelClosesConnection:${how}`, () => sseCancelClosesConnection(base, how));
+  // A JSON body too (not a stream the tap watches): the page's cancel stops our clone's download as well.
+  await probe('jsonCancelClosesConnection', () => sseCancelClosesConnection(base, 'readerCancel', '/rpc-json-forever'));
   await probe('webSocketEcho', () => webSocketEcho(wsUrl));
   await probe('webSocketSendNoArgument', () => webSocketSendNoArgument(wsUrl));
   await probe('eventSource', () => eventSource(base));
@@ -327,6 +338,104 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
     };
     connecting.close();
     return out;
+  });
+  await probe('bodySurface', async () => {
+    // An MCP SSE body and its reader have no own properties, and their methods are the prototypes'.
+    const r = await fetch(`${base}/rpc-sse`, post(rpc(14)));
+    const body = r.body!;
+    const surface = { own: Object.getOwnPropertyNames(body), same: [body.getReader === ReadableStream.prototype.getReader, body.cancel === ReadableStream.prototype.cancel] };
+    const reader = body.getReader();
+    const readerSurface = { own: Object.getOwnPropertyNames(reader), same: reader.cancel === ReadableStreamDefaultReader.prototype.cancel };
+    while (!(await reader.read()).done);
+    return { surface, readerSurface };
+  });
+  await probe('crossRealmToString', async () => {
+    // Another frame's Function.prototype.toString (the usual way to get an untouched one) on our wrappers, and ours on
+    // the frame's.
+    const frame = document.createElement('iframe');
+    document.body.appendChild(frame);
+    const w = frame.contentWindow as unknown as typeof window;
+    const fns = [fetch, WebSocket, EventSource, WebSocket.prototype.send, EventSource.prototype.close, EventTarget.prototype.addEventListener, Function.prototype.toString, ReadableStream.prototype.getReader, ReadableStream.prototype.cancel];
+    const theirs = fns.map((f) => w.Function.prototype.toString.call(f));
+    const ours = [w.fetch, w.WebSocket, w.EventTarget.prototype.addEventListener].map((f) => Function.prototype.toString.call(f));
+    frame.remove();
+    return { theirs, ours };
+  });
+  await probe('toStringBadThis', async () => {
+    try {
+      Function.prototype.toString.call({});
+      return 'no throw';
+    } catch (e) {
+      return { name: (e as Error).name, stackNamesExtension: /chrome-extension:/.test(String((e as Error).stack)) };
+    }
+  });
+  await probe('pagePatchedPrototypes', async () => {
+    // A page that counts calls to the fetch API's methods and getters (an APM agent, a polyfill) sees only its own.
+    const counts: Record<string, number> = {};
+    const undo: Array<() => void> = [];
+    const count = (proto: object, key: string) => {
+      const d = Object.getOwnPropertyDescriptor(proto, key)!;
+      const orig = (d.value ?? d.get) as (...a: unknown[]) => unknown;
+      const f = function (this: unknown, ...a: unknown[]) {
+        counts[key] = (counts[key] ?? 0) + 1;
+        return orig.apply(this, a);
+      };
+      Object.defineProperty(proto, key, d.value ? { ...d, value: f } : { ...d, get: f });
+      undo.push(() => Object.defineProperty(proto, key, d));
+    };
+    for (const k of ['clone', 'body', 'bodyUsed', 'headers', 'status', 'statusText', 'url', 'redirected']) count(Response.prototype, k);
+    for (const k of ['clone', 'body', 'bodyUsed', 'url', 'method', 'headers']) count(Request.prototype, k);
+    for (const k of ['get', 'forEach']) count(Headers.prototype, k);
+    for (const k of ['url', 'protocol']) count(WebSocket.prototype, k);
+    count(URLSearchParams.prototype, 'toString');
+    count(Array.prototype, 'map');
+    try {
+      await (await fetch(`${base}/rpc`, post(rpc(15)))).text();
+      await (await fetch(new Request(`${base}/rpc`, post(rpc(16))))).text();
+      await (await fetch(`${base}/rpc-sse`, post(rpc(17)))).text();
+      await (await fetch(`${base}/rpc`, { method: 'POST', body: new URLSearchParams({ q: rpc(18) }) })).text();
+      const ws = new WebSocket(wsUrl, ['a', 'b']);
+      await new Promise((ok) => (ws.onopen = ws.onerror = ok));
+      ws.close();
+      await new Promise((ok) => setTimeout(ok, 300));
+    } finally {
+      for (const u of undo) u();
+    }
+    return counts;
+  });
+  await probe('initReadOnce', async () => {
+    // The native fetch reads init's members (getters, a Proxy's traps) and converts input and body once: so does the
+    // page's call with the extension.
+    const reads: string[] = [];
+    const init = {};
+    for (const [k, v] of Object.entries(post(rpc(19)))) Object.defineProperty(init, k, { enumerable: true, get: () => (reads.push(k), v) });
+    await (await fetch(`${base}/rpc`, init)).text();
+    const input = { toString: () => (reads.push('input'), `${base}/rpc`) };
+    await (await fetch(input as unknown as string, post(rpc(20)))).text();
+    const body = { toString: () => (reads.push('body.toString'), rpc(21)) };
+    await (await fetch(`${base}/rpc`, post(body as unknown as string))).text();
+    const traps: string[] = [];
+    const proxied = new Proxy(post(rpc(22)), {
+      get: (t, k, r) => (traps.push(`get ${String(k)}`), Reflect.get(t, k, r)),
+      has: (t, k) => (traps.push(`has ${String(k)}`), Reflect.has(t, k)),
+    });
+    await (await fetch(`${base}/rpc`, proxied)).text();
+    return { reads, traps };
+  });
+  await probe('syncRejections', async () => {
+    // Rejections the native fetch makes at once, while our wrapper is on the stack: their stacks must not name us.
+    const used = new Request(`${base}/plain`, { method: 'POST', body: 'x' });
+    await used.text();
+    const locked = new Request(`${base}/plain`, { method: 'POST', body: 'x' });
+    locked.body!.getReader();
+    return {
+      usedBody: await errorOf(fetch(used), true),
+      lockedBody: await errorOf(fetch(locked), true),
+      badUrl: await errorOf(fetch('http://[::1'), true),
+      badHeader: await errorOf(fetch(`${base}/plain`, { headers: { 'bad name': 'x' } }), true),
+      getWithBody: await errorOf(fetch(`${base}/plain`, { method: 'GET', body: 'x' }), true),
+      illegalReceiver: await errorOf((fetch as (this: unknown, u: string) => Promise<Response>).call({}, `${base}/plain`), true),
+    };
   });
   await probe('identity', async () => ({
     fetchName: fetch.name,

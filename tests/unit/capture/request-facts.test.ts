@@ -6,6 +6,8 @@ const reads: number[] = [];
 let requestFacts: typeof import('../../../extension/hook/request-facts.ts').requestFacts;
 let PROBE_BYTES: number;
 let redactedHeaderMap: typeof import('../../../extension/hook/request-facts.ts').redactedHeaderMap;
+let plainArgs: typeof import('../../../extension/hook/request-facts.ts').plainArgs;
+let requestedProtocols: typeof import('../../../extension/hook/websocket-tap.ts').requestedProtocols;
 
 beforeAll(async () => {
   // The hook captures its natives at import (document_start in a page): spy on Blob.text first, give it a window.
@@ -15,7 +17,8 @@ beforeAll(async () => {
     return text.call(this);
   };
   Object.assign(globalThis, { window: globalThis, document: { baseURI: 'http://127.0.0.1/app/' } });
-  ({ requestFacts, PROBE_BYTES, redactedHeaderMap } = await import('../../../extension/hook/request-facts.ts'));
+  ({ requestFacts, PROBE_BYTES, redactedHeaderMap, plainArgs } = await import('../../../extension/hook/request-facts.ts'));
+  ({ requestedProtocols } = await import('../../../extension/hook/websocket-tap.ts'));
 });
 
 const rpc = (pad: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { pad: 'x'.repeat(pad) } });
@@ -99,5 +102,41 @@ describe('requestFacts: URL and headers', () => {
     for (const name of ['authorization', 'x-api-tenant']) expect(map[name]).toMatch(/^\[redacted:[0-9a-f]{8}\]$/);
     expect(Object.keys(map).sort()).toEqual(['authorization', 'content-type', 'x-api-tenant']);
     expect(redactedHeaderMap(h, [])['x-api-tenant']).toBe('acme');
+  });
+});
+
+describe('reading the arguments without running page code a second time', () => {
+  it('reads plain arguments itself, and leaves getters, Proxies-with-getters and toString conversions to a Request', () => {
+    const calls: string[] = [];
+    const getters = Object.defineProperty({ method: 'POST' }, 'body', { enumerable: true, get: () => (calls.push('body'), '{}') });
+    expect(plainArgs('/mcp', undefined)).toBe(true);
+    expect(plainArgs('/mcp', { method: 'POST', headers: { a: 'b' }, body: '{}' })).toBe(true);
+    expect(plainArgs(new URL('http://h/mcp'), { body: new Blob(['x']) })).toBe(true);
+    expect(plainArgs(new Request('http://h/mcp'), Object.create({ body: 'inherited data' }))).toBe(true);
+    expect(plainArgs('/mcp', getters)).toBe(false);
+    expect(plainArgs('/mcp', Object.create(getters))).toBe(false);
+    expect(plainArgs({ toString: () => (calls.push('input'), '/mcp') }, undefined)).toBe(false);
+    expect(plainArgs('/mcp', { method: 'POST', body: { toString: () => (calls.push('toString'), '{}') } })).toBe(false);
+    expect(calls).toEqual([]);
+  });
+
+  it('reads a plain init and a URL input without calling their getters or toString', () => {
+    const url = new URL('http://h/mcp');
+    url.toString = () => {
+      throw new Error('toString called');
+    };
+    const f = requestFacts(url, Object.create({ method: 'post', body: '{"jsonrpc":"2.0"}' }) as RequestInit);
+    expect([f.url, f.method, f.bodyText]).toEqual(['http://h/mcp', 'POST', '{"jsonrpc":"2.0"}']);
+    expect(requestFacts('/mcp', { method: 'POST', body: { toString: () => 'x' } as unknown as string }).bodyText).toBeUndefined();
+  });
+
+  it("lists a socket's requested subprotocols without converting an object a second time", () => {
+    let conversions = 0;
+    const obj = { toString: () => (conversions++, 'mcp') };
+    expect(requestedProtocols(undefined)).toEqual([]);
+    expect(requestedProtocols('mcp')).toEqual(['mcp']);
+    expect(requestedProtocols(['a', 'mcp', obj])).toEqual(['a', 'mcp']);
+    expect(requestedProtocols(obj)).toEqual([]);
+    expect(conversions).toBe(0);
   });
 });
