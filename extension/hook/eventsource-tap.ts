@@ -7,7 +7,7 @@ import { makePayload } from '../../shared/payload.ts';
 import { redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
 import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
-import { asPage, nativeGetter, natives } from './natives.ts';
+import { asPage, nativeGetter, natives, web } from './natives.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { disguise, wrapMethod } from './disguise.ts';
 
@@ -32,9 +32,15 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
 
   const onEvent = (tap: Tapped, ev: MessageEvent) => {
     try {
-      const data = typeof ev.data === 'string' ? ev.data : String(ev.data);
+      // (Through the native getters: a page that patches MessageEvent's sees none of our reads.)
+      const type = web.eventType.call(ev);
+      const message = ev instanceof MessageEvent;
+      // (A page's own `new Event('endpoint')` has no data and no id.)
+      const raw = message ? web.messageData.call(ev) : undefined;
+      const data = typeof raw === 'string' ? raw : String(raw);
+      const lastEventId = message ? web.messageLastEventId.call(ev) : '';
       if (tap.mcp === undefined) {
-        tap.mcp = isMcpSseEvent(ev.type === 'message' ? undefined : ev.type, data);
+        tap.mcp = isMcpSseEvent(type === 'message' ? undefined : type, data);
         if (!tap.mcp) {
           tap.held = [];
           return;
@@ -43,13 +49,13 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
         for (const d of tap.held) emitter.emit(d);
         tap.held = [];
       }
-      if (ev.type === 'endpoint') rememberEndpoint(data, tap.url);
+      if (type === 'endpoint') rememberEndpoint(data, tap.url);
       emit(tap, {
         kind: 'sse-event',
         conn: tap.conn,
-        ...(ev.lastEventId ? { id: ev.lastEventId } : {}),
-        ...(ev.type !== 'message' ? { event: ev.type } : {}),
-        data: makePayload(ev.type === 'endpoint' ? redactUrl(data) : data, config.capBytes),
+        ...(lastEventId ? { id: lastEventId } : {}),
+        ...(type !== 'message' ? { event: type } : {}),
+        data: makePayload(type === 'endpoint' ? redactUrl(data) : data, config.capBytes),
       });
     } catch (e) {
       emitter.captureError('eventsource:event', e, tap.conn);

@@ -27,8 +27,8 @@ export const natives = {
   isArray: Array.isArray,
 };
 
-export function nativeGetter<T, R>(proto: object, key: string): (this: T) => R {
-  const get = Object.getOwnPropertyDescriptor(proto, key)?.get;
+export function nativeGetter<T, R>(proto: object | undefined, key: string): (this: T) => R {
+  const get = proto && Object.getOwnPropertyDescriptor(proto, key)?.get;
   // (A missing getter, in some odd browser: the property read through the prototype, as the page would.)
   return (get ?? function (this: T) {
     return (this as Record<string, unknown>)[key];
@@ -61,6 +61,15 @@ export const web = {
   headersGet: Headers.prototype.get as (this: Headers, name: string) => string | null,
   searchParamsToString: URLSearchParams.prototype.toString as (this: URLSearchParams) => string,
   urlHref: nativeGetter<URL, string>(URL.prototype, 'href'),
+  eventType: nativeGetter<Event, string>(Event.prototype, 'type'),
+  messageData: nativeGetter<MessageEvent, unknown>(MessageEvent.prototype, 'data'),
+  messageLastEventId: nativeGetter<MessageEvent, string>(MessageEvent.prototype, 'lastEventId'),
+  /** (Undefined outside a browser: the unit tests' Node has no CloseEvent or PageTransitionEvent.) */
+  CloseEvent: globalThis.CloseEvent as typeof CloseEvent | undefined,
+  closeCode: nativeGetter<CloseEvent, number>(globalThis.CloseEvent?.prototype, 'code'),
+  closeReason: nativeGetter<CloseEvent, string>(globalThis.CloseEvent?.prototype, 'reason'),
+  closeWasClean: nativeGetter<CloseEvent, boolean>(globalThis.CloseEvent?.prototype, 'wasClean'),
+  pagePersisted: nativeGetter<PageTransitionEvent, boolean>(globalThis.PageTransitionEvent?.prototype, 'persisted'),
 };
 
 /** How far the wall clock ran ahead of the page's monotonic clock (see now). */

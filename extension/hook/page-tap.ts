@@ -2,7 +2,7 @@
 // because no timer runs after it — also for what the page's own pagehide and unload handlers send after it.
 import { redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
-import { natives } from './natives.ts';
+import { natives, web } from './natives.ts';
 
 export function installPageTap(emitter: Emitter): void {
   emitter.emit({ kind: 'page-start', url: redactUrl(location.href), top: window === window.top });
@@ -11,7 +11,7 @@ export function installPageTap(emitter: Emitter): void {
     if (!ev.isTrusted) return;
     try {
       emitter.pageEnding();
-      emitter.emit({ kind: 'page-end', url: redactUrl(location.href), persisted: (ev as PageTransitionEvent).persisted });
+      emitter.emit({ kind: 'page-end', url: redactUrl(location.href), persisted: web.pagePersisted.call(ev as PageTransitionEvent) });
     } catch (e) {
       emitter.captureError('page-end', e);
     } finally {
@@ -21,7 +21,7 @@ export function installPageTap(emitter: Emitter): void {
   });
   natives.addEventListener.call(window, 'pageshow', (ev: Event) => {
     // Back from the back/forward cache: the same document lives again.
-    if (!ev.isTrusted || !(ev as PageTransitionEvent).persisted) return;
+    if (!ev.isTrusted || !web.pagePersisted.call(ev as PageTransitionEvent)) return;
     emitter.pageBack();
     emitter.emit({ kind: 'page-start', url: redactUrl(location.href), top: window === window.top });
   });

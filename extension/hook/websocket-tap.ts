@@ -8,7 +8,7 @@ import { isJsonRpcText } from '../../shared/mcp-detect.ts';
 import { makePayload, opaquePayload } from '../../shared/payload.ts';
 import { redactSubprotocol, redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
-import { asPage, nativeGetter, natives } from './natives.ts';
+import { asPage, nativeGetter, natives, web } from './natives.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { disguise, wrapMethod } from './disguise.ts';
 
@@ -205,15 +205,17 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
         });
         natives.addEventListener.call(ws, 'message', (ev: Event) => {
           try {
-            onData(tap, 'in', (ev as MessageEvent).data);
+            // (A page's own `new Event('message')` has no data.)
+            onData(tap, 'in', ev instanceof MessageEvent ? web.messageData.call(ev) : undefined);
           } catch (e) {
             emitter.captureError('websocket:message', e, tap.conn);
           }
         });
         natives.addEventListener.call(ws, 'error', () => inOrder(tap, () => emit(tap, { kind: 'ws-error', conn: tap.conn })));
         natives.addEventListener.call(ws, 'close', (ev: Event) => {
-          const c = ev as CloseEvent;
-          const frame: FrameDraft = { kind: 'ws-close', conn: tap.conn, code: c.code, reason: c.reason, wasClean: c.wasClean };
+          // (A page's own `new Event('close')` is no CloseEvent: its fields are undefined, as they read.)
+          const c = web.CloseEvent && ev instanceof web.CloseEvent ? ev : undefined;
+          const frame = { kind: 'ws-close', conn: tap.conn, code: c && web.closeCode.call(c), reason: c && web.closeReason.call(c), wasClean: c && web.closeWasClean.call(c) } as FrameDraft;
           inOrder(tap, () => emit(tap, frame));
         });
       } catch (e) {

@@ -437,6 +437,43 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
       illegalReceiver: await errorOf((fetch as (this: unknown, u: string) => Promise<Response>).call({}, `${base}/plain`), true),
     };
   });
+  await probe('eventGetters', async () => {
+    // A page that counts reads of the events' getters sees only its own (the taps read through the natives), and the
+    // page's own synthetic events on a socket or an EventSource break nothing.
+    const counts: Record<string, number> = {};
+    const undo: Array<() => void> = [];
+    const count = (proto: object, key: string) => {
+      const d = Object.getOwnPropertyDescriptor(proto, key)!;
+      const orig = d.get!;
+      Object.defineProperty(proto, key, { ...d, get(this: unknown) { counts[key] = (counts[key] ?? 0) + 1; return orig.call(this); } });
+      undo.push(() => Object.defineProperty(proto, key, d));
+    };
+    for (const k of ['data', 'lastEventId']) count(MessageEvent.prototype, k);
+    for (const k of ['code', 'reason', 'wasClean']) count(CloseEvent.prototype, k);
+    count(Event.prototype, 'type');
+    for (const k of ['url', 'withCredentials', 'readyState']) count(EventSource.prototype, k);
+    const errors: string[] = [];
+    const onError = (e: ErrorEvent) => errors.push(e.message);
+    window.addEventListener('error', onError);
+    try {
+      const ws = new WebSocket(wsUrl, ['mcp']);
+      await new Promise((ok) => ws.addEventListener('open', ok));
+      ws.send(rpc(23));
+      await new Promise((ok) => setTimeout(ok, 300));
+      for (const type of ['message', 'close', 'error', 'open']) ws.dispatchEvent(new Event(type));
+      ws.close();
+      await new Promise((ok) => setTimeout(ok, 200));
+      const es = new EventSource(`${base}/es`);
+      es.addEventListener('endpoint', () => undefined);
+      await new Promise((ok) => setTimeout(ok, 500));
+      for (const type of ['message', 'endpoint', 'error']) es.dispatchEvent(new Event(type));
+      es.close();
+    } finally {
+      for (const u of undo) u();
+      window.removeEventListener('error', onError);
+    }
+    return { counts, errors };
+  });
   await probe('identity', async () => ({
     fetchName: fetch.name,
     fetchLength: fetch.length,
