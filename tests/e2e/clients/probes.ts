@@ -389,6 +389,8 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
     for (const k of ['url', 'protocol']) count(WebSocket.prototype, k);
     count(URLSearchParams.prototype, 'toString');
     count(Array.prototype, 'map');
+    count(ReadableStream.prototype, 'getReader');
+    count(ReadableStreamDefaultReader.prototype, 'read');
     try {
       await (await fetch(`${base}/rpc`, post(rpc(15)))).text();
       await (await fetch(new Request(`${base}/rpc`, post(rpc(16))))).text();
