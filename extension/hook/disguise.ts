@@ -54,7 +54,7 @@ function install(): WeakMap<object, object> {
   const toString = new Proxy(nativeToString, {
     apply(target, thisArg, args) {
       try {
-        return Reflect.apply(target, (thisArg !== null && (typeof thisArg === 'object' || typeof thisArg === 'function') && mapGet.call(map, thisArg)) || thisArg, args);
+        return captured.apply(target, (thisArg !== null && (typeof thisArg === 'object' || typeof thisArg === 'function') && mapGet.call(map, thisArg)) || thisArg, args);
       } catch (e) {
         // ("requires that 'this' be a Function": thrown as the native would, without our frame in its stack.)
         hideOwnFrames(e);

@@ -7,7 +7,7 @@ import { makePayload } from '../../shared/payload.ts';
 import { redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
 import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
-import { asPage, nativeGetter, natives, web } from './natives.ts';
+import { asPage, nativeGetter, natives, weakGet, weakSet, web } from './natives.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { disguise, wrapMethod } from './disguise.ts';
 
@@ -75,7 +75,7 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
   const readyState = nativeGetter<EventSource, number>(proto, 'readyState');
   const traps: ProxyHandler<typeof EventSource> = {
     construct(target, args: unknown[], newTarget) {
-      const es = asPage(() => Reflect.construct(target, args, newTarget) as EventSource);
+      const es = asPage(() => natives.construct(target, args, newTarget) as EventSource);
       try {
         const url = esUrl.call(es);
         const tap: Tapped = {
@@ -85,7 +85,7 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
           held: [],
           watched: new Set(),
         };
-        taps.set(es, tap);
+        weakSet(taps, es, tap);
         emit(tap, { kind: 'es-connect', conn: tap.conn, url: redactUrl(url), withCredentials: esWithCredentials.call(es) });
         natives.addEventListener.call(es, 'open', () => emit(tap, { kind: 'es-open', conn: tap.conn }));
         natives.addEventListener.call(es, 'error', () =>
@@ -107,7 +107,7 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
   // (Proxies of the natives: like them, no constructors and no prototype property.)
   const close = wrapMethod(nativeClose, (thisArg) => {
     const es = thisArg as EventSource;
-    const tap = taps.get(es);
+    const tap = weakGet(taps, es);
     if (tap && readyState.call(es) !== 2) emit(tap, { kind: 'es-close', conn: tap.conn });
     return asPage(() => nativeClose.call(es));
   });
@@ -117,7 +117,7 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
   const nativeAdd = EventTarget.prototype.addEventListener;
   const addEventListener = wrapMethod(nativeAdd, (thisArg, args) => {
     const type = args[0];
-    const tap = taps.get(thisArg as EventSource);
+    const tap = weakGet(taps, thisArg as EventSource);
     if (tap && typeof type === 'string' && type !== 'open' && type !== 'error') {
       try {
         watch(thisArg as EventSource, tap, type);
@@ -126,7 +126,7 @@ export function installEventSourceTap(emitter: Emitter, config: TapConfig): void
       }
     }
     // The page's very arguments (none is "2 arguments required, but only 0 present", as without us).
-    return asPage(() => Reflect.apply(nativeAdd, thisArg, args) as void);
+    return asPage(() => natives.apply(nativeAdd, thisArg, args) as void);
   });
   Object.defineProperty(EventTarget.prototype, 'addEventListener', { configurable: true, writable: true, value: addEventListener });
 }

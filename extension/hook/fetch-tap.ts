@@ -204,7 +204,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
 
   const tapped = new Proxy(nativeFetch, {
     apply(target, thisArg, args: unknown[]) {
-      if (emitter.disabled) return Reflect.apply(target, thisArg, args);
+      if (emitter.disabled) return natives.apply(target, thisArg, args);
       // The call is looked at just after the native fetch started it: the request is on its way while the tap reads the
       // arguments (they cannot change in between, it is the same synchronous call), and a one-shot headers iterator is
       // consumed by the native fetch, as without the extension, not by the tap. Only a Request's body must be taken
@@ -240,7 +240,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
         made = undefined;
         callArgs = args;
       }
-      const result = Reflect.apply(target, thisArg, callArgs) as Promise<Response>;
+      const result = natives.apply(target, thisArg, callArgs) as Promise<Response>;
       let facts: RequestFacts | undefined;
       let verdict: RequestVerdict = 'no';
       try {

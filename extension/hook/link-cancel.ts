@@ -52,7 +52,7 @@ export function installCancelLinks(): void {
       } catch {
         // Never into the page.
       }
-      return Reflect.apply(native, thisArg, args) as Promise<void>;
+      return natives.apply(native, thisArg, args) as Promise<void>;
     });
     Object.defineProperty(proto, 'cancel', { configurable: true, writable: true, value: wrapper });
   };
@@ -60,7 +60,7 @@ export function installCancelLinks(): void {
   wrapCancel(ReadableStreamDefaultReader.prototype);
   wrapCancel(typeof ReadableStreamBYOBReader === 'function' ? ReadableStreamBYOBReader.prototype : undefined);
   const getReader = wrapMethod(nativeGetReader, (thisArg, args) => {
-    const reader = asPage(() => Reflect.apply(nativeGetReader, thisArg, args) as object);
+    const reader = asPage(() => natives.apply(nativeGetReader, thisArg, args) as object);
     try {
       const f = thisArg !== null && typeof thisArg === 'object' ? weakGet.call(onCancel, thisArg) : undefined;
       if (f) weakSet.call(onCancel, reader, f);

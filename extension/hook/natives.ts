@@ -22,6 +22,8 @@ export const natives = {
   timeOrigin: performance.timeOrigin,
   dateNow: Date.now,
   random: Math.random,
+  apply: Reflect.apply,
+  construct: Reflect.construct,
   getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
   getPrototypeOf: Object.getPrototypeOf,
   isArray: Array.isArray,
@@ -71,6 +73,17 @@ export const web = {
   closeWasClean: nativeGetter<CloseEvent, boolean>(globalThis.CloseEvent?.prototype, 'wasClean'),
   pagePersisted: nativeGetter<PageTransitionEvent, boolean>(globalThis.PageTransitionEvent?.prototype, 'persisted'),
 };
+
+const weakMapGet = WeakMap.prototype.get;
+const weakMapSet = WeakMap.prototype.set;
+/** `map.get(key)` with WeakMap's native get: the wrappers ask on every page call, which a page's patch must not see. */
+export function weakGet<K extends object, V>(map: WeakMap<K, V>, key: unknown): V | undefined {
+  return natives.apply(weakMapGet, map, [key]) as V | undefined;
+}
+/** `map.set(key, value)` with WeakMap's native set. */
+export function weakSet<K extends object, V>(map: WeakMap<K, V>, key: K, value: V): void {
+  natives.apply(weakMapSet, map, [key, value]);
+}
 
 /** How far the wall clock ran ahead of the page's monotonic clock (see now). */
 let ahead = 0;

@@ -8,7 +8,7 @@ import { isJsonRpcText } from '../../shared/mcp-detect.ts';
 import { makePayload, opaquePayload } from '../../shared/payload.ts';
 import { redactSubprotocol, redactUrl } from '../../shared/redact.ts';
 import type { Emitter } from './emitter.ts';
-import { asPage, nativeGetter, natives, web } from './natives.ts';
+import { asPage, nativeGetter, natives, weakGet, weakSet, web } from './natives.ts';
 import type { TapConfig } from './fetch-tap.ts';
 import { disguise, wrapMethod } from './disguise.ts';
 
@@ -189,11 +189,11 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
   const wsProtocol = nativeGetter<WebSocket, string>(proto, 'protocol');
   const traps: ProxyHandler<typeof WebSocket> = {
     construct(target, args: unknown[], newTarget) {
-      const ws = asPage(() => Reflect.construct(target, args, newTarget) as WebSocket);
+      const ws = asPage(() => natives.construct(target, args, newTarget) as WebSocket);
       try {
         const requested = requestedProtocols(args[1]);
         const tap: Tapped = { conn: emitter.newConn(), mcp: requested.includes('mcp') ? true : undefined, sniffed: 0, held: [] };
-        taps.set(ws, tap);
+        weakSet(taps, ws, tap);
         const connect: FrameDraft = { kind: 'ws-connect', conn: tap.conn, url: redactUrl(wsUrl.call(ws)), protocols: mapped(requested, redactSubprotocol) };
         inOrder(tap, () => emit(tap, connect));
         natives.addEventListener.call(ws, 'open', () => {
@@ -241,9 +241,9 @@ export function installWebSocketTap(emitter: Emitter, config: TapConfig): void {
     // throws InvalidStateError on a CONNECTING socket, and then nothing was sent. On a CLOSING or CLOSED socket it
     // drops the data without a word: nothing was sent either, so nothing is logged.
     const ws = thisArg as WebSocket;
-    const tap = taps.get(ws);
+    const tap = weakGet(taps, ws);
     const open = tap !== undefined && readyState.call(ws) === 1;
-    const result = asPage(() => Reflect.apply(nativeSend, thisArg, args) as void);
+    const result = asPage(() => natives.apply(nativeSend, thisArg, args) as void);
     if (tap && open) {
       try {
         onData(tap, 'out', args[0]);

@@ -75,6 +75,7 @@ it('gives the page exactly the same observations with and without the extension'
   expect(r.toStringBadThis).toEqual({ name: 'TypeError', stackNamesExtension: false });
   expect(r.pagePatchedPrototypes).toEqual({});
   expect(r.eventGetters).toEqual({ counts: {}, errors: [] });
+  expect(r.hotPathBuiltins).toEqual({});
   expect(r.initReadOnce.reads.filter((k: string) => k === 'input' || k === 'body.toString' || k === 'method')).toEqual(['method', 'input', 'body.toString']);
   for (const [name, e] of Object.entries(r.syncRejections)) expect(e, name).toMatchObject({ threw: true, isTypeError: true, stackNamesExtension: false });
   expect(r.webSocketSendNoArgument).toEqual({ threw: true, got: ['after'] });

@@ -476,6 +476,36 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
     }
     return { counts, errors };
   });
+  await probe('hotPathBuiltins', async () => {
+    // The wrappers run on every addEventListener, send and fetch of the page: a page that patches WeakMap's methods or
+    // Reflect's sees none of their calls.
+    const counts: Record<string, number> = {};
+    const undo: Array<() => void> = [];
+    const count = (obj: object, key: string, label: string) => {
+      const d = Object.getOwnPropertyDescriptor(obj, key)!;
+      const orig = d.value as (...a: unknown[]) => unknown;
+      Object.defineProperty(obj, key, { ...d, value: function (this: unknown, ...a: unknown[]) { counts[label] = (counts[label] ?? 0) + 1; return orig.apply(this, a); } });
+      undo.push(() => Object.defineProperty(obj, key, d));
+    };
+    count(WeakMap.prototype, 'get', 'WeakMap.get');
+    count(WeakMap.prototype, 'set', 'WeakMap.set');
+    count(Reflect, 'apply', 'Reflect.apply');
+    count(Reflect, 'construct', 'Reflect.construct');
+    try {
+      const el = document.createElement('div');
+      for (let i = 0; i < 3; i++) el.addEventListener('click', () => undefined);
+      await (await fetch(`${base}/plain`)).text();
+      const ws = new WebSocket(wsUrl);
+      await new Promise((ok) => ws.addEventListener('open', ok));
+      ws.send('hello');
+      await new Promise((ok) => setTimeout(ok, 200));
+      ws.close();
+      new EventSource(`${base}/plain`).close();
+    } finally {
+      for (const u of undo) u();
+    }
+    return counts;
+  });
   await probe('identity', async () => ({
     fetchName: fetch.name,
     fetchLength: fetch.length,
