@@ -71,6 +71,8 @@ export class SubscriptionLedger {
   conn: string | undefined;
   requested: string[] | undefined;
   acked = false;
+  /** Listen only: the client's resubscribing run's generation this listen is a step of (WorkRun.awaiting), until acknowledged. */
+  resubscribeGen: number | undefined = undefined;
   /** The client re-initialized but this session's GET stream is still open: the server keeps delivering on it. */
   abandoned = false;
   /**

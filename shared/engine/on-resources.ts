@@ -152,10 +152,15 @@ export function onSubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMess
   u.subscribeSentT = m.t;
   core.counters.subscribeRequested++;
   const l = core.session(c, m.session, m.t, m.seq);
+  u.subscribeOn = l;
   checkSubscribeCapability(core, c, [m.uri], l?.label, m.t, m.seq);
   if (c.lastReconnect) {
     // Subscribing again, one URI at a time: the ones still to come are not late while it goes on.
-    if (u.missingIn === c.lastReconnect.index) c.resubscribing.step(m.t, core.grace);
+    if (u.missingIn === c.lastReconnect.index) {
+      c.resubscribing.step(m.t, core.grace);
+      // Its answer moves the run on (a server slow to answer is not the client stalling).
+      u.resubscribeGen = c.resubscribing.awaiting(m.t);
+    }
     strikeMissing(c.lastReconnect, u);
   }
   answerYes(core, u, m.t, m.seq);
@@ -171,6 +176,10 @@ export function onSubscribeAnswered(core: EngineCore, c: ClientModel, m: Decoded
   const askedT = u.subscribeInFlight > 0 && u.subscribeSentT !== undefined ? u.subscribeSentT : m.t;
   u.subscribeInFlight = Math.max(0, u.subscribeInFlight - 1);
   const l = core.session(c, m.session, m.t, m.seq);
+  if (u.resubscribeGen !== undefined) {
+    c.resubscribing.answered(u.resubscribeGen, m.t, true);
+    u.resubscribeGen = undefined;
+  }
   if (m.kind === 'result') {
     if (l?.open) {
       markLapse(core, u, l, m.t, m.seq);

@@ -159,7 +159,10 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
   // reconnect opened has ended again (a flapping connection the app re-listens on at once: the SDK v2 client never
   // re-listens by itself): that is a reconnect of its own, however soon.
   // A listen that does not re-establish counts what it asks for for the client's latest reconnect, as a subscribe does.
-  const current = prev !== undefined && ((m.t - prev.t <= core.grace && !wentAgain) || !reconnecting) ? prev : undefined;
+  // (Within the grace of the reconnect, or of the run re-opening them: a client that opens the next listen once the
+  // previous one is acknowledged waits on a server slow to acknowledge, not the other way round.)
+  const inRun = prev !== undefined && (m.t - prev.t <= core.grace || c.resubscribing.covers(prev.t, m.t, core.grace));
+  const current = prev !== undefined && ((inRun && !wentAgain) || !reconnecting) ? prev : undefined;
   if (current) for (const uri of asked) strikeMissing(current, c.uris.get(uri));
   if (reconnecting && !current) {
     // What there was to resubscribe: what is still believed from an ended listen, and what the listens that ended last
@@ -179,6 +182,13 @@ export function onListenSent(core: EngineCore, c: ClientModel, m: DecodedMessage
       }
     }
     core.addReconnect(c, m.t, m.seq, wanted.size, [...wanted].filter((u) => !asked.has(u.uri)));
+    c.resubscribing.begin(m.t);
+  }
+  // Re-opening listens after a reconnect, one after another: each is a step of the client's resubscribing run, and
+  // waits for its acknowledgement (what it has not re-opened yet is not late while the server is slow to acknowledge).
+  if (aboutResources && requested.length > 0 && (reconnecting || (current !== undefined && inRun))) {
+    c.resubscribing.step(m.t, core.grace);
+    l.resubscribeGen = c.resubscribing.awaiting(m.t);
   }
   for (const u of aboutResources ? fromEnded : []) {
     if (asked.has(u.uri)) continue;
@@ -229,6 +239,10 @@ export function onAcknowledged(core: EngineCore, c: ClientModel, m: DecodedMessa
   // A repeated acknowledgement confirms: what it accepts or refuses was counted the first time.
   const first = !l.acked;
   l.acked = true;
+  if (l.resubscribeGen !== undefined) {
+    c.resubscribing.answered(l.resubscribeGen, m.t, true);
+    l.resubscribeGen = undefined;
+  }
   // A success is of a request counted: a URI the listen did not ask for (or one picked up mid-way, its request not in
   // the log) is held, not a success (a fuzz audit, 2026-12-05: more successes than requests).
   const asked = new Set(l.requested ?? []);
@@ -261,6 +275,7 @@ export function withdrawListen(core: EngineCore, c: ClientModel, l: Subscription
   // it in time, 60 s by default): nothing was subscribed, and the client's listen() rejected.
   const reason = l.acked ? 'unsubscribed' : 'subscribe-failed';
   if (l.open && !l.acked) core.counters.subscribeFailed += l.requested?.length ?? 0;
+  unawait(c, l, t);
   core.endLedger(l, 'client-close', t, seq);
   for (const uri of l.requested ?? []) {
     const u = c.uris.get(uri);
@@ -272,6 +287,13 @@ export function withdrawListen(core: EngineCore, c: ClientModel, l: Subscription
   }
 }
 
+/** A listen of the resubscribing run ended with no acknowledgement: no answer (WorkRun.answered). */
+function unawait(c: ClientModel, l: SubscriptionLedger, t: number): void {
+  if (l.resubscribeGen === undefined) return;
+  c.resubscribing.answered(l.resubscribeGen, t, false);
+  l.resubscribeGen = undefined;
+}
+
 /**
  * A listen that failed before it was acknowledged (error answer, HTTP error, network; a stream that ended or a graceful
  * answer before any acknowledgement, which the SDK's listen() rejects too): nothing was subscribed.
@@ -281,6 +303,7 @@ export function failListen(core: EngineCore, c: ClientModel, l: SubscriptionLedg
   const acked = l.acked;
   core.endLedger(l, cause, t, seq);
   if (acked) return;
+  unawait(c, l, t);
   for (const uri of l.requested ?? []) {
     const u = c.uri(uri);
     core.counters.subscribeFailed++;

@@ -200,6 +200,10 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         } else if (r.method === 'resources/subscribe' && r.uri !== undefined) {
           const u = c.uri(r.uri);
           u.subscribeInFlight = Math.max(0, u.subscribeInFlight - 1);
+          if (u.resubscribeGen !== undefined) {
+            c.resubscribing.answered(u.resubscribeGen, t, false);
+            u.resubscribeGen = undefined;
+          }
           core.counters.subscribeFailed++;
           core.disbelieve(u, 'subscribe-failed', t, seq);
           core.reevaluate(u, t, seq);

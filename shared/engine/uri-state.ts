@@ -10,6 +10,7 @@ import { newFlowState, type FlowState } from '../flow/flow-tracker.ts';
 import type { FlowPending, FlowStage } from './flow-rules.ts';
 import { BURST_MS, CADENCE_WINDOW, expectedFreshness, type CompiledRule, type Freshness } from './freshness.ts';
 import type { SubscriptionLedger } from './ledger.ts';
+import type { AnswerWait } from './work-run.ts';
 import type { ClientModel } from './client-model.ts';
 import type { RequestId } from '../decode/types.ts';
 
@@ -218,6 +219,16 @@ export class UriState {
   heldAskedT: number | undefined = undefined;
   /** When the client last sent resources/subscribe for it (the request of the answer that may begin a hold). */
   subscribeSentT: number | undefined = undefined;
+  /** The session its latest resources/subscribe was sent on (its answer will not come once that ends). */
+  subscribeOn: SubscriptionLedger | undefined = undefined;
+  /**
+   * The wait on the subscribe (or listen) in flight for it, as the excuse of its cached-not-subscribed and of its
+   * phantom-subscription (findings/coverage.ts); kept after it ends, until the next one, to judge what it held off.
+   */
+  waitCached: AnswerWait | undefined = undefined;
+  waitBelief: AnswerWait | undefined = undefined;
+  /** The resubscribing run's generation its subscribe in flight is a step of (WorkRun.awaiting), if it is one. */
+  resubscribeGen: number | undefined = undefined;
   /** When it last stopped being held by anything: a change read after a hold that lapsed and came back was not missed. */
   releasedT: number | undefined = undefined;
   /** When a notification could last reach it, as of its last release (findings/refresh.ts overAge: a learned cadence's finding begins no earlier). */

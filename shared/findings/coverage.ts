@@ -4,7 +4,7 @@
 import type { EngineCore } from '../engine/core.ts';
 import type { ClientModel } from '../engine/client-model.ts';
 import type { SubscriptionLedger } from '../engine/ledger.ts';
-import { EitherRun, type WorkRun } from '../engine/work-run.ts';
+import { AnswerWait, EitherRun, type WorkRun } from '../engine/work-run.ts';
 import type { UriState } from '../engine/uri-state.ts';
 import type { FindingSpec } from './finding-log.ts';
 import { COVERAGE_REASONS } from './catalogue.ts';
@@ -145,17 +145,58 @@ function lostDetail(u: UriState): string {
   return memo && memo.text === how ? memo.lost : `${how}; no live session or listen has held it since then`;
 }
 
-/** The run that may still reach a URI whose coverage was lost with its session or stream: the client's resubscribing. */
+/** The run that may still reach a URI whose coverage was lost with its session or stream (or a re-listen left it out): the client's resubscribing. */
 function lostRun(c: ClientModel, reason: string | undefined): WorkRun | undefined {
-  return reason === 'lost-on-reinit' || reason === 'lost-with-stream' ? c.resubscribing : undefined;
+  // (Left out of a re-listen: a client that re-opens its listens one by one may not have reached it yet.)
+  return reason === 'lost-on-reinit' || reason === 'lost-with-stream' || reason === 'dropped-on-relisten' ? c.resubscribing : undefined;
+}
+
+/**
+ * The subscribe (or the listen naming it) in flight for `u`, as its coverage conditions' excuse (a server slow to
+ * answer, a cold start: the client that sent it is doing the right thing). The one that just ended, ended here: for
+ * cached-not-subscribed only a success (held now) excuses the wait — an error, a lost exchange or session, the page
+ * leaving report it from the send; for phantom-subscription any outcome the client learned does (a failure drops
+ * the belief, and subscribe-failed says so), the page leaving does not. Past ANSWER_CAP_MS with no answer neither is
+ * excused. A new one first releases what was open before its send, at the send: that part is judged as it was (a
+ * client slow to resubscribe is late however fast the server then is).
+ */
+function inFlightWait(core: EngineCore, u: UriState, t: number, seq: number): AnswerWait | undefined {
+  const listen = u.beliefListen;
+  const pending = u.subscribeInFlight > 0 && u.subscribeSentT !== undefined ? 'subscribe' : listen !== undefined && listen.open && !listen.acked ? 'listen' : undefined;
+  const w = u.waitCached;
+  if (pending === undefined || u.client.ended) {
+    // The answer came (a success if it holds now), or the request died (an error, its exchange, the page left).
+    if (w !== undefined && w.endT === undefined) {
+      const left = u.client.ended;
+      w.end(t, u.held && !left);
+      u.waitBelief!.end(t, !left);
+    }
+    return undefined;
+  }
+  const sentT = pending === 'subscribe' ? u.subscribeSentT! : listen!.startT;
+  if (w !== undefined && w.sentT === sentT && w.endT === undefined) return w;
+  const slots = u.conds;
+  for (const id of ['cached-not-subscribed', 'phantom-subscription'] as const) {
+    const cur = slots[id];
+    if (cur !== undefined && cur.since < sentT) {
+      core.conds.release(slots, id, Math.min(t, sentT), [seq]);
+      if (id === 'phantom-subscription') u.flowPhantom = undefined;
+    }
+  }
+  const on = pending === 'subscribe' ? u.subscribeOn : listen;
+  u.waitCached = new AnswerWait(sentT, on);
+  u.waitBelief = new AnswerWait(sentT, on);
+  return u.waitCached;
 }
 
 export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: number): void {
   const c = u.client;
   const live = !c.ended;
   const held = u.held;
-  // The common case on the hot path: nothing holds and nothing was open.
   const slots = u.conds;
+  // A subscribe or listen in flight, or one that just ended (cheap: two field reads when none was).
+  const wait = u.subscribeInFlight > 0 || u.beliefListen !== undefined || (u.waitCached !== undefined && u.waitCached.endT === undefined) ? inFlightWait(core, u, t, seq) : undefined;
+  // The common case on the hot path: nothing holds and nothing was open.
   if (
     slots['cached-not-subscribed'] === undefined &&
     slots['phantom-subscription'] === undefined &&
@@ -167,13 +208,11 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
   const session = c.current?.label;
 
   // An open condition under the same session and reason only needs nothing: its details are built when it opens.
-  // A subscribe still on its way (a slow server, or its answer held back on a polled POST stream) is neither a missing
-  // subscription nor a phantom yet: its answer decides (an exchange that fails ends it too).
+  // A subscribe still on its way (a slow server, a cold start, or its answer held back on a polled POST stream) is
+  // neither a missing subscription nor a phantom yet: its answer decides, as the grace would (`wait`, inFlightWait).
   // A listen not yet acknowledged is one too: the SDK's listen() resolves only at the acknowledgement.
-  const listen = u.beliefListen;
-  const pending = u.subscribeInFlight > 0 || (listen !== undefined && listen.open && !listen.acked);
   const cns = slots['cached-not-subscribed'];
-  if (live && u.cached && !held && !pending) {
+  if (live && u.cached && !held) {
     const quick = u.loss && u.loss.reason !== 'never-subscribed' ? u.loss.reason : undefined;
     const info = c.serverSubscribe === false;
     // (A 2026 client has no session to change: a discover that changes the capability changes only the severity.)
@@ -186,7 +225,7 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
       if (!polled && cns && cns.spec.until === undefined && session !== undefined && cns.spec.reason === reason && cns.spec.detail === detail && (cns.spec.severity === 'info') === info) {
         // Only the session it names changed (a reconnect): the open condition's own spec says so, no new one.
         cns.spec.session = session;
-        core.conds.hold(slots, cns.spec as FindingSpec & { id: 'cached-not-subscribed' }, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq], undefined, lostRun(c, reason));
+        core.conds.hold(slots, cns.spec as FindingSpec & { id: 'cached-not-subscribed' }, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq], undefined, wait ?? lostRun(c, reason));
       } else {
         const spec: FindingSpec & { id: 'cached-not-subscribed' } =
           session !== undefined
@@ -201,13 +240,18 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
           spec.severity = 'info';
           spec.until = { t: polled.until, then };
         }
-        core.conds.hold(slots, spec, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq], undefined, lostRun(c, reason));
+        core.conds.hold(slots, spec, t, u.loss ? [u.readSeq, u.loss.seq] : [u.readSeq], undefined, wait ?? lostRun(c, reason));
       }
     }
+    // Its excuse now: the wait in flight, else what it was given when it opened (a wait that ended is no longer one).
+    const open = slots['cached-not-subscribed'];
+    if (open !== undefined && open.run !== (wait ?? open.run)) open.run = wait;
+    else if (open !== undefined && wait === undefined && open.run instanceof AnswerWait) open.run = lostRun(c, open.spec.reason);
   } else if (cns) core.conds.release(slots, 'cached-not-subscribed', t, [seq]);
 
   const ph = slots['phantom-subscription'];
-  if (live && u.believed && !held && !pending) {
+  const phWait = wait !== undefined ? u.waitBelief : undefined;
+  if (live && u.believed && !held) {
     // The current server does not advertise resources.subscribe (the client re-initialized onto one without it): there
     // is nothing to subscribe to any more, polling is all it allows, so the belief is worth a note, as
     // cached-not-subscribed is (the catalogue's `subscribe-not-offered` reason sets the severity and the advice).
@@ -216,7 +260,7 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
     if (ph && sameKind && session !== undefined && ph.spec.session !== session && ph.spec.detail === phantomDetail(u, notOffered)) {
       // Only the session it names changed (a reconnect): the open condition's own spec says so.
       ph.spec.session = session;
-      core.conds.hold(slots, ph.spec as FindingSpec & { id: 'phantom-subscription' }, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq], undefined, c.resubscribing);
+      core.conds.hold(slots, ph.spec as FindingSpec & { id: 'phantom-subscription' }, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq], undefined, phWait ?? c.resubscribing);
     } else if (!ph || ph.spec.session !== session || !sameKind) {
       const detail = phantomDetail(u, notOffered);
       const spec: FindingSpec & { id: 'phantom-subscription' } =
@@ -224,9 +268,12 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
           ? { id: 'phantom-subscription', doc: c.doc, endpoint: c.endpoint, uri: u.uri, session, detail }
           : { id: 'phantom-subscription', doc: c.doc, endpoint: c.endpoint, uri: u.uri, detail };
       if (notOffered) spec.reason = 'subscribe-not-offered';
-      core.conds.hold(slots, spec, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq], undefined, c.resubscribing);
+      core.conds.hold(slots, spec, t, u.loss ? [u.believedSeq, u.loss.seq] : [u.believedSeq], undefined, phWait ?? c.resubscribing);
       if (!ph) u.flowPhantom = { deadline: t + core.grace, seq };
     }
+    const open = slots['phantom-subscription'];
+    if (open !== undefined && open.run !== (phWait ?? open.run)) open.run = phWait;
+    else if (open !== undefined && phWait === undefined && open.run instanceof AnswerWait) open.run = c.resubscribing;
   } else if (ph) {
     core.conds.release(slots, 'phantom-subscription', t, [seq]);
     u.flowPhantom = undefined;
