@@ -115,6 +115,27 @@ export const SCENARIOS: readonly Scenario[] = [
     flow: FRESH_PATH,
   },
   {
+    name: 'healthy-slow-server',
+    title: 'Healthy client, slow server (2025-11-25)',
+    story: 'The healthy client against a server that takes 2.5 s to answer each subscribe, past the engine\'s 2 s grace: its resubscribes after a reconnect wait one behind another. The wait is the server\'s latency, not a blind spot: nothing is flagged.',
+    connection: V1,
+    client: {},
+    faults: {},
+    steps: [
+      { do: 'open', uri: POLICY },
+      { do: 'open', uri: ARTICLE_101 },
+      { do: 'faults', set: { slowSubscribesMs: 2500 } },
+      // Resolves once both resubscribes are answered, one 2.5 s after the other.
+      { do: 'reconnect' },
+      { do: 'settle' },
+      { do: 'edit', uri: ARTICLE_101 },
+      { do: 'settle' },
+      { do: 'expect', uri: ARTICLE_101, cache: 'fresh' },
+    ],
+    findings: { expected: [] },
+    flow: { uri: ARTICLE_101, ...FRESH_PATH },
+  },
+  {
     name: 'healthy-v2',
     title: 'Healthy client (2026-07-28, subscriptions/listen)',
     story: 'Same knowledge base on the 2026-07-28 generation: one listen stream, acknowledged, every update re-read.',

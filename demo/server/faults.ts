@@ -11,6 +11,9 @@ export interface Faults {
   noSubscribeCapability: boolean;
   /** Every resources/read waits this long before answering (ms). */
   slowReadsMs: number;
+  /** Every resources/subscribe (v1) waits this long before answering (ms): a slow server, which a healthy client must
+   * not be blamed for. */
+  slowSubscribesMs: number;
   /** The first of two concurrent reads of a URI is held until the second is answered (its older snapshot arrives last). */
   outOfOrderReads: boolean;
   /** Send resources/updated to every v1 session, subscribed or not. */
@@ -26,6 +29,7 @@ export const DEFAULT_FAULTS: Readonly<Faults> = Object.freeze({
   refuseGetStream: false,
   noSubscribeCapability: false,
   slowReadsMs: 0,
+  slowSubscribesMs: 0,
   outOfOrderReads: false,
   notifyUnsubscribed: false,
   downgradeProtocol: null,
@@ -46,6 +50,7 @@ const FaultsPatchSchema = z.strictObject({
   refuseGetStream: z.boolean(),
   noSubscribeCapability: z.boolean(),
   slowReadsMs: z.number().int().min(0).max(10_000),
+  slowSubscribesMs: z.number().int().min(0).max(10_000),
   outOfOrderReads: z.boolean(),
   notifyUnsubscribed: z.boolean(),
   downgradeProtocol: z.enum(DOWNGRADE_VERSIONS).nullable(),

@@ -32,6 +32,12 @@ export class ReadScheduler {
     }
   }
 
+  /** A subscribe's answer waits out the slowSubscribesMs fault (released early at shutdown, as held reads are). */
+  async delaySubscribe(): Promise<void> {
+    const ms = this.faults().slowSubscribesMs;
+    if (ms > 0) await this.sleep(ms);
+  }
+
   /** URIs with a read being held right now (for the admin state: a scenario waits for one before its second edit). */
   heldUris(): string[] {
     return [...this.held.keys()];

@@ -33,9 +33,11 @@ export function buildV1Server(ctx: KbContext, opts: { subscribeCapability: boole
   });
   // Without the capability the methods are simply not there: the SDK answers -32601 Method not found.
   if (opts.subscribeCapability) {
-    server.setRequestHandler(SubscribeRequestSchema, (req, extra) => {
+    server.setRequestHandler(SubscribeRequestSchema, async (req, extra) => {
       const { uri } = req.params;
       if (!isKnownResource(ctx.store, uri)) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`, { uri });
+      // A slow server holds the subscription only when it answers (what a client can rely on).
+      await ctx.scheduler.delaySubscribe();
       if (extra.sessionId) ctx.ledger.subscribe(extra.sessionId, uri);
       ctx.metrics.count('subscribes');
       return {};

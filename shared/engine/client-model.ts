@@ -1,7 +1,7 @@
 // The client side per page document and endpoint: what the page's MCP client negotiated, its sessions (2025) or listen
 // streams (2026), its in-flight reads and their send order, and its URI rows. A page reload is a new document and so a
 // new client: caches live in page memory.
-import { WorkRun } from './work-run.ts';
+import { EitherRun, WorkRun } from './work-run.ts';
 import type { Generation, RequestId, Transport } from '../decode/types.ts';
 import type { SubscriptionLedger } from './ledger.ts';
 import type { Reconnect } from './core.ts';
@@ -94,6 +94,13 @@ export class ClientModel {
   readonly rereading = new WorkRun();
   /** Catching up after delivery gaps: resubscribing lapsed URIs, then reading the doubted ones again (findings/gap.ts). */
   readonly catchingUp = new WorkRun();
+  /**
+   * What excuses a catch-up read not sent yet: the catch-up itself, or the reconnect's resubscribes still going — a
+   * client that subscribes everything again and then reads it all again waits on a slow server's answers in between,
+   * and its first URI's read comes only after the last answer (the demo's healthy client against 2.5 s subscribes,
+   * 2026-12-05: a resume-gap note, "read again only 2507 ms after").
+   */
+  readonly catchUpExcuse = new EitherRun(this.catchingUp, this.resubscribing);
   ended = false;
 
   constructor(

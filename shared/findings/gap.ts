@@ -137,7 +137,7 @@ export function noteGapReadSent(core: EngineCore, u: UriState, t: number, seq: n
   if (!d || seq < d.fromSeq) return;
   const run = u.client.catchingUp;
   run.step(t, core.grace, u.key);
-  d.reread ??= { t, seq, queued: t - d.backT >= core.grace && run.covers(d.backT, t, core.grace) };
+  d.reread ??= { t, seq, queued: t - d.backT >= core.grace && u.client.catchUpExcuse.covers(d.backT, t, core.grace) };
   d.out++;
 }
 
@@ -234,7 +234,7 @@ export function closeGap(core: EngineCore, u: UriState, how: string, t: number, 
     if (late(core, d, d.reread)) recordGap(core, u, d, `read again only ${Math.round(d.reread.t - d.backT)} ms after ${sinceBack(d)}, not answered ${how}`, t, seq);
     return;
   }
-  if (t - d.backT < core.grace || u.client.catchingUp.covers(d.backT, t, core.grace)) return;
+  if (t - d.backT < core.grace || u.client.catchUpExcuse.covers(d.backT, t, core.grace)) return;
   recordGap(core, u, d, `never read again ${how}`, t, seq);
 }
 
@@ -253,7 +253,7 @@ export function closeGapsOfLedger(core: EngineCore, l: SubscriptionLedger, how: 
  */
 export function timedGapFinding(core: EngineCore, c: ClientModel, u: UriState, now: number, out: TimedFinding[]): void {
   const d = u.gapDoubt;
-  if (!d || !u.cached || d.reread || now - d.backT < core.grace || c.catchingUp.covers(d.backT, now, core.grace)) return;
+  if (!d || !u.cached || d.reread || now - d.backT < core.grace || c.catchUpExcuse.covers(d.backT, now, core.grace)) return;
   const failed = d.failed !== undefined ? `; the re-read failed (${d.failed})` : '';
   out.push({ spec: doubtSpec(u, d, `${gapText(d)}${failed}; not read successfully in the ${Math.round(now - d.backT)} ms since ${sinceBack(d)}`), firstT: d.t, evidence: [d.seq, d.backSeq], open: true });
 }

@@ -56,6 +56,7 @@ const FAULT_LABELS: Record<keyof Faults, string> = {
   refuseGetStream: 'Refuse the GET stream (405)',
   noSubscribeCapability: 'Advertise no resources.subscribe (new sessions)',
   slowReadsMs: 'Slow reads (ms)',
+  slowSubscribesMs: 'Slow subscribe answers (ms)',
   outOfOrderReads: 'Out-of-order reads',
   notifyUnsubscribed: 'Notify sessions that never subscribed',
   downgradeProtocol: 'Downgrade protocol on initialize',

@@ -182,6 +182,18 @@ describe('faults', () => {
     expect(Date.now() - t).toBeGreaterThanOrEqual(240);
   });
 
+  it('slowSubscribesMs delays every subscribe, and the server holds it only once answered', async () => {
+    const c = await connect();
+    await admin(kb.url, 'faults', { slowSubscribesMs: 300 });
+    const t = Date.now();
+    const answered = c.client.subscribeResource({ uri: POLICY });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(kb.state().sessions[0]?.subscriptions).toEqual([]);
+    await answered;
+    expect(Date.now() - t).toBeGreaterThanOrEqual(290);
+    expect(kb.state().sessions[0]?.subscriptions).toEqual([POLICY]);
+  });
+
   it('notifyUnsubscribed: every session hears about every edit', async () => {
     const c = await connect();
     await eventually(() => kb.state().sessions[0]?.channelOpen === true, 3000, 'GET stream');

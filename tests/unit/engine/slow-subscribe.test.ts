@@ -63,6 +63,33 @@ describe('a server slow to answer resubscribes (one after another, each after th
     expect(e.snapshot(log.t + 1000).uris.every((r) => r.cached && r.serverHasSubscription && r.clientBelievesSubscribed)).toBe(true);
   });
 
+  it('all resubscribed first (2.5 s per answer), then all read again, unchanged: no note either, not even a resume-gap', () => {
+    // As the demo's healthy client reconnects: DELETE, initialize, subscribe everything again, then read it all. Its
+    // first URI's read comes 2.5 s after that URI was subscribed again: the client was waiting on the next answer.
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    for (const uri of DOCS) {
+      c.read(uri, `${uri} v1`);
+      c.subscribe(uri);
+    }
+    log.wait(1000);
+    c.delete();
+    c.initialize({ sessionId: 'S2' });
+    c.openGet();
+    for (const uri of DOCS) {
+      const p = c.begin('resources/subscribe', { uri });
+      log.wait(2500);
+      p.respond({});
+    }
+    for (const uri of DOCS) c.read(uri, `${uri} v1`);
+    const e = run(log);
+    expect(e.engineErrors).toBe(0);
+    expect(brief(e.findings(log.t + 5000))).toEqual([]);
+    expect(everyNow(log, e, 40_000)).toEqual([]);
+  });
+
   it('the first answered 3 s late with a JSON-RPC error: its findings as before, from its send; the others none', () => {
     const log = new FrameLog();
     const { c } = restarted(log);
