@@ -7,7 +7,7 @@ import { redactHeaders, redactUrl, redactUrlsIn } from '../../shared/redact.ts';
 import { readBody, type BodyKind } from './body-reader.ts';
 import type { Emitter } from './emitter.ts';
 import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
-import { bodyPayload, member, plainArgs, redactedHeaderMap, requestFacts, type RequestFacts } from './request-facts.ts';
+import { bodyPayload, plainArgs, redactedHeaderMap, requestFacts, type RequestFacts } from './request-facts.ts';
 import { installCancelLinks, linkCancel } from './link-cancel.ts';
 import { disguise } from './disguise.ts';
 import { hideOwnFrames, ignore, natives, thenNative, web } from './natives.ts';
@@ -215,22 +215,23 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       // Whether the native fetch rejects at once, with an error made while our wrapper is on the stack (an illegal
       // receiver, a used body, arguments that make no Request): the page then gets a derived promise whose error has
       // our frames taken out. Every other call that is not MCP keeps the very native promise.
-      const rightReceiver = thisArg === undefined || thisArg === window;
+      // (A null or undefined receiver is the global object, as WebIDL says: fetch.call(null, …) works natively.)
+      const rightReceiver = thisArg === undefined || thisArg === null || thisArg === window;
       let rejectsNow = !rightReceiver;
       try {
         const input = args[0];
         const init = args[1];
         if (!plainArgs(input, init)) {
-          // Arguments the tap cannot read without running the page's code a second time (a getter in the init, an
-          // input or body converted by its own toString): the tap makes the Request from them — read once, in the
-          // order the native fetch reads them — and the native fetch gets that Request. A call the native would refuse
-          // for its receiver goes to it untouched; one whose arguments make no Request too (below).
+          // An init object (any: a Proxy cannot be told from a plain one, see plainArgs), or an input converted by its
+          // own toString: the tap makes the Request from the page's arguments — read once, in the order the native
+          // fetch reads them — reads the facts from it, and the native fetch gets that Request. A call the native
+          // would refuse for its receiver goes to it untouched; one whose arguments make no Request too (below).
           if (rightReceiver) {
             made = new web.Request(input as RequestInfo, init as RequestInit | undefined);
             callArgs = [made];
           }
         }
-        const request = made ?? (input instanceof Request && (init === undefined || init === null || typeof init !== 'object' || member(init, 'body') === undefined) ? input : undefined);
+        const request = made ?? (input instanceof Request && (init === undefined || init === null) ? input : undefined);
         if (request && web.requestBodyUsed.call(request)) rejectsNow = true;
         else if (request && web.requestBody.call(request) !== null) requestClone = web.requestClone.call(request);
       } catch {
@@ -247,7 +248,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
         facts = made
           ? requestFacts(made, undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone)
           : rightReceiver
-            ? requestFacts(args[0], args[1] as RequestInit | undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone)
+            ? requestFacts(args[0], undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone)
             : undefined;
         if (facts) {
           if ((facts.method === 'GET' || facts.method === 'HEAD') && (facts.bodyText !== undefined || facts.bodyLater || facts.bodyOpaque)) rejectsNow = true;

@@ -114,7 +114,7 @@ function bodyFacts(body: unknown, facts: RequestFacts, keep: KeepReading): void 
   else if (body instanceof Blob) facts.bodyLater = probedText(Promise.resolve(body), (head) => keep(facts, head));
   else if (body instanceof FormData) facts.bodyOpaque = '[FormData body]';
   else if (body instanceof ReadableStream) facts.bodyOpaque = '[ReadableStream body]';
-  // (Any other object is sent as its toString() says: not called a second time here, see plainArgs.)
+  // (Any other object is sent as its toString() says: not called here; fetch-tap reads such a body from its Request.)
   else if (typeof body !== 'object' && typeof body !== 'function') facts.bodyText = String(body);
 }
 
@@ -133,26 +133,17 @@ export function member(dict: object, key: string): unknown {
   return undefined;
 }
 
-/** Body types the tap reads without running page code (anything else is converted by its own toString). */
-function plainBody(body: unknown): boolean {
-  if (body === null || (typeof body !== 'object' && typeof body !== 'function')) return true;
-  return body instanceof URLSearchParams || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof Blob || body instanceof FormData || body instanceof ReadableStream;
-}
-
 /**
- * Whether the tap can read a fetch() call's arguments without running any code of the page's a second time: an
- * input that is a string, URL or Request, and no init or one whose method, headers and body are plain data (no
- * getters; a body of a known type). When not, the tap makes the Request itself from the page's arguments — they are
- * read once, in the very order the native fetch reads them — and hands it to the native fetch (fetch-tap.ts).
+ * Whether the tap can read a fetch() call's arguments itself: an input that is a string, URL or Request, and no init.
+ * Any init object goes to a Request the tap makes (fetch-tap.ts): a Proxy cannot be told from a plain object (its
+ * getOwnPropertyDescriptor and getPrototypeOf traps may forward to a decoy target while its `get` trap, which the
+ * native fetch reads through, answers otherwise), a getter must not run twice, and `body: null` beside a Request input
+ * means "the Request's body". The Request is made once — the page's members read once, in the native order — and the
+ * facts are read from it (fetch(i, init) is fetch(new Request(i, init)), Fetch standard).
  */
 export function plainArgs(input: unknown, init: unknown): boolean {
   if (typeof input !== 'string' && !(input instanceof URL) && !(input instanceof Request)) return false;
-  if (init === undefined || init === null) return true;
-  if (typeof init !== 'object') return false;
-  const method = member(init, 'method');
-  const headers = member(init, 'headers');
-  const body = member(init, 'body');
-  return method !== ACCESSOR && headers !== ACCESSOR && body !== ACCESSOR && (method === undefined || typeof method === 'string') && plainBody(body);
+  return init === undefined || init === null;
 }
 
 /**
@@ -162,7 +153,7 @@ export function plainArgs(input: unknown, init: unknown): boolean {
 export function requestFacts(input: unknown, init: RequestInit | undefined, keep: KeepReading = () => true, bodyClone?: Request): RequestFacts {
   const isRequest = input instanceof Request;
   const url = isRequest ? web.requestUrl.call(input) : absoluteUrl(input as string | URL);
-  // (Members read as plain data: see plainArgs, which said yes to these arguments.)
+  // (Members read as plain data, never a getter. The fetch tap passes no init here: see plainArgs.)
   const initMethod = init ? (member(init, 'method') as string | undefined) : undefined;
   const initHeaders = init ? (member(init, 'headers') as HeadersInit | undefined) : undefined;
   const initBody = init ? member(init, 'body') : undefined;

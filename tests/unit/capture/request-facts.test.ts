@@ -106,18 +106,27 @@ describe('requestFacts: URL and headers', () => {
 });
 
 describe('reading the arguments without running page code a second time', () => {
-  it('reads plain arguments itself, and leaves getters, Proxies-with-getters and toString conversions to a Request', () => {
+  it('reads only a string, URL or Request input without init itself: every init object, getters and Proxies included, goes to a Request', () => {
     const calls: string[] = [];
     const getters = Object.defineProperty({ method: 'POST' }, 'body', { enumerable: true, get: () => (calls.push('body'), '{}') });
+    // A Proxy with only a get trap: its descriptors and prototype are its (empty, plain) target's, what fetch reads is not.
+    const real: Record<string, unknown> = { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"initialize"}' };
+    const proxy = new Proxy({}, { get: (_t, k) => (calls.push(`get ${String(k)}`), real[k as string]) });
     expect(plainArgs('/mcp', undefined)).toBe(true);
-    expect(plainArgs('/mcp', { method: 'POST', headers: { a: 'b' }, body: '{}' })).toBe(true);
-    expect(plainArgs(new URL('http://h/mcp'), { body: new Blob(['x']) })).toBe(true);
-    expect(plainArgs(new Request('http://h/mcp'), Object.create({ body: 'inherited data' }))).toBe(true);
+    expect(plainArgs('/mcp', null)).toBe(true);
+    expect(plainArgs(new URL('http://h/mcp'), undefined)).toBe(true);
+    expect(plainArgs(new Request('http://h/mcp'), undefined)).toBe(true);
+    expect(plainArgs('/mcp', { method: 'POST', headers: { a: 'b' }, body: '{}' })).toBe(false);
+    expect(plainArgs(new Request('http://h/mcp'), { body: null })).toBe(false);
+    expect(plainArgs('/mcp', proxy)).toBe(false);
     expect(plainArgs('/mcp', getters)).toBe(false);
     expect(plainArgs('/mcp', Object.create(getters))).toBe(false);
     expect(plainArgs({ toString: () => (calls.push('input'), '/mcp') }, undefined)).toBe(false);
-    expect(plainArgs('/mcp', { method: 'POST', body: { toString: () => (calls.push('toString'), '{}') } })).toBe(false);
     expect(calls).toEqual([]);
+    // What the tap then reads: the Request made from them (the page's members read once, through the Proxy's trap).
+    const made = new Request('http://h/mcp', proxy as RequestInit);
+    expect(made.method).toBe('POST');
+    expect(calls.filter((c) => c === 'get body')).toHaveLength(1);
   });
 
   it('reads a plain init and a URL input without calling their getters or toString', () => {
