@@ -33,10 +33,52 @@ const releaseLock = ReadableStreamDefaultReader.prototype.releaseLock;
 const streamLocked = Object.getOwnPropertyDescriptor(ReadableStream.prototype, 'locked')?.get as (this: ReadableStream) => boolean;
 let installed = false;
 
+const byobClosed = typeof ReadableStreamBYOBReader === 'function' ? (Object.getOwnPropertyDescriptor(ReadableStreamBYOBReader.prototype, 'closed')?.get as (this: ReadableStreamBYOBReader) => Promise<undefined>) : undefined;
+/** A brand check with a native getter (a page's Symbol.hasInstance is not asked): whether `get` accepts `x`. */
+function accepts(get: ((this: never) => unknown) | undefined, x: unknown): boolean {
+  try {
+    if (!get) return false;
+    get.call(x as never);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The page calls cancel on `thisArg` (a body or a reader): our clone is cancelled only when that cancel really cancels
+ * an unfinished body. Not for a locked body (the native rejects: `res.body.cancel()` after `res.json()`), a released
+ * reader, nor a body the page already read to its end (`finally { reader.cancel() }` after done): our clone may still
+ * hold queued chunks, and cancelling it would cut the logged body short and log the page's "cancel" as an abort.
+ * Looked at before the native call (which closes the stream); decided a microtask later, never seen by the page.
+ */
 function cancelled(thisArg: unknown): void {
   if (thisArg === null || (typeof thisArg !== 'object' && typeof thisArg !== 'function')) return;
   const f = weakGet.call(onCancel, thisArg);
-  if (f) f();
+  if (!f) return;
+  if (accepts(streamLocked, thisArg)) {
+      if (streamLocked.call(thisArg as ReadableStream)) return;
+    // A reader taken and released in the same turn (unseen by the page): its `closed` resolves if the body had already
+    // closed, and is rejected by the release if it was still readable (or had errored: our clone errors too).
+    const probe = nativeGetReader.call(thisArg as ReadableStream) as ReadableStreamDefaultReader;
+    const closed = readerClosed.call(probe);
+    releaseLock.call(probe);
+    thenNative(closed, undefined, () => f());
+    return;
+  }
+  // The page's reader: its `closed` still pending now means the body is unfinished and this cancel cancels it (settled:
+  // read to its end, errored, or the reader released, when the native cancel rejects). Pending is told by which of two
+  // continuations runs first: `closed`'s, registered first, runs first only if it had already settled.
+  const closed = (accepts(readerClosed, thisArg) ? readerClosed : byobClosed!).call(thisArg as never);
+  let settled = false;
+  thenNative(
+    closed,
+    () => void (settled = true),
+    () => void (settled = true),
+  );
+  thenNative(natives.promiseResolve(undefined), () => {
+    if (!settled) f();
+  });
 }
 
 /** Wraps the prototypes' getReader and cancel methods (once per document; see above). */

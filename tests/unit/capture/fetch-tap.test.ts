@@ -74,5 +74,72 @@ describe('fetch tap: the request logged is the request sent', () => {
   });
 });
 
+describe('fetch tap: a cancel that cancels nothing does not cut the logged body', () => {
+  const chunked = (text: string, size: number) => {
+    const bytes = new TextEncoder().encode(text);
+    return new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < bytes.length; i += size) c.enqueue(bytes.slice(i, i + size));
+        c.close();
+      },
+    });
+  };
+  const bodyOf = (log: FrameDraft[]) => (log.find((f) => f.kind === 'http-body') as Extract<FrameDraft, { kind: 'http-body' }> | undefined)?.body.text;
+  const endOf = (log: FrameDraft[]) => log.find((f) => f.kind === 'http-end') as Extract<FrameDraft, { kind: 'http-end' }>;
+
+  it('logs a large JSON body the page read to its end whole and complete, though its finally cancels the reader', async () => {
+    frames.length = 0;
+    const answer = rpc(5, 300_000);
+    respond = () => json(chunked(answer, 1024));
+    const res = await fetch(URL_MCP, { method: 'POST', body: rpc(5) });
+    const reader = res.body!.getReader();
+    let got = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        got += value.byteLength;
+      }
+    } finally {
+      await reader.cancel();
+    }
+    expect(got).toBe(answer.length);
+    const log = await ended(lastRequest);
+    expect(bodyOf(log)).toBe(answer);
+    expect(endOf(log).outcome).toBe('complete');
+  });
+
+  it('logs a body whole when the page cancels it after res.json() (the native cancel rejects: the body is locked)', async () => {
+    frames.length = 0;
+    const answer = rpc(6, 300_000);
+    respond = () => json(chunked(answer, 1024));
+    const res = await fetch(URL_MCP, { method: 'POST', body: rpc(6) });
+    await res.json();
+    await expect(res.body!.cancel()).rejects.toThrow(TypeError);
+    const log = await ended(lastRequest);
+    expect(bodyOf(log)).toBe(answer);
+    expect(endOf(log).outcome).toBe('complete');
+  });
+
+  it('still stops and logs the abort when the page cancels a body half-way (by its reader, and on the body)', async () => {
+    for (const how of ['reader', 'body'] as const) {
+      frames.length = 0;
+      let pulls = 0;
+      respond = () => json(new ReadableStream<Uint8Array>({ pull: (c) => void (pulls++, c.enqueue(new TextEncoder().encode(' '.repeat(1024)))) }, { highWaterMark: 0 }));
+      const res = await fetch(URL_MCP, { method: 'POST', body: rpc(7) });
+      if (how === 'reader') {
+        const reader = res.body!.getReader();
+        await reader.read();
+        await reader.cancel();
+      } else await res.body!.cancel();
+      const log = await ended(lastRequest);
+      expect(endOf(log)).toMatchObject({ outcome: 'aborted', error: { message: 'the page cancelled the body' } });
+      const at = pulls;
+      await new Promise((r) => setTimeout(r, 30));
+      expect(pulls).toBe(at);
+    }
+  });
+});
+
 // (Keeps the real fetch reachable for nothing else in this file.)
 void nodeFetch;
