@@ -34,7 +34,10 @@ const streamLocked = Object.getOwnPropertyDescriptor(ReadableStream.prototype, '
 let installed = false;
 
 const byobClosed = typeof ReadableStreamBYOBReader === 'function' ? (Object.getOwnPropertyDescriptor(ReadableStreamBYOBReader.prototype, 'closed')?.get as (this: ReadableStreamBYOBReader) => Promise<undefined>) : undefined;
-/** A brand check with a native getter (a page's Symbol.hasInstance is not asked): whether `get` accepts `x`. */
+/**
+ * A brand check with a native getter (a page's Symbol.hasInstance is not asked): whether `get` accepts `x`. Only for a
+ * getter that throws on a wrong receiver (not a promise attribute's, which returns a rejected promise).
+ */
 function accepts(get: ((this: never) => unknown) | undefined, x: unknown): boolean {
   try {
     if (!get) return false;
@@ -69,7 +72,10 @@ function cancelled(thisArg: unknown): void {
   // The page's reader: its `closed` still pending now means the body is unfinished and this cancel cancels it (settled:
   // read to its end, errored, or the reader released, when the native cancel rejects). Pending is told by which of two
   // continuations runs first: `closed`'s, registered first, runs first only if it had already settled.
-  const closed = (accepts(readerClosed, thisArg) ? readerClosed : byobClosed!).call(thisArg as never);
+  // (`closed` is a promise attribute: a wrong receiver gets a rejected promise, not a throw; the reader's kind is told
+  // by its prototype. A mismatch gives a rejection, handled below: the cancel is then not linked.)
+  const byob = byobClosed !== undefined && natives.getPrototypeOf(thisArg) === ReadableStreamBYOBReader.prototype;
+  const closed = (byob ? byobClosed : readerClosed).call(thisArg as never);
   let settled = false;
   thenNative(
     closed,

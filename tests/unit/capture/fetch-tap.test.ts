@@ -109,6 +109,38 @@ describe('fetch tap: a cancel that cancels nothing does not cut the logged body'
     expect(endOf(log).outcome).toBe('complete');
   });
 
+  it('does the same for a BYOB reader, with no stray rejection (a brand check on it made an unhandled one)', async () => {
+    frames.length = 0;
+    const answer = rpc(8, 100_000);
+    const bytes = new TextEncoder().encode(answer);
+    respond = () =>
+      json(
+        new ReadableStream({
+          type: 'bytes',
+          start(c) {
+            for (let i = 0; i < bytes.length; i += 1024) c.enqueue(bytes.slice(i, i + 1024));
+            c.close();
+          },
+        }),
+      );
+    const res = await fetch(URL_MCP, { method: 'POST', body: rpc(8) });
+    const reader = res.body!.getReader({ mode: 'byob' });
+    let got = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read(new Uint8Array(4096));
+        if (done) break;
+        got += value.byteLength;
+      }
+    } finally {
+      await reader.cancel();
+    }
+    expect(got).toBe(bytes.length);
+    const log = await ended(lastRequest);
+    expect(bodyOf(log)).toBe(answer);
+    expect(endOf(log).outcome).toBe('complete');
+  });
+
   it('logs a body whole when the page cancels it after res.json() (the native cancel rejects: the body is locked)', async () => {
     frames.length = 0;
     const answer = rpc(6, 300_000);
