@@ -10,7 +10,7 @@
 // property lists stay empty and `body.getReader === ReadableStream.prototype.getReader` as without us. For a stream
 // that is not a linked body it is one WeakMap miss and the native call.
 import { wrapMethod } from './disguise.ts';
-import { asPage, ignore, natives, thenNative } from './natives.ts';
+import { asPage, hideOwnFrames, ignore, natives, thenNative } from './natives.ts';
 
 const WATCH_MS = 1000;
 
@@ -91,20 +91,34 @@ function cancelled(thisArg: unknown): void {
 export function installCancelLinks(): void {
   if (installed) return;
   installed = true;
-  const wrapCancel = (proto: { cancel(reason?: unknown): Promise<void> } | undefined) => {
+  // `rejectsNow`: whether the native cancel rejects at once with a TypeError made while our wrapper is on the stack (a
+  // locked body, a receiver that is no stream): the page then gets a derived promise whose error has our frames taken
+  // out, as the fetch path does; every other cancel keeps the very native promise. (A reader's cancel that rejects —
+  // released, or a wrong receiver — cannot be told synchronously without running a promise getter: its error keeps
+  // our frame.)
+  const wrapCancel = (proto: { cancel(reason?: unknown): Promise<void> } | undefined, rejectsNow?: (thisArg: unknown) => boolean) => {
     if (!proto || typeof proto.cancel !== 'function') return;
     const native = proto.cancel;
     const wrapper = wrapMethod(native, (thisArg, args) => {
+      let rejects = false;
       try {
+        rejects = rejectsNow?.(thisArg) ?? false;
         cancelled(thisArg);
       } catch {
         // Never into the page.
       }
-      return natives.apply(native, thisArg, args) as Promise<void>;
+      const p = asPage(() => natives.apply(native, thisArg, args) as Promise<void>);
+      return rejects
+        ? thenNative(p, undefined, (e: unknown) => {
+            hideOwnFrames(e);
+            throw e;
+          })
+        : p;
     });
     Object.defineProperty(proto, 'cancel', { configurable: true, writable: true, value: wrapper });
   };
-  wrapCancel(ReadableStream.prototype);
+  // (`locked` is a boolean attribute: it throws for a receiver that is no stream.)
+  wrapCancel(ReadableStream.prototype, (thisArg) => !accepts(streamLocked, thisArg) || streamLocked.call(thisArg as ReadableStream));
   wrapCancel(ReadableStreamDefaultReader.prototype);
   wrapCancel(typeof ReadableStreamBYOBReader === 'function' ? ReadableStreamBYOBReader.prototype : undefined);
   const getReader = wrapMethod(nativeGetReader, (thisArg, args) => {
