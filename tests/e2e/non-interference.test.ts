@@ -73,6 +73,7 @@ it('gives the page exactly the same observations with and without the extension'
   expect(r.bodySurface).toEqual({ surface: { own: [], same: [true, true] }, readerSurface: { own: [], same: true } });
   for (const text of r.crossRealmToString.theirs) expect(text).toMatch(/^function \w+\(\) \{ \[native code\] \}$/);
   expect(r.toStringBadThis).toEqual({ name: 'TypeError', stackNamesExtension: false });
+  for (const e of Object.values(r.streamCancelErrors)) expect(e).toEqual({ name: 'TypeError', stackNamesExtension: false });
   expect(r.pagePatchedPrototypes).toEqual({});
   expect(r.eventGetters).toEqual({ counts: {}, errors: [] });
   expect(r.hotPathBuiltins).toEqual({});

@@ -361,6 +361,24 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
     frame.remove();
     return { theirs, ours };
   });
+  await probe('streamCancelErrors', async () => {
+    // The cancel wrappers are on every stream's prototype: a cancel the native rejects at once (a locked body, a
+    // receiver that is no stream) must not name the extension in its stack (found by a review, 2026-12-05).
+    const rejection = (p: Promise<unknown>) =>
+      p.then(
+        () => 'resolved',
+        (e: Error) => ({ name: e.name, stackNamesExtension: /chrome-extension:/.test(String(e.stack)) }),
+      );
+    const locked = new ReadableStream();
+    locked.getReader();
+    const r = await fetch(`${base}/rpc`, post(rpc(1)));
+    await r.json();
+    return {
+      locked: await rejection(locked.cancel()),
+      lockedBody: await rejection(r.body!.cancel()),
+      wrongThis: await rejection(ReadableStream.prototype.cancel.call({})),
+    };
+  });
   await probe('toStringBadThis', async () => {
     try {
       Function.prototype.toString.call({});
