@@ -7,7 +7,7 @@ import { redactHeaders, redactUrl, redactUrlsIn } from '../../shared/redact.ts';
 import { readBody, type BodyKind } from './body-reader.ts';
 import type { Emitter } from './emitter.ts';
 import { isKnownEndpoint, rememberEndpoint } from './endpoints.ts';
-import { bodyPayload, plainArgs, redactedHeaderMap, requestFacts, type RequestFacts } from './request-facts.ts';
+import { bodyPayload, dataInit, plainArgs, redactedHeaderMap, requestFacts, type RequestFacts } from './request-facts.ts';
 import { installCancelLinks, linkCancel } from './link-cancel.ts';
 import { disguise } from './disguise.ts';
 import { hideOwnFrames, ignore, natives, thenNative, web } from './natives.ts';
@@ -212,6 +212,8 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       let requestClone: Request | undefined;
       let callArgs = args;
       let made: Request | undefined;
+      /** The init is plain data the tap reads as it stands (dataInit); the native fetch gets the page's arguments. */
+      let direct = false;
       // Whether the native fetch rejects at once, with an error made while our wrapper is on the stack (an illegal
       // receiver, a used body, arguments that make no Request): the page then gets a derived promise whose error has
       // our frames taken out. Every other call that is not MCP keeps the very native promise.
@@ -221,8 +223,10 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
       try {
         const input = args[0];
         const init = args[1];
-        if (!plainArgs(input, init)) {
-          // An init object (any: a Proxy cannot be told from a plain one, see plainArgs), or an input converted by its
+        direct = rightReceiver && dataInit(input, init);
+        if (!direct && !plainArgs(input, init)) {
+          // An init object that is not plain data (a getter, a body to read from a Request, or a Proxy whose target holds
+          // none of it: see dataInit and plainArgs), or an input converted by its
           // own toString: the tap makes the Request from the page's arguments — read once, in the order the native
           // fetch reads them — reads the facts from it, and the native fetch gets that Request. A call the native
           // would refuse for its receiver goes to it untouched; one whose arguments make no Request too (below).
@@ -239,6 +243,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
         // Invalid arguments: the native fetch reports them exactly as usual (it reads them again: only on this path).
         requestClone = undefined;
         made = undefined;
+        direct = false;
         callArgs = args;
       }
       const result = natives.apply(target, thisArg, callArgs) as Promise<Response>;
@@ -248,7 +253,7 @@ export function installFetchTap(emitter: Emitter, config: TapConfig): void {
         facts = made
           ? requestFacts(made, undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone)
           : rightReceiver
-            ? requestFacts(args[0], undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone)
+            ? requestFacts(args[0], direct ? (args[1] as RequestInit) : undefined, (f, head) => verdictFor(f, head) !== 'no', requestClone)
             : undefined;
         if (facts) {
           if ((facts.method === 'GET' || facts.method === 'HEAD') && (facts.bodyText !== undefined || facts.bodyLater || facts.bodyOpaque)) rejectsNow = true;

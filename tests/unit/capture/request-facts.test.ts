@@ -7,6 +7,7 @@ let requestFacts: typeof import('../../../extension/hook/request-facts.ts').requ
 let PROBE_BYTES: number;
 let redactedHeaderMap: typeof import('../../../extension/hook/request-facts.ts').redactedHeaderMap;
 let plainArgs: typeof import('../../../extension/hook/request-facts.ts').plainArgs;
+let dataInit: typeof import('../../../extension/hook/request-facts.ts').dataInit;
 let requestedProtocols: typeof import('../../../extension/hook/websocket-tap.ts').requestedProtocols;
 
 beforeAll(async () => {
@@ -17,7 +18,7 @@ beforeAll(async () => {
     return text.call(this);
   };
   Object.assign(globalThis, { window: globalThis, document: { baseURI: 'http://127.0.0.1/app/' } });
-  ({ requestFacts, PROBE_BYTES, redactedHeaderMap, plainArgs } = await import('../../../extension/hook/request-facts.ts'));
+  ({ requestFacts, PROBE_BYTES, redactedHeaderMap, plainArgs, dataInit } = await import('../../../extension/hook/request-facts.ts'));
   ({ requestedProtocols } = await import('../../../extension/hook/websocket-tap.ts'));
 });
 
@@ -127,6 +128,26 @@ describe('reading the arguments without running page code a second time', () => 
     const made = new Request('http://h/mcp', proxy as RequestInit);
     expect(made.method).toBe('POST');
     expect(calls.filter((c) => c === 'get body')).toHaveLength(1);
+  });
+
+  it('reads a plain-data init itself (every SDK\'s call: a made Request per POST cost the page 40 %), nothing else', () => {
+    const calls: string[] = [];
+    const body = '{"jsonrpc":"2.0","id":1,"method":"initialize"}';
+    expect(dataInit('/mcp', { method: 'POST', headers: { a: 'b' }, body })).toBe(true);
+    expect(dataInit(new URL('http://h/mcp'), { method: 'POST', headers: new Headers(), body, keepalive: true })).toBe(true);
+    // A data body inherited from a plain prototype is data too (read through descriptors, no page code runs).
+    expect(dataInit('/mcp', Object.create({ method: 'POST', body }))).toBe(true);
+    // Not plain data: a getter anywhere, a body that is not a string, no body, a Request input, a Proxy with an empty target.
+    expect(dataInit('/mcp', Object.defineProperty({ method: 'POST' }, 'body', { get: () => (calls.push('body'), body) }))).toBe(false);
+    expect(dataInit('/mcp', Object.defineProperty({ body }, 'method', { get: () => (calls.push('method'), 'POST') }))).toBe(false);
+    expect(dataInit('/mcp', Object.defineProperty({ body }, 'headers', { get: () => (calls.push('headers'), {}) }))).toBe(false);
+    expect(dataInit('/mcp', { method: 'POST', body: new Blob([body]) })).toBe(false);
+    expect(dataInit('/mcp', { method: 'POST', body: null })).toBe(false);
+    expect(dataInit('/mcp', { method: 'GET' })).toBe(false);
+    expect(dataInit(new Request('http://h/mcp', { method: 'POST', body }), { body })).toBe(false);
+    expect(dataInit('/mcp', new Proxy({}, { get: (_t, k) => (calls.push(`get ${String(k)}`), k === 'body' ? body : 'POST') }))).toBe(false);
+    expect(dataInit('/mcp', undefined)).toBe(false);
+    expect(calls).toEqual([]);
   });
 
   it('reads a plain init and a URL input without calling their getters or toString', () => {
