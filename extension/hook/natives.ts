@@ -26,6 +26,8 @@ export const natives = {
   construct: Reflect.construct,
   getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
   getPrototypeOf: Object.getPrototypeOf,
+  ownKeys: Reflect.ownKeys,
+  ObjectPrototype: Object.prototype,
   isArray: Array.isArray,
 };
 

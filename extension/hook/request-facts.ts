@@ -145,7 +145,41 @@ export function member(dict: object, key: string): unknown {
 export function dataInit(input: unknown, init: unknown): init is RequestInit {
   if (typeof input !== 'string' && !(input instanceof URL)) return false;
   if (typeof init !== 'object' || init === null) return false;
-  return typeof member(init, 'body') === 'string' && member(init, 'method') !== ACCESSOR && member(init, 'headers') !== ACCESSOR;
+  if (typeof member(init, 'body') !== 'string') return false;
+  // A method that is not a string is converted by the native (its toString, or "null"): the made Request says what.
+  const method = member(init, 'method');
+  return (method === undefined || typeof method === 'string') && dataHeaders(member(init, 'headers'));
+}
+
+/**
+ * Headers the tap can read again after the native fetch did, running no page code and finding what it sent: none, a
+ * Headers (told by its brand: a native method that throws on anything else), or a plain object of string data
+ * properties. Not a one-shot iterator (the native fetch used it up: the log had `{}` and lost the session id), an
+ * array (its iterator may be patched), nor a getter (it would run twice) — those go to a made Request (a review,
+ * 2026-12-05).
+ */
+function dataHeaders(h: unknown): boolean {
+  if (h === undefined) return true;
+  if (typeof h !== 'object' || h === null) return false;
+  try {
+    web.headersGet.call(h as Headers, 'content-type');
+    return true;
+  } catch {
+    // Not a Headers.
+  }
+  if (natives.getPrototypeOf(h) !== natives.ObjectPrototype) return false;
+  for (const k of natives.ownKeys(h)) {
+    const d = natives.getOwnPropertyDescriptor(h, k);
+    if (!d || !('value' in d) || typeof d.value !== 'string') return false;
+  }
+  return true;
+}
+
+/** The methods fetch upper-cases (Fetch standard, "normalize a method"); any other is sent as written. */
+const NORMALIZED = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+function normalizeMethod(m: string): string {
+  const upper = m.toUpperCase();
+  return NORMALIZED.has(upper) ? upper : m;
 }
 
 /**
@@ -172,7 +206,7 @@ export function requestFacts(input: unknown, init: RequestInit | undefined, keep
   const initMethod = init ? (member(init, 'method') as string | undefined) : undefined;
   const initHeaders = init ? (member(init, 'headers') as HeadersInit | undefined) : undefined;
   const initBody = init ? member(init, 'body') : undefined;
-  const method = (initMethod ?? (isRequest ? web.requestMethod.call(input) : 'GET')).toUpperCase();
+  const method = normalizeMethod(initMethod ?? (isRequest ? web.requestMethod.call(input) : 'GET'));
   const given = initHeaders ?? (isRequest ? web.requestHeaders.call(input) : undefined);
   // A Headers object (what the SDKs pass, and a Request's own) is already normalized: read it, do not copy it first.
   const headers = headersToMap(given instanceof Headers ? given : new web.Headers(given));

@@ -301,9 +301,10 @@ function unawait(c: ClientModel, l: SubscriptionLedger, t: number): void {
 export function failListen(core: EngineCore, c: ClientModel, l: SubscriptionLedger | undefined, t: number, seq: number, cause: EndCause = 'listen-error'): void {
   if (!l || !l.open) return;
   const acked = l.acked;
+  // No answer is coming: the reconnect's run stops waiting on it before the ledger's end is judged (as withdrawListen).
+  if (!acked) unawait(c, l, t);
   core.endLedger(l, cause, t, seq);
   if (acked) return;
-  unawait(c, l, t);
   for (const uri of l.requested ?? []) {
     const u = c.uri(uri);
     core.counters.subscribeFailed++;

@@ -147,6 +147,17 @@ describe('reading the arguments without running page code a second time', () => 
     expect(dataInit(new Request('http://h/mcp', { method: 'POST', body }), { body })).toBe(false);
     expect(dataInit('/mcp', new Proxy({}, { get: (_t, k) => (calls.push(`get ${String(k)}`), k === 'body' ? body : 'POST') }))).toBe(false);
     expect(dataInit('/mcp', undefined)).toBe(false);
+    // A method the native converts (an object's toString, null → "null"), and headers it would use up or read through
+    // page code (a one-shot iterator, an array, a getter, a class): a made Request (a review, 2026-12-05).
+    expect(dataInit('/mcp', { method: { toString: () => (calls.push('method toString'), 'POST') }, body })).toBe(false);
+    expect(dataInit('/mcp', { method: null, body })).toBe(false);
+    expect(dataInit('/mcp', { method: 'POST', headers: (function* () { calls.push('iterated'); yield ['a', 'b']; })(), body })).toBe(false);
+    expect(dataInit('/mcp', { method: 'POST', headers: [['a', 'b']], body })).toBe(false);
+    expect(dataInit('/mcp', { method: 'POST', headers: { get authorization() { calls.push('header getter'); return 'x'; } }, body })).toBe(false);
+    expect(dataInit('/mcp', { method: 'POST', headers: { a: 1 as unknown as string }, body })).toBe(false);
+    expect(dataInit('/mcp', { method: 'POST', headers: new (class H { a = 'b'; })() as unknown as HeadersInit, body })).toBe(false);
+    expect(dataInit('/mcp', { method: 'POST', headers: { a: 'b' }, body })).toBe(true);
+    expect(dataInit('/mcp', { method: 'POST', headers: new Headers({ a: 'b' }), body })).toBe(true);
     expect(calls).toEqual([]);
   });
 
@@ -158,6 +169,8 @@ describe('reading the arguments without running page code a second time', () => 
     const f = requestFacts(url, Object.create({ method: 'post', body: '{"jsonrpc":"2.0"}' }) as RequestInit);
     expect([f.url, f.method, f.bodyText]).toEqual(['http://h/mcp', 'POST', '{"jsonrpc":"2.0"}']);
     expect(requestFacts('/mcp', { method: 'POST', body: { toString: () => 'x' } as unknown as string }).bodyText).toBeUndefined();
+    // As fetch normalizes a method: the six it knows upper-cased, any other sent (and logged) as written.
+    expect(['post', 'delete', 'patch', 'mkcol'].map((m) => requestFacts('/mcp', { method: m, body: '{}' }).method)).toEqual(['POST', 'DELETE', 'patch', 'mkcol']);
   });
 
   it("lists a socket's requested subprotocols without converting an object a second time", () => {
