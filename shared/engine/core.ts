@@ -11,7 +11,7 @@ import { FlowTracker, type FlowWalk } from '../flow/flow-tracker.ts';
 import { dueWalks, phantomWaits, rereadWaits } from './flow-rules.ts';
 import { ClientModel } from './client-model.ts';
 import { compileRules, type CompiledRule } from './freshness.ts';
-import { SubscriptionLedger } from './ledger.ts';
+import { SubscriptionLedger, takeResubscribe } from './ledger.ts';
 import { MessageStore } from './message-list.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, type EndCause, type EngineOptions, type StreamView } from './types.ts';
 import type { UriState } from './uri-state.ts';
@@ -376,6 +376,16 @@ export class EngineCore {
     l.endCause = cause;
     // Its refused GETs were attempts of this lifetime: a session revived later (revive) is not told of them.
     l.refusedGets = undefined;
+    // What the client's resubscribing run waits on here gets no answer now: it stops waiting at once (not after
+    // ANSWER_CAP_MS), before what it held off is judged — a listen not acknowledged, a session's subscribes in flight.
+    const run = l.client.resubscribing;
+    if (l.resubscribeGen !== undefined) run.answered(l.resubscribeGen, t, false);
+    l.resubscribeGen = undefined;
+    const awaiting = l.resubscribesAwaiting;
+    while (awaiting !== undefined && awaiting.length > 0) {
+      const gen = takeResubscribe(awaiting[awaiting.length - 1]!);
+      if (gen !== undefined) run.answered(gen, t, false);
+    }
     l.client.ledgerEnded(l);
     closeGapsOfLedger(this, l, cause === 'unload' ? 'before the page unloaded' : `before session ${l.label} ended`, t, seq);
     const reason: CoverageReason = l.kind === 'session' ? 'lost-on-reinit' : 'lost-with-stream';

@@ -5,6 +5,7 @@ import { EitherRun, WorkRun } from './work-run.ts';
 import type { Generation, RequestId, Transport } from '../decode/types.ts';
 import type { ClientModel } from './client-model.ts';
 import type { EndCause } from './types.ts';
+import type { UriState } from './uri-state.ts';
 
 export interface RefusedGets {
   n: number;
@@ -73,6 +74,12 @@ export class SubscriptionLedger {
   acked = false;
   /** Listen only: the client's resubscribing run's generation this listen is a step of (WorkRun.awaiting), until acknowledged. */
   resubscribeGen: number | undefined = undefined;
+  /**
+   * Session only: its URIs whose resubscribe (a step of the client's resubscribing run, UriState.resubscribeGen) was
+   * sent on it and is not answered yet. When it ends, no answer is coming: endLedger tells the run so at once, as for a
+   * listen's, rather than leave the run waiting up to ANSWER_CAP_MS (a review, 2026-12-05).
+   */
+  resubscribesAwaiting: UriState[] | undefined = undefined;
   /** The client re-initialized but this session's GET stream is still open: the server keeps delivering on it. */
   abandoned = false;
   /**
@@ -106,4 +113,37 @@ export class SubscriptionLedger {
   get live(): boolean {
     return this.open && (this.kind === 'session' || this.acked);
   }
+}
+
+/** `u`'s subscribe just sent is a step of its client's resubscribing run of generation `gen`, sent on `l` (if known). */
+export function awaitResubscribe(u: UriState, gen: number, l: SubscriptionLedger | undefined): void {
+  unlistResubscribe(u);
+  u.resubscribeGen = gen;
+  if (!l) return;
+  const list = (l.resubscribesAwaiting ??= []);
+  u.resubscribeOn = l;
+  u.resubscribeSlot = list.length;
+  list.push(u);
+}
+
+/** `u`'s resubscribe ended (answered or not): the run's generation it was a step of, for WorkRun.answered, if any. */
+export function takeResubscribe(u: UriState): number | undefined {
+  const gen = u.resubscribeGen;
+  u.resubscribeGen = undefined;
+  unlistResubscribe(u);
+  return gen;
+}
+
+/** Off its session's list of resubscribes awaiting an answer (swap with the last: O(1)). */
+function unlistResubscribe(u: UriState): void {
+  const l = u.resubscribeOn;
+  if (!l) return;
+  const list = l.resubscribesAwaiting!;
+  const last = list.pop()!;
+  if (last !== u) {
+    list[u.resubscribeSlot] = last;
+    last.resubscribeSlot = u.resubscribeSlot;
+  }
+  u.resubscribeOn = undefined;
+  u.resubscribeSlot = -1;
 }

@@ -12,6 +12,7 @@ import type { ClientModel } from './client-model.ts';
 import { answerYes } from './flow-rules.ts';
 import { strikeMissing, type EngineCore } from './core.ts';
 import { obj } from './on-session.ts';
+import { awaitResubscribe, takeResubscribe } from './ledger.ts';
 import { contentTextOf } from './uri-state.ts';
 import { flowWalk } from '../flow/flow-tracker.ts';
 import type { NodeId } from '../flow/chart.ts';
@@ -159,7 +160,7 @@ export function onSubscribeSent(core: EngineCore, c: ClientModel, m: DecodedMess
     if (u.missingIn === c.lastReconnect.index) {
       c.resubscribing.step(m.t, core.grace);
       // Its answer moves the run on (a server slow to answer is not the client stalling).
-      u.resubscribeGen = c.resubscribing.awaiting(m.t);
+      awaitResubscribe(u, c.resubscribing.awaiting(m.t), l);
     }
     strikeMissing(c.lastReconnect, u);
   }
@@ -176,10 +177,8 @@ export function onSubscribeAnswered(core: EngineCore, c: ClientModel, m: Decoded
   const askedT = u.subscribeInFlight > 0 && u.subscribeSentT !== undefined ? u.subscribeSentT : m.t;
   u.subscribeInFlight = Math.max(0, u.subscribeInFlight - 1);
   const l = core.session(c, m.session, m.t, m.seq);
-  if (u.resubscribeGen !== undefined) {
-    c.resubscribing.answered(u.resubscribeGen, m.t, true);
-    u.resubscribeGen = undefined;
-  }
+  const gen = takeResubscribe(u);
+  if (gen !== undefined) c.resubscribing.answered(gen, m.t, true);
   if (m.kind === 'result') {
     if (l?.open) {
       markLapse(core, u, l, m.t, m.seq);

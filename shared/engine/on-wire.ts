@@ -7,7 +7,7 @@ import { checkRequestHeaders } from '../findings/protocol-checks.ts';
 import { noteReadFailed } from '../findings/refresh.ts';
 import type { ClientModel } from './client-model.ts';
 import type { EngineCore } from './core.ts';
-import { MAX_REFUSED_STATUSES, type SubscriptionLedger } from './ledger.ts';
+import { MAX_REFUSED_STATUSES, takeResubscribe, type SubscriptionLedger } from './ledger.ts';
 import { adoptListen, failListen, onLegacyEndpoint, pageGone, sessionGone, withdrawListen } from './on-session.ts';
 
 /** server-everything answers a stale session with 400 "No valid session ID provided"; the SDK says "Server not initialized". */
@@ -200,10 +200,8 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         } else if (r.method === 'resources/subscribe' && r.uri !== undefined) {
           const u = c.uri(r.uri);
           u.subscribeInFlight = Math.max(0, u.subscribeInFlight - 1);
-          if (u.resubscribeGen !== undefined) {
-            c.resubscribing.answered(u.resubscribeGen, t, false);
-            u.resubscribeGen = undefined;
-          }
+          const gen = takeResubscribe(u);
+          if (gen !== undefined) c.resubscribing.answered(gen, t, false);
           core.counters.subscribeFailed++;
           core.disbelieve(u, 'subscribe-failed', t, seq);
           core.reevaluate(u, t, seq);

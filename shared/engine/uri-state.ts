@@ -229,6 +229,9 @@ export class UriState {
   waitBelief: AnswerWait | undefined = undefined;
   /** The resubscribing run's generation its subscribe in flight is a step of (WorkRun.awaiting), if it is one. */
   resubscribeGen: number | undefined = undefined;
+  /** The session that subscribe was sent on, and its place in that session's resubscribesAwaiting (ledger.ts). */
+  resubscribeOn: SubscriptionLedger | undefined = undefined;
+  resubscribeSlot = -1;
   /** When it last stopped being held by anything: a change read after a hold that lapsed and came back was not missed. */
   releasedT: number | undefined = undefined;
   /** When a notification could last reach it, as of its last release (findings/refresh.ts overAge: a learned cadence's finding begins no earlier). */

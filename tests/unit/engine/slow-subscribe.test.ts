@@ -204,6 +204,34 @@ describe('a resubscribe that dies unanswered: reported from its send', () => {
   });
 });
 
+describe('a resubscribe unanswered when its session ends: the run stops waiting on it at once (a review, 2026-12-05)', () => {
+  // The reconnect's run counted the subscribe in flight until ANSWER_CAP_MS (30 s) although no answer could come on an
+  // ended session: the URIs never resubscribed stayed excused that long, their findings 28 s late.
+  const ends: [string, (c: StreamableClient) => void][] = [
+    ['a 404 on it', (c) => c.beginRead(FAQ).httpStatus(404, -32001, 'Session not found')],
+    ['a DELETE', (c) => c.delete()],
+  ];
+  for (const [how, end] of ends) {
+    it(`ended by ${how} 1 s after the send: the others' findings within the grace of the end, not 30 s after the send`, () => {
+      const log = new FrameLog();
+      const { c, restartT } = restarted(log);
+      c.begin('resources/subscribe', { uri: POLICY }); // never answered
+      log.wait(1000);
+      end(c);
+      const e = run(log);
+      expect(e.engineErrors).toBe(0);
+      const f = findingsAfter(e, 2500);
+      for (const uri of [FAQ, ARTICLE]) {
+        const cached = f.find((x) => x.uri === uri && x.id === 'cached-not-subscribed');
+        expect(cached, `${how}: ${uri}`).toBeDefined();
+        // Lost at the reconnect, never subscribed again: from then.
+        expect(cached!.firstT).toBeLessThanOrEqual(restartT);
+      }
+      expect(f.some((x) => x.uri === POLICY && x.id === 'cached-not-subscribed')).toBe(true);
+    });
+  }
+});
+
 describe('a server slow to acknowledge a listen (2026-07-28)', () => {
   it('acknowledged 3 s late, after a drop: no warning or error', () => {
     const log = new FrameLog();
