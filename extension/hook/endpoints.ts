@@ -5,7 +5,8 @@ import { endpointKey } from '../../shared/mcp-detect.ts';
 const known = new Set<string>();
 
 export function rememberEndpoint(url: string, base?: string): void {
-  const key = endpointKey(url, base);
+  // (Without a base, the request URL of every MCP call: its key comes from the cache, not from a URL parse per call.)
+  const key = base === undefined ? keyOf(url) : endpointKey(url, base);
   if (key) known.add(key);
 }
 
@@ -13,12 +14,17 @@ export function rememberEndpoint(url: string, base?: string): void {
 const keys = new Map<string, string | undefined>();
 const KEY_CACHE = 64;
 
-export function isKnownEndpoint(url: string): boolean {
+function keyOf(url: string): string | undefined {
   let key = keys.get(url);
   if (key === undefined && !keys.has(url)) {
     if (keys.size >= KEY_CACHE) keys.clear();
     key = endpointKey(url);
     keys.set(url, key);
   }
+  return key;
+}
+
+export function isKnownEndpoint(url: string): boolean {
+  const key = keyOf(url);
   return key !== undefined && known.has(key);
 }

@@ -158,6 +158,14 @@ describe('reading the arguments without running page code a second time', () => 
     expect(dataInit('/mcp', { method: 'POST', headers: new (class H { a = 'b'; })() as unknown as HeadersInit, body })).toBe(false);
     expect(dataInit('/mcp', { method: 'POST', headers: { a: 'b' }, body })).toBe(true);
     expect(dataInit('/mcp', { method: 'POST', headers: new Headers({ a: 'b' }), body })).toBe(true);
+    // A plain object is told by its prototype before any brand check (a failed one throws: its TypeError per POST was the
+    // hook's costliest line in the page-overhead profile). A Headers subclass is still a Headers by brand; a Headers
+    // given Object.prototype is, to the native fetch, a record of its own properties, and is judged as one.
+    expect(dataInit('/mcp', { method: 'POST', headers: new (class extends Headers {})({ a: 'b' }), body })).toBe(true);
+    const reprotoed = Object.setPrototypeOf(new Headers({ a: 'b' }), Object.prototype) as Headers;
+    expect(dataInit('/mcp', { method: 'POST', headers: reprotoed, body })).toBe(true);
+    Object.defineProperty(reprotoed, 'x', { get: () => (calls.push('reprotoed getter'), 'y'), enumerable: true });
+    expect(dataInit('/mcp', { method: 'POST', headers: reprotoed, body })).toBe(false);
     expect(calls).toEqual([]);
   });
 
