@@ -190,7 +190,8 @@ function normalizeMethod(m: string): string {
 
 /**
  * Whether the tap can read a fetch() call's arguments itself: an input that is a string, URL or Request, and no init.
- * Any init object goes to a Request the tap makes (fetch-tap.ts): a Proxy cannot be told from a plain object (its
+ * Besides these and a plain-data init (dataInit), any init object goes to a Request the tap makes (fetch-tap.ts): a
+ * Proxy with an empty target is told from a plain object by nothing but its missing data (its
  * getOwnPropertyDescriptor and getPrototypeOf traps may forward to a decoy target while its `get` trap, which the
  * native fetch reads through, answers otherwise), a getter must not run twice, and `body: null` beside a Request input
  * means "the Request's body". The Request is made once — the page's members read once, in the native order — and the

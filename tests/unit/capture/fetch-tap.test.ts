@@ -103,6 +103,21 @@ describe('fetch tap: the request logged is the request sent', () => {
   });
 });
 
+/** A page reading its body to the end, then cancelling the reader in finally; the bytes it got. */
+async function readToEndThenCancel(reader: { cancel(): Promise<void> }, read: () => Promise<ReadableStreamReadResult<Uint8Array>>): Promise<number> {
+  let got = 0;
+  try {
+    for (;;) {
+      const { done, value } = await read();
+      if (done) break;
+      got += value.byteLength;
+    }
+  } finally {
+    await reader.cancel();
+  }
+  return got;
+}
+
 describe('fetch tap: a cancel that cancels nothing does not cut the logged body', () => {
   const chunked = (text: string, size: number) => {
     const bytes = new TextEncoder().encode(text);
@@ -122,16 +137,7 @@ describe('fetch tap: a cancel that cancels nothing does not cut the logged body'
     respond = () => json(chunked(answer, 1024));
     const res = await fetch(URL_MCP, { method: 'POST', body: rpc(5) });
     const reader = res.body!.getReader();
-    let got = 0;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        got += value.byteLength;
-      }
-    } finally {
-      await reader.cancel();
-    }
+    const got = await readToEndThenCancel(reader, () => reader.read());
     expect(got).toBe(answer.length);
     const log = await ended(lastRequest);
     expect(bodyOf(log)).toBe(answer);
@@ -154,16 +160,7 @@ describe('fetch tap: a cancel that cancels nothing does not cut the logged body'
       );
     const res = await fetch(URL_MCP, { method: 'POST', body: rpc(8) });
     const reader = res.body!.getReader({ mode: 'byob' });
-    let got = 0;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read(new Uint8Array(4096));
-        if (done) break;
-        got += value.byteLength;
-      }
-    } finally {
-      await reader.cancel();
-    }
+    const got = await readToEndThenCancel(reader, () => reader.read(new Uint8Array(4096)));
     expect(got).toBe(bytes.length);
     const log = await ended(lastRequest);
     expect(bodyOf(log)).toBe(answer);
