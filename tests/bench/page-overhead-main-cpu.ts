@@ -1,0 +1,102 @@
+// CPU time of the page-overhead workload, interleaved across builds: `npx tsx tests/bench/page-overhead-main-cpu.ts
+// none <dist dir> [<dist dir>…]` (`none`: Chromium without the extension) launches one Chromium per arm and runs the
+// workload (tests/bench/page-overhead.ts) ROUNDS times in each (default 6, the order flipped every round, after a
+// warm-up), and prints per arm the CPU time of the page renderer's main thread per run (/proc/<pid>/task/<pid>/stat:
+// the thread the hook shares with the page) and the median CPU per Chromium process type (the worker is
+// `renderer(ext)`). Linux only. Unlike page-overhead-cpu.ts the arms are interleaved, so a busy moment on the shared
+// VM hits them alike; CPU time is not stretched by waiting, so it separates builds that wall time cannot
+// (2026-12-05: without the extension 420–480 ms, full hook 540–770 ms, in each run the same order). A tool for judging a
+// change, not part of `npm run bench`; judge the page overhead itself with page-overhead-ab.ts.
+import { readFileSync, readdirSync } from 'node:fs';
+import { launchChromium, type LaunchedChromium } from '../../demo/launch-chromium.ts';
+import { runWorkloadIn, startWorkloadServer } from './page-overhead.ts';
+
+const CLOCK_MS = 10; // one clock tick (USER_HZ = 100)
+
+function chromiumProcesses(): Array<{ pid: number; cmd: string }> {
+  const out: Array<{ pid: number; cmd: string }> = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (/^\S*chrom/.test(cmd)) out.push({ pid: Number(d), cmd });
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/** user + system CPU ms of a stat line (fields 14 and 15). */
+function statMs(path: string): number {
+  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * CLOCK_MS;
+}
+
+interface Sample {
+  /** Main thread of each page renderer (not the extension's). */
+  mains: Map<number, number>;
+  /** Every Chromium process by pid, with its type. */
+  procs: Map<number, { type: string; ms: number }>;
+}
+
+function sample(): Sample {
+  const mains = new Map<number, number>();
+  const procs = new Map<number, { type: string; ms: number }>();
+  for (const { pid, cmd } of chromiumProcesses()) {
+    try {
+      const type = `${/--type=(\S+)/.exec(cmd)?.[1] ?? 'browser'}${/--utility-sub-type=(\S+)/.exec(cmd)?.[1]?.split('.').pop()?.replace(/^/, ':') ?? ''}${cmd.includes('--extension-process') ? '(ext)' : ''}`;
+      procs.set(pid, { type, ms: statMs(`/proc/${pid}/stat`) });
+      if (type === 'renderer') mains.set(pid, statMs(`/proc/${pid}/task/${pid}/stat`));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return { mains, procs };
+}
+
+const dirs = process.argv.slice(2);
+if (dirs.length === 0) {
+  console.error('usage: npx tsx tests/bench/page-overhead-main-cpu.ts none <dist dir> [<dist dir>…]');
+  process.exit(2);
+}
+const ROUNDS = Number(process.env.ROUNDS ?? 6);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+const { base, close } = await startWorkloadServer();
+const arms: Array<{ name: string; browser: LaunchedChromium }> = [];
+try {
+  for (const d of dirs) arms.push({ name: d, browser: await launchChromium({ extensionDir: d === 'none' ? null : d }) });
+  const pages = await Promise.all(arms.map((a) => a.browser.context.newPage()));
+  for (const p of pages) await runWorkloadIn(p, base); // warm-up
+  const main: number[][] = arms.map(() => []);
+  const wall: number[][] = arms.map(() => []);
+  const byType: Array<Record<string, number[]>> = arms.map(() => ({}));
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = arms.map((_, i) => i);
+    if (r % 2) order.reverse();
+    for (const i of order) {
+      const before = sample();
+      wall[i]!.push(await runWorkloadIn(pages[i]!, base));
+      const after = sample();
+      // The page's renderer is the one whose main thread ran (the other arms' Chromiums were idle meanwhile).
+      let ms = 0;
+      for (const [pid, t] of after.mains) ms = Math.max(ms, t - (before.mains.get(pid) ?? 0));
+      main[i]!.push(ms);
+      const types: Record<string, number> = {};
+      for (const [pid, p] of after.procs) types[p.type] = (types[p.type] ?? 0) + p.ms - (before.procs.get(pid)?.ms ?? 0);
+      for (const [type, t] of Object.entries(types)) (byType[i]![type] ??= []).push(t);
+    }
+  }
+  for (let i = 0; i < arms.length; i++) {
+    const types = Object.entries(byType[i]!)
+      .map(([type, xs]) => [type, median(xs)] as const)
+      .filter(([, m]) => m >= CLOCK_MS)
+      .sort((a, b) => b[1] - a[1]);
+    console.log(`${arms[i]!.name.padEnd(28)} page main thread ${median(main[i]!)} ms/run [${main[i]!.join(' ')}]  wall ${median(wall[i]!).toFixed(0)} ms`);
+    console.log(`${''.padEnd(28)} by process: ${types.map(([type, m]) => `${type} ${m}`).join(', ')}`);
+  }
+} finally {
+  for (const a of arms) await a.browser.close();
+  close();
+}
