@@ -509,12 +509,16 @@ export class EngineCore {
  * one WebSocket or legacy endpoint has two open at once), else its client's current one (2026 has none).
  */
 export function sessionOf(u: UriState): { session?: string } {
-  let s = u.client.current;
-  for (const l of u.holders) {
-    if (l.open && l.kind === 'session') {
-      s = l;
-      break;
-    }
+  const label = sessionLabelOf(u);
+  return label !== undefined ? { session: label } : {};
+}
+
+/** sessionOf's label alone, with no object made (every read answer keeps it: UriState.readSession). */
+export function sessionLabelOf(u: UriState): string | undefined {
+  const holders = u.holders;
+  for (let i = 0; i < holders.length; i++) {
+    const l = holders[i]!;
+    if (l.open && l.kind === 'session') return l.label;
   }
-  return s ? { session: s.label } : {};
+  return u.client.current?.label;
 }

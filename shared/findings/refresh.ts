@@ -2,7 +2,7 @@
 // written last), missed-update (content changed with no notification while subscribed), notified-not-reread and
 // cache-age-exceeded (timers against `now`).
 import type { EngineCore } from '../engine/core.ts';
-import { sessionOf } from '../engine/core.ts';
+import { sessionLabelOf, sessionOf } from '../engine/core.ts';
 import { contentDiffers, MAX_CARRIED, pendingCount, type CarriedGroup, type ContentRef, type Pending, type UriState } from '../engine/uri-state.ts';
 import type { FindingSpec, TimedFinding } from './finding-log.ts';
 import { noteGapReadFailed, noteGapReadSent, settleGap, timedGapFinding } from './gap.ts';
@@ -101,7 +101,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
   u.cached = true;
   u.readAt = t;
   u.readSeq = seq;
-  u.readSession = sessionOf(u).session;
+  u.readSession = sessionLabelOf(u);
   u.setContent(a.ref);
   // The content's own version, from its answer alone. A list answered before this read was sent says the version
   // the read got at least; one answered after it says the server's (maybe newer) version, not the cache's.
