@@ -258,6 +258,10 @@ export class UriState {
   /** Its cache, read before a delivery gap no stream resumed, not read again since (findings/gap.ts). */
   gapDoubt: GapDoubt | undefined = undefined;
 
+  /** Its marks in its client's keyed runs (WorkRun.stepOnce): rereading, catchingUp. */
+  rereadMark = -1;
+  catchUpMark = -1;
+
   readonly conds: ConditionSlots = newConditionSlots();
   readonly flow: FlowState = newFlowState();
   /** Time-based flow inferences waiting for their deadlines (flow-rules.ts): no re-read (I ⇢ K), no resubscribe (P → Q). */

@@ -30,8 +30,6 @@ export class WorkRun implements Excuse {
   last = Number.NEGATIVE_INFINITY;
   /** Steps of work since the run (re)started. */
   progress = 0;
-  /** The keys worked in this run, for a keyed run (URIs re-read): a key already worked is no new step. */
-  private seen: Set<string> | undefined = undefined;
   /**
    * Steps whose request is sent and not yet answered (a resubscribe): while one is, the run waits on the server, not
    * the client — a healthy client subscribing one URI after another's answer, from a server slow to answer, would
@@ -54,7 +52,6 @@ export class WorkRun implements Excuse {
     this.inFlight = 0;
     this.waited = 0;
     this.gen++;
-    this.seen?.clear();
   }
 
   /** The step just taken (step) sent a request whose answer the client waits for. Returns the run's generation. */
@@ -79,17 +76,30 @@ export class WorkRun implements Excuse {
     if (t > this.last) this.last = t;
   }
 
-  /** A step of work at `t`; with a `key`, only the key's first step in this run is one. */
-  step(t: number, grace: number, key?: string): void {
-    // (Not while a step waits for its answer: the client is waiting on the server.)
-    if (!(t - this.last < grace) && !(this.inFlight > 0 && t - this.sentT < ANSWER_CAP_MS)) this.begin(t);
-    if (key !== undefined) {
-      this.seen ??= new Set();
-      if (this.seen.has(key)) return;
-      this.seen.add(key);
-    }
+  /** A step of work at `t`. */
+  step(t: number, grace: number): void {
+    this.restartIfPaused(t, grace);
     this.last = t;
     this.progress++;
+  }
+
+  /**
+   * A step of a keyed run (URIs re-read, caught up on): only a key's first step in this run is one. `mark` is what
+   * this returned for the key the last time (-1 before that), kept by the key's owner: the key was worked in this run
+   * when it is the run's generation (begin starts a new one). A number on the URI row, not a set of keys per run: a
+   * set was added to, and hashed into, on every read sent.
+   */
+  stepOnce(t: number, grace: number, mark: number): number {
+    this.restartIfPaused(t, grace);
+    if (mark === this.gen) return mark;
+    this.last = t;
+    this.progress++;
+    return this.gen;
+  }
+
+  private restartIfPaused(t: number, grace: number): void {
+    // (Not while a step waits for its answer: the client is waiting on the server.)
+    if (!(t - this.last < grace) && !(this.inFlight > 0 && t - this.sentT < ANSWER_CAP_MS)) this.begin(t);
   }
 
   /** Is a wait that began at `since` still one this run may reach at `now`, so not late yet? */

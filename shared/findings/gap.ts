@@ -135,8 +135,7 @@ function lapseText(u: UriState, r: { seq: number; reason: CoverageReason }): str
 export function noteGapReadSent(core: EngineCore, u: UriState, t: number, seq: number): void {
   const d = u.gapDoubt;
   if (!d || seq < d.fromSeq) return;
-  const run = u.client.catchingUp;
-  run.step(t, core.grace, u.key);
+  u.catchUpMark = u.client.catchingUp.stepOnce(t, core.grace, u.catchUpMark);
   d.reread ??= { t, seq, queued: t - d.backT >= core.grace && u.client.catchUpExcuse.covers(d.backT, t, core.grace) };
   d.out++;
 }

@@ -171,7 +171,7 @@ export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: numb
   if (!p) return;
   // Re-reading notified URIs one after another: one reached past the grace in a run that never paused is queued, not late.
   const run = u.client.rereading;
-  run.step(t, core.grace, u.key);
+  u.rereadMark = run.stepOnce(t, core.grace, u.rereadMark);
   p.reread ??= t - p.t >= core.grace && run.covers(p.t, t, core.grace) ? { t, seq, queued: true } : { t, seq };
   p.out = (p.out ?? 0) + 1;
   u.flowReread = undefined;
