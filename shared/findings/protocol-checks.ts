@@ -94,6 +94,20 @@ export function decodeMcpName(header: string): string | undefined {
 }
 
 /**
+ * The header is the value itself, with nothing decodeMcpName would change (no spaces or tabs around it, no base64
+ * sentinel): it mirrors the value. The common case, told without the regex and the copy decodeMcpName makes (this
+ * runs for every 2026 request with a name).
+ */
+function mirrorsAsIs(header: string, value: string): boolean {
+  if (header !== value) return false;
+  const n = header.length;
+  if (n === 0) return true;
+  const first = header.charCodeAt(0);
+  const last = header.charCodeAt(n - 1);
+  return first !== 32 && first !== 9 && last !== 32 && last !== 9 && !header.startsWith('=?base64?');
+}
+
+/**
  * MCP-Protocol-Version on every HTTP request after initialization; on 2026-07-28 also Mcp-Method, and Mcp-Name
  * mirroring the body (tools/call and prompts/get name, resources/read uri, tasks/* taskId), as the SDK server checks.
  */
@@ -124,7 +138,7 @@ export function checkRequestHeaders(
     } else if (modern.metaVersion !== undefined && sent !== modern.metaVersion) {
       reason = 'mismatch';
       detail = `header says ${sent}, _meta says ${modern.metaVersion}`;
-    } else if (name !== undefined && nameHeader !== undefined && !nameHeader.includes(REDACTED_PREFIX)) {
+    } else if (name !== undefined && nameHeader !== undefined && !mirrorsAsIs(nameHeader, name.value) && !nameHeader.includes(REDACTED_PREFIX)) {
       // A header the user had redacted says nothing; otherwise the server refuses a name that does not mirror the body.
       const decoded = decodeMcpName(nameHeader);
       if (decoded !== name.value) {
