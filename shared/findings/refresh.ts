@@ -306,7 +306,9 @@ export function noteNotified(core: EngineCore, u: UriState, t: number, seq: numb
   if (p) recordLateReread(core, u, p, p.reread!);
   const named = session ?? p?.session;
   const carried = p ? carryOver(p) : undefined;
-  u.pendingReread = { t, seq, count: 1, ...(named !== undefined ? { session: named } : {}), ...(carried ? { carried } : {}) };
+  // Every field set, in one order: one shape for every wait (spreading optional fields in made a copy per notification
+  // and a shape per combination, then another as `reread` and `out` were added).
+  u.pendingReread = { t, seq, count: 1, session: named, reread: undefined, failed: undefined, out: undefined, carried };
   u.flowReread ??= { deadline: t + core.grace, seq };
 }
 
