@@ -57,7 +57,7 @@ async function observe(panel: Page, s: Scenario, tabId: number): Promise<Seen> {
         const p = (globalThis as any).mcpPanel;
         const snap = p.snapshot.value;
         const last = p.frames.at(-1);
-        return snap && last && snap.lastSeq === last.seq && snap.now >= last.t + ms;
+        return Boolean(snap && last && snap.lastSeq === last.seq && snap.now >= last.t + ms);
       }, PAST_GRACE_MS),
     20_000,
     `${s.name}: panel settled`,

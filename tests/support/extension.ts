@@ -54,13 +54,18 @@ export async function tabStats(browser: Browser, tabId: number): Promise<TabStat
 }
 
 /** Polls until `check` returns a value that is not undefined/false (or throws after timeoutMs). */
-export async function waitFor<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+/**
+ * Polls `check` until it gives a value: undefined, null and false mean "not yet". (null too: a page-side predicate
+ * like `snap && …` gives null while the panel has no snapshot, and returning at once on it made panel-scenarios judge
+ * a scenario before its grace had passed, its rare CI failure.)
+ */
+export async function waitFor<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     try {
       const v = await check();
-      if (v !== undefined && v !== false) return v;
+      if (v !== undefined && v !== null && v !== false) return v;
     } catch (e) {
       last = e;
     }
