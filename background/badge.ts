@@ -8,10 +8,6 @@ import type { Settings } from '../shared/settings.ts';
 import type { SettingsStore } from './settings.ts';
 import type { Frame } from '../shared/frames.ts';
 import type { Tabs } from './tabs.ts';
-import { liveClock } from '../shared/live-clock.ts';
-
-/** The badge's clock for timed findings: never back when the wall clock is set back (shared/live-clock.ts). */
-const badgeClock = liveClock();
 
 const REFRESH_MS = 5_000;
 /** Findings are recomputed at most this often while frames stream in (it is the costly part, and a badge need not flicker). */
@@ -198,7 +194,7 @@ export class Badge {
   private update(tabId: number, te: TabEngine): void {
     let errors: number;
     try {
-      errors = te.engine.findings(badgeClock.now()).filter((f) => f.open && f.severity === 'error').length;
+      errors = te.engine.findings(Date.now()).filter((f) => f.open && f.severity === 'error').length;
     } catch (e) {
       console.error('mcp-devtools: badge could not evaluate findings', e);
       return;

@@ -12,7 +12,6 @@ import type { ConnectionStatus } from './connection.ts';
 import { FrameRows, type FrameRow } from './frame-rows.ts';
 import { parseFilter } from './model/filter.ts';
 import { TimelineIndex } from './model/timeline.ts';
-import { liveClock } from '../shared/live-clock.ts';
 import { probe } from './perf.ts';
 import { ScrubEngines } from './scrub-engines.ts';
 import { readPref, writePref } from './prefs.ts';
@@ -41,8 +40,6 @@ const TRIM_SLACK = 1000;
  * updates a second read as live, and leave most animation frames to input and scrolling.
  */
 export const SNAPSHOT_MS = 200;
-/** The live views' clock: never back when the wall clock is set back (shared/live-clock.ts). */
-const liveNow = liveClock();
 /** Ages tick and time-based findings are re-evaluated this often while live. */
 export const TICK_MS = 1000;
 /** Fired on the window when the panel's theme class changes (the devtools theme switched): canvases draw again. */
@@ -171,7 +168,7 @@ export class PanelStore {
   /** Exchanges still open whose opening frames the last Clear kept (0 once a new page starts the view). */
   readonly keptOnClear = signal(0);
   /** The clock the views use: wall time while live, the trace's own time when imported. */
-  readonly now = signal(liveNow.now());
+  readonly now = signal(Date.now());
   readonly stats = signal<TabStats | null>(null);
   readonly status = signal<PanelStatus>('connecting');
   /** Status of the tab connection while an import is shown (to go back to it). */
@@ -313,7 +310,7 @@ export class PanelStore {
 
   /** The time the views are judged at: wall time while live, the pause's time while paused; for an import, see importClock. */
   clock(): number {
-    return this.imported ? importClock(this.imported.trace) : (this.pausedAt ?? liveNow.now());
+    return this.imported ? importClock(this.imported.trace) : (this.pausedAt ?? Date.now());
   }
 
   /** No tab to capture: none given, or the one given does not exist (closed, or a wrong id). */
@@ -671,7 +668,7 @@ export class PanelStore {
 
   setPaused(p: boolean): void {
     this.paused.value = p;
-    this.pausedAt = p ? liveNow.now() : undefined;
+    this.pausedAt = p ? Date.now() : undefined;
     this.pausedSeq = p ? (this.applied > 0 ? this.source[this.applied - 1]!.seq : -1) : undefined;
     if (p) return;
     if (this.dropPauseHole()) {
