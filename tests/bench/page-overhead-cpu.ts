@@ -3,34 +3,11 @@
 // dist/), three runs each after a warm-up, and prints the CPU time (user + system, from /proc/<pid>/stat) each process
 // used per run, by process type, plus this node process (the workload's server). Linux only. CPU time is far steadier
 // than wall time on a shared machine: a tool for judging a change, not part of `npm run bench`.
-import { readFileSync, readdirSync } from 'node:fs';
 import { launchChromium } from '../../demo/launch-chromium.ts';
+import { chromiumCpu } from './chromium-cpu.ts';
 import { runWorkloadIn, startWorkloadServer } from './page-overhead.ts';
 
 const RUNS = 3;
-const TICKS_PER_S = 100;
-
-/** CPU ms so far of every Chromium process, with a readable type (browser, renderer, network service…). */
-function chromiumCpu(): Map<number, { type: string; ms: number }> {
-  const out = new Map<number, { type: string; ms: number }>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      // Chromium rewrites its command line as one space-separated string (its process title).
-      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (!/^\S*chrom/.test(cmd)) continue;
-      const fields = readFileSync(`/proc/${d}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      const ms = ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_S) * 1000;
-      const type = /--type=(\S+)/.exec(cmd)?.[1] ?? 'browser';
-      const sub = /--utility-sub-type=(\S+)/.exec(cmd)?.[1]?.split('.').pop();
-      const ext = cmd.includes('--extension-process') ? ' (extension)' : '';
-      out.set(Number(d), { type: `${type}${sub ? `:${sub}` : ''}${ext}`, ms });
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return out;
-}
 
 const builds = process.argv.slice(2);
 const arms: Array<{ name: string; dir: string | null }> = [{ name: 'without extension', dir: null }, ...(builds.length ? builds : ['dist']).map((d) => ({ name: d, dir: d }))];

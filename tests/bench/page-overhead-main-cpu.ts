@@ -3,35 +3,13 @@
 // workload (tests/bench/page-overhead.ts) ROUNDS times in each (default 6, the order flipped every round, after a
 // warm-up), and prints per arm the CPU time of the page renderer's main thread per run (/proc/<pid>/task/<pid>/stat:
 // the thread the hook shares with the page) and the median CPU per Chromium process type (the worker is
-// `renderer(ext)`). Linux only. Unlike page-overhead-cpu.ts the arms are interleaved, so a busy moment on the shared
+// `renderer (extension)`). Linux only. Unlike page-overhead-cpu.ts the arms are interleaved, so a busy moment on the shared
 // VM hits them alike; CPU time is not stretched by waiting, so it separates builds that wall time cannot
 // (2026-12-05: without the extension 420–480 ms, full hook 540–770 ms, in each run the same order). A tool for judging a
 // change, not part of `npm run bench`; judge the page overhead itself with page-overhead-ab.ts.
-import { readFileSync, readdirSync } from 'node:fs';
 import { launchChromium, type LaunchedChromium } from '../../demo/launch-chromium.ts';
+import { chromiumCpu, CLOCK_MS } from './chromium-cpu.ts';
 import { runWorkloadIn, startWorkloadServer } from './page-overhead.ts';
-
-const CLOCK_MS = 10; // one clock tick (USER_HZ = 100)
-
-function chromiumProcesses(): Array<{ pid: number; cmd: string }> {
-  const out: Array<{ pid: number; cmd: string }> = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (/^\S*chrom/.test(cmd)) out.push({ pid: Number(d), cmd });
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return out;
-}
-
-/** user + system CPU ms of a stat line (fields 14 and 15). */
-function statMs(path: string): number {
-  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * CLOCK_MS;
-}
 
 interface Sample {
   /** Main thread of each page renderer (not the extension's). */
@@ -41,17 +19,9 @@ interface Sample {
 }
 
 function sample(): Sample {
+  const procs = chromiumCpu();
   const mains = new Map<number, number>();
-  const procs = new Map<number, { type: string; ms: number }>();
-  for (const { pid, cmd } of chromiumProcesses()) {
-    try {
-      const type = `${/--type=(\S+)/.exec(cmd)?.[1] ?? 'browser'}${/--utility-sub-type=(\S+)/.exec(cmd)?.[1]?.split('.').pop()?.replace(/^/, ':') ?? ''}${cmd.includes('--extension-process') ? '(ext)' : ''}`;
-      procs.set(pid, { type, ms: statMs(`/proc/${pid}/stat`) });
-      if (type === 'renderer') mains.set(pid, statMs(`/proc/${pid}/task/${pid}/stat`));
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
+  for (const [pid, p] of procs) if (p.type === 'renderer') mains.set(pid, p.mainMs);
   return { mains, procs };
 }
 
