@@ -53,9 +53,8 @@ export async function tabStats(browser: Browser, tabId: number): Promise<TabStat
   }, tabId);
 }
 
-/** Polls until `check` returns a value that is not undefined/false (or throws after timeoutMs). */
 /**
- * Polls `check` until it gives a value: undefined, null and false mean "not yet". (null too: a page-side predicate
+ * Polls `check` until it gives a value (or throws after timeoutMs): undefined, null and false mean "not yet". (null too: a page-side predicate
  * like `snap && …` gives null while the panel has no snapshot, and returning at once on it made panel-scenarios judge
  * a scenario before its grace had passed, its rare CI failure.)
  */
