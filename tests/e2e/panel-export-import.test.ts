@@ -50,7 +50,7 @@ async function settled(p: Page): Promise<void> {
         const s = (globalThis as any).mcpPanel;
         const snap = s.snapshot.value;
         const last = s.frames.at(-1);
-        return snap && last && snap.lastSeq === last.seq && snap.now >= last.t + 5000;
+        return Boolean(snap && last && snap.lastSeq === last.seq && snap.now >= last.t + 5000);
       }),
     20_000,
     'panel settled past the grace',
