@@ -1,13 +1,13 @@
 // Where the page-overhead workload's CPU goes, per Chromium process: `npx tsx tests/bench/page-overhead-cpu.ts
 // [<dist dir>…]` runs the workload (tests/bench/page-overhead.ts) without the extension and with each build (default
-// dist/), three runs each after a warm-up, and prints the CPU time (user + system, from /proc/<pid>/stat) each process
+// dist/), three runs each (RUNS=n for more) after a warm-up, and prints the CPU time (user + system, from /proc/<pid>/stat) each process
 // used per run, by process type, plus this node process (the workload's server). Linux only. CPU time is far steadier
 // than wall time on a shared machine: a tool for judging a change, not part of `npm run bench`.
 import { launchChromium } from '../../demo/launch-chromium.ts';
 import { chromiumCpu } from './chromium-cpu.ts';
 import { runWorkloadIn, startWorkloadServer } from './page-overhead.ts';
 
-const RUNS = 3;
+const RUNS = Number(process.env.RUNS ?? 3);
 
 const builds = process.argv.slice(2);
 const arms: Array<{ name: string; dir: string | null }> = [{ name: 'without extension', dir: null }, ...(builds.length ? builds : ['dist']).map((d) => ({ name: d, dir: d }))];
