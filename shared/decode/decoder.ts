@@ -156,7 +156,7 @@ export class Decoder {
   private lastDocModern = false;
 
   constructor(private sink: DecodeSink) {
-    this.reader = new MessageReader(this.pairing, this);
+    this.reader = new MessageReader(this.pairing, this, sink.keepsNoMessages === true);
   }
 
   get messageCount(): number {

@@ -180,16 +180,67 @@ export interface MessageOut {
 export class MessageReader {
   private count = 0;
 
+  /** `reuse`: the sink keeps no message object but requests (see `scratch`). */
   constructor(
     private pairing: RequestPairing,
     private out: MessageOut,
-  ) {}
+    reuse = false,
+  ) {
+    if (reuse) {
+      this.scratch = this.fresh(
+        { seq: 0, t: 0, doc: '', conn: '', dir: 'in', transport: 'streamable-http', generation: '2025', version: undefined, endpoint: '', session: undefined, stream: '', streamKind: 'post', sseId: undefined } as PayloadContext,
+        '',
+        'invalid',
+      );
+      this.count = 0;
+    }
+  }
 
   get messageCount(): number {
     return this.count;
   }
 
+  /**
+   * With `reuse`, every message but a request is written into this one object: the sink reads it during `deliver` and
+   * keeps nothing of it (the engine stores it in columns), so only requests, which the pairing keeps, are made anew.
+   */
+  private scratch: DecodedMessage | undefined;
+
   private base(ctx: PayloadContext, raw: string, kind: MessageKind): DecodedMessage {
+    const m = this.scratch;
+    if (m === undefined) return this.fresh(ctx, raw, kind);
+    // Every field, in the order fresh() makes them.
+    m.index = this.count++;
+    m.seq = ctx.seq;
+    m.t = ctx.t;
+    m.doc = ctx.doc;
+    m.conn = ctx.conn;
+    m.dir = ctx.dir;
+    m.transport = ctx.transport;
+    m.generation = ctx.generation;
+    m.version = ctx.version;
+    m.endpoint = ctx.endpoint;
+    m.session = ctx.session;
+    m.stream = ctx.stream;
+    m.streamKind = ctx.streamKind;
+    m.kind = kind;
+    m.method = undefined;
+    m.id = undefined;
+    m.pair = undefined;
+    m.pairSeq = undefined;
+    m.batch = undefined;
+    m.known = true;
+    m.problem = undefined;
+    m.truncated = undefined;
+    m.hash = undefined;
+    m.bytes = undefined;
+    m.uri = undefined;
+    m.sseId = ctx.sseId;
+    m.raw = raw;
+    return m;
+  }
+
+  private fresh(ctx: PayloadContext, raw: string, kind: MessageKind): DecodedMessage {
     // Every field is set, always in this order: one object shape for all messages keeps the hot path monomorphic.
     return {
       index: this.count++,
@@ -222,6 +273,40 @@ export class MessageReader {
     };
   }
 
+  /** A request read into the scratch object, made its own (the pairing keeps it until its answer). */
+  private kept(m: DecodedMessage): DecodedMessage {
+    if (m !== this.scratch) return m;
+    return {
+      index: m.index,
+      seq: m.seq,
+      t: m.t,
+      doc: m.doc,
+      conn: m.conn,
+      dir: m.dir,
+      transport: m.transport,
+      generation: m.generation,
+      version: m.version,
+      endpoint: m.endpoint,
+      session: m.session,
+      stream: m.stream,
+      streamKind: m.streamKind,
+      kind: m.kind,
+      method: m.method,
+      id: m.id,
+      pair: m.pair,
+      pairSeq: m.pairSeq,
+      batch: m.batch,
+      known: m.known,
+      problem: m.problem,
+      truncated: m.truncated,
+      hash: m.hash,
+      bytes: m.bytes,
+      uri: m.uri,
+      sseId: m.sseId,
+      raw: m.raw,
+    };
+  }
+
   /** Emit the messages of a payload; returns them (requests among them are what the exchange waits for). */
   read(p: PreparedPayload, ctx: PayloadContext): void {
     const text = p.payload.text;
@@ -238,7 +323,7 @@ export class MessageReader {
 
   /** One message: `raw` is the payload it came in (a batch's whole text, `batch` its position) or its own text. */
   private readValue(v: unknown, batch: number | undefined, raw: string, ctx: PayloadContext): void {
-    const m = this.base(ctx, raw, 'invalid');
+    let m = this.base(ctx, raw, 'invalid');
     if (batch !== undefined) m.batch = batch;
     classifyInto(m, v);
     if (m.method !== undefined) m.method = canonicalMethod(m.method);
@@ -251,7 +336,7 @@ export class MessageReader {
         const uri = uriParam(o);
         if (uri !== undefined) m.uri = uri;
       }
-      if (m.kind === 'request') this.pairing.register(m, ctx.own, answerScope(ctx));
+      if (m.kind === 'request') this.pairing.register((m = this.kept(m)), ctx.own, answerScope(ctx));
     } else if (m.kind === 'result' || m.kind === 'error') {
       // An error with id null answers an HTTP exchange that asked one thing. Not on a WebSocket, one long exchange,
       // where it answers a message the server could not read; nor in a batch, where it is about one of its elements
@@ -325,7 +410,7 @@ export class MessageReader {
           : s.isResponse || ctx.dir === 'in'
             ? 'result'
             : 'invalid';
-    const m = this.base(ctx, text, kind);
+    const m = kind === 'request' ? this.fresh(ctx, text, kind) : this.base(ctx, text, kind);
     if (batch !== undefined) m.batch = batch;
     m.truncated = true;
     m.hash = payload.truncated!.hash;

@@ -25,6 +25,8 @@ export interface ReplayLimit {
 
 /** The decoder's sink: an object holding the core, not closures over it, so a fork (fork.ts) rebinds by copying. */
 class CoreSink implements DecodeSink {
+  /** onMessage stores a message in the store's columns and keeps no reference to it. */
+  readonly keepsNoMessages = true;
   constructor(private readonly core: EngineCore) {}
   message(m: DecodedMessage, v: unknown, info: ConnInfo): void {
     onMessage(this.core, m, v, info);
