@@ -8,7 +8,7 @@ export interface Conn {
   source: 'fetch' | 'es' | 'ws';
   url: string;
   reqHeaders: HeaderMap;
-  /** Requests sent in this exchange still waiting for their response. */
+  /** Requests sent in this exchange still waiting for their response (NO_PENDING before the first: never push onto it). */
   pending: DecodedMessage[];
   /** Protocol version claimed by the exchange (header or `_meta`). */
   version: string | undefined;
@@ -48,13 +48,19 @@ export function postStream(c: Conn): string {
   return (c.post ??= `post:${c.info.conn}`);
 }
 
+/**
+ * A connection's `pending` until its first request: one shared frozen empty list (the pairing makes a list of one
+ * then). `[]` and a push made a 17-slot store, ~180 bytes, for the one request of almost every exchange.
+ */
+export const NO_PENDING: DecodedMessage[] = Object.freeze([]) as unknown as DecodedMessage[];
+
 export function newConn(info: ConnInfo, source: Conn['source'], url: string, reqHeaders: HeaderMap): Conn {
   return {
     info,
     source,
     url,
     reqHeaders,
-    pending: [],
+    pending: NO_PENDING,
     version: undefined,
     status: 0,
     sse: false,

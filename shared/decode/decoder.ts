@@ -349,7 +349,7 @@ export class Decoder {
     stream: '',
     streamKind: 'post',
     sseId: undefined,
-    own: [],
+    waiting: { pending: [] },
     legacy: false,
     websocket: false,
     batch: false,
@@ -371,7 +371,7 @@ export class Decoder {
     x.stream = stream;
     x.streamKind = streamKind;
     x.sseId = sseId;
-    x.own = c.pending;
+    x.waiting = c;
     x.legacy = c.info.transport === 'http-sse';
     x.websocket = c.info.transport === 'websocket';
     x.batch = c.batch;

@@ -25,8 +25,8 @@ export interface PayloadContext {
   stream: string;
   streamKind: StreamKind;
   sseId: string | undefined;
-  /** The exchange's pending requests (responses are looked up here first, requests registered here). */
-  own: DecodedMessage[];
+  /** The exchange (its Conn): its pending requests (responses are looked up there first, requests registered there). */
+  waiting: { pending: DecodedMessage[] };
   /**
    * Whether answers to requests may arrive on another connection of the session: always on legacy HTTP+SSE, and for
    * requests the server sends (the page answers with a new POST). Never on WebSocket, where the connection is the scope.
@@ -338,12 +338,12 @@ export class MessageReader {
         const uri = uriParam(o);
         if (uri !== undefined) m.uri = uri;
       }
-      if (m.kind === 'request') this.pairing.register((m = this.kept(m)), ctx.own, answerScope(ctx));
+      if (m.kind === 'request') this.pairing.register((m = this.kept(m)), ctx.waiting, answerScope(ctx));
     } else if (m.kind === 'result' || m.kind === 'error') {
       // An error with id null answers an HTTP exchange that asked one thing. Not on a WebSocket, one long exchange,
       // where it answers a message the server could not read; nor in a batch, where it is about one of its elements
       // (an invalid one: JSON-RPC's own example), not whichever request happens to be left waiting.
-      const req = this.pairing.take(ctx.dir, m.id, m.id === null && (ctx.websocket || ctx.batch) ? undefined : ctx.own, ctx.session);
+      const req = this.pairing.take(ctx.dir, m.id, m.id === null && (ctx.websocket || ctx.batch) ? undefined : ctx.waiting.pending, ctx.session);
       if (req) {
         // "5" answering request 5 (pairing.take): the id the client matched it by, so lookups by id agree.
         if (typeof m.id === 'string' && typeof req.id === 'number') m.id = req.id;
@@ -385,13 +385,13 @@ export class MessageReader {
     }
     if (parts.rest !== '') this.readCut(parts.rest, payload, ctx, parts.elements.length);
     if (ctx.dir === 'in' && ctx.streamKind === 'post' && ctx.batch) {
-      for (const req of ctx.own.filter((r) => r.dir === 'out' && r.id !== undefined && r.id !== null)) {
+      for (const req of ctx.waiting.pending.filter((r) => r.dir === 'out' && r.id !== undefined && r.id !== null)) {
         const m = this.base(ctx, '', 'result');
         m.truncated = true;
         // Its own identity (the payload's hash and the id): two answers past one cut are not the same content. Its size is unknown.
         m.hash = `${payload.truncated!.hash}#${String(req.id)}`;
         m.problem = `answered past the capture cut: the batch answer was ${payload.truncated!.bytes} bytes, only a prefix was kept`;
-        this.pairing.take(ctx.dir, req.id, ctx.own, ctx.session);
+        this.pairing.take(ctx.dir, req.id, ctx.waiting.pending, ctx.session);
         m.id = req.id;
         answers(m, req);
         this.out.deliver(m, undefined, ctx.info);
@@ -421,11 +421,11 @@ export class MessageReader {
     if (s.method !== undefined) m.method = s.method;
     if (s.id !== undefined) m.id = s.id;
     if (kind === 'request') {
-      this.pairing.register(m, ctx.own, answerScope(ctx));
+      this.pairing.register(m, ctx.waiting, answerScope(ctx));
     } else if (kind === 'result' || kind === 'error') {
       // The id of a cut response is usually past the cut; inside one exchange, a single waiting request is its match
       // (not in a batch, where an element without a readable id may be an error about another element).
-      const req = this.pairing.take(ctx.dir, s.id ?? null, s.id === undefined && ctx.batch ? undefined : ctx.own, ctx.session);
+      const req = this.pairing.take(ctx.dir, s.id ?? null, s.id === undefined && ctx.batch ? undefined : ctx.waiting.pending, ctx.session);
       if (req) {
         answers(m, req);
         if (req.id !== undefined) m.id = req.id;

@@ -4,6 +4,7 @@
 // requests the page sent and of requests the server sent live in separate spaces (per direction). Keys are the raw
 // ids — a Map tells 1 from "1" — so pairing builds no strings on the hot path; only an answer that found no request
 // looks again for the number its string id spells (the SDK clients accept "5" for 5).
+import { NO_PENDING } from './conn-state.ts';
 import type { DecodedMessage, Direction, RequestId } from './types.ts';
 
 interface SessionPending {
@@ -26,8 +27,11 @@ export class RequestPairing {
     return s;
   }
 
-  /** A request sent on an exchange (`own` is that exchange's waiting list); `session` when answers may come elsewhere. */
-  register(msg: DecodedMessage, own: DecodedMessage[], session: string | undefined): void {
+  /**
+   * A request sent on an exchange (`waiting.pending` is that exchange's waiting list: NO_PENDING is replaced by a list
+   * of one); `session` when answers may come elsewhere.
+   */
+  register(msg: DecodedMessage, waiting: { pending: DecodedMessage[] }, session: string | undefined): void {
     if (msg.id === undefined || msg.id === null) return;
     // A server's request on a session is answered by a new POST, never on the stream that brought it: kept in the
     // session only (in the stream's own list it would stay for the stream's whole life, one per server ping).
@@ -35,7 +39,8 @@ export class RequestPairing {
       this.scope(session).in.set(msg.id, msg);
       return;
     }
-    own.push(msg);
+    if (waiting.pending === NO_PENDING) waiting.pending = [msg];
+    else waiting.pending.push(msg);
     if (session !== undefined) this.scope(session)[msg.dir].set(msg.id, msg);
   }
 
