@@ -124,6 +124,8 @@ export const UNKNOWN_ENDPOINT = '(unknown endpoint)';
 
 /** A page frame as the engine receives it: stamped with seq. */
 type S<F> = F & FrameStamp;
+/** The wire event for a request's head. */
+type RequestHead = Extract<Parameters<DecodeSink['wire']>[0], { type: 'request-head' }>;
 /** The wire event for requests that will never be answered. */
 type ExchangeFailed = Extract<Parameters<DecodeSink['wire']>[0], { type: 'exchange-failed' }>;
 
@@ -141,6 +143,9 @@ export class Decoder {
   private peeked: PeekedVersion = { metaVersion: undefined, nameField: undefined, nameValue: undefined };
   /** Every payload is prepared into this one object: one frame is decoded at a time, and nothing keeps it. */
   private payload = scratchPayload();
+  /** With a sink that keeps no request-head (keepsNoMessages): the one event refilled per request, and its mcpName. */
+  private head: RequestHead | undefined;
+  private headName: { field: string; value: string } | undefined;
   private lastUrl = '';
   private lastEndpoint = '';
   /**
@@ -157,6 +162,10 @@ export class Decoder {
 
   constructor(private sink: DecodeSink) {
     this.reader = new MessageReader(this.pairing, this, sink.keepsNoMessages === true);
+    if (sink.keepsNoMessages === true) {
+      this.head = { type: 'request-head', info: connInfo('', '', '', 'streamable-http', '2025', 'other'), method: '', headers: {}, requestMethods: NO_METHODS, metaVersion: undefined, mcpName: undefined };
+      this.headName = { field: '', value: '' };
+    }
   }
 
   get messageCount(): number {
@@ -481,8 +490,25 @@ export class Decoder {
     c.legacyCandidate = role === 'get' && session === undefined && (headerVersion === undefined || this.legacyEndpoints.has(endpoint));
     this.conns.set(f.conn, c);
     const nameField = body ? this.peeked.nameField : undefined;
-    const mcpName = nameField !== undefined ? { field: nameField, value: this.peeked.nameValue! } : undefined;
-    this.sink.wire({ type: 'request-head', info, method: verb, headers: h, requestMethods: methods ?? NO_METHODS, metaVersion, mcpName }, f.seq, f.t);
+    const head = this.head;
+    if (head === undefined) {
+      const mcpName = nameField !== undefined ? { field: nameField, value: this.peeked.nameValue! } : undefined;
+      this.sink.wire({ type: 'request-head', info, method: verb, headers: h, requestMethods: methods ?? NO_METHODS, metaVersion, mcpName }, f.seq, f.t);
+    } else {
+      head.info = info;
+      head.method = verb;
+      head.headers = h;
+      head.requestMethods = methods ?? NO_METHODS;
+      head.metaVersion = metaVersion;
+      let mcpName: { field: string; value: string } | undefined;
+      if (nameField !== undefined) {
+        mcpName = this.headName!;
+        mcpName.field = nameField;
+        mcpName.value = this.peeked.nameValue!;
+      }
+      head.mcpName = mcpName;
+      this.sink.wire(head, f.seq, f.t);
+    }
     if (role === 'get' && session !== undefined) {
       const track = this.sessions.get(session);
       const ended = track?.ended ?? [];

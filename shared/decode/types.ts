@@ -176,8 +176,9 @@ export interface DecodeSink {
   message(m: DecodedMessage, value: unknown, info: ConnInfo): void;
   wire(e: WireEvent, seq: number, t: number): void;
   /**
-   * The sink keeps no message object once `message` returns (the engine keeps columns): the decoder then hands every
-   * message but a request in one object it refills, not a new one each (a request is the pairing's, made anew).
+   * The sink keeps no message object once `message` returns (the engine keeps columns), nor a request-head event (nor
+   * its mcpName) once `wire` returns: the decoder then hands every message but a request in one object it refills, and
+   * every request-head in another, not a new one each (a request is the pairing's, made anew).
    */
   readonly keepsNoMessages?: boolean;
 }
