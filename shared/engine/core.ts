@@ -128,9 +128,9 @@ export class EngineCore {
   readonly parentsByDir = new Map<ClientModel, Map<string, string[]>>();
   /**
    * Parent-like URIs that became held or were let go during the current frame, per client: the cached URIs under them
-   * are explained again once, at the frame's end (flushParents), however many parents changed.
+   * are explained again once, at the frame's end (flushParents, which Engine.apply calls only when this is set).
    */
-  private parentsChanged: Map<ClientModel, Set<string>> | undefined;
+  parentsChanged: Map<ClientModel, Set<string>> | undefined;
   /** Each document's page, from its page-start: which client is which when several show the same URIs. */
   readonly pages = new Map<string, { url: string; top: boolean }>();
   lastT: number | undefined;

@@ -60,7 +60,8 @@ export class Engine {
     if (frame.kind === 'capture-error') core.counters.captureErrors++;
     try {
       this.decoder.push(frame);
-      core.flushParents(frame.t, frame.seq);
+      // Only when a parent-like URI changed (rare): the call alone boxed frame.t, a new heap number per frame.
+      if (core.parentsChanged !== undefined) core.flushParents(frame.t, frame.seq);
     } catch (e) {
       // A bug must not take the background or the panel down with it; it is counted and shown in the metrics.
       this.errors++;
