@@ -54,6 +54,33 @@ export function postStream(c: Conn): string {
  */
 export const NO_PENDING: DecodedMessage[] = Object.freeze([]) as unknown as DecodedMessage[];
 
+/** `c` made as newConn makes a new one (every field, in newConn's order): a connection that ended, used again. */
+export function resetConn(c: Conn, info: ConnInfo, source: Conn['source'], url: string, reqHeaders: HeaderMap): Conn {
+  c.info = info;
+  c.source = source;
+  c.url = url;
+  c.reqHeaders = reqHeaders;
+  c.pending = NO_PENDING;
+  c.version = undefined;
+  c.status = 0;
+  c.sse = false;
+  c.stream = undefined;
+  c.streamKind = 'post';
+  c.streamOpen = false;
+  c.opens = 0;
+  c.lastSseId = undefined;
+  c.lastSseIdFrom = undefined;
+  c.lastRetry = undefined;
+  c.legacyCandidate = false;
+  c.resumesPost = false;
+  c.resumedAnswered = false;
+  c.batch = false;
+  c.errorStatus = false;
+  c.post = undefined;
+  c.unresumable = undefined;
+  return c;
+}
+
 export function newConn(info: ConnInfo, source: Conn['source'], url: string, reqHeaders: HeaderMap): Conn {
   return {
     info,

@@ -14,7 +14,7 @@ import type {
   WsConnectFrame,
   WsMessageFrame,
 } from '../frames.ts';
-import { ConnTable, MAX_ANSWERED_STREAMS, MAX_ENDED_STREAMS, newConn, postStream, type Conn, type EndedStream, type IdlessGap, type SessionTrack } from './conn-state.ts';
+import { ConnTable, MAX_ANSWERED_STREAMS, MAX_ENDED_STREAMS, newConn, postStream, resetConn, type Conn, type EndedStream, type IdlessGap, type SessionTrack } from './conn-state.ts';
 import { MessageReader, peekCalls, prepareInto, scratchPayload, type PayloadContext, type PeekedVersion, type PreparedPayload } from './message-reader.ts';
 import { RequestPairing } from './pairing.ts';
 import { sniffTruncated } from './jsonrpc.ts';
@@ -146,6 +146,8 @@ export class Decoder {
   /** With a sink that keeps no request-head (keepsNoMessages): the one event refilled per request, and its mcpName. */
   private head: RequestHead | undefined;
   private headName: { field: string; value: string } | undefined;
+  /** The last HTTP exchange that ended, for the next request to use again (a Conn per request was ~40 bytes a frame). */
+  private spareConn: Conn | undefined;
   private lastUrl = '';
   private lastEndpoint = '';
   /**
@@ -483,7 +485,9 @@ export class Decoder {
     }
     const info = connInfo(f.conn, f.doc, endpoint, transport, modern ? '2026' : '2025', role, session, listenId);
     if (transport === 'streamable-http') this.noteDocEndpoint(f.doc, endpoint, session, modern);
-    const c = newConn(info, 'fetch', f.url, h);
+    const spare = this.spareConn;
+    this.spareConn = undefined;
+    const c = spare !== undefined ? resetConn(spare, info, 'fetch', f.url, h) : newConn(info, 'fetch', f.url, h);
     c.version = modern ? (metaVersion ?? headerVersion) : headerVersion;
     // The SDK's legacy client sends MCP-Protocol-Version on its reconnect GET: an endpoint that announced a legacy
     // session before may do so again, whatever the headers say.
@@ -670,6 +674,8 @@ export class Decoder {
     }
     this.failLegacyWaiting(c, f);
     this.conns.delete(f.conn);
+    // Nothing refers to an ended exchange's Conn any more (the reader's context is refilled before it is read again).
+    this.spareConn = c;
   }
 
   /**
