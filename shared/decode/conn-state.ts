@@ -60,7 +60,8 @@ export function resetConn(c: Conn, info: ConnInfo, source: Conn['source'], url: 
   c.source = source;
   c.url = url;
   c.reqHeaders = reqHeaders;
-  c.pending = NO_PENDING;
+  // Its list, emptied by the answers, is kept for the next request (nothing else refers to it); else NO_PENDING.
+  if (c.pending.length !== 0) c.pending = NO_PENDING;
   c.version = undefined;
   c.status = 0;
   c.sse = false;
