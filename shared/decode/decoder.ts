@@ -140,7 +140,7 @@ export class Decoder {
   private closedWs = new Set<string>();
   private pairing = new RequestPairing();
   private reader: MessageReader;
-  private peeked: PeekedVersion = { metaVersion: undefined, nameField: undefined, nameValue: undefined };
+  private peeked: PeekedVersion = { metaVersion: undefined, nameField: undefined, nameValue: undefined, one: undefined };
   /** Every payload is prepared into this one object: one frame is decoded at a time, and nothing keeps it. */
   private payload = scratchPayload();
   /** With a sink that keeps no request-head (keepsNoMessages): the one event refilled per request, and its mcpName. */
@@ -167,6 +167,7 @@ export class Decoder {
     if (sink.keepsNoMessages === true) {
       this.head = { type: 'request-head', info: connInfo('', '', '', 'streamable-http', '2025', 'other'), method: '', headers: {}, requestMethods: NO_METHODS, metaVersion: undefined, mcpName: undefined };
       this.headName = { field: '', value: '' };
+      this.peeked.one = [''];
     }
   }
 

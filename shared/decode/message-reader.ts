@@ -119,6 +119,11 @@ export interface PeekedVersion {
   /** The first request's value that a 2026 `Mcp-Name` header must mirror (MCP_NAME_SOURCE), and its field. */
   nameField: string | undefined;
   nameValue: string | undefined;
+  /**
+   * When set (a sink that keeps no request-head: DecodeSink.keepsNoMessages), the list peekCalls returns for a body
+   * with one request, refilled for every body; a body with more gets a list of its own.
+   */
+  one: string[] | undefined;
 }
 
 /**
@@ -150,9 +155,18 @@ export function peekCalls(p: PreparedPayload, out: PeekedVersion): string[] | un
           out.nameValue = value;
         }
       }
-      // A literal of one, not push onto []: that grows a 17-slot store (~180 bytes) for the one method of almost every request.
-      if (methods === undefined) methods = [method];
-      else methods.push(method);
+      // A literal of one (or the caller's list of one), not push onto []: that grows a 17-slot store (~180 bytes) for
+      // the one method of almost every request.
+      if (methods === undefined) {
+        const one = out.one;
+        if (one !== undefined) {
+          one[0] = method;
+          methods = one;
+        } else methods = [method];
+      } else {
+        if (methods === out.one) methods = [methods[0]!];
+        methods.push(method);
+      }
     }
     const meta = params && typeof params === 'object' ? (params._meta as Record<string, unknown> | undefined) : undefined;
     const claim = meta && typeof meta === 'object' ? meta['io.modelcontextprotocol/protocolVersion'] : undefined;
