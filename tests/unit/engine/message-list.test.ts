@@ -51,6 +51,42 @@ describe('message store', () => {
     expect(new Set(decoded.map((m) => m.transport))).toEqual(new Set(['streamable-http', 'http-sse', 'websocket']));
   });
 
+  it('reads back exactly what the decoder produced past its chunks of 1,024 messages, and so do forks taken at their edges', () => {
+    const log = everyTransport();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S2' });
+    const get = c.openGet({ ids: 'g' });
+    for (let i = 0; i < 1000; i++) {
+      if (i % 5 === 0) get.updated(`file:///doc/${i % 7}`);
+      c.read(`file:///doc/${i % 7}`, `text ${i}`);
+    }
+    const decoded: DecodedMessage[] = [];
+    const d = new Decoder({ message: (m) => decoded.push(m), wire: () => undefined });
+    for (const f of log.frames) d.push(f);
+    expect(decoded.length).toBeGreaterThan(2100);
+    const e = new Engine();
+    const forks: Engine[] = [];
+    const forkedAt = new Set<number>();
+    for (const f of log.frames) {
+      e.apply(f);
+      for (const x of forks) x.apply(f);
+      if ([1023, 1024, 1025, 2047, 2048, 2049].includes(e.messageCount) && !forkedAt.has(e.messageCount)) {
+        forkedAt.add(e.messageCount);
+        forks.push(e.fork());
+      }
+    }
+    expect(forks.length).toBeGreaterThanOrEqual(4);
+    const plain = (m: object | undefined) => (m ? Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)) : m);
+    for (const engine of [e, ...forks]) {
+      const stored = messagesSlice(engine.snapshot(log.t).messages);
+      expect(stored.length).toBe(decoded.length);
+      for (let i = 0; i < decoded.length; i++) expect(plain(stored[i]), `message ${i}`).toEqual(plain(decoded[i]));
+    }
+    for (const k of [1023, 1024, 1025, 2047, 2048, 2049]) expect(plain(e.message(k)), `message ${k}`).toEqual(plain(decoded[k]));
+    expect(e.message(decoded.length)).toBeUndefined();
+    expect(e.message(-1)).toBeUndefined();
+  });
+
   it('a snapshot does not link answers that arrived after it', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, 'http://localhost:3000/mcp');
