@@ -14,7 +14,7 @@ import type {
   WsConnectFrame,
   WsMessageFrame,
 } from '../frames.ts';
-import { ConnTable, MAX_ANSWERED_STREAMS, MAX_ENDED_STREAMS, newConn, postStream, resetConn, type Conn, type EndedStream, type IdlessGap, type SessionTrack } from './conn-state.ts';
+import { ConnTable, MAX_ANSWERED_STREAMS, MAX_ENDED_STREAMS, newConn, NO_PENDING, postStream, resetConn, type Conn, type EndedStream, type IdlessGap, type SessionTrack } from './conn-state.ts';
 import { MessageReader, peekCalls, prepareInto, scratchPayload, type PayloadContext, type PeekedVersion, type PreparedPayload } from './message-reader.ts';
 import { RequestPairing } from './pairing.ts';
 import { sniffTruncated } from './jsonrpc.ts';
@@ -319,7 +319,7 @@ export class Decoder {
     const gone = new Set(owed);
     for (const [, other] of this.conns.entries()) {
       if (other === c || other.info.session !== session || other.pending.length === 0) continue;
-      // In place: a reader's context may hold this very list.
+      // In place: the list is this Conn's own (the reader's context reaches it through the Conn).
       let k = 0;
       for (const r of other.pending) if (!gone.has(r)) other.pending[k++] = r;
       other.pending.length = k;
@@ -676,6 +676,9 @@ export class Decoder {
     this.failLegacyWaiting(c, f);
     this.conns.delete(f.conn);
     // Nothing refers to an ended exchange's Conn any more (the reader's context is refilled before it is read again).
+    // Its unanswered requests went on above as copies: the spare must not hold them (and their bodies) until the next
+    // request, nor give each fork a copy.
+    if (c.pending.length !== 0) c.pending = NO_PENDING;
     this.spareConn = c;
   }
 

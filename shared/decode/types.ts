@@ -177,8 +177,9 @@ export interface DecodeSink {
   wire(e: WireEvent, seq: number, t: number): void;
   /**
    * The sink keeps no message object once `message` returns (the engine keeps columns), nor a request-head event (nor
-   * its mcpName) once `wire` returns: the decoder then hands every message but a request in one object it refills, and
-   * every request-head in another, not a new one each (a request is the pairing's, made anew).
+   * its mcpName, nor its requestMethods list) once `wire` returns: the decoder then hands every message but a request in
+   * one object it refills, every request-head in another, and a body's one method in one list it refills, not a new one
+   * each (a request is the pairing's, made anew).
    */
   readonly keepsNoMessages?: boolean;
 }

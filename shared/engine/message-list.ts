@@ -164,9 +164,9 @@ export class MessageStore {
     this.methodCode[i] = this.methods.code(m.method);
     this.uriCode[i] = this.uris.code(m.uri);
     const k = (i & (REF_CHUNK - 1)) * 3;
-    let chunk: (ConnInfo | string | undefined)[];
-    if (k === 0) this.refs.push((chunk = new Array<ConnInfo | string | undefined>(REF_CHUNK * 3).fill(undefined)));
-    else chunk = this.refs[i >> REF_CHUNK_BITS]!;
+    // By index, not by k === 0: a push that threw before `n` moved on (the engine counts and survives that) must not
+    // leave a chunk behind that every later message would be read from one chunk off.
+    const chunk = (this.refs[i >> REF_CHUNK_BITS] ??= new Array<ConnInfo | string | undefined>(REF_CHUNK * 3).fill(undefined));
     chunk[k] = info;
     chunk[k + 1] = m.sseId;
     chunk[k + 2] = m.raw;

@@ -89,6 +89,18 @@ describe('object reuse for a sink that keeps no messages', () => {
     );
   });
 
+  it('an exchange that ended unanswered is kept for reuse without its requests (nor their bodies)', () => {
+    const d = new Decoder({ keepsNoMessages: true, message: () => undefined, wire: () => undefined });
+    const big = req('resources/read', { uri: 'file:///docs/a.md', pad: 'x'.repeat(10_000) }, 1);
+    for (const f of stamp([
+      { kind: 'http-request', conn: 'c1', method: 'POST', url: URL, headers: { 'mcp-session-id': 'S1' }, body: { text: big } },
+      { kind: 'http-end', conn: 'c1', outcome: 'failed', phase: 'request', bytes: 0 },
+    ])) d.push(f);
+    const spare = (d as unknown as { spareConn: Conn | undefined }).spareConn;
+    expect(spare).toBeDefined();
+    expect(spare!.pending).toBe(NO_PENDING);
+  });
+
   it('resetConn makes what newConn makes: every field, in the same order; an emptied pending list is kept', () => {
     const info = { conn: 'a', doc: 'd', endpoint: 'e', transport: 'streamable-http', generation: '2025', role: 'post', session: undefined, listenId: undefined } as const;
     const dirty = newConn({ ...info, conn: 'old' }, 'ws', 'u0', { x: '1' });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decoder, type DecodedMessage } from '../../../shared/decode/index.ts';
 import { Engine, messageAt, messagesSlice } from '../../../shared/engine/index.ts';
+import type { Frame } from '../../../shared/frames.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { LegacySseClient, ModernClient, request, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
 
@@ -85,6 +86,19 @@ describe('message store', () => {
     for (const k of [1023, 1024, 1025, 2047, 2048, 2049]) expect(plain(e.message(k)), `message ${k}`).toEqual(plain(decoded[k]));
     expect(e.message(decoded.length)).toBeUndefined();
     expect(e.message(-1)).toBeUndefined();
+  });
+
+  it('a message the store failed on midway (a frame outside the contract: no conn) leaves every later one in its row', () => {
+    const frames: Frame[] = [];
+    const note = (id: number) => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/x', params: { id } });
+    const add = (f: object) => frames.push({ ...f, doc: 'd', t: 1000 + frames.length, seq: frames.length + 1, frameId: 0, segment: 1 } as Frame);
+    const post = (i: number, conn: string | undefined) => add({ kind: 'http-request', ...(conn ? { conn } : {}), method: 'POST', url: 'http://localhost:3000/mcp', headers: {}, body: { text: note(i) } });
+    for (let i = 0; i < 1024; i++) post(i, 'c');
+    post(-1, undefined); // the 1,025th message: its chunk is made, then reading its conn throws
+    for (let i = 1024; i < 2100; i++) post(i, 'c');
+    const e = Engine.replay(frames);
+    expect(e.engineErrors).toBe(1);
+    for (const k of [1023, 1024, 1025, 2047, 2048, 2049]) expect(e.message(k)?.raw, `message ${k}`).toBe(note(k));
   });
 
   it('a snapshot does not link answers that arrived after it', () => {
