@@ -133,7 +133,14 @@ export class EngineCore {
   parentsChanged: Map<ClientModel, Set<string>> | undefined;
   /** Each document's page, from its page-start: which client is which when several show the same URIs. */
   readonly pages = new Map<string, { url: string; top: boolean }>();
-  lastT: number | undefined;
+  /**
+   * The last frame applied (the caller's object, shared by a fork, never changed): its time is read from it when asked
+   * for. Reading `frame.t` in Engine.apply, whose frames have many shapes, made a new heap number per frame.
+   */
+  lastFrame: { readonly t: number } | undefined;
+  get lastT(): number | undefined {
+    return this.lastFrame?.t;
+  }
   lastSeq = 0;
   /** Bumped on every frame: snapshots are cached per version and `now`. */
   version = 0;

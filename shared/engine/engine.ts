@@ -55,7 +55,8 @@ export class Engine {
     core.version++;
     core.counters.frames++;
     core.lastSeq = frame.seq;
-    core.lastT = frame.t;
+    // Not frame.t: read here (every frame kind, many shapes), it was a new heap number per frame (core.lastT reads it).
+    core.lastFrame = frame;
     core.counters.firstT ??= frame.t;
     if (frame.kind === 'capture-error') core.counters.captureErrors++;
     try {
@@ -116,6 +117,9 @@ export class Engine {
   fork(stats?: CopyStats): Engine {
     // Every field is copied (one added later too), but the options, which are the caller's, and the snapshot cache.
     const memo = new Map<object, unknown>([[this.options, this.options]]);
+    // The last frame applied is the caller's too (only its time is read): shared, not copied.
+    const last = this.core.lastFrame;
+    if (last !== undefined) memo.set(last, last);
     const cached = this.cached;
     this.cached = undefined;
     try {
