@@ -14,7 +14,7 @@ import { compileRules, type CompiledRule } from './freshness.ts';
 import { SubscriptionLedger, takeResubscribe } from './ledger.ts';
 import { MessageStore } from './message-list.ts';
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, type EndCause, type EngineOptions, type StreamView } from './types.ts';
-import type { UriState } from './uri-state.ts';
+import type { Pending, UriState } from './uri-state.ts';
 
 export interface Counters {
   frames: number;
@@ -142,6 +142,11 @@ export class EngineCore {
     return this.lastFrame?.t;
   }
   lastSeq = 0;
+  /**
+   * The last pending re-read answered (answerPending), no longer referred to by anything: the next notification's wait
+   * refills it instead of a new object (noteNotified). Not copied by a fork (Engine.fork clears it first).
+   */
+  spareReread: Pending | undefined;
   /** Bumped on every frame: snapshots are cached per version and `now`. */
   version = 0;
 

@@ -122,6 +122,8 @@ export class Engine {
     if (last !== undefined) memo.set(last, last);
     const cached = this.cached;
     this.cached = undefined;
+    // A spare object for reuse is no state: not copied (a fork makes its own when it needs one).
+    this.core.spareReread = undefined;
     try {
       return deepCopy(this, memo, stats);
     } finally {

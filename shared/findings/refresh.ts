@@ -197,6 +197,8 @@ function answerPending(core: EngineCore, u: UriState, p: Pending, t: number, seq
   u.pendingReread = undefined;
   core.counters.notificationsReread += pendingCount(p);
   recordLateReread(core, u, p, p.reread ?? { t, seq });
+  // Unreferenced now (the callers are done with it): the next notification's wait refills it (noteNotified).
+  core.spareReread = p;
 }
 
 /**
@@ -308,7 +310,22 @@ export function noteNotified(core: EngineCore, u: UriState, t: number, seq: numb
   const carried = p ? carryOver(p) : undefined;
   // Every field set, in one order: one shape for every wait (spreading optional fields in made a copy per notification
   // and a shape per combination, then another as `reread` and `out` were added).
-  u.pendingReread = { t, seq, count: 1, session: named, reread: undefined, failed: undefined, out: undefined, carried };
+  // The wait that ends here (p), or the last one answered (core.spareReread), is refilled: nothing else refers to either
+  // (every reader takes u.pendingReread when it runs and keeps nothing; a finding copies what it shows).
+  const w = p ?? core.spareReread;
+  if (w === undefined) u.pendingReread = { t, seq, count: 1, session: named, reread: undefined, failed: undefined, out: undefined, carried };
+  else {
+    if (w !== p) core.spareReread = undefined;
+    w.t = t;
+    w.seq = seq;
+    w.count = 1;
+    w.session = named;
+    w.reread = undefined;
+    w.failed = undefined;
+    w.out = undefined;
+    w.carried = carried;
+    u.pendingReread = w;
+  }
   u.flowReread ??= { deadline: t + core.grace, seq };
 }
 
