@@ -147,6 +147,8 @@ export class EngineCore {
    * refills it instead of a new object (noteNotified). Not copied by a fork (Engine.fork clears it first).
    */
   spareReread: Pending | undefined;
+  /** The same for a settled re-read's record (Pending.reread): refilled by the next re-read sent (noteReadSent). */
+  spareSent: NonNullable<Pending['reread']> | undefined;
   /** Bumped on every frame: snapshots are cached per version and `now`. */
   version = 0;
 

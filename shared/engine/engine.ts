@@ -124,6 +124,7 @@ export class Engine {
     this.cached = undefined;
     // A spare object for reuse is no state: not copied (a fork makes its own when it needs one).
     this.core.spareReread = undefined;
+    this.core.spareSent = undefined;
     try {
       return deepCopy(this, memo, stats);
     } finally {

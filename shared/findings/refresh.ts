@@ -172,7 +172,19 @@ export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: numb
   // Re-reading notified URIs one after another: one reached past the grace in a run that never paused is queued, not late.
   const run = u.client.rereading;
   u.rereadMark = run.stepOnce(t, core.grace, u.rereadMark);
-  p.reread ??= t - p.t >= core.grace && run.covers(p.t, t, core.grace) ? { t, seq, queued: true } : { t, seq };
+  if (p.reread === undefined) {
+    const queued = t - p.t >= core.grace && run.covers(p.t, t, core.grace) ? true : undefined;
+    // The record of a re-read that was settled (core.spareSent), refilled: one shape, `queued` always present.
+    const s = core.spareSent;
+    if (s === undefined) p.reread = { t, seq, queued };
+    else {
+      core.spareSent = undefined;
+      s.t = t;
+      s.seq = seq;
+      s.queued = queued;
+      p.reread = s;
+    }
+  }
   p.out = (p.out ?? 0) + 1;
   u.flowReread = undefined;
 }
@@ -196,8 +208,12 @@ function settleReread(core: EngineCore, u: UriState, reqSeq: number, t: number, 
 function answerPending(core: EngineCore, u: UriState, p: Pending, t: number, seq: number): void {
   u.pendingReread = undefined;
   core.counters.notificationsReread += pendingCount(p);
-  recordLateReread(core, u, p, p.reread ?? { t, seq });
-  // Unreferenced now (the callers are done with it): the next notification's wait refills it (noteNotified).
+  const sent = p.reread;
+  recordLateReread(core, u, p, sent ?? { t, seq });
+  // Unreferenced now (the callers are done with it): the next notification's wait refills it (noteNotified), the next
+  // re-read's record its re-read (noteReadSent).
+  p.reread = undefined;
+  if (sent !== undefined) core.spareSent = sent;
   core.spareReread = p;
 }
 
@@ -305,7 +321,11 @@ export function noteNotified(core: EngineCore, u: UriState, t: number, seq: numb
   // (one sent late for the notifications before stays a late re-read). The notifications before were followed by that
   // read: they are carried, not counted with this one (a real-SDK audit, 2026-12-05: "after 2 notification(s)" when
   // one had been re-read), unless it fails.
-  if (p) recordLateReread(core, u, p, p.reread!);
+  if (p) {
+    recordLateReread(core, u, p, p.reread!);
+    // The re-read in flight is recorded in what carryOver copies (p.out), not by this object: refilled by the next one.
+    core.spareSent = p.reread;
+  }
   const named = session ?? p?.session;
   const carried = p ? carryOver(p) : undefined;
   // Every field set, in one order: one shape for every wait (spreading optional fields in made a copy per notification
