@@ -8,7 +8,7 @@ import { closeGapsOfLedger } from '../findings/gap.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import type { NodeId } from '../flow/chart.ts';
 import { FlowTracker, type FlowWalk } from '../flow/flow-tracker.ts';
-import { dueWalks, phantomWaits, rereadWaits } from './flow-rules.ts';
+import { dueWalks, phantomWaits, rereadWaits, type FlowPending } from './flow-rules.ts';
 import { ClientModel } from './client-model.ts';
 import { compileRules, type CompiledRule } from './freshness.ts';
 import { SubscriptionLedger, takeResubscribe } from './ledger.ts';
@@ -149,6 +149,8 @@ export class EngineCore {
   spareReread: Pending | undefined;
   /** The same for a settled re-read's record (Pending.reread): refilled by the next re-read sent (noteReadSent). */
   spareSent: NonNullable<Pending['reread']> | undefined;
+  /** The same for a re-read's inferred walk (UriState.flowReread) dropped by noteReadSent: refilled by noteNotified. */
+  spareFlow: FlowPending | undefined;
   /** Bumped on every frame: snapshots are cached per version and `now`. */
   version = 0;
 

@@ -125,6 +125,7 @@ export class Engine {
     // A spare object for reuse is no state: not copied (a fork makes its own when it needs one).
     this.core.spareReread = undefined;
     this.core.spareSent = undefined;
+    this.core.spareFlow = undefined;
     try {
       return deepCopy(this, memo, stats);
     } finally {

@@ -186,7 +186,12 @@ export function noteReadSent(core: EngineCore, u: UriState, t: number, seq: numb
     }
   }
   p.out = (p.out ?? 0) + 1;
-  u.flowReread = undefined;
+  // Its inferred walk is off (the client re-reads): the object is kept for the next notification's (noteNotified).
+  const r = u.flowReread;
+  if (r !== undefined) {
+    core.spareFlow = r;
+    u.flowReread = undefined;
+  }
 }
 
 /** A read sent after the pending notification (`reqSeq` past it) was answered with content: the re-read is done, late if past the grace. */
@@ -346,7 +351,16 @@ export function noteNotified(core: EngineCore, u: UriState, t: number, seq: numb
     w.carried = carried;
     u.pendingReread = w;
   }
-  u.flowReread ??= { deadline: t + core.grace, seq };
+  if (u.flowReread === undefined) {
+    const f = core.spareFlow;
+    if (f === undefined) u.flowReread = { deadline: t + core.grace, seq };
+    else {
+      core.spareFlow = undefined;
+      f.deadline = t + core.grace;
+      f.seq = seq;
+      u.flowReread = f;
+    }
+  }
 }
 
 /**
