@@ -134,8 +134,9 @@ export class EngineCore {
   /** Each document's page, from its page-start: which client is which when several show the same URIs. */
   readonly pages = new Map<string, { url: string; top: boolean }>();
   /**
-   * The last frame applied (the caller's object, shared by a fork, never changed): its time is read from it when asked
-   * for. Reading `frame.t` in Engine.apply, whose frames have many shapes, made a new heap number per frame.
+   * The last frame applied (the caller's object, shared by a fork; callers do not change a frame once applied): its
+   * time is read from it when asked for. Reading `frame.t` in Engine.apply, whose frames have many shapes, made a new
+   * heap number per frame. It keeps that one frame alive (its body too, at most the capture cap) until the next.
    */
   lastFrame: { readonly t: number } | undefined;
   get lastT(): number | undefined {

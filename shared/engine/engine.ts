@@ -49,7 +49,10 @@ export class Engine {
     this.decoder = new Decoder(new CoreSink(core));
   }
 
-  /** Apply one frame. Frames must come in seq order. Never throws. */
+  /**
+   * Apply one frame. Frames must come in seq order, and are not to be changed once applied (the engine keeps the last
+   * one for its time: EngineCore.lastFrame). Never throws.
+   */
   apply(frame: Frame): void {
     const core = this.core;
     core.version++;
