@@ -7,7 +7,8 @@ import { launchChromium } from '../../demo/launch-chromium.ts';
 import { chromiumCpu } from './chromium-cpu.ts';
 import { runWorkloadIn, startWorkloadServer } from './page-overhead.ts';
 
-const RUNS = Number(process.env.RUNS ?? 3);
+const RUNS = Number(process.env.RUNS || 3);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`page-overhead-cpu: RUNS must be a whole number of runs ≥ 1, not ${process.env.RUNS}`);
 
 const builds = process.argv.slice(2);
 const arms: Array<{ name: string; dir: string | null }> = [{ name: 'without extension', dir: null }, ...(builds.length ? builds : ['dist']).map((d) => ({ name: d, dir: d }))];

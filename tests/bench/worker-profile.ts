@@ -9,7 +9,8 @@ import { launchChromium } from '../../demo/launch-chromium.ts';
 import { runWorkloadIn, startWorkloadServer } from './page-overhead.ts';
 
 const dir = process.argv[2] ?? 'dist';
-const RUNS = Number(process.env.RUNS ?? 3);
+const RUNS = Number(process.env.RUNS || 3);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`worker-profile: RUNS must be a whole number of runs ≥ 1, not ${process.env.RUNS}`);
 const { base, close } = await startWorkloadServer();
 const launched = await launchChromium({ extensionDir: dir });
 try {
@@ -32,11 +33,23 @@ try {
       waiting.delete(m.id);
     }
   });
+  // A worker that stopped or detached answers nothing: each call gives up after 30 s, and a refused send fails it.
   const send = (method: string, params: object = {}) =>
-    new Promise<any>((resolve) => {
+    new Promise<any>((resolve, reject) => {
       const id = nextId++;
-      waiting.set(id, resolve);
-      void cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        reject(new Error(`worker-profile: no answer to ${method} from the service worker in 30 s (stopped or detached?)`));
+      }, 30_000);
+      waiting.set(id, (v: unknown) => {
+        clearTimeout(timer);
+        resolve(v);
+      });
+      cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) }).catch((e: unknown) => {
+        clearTimeout(timer);
+        waiting.delete(id);
+        reject(e);
+      });
     });
   await send('Profiler.enable');
   await send('Profiler.setSamplingInterval', { interval: 100 });
