@@ -5,7 +5,7 @@
 // change (build it with `npx vite build --outDir /tmp/variant`). On this shared 2-core VM the same build moves by
 // ±0.07 between runs: repeat before believing a difference.
 import { launchChromium, type LaunchedChromium } from '../../demo/launch-chromium.ts';
-import { runWorkloadIn, startWorkloadServer } from './page-overhead.ts';
+import { median, runWorkloadIn, startWorkloadServer } from './page-overhead.ts';
 
 const dirs = process.argv.slice(2);
 if (dirs.length === 0) {
@@ -13,7 +13,6 @@ if (dirs.length === 0) {
   process.exit(2);
 }
 const ROUNDS = Number(process.env.ROUNDS ?? 12);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 const { base, close } = await startWorkloadServer();
 const arms: { name: string; browser: LaunchedChromium }[] = [{ name: 'without extension', browser: await launchChromium({ extensionDir: null }) }];

@@ -9,7 +9,7 @@
 // change, not part of `npm run bench`; judge the page overhead itself with page-overhead-ab.ts.
 import { launchChromium, type LaunchedChromium } from '../../demo/launch-chromium.ts';
 import { chromiumCpu, CLOCK_MS } from './chromium-cpu.ts';
-import { runWorkloadIn, startWorkloadServer } from './page-overhead.ts';
+import { median, runWorkloadIn, startWorkloadServer } from './page-overhead.ts';
 
 interface Sample {
   /** Main thread of each page renderer (not the extension's). */
@@ -31,7 +31,6 @@ if (dirs.length === 0) {
   process.exit(2);
 }
 const ROUNDS = Number(process.env.ROUNDS ?? 6);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 const { base, close } = await startWorkloadServer();
 const arms: Array<{ name: string; browser: LaunchedChromium }> = [];
