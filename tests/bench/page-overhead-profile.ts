@@ -6,6 +6,7 @@
 // profiler inflates JS-heavy code (per-call sampling cost): a map of where to look, not a measure of the page overhead
 // (judge a change with page-overhead-ab.ts).
 import { launchChromium } from '../../demo/launch-chromium.ts';
+import { selfTimes, type CpuProfile, type ProfileNode } from './cpu-profile.ts';
 import { NOTIFICATIONS, POSTS, runWorkloadIn, startWorkloadServer } from './page-overhead.ts';
 
 const dir = process.argv[2] ?? 'dist';
@@ -28,16 +29,9 @@ try {
     if (res.seen !== NOTIFICATIONS || res.ok !== POSTS) throw new Error(`workload incomplete: ${JSON.stringify(res)}`);
     wall += res.ms;
   }
-  const { profile } = (await cdp.send('Profiler.stop')) as any;
-  type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; hitCount: number };
-  const nodes = new Map<number, Node>((profile.nodes as Node[]).map((n) => [n.id, n]));
-  const selfUs = new Map<number, number>();
-  const samples: number[] = profile.samples;
-  const deltas: number[] = profile.timeDeltas;
-  for (let i = 0; i < samples.length; i++) {
-    const d = deltas[i + 1] ?? 0; // time until the next sample is attributed to this one
-    selfUs.set(samples[i]!, (selfUs.get(samples[i]!) ?? 0) + d);
-  }
+  const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+  const nodes = new Map<number, ProfileNode>(profile.nodes.map((n) => [n.id, n]));
+  const selfUs = selfTimes(profile);
   const total = profile.endTime - profile.startTime;
   const byUrl = new Map<string, number>();
   const byFn = new Map<string, number>();

@@ -10,6 +10,11 @@ export class CdpSession {
       const m = JSON.parse(String(d)) as { id?: number; result?: unknown; error?: unknown };
       if (m.id !== undefined) this.pending.get(m.id)?.(m);
     });
+    // A target that went away (a worker stopped) answers nothing more: its calls fail rather than wait for ever.
+    ws.on('close', () => {
+      for (const answer of this.pending.values()) answer({ error: 'the target closed its DevTools connection' });
+      this.pending.clear();
+    });
   }
   static async open(target: CdpTarget): Promise<CdpSession> {
     const ws = new WebSocket(target.webSocketDebuggerUrl);
@@ -22,7 +27,11 @@ export class CdpSession {
   send<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
     const id = this.nextId++;
     return new Promise((ok, fail) => {
-      this.pending.set(id, (m) => (m.error ? fail(new Error(JSON.stringify(m.error))) : ok(m.result as T)));
+      this.pending.set(id, (m) => {
+        this.pending.delete(id);
+        if (m.error) fail(new Error(JSON.stringify(m.error)));
+        else ok(m.result as T);
+      });
       this.ws.send(JSON.stringify({ id, method, params }));
     });
   }
