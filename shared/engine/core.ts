@@ -128,9 +128,9 @@ export class EngineCore {
   readonly parentsByDir = new Map<ClientModel, Map<string, string[]>>();
   /**
    * Parent-like URIs that became held or were let go during the current frame, per client: the cached URIs under them
-   * are explained again once, at the frame's end (flushParents, which Engine.apply calls only when this is set).
+   * are explained again once, at the frame's end (flushParents), however many parents changed.
    */
-  parentsChanged: Map<ClientModel, Set<string>> | undefined;
+  private parentsChanged: Map<ClientModel, Set<string>> | undefined;
   /** Each document's page, from its page-start: which client is which when several show the same URIs. */
   readonly pages = new Map<string, { url: string; top: boolean }>();
   /**
@@ -152,6 +152,12 @@ export class EngineCore {
   spareSent: NonNullable<Pending['reread']> | undefined;
   /** The same for a re-read's inferred walk (UriState.flowReread) dropped by noteReadSent: refilled by noteNotified. */
   spareFlow: FlowPending | undefined;
+  /** A spare object for reuse is no state: a fork copies none (it makes its own when it needs one). */
+  dropSpares(): void {
+    this.spareReread = undefined;
+    this.spareSent = undefined;
+    this.spareFlow = undefined;
+  }
   /** Bumped on every frame: snapshots are cached per version and `now`. */
   version = 0;
 
@@ -360,10 +366,12 @@ export class EngineCore {
    * explained again (a client that reads a document and then subscribes its folder believes the folder covers it:
    * parent-only, not never-subscribed). Found by folder (ClientModel.urisUnder), once per frame however many parents changed.
    */
-  flushParents(t: number, seq: number): void {
+  flushParents(frame: { readonly t: number; readonly seq: number }): void {
     const m = this.parentsChanged;
     if (m === undefined) return;
     this.parentsChanged = undefined;
+    // The frame, not its time: reading frame.t on every frame (many shapes) made a new heap number each time.
+    const { t, seq } = frame;
     for (const [c, parents] of m) {
       const dirs = new Set<string>();
       for (const p of parents) {

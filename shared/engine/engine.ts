@@ -64,8 +64,7 @@ export class Engine {
     if (frame.kind === 'capture-error') core.counters.captureErrors++;
     try {
       this.decoder.push(frame);
-      // Only when a parent-like URI changed (rare): the call alone boxed frame.t, a new heap number per frame.
-      if (core.parentsChanged !== undefined) core.flushParents(frame.t, frame.seq);
+      core.flushParents(frame);
     } catch (e) {
       // A bug must not take the background or the panel down with it; it is counted and shown in the metrics.
       this.errors++;
@@ -125,10 +124,7 @@ export class Engine {
     if (last !== undefined) memo.set(last, last);
     const cached = this.cached;
     this.cached = undefined;
-    // A spare object for reuse is no state: not copied (a fork makes its own when it needs one).
-    this.core.spareReread = undefined;
-    this.core.spareSent = undefined;
-    this.core.spareFlow = undefined;
+    this.core.dropSpares();
     try {
       return deepCopy(this, memo, stats);
     } finally {

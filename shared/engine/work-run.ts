@@ -41,7 +41,7 @@ export class WorkRun implements Excuse {
   private waited = 0;
   /** The send of the latest step awaiting its answer (its wait counts once answered). */
   private sentT = Number.NEGATIVE_INFINITY;
-  /** Bumped at every begin: an answer to a request of an earlier run is not this run's. */
+  /** Bumped at every begin: an answer to a request of an earlier run is not this run's, nor a key's stepOnce mark. */
   gen = 0;
 
   /** A new run starts here with no work done yet (a reconnect: its resubscribes follow). */
