@@ -200,17 +200,8 @@ export class MessageReader {
   constructor(
     private pairing: RequestPairing,
     private out: MessageOut,
-    reuse = false,
-  ) {
-    if (reuse) {
-      this.scratch = this.fresh(
-        { seq: 0, t: 0, doc: '', conn: '', dir: 'in', transport: 'streamable-http', generation: '2025', version: undefined, endpoint: '', session: undefined, stream: '', streamKind: 'post', sseId: undefined } as PayloadContext,
-        '',
-        'invalid',
-      );
-      this.count = 0;
-    }
-  }
+    private readonly reuse = false,
+  ) {}
 
   get messageCount(): number {
     return this.count;
@@ -218,13 +209,14 @@ export class MessageReader {
 
   /**
    * With `reuse`, every message but a request is written into this one object: the sink reads it during `deliver` and
-   * keeps nothing of it (the engine stores it in columns), so only requests, which the pairing keeps, are made anew.
+   * keeps nothing of it (the engine stores it in columns). A request keeps the object (the pairing holds it until its
+   * answer), and the next message makes a new one.
    */
   private scratch: DecodedMessage | undefined;
 
   private base(ctx: PayloadContext, raw: string, kind: MessageKind): DecodedMessage {
     const m = this.scratch;
-    if (m === undefined) return this.fresh(ctx, raw, kind);
+    if (m === undefined) return this.reuse ? (this.scratch = this.fresh(ctx, raw, kind)) : this.fresh(ctx, raw, kind);
     // Every field, in the order fresh() makes them.
     m.index = this.count++;
     m.seq = ctx.seq;
@@ -289,38 +281,10 @@ export class MessageReader {
     };
   }
 
-  /** A request read into the scratch object, made its own (the pairing keeps it until its answer). */
+  /** A request read into the scratch object becomes its own (the pairing keeps it until its answer): the next message gets a new scratch. */
   private kept(m: DecodedMessage): DecodedMessage {
-    if (m !== this.scratch) return m;
-    return {
-      index: m.index,
-      seq: m.seq,
-      t: m.t,
-      doc: m.doc,
-      conn: m.conn,
-      dir: m.dir,
-      transport: m.transport,
-      generation: m.generation,
-      version: m.version,
-      endpoint: m.endpoint,
-      session: m.session,
-      stream: m.stream,
-      streamKind: m.streamKind,
-      kind: m.kind,
-      method: m.method,
-      id: m.id,
-      pair: m.pair,
-      pairSeq: m.pairSeq,
-      batch: m.batch,
-      known: m.known,
-      problem: m.problem,
-      truncated: m.truncated,
-      hash: m.hash,
-      bytes: m.bytes,
-      uri: m.uri,
-      sseId: m.sseId,
-      raw: m.raw,
-    };
+    if (m === this.scratch) this.scratch = undefined;
+    return m;
   }
 
   /** Emit the messages of a payload; returns them (requests among them are what the exchange waits for). */

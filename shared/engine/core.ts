@@ -217,7 +217,6 @@ export class EngineCore {
       let ids = this.sessionsByWireId.get(client.endpoint);
       if (!ids) this.sessionsByWireId.set(client.endpoint, (ids = new Map()));
       ids.set(key, l);
-      this.wireIdsChanged++;
       client.sessions.push(l);
       // What the page's requests with this id said in MCP-Protocol-Version before its first message made this ledger.
       const h = this.headerVersions.get(wireKey(client.endpoint, key));
@@ -231,25 +230,26 @@ export class EngineCore {
   /** The MCP-Protocol-Version header of the latest request with a session id, per endpoint and id (and its page). */
   private readonly headerVersions = new Map<string, { doc: string; version: string }>();
 
-  /** Bumped whenever sessionsByWireId changes (a new session ledger): what sessionAt answers may have changed. */
-  private wireIdsChanged = 0;
   /**
-   * The last noteHeaderVersion, while nothing it depends on changed since (another call, a new session ledger): the
-   * same client, id and version again — every request of a session says the same — would do nothing, so it is skipped
-   * (no key string built and hashed per request).
+   * What the last noteHeaderVersion recorded (refilled in place): the same client, id and version again — every
+   * request of a session says the same — record nothing new, so no key string is built and hashed per request.
    */
-  private lastHeaderNote: { client: ClientModel; id: string; version: string; wireIds: number } | undefined = undefined;
+  private readonly lastHeaderNote: { client: ClientModel | undefined; id: string; version: string } = { client: undefined, id: '', version: '' };
 
-  /** A 2025 request with session id `id` said `version` in its MCP-Protocol-Version header. */
-  noteHeaderVersion(client: ClientModel, id: string, version: string): void {
+  /**
+   * A 2025 request with session id `id` said `version` in its MCP-Protocol-Version header; `l` is the session with that
+   * id on the client's endpoint (sessionAt), if there is one.
+   */
+  noteHeaderVersion(client: ClientModel, id: string, version: string, l: SubscriptionLedger | undefined): void {
+    if (l !== undefined && l.client === client) l.headerVersion = version;
     const last = this.lastHeaderNote;
-    if (last !== undefined && last.client === client && last.id === id && last.version === version && last.wireIds === this.wireIdsChanged) return;
-    this.lastHeaderNote = { client, id, version, wireIds: this.wireIdsChanged };
+    if (last.client === client && last.id === id && last.version === version) return;
+    last.client = client;
+    last.id = id;
+    last.version = version;
     const k = wireKey(client.endpoint, id);
     const h = this.headerVersions.get(k);
     if (h === undefined || h.doc !== client.doc || h.version !== version) this.headerVersions.set(k, { doc: client.doc, version });
-    const l = this.sessionAt(client.endpoint, id);
-    if (l !== undefined && l.client === client) l.headerVersion = version;
   }
 
   /** The latest 2025 session (or legacy / WebSocket connection) with this id on this endpoint. */

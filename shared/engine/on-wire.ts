@@ -41,8 +41,8 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       const session = e.info.session;
       // The version a session without an initialize in the log shows (a resumed one, one picked up mid-way).
       const sent = e.headers['mcp-protocol-version'];
-      if (e.info.generation === '2025' && session !== undefined && sent !== undefined) core.noteHeaderVersion(c, session, sent);
       const l = e.info.generation === '2025' && session !== undefined ? core.sessionAt(e.info.endpoint, session) : undefined;
+      if (e.info.generation === '2025' && session !== undefined && sent !== undefined) core.noteHeaderVersion(c, session, sent, l);
       noteDeadSessionUse(c, session, seq);
       const modern = e.info.generation === '2026' ? e : undefined;
       checkRequestHeaders(core, c, e.headers, l, modern, t, seq);

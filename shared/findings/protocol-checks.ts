@@ -79,32 +79,26 @@ export function checkUnsolicited(core: EngineCore, u: UriState, l: SubscriptionL
 
 const BASE64_CANONICAL = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+const B64_OPEN = '=?base64?';
+
+function isSpaceOrTab(code: number): boolean {
+  return code === 32 || code === 9;
+}
+
 /** An `Mcp-Name` value as the SDK server reads it: trimmed of spaces and tabs, a `=?base64?…?=` sentinel decoded as UTF-8. */
 export function decodeMcpName(header: string): string | undefined {
-  const v = header.replace(/^[ \t]+|[ \t]+$/g, '');
-  if (!(v.startsWith('=?base64?') && v.endsWith('?='))) return v;
+  // Runs for every 2026 request with a name: a header with nothing around it to trim (the common case) is not copied.
+  const n = header.length;
+  const v = n > 0 && (isSpaceOrTab(header.charCodeAt(0)) || isSpaceOrTab(header.charCodeAt(n - 1))) ? header.replace(/^[ \t]+|[ \t]+$/g, '') : header;
+  if (!(v.startsWith(B64_OPEN) && v.endsWith('?='))) return v;
   // As the SDK server reads it: what lies between (nothing for `=?base64?=`), canonical base64.
-  const b64 = v.slice(9, Math.max(9, v.length - 2));
+  const b64 = v.slice(B64_OPEN.length, Math.max(B64_OPEN.length, v.length - 2));
   if (!BASE64_CANONICAL.test(b64)) return undefined;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0)));
   } catch {
     return undefined;
   }
-}
-
-/**
- * The header is the value itself, with nothing decodeMcpName would change (no spaces or tabs around it, no base64
- * sentinel): it mirrors the value. The common case, told without the regex and the copy decodeMcpName makes (this
- * runs for every 2026 request with a name).
- */
-function mirrorsAsIs(header: string, value: string): boolean {
-  if (header !== value) return false;
-  const n = header.length;
-  if (n === 0) return true;
-  const first = header.charCodeAt(0);
-  const last = header.charCodeAt(n - 1);
-  return first !== 32 && first !== 9 && last !== 32 && last !== 9 && !header.startsWith('=?base64?');
 }
 
 /**
@@ -138,7 +132,7 @@ export function checkRequestHeaders(
     } else if (modern.metaVersion !== undefined && sent !== modern.metaVersion) {
       reason = 'mismatch';
       detail = `header says ${sent}, _meta says ${modern.metaVersion}`;
-    } else if (name !== undefined && nameHeader !== undefined && !mirrorsAsIs(nameHeader, name.value) && !nameHeader.includes(REDACTED_PREFIX)) {
+    } else if (name !== undefined && nameHeader !== undefined && !nameHeader.includes(REDACTED_PREFIX)) {
       // A header the user had redacted says nothing; otherwise the server refuses a name that does not mirror the body.
       const decoded = decodeMcpName(nameHeader);
       if (decoded !== name.value) {
