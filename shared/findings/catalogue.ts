@@ -321,6 +321,21 @@ export const RESUME_REASONS: Record<ResumeReason, ReasonEntry> = {
       'compare the lastModified resources/list gives with the cached one), so what changed while nothing was subscribed ' +
       'is caught up.' +
       SDK_REFRESH,
+  },  'lapse-caught-up': {
+    label: 'changed while unsubscribed, caught up by the re-read',
+    title: 'An update was missed while unsubscribed; the re-read caught it up',
+    severity: 'info',
+    inDetail: true,
+    explanation:
+      'This URI\'s subscription ended after it was read (the server lost it when its session ended or its listen stream ' +
+      'dropped; or the client unsubscribed, closed its listen, left it out of a new listen). The client subscribed again ' +
+      'and read the URI again promptly, and that read found the content changed: the resource was updated while nothing ' +
+      'was subscribed, so no notification was sent for it, and the re-read caught the cache up. This is the recovery ' +
+      'working; it is noted so you know the gap held a change.',
+    fix:
+      'Nothing to fix in the client: keep subscribing again and then reading every cached URI again after each ' +
+      'initialize or re-listen. Know that an update made while a URI is not subscribed is never notified: until the ' +
+      'catch-up read, the cache is only as fresh as its last read.',
   },
 };
 

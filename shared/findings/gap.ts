@@ -19,7 +19,7 @@ import type { SubscriptionLedger } from '../engine/ledger.ts';
 import type { UriState } from '../engine/uri-state.ts';
 import type { FindingSpec, TimedFinding } from './finding-log.ts';
 import { COVERAGE_REASONS } from './catalogue.ts';
-import type { CoverageReason, Severity } from './types.ts';
+import type { CoverageReason, ResumeReason, Severity } from './types.ts';
 
 /** A URI's cache left in doubt by delivery gaps (one or more since it was last read). */
 export interface GapDoubt {
@@ -187,14 +187,19 @@ function late(core: EngineCore, d: GapDoubt, sent: { t: number; queued?: boolean
 function settle(core: EngineCore, u: UriState, d: GapDoubt, sent: { t: number; queued?: boolean }, t: number, seq: number, found?: { reqSeq: number; change: string }): void {
   u.gapDoubt = undefined;
   const ends: string[] = [];
-  if (late(core, d, sent)) ends.push(`read again only ${Math.round(sent.t - d.backT)} ms after ${sinceBack(d)}`);
-  if (found !== undefined && d.reason === 'subscription-lapsed') ends.push(`the read sent at seq ${found.reqSeq} found it changed (${found.change}): an update was missed`);
-  if (ends.length > 0) recordGap(core, u, d, ends.join('; '), t, seq);
+  const wasLate = late(core, d, sent);
+  if (wasLate) ends.push(`read again only ${Math.round(sent.t - d.backT)} ms after ${sinceBack(d)}`);
+  const caughtUp = found !== undefined && d.reason === 'subscription-lapsed';
+  if (caughtUp) ends.push(`the read sent at seq ${found.reqSeq} found it changed (${found.change}): an update made while it was not subscribed was missed${wasLate ? '' : ', and this read caught it up'}`);
+  // Read again in time, and that read found the change: the catch-up worked (lapse-caught-up, not "not read again").
+  if (ends.length > 0) recordGap(core, u, d, ends.join('; '), t, seq, caughtUp && !wasLate ? 'lapse-caught-up' : undefined);
 }
 
-/** The doubt as history, ended at `t` (seq `seq`), with how it ended (`end`) after what the gap was. */
-function recordGap(core: EngineCore, u: UriState, d: GapDoubt, end: string, t: number, seq: number): void {
-  core.log.record(doubtSpec(u, d, `${gapText(d)}; ${end}`), d.t, t, [d.seq, d.backSeq, seq]);
+/** The doubt as history, ended at `t` (seq `seq`), with how it ended (`end`) after what the gap was; `reason` overrides the gap's. */
+function recordGap(core: EngineCore, u: UriState, d: GapDoubt, end: string, t: number, seq: number, reason?: ResumeReason): void {
+  const spec = doubtSpec(u, d, `${gapText(d)}; ${end}`);
+  if (reason !== undefined) spec.reason = reason;
+  core.log.record(spec, d.t, t, [d.seq, d.backSeq, seq]);
 }
 
 /**

@@ -20,7 +20,8 @@ const OTHER_REASONS: Record<string, [string, string][]> = {
     ['no-last-event-id', 'the new GET sent no Last-Event-ID'],
     ['unknown-last-event-id', 'the Last-Event-ID is not the last id the page received'],
     ['no-event-ids', 'the session\'s GET stream carried no event ids (the server keeps no event store), so nothing could resume it; said when it is back, if the session held subscriptions (info: the client can only re-read)'],
-    ['subscription-lapsed', 'per URI only: its subscription ended after it was read (the server lost it when its session ended or its listen dropped; the client unsubscribed, closed its listen, left it out of a new one) and the client subscribed or listened again without reading it since; any update in between was announced to nobody (info). A catch-up read that finds the content changed says so in its history (no missed-update: nothing was subscribed)'],
+    ['subscription-lapsed', 'per URI only: its subscription ended after it was read (the server lost it when its session ended or its listen dropped; the client unsubscribed, closed its listen, left it out of a new one) and the client subscribed or listened again without reading it since; any update in between was announced to nobody (info). A catch-up read sent past the grace that finds the content changed says so in its history (no missed-update: nothing was subscribed)'],
+    ['lapse-caught-up', 'per URI only: as `subscription-lapsed`, but the client read the URI again within the grace after subscribing again and that read found the content changed: an update made while nothing was subscribed was missed, and the re-read caught it up (info, history; nothing for the client to fix)'],
   ],
   'session-expired-not-reinitialized': [
     ['http-404', 'the SDK server: 404 "Session not found"'],

@@ -465,8 +465,8 @@ describe('2026-07-28 listen', () => {
     const e = run(log);
     // Not a missed-update; the lapse the catch-up read settled is history, saying the read found the change.
     const found = findingsAfter(e, 3000).filter((f) => f.uri === POLICY);
-    expect(brief(found, 'info')).toEqual([`resume-gap ${POLICY} subscription-lapsed info`]);
-    expect(found[0]!.detail).toMatch(/; the read sent at seq \d+ found it changed \(\w{8}, 9 B → \w{8}, 9 B\): an update was missed$/);
+    expect(brief(found, 'info')).toEqual([`resume-gap ${POLICY} lapse-caught-up info`]);
+    expect(found[0]!.detail).toMatch(/; the read sent at seq \d+ found it changed \(\w{8}, 9 B → \w{8}, 9 B\): an update made while it was not subscribed was missed, and this read caught it up$/);
     expect(e.snapshot(log.t).metrics).toMatchObject({ updatesDroppedInferred: 1 });
   });
 

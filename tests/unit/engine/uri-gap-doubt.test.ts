@@ -292,9 +292,30 @@ describe('a URI subscribed again after the server lost its subscription, not rea
     const all = run(log).findings(log.t + 60_000);
     expect(all.filter((f) => f.id === 'missed-update')).toEqual([]);
     const found = all.filter((f) => f.id === 'resume-gap' && f.uri !== undefined);
-    expect(brief(found, 'info')).toEqual([`resume-gap ${POLICY} subscription-lapsed info`]);
+    // Read again promptly: the catch-up worked. Its own reason, title and words (not "subscribed again, not read again").
+    expect(brief(found, 'info')).toEqual([`resume-gap ${POLICY} lapse-caught-up info`]);
     expect([found[0]!.open, found[0]!.severity]).toEqual([false, 'info']);
-    expect(found[0]!.detail).toMatch(new RegExp(`; the read sent at seq ${reqSeq} found it changed \\(\\w{8}, 2 B → \\w{8}, 2 B\\): an update was missed$`));
+    expect(found[0]!.detail).toMatch(new RegExp(`; the read sent at seq ${reqSeq} found it changed \\(\\w{8}, 2 B → \\w{8}, 2 B\\): an update made while it was not subscribed was missed, and this read caught it up$`));
+    expect(found[0]!.title).toBe(RESUME_REASONS['lapse-caught-up'].title);
+    expect(found[0]!.explanation).toBe(RESUME_REASONS['lapse-caught-up'].explanation);
+    expect(found[0]!.fix).toBe(RESUME_REASONS['lapse-caught-up'].fix);
+    expect(found[0]!.title + found[0]!.explanation).not.toMatch(/not read again|has not read/);
+  });
+
+  it('a catch-up read sent past the grace that finds the content changed stays subscription-lapsed: late, and the change missed', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, URL, '2025-11-25');
+    c.initialize({ sessionId: 'S1' });
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    c.unsubscribe(POLICY);
+    log.wait(3000);
+    c.subscribe(POLICY);
+    log.wait(5000);
+    c.read(POLICY, 'v2');
+    const found = run(log).findings(log.t + 60_000).filter((f) => f.id === 'resume-gap' && f.uri !== undefined);
+    expect(brief(found, 'info')).toEqual([`resume-gap ${POLICY} subscription-lapsed info`]);
+    expect(found[0]!.detail).toMatch(/; read again only \d+ ms after it was subscribed again; the read sent at seq \d+ found it changed \(\w{8}, 2 B → \w{8}, 2 B\): an update made while it was not subscribed was missed$/);
   });
 
   it('2026-07-28: a listen that dropped and was opened again', () => {
