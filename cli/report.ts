@@ -2,10 +2,11 @@
 // fix, and the metrics. Plain text, no colours (CI logs), fixed-width columns. Names as the panel's: a client's tag
 // (a `client` column, and `client …` in a finding's where) only when the rows or findings are of more than one client
 // (two endpoints, or two documents: a reload), a WebSocket's session as `WebSocket #n`, not its connection id, and a
-// 2026 listen as `listen <request id>` wherever one is named (a finding's where, the metrics), as in the sessions table.
+// 2026 listen as `listen <request id>` (an id that says listen already, the SDK's `listen:0`, as it is) wherever one is
+// named (the sessions table, a finding's where, the metrics).
 import type { EngineSnapshot, Finding, SessionView, UriRow } from '../shared/engine/index.ts';
 import { clientKeyOf, findingClientTag, findingClientTags, snapshotClientTags } from '../panel/model/client-tags.ts';
-import { nameSessionsIn, sessionIdNamer, sessionMention, type SessionIdName } from '../panel/model/session-label.ts';
+import { nameSessionsIn, sessionIdNamer, sessionLabel, sessionMention, type SessionIdName } from '../panel/model/session-label.ts';
 import type { TraceFileV1 } from '../shared/trace/index.ts';
 import { rereadJudged } from '../shared/metrics.ts';
 import { reasonEntry } from '../shared/findings/catalogue.ts';
@@ -25,7 +26,8 @@ const yes = (b: boolean): string => (b ? 'yes' : 'no');
 
 function sessionRows(sessions: readonly SessionView[], name: SessionIdName): string[][] {
   return sessions.map((s) => [
-    s.kind === 'listen' ? `listen ${s.label}` : name(s.label),
+    // A listen as the panel's Sessions grid names it (`listen 3`; the SDK's own `listen:0` as it is, not `listen listen:0`).
+    s.kind === 'listen' ? sessionLabel(s) : name(s.label),
     s.endpoint,
     `${s.transport}/${s.generation}${s.notInitialized ? ' (not initialized)' : s.version ? ` ${s.version}${s.versionFromHeader ? ' (header)' : ''}` : ''}${s.resumedFrom !== undefined ? ` (resumes ${s.resumedFrom})` : ''}`,
     s.open ? 'open' : `ended: ${s.endCause ?? '?'}`,

@@ -439,3 +439,14 @@ describe('analyze', () => {
     expect(cli(['t.json', '--rule', 'file:**=1000', '--rule', 'x=5'], files).code).toBe(1);
   });
 });
+
+describe('analyze: a first-use review (2026-12-06)', () => {
+  const fixture = (name: string): string => readFileSync(join(import.meta.dirname, '../../fixtures', name), 'utf8');
+
+  it('names a 2026 listen in the SESSIONS table as the panel does: the SDK\'s listen:0 as it is, not "listen listen:0"', () => {
+    const r = cli(['t.json'], { 't.json': fixture('sdk-v2-listen.trace.json') });
+    const sessions = r.stdout.slice(r.stdout.indexOf('SESSIONS'), r.stdout.indexOf('URIS'));
+    expect(sessions).toMatch(/^listen:0 {2}/m);
+    expect(sessions).not.toContain('listen listen:0');
+  });
+});
