@@ -112,7 +112,9 @@ function scalarEnd(text: string, i: number): number {
 
 /** `not JSON: <the parser's message> (line L, column C…)`: one line, the place found by jsonErrorOffset. */
 export function jsonSyntaxError(text: string, error: unknown): string {
-  const message = (error instanceof Error ? error.message : String(error)).replace(/\r\n|\r|\n/g, '⏎');
+  // Newer V8 (Chromium's; not Node 20's) ends its message with its own `(line N column M)`: the place is said once, ours,
+  // in the same words in the panel and the CLI.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\(line \d+ column \d+\)$/, '').replace(/\r\n|\r|\n/g, '⏎');
   const at = jsonErrorOffset(text);
   if (at === undefined) return `not JSON: ${message}`;
   let line = 1;

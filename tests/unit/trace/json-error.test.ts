@@ -60,6 +60,14 @@ describe('where a JSON text goes wrong', () => {
     );
   });
 
+  it('gives the place once: the engine\'s own "(line N column M)" (Chromium\'s V8 adds it, Node 20\'s does not) is left out', () => {
+    const text = '{"a": "unterminated';
+    const chromium = new SyntaxError(`Unterminated string in JSON at position ${text.length} (line 1 column ${text.length + 1})`);
+    expect(jsonSyntaxError(text, chromium)).toBe(`not JSON: Unterminated string in JSON at position ${text.length} (line 1, column ${text.length + 1}: the file ends too early — cut short?)`);
+    // Node 20's message, without it: the same words.
+    expect(jsonSyntaxError(text, new SyntaxError(`Unterminated string in JSON at position ${text.length}`))).toBe(jsonSyntaxError(text, chromium));
+  });
+
   it('nests deeper than a call stack without trouble', () => {
     const deep = '['.repeat(200_000) + ']'.repeat(200_000) + ',';
     expect(jsonErrorOffset(deep)).toBe(deep.length - 1);
