@@ -116,6 +116,9 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
   return { file, json, failOn, now, options };
 }
 
+/** A frame of the page's traffic: not its lifecycle (a page's start or end). */
+const traffic = (f: Frame): boolean => f.kind !== 'page-start' && f.kind !== 'page-end';
+
 /** Why a file could not be read, in words (the code stays, for searching). */
 function readProblem(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
@@ -167,10 +170,15 @@ export function main(argv: readonly string[], io: CliIo): number {
     io.stderr(`analyze: ${file} is not a usable trace: ${notUtf8Problem(raw)}\n`);
     return 2;
   }
-  if (parsed.trace.frames.length === 0) {
+  const frames = parsed.trace.frames;
+  if (!frames.some(traffic)) {
     // An empty recording passing a CI job as clean is the mistake to catch (capture paused, or another tab exported).
+    // A page's start and end are no traffic: a trace of them alone is as empty (a first-use review, 2026-12-06, had
+    // one page-start pass with "0 error(s)").
     const dropped = parsed.trace.dropped.frames;
-    io.stderr(`analyze: ${file} has no frames: nothing to analyse${dropped ? ` (the capture dropped all ${dropped})` : ' (was capture paused, or another tab exported?)'}\n`);
+    const what = frames.length === 0 ? 'has no frames' : `has no traffic, only the page's start or end (${frames.length} frame${frames.length === 1 ? '' : 's'})`;
+    const why = dropped ? ` (the capture dropped ${frames.length === 0 ? 'all ' : ''}${dropped})` : ' (was capture paused, or another tab exported?)';
+    io.stderr(`analyze: ${file} ${what}: nothing to analyse${why}\n`);
     return 2;
   }
   try {
@@ -188,7 +196,6 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   const later = trace.frames.length - engine.frameCount;
   // Nothing left to judge: a typo in the date must not pass as a clean trace. A page's start (stamped when the document
   // began, seconds before its first request) is not traffic.
-  const traffic = (f: Frame): boolean => f.kind !== 'page-start' && f.kind !== 'page-end';
   if (args.now !== undefined && later > 0 && !trace.frames.slice(0, engine.frameCount).some(traffic)) {
     const first = trace.frames.find(traffic) ?? trace.frames[0]!;
     // Frame times are sub-millisecond; an ISO time is not. Name the first whole millisecond that reaches the frame, or a

@@ -449,4 +449,16 @@ describe('analyze: a first-use review (2026-12-06)', () => {
     expect(sessions).toMatch(/^listen:0 {2}/m);
     expect(sessions).not.toContain('listen listen:0');
   });
+
+  it('refuses a trace of page lifecycle frames alone, as an empty one: an empty recording never passes as clean', () => {
+    const log = new FrameLog();
+    log.pageStart('http://localhost:8080/kb');
+    const text = serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t + 5000, pageUrl: 'http://localhost:8080/kb' }));
+    expect(cli(['p.json'], { 'p.json': text })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "analyze: p.json has no traffic, only the page's start or end (1 frame): nothing to analyse (was capture paused, or another tab exported?)\n",
+    });
+    expect(cli(['p.json', '--fail-on', 'info', '--json'], { 'p.json': text }).code).toBe(2);
+  });
 });
