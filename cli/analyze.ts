@@ -27,7 +27,8 @@ Reads a trace exported by the MCP devtools panel (Export ▾ → Trace) and prin
 
   --json                  the report as JSON instead of text
   --fail-on <level>       exit 1 when an open or resolved finding is at or above error (default), warning or info
-  --now <ISO time>        judge the trace as of that moment (e.g. 2026-12-02T10:00:00Z); later frames are left out.
+  --now <ISO time>        judge the trace as of that moment (e.g. 2026-12-02T10:00:00Z, or a time as the report
+                          prints it: 2026-12-02 10:00:00.000 UTC; a zone is needed); later frames are left out.
                           Default: when the trace was exported (never before its last frame). Conditions younger
                           than the grace are not findings yet.
   --rule <glob>=<ms>      expected freshness for URIs matching the glob, repeatable, the first match wins: * any
@@ -52,6 +53,27 @@ interface Args {
   failOn: Severity;
   now: number | undefined;
   options: EngineOptions;
+}
+
+/**
+ * A --now time: ISO 8601 with a time zone (`2026-12-02T10:00:00Z`, `…+01:00`), or as the report prints times
+ * (`2026-12-02 10:00:00.000 UTC`, so a time copied from it works): a space for the T, `UTC` for Z, either case. A time
+ * without a zone is refused, saying so: read as local time it would judge the trace at an hour that depends on the
+ * machine. The number, or what is wrong in words.
+ */
+export function parseNow(v: string): number | string {
+  const s = v.trim();
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(Z|UTC|[+-]\d{2}:\d{2})?$/i.exec(s);
+  const example = '2026-12-02T10:00:00Z, or as the report prints times: 2026-12-02 10:00:00.000 UTC';
+  if (m) {
+    if (m[3] === undefined) return `${JSON.stringify(v)} has no time zone: add Z (UTC) or an offset (±hh:mm), e.g. ${m[1]}T${m[2]}Z`;
+    const t = parseIsoTime(`${m[1]}T${m[2]}${/^[+-]/.test(m[3]) ? m[3] : 'Z'}`);
+    if (t !== undefined) return t;
+  } else {
+    const t = parseIsoTime(s);
+    if (t !== undefined) return t;
+  }
+  return `expected an ISO 8601 time with a time zone (e.g. ${example}), got ${JSON.stringify(v)}`;
 }
 
 export function parseArgs(argv: readonly string[]): Args | string | typeof HELP {
@@ -83,8 +105,8 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
       failOn = v;
     } else if (a === '--now') {
       const v = value();
-      const t = v === undefined ? undefined : parseIsoTime(v);
-      if (t === undefined) return `--now: expected an ISO 8601 time (e.g. 2026-12-02T10:00:00Z), got ${v ?? 'nothing'}`;
+      const t = v === undefined ? 'expected an ISO 8601 time (e.g. 2026-12-02T10:00:00Z), got nothing' : parseNow(v);
+      if (typeof t === 'string') return `--now: ${t}`;
       now = t;
     } else if (a === '--rule') {
       const v = value() ?? '';

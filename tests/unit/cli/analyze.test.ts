@@ -461,4 +461,24 @@ describe('analyze: a first-use review (2026-12-06)', () => {
     });
     expect(cli(['p.json', '--fail-on', 'info', '--json'], { 'p.json': text }).code).toBe(2);
   });
+
+  it('--now takes a time as the report prints it, and says a time without a zone needs one', () => {
+    const text = fixture('sdk-v1-websocket.trace.json');
+    const files = { 't.json': text };
+    const at = (now: string) => cli(['t.json', '--json', '--now', now], files);
+    const iso = JSON.parse(at('2026-12-02T11:01:49.648Z').stdout).now;
+    for (const printed of ['2026-12-02 11:01:49.648 UTC', '2026-12-02 11:01:49.648Z', '2026-12-02 11:01:49.648 utc', '2026-12-02t11:01:49.648z', '2026-12-02 12:01:49.648+01:00']) {
+      const r = at(printed);
+      expect(r.code, printed).toBe(0);
+      expect(r.stderr, printed).not.toContain('--now:');
+      expect(JSON.parse(r.stdout).now, printed).toBe(iso);
+    }
+    // The time the text report prints is taken as it is.
+    const evaluated = /^evaluated at: (.+)$/m.exec(cli(['t.json'], files).stdout)![1]!;
+    expect(cli(['t.json', '--now', evaluated], files).stderr).not.toContain('--now:');
+    for (const local of ['2026-12-02T11:01:49.648', '2026-12-02 11:01:49']) {
+      expect(at(local)).toMatchObject({ code: 2, stderr: expect.stringContaining(`--now: "${local}" has no time zone: add Z (UTC) or an offset (±hh:mm), e.g. `) });
+    }
+    expect(at('2026-12-02 25:00:00 UTC')).toMatchObject({ code: 2, stderr: expect.stringContaining('--now: expected an ISO 8601 time with a time zone (e.g. 2026-12-02T10:00:00Z, or as the report prints times: 2026-12-02 10:00:00.000 UTC), got "2026-12-02 25:00:00 UTC"') });
+  });
 });

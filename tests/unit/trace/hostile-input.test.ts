@@ -95,7 +95,7 @@ describe('hostile trace input', () => {
     const t = trace();
     t.createdAt = '2026-12-02T11:01';
     expect(validateTrace(t)).toEqual({ ok: false, error: 'createdAt: expected an ISO 8601 time, got "2026-12-02T11:01"' });
-    expect(cli(['t.json', '--now', '2026-12-02T11:01'], JSON.stringify(trace()))).toMatchObject({ code: 2, stderr: expect.stringContaining('--now: expected an ISO 8601 time') });
+    expect(cli(['t.json', '--now', '2026-12-02T11:01'], JSON.stringify(trace()))).toMatchObject({ code: 2, stderr: expect.stringContaining('--now: "2026-12-02T11:01" has no time zone: add Z (UTC) or an offset (±hh:mm), e.g. 2026-12-02T11:01Z') });
   });
 
   it('refuses negative counters', () => {
