@@ -9,6 +9,7 @@ import { clientKeyOf, findingClientTag, findingClientTags, snapshotClientTags } 
 import { nameSessionsIn, sessionIdNamer, sessionLabel, sessionMention, type SessionIdName } from '../panel/model/session-label.ts';
 import type { TraceFileV1 } from '../shared/trace/index.ts';
 import { rereadJudged } from '../shared/metrics.ts';
+import { sessionNotes, startMark, versionText } from '../panel/model/sessions-view.ts';
 import { reasonEntry } from '../shared/findings/catalogue.ts';
 import { printable as p } from './printable.ts';
 
@@ -27,9 +28,10 @@ const yes = (b: boolean): string => (b ? 'yes' : 'no');
 function sessionRows(sessions: readonly SessionView[], name: SessionIdName): string[][] {
   return sessions.map((s) => [
     // A listen as the panel's Sessions grid names it (`listen 3`; the SDK's own `listen:0` as it is, not `listen listen:0`).
-    s.kind === 'listen' ? sessionLabel(s) : name(s.label),
+    // `*` picked up mid-way, `↻` resumed by the page: the notes under the table say what that means, as the panel's.
+    (s.kind === 'listen' ? sessionLabel(s) : name(s.label)) + startMark(s),
     s.endpoint,
-    `${s.transport}/${s.generation}${s.notInitialized ? ' (not initialized)' : s.version ? ` ${s.version}${s.versionFromHeader ? ' (header)' : ''}` : ''}${s.resumedFrom !== undefined ? ` (resumes ${s.resumedFrom})` : ''}`,
+    `${s.transport}/${s.generation}${s.notInitialized ? ' (not initialized)' : s.version ? ` ${versionText(s)}` : ''}${s.resumedFrom !== undefined ? ` (resumes ${s.resumedFrom})` : ''}`,
     s.open ? 'open' : `ended: ${s.endCause ?? '?'}`,
     yes(s.deliveryChannelOpen),
     [...s.subscriptions, ...(s.coveredViaParent ?? []).map(([child, parent]) => `${child}(via ${parent})`)].join(' ') || '-',
@@ -94,9 +96,14 @@ export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: s
   if (trace.dropped.frames || trace.dropped.rejected) {
     out.push(`note: the capture dropped ${trace.dropped.frames} frame(s)${trace.dropped.rejected ? ` and rejected ${trace.dropped.rejected}` : ''}; the analysis is partial`);
   }
+  // Clear keeps no page-start, and the export names the page by the latest one: a trace exported after it names none.
+  if (!trace.page.url) out.push("note: no page URL: the trace holds no page start (exported after the panel's Clear, or the page began before the extension was loaded)");
   out.push(`evaluated at: ${iso(snap.now)}`);
   const name = sessionIdNamer(snap.sessions);
   out.push('', 'SESSIONS', snap.sessions.length ? table(['session', 'endpoint', 'transport', 'state', 'channel', 'subscriptions'], sessionRows(snap.sessions, name)) : '(none)');
+  // The panel's notes under its Sessions table: a session picked up mid-way (its initialize not in the log, its version
+  // read from the MCP-Protocol-Version header: `(from header)`), one the page resumed.
+  for (const note of sessionNotes(snap.sessions.map((session) => ({ session })))) out.push(note.text);
   const tags = snapshotClientTags(snap);
   out.push(
     '',

@@ -481,4 +481,21 @@ describe('analyze: a first-use review (2026-12-06)', () => {
     }
     expect(at('2026-12-02 25:00:00 UTC')).toMatchObject({ code: 2, stderr: expect.stringContaining('--now: expected an ISO 8601 time with a time zone (e.g. 2026-12-02T10:00:00Z, or as the report prints times: 2026-12-02 10:00:00.000 UTC), got "2026-12-02 25:00:00 UTC"') });
   });
+
+  it('after Clear: says why the trace names no page, and marks a session picked up mid-way (its version from the header) as the panel does', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.read(POLICY, 'v1');
+    // Clear dropped the page's start and the initialize (and its notifications/initialized).
+    const frames = log.frames.filter((f) => !('conn' in f) || !['doc-1:post1', 'doc-1:post2'].includes(f.conn as string));
+    const r = cli(['t.json'], { 't.json': serializeTrace(exportTrace({ frames, createdAt: log.t + 5000, pageUrl: '' })) });
+    expect(r.stdout).toContain("\nnote: no page URL: the trace holds no page start (exported after the panel's Clear, or the page began before the extension was loaded)\n");
+    expect(r.stdout).toMatch(/^S1 \* +http:\/\/localhost:3000\/mcp +streamable-http\/2025 2025-11-25 \(from header\) +open/m);
+    expect(r.stdout).toContain('\n* picked up mid-way: its initialize is not in the log (the page began before the extension was loaded, or Clear or the log cap dropped it). Reload the page to capture from the start.\n');
+    // A trace from the start has none of it.
+    const whole = cli(['t.json'], { 't.json': healthyTrace() }).stdout;
+    expect(whole).not.toMatch(/note: no page URL|picked up mid-way|from header|^S1 \*/m);
+  });
 });
