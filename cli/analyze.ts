@@ -36,7 +36,10 @@ Reads a trace exported by the MCP devtools panel (Export ▾ → Trace) and prin
                           ? one character other than /; the panel's freshness rules, which the trace does not
                           carry (1 ms to 30 days)
   --default-max-age <ms>  expected freshness when nothing else says (default ${DEFAULT_MAX_AGE_MS}; 1000 to 30 days)
-  --grace <ms>            how long a condition must hold before it is a finding (default ${DEFAULT_GRACE_MS})
+  --grace <ms>            how long a condition must hold before it is a finding (default ${DEFAULT_GRACE_MS}; 0 to 30 days)
+
+Milliseconds are plain decimal numbers (1000, 1.5; not 1e3 or 0x3e8); a rule's fraction of a millisecond is rounded to
+the nearest, as the panel's saved settings are.
 
 A file name of - reads the trace from stdin. Each option but --rule is given once, as its own argument (--now <time>, not
 --now=<time>).
@@ -76,6 +79,17 @@ export function parseNow(v: string): number | string {
   return `expected an ISO 8601 time with a time zone (e.g. ${example}), got ${JSON.stringify(v)}`;
 }
 
+/** The longest --grace: 30 days, as the longest freshness (a condition held longer than any trace is never a finding). */
+const MAX_GRACE_MS = LIMITS.ruleMaxAgeMs[1];
+
+/**
+ * A number of milliseconds as an option gives it: plain decimal digits, with a fraction if any (`1000`, `1.5`). Not
+ * what Number() also takes (`0x3e8`, `1e3`, `Infinity`, ` 12 `): a CI script that writes those meant something else.
+ */
+function milliseconds(text: string): number | undefined {
+  return /^\d+(\.\d+)?$/.test(text) ? Number(text) : undefined;
+}
+
 export function parseArgs(argv: readonly string[]): Args | string | typeof HELP {
   let file: string | undefined;
   let json = false;
@@ -111,9 +125,10 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
     } else if (a === '--rule') {
       const v = value() ?? '';
       const eq = v.lastIndexOf('=');
-      const ms = Number(v.slice(eq + 1));
-      if (eq <= 0 || !Number.isFinite(ms) || ms <= 0) return `--rule: expected <glob>=<milliseconds>, got ${v || 'nothing'}`;
-      // The panel's limits for a rule (1 ms to 30 days, whole milliseconds), so a rule means the same in both.
+      const ms = eq > 0 ? milliseconds(v.slice(eq + 1)) : undefined;
+      if (ms === undefined) return `--rule: expected <glob>=<milliseconds>, got ${v || 'nothing'}${eq > 0 ? ' (the milliseconds in plain decimal digits, e.g. 60000 or 1.5)' : ''}`;
+      // The panel's limits for a rule (1 ms to 30 days), so a rule means the same in both; a fraction of a millisecond
+      // is rounded to the nearest, as the panel's saved settings are (shared/settings.ts, validateSettings).
       const [lo, hi] = LIMITS.ruleMaxAgeMs;
       if (ms < lo || ms > hi) return `--rule: the milliseconds must be between ${lo} and ${hi} (30 days), as in the panel's settings; got ${v}`;
       const pattern = v.slice(0, eq).trim();
@@ -121,10 +136,12 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
       rules.push({ pattern, maxAgeMs: Math.round(ms) });
     } else if (a === '--default-max-age' || a === '--grace') {
       const raw = value();
-      const v = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
-      if (!Number.isFinite(v) || v < 0) return `${a}: expected a number of milliseconds ≥ 0, got ${raw === undefined ? 'nothing' : JSON.stringify(raw)}`;
-      if (a === '--grace') options.graceMs = v;
-      else {
+      const v = raw === undefined ? undefined : milliseconds(raw);
+      if (v === undefined) return `${a}: expected a number of milliseconds ≥ 0, got ${raw === undefined ? 'nothing' : `${JSON.stringify(raw)} (plain decimal digits, e.g. 1000 or 1.5)`}`;
+      if (a === '--grace') {
+        if (v > MAX_GRACE_MS) return `--grace: must be between 0 and ${MAX_GRACE_MS} milliseconds (30 days); got ${JSON.stringify(raw)}`;
+        options.graceMs = v;
+      } else {
         // As the panel's settings allow: under a second every cached URI is over age at once.
         const [lo, hi] = LIMITS.defaultMaxAgeMs;
         if (v < lo || v > hi) return `--default-max-age: must be between ${lo} and ${hi} milliseconds (1 s to 30 days), as in the panel's settings; got ${JSON.stringify(raw)}`;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Engine } from '../../../shared/engine/index.ts';
+import { DEFAULT_SETTINGS, validateSettings } from '../../../shared/settings.ts';
 import { main } from '../../../cli/analyze.ts';
 import { Decoder } from '../../../shared/decode/decoder.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
@@ -498,4 +499,25 @@ describe('analyze: a first-use review (2026-12-06)', () => {
     const whole = cli(['t.json'], { 't.json': healthyTrace() }).stdout;
     expect(whole).not.toMatch(/note: no page URL|picked up mid-way|from header|^S1 \*/m);
   });
+
+  it('option numbers: plain decimals only, each range said, and a rule rounded as the panel saves it', () => {
+    const fails = (argv: string[], message: string) => expect(cli(['x.json', ...argv], {}), argv.join(' ')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining(message) });
+    // 0 is a number out of range, not a malformed rule.
+    fails(['--rule', 'file:**=0'], '--rule: the milliseconds must be between 1 and 2592000000 (30 days)');
+    for (const n of ['0x3e8', '1e3', 'Infinity', ' 1000', '1000 ', '+1000', '-5', '']) {
+      fails(['--rule', `file:**=${n}`], `--rule: expected <glob>=<milliseconds>, got file:**=${n}`);
+      fails(['--grace', n], `--grace: expected a number of milliseconds ≥ 0, got ${JSON.stringify(n)}`);
+      fails(['--default-max-age', n], `--default-max-age: expected a number of milliseconds ≥ 0, got ${JSON.stringify(n)}`);
+    }
+    fails(['--grace', '99999999999999'], '--grace: must be between 0 and 2592000000 milliseconds (30 days); got "99999999999999"');
+    expect(cli(['t.json', '--grace', '2592000000'], { 't.json': healthyTrace() }).code).toBe(0);
+    expect(cli(['t.json', '--grace', '0.5', '--rule', 'file:**=1.5'], { 't.json': healthyTrace() }).stderr).toBe('');
+    // A rule of 1.5 ms means what the panel's saved rule means: the settings the panel saves go through
+    // validateSettings, which rounds to whole milliseconds; the CLI rounds the same way.
+    const saved = validateSettings({ ...DEFAULT_SETTINGS, freshnessRules: [{ pattern: 'file:**', maxAgeMs: 1.5 }] });
+    expect(saved.ok && saved.settings.freshnessRules[0]!.maxAgeMs).toBe(2);
+    const json = JSON.parse(cli(['t.json', '--json', '--rule', 'file:**=1.5'], { 't.json': healthyTrace() }).stdout);
+    expect(json.uris.find((u: { uri: string }) => u.uri === POLICY)).toMatchObject({ expectedMaxAgeMs: 2, expectedMaxAgeSource: 'rule' });
+  });
+
 });
