@@ -182,7 +182,8 @@ export function main(argv: readonly string[], io: CliIo): number {
     io.stderr(`analyze: ${printable(args)}\n${USAGE}\n`);
     return 2;
   }
-  const file = printable(args.file);
+  // `-` is stdin: said so, not as a file named "-".
+  const file = args.file === '-' ? 'stdin' : printable(args.file);
   let raw: Uint8Array | string;
   let text: string;
   try {

@@ -520,4 +520,13 @@ describe('analyze: a first-use review (2026-12-06)', () => {
     expect(json.uris.find((u: { uri: string }) => u.uri === POLICY)).toMatchObject({ expectedMaxAgeMs: 2, expectedMaxAgeSource: 'rule' });
   });
 
+  it('reading stdin, a message names it stdin, not "-"', () => {
+    const e: string[] = [];
+    expect(main(['-'], { stdout: () => {}, stderr: (s) => e.push(s), readFile: () => '{"format": ' })).toBe(2);
+    expect(e.join('')).toMatch(/^analyze: stdin is not a usable trace: /);
+    const empty: string[] = [];
+    expect(main(['-'], { stdout: () => {}, stderr: (s) => empty.push(s), readFile: () => { throw Object.assign(new Error('EAGAIN'), { code: 'EAGAIN' }); } })).toBe(2);
+    expect(empty.join('')).toMatch(/^analyze: cannot read stdin: /);
+  });
+
 });
