@@ -72,7 +72,8 @@ function findingText(f: Finding, i: number, tags: ReadonlyMap<string, string>, n
 function reasonText(f: Finding): string {
   if (!f.reason) return '';
   const label = reasonEntry(f.id, f.reason)?.label;
-  return label ? ` (${f.reason}: ${label})` : ` (${f.reason})`;
+  // A label that only repeats the code (cached-not-subscribed's `unsubscribed`) is said once.
+  return label && label !== f.reason ? ` (${f.reason}: ${label})` : ` (${f.reason})`;
 }
 
 /** Prose wrapped at 80 columns under its label (the catalogue's sentences run to 250 characters). */

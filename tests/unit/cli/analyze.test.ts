@@ -529,4 +529,16 @@ describe('analyze: a first-use review (2026-12-06)', () => {
     expect(empty.join('')).toMatch(/^analyze: cannot read stdin: /);
   });
 
+  it('a reason whose label is its code is said once: (unsubscribed), not (unsubscribed: unsubscribed)', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    c.unsubscribe(POLICY);
+    const r = cli(['t.json'], { 't.json': serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t + 5000, pageUrl: 'http://localhost:8080/kb' })) });
+    expect(r.stdout).toContain('[WARNING] cached-not-subscribed (unsubscribed): Cached, but nobody is subscribed');
+    expect(r.stdout).not.toContain('(unsubscribed: unsubscribed)');
+  });
 });
