@@ -5,6 +5,7 @@ import { render } from 'preact';
 import { connectForSettings, connectToTab } from './connection.ts';
 import { App } from './components/App.tsx';
 import { PanelStore, THEME_CHANGE, TICK_MS, type ViewName } from './store.ts';
+import { installPrintableText } from './printable-dom.ts';
 import './styles.css';
 
 const params = new URLSearchParams(location.search);
@@ -60,4 +61,5 @@ if (Number.isNaN(askedTab)) {
 setInterval(() => store.tick(), TICK_MS);
 Object.assign(globalThis, { mcpPanel: store });
 
+installPrintableText();
 render(<App store={store} connection={connection} settingsLink={settingsLink} />, document.getElementById('app')!);

@@ -12,6 +12,7 @@ import { sessionIdNamer, type SessionIdName } from '../model/session-label.ts';
 import { elementId, formatAge, formatAgoCoarse, formatDuration } from '../model/format.ts';
 import { ageSeverities, ageTitle, cacheAge, isOverAge, isProblem, lastHolders, rowFindingTitles, serverTitle, uriParts, type LastHolder } from '../model/uri-table.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
+import { printableText } from '../../shared/printable-text.ts';
 
 const ROW_HEIGHT = 22;
 
@@ -37,9 +38,12 @@ const yes = (b: boolean, label: string, matters: boolean) => (
   </span>
 );
 
-/** A URI as the table, the Findings view and the timeline's labels show it: cut in the middle (see uriParts). */
+/**
+ * A URI as the table, the Findings view and the timeline's labels show it: cut in the middle (see uriParts), its
+ * control, bidirectional and invisible characters escaped (a line break too: a URI is one line).
+ */
 export function UriText({ uri }: { uri: string }) {
-  const [head, tail] = uriParts(uri);
+  const [head, tail] = uriParts(printableText(uri));
   return (
     <>
       <span class="uri-head">{head}</span>

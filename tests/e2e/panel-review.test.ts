@@ -1,0 +1,74 @@
+// Panel problems a review (2026-12-06, acting as a demanding user) found, by the DOM of the built panel with imported
+// traces (no tab), one browser for the file: a URI holding a right-to-left override displayed as another URI; copying
+// a URI from the table put a line break in it; a trace without MCP traffic was shown in live-mode words; zooming out
+// while following live stopped following; Alt+digit from the view tabs left focus on the old tab; the Messages view's
+// "dir" header was cut.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startBrowser, type Browser } from '../support/extension.ts';
+
+const FIXTURE = resolve('tests/fixtures/sdk-v1-streamable.trace.json');
+const POLICY = 'file:///docs/policy.md';
+
+let browser: Browser;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'panel-review-'));
+  browser = await startBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function imported(path: string, size = { width: 1400, height: 900 }): Promise<Page> {
+  const p = await browser.context.newPage();
+  await p.setViewportSize(size);
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html?theme=light`);
+  await p.waitForSelector('.status-bar[data-status="offline"]');
+  await p.setInputFiles('input[type="file"]', path);
+  await p.waitForSelector('.status-bar[data-status="imported"]');
+  return p;
+}
+
+/** The fixture's text changed by `edit`, written as a trace file of the test's folder. */
+function edited(name: string, edit: (text: string) => string): string {
+  const path = join(dir, name);
+  writeFileSync(path, edit(readFileSync(FIXTURE, 'utf8')));
+  return path;
+}
+
+it('shows a right-to-left override in a URI and a page URL escaped, not as the text it would display', async () => {
+  // The URI's bodies (JSON inside the trace's JSON) spell the override as an escape: the decoded URI holds U+202E.
+  const bidi = edited('bidi-uri.json', (t) => t.replaceAll(POLICY, 'file:///docs/\\\\u202edm.ycilop').replace(/"page":\{"url":"[^"]*"\}/, '"page":{"url":"http://x/\\u001b[31mRED\\u202e"}'));
+  const p = await imported(bidi);
+  const row = p.locator('.uri-row[data-uri^="file:///docs/"]').first();
+  await row.waitFor();
+  expect(await row.getAttribute('data-uri')).toBe('file:///docs/\u202edm.ycilop');
+  const shown = await p.$$eval('.uri-row:not(.head) .uri, .lane-label.uri', (els) => els.map((e) => e.textContent));
+  expect(shown).toContain('file:///docs/\\u202edm.ycilop');
+  expect(shown.join('')).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+  // The tooltip too, and the import note's page URL (its escape character and the override).
+  expect(await row.locator('.uri').getAttribute('title')).toMatch(/^file:\/\/\/docs\/\\u202edm\.ycilop\n/);
+  expect(await p.textContent('.imported-note')).toMatch(/^http:\/\/x\/\\u001b\[31mRED\\u202e · exported/);
+  // Nothing page-controlled in the whole panel reaches the screen raw.
+  expect(await p.evaluate(() => /[\u202a-\u202e\u2066-\u2069\u001b]/.test(document.body.innerText))).toBe(false);
+  // The URI's details and a message's decoded JSON (JSON.stringify leaves U+202E raw) alike.
+  await row.dblclick();
+  await p.waitForSelector('.drawer-body');
+  await p.click('[role="tab"][data-view="messages"]');
+  await p.locator('.frame-row[data-seq]').filter({ hasText: 'resources/read' }).first().dblclick();
+  await p.waitForFunction(() => /\\u202edm/.test(document.querySelector('.drawer-body')?.textContent ?? ''));
+  expect(await p.evaluate(() => /[\u202a-\u202e\u2066-\u2069\u001b]/.test(document.body.innerText))).toBe(false);
+  await p.click('[role="tab"][data-view="resources"]');
+  // The filter still matches the real URI.
+  await p.fill('input.filter', 'dm.ycilop');
+  await p.waitForFunction(() => document.querySelectorAll('.uri-row:not(.head)').length === 1);
+  expect(await p.evaluate(() => getComputedStyle(document.querySelector('.uri-row:not(.head) .uri-head')!).unicodeBidi)).toBe('isolate');
+  await p.close();
+});
