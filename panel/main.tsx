@@ -6,6 +6,7 @@ import { connectForSettings, connectToTab } from './connection.ts';
 import { App } from './components/App.tsx';
 import { PanelStore, THEME_CHANGE, TICK_MS, type ViewName } from './store.ts';
 import { installPrintableText } from './printable-dom.ts';
+import { installUriCopy } from './uri-copy.ts';
 import './styles.css';
 
 const params = new URLSearchParams(location.search);
@@ -62,4 +63,5 @@ setInterval(() => store.tick(), TICK_MS);
 Object.assign(globalThis, { mcpPanel: store });
 
 installPrintableText();
+installUriCopy(document);
 render(<App store={store} connection={connection} settingsLink={settingsLink} />, document.getElementById('app')!);

@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { exportTrace, serializeTrace } from '../../shared/trace/index.ts';
 import { startBrowser, type Browser } from '../support/extension.ts';
+import { FrameLog } from '../support/frame-log.ts';
+import { StreamableClient } from '../support/mcp-clients.ts';
 
 const FIXTURE = resolve('tests/fixtures/sdk-v1-streamable.trace.json');
 const POLICY = 'file:///docs/policy.md';
@@ -70,5 +73,64 @@ it('shows a right-to-left override in a URI and a page URL escaped, not as the t
   await p.fill('input.filter', 'dm.ycilop');
   await p.waitForFunction(() => document.querySelectorAll('.uri-row:not(.head)').length === 1);
   expect(await p.evaluate(() => getComputedStyle(document.querySelector('.uri-row:not(.head) .uri-head')!).unicodeBidi)).toBe('isolate');
+  await p.close();
+});
+
+/**
+ * What Ctrl+C puts on the clipboard for the selection from the start of `from` to the end of `to`: what a copy handler
+ * set, else (no handler) the selection's own text, which the browser copies.
+ */
+function copied(p: Page, from: string, to: string): Promise<{ selection: string; clipboard: string }> {
+  return p.evaluate(
+    ([a, b]) => {
+      const range = document.createRange();
+      range.setStartBefore(document.querySelector(a!)!);
+      range.setEndAfter(document.querySelector(b!)!);
+      const sel = getSelection()!;
+      sel.removeAllRanges();
+      sel.addRange(range);
+      let clipboard = '';
+      const read = (e: ClipboardEvent) => (clipboard = e.clipboardData!.getData('text/plain'));
+      window.addEventListener('copy', read);
+      document.execCommand('copy');
+      window.removeEventListener('copy', read);
+      return { selection: sel.toString(), clipboard: clipboard || sel.toString() };
+    },
+    [from, to],
+  );
+}
+
+/** A client that read three documents, one of them twice after a notification it never subscribed for (findings). */
+function threeUris(): string {
+  const log = new FrameLog('d');
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  const get = c.openGet();
+  for (const u of [POLICY, 'file:///docs/handbook/onboarding-guide-for-new-staff.md', 'file:///docs/a.md']) c.read(u, 'v1');
+  get.updated(POLICY);
+  const path = join(dir, 'three-uris.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t + 60_000, pageUrl: 'http://localhost:8080/kb' })));
+  return path;
+}
+
+it('copies a URI from the URI table and the Findings view without a line break inside it', async () => {
+  const p = await imported(threeUris());
+  await p.waitForSelector(`.uri-row[data-uri="${POLICY}"]`);
+  const uris = await p.$$eval('.uri-row:not(.head)', (rs) => rs.map((r) => r.getAttribute('data-uri')!));
+  expect(uris.length).toBeGreaterThan(1);
+  // One URI's cell: the whole URI, in one line (Chrome's own selection text breaks it between its two parts).
+  const one = await copied(p, `.uri-row[data-uri="${POLICY}"] .uri-head`, `.uri-row[data-uri="${POLICY}"] .uri-tail`);
+  expect(one.clipboard).toBe(POLICY);
+  // Across rows: every URI whole; the rows still on lines of their own.
+  const all = await copied(p, '.uri-row:not(.head) .uri-head', '.uri-grid .uri-row:last-child .finding-cell');
+  const lines = all.clipboard.split('\n');
+  for (const u of uris) expect(lines.some((l) => l.includes(u))).toBe(true);
+  expect(lines.length).toBeGreaterThanOrEqual(uris.length);
+  // The Findings view's URI cells alike.
+  await p.click('[role="tab"][data-view="findings"]');
+  const cell = '.finding-row[data-uri]:not([data-uri=""]) .uri';
+  await p.waitForSelector(cell);
+  const uri = await p.getAttribute('.finding-row[data-uri]:not([data-uri=""])', 'data-uri');
+  expect((await copied(p, `${cell} .uri-head`, `${cell} .uri-tail`)).clipboard).toBe(uri);
   await p.close();
 });
