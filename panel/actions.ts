@@ -137,6 +137,14 @@ export function cancelImport(store: PanelStore): void {
   store.importProgress.value = null;
 }
 
+/**
+ * Whether an imported trace holds MCP traffic: any frame besides page loads and unloads. A trace with `frames: []` or
+ * only page lifecycle frames is valid, but has nothing to analyse: the panel says so instead of live-mode wording.
+ */
+export function hasTraffic(frames: readonly Frame[]): boolean {
+  return frames.some((f) => f.kind !== 'page-start' && f.kind !== 'page-end');
+}
+
 function formatBytes(n: number): string {
   return n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} kB` : `${n} bytes`;
 }

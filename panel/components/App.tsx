@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Signal } from '@preact/signals';
 import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
-import { cancelImport, exportHarFile, exportTraceFile, importDropped, importFile } from '../actions.ts';
+import { cancelImport, exportHarFile, exportTraceFile, hasTraffic, importDropped, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
 import { findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { messageContext, viewNotes, type Filter, type MessageContext } from '../model/filter.ts';
@@ -210,13 +210,23 @@ export function App({ store, connection, settingsLink }: Props) {
     }
   };
 
-  const empty = !imported && (liveSnap?.frames ?? 0) === 0 && store.waiting.value === 0;
+  // An imported trace with no MCP traffic (no frames, or only page loads) says so, not the views' empty states.
+  const noTraffic = imported !== null && !hasTraffic(imported.trace.frames);
+  const empty = noTraffic || (!imported && (liveSnap?.frames ?? 0) === 0 && store.waiting.value === 0);
 
   let main;
   if (empty) {
     main = (
       <div class="empty" data-empty="true">
-        {status === 'offline' ? (
+        {noTraffic ? (
+          <>
+            <p data-no-traffic="true">
+              <code>{imported.name}</code> holds no MCP traffic:{' '}
+              {imported.trace.frames.length === 0 ? 'its list of frames is empty.' : `its ${imported.trace.frames.length} frame${imported.trace.frames.length === 1 ? ' is a page load or unload' : 's are only page loads and unloads'}, no request, response or stream.`}
+            </p>
+            <p>There is nothing to analyse in it (the CLI refuses a trace with no frames). Import another trace: use Import, or drop the file here.</p>
+          </>
+        ) : status === 'offline' ? (
           <>
             <p>No tab is being inspected.</p>
             <p>Import a trace file exported from this panel: use Import, or drop the file here.</p>
@@ -245,7 +255,7 @@ export function App({ store, connection, settingsLink }: Props) {
     main = (
       <div class="resources">
         <div class="left">
-          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} onSelect={h.selectUri} onOpen={h.openUri} tags={snapshotClientTags(snap)} sessions={snap.sessions} findings={snap.findings} />
+          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} onSelect={h.selectUri} onOpen={h.openUri} tags={snapshotClientTags(snap)} sessions={snap.sessions} findings={snap.findings} imported={imported !== null} />
           <TimelinePane store={store} filter={filter} selected={selected} live={!imported} scrubT={scrubT} />
         </div>
         <FlowPane store={store} selectedKey={selectedRow ? selected : null} selectedUri={selectedRow?.uri} />
@@ -258,13 +268,14 @@ export function App({ store, connection, settingsLink }: Props) {
         sessions={snap.sessions}
         tags={findingClientTags(snap)}
         filter={filter}
+        imported={imported !== null}
         selectedUri={selectedRow ? selected : null}
         onOpen={h.openFinding}
         onSelectUri={h.selectUri}
       />
     );
   } else if (view === 'sessions') {
-    main = <SessionsView snapshot={snap} filter={filter} openKey={drawer?.kind === 'session' ? drawer.key : null} onOpen={h.openSession} />;
+    main = <SessionsView snapshot={snap} imported={imported !== null} filter={filter} openKey={drawer?.kind === 'session' ? drawer.key : null} onOpen={h.openSession} />;
   } else {
     // While scrubbing, the messages up to the replayed instant.
     const scrubbed = store.scrubSnapshot.value;

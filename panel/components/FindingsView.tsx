@@ -28,6 +28,8 @@ interface Props {
   /** Client tags by client key (findingClientTags): empty when the findings are of one client. */
   tags: ReadonlyMap<string, string>;
   filter: Filter;
+  /** An imported trace is shown: the empty state speaks of the trace, not of "so far". */
+  imported: boolean;
   /** The selected URI row's key (store.selected), or null. */
   selectedUri: string | null;
   onOpen: (key: string) => void;
@@ -39,7 +41,7 @@ const COLUMNS: readonly Column[] = ['Severity', 'Finding', 'URI', 'Session', 'De
 const CLIENT_COLUMN: Column = { label: 'Client', title: 'Which client (endpoint, or page) the finding is of: shown when the findings are of more than one' };
 const WITH_CLIENT: readonly Column[] = [...COLUMNS.slice(0, 3), CLIENT_COLUMN, ...COLUMNS.slice(3)];
 
-function FindingsViewImpl({ findings, sessions, tags, filter, selectedUri, onOpen, onSelectUri }: Props) {
+function FindingsViewImpl({ findings, sessions, tags, filter, imported, selectedUri, onOpen, onSelectUri }: Props) {
   const shown = useMemo(() => sortFindings(findings).filter((f) => findingMatches(f, filter, sessions, findingClientTag(tags, f))), [findings, sessions, filter, tags]);
   const name = sessionIdNamer(sessions);
   const withClient = tags.size > 0;
@@ -66,7 +68,7 @@ function FindingsViewImpl({ findings, sessions, tags, filter, selectedUri, onOpe
   return (
     <div class={`findings-view findings-table${withClient ? ' with-client' : ''}`} data-count={shown.length}>
       {shown.length === 0 ? (
-        <div class="uri-empty muted">{findings.length === 0 ? 'No findings: nothing looks wrong so far.' : 'No finding matches the filter.'}</div>
+        <div class="uri-empty muted">{findings.length === 0 ? (imported ? 'No findings: nothing looked wrong in this trace.' : 'No findings: nothing looks wrong so far.') : 'No finding matches the filter.'}</div>
       ) : (
         <VirtualList
           label="Findings"
@@ -138,4 +140,4 @@ function FindingsViewImpl({ findings, sessions, tags, filter, selectedUri, onOpe
 }
 
 /** Re-renders when its findings, sessions, tags, filter or selected URI changed (the handler reaches the same store). */
-export const FindingsView = memo(FindingsViewImpl, (a, b) => a.findings === b.findings && a.sessions === b.sessions && a.tags === b.tags && a.filter === b.filter && a.selectedUri === b.selectedUri);
+export const FindingsView = memo(FindingsViewImpl, (a, b) => a.findings === b.findings && a.sessions === b.sessions && a.tags === b.tags && a.filter === b.filter && a.selectedUri === b.selectedUri && a.imported === b.imported);

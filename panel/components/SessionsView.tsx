@@ -20,6 +20,8 @@ interface Props {
   onOpen: (key: string) => void;
   /** The session whose drawer is open (null: none, or the drawer shows something else): its row is the selected one. */
   openKey: string | null;
+  /** An imported trace is shown: the empty state speaks of the trace, not of "yet". */
+  imported: boolean;
 }
 
 const COLUMNS: readonly Column[] = [
@@ -170,7 +172,7 @@ function useCursor(openKey: string | null): [string | null, (key: string | null)
   return [cursor, setCursor];
 }
 
-function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
+function SessionsViewImpl({ snapshot, filter, onOpen, openKey, imported }: Props) {
   // Built once per snapshot, filtered once per filter: a keystroke does not rebuild the entries.
   const all = useMemo(() => sessionEntries(snapshot), [snapshot]);
   const name = sessionIdNamer(snapshot.sessions);
@@ -190,7 +192,7 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
         {entries.length === 0 ? (
           <>
             <HeadRow columns={COLUMNS} class="session-head" inGrid={false} />
-            <div class="uri-empty muted">{all.length === 0 ? 'No sessions yet.' : 'No session matches the filter.'}</div>
+            <div class="uri-empty muted">{all.length === 0 ? (imported ? 'No sessions in this trace.' : 'No sessions yet.') : 'No session matches the filter.'}</div>
           </>
         ) : (
           <VirtualList
@@ -246,4 +248,4 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey }: Props) {
 }
 
 /** Re-renders when its snapshot, filter or open session changed (the handler reaches the same store). */
-export const SessionsView = memo(SessionsViewImpl, (a, b) => a.snapshot === b.snapshot && a.filter === b.filter && a.openKey === b.openKey);
+export const SessionsView = memo(SessionsViewImpl, (a, b) => a.snapshot === b.snapshot && a.filter === b.filter && a.openKey === b.openKey && a.imported === b.imported);

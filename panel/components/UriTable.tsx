@@ -29,6 +29,8 @@ interface Props {
   sessions: readonly SessionView[];
   /** The snapshot's findings: the colour of a cache past its age is its cache-age finding's (ageSeverities). */
   findings: readonly Finding[];
+  /** An imported trace is shown: the empty state speaks of the trace, not of a table that fills as traffic comes. */
+  imported: boolean;
 }
 
 /** ✓ or ✗; a "no" about a URI that is neither cached nor in trouble is no problem: shown muted (–), not as a red ✗. */
@@ -184,7 +186,7 @@ const COLUMNS: readonly Column[] = [
   { label: 'Findings' },
 ];
 
-function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sessions, findings }: Props) {
+function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sessions, findings, imported }: Props) {
   const holders = lastHolders(sessions);
   const name = sessionIdNamer(sessions);
   const ages = ageSeverities(findings);
@@ -195,7 +197,7 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sess
       {rows.length === 0 ? (
         <>
           <HeadRow columns={COLUMNS} class="uri-row head" inGrid={false} />
-          <div class="uri-empty muted">{total === 0 ? 'No resource URIs yet: the table fills as the client reads and subscribes.' : 'No URI matches the filter.'}</div>
+          <div class="uri-empty muted">{total === 0 ? (imported ? 'No resource URIs in this trace: the client read no resource and subscribed to none.' : 'No resource URIs yet: the table fills as the client reads and subscribes.') : 'No URI matches the filter.'}</div>
         </>
       ) : (
         <VirtualList
@@ -224,4 +226,4 @@ function UriTableView({ rows, now, selected, onSelect, onOpen, total, tags, sess
 }
 
 /** Re-renders when its rows, clock, selection or total changed (handlers ignored: they reach the same store). */
-export const UriTable = memo(UriTableView, (a, b) => a.rows === b.rows && a.now === b.now && a.selected === b.selected && a.total === b.total && a.tags === b.tags && a.sessions === b.sessions && a.findings === b.findings);
+export const UriTable = memo(UriTableView, (a, b) => a.rows === b.rows && a.now === b.now && a.selected === b.selected && a.total === b.total && a.tags === b.tags && a.sessions === b.sessions && a.findings === b.findings && a.imported === b.imported);

@@ -134,3 +134,30 @@ it('copies a URI from the URI table and the Findings view without a line break i
   expect((await copied(p, `${cell} .uri-head`, `${cell} .uri-tail`)).clipboard).toBe(uri);
   await p.close();
 });
+
+it('says an imported trace with no frames, or only page loads, holds no MCP traffic; import-mode words for an empty table', async () => {
+  const fixture = JSON.parse(readFileSync(FIXTURE, 'utf8')) as { frames: Array<{ kind: string }> };
+  const write = (name: string, frames: unknown[]) => {
+    const path = join(dir, name);
+    writeFileSync(path, JSON.stringify({ ...fixture, frames }));
+    return path;
+  };
+  for (const [path, says] of [
+    [write('noframes.json', []), /^noframes\.json holds no MCP traffic: its list of frames is empty\./],
+    [write('onlypagestart.json', fixture.frames.filter((f) => f.kind === 'page-start').slice(0, 1)), /^onlypagestart\.json holds no MCP traffic: its 1 frame is a page load or unload/],
+  ] as const) {
+    const p = await imported(path);
+    const text = (await p.textContent('.empty[data-empty="true"]', { timeout: 5000 })) ?? '';
+    expect(text).toMatch(says);
+    expect(await p.textContent('body')).not.toMatch(/yet|so far|fills as/);
+    await p.close();
+  }
+  // Traffic, but no resource: the table speaks of the trace, not of what will come.
+  const log = new FrameLog('d');
+  new StreamableClient(log, 'http://localhost:3000/mcp').initialize({ sessionId: 'S1' });
+  const path = join(dir, 'init-only.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/kb' })));
+  const p = await imported(path);
+  expect(await p.textContent('.uri-table .uri-empty')).toBe('No resource URIs in this trace: the client read no resource and subscribed to none.');
+  await p.close();
+});
