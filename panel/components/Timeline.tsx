@@ -24,7 +24,6 @@ import {
   scrubSteps,
   tOf,
   uriLaneHit,
-  zoomAt,
   type TimeWindow,
   type TimelineIndex,
 } from '../model/timeline.ts';
@@ -115,7 +114,7 @@ function TimelineView(props: Props) {
   const lastT = Math.max(first + 1, Math.min(now, props.endT ?? now));
   const maxSpan = maxZoomSpan((live ? now : lastT) - first);
 
-  const { shownWin, follow, setWindow, setFollowing, scrollTop, setScrollTop } = useTimelineWindow({
+  const { shownWin, follow, setWindow, setFollowing, zoom, scrollTop, setScrollTop } = useTimelineWindow({
     live,
     source: props.source,
     now,
@@ -241,10 +240,10 @@ function TimelineView(props: Props) {
         <span title={LEGEND_TEXT}>Timeline</span>
         <span class="muted">{`${formatDuration(shownWin.end - shownWin.start)} shown`}</span>
         <span class="spacer" />
-        <button type="button" aria-label="Zoom in" title="Zoom in (+)" onClick={() => setWindow(zoomAt(shownWin, 0.5, (shownWin.start + shownWin.end) / 2))}>
+        <button type="button" aria-label="Zoom in" title="Zoom in (+)" onClick={() => zoom(0.5, (shownWin.start + shownWin.end) / 2)}>
           +
         </button>
-        <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => setWindow(zoomAt(shownWin, 2, (shownWin.start + shownWin.end) / 2, maxSpan))}>
+        <button type="button" aria-label="Zoom out" title="Zoom out (−)" onClick={() => zoom(2, (shownWin.start + shownWin.end) / 2, maxSpan)}>
           −
         </button>
         <button type="button" aria-label="Fit all" title="Fit the data (0)" onClick={() => setWindow(fitWindow(first, lastT))}>
@@ -320,7 +319,7 @@ function TimelineView(props: Props) {
               setScrollTop(Math.max(0, Math.min(maxLaneTop, laneTop + e.deltaY)));
               return;
             }
-            setWindow(zoomAt(shownWin, e.deltaY > 0 ? 1.25 : 0.8, tOf(shownWin, x, size.w), maxSpan));
+            zoom(e.deltaY > 0 ? 1.25 : 0.8, tOf(shownWin, x, size.w), maxSpan);
           }
           e.preventDefault();
         }}
@@ -381,8 +380,8 @@ function TimelineView(props: Props) {
           onKeyDown={(e) => {
             const mid = (shownWin.start + shownWin.end) / 2;
             const k = e.key;
-            if (k === '+' || k === '=') setWindow(zoomAt(shownWin, 0.5, mid));
-            else if (k === '-' || k === '_') setWindow(zoomAt(shownWin, 2, mid, maxSpan));
+            if (k === '+' || k === '=') zoom(0.5, mid);
+            else if (k === '-' || k === '_') zoom(2, mid, maxSpan);
             else if (k === '0') setWindow(fitWindow(first, lastT));
             else if (k === 'ArrowLeft') setWindow(panBy(shownWin, size.w / 10, size.w));
             else if (k === 'ArrowRight') setWindow(panBy(shownWin, -size.w / 10, size.w));

@@ -3,7 +3,7 @@
 // timeline: its zoom and pan must not be lost on the way to Findings and back); another source starts fresh. Only
 // view state: what is drawn comes from the store.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { fitWindow, followLive, withCursorInView, type TimeWindow } from '../model/timeline.ts';
+import { fitWindow, followLive, MAX_SPAN_MS, withCursorInView, zoomAt, type TimeWindow } from '../model/timeline.ts';
 
 const FOLLOW_SPAN_MS = 2 * 60_000;
 
@@ -12,6 +12,8 @@ interface Kept {
   source: string;
   win: TimeWindow | null;
   follow: boolean;
+  /** The span a zoom chose while following live (null: the default, FOLLOW_SPAN_MS or the data when shorter). */
+  followSpan: number | null;
   scrollTop: number;
   /** Follow live as it was when a replay began (null: not replaying). */
   followBeforeScrub: boolean | null;
@@ -39,22 +41,27 @@ export function useTimelineWindow(p: WindowInput) {
   const [back] = useState(() => (kept?.source === sourceKey ? kept : undefined));
   const [win, setWin] = useState<TimeWindow | null>(back?.win ?? null);
   const [follow, setFollow] = useState(back?.follow ?? live);
+  const [followSpan, setFollowSpan] = useState<number | null>(back?.followSpan ?? null);
   const [scrollTop, setScrollTop] = useState(back?.scrollTop ?? 0);
   const followBeforeScrub = useRef<boolean | null>(back?.followBeforeScrub ?? null);
 
   // What a remount for the same source takes back, written as it changes: not on unmount, whose cleanup may run after
   // the next timeline has mounted (switching views quickly lost the window that way).
-  kept = { source: sourceKey, win, follow, scrollTop, followBeforeScrub: followBeforeScrub.current };
+  kept = { source: sourceKey, win, follow, followSpan, scrollTop, followBeforeScrub: followBeforeScrub.current };
   const keepFollowBeforeScrub = (v: boolean | null) => {
     followBeforeScrub.current = v;
     if (kept?.source === sourceKey) kept.followBeforeScrub = v;
   };
 
-  // The window: follow live (right edge at now), or fit the data once when there is no window yet.
+  // The window: follow live (right edge at now, over the span a zoom chose, else two minutes or the data when
+  // shorter), or fit the data once when there is no window yet.
   const shownWin: TimeWindow = useMemo(() => {
-    if (follow && live) return now - first <= FOLLOW_SPAN_MS ? fitWindow(first, now) : followLive({ start: 0, end: FOLLOW_SPAN_MS }, now);
+    if (follow && live) {
+      if (followSpan !== null) return followLive({ start: 0, end: followSpan }, now);
+      return now - first <= FOLLOW_SPAN_MS ? fitWindow(first, now) : followLive({ start: 0, end: FOLLOW_SPAN_MS }, now);
+    }
     return win ?? fitWindow(first, live ? now : lastT);
-  }, [follow, live, win, first, now, lastT]);
+  }, [follow, live, win, followSpan, first, now, lastT]);
 
   // While replaying, the window holds still (following live would slide it away from the cursor) and moves only to
   // bring a new cursor position into view, once per step: the user may still zoom and pan. "Back to live" resumes
@@ -84,6 +91,7 @@ export function useTimelineWindow(p: WindowInput) {
     setWin(null);
     setScrollTop(0);
     setFollow(live);
+    setFollowSpan(null);
     keepFollowBeforeScrub(null);
   }, [sourceKey]);
 
@@ -91,6 +99,18 @@ export function useTimelineWindow(p: WindowInput) {
   const setWindow = (w: TimeWindow) => {
     setFollow(false);
     setWin(w);
+  };
+
+  /**
+   * Zoom by `factor` (0.5: in, 2: out) at `anchor`, the span at most `maxSpan`. While following live the zoom is
+   * anchored at now and following goes on: the window's right edge stays at now and only its span changes (zooming
+   * out from the middle moved the window off the live edge and stopped following).
+   */
+  const zoom = (factor: number, anchor: number, maxSpan = MAX_SPAN_MS) => {
+    if (follow && live) {
+      const next = zoomAt(shownWin, factor, now, maxSpan);
+      setFollowSpan(next.end - next.start);
+    } else setWindow(zoomAt(shownWin, factor, anchor, maxSpan));
   };
 
   /**
@@ -105,5 +125,5 @@ export function useTimelineWindow(p: WindowInput) {
     if (scrubT !== null || p.pendingT !== null) p.onScrub(null);
   };
 
-  return { shownWin, follow, setWindow, setFollowing, scrollTop, setScrollTop };
+  return { shownWin, follow, setWindow, setFollowing, zoom, scrollTop, setScrollTop };
 }

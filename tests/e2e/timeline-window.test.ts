@@ -99,7 +99,8 @@ afterAll(async () => {
 
 it('"Back to live" keeps the zoom and pan of a window that was not following (it went back to fitting all)', async () => {
   const p = await livePanel(2);
-  await onCanvas(p, '+');
+  // A pan stops following (a zoom no longer does: it stays anchored at now).
+  await onCanvas(p, 'ArrowLeft');
   expect(await following(p)).toBe(false);
   // Replaying, the user zooms and pans: that is the window after the replay.
   await scrub(p, 'Home');
@@ -153,7 +154,7 @@ it('"Back to the end" of an import keeps its zoom', async () => {
 
 it('ticking "Follow live" (or F) while replaying goes back to live, following (the cursor left the view for good)', async () => {
   const p = await livePanel(10);
-  await onCanvas(p, '+');
+  await onCanvas(p, 'ArrowLeft');
   expect(await following(p)).toBe(false);
   // The first stop is ten minutes back.
   const cursor = await scrub(p, 'Home');
@@ -193,6 +194,33 @@ it('unticking "Follow live" freezes the live tail in view (it jumped back to an 
   // Frozen: it no longer moves with now.
   await pause(1500);
   expect(await windowOf(p)).toEqual(frozen);
+  await p.close();
+});
+
+it('zooming while following live keeps following, anchored at now (zooming out from the middle walked the live edge off)', async () => {
+  const p = await livePanel(10);
+  const [s0, e0] = await windowOf(p);
+  const span0 = e0 - s0;
+  const liveEdge = async () => {
+    const [s, e] = await windowOf(p);
+    const now = await nowOf(p);
+    // followLive: now sits 3 % of the span from the right edge.
+    expect(Math.abs(e - 0.03 * (e - s) - now)).toBeLessThan(1500);
+    return e - s;
+  };
+  await p.click('button[aria-label="Zoom out"]');
+  expect(await following(p)).toBe(true);
+  expect(await liveEdge()).toBeCloseTo(span0 * 2, -3);
+  await onCanvas(p, '-');
+  expect(await following(p)).toBe(true);
+  expect(await liveEdge()).toBeCloseTo(span0 * 4, -3);
+  // Still at now a while later: the window moves with it.
+  await pause(1500);
+  expect(await liveEdge()).toBeCloseTo(span0 * 4, -3);
+  await p.click('button[aria-label="Zoom in"]');
+  await onCanvas(p, '+', '+');
+  expect(await following(p)).toBe(true);
+  expect(await liveEdge()).toBeCloseTo(span0 / 2, -3);
   await p.close();
 });
 
