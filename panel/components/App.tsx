@@ -128,12 +128,15 @@ export function App({ store, connection, settingsLink }: Props) {
         e.preventDefault();
       } else if (e.altKey && ['1', '2', '3', '4'].includes(e.key)) {
         const next = VIEWS[Number(e.key) - 1]![0];
+        // On a view tab, focus moves to the new view's tab, as ← → do (it stayed on the old tab, no longer selected).
+        const onTab = document.activeElement?.getAttribute('role') === 'tab';
         store.view.value = next;
         e.preventDefault();
-        // Focus was in the view that went: it goes to the new view's tab rather than to the page.
+        // Focus was in the view that went: it goes to the new view's tab rather than to the page. Focus elsewhere (the
+        // filter, the toolbar, the timeline of a view that stays) stays where it is.
         setTimeout(() => {
           const a = document.activeElement;
-          if (a === null || a === document.body || !a.isConnected) document.querySelector<HTMLElement>(`[role="tab"][data-view="${next}"]`)?.focus();
+          if (onTab || a === null || a === document.body || !a.isConnected) document.querySelector<HTMLElement>(`[role="tab"][data-view="${next}"]`)?.focus();
         });
       }
     };

@@ -161,3 +161,20 @@ it('says an imported trace with no frames, or only page loads, holds no MCP traf
   expect(await p.textContent('.uri-table .uri-empty')).toBe('No resource URIs in this trace: the client read no resource and subscribed to none.');
   await p.close();
 });
+
+it('Alt+2/3/4 with focus on a view tab moves focus to the newly selected tab (it stayed on the old one)', async () => {
+  const p = await imported(FIXTURE);
+  await p.focus('[role="tab"][data-view="resources"]');
+  for (const [key, view] of [['Alt+2', 'findings'], ['Alt+3', 'sessions'], ['Alt+4', 'messages'], ['Alt+1', 'resources']] as const) {
+    await p.keyboard.press(key);
+    await p.waitForSelector(`[role="tab"][data-view="${view}"][aria-selected="true"]`);
+    await p.waitForFunction((v) => document.activeElement?.getAttribute('data-view') === v, view, { timeout: 2000 });
+  }
+  // Focus in the filter stays there (the documented behaviour for focus outside the view that goes).
+  await p.focus('input.filter');
+  await p.keyboard.press('Alt+2');
+  await p.waitForSelector('[role="tab"][data-view="findings"][aria-selected="true"]');
+  await new Promise((r) => setTimeout(r, 100));
+  expect(await p.evaluate(() => document.activeElement?.className)).toMatch(/\bfilter\b/);
+  await p.close();
+});
