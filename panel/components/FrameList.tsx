@@ -9,7 +9,8 @@ import { sessionIdOn, sessionIdTitle, shortSessionName, type SessionIdName } fro
 import { VirtualList, type Column } from './VirtualList.tsx';
 
 const ROW_HEIGHT = 20;
-const COLUMNS: readonly Column[] = ['#', 'time', 'dir', 'transport', 'session', 'method', 'id', 'error', 'URI / note'].map((label) => ({ label }));
+const TITLES: Record<string, string> = { dir: 'Direction: ↑ sent by the page (client), ↓ received from the server' };
+const COLUMNS: readonly Column[] = ['#', 'time', 'dir', 'transport', 'session', 'method', 'id', 'error', 'URI / note'].map((label) => (TITLES[label] ? { label, title: TITLES[label] } : { label }));
 /** The transport cell of a row whose connection's opening frames went at the cap (FrameRow.transportInferred). */
 const INFERRED_TITLE =
   "This connection's opening frames were dropped at the log's frame cap: its transport is inferred from this frame's kind " +

@@ -178,3 +178,13 @@ it('Alt+2/3/4 with focus on a view tab moves focus to the newly selected tab (it
   expect(await p.evaluate(() => document.activeElement?.className)).toMatch(/\bfilter\b/);
   await p.close();
 });
+
+it('the Messages view\'s column heads show whole ("dir" was cut to "d…"), the direction column with a tooltip', async () => {
+  const p = await imported(FIXTURE);
+  await p.click('[role="tab"][data-view="messages"]');
+  await p.waitForSelector('.frame-row.head');
+  const heads = await p.$$eval('.frame-row.head > span', (hs) => hs.map((h) => ({ text: h.textContent, whole: h.scrollWidth <= h.clientWidth, title: h.getAttribute('title') })));
+  expect(heads.filter((h) => !h.whole).map((h) => h.text)).toEqual([]);
+  expect(heads.find((h) => h.text === 'dir')?.title).toMatch(/^Direction/);
+  await p.close();
+});
