@@ -62,11 +62,17 @@ function filledRules(d: Draft): Draft['rules'] {
   return d.rules.filter((r) => r.pattern.trim() !== '' || (r.seconds.trim() !== '' && !r.fresh));
 }
 
+/** The extra secret header names, each once: header names are case-insensitive (`x-a, X-A` is one; the first spelling is kept). */
 function headerNames(d: Draft): string[] {
+  const seen = new Set<string>();
   return d.extraHeaders
     .split(',')
     .map((h) => h.trim())
-    .filter(Boolean);
+    .filter((h) => {
+      if (h === '' || seen.has(h.toLowerCase())) return false;
+      seen.add(h.toLowerCase());
+      return true;
+    });
 }
 
 export function fromDraft(d: Draft): Settings {

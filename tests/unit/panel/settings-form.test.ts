@@ -57,6 +57,9 @@ describe('settings form', () => {
 
   it('takes header names separated by commas and refuses what is not one', () => {
     expect(fromDraft({ ...base(), extraHeaders: 'X-Tenant, x-customer-key,' }).capture.extraSecretHeaders).toEqual(['X-Tenant', 'x-customer-key']);
+    // Header names are case-insensitive: each is saved once, as first spelled (a review, 2026-12-06: `x-a,,x-a, X-A` saved three).
+    expect(fromDraft({ ...base(), extraHeaders: 'x-a,,x-a, X-A' }).capture.extraSecretHeaders).toEqual(['x-a']);
+    expect(fromDraft({ ...base(), extraHeaders: 'X-Key, x-other, x-KEY' }).capture.extraSecretHeaders).toEqual(['X-Key', 'x-other']);
     expect(draftProblem({ ...base(), extraHeaders: 'x-ok, bad header!' })).toEqual({ field: 'extraHeaders', message: 'Extra secret headers: “bad header!” is not a header name (separate names with commas)' });
   });
 
