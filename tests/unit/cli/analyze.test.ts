@@ -414,6 +414,14 @@ describe('analyze', () => {
     expect(cli(['t.json', '--json'], { 't.json': JSON.stringify(t) }).stdout).toContain('"url": "http://x/\\u202egpj.exe"');
   });
 
+  it('shows invisible marks as escapes, as the panel does (two URIs must not look the same)', () => {
+    const t = JSON.parse(brokenTrace());
+    t.page.url = 'http://x/po\u200blicy\u00ad.md';
+    const r = cli(['t.json'], { 't.json': JSON.stringify(t) });
+    expect(r.stdout).toContain('trace: http://x/po\\u200blicy\\u00ad.md — ');
+    expect(cli(['t.json', '--json'], { 't.json': JSON.stringify(t) }).stdout).toContain('"url": "http://x/po\\u200blicy\\u00ad.md"');
+  });
+
   it('refuses an option given twice, --opt=value, and a --now before every frame', () => {
     const files = { 't.json': brokenTrace() };
     expect(cli(['t.json', '--fail-on', 'warning', '--fail-on', 'error'], files)).toMatchObject({ code: 2, stderr: expect.stringContaining('analyze: --fail-on given twice') });
