@@ -214,9 +214,21 @@ export class MessageReader {
    */
   private scratch: DecodedMessage | undefined;
 
+  /**
+   * With `reuse`, the last request answered off its exchange's own waiting list (nothing refers to it then: the pairing
+   * let go of it, and the sink kept nothing of it): the next scratch, refilled, instead of a new object per request.
+   */
+  private spare: DecodedMessage | undefined;
+
   private base(ctx: PayloadContext, raw: string, kind: MessageKind): DecodedMessage {
-    const m = this.scratch;
-    if (m === undefined) return this.reuse ? (this.scratch = this.fresh(ctx, raw, kind)) : this.fresh(ctx, raw, kind);
+    let m = this.scratch;
+    if (m === undefined) {
+      if (!this.reuse) return this.fresh(ctx, raw, kind);
+      m = this.spare;
+      if (m === undefined) return (this.scratch = this.fresh(ctx, raw, kind));
+      this.spare = undefined;
+      this.scratch = m;
+    }
     // Every field, in the order fresh() makes them.
     m.index = this.count++;
     m.seq = ctx.seq;
@@ -332,6 +344,11 @@ export class MessageReader {
         m.known = verdict.known;
         if (verdict.problem !== undefined) m.problem ??= verdict.problem;
       }
+      this.out.deliver(m, v, ctx.info);
+      // Answered off its exchange's list: the request is nobody's now (see `spare`). Not one taken through its session:
+      // it may still wait in its exchange's list (a legacy POST, an answer on another stream).
+      if (req !== undefined && this.reuse && this.pairing.tookFromOwn) this.spare = req;
+      return;
     } else {
       m.known = false;
     }

@@ -20,6 +20,11 @@ function removeAt(list: DecodedMessage[], i: number): void {
 
 export class RequestPairing {
   private bySession = new Map<string, SessionPending>();
+  /**
+   * Whether the request the last `take` returned came off its exchange's own waiting list: then nothing of the pairing
+   * refers to it any more (a request taken through its session may still sit in its exchange's list).
+   */
+  tookFromOwn = false;
 
   private scope(session: string): SessionPending {
     let s = this.bySession.get(session);
@@ -55,6 +60,7 @@ export class RequestPairing {
    * string form of a numeric request id ("5" for 5) answers it too, as the SDK clients take it (`Number(response.id)`).
    */
   take(responseDir: Direction, id: RequestId | null | undefined, own: DecodedMessage[] | undefined, session: string | undefined): DecodedMessage | undefined {
+    this.tookFromOwn = false;
     const m = this.takeExact(responseDir, id, own, session);
     if (m !== undefined || typeof id !== 'string' || id.length === 0 || id.length > 16) return m;
     const n = Number(id);
@@ -71,6 +77,7 @@ export class RequestPairing {
         if (match && m.dir === requestDir) {
           removeAt(own, i);
           this.unscope(m);
+          this.tookFromOwn = true;
           return m;
         }
       }

@@ -89,6 +89,39 @@ describe('object reuse for a sink that keeps no messages', () => {
     );
   });
 
+  it('a request answered through its session, still in its exchange\'s list, is not reused for a later message', () => {
+    // Legacy HTTP+SSE: the POST's request waits in the POST's list and in the session; its answer comes on the GET
+    // stream (taken through the session). A second answer with its id on the POST itself must still find it there.
+    const post = 'http://localhost:3001/message?sessionId=x';
+    const frames = stamp([
+      { kind: 'es-connect', conn: 'g', url: 'http://localhost:3001/sse', withCredentials: false },
+      { kind: 'es-open', conn: 'g' },
+      { kind: 'sse-event', conn: 'g', event: 'endpoint', data: { text: '/message?sessionId=x' } },
+      { kind: 'http-request', conn: 'p1', method: 'POST', url: post, headers: {}, body: { text: req('resources/read', { uri: URIS[1] }, 1) } },
+      { kind: 'sse-event', conn: 'g', event: 'message', data: { text: res(1, { contents: [{ uri: URIS[1], text: 'a' }] }) } },
+      { kind: 'http-request', conn: 'p2', method: 'POST', url: post, headers: {}, body: { text: req('resources/subscribe', { uri: URIS[0] }, 2) } },
+      { kind: 'http-request', conn: 'p3', method: 'POST', url: post, headers: {}, body: { text: req('resources/read', { uri: URIS[2] }, 3) } },
+      { kind: 'http-body', conn: 'p1', body: { text: res(1, { contents: [{ uri: URIS[1], text: 'a' }] }) } },
+    ]);
+    const kept = deliveries(true, frames);
+    expect(kept).toEqual(deliveries(false, frames));
+    const last = kept.at(-1) as ['message', DecodedMessage];
+    expect(last[1]).toMatchObject({ kind: 'result', id: 1, method: 'resources/read', uri: URIS[1] });
+    expect(last[1].pair).toBeDefined();
+  });
+
+  it('an answered request is refilled as a later message: every field, as a new one', () => {
+    const frames = stamp([
+      { kind: 'http-request', conn: 'c1', method: 'POST', url: URL, headers: { 'mcp-session-id': 'S1' }, body: { text: req('resources/read', { uri: URIS[1] }, 1) } },
+      { kind: 'http-body', conn: 'c1', body: { text: `[${res(1, { contents: [{ uri: URIS[1], text: 'a' }] })}]` } },
+      { kind: 'http-end', conn: 'c1', outcome: 'complete', phase: 'body', bytes: 0 },
+      { kind: 'http-request', conn: 'c2', method: 'POST', url: URL, headers: { 'mcp-session-id': 'S2' }, body: { text: req('ping', {}, 7) } },
+      { kind: 'http-body', conn: 'c2', body: { text: '{"jsonrpc":"2.0","id":' } },
+      { kind: 'http-request', conn: 'c3', method: 'POST', url: URL, headers: { 'mcp-session-id': 'S1' }, body: { text: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/x' }) } },
+    ]);
+    expect(deliveries(true, frames)).toEqual(deliveries(false, frames));
+  });
+
   it('an exchange that ended unanswered is kept for reuse without its requests (nor their bodies)', () => {
     const d = new Decoder({ keepsNoMessages: true, message: () => undefined, wire: () => undefined });
     const big = req('resources/read', { uri: 'file:///docs/a.md', pad: 'x'.repeat(10_000) }, 1);
