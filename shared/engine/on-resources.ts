@@ -174,7 +174,7 @@ export function onSubscribeAnswered(core: EngineCore, c: ClientModel, m: Decoded
   const u = c.uri(m.uri);
   core.touch(u, m.t);
   // Asked for when its request was sent (the latest subscribe in flight: never earlier than this answer's own).
-  const askedT = u.subscribeInFlight > 0 && u.subscribeSentT !== undefined ? u.subscribeSentT : m.t;
+  const askedT = u.subscribeInFlight > 0 && !Number.isNaN(u.subscribeSentT) ? u.subscribeSentT : m.t;
   u.subscribeInFlight = Math.max(0, u.subscribeInFlight - 1);
   const l = core.session(c, m.session, m.t, m.seq);
   const gen = takeResubscribe(u);

@@ -108,8 +108,8 @@ function row(core: EngineCore, u: UriState, now: number, ids: FindingId[], worst
     r.listedLastModified = u.listedLastModified;
     r.listedAt = u.listedAt!;
   }
-  if (u.lastNotifyT !== undefined) r.lastNotifyT = u.lastNotifyT;
-  if (u.lastReadReqT !== undefined) r.lastReadT = u.lastReadReqT;
+  if (!Number.isNaN(u.lastNotifyT)) r.lastNotifyT = u.lastNotifyT;
+  if (!Number.isNaN(u.lastReadReqT)) r.lastReadT = u.lastReadReqT;
   if (u.lastReadFailed !== undefined) r.lastReadFailed = u.lastReadFailed;
   if (node !== undefined) r.flowNode = node;
   return r;

@@ -189,7 +189,8 @@ export class UriState {
   listedAt: number | undefined;
   listedSeq = 0;
 
-  lastReadReqT: number | undefined;
+  /** NaN until a read is sent (a double field, written in place: `number | undefined` boxed every write, promoted with the URI). */
+  lastReadReqT = NaN;
   /** The seq of the last read sent (a delivery gap's doubt takes one sent since it began as its re-read). */
   lastReadReqSeq = 0;
   /** The message index of the last read sent, and why it failed when it did (undefined: answered, or on its way). */
@@ -218,7 +219,7 @@ export class UriState {
    */
   heldAskedT: number | undefined = undefined;
   /** When the client last sent resources/subscribe for it (the request of the answer that may begin a hold). */
-  subscribeSentT: number | undefined = undefined;
+  subscribeSentT = NaN;
   /** The session its latest resources/subscribe was sent on (its answer will not come once that ends). */
   subscribeOn: SubscriptionLedger | undefined = undefined;
   /**
@@ -243,7 +244,8 @@ export class UriState {
   /** The last way it stopped being (or failed to become) subscribed: the reason a cached entry is uncovered. */
   loss: { reason: CoverageReason; t: number; seq: number } | undefined;
 
-  lastNotifyT: number | undefined;
+  /** NaN until a notification (see lastReadReqT). */
+  lastNotifyT = NaN;
   lastNotifySeq = 0;
   notifyCount = 0;
   /** The last CADENCE_WINDOW intervals between notifications, as a ring. */
@@ -372,13 +374,14 @@ export class UriState {
   }
 
   /** The first notification of the latest burst: intervals are measured between bursts (BURST_MS). */
-  private cadenceT: number | undefined = undefined;
+  private cadenceT = NaN;
 
   noteInterval(t: number): void {
     const from = this.cadenceT;
-    if (from !== undefined && t - from < BURST_MS) return;
+    const first = Number.isNaN(from);
+    if (!first && t - from < BURST_MS) return;
     this.cadenceT = t;
-    if (from === undefined) return;
+    if (first) return;
     this.ring[this.ringPos] = t - from;
     this.ringCount++;
     if (++this.ringPos === CADENCE_WINDOW) this.ringPos = 0;

@@ -162,7 +162,7 @@ function lostRun(c: ClientModel, reason: string | undefined): WorkRun | undefine
  */
 function inFlightWait(core: EngineCore, u: UriState, t: number, seq: number): AnswerWait | undefined {
   const listen = u.beliefListen;
-  const pending = u.subscribeInFlight > 0 && u.subscribeSentT !== undefined ? 'subscribe' : listen !== undefined && listen.open && !listen.acked ? 'listen' : undefined;
+  const pending = u.subscribeInFlight > 0 && !Number.isNaN(u.subscribeSentT) ? 'subscribe' : listen !== undefined && listen.open && !listen.acked ? 'listen' : undefined;
   const w = u.waitCached;
   if (pending === undefined || u.client.ended) {
     // The answer came (a success if it holds now), or the request died (an error, its exchange, the page left).
@@ -173,7 +173,7 @@ function inFlightWait(core: EngineCore, u: UriState, t: number, seq: number): An
     }
     return undefined;
   }
-  const sentT = pending === 'subscribe' ? u.subscribeSentT! : listen!.startT;
+  const sentT = pending === 'subscribe' ? u.subscribeSentT : listen!.startT;
   if (w !== undefined && w.sentT === sentT && w.endT === undefined) return w;
   const slots = u.conds;
   for (const id of ['cached-not-subscribed', 'phantom-subscription'] as const) {

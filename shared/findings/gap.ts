@@ -53,7 +53,7 @@ export interface GapDoubt {
 
 function mark(u: UriState, from: { t: number; seq: number }, back: { t: number; seq: number }, reason: string, severity: Severity, l: SubscriptionLedger, lapse?: string): void {
   // A read sent since the gap began and still on its way answers it when it comes (sent before the return: not late).
-  const inFlight = u.readsInFlight > 0 && u.lastReadReqSeq > from.seq ? { t: u.lastReadReqT ?? back.t, seq: u.lastReadReqSeq, queued: false } : undefined;
+  const inFlight = u.readsInFlight > 0 && u.lastReadReqSeq > from.seq ? { t: Number.isNaN(u.lastReadReqT) ? back.t : u.lastReadReqT, seq: u.lastReadReqSeq, queued: false } : undefined;
   // A lapse is in doubt from when it was subscribed again (the loss itself is cached-not-subscribed's, while it lasted).
   const startT = reason === 'subscription-lapsed' ? back.t : from.t;
   const d = u.gapDoubt;
