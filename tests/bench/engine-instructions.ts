@@ -3,7 +3,9 @@
 // a 40,000-frame synthetic trace (both generations, reconnects) against each tree's `shared/` (default: this one) and
 // counts instructions under valgrind's callgrind with single-threaded V8. Per tree it prints the instructions of one
 // replay, and of JSON.parse of the same payloads, each taken as (count with 6 passes − count with 3) / 3, so start-up,
-// compilation and warm-up cancel out. Repeatable to about ±0.5M; a change of inlining can move it by several M. Needs
+// compilation and warm-up cancel out. Back-to-back runs of one tree agreed within ±0.5M, but runs at other times spread
+// by 4–15M (2026-12-06: the same tree 643.9M, 647.5M, 647.7M; JSON.parse 443–458M), and a change of inlining moves it
+// by several M: compare trees in one run, and trust only differences well above ~5M. Needs
 // valgrind (`apt-get install -y valgrind`); a few minutes per tree. A tool for judging a change, not part of
 // `npm run bench`.
 import { execFileSync, spawnSync } from 'node:child_process';
