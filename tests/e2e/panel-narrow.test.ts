@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportTrace, serializeTrace } from '../../shared/trace/index.ts';
 import { neverResubscribingTrace } from '../bench/reconnect-trace.ts';
-import { startBrowser, type Browser } from '../support/extension.ts';
+import { openImported, startBrowser, type Browser } from '../support/extension.ts';
 
 const FIXTURE = resolve('tests/fixtures/server-everything-streamable.trace.json');
 const SIDE = { width: 380, height: 800 };
@@ -37,12 +37,7 @@ afterAll(async () => {
 });
 
 async function imported(path: string, size: { width: number; height: number }): Promise<Page> {
-  const p = await browser.context.newPage();
-  await p.setViewportSize(size);
-  await p.goto(`chrome-extension://${browser.extensionId}/panel.html?theme=light`);
-  await p.waitForSelector('.status-bar[data-status="offline"]');
-  await p.setInputFiles('input[type="file"]', path);
-  await p.waitForSelector('.status-bar[data-status="imported"]');
+  const p = await openImported(browser, path, size);
   await p.waitForSelector('.uri-row[data-uri]');
   return p;
 }

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportTrace, serializeTrace } from '../../shared/trace/index.ts';
-import { startBrowser, type Browser } from '../support/extension.ts';
+import { openImported, startBrowser, type Browser } from '../support/extension.ts';
 import { FrameLog } from '../support/frame-log.ts';
 import { StreamableClient, WsClient } from '../support/mcp-clients.ts';
 import { twoEndpointLog } from '../support/two-clients.ts';
@@ -34,16 +34,6 @@ afterAll(async () => {
   await browser?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function imported(path: string, size: { width: number; height: number }, theme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const p = await browser.context.newPage();
-  await p.setViewportSize(size);
-  await p.goto(`chrome-extension://${browser.extensionId}/panel.html?theme=${theme}`);
-  await p.waitForSelector('.status-bar[data-status="offline"]');
-  await p.setInputFiles('input[type="file"]', path);
-  await p.waitForSelector('.status-bar[data-status="imported"]');
-  return p;
-}
 
 /** `log` written as a trace file of the test's folder, exported when the log ends. */
 function traceFile(log: FrameLog, name: string): string {
@@ -72,7 +62,7 @@ function messageSessionCells(p: Page) {
 
 it('the timeline legend shows a stale swatch per severity, in the colours the bands are drawn in (light and dark)', async () => {
   for (const theme of ['light', 'dark'] as const) {
-    const p = await imported(FIXTURE, { width: 1400, height: 900 }, theme);
+    const p = await openImported(browser, FIXTURE, { width: 1400, height: 900 }, theme);
     await p.waitForSelector('.timeline-legend');
     const seen = await p.evaluate(() => {
       // A variable's colour as the browser computes it (the canvas reads the same variables: timeline-draw.ts palette).
@@ -114,7 +104,7 @@ it('the timeline legend shows a stale swatch per severity, in the colours the ba
 it('the Sessions grid fits beside the metrics at 1,400 px (room for a classic scrollbar too) and at 1,440 px as before', async () => {
   const seen: Record<number, unknown> = {};
   for (const width of [1400, 1440]) {
-    const p = await imported(FIXTURE, { width, height: 900 });
+    const p = await openImported(browser, FIXTURE, { width, height: 900 });
     await p.click('[role="tab"][data-view="sessions"]');
     await p.waitForSelector('.session-row');
     seen[width] = await p.evaluate(() => {
@@ -153,7 +143,7 @@ it('after frames were dropped at the cap, rows of a connection whose opening fra
   const frames = log.frames.slice(cut);
   const path = join(dir, 'capped.trace.json');
   writeFileSync(path, serializeTrace(exportTrace({ frames, createdAt: frames.at(-1)!.t + 60_000, pageUrl: 'http://localhost:8080/kb', dropped: { frames: cut } })));
-  const p = await imported(path, { width: 1400, height: 900 });
+  const p = await openImported(browser, path, { width: 1400, height: 900 });
   await p.click('[role="tab"][data-view="messages"]');
   await p.waitForSelector('.frame-row[data-seq]');
   const rows = await p.$$eval('.frame-row[data-seq]', (rs) =>
@@ -180,7 +170,7 @@ it('after frames were dropped at the cap, rows of a connection whose opening fra
 });
 
 it('the Messages view names a WebSocket\'s rows WebSocket #n, as the other views, and session: finds them by that name', async () => {
-  const p = await imported(twoEndpointTrace(), { width: 1400, height: 1400 });
+  const p = await openImported(browser, twoEndpointTrace(), { width: 1400, height: 1400 });
   await p.click('[role="tab"][data-view="messages"]');
   await p.waitForSelector('.frame-row[data-seq]');
   const sessionCells = () => messageSessionCells(p);
@@ -204,7 +194,7 @@ it('the Messages view names a WebSocket\'s rows WebSocket #n, as the other views
 });
 
 it('a 2026 listen is `listen <request id>` in the Messages view, the URI table and the Findings view too, and session: finds it by that name there', async () => {
-  const p = await imported(traceFile(listenLog(), 'listens.trace.json'), { width: 1400, height: 1400 });
+  const p = await openImported(browser, traceFile(listenLog(), 'listens.trace.json'), { width: 1400, height: 1400 });
   await p.click('[role="tab"][data-view="messages"]');
   await p.waitForSelector('.frame-row[data-seq]');
   const sessionCells = () => messageSessionCells(p);
@@ -241,7 +231,7 @@ it('a 2026 listen is `listen <request id>` in the Messages view, the URI table a
 });
 
 it('a listen that reuses a request id is `listen:1 #2` in the Messages view and the message drawer, as in the Sessions grid; a plain 2026 message has no session, said so', async () => {
-  const p = await imported(traceFile(reusedListenLog().log, 'reused-listen.trace.json'), { width: 1400, height: 1400 });
+  const p = await openImported(browser, traceFile(reusedListenLog().log, 'reused-listen.trace.json'), { width: 1400, height: 1400 });
   await p.click('[role="tab"][data-view="messages"]');
   await p.waitForSelector('.frame-row[data-seq]');
   const sessionCells = () => messageSessionCells(p);
@@ -280,7 +270,7 @@ it('a listen that reuses a request id is `listen:1 #2` in the Messages view and 
 });
 
 it("the Findings view tells two endpoints' findings about one URI apart by the client's tag, and names WebSockets WebSocket #n", async () => {
-  const p = await imported(twoEndpointTrace(), { width: 1400, height: 900 });
+  const p = await openImported(browser, twoEndpointTrace(), { width: 1400, height: 900 });
   await p.click('[role="tab"][data-view="findings"]');
   await p.waitForSelector('.finding-row[data-finding-id]');
   const rowsOf = () =>
@@ -333,7 +323,7 @@ it("the Findings view tells two endpoints' findings about one URI apart by the c
   c.initialize({ sessionId: 'S1' });
   c.read(POLICY, 'v1');
   one.wait(5000);
-  const q = await imported(traceFile(one, 'one-client.trace.json'), { width: 1400, height: 900 });
+  const q = await openImported(browser, traceFile(one, 'one-client.trace.json'), { width: 1400, height: 900 });
   await q.click('[role="tab"][data-view="findings"]');
   await q.waitForSelector('.finding-row[data-finding-id]');
   expect(await q.$$eval('.finding-row[data-client]', (xs) => xs.length)).toBe(0);
@@ -346,7 +336,7 @@ it("the URI table's Findings column titles a finding as the Findings view does: 
   const log = new FrameLog();
   lapsedLog(log, URL, POLICY);
   log.wait(10_000);
-  const p = await imported(traceFile(log, 'lapsed.trace.json'), { width: 1400, height: 900 });
+  const p = await openImported(browser, traceFile(log, 'lapsed.trace.json'), { width: 1400, height: 900 });
   await p.click('[role="tab"][data-view="resources"]');
   const row = `.uri-row[data-uri="${POLICY}"]`;
   await p.waitForSelector(`${row}[data-findings="resume-gap"]`);

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { exportTrace, serializeTrace } from '../../shared/trace/index.ts';
-import { startBrowser, type Browser } from '../support/extension.ts';
+import { openImported, startBrowser, type Browser } from '../support/extension.ts';
 import { FrameLog } from '../support/frame-log.ts';
 import { StreamableClient } from '../support/mcp-clients.ts';
 
@@ -29,16 +29,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function imported(path: string, size = { width: 1400, height: 900 }): Promise<Page> {
-  const p = await browser.context.newPage();
-  await p.setViewportSize(size);
-  await p.goto(`chrome-extension://${browser.extensionId}/panel.html?theme=light`);
-  await p.waitForSelector('.status-bar[data-status="offline"]');
-  await p.setInputFiles('input[type="file"]', path);
-  await p.waitForSelector('.status-bar[data-status="imported"]');
-  return p;
-}
-
 /** The fixture's text changed by `edit`, written as a trace file of the test's folder. */
 function edited(name: string, edit: (text: string) => string): string {
   const path = join(dir, name);
@@ -49,7 +39,7 @@ function edited(name: string, edit: (text: string) => string): string {
 it('shows a right-to-left override in a URI and a page URL escaped, not as the text it would display', async () => {
   // The URI's bodies (JSON inside the trace's JSON) spell the override as an escape: the decoded URI holds U+202E.
   const bidi = edited('bidi-uri.json', (t) => t.replaceAll(POLICY, 'file:///docs/\\\\u202edm.ycilop').replace(/"page":\{"url":"[^"]*"\}/, '"page":{"url":"http://x/\\u001b[31mRED\\u202e"}'));
-  const p = await imported(bidi);
+  const p = await openImported(browser, bidi);
   const row = p.locator('.uri-row[data-uri^="file:///docs/"]').first();
   await row.waitFor();
   expect(await row.getAttribute('data-uri')).toBe('file:///docs/\u202edm.ycilop');
@@ -114,7 +104,7 @@ function threeUris(): string {
 }
 
 it('copies a URI from the URI table and the Findings view without a line break inside it', async () => {
-  const p = await imported(threeUris());
+  const p = await openImported(browser, threeUris());
   await p.waitForSelector(`.uri-row[data-uri="${POLICY}"]`);
   const uris = await p.$$eval('.uri-row:not(.head)', (rs) => rs.map((r) => r.getAttribute('data-uri')!));
   expect(uris.length).toBeGreaterThan(1);
@@ -146,7 +136,7 @@ it('says an imported trace with no frames, or only page loads, holds no MCP traf
     [write('noframes.json', []), /^noframes\.json holds no MCP traffic: its list of frames is empty\./],
     [write('onlypagestart.json', fixture.frames.filter((f) => f.kind === 'page-start').slice(0, 1)), /^onlypagestart\.json holds no MCP traffic: its 1 frame is a page load or unload/],
   ] as const) {
-    const p = await imported(path);
+    const p = await openImported(browser, path);
     const text = (await p.textContent('.empty[data-empty="true"]', { timeout: 5000 })) ?? '';
     expect(text).toMatch(says);
     expect(await p.textContent('body')).not.toMatch(/yet|so far|fills as/);
@@ -157,13 +147,13 @@ it('says an imported trace with no frames, or only page loads, holds no MCP traf
   new StreamableClient(log, 'http://localhost:3000/mcp').initialize({ sessionId: 'S1' });
   const path = join(dir, 'init-only.json');
   writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t, pageUrl: 'http://localhost:8080/kb' })));
-  const p = await imported(path);
+  const p = await openImported(browser, path);
   expect(await p.textContent('.uri-table .uri-empty')).toBe('No resource URIs in this trace: the client read no resource and subscribed to none.');
   await p.close();
 });
 
 it('Alt+2/3/4 with focus on a view tab moves focus to the newly selected tab (it stayed on the old one)', async () => {
-  const p = await imported(FIXTURE);
+  const p = await openImported(browser, FIXTURE);
   await p.focus('[role="tab"][data-view="resources"]');
   for (const [key, view] of [['Alt+2', 'findings'], ['Alt+3', 'sessions'], ['Alt+4', 'messages'], ['Alt+1', 'resources']] as const) {
     await p.keyboard.press(key);
@@ -180,7 +170,7 @@ it('Alt+2/3/4 with focus on a view tab moves focus to the newly selected tab (it
 });
 
 it('the Messages view\'s column heads show whole ("dir" was cut to "d…"), the direction column with a tooltip', async () => {
-  const p = await imported(FIXTURE);
+  const p = await openImported(browser, FIXTURE);
   await p.click('[role="tab"][data-view="messages"]');
   await p.waitForSelector('.frame-row.head');
   const heads = await p.$$eval('.frame-row.head > span', (hs) => hs.map((h) => ({ text: h.textContent, whole: h.scrollWidth <= h.clientWidth, title: h.getAttribute('title') })));

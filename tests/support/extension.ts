@@ -92,6 +92,20 @@ export async function openPanel(context: BrowserContext, extensionId: string, ta
   return panel;
 }
 
+/**
+ * A panel with no tab (a new page of the browser, `size`, `theme`) that imported the trace file at `path`: resolved
+ * once the status line says imported.
+ */
+export async function openImported(browser: Browser, path: string, size = { width: 1400, height: 900 }, theme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const p = await browser.context.newPage();
+  await p.setViewportSize(size);
+  await p.goto(`chrome-extension://${browser.extensionId}/panel.html?theme=${theme}`);
+  await p.waitForSelector('.status-bar[data-status="offline"]');
+  await p.setInputFiles('input[type="file"]', path);
+  await p.waitForSelector('.status-bar[data-status="imported"]');
+  return p;
+}
+
 export async function stopServiceWorkers(context: BrowserContext, page: Page): Promise<void> {
   const cdp = await context.newCDPSession(page);
   await cdp.send('ServiceWorker.enable');
