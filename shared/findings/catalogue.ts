@@ -321,7 +321,8 @@ export const RESUME_REASONS: Record<ResumeReason, ReasonEntry> = {
       'compare the lastModified resources/list gives with the cached one), so what changed while nothing was subscribed ' +
       'is caught up.' +
       SDK_REFRESH,
-  },  'lapse-caught-up': {
+  },
+  'lapse-caught-up': {
     label: 'changed while unsubscribed, caught up by the re-read',
     title: 'An update was missed while unsubscribed; the re-read caught it up',
     severity: 'info',
