@@ -76,7 +76,7 @@ export function validateSettings(v: unknown): SettingsResult {
       defaultMaxAgeMs: Math.round(s.defaultMaxAgeMs),
       maxFrames: Math.round(s.maxFrames),
       maxBytes: Math.round(s.maxBytes),
-      capture: { bodyCapBytes: Math.round(c.bodyCapBytes), extraSecretHeaders: c.extraSecretHeaders.map((h) => h.toLowerCase()) },
+      capture: { bodyCapBytes: Math.round(c.bodyCapBytes), extraSecretHeaders: [...new Set(c.extraSecretHeaders.map((h) => h.toLowerCase()))] },
     },
   };
 }

@@ -62,7 +62,7 @@ function filledRules(d: Draft): Draft['rules'] {
   return d.rules.filter((r) => r.pattern.trim() !== '' || (r.seconds.trim() !== '' && !r.fresh));
 }
 
-/** The extra secret header names, each once: header names are case-insensitive (`x-a, X-A` is one; the first spelling is kept). */
+/** The extra secret header names, each once: header names are case-insensitive (`x-a, X-A` is one; the first spelling is kept here; validateSettings stores it lower-cased). */
 function headerNames(d: Draft): string[] {
   const seen = new Set<string>();
   return d.extraHeaders

@@ -57,9 +57,14 @@ describe('settings form', () => {
 
   it('takes header names separated by commas and refuses what is not one', () => {
     expect(fromDraft({ ...base(), extraHeaders: 'X-Tenant, x-customer-key,' }).capture.extraSecretHeaders).toEqual(['X-Tenant', 'x-customer-key']);
-    // Header names are case-insensitive: each is saved once, as first spelled (a review, 2026-12-06: `x-a,,x-a, X-A` saved three).
+    // Header names are case-insensitive: each is kept once, as first spelled, by the form (a review, 2026-12-06: `x-a,,x-a, X-A` saved three).
     expect(fromDraft({ ...base(), extraHeaders: 'x-a,,x-a, X-A' }).capture.extraSecretHeaders).toEqual(['x-a']);
     expect(fromDraft({ ...base(), extraHeaders: 'X-Key, x-other, x-KEY' }).capture.extraSecretHeaders).toEqual(['X-Key', 'x-other']);
+    // What is stored is validateSettings' output: lower case, each name once, also for settings saved before the form deduplicated.
+    const stored = validateSettings({ ...DEFAULT_SETTINGS, capture: { ...DEFAULT_SETTINGS.capture, extraSecretHeaders: ['X-Key', 'x-other', 'x-KEY', 'x-key'] } });
+    expect(stored.ok && stored.settings.capture.extraSecretHeaders).toEqual(['x-key', 'x-other']);
+    const fromForm = validateSettings(fromDraft({ ...base(), extraHeaders: 'X-Key, x-KEY' }));
+    expect(fromForm.ok && fromForm.settings.capture.extraSecretHeaders).toEqual(['x-key']);
     expect(draftProblem({ ...base(), extraHeaders: 'x-ok, bad header!' })).toEqual({ field: 'extraHeaders', message: 'Extra secret headers: “bad header!” is not a header name (separate names with commas)' });
   });
 
