@@ -65,7 +65,9 @@ interface Args {
  * machine. The number, or what is wrong in words.
  */
 export function parseNow(v: string): number | string {
-  const s = v.trim();
+  // As milliseconds(): a time padded with spaces (a CI script's " $NOW") meant something else; say so rather than trim.
+  if (v !== v.trim()) return `${JSON.stringify(v)} has spaces around it: give the time alone (e.g. 2026-12-02T10:00:00Z)`;
+  const s = v;
   const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(Z|UTC|[+-]\d{2}:\d{2})?$/i.exec(s);
   const example = '2026-12-02T10:00:00Z, or as the report prints times: 2026-12-02 10:00:00.000 UTC';
   if (m) {

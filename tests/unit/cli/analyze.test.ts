@@ -183,6 +183,10 @@ describe('analyze', () => {
     expect(cli(['x.json', '--bogus'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown option --bogus') });
     // Date.parse would read "1" as the year 2001: only ISO 8601 is taken.
     expect(cli(['x.json', '--now', '1'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--now: expected an ISO 8601 time') });
+    // Padded with spaces, --now is refused as a padded millisecond option is (' 1000'), saying why; not trimmed.
+    expect(cli(['x.json', '--now', ' 2026-12-02T10:00:00Z'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('--now: " 2026-12-02T10:00:00Z" has spaces around it') });
+    expect(cli(['x.json', '--now', '2026-12-02 10:00:00.000 UTC\n'], {})).toMatchObject({ code: 2, stderr: expect.stringContaining('has spaces around it') });
+    expect(cli(['x.json', '--grace', ' 1000'], {})).toMatchObject({ code: 2 });
     // A HAR (the other file the panel exports) is named as such.
     expect(cli(['x.har'], { 'x.har': JSON.stringify({ log: { version: '1.2', entries: [] } }) })).toMatchObject({ code: 2, stderr: expect.stringContaining('(this looks like a HAR file;') });
     // …whatever the order of its keys; an empty file is called empty, not cut short.
