@@ -7,8 +7,11 @@
 
 /** Every character shown escaped, newlines included. */
 const ALL = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-/** The same, less line feed and tab: text whose own line breaks are layout (a tooltip's lines, a body in a <pre>). */
-const KEEP_NEWLINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+/**
+ * The same, less line feed, tab and the CR of a CRLF: text whose own line breaks are layout (a tooltip's lines, a body
+ * in a <pre>; an nginx error page ends its lines CRLF). A lone CR is still escaped: it would overwrite a line.
+ */
+const KEEP_NEWLINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\r(?!\n)/;
 const KEEP_NEWLINES_G = new RegExp(KEEP_NEWLINES.source, 'g');
 const ANY = new RegExp(ALL.source);
 
@@ -27,7 +30,7 @@ export function hasUnprintable(s: string, keepNewlines = false): boolean {
 
 /**
  * `s` with control, bidirectional and invisible formatting characters shown as escapes (`\u202e`, `\n`);
- * `keepNewlines` keeps line feeds and tabs as they are (multi-line text). Text without any is returned as is.
+ * `keepNewlines` keeps line feeds, tabs and CRLF line ends as they are (multi-line text); a lone CR is escaped. Text without any is returned as is.
  */
 export function printableText(s: string, keepNewlines = false): string {
   if (!hasUnprintable(s, keepNewlines)) return s;

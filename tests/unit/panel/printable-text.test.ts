@@ -11,6 +11,11 @@ describe('printableText', () => {
     expect(printableText('x\u001b[31m\u0085\u2028')).toBe('x\\u001b[31m\\u0085\\u2028');
     expect(printableText('a\nb\tc\rd')).toBe('a\\nb\\tc\\rd');
     expect(printableText('a\nb\tc\rd', true)).toBe('a\nb\tc\\rd');
+    // A CRLF body (an nginx 502 page) keeps its line ends in a <pre>; only a lone CR shows as \r.
+    expect(printableText('<html>\r\n<body>\r\n</html>\r\n', true)).toBe('<html>\r\n<body>\r\n</html>\r\n');
+    expect(printableText('a\r\nb\rc\r', true)).toBe('a\r\nb\\rc\\r');
+    expect(hasUnprintable('a\r\nb', true)).toBe(false);
+    expect(printableText('a\r\nb')).toBe('a\\r\\nb');
     const plain = 'file:///docs/politique-é.md 文档 😀';
     expect(printableText(plain)).toBe(plain);
     expect(hasUnprintable(plain)).toBe(false);
