@@ -426,6 +426,20 @@ describe('analyze', () => {
     expect(cli(['t.json', '--json'], { 't.json': JSON.stringify(t) }).stdout).toContain('"url": "http://x/po\\u200blicy\\u00ad.md"');
   });
 
+  it('shows tag characters and every other format character as escapes (ASCII smuggled in a URI must show)', () => {
+    const t = JSON.parse(brokenTrace());
+    // U+E0041 (TAG LATIN CAPITAL LETTER A) displays as nothing: `file:///a\u{E0041}.md` reads as file:///a.md.
+    t.page.url = 'file:///a\u{E0041}.md\u180e\u206a\ufff9\u{1D173}';
+    const r = cli(['t.json'], { 't.json': JSON.stringify(t) });
+    expect(r.stdout).toContain('trace: file:///a\\u{e0041}.md\\u180e\\u206a\\ufff9\\u{1d173} — ');
+    expect(r.stdout).not.toMatch(/[\p{Cf}]/u);
+    // --json: the same characters as JSON escapes (an astral one as its surrogate pair): valid JSON, the same value.
+    const json = cli(['t.json', '--json'], { 't.json': JSON.stringify(t) }).stdout;
+    expect(json).toContain('"url": "file:///a\\udb40\\udc41.md\\u180e\\u206a\\ufff9\\ud834\\udd73"');
+    expect(json).not.toMatch(/[\p{Cf}]/u);
+    expect(JSON.parse(json).trace.page.url).toBe(t.page.url);
+  });
+
   it('refuses an option given twice, --opt=value, and a --now before every frame', () => {
     const files = { 't.json': brokenTrace() };
     expect(cli(['t.json', '--fail-on', 'warning', '--fail-on', 'error'], files)).toMatchObject({ code: 2, stderr: expect.stringContaining('analyze: --fail-on given twice') });

@@ -16,7 +16,10 @@ describe('printableText', () => {
     expect(printableText('a\r\nb\rc\r', true)).toBe('a\r\nb\\rc\\r');
     expect(hasUnprintable('a\r\nb', true)).toBe(false);
     expect(printableText('a\r\nb')).toBe('a\\r\\nb');
-    const plain = 'file:///docs/politique-é.md 文档 😀';
+    // Every format character, the tag characters (hidden ASCII) among them: an astral one as \u{…}.
+    expect(printableText('file:///a\u{E0041}.md')).toBe('file:///a\\u{e0041}.md');
+    expect(printableText('a\u{E0001}\u{E007F}\u180e\u206f\ufffb\u{1D17A}', true)).toBe('a\\u{e0001}\\u{e007f}\\u180e\\u206f\\ufffb\\u{1d17a}');
+        const plain = 'file:///docs/politique-é.md 文档 😀';
     expect(printableText(plain)).toBe(plain);
     expect(hasUnprintable(plain)).toBe(false);
     expect(hasUnprintable('a\nb', true)).toBe(false);
@@ -28,6 +31,9 @@ describe('escapeVNode (every text node and tooltip the panel renders)', () => {
     const text = { type: null, props: 'file:///docs/\u202edm.ycilop' } as unknown as VNode;
     escapeVNode(text);
     expect(text.props).toBe('file:///docs/\\u202edm.ycilop');
+    const tagged = { type: null, props: 'file:///a\u{E0041}.md' } as unknown as VNode;
+    escapeVNode(tagged);
+    expect(tagged.props).toBe('file:///a\\u{e0041}.md');
     const el = { type: 'span', props: { title: 'a\u202e\nb', 'aria-label': '\u2067x', 'data-uri': 'a\u202e', children: 'c' } } as unknown as VNode;
     escapeVNode(el);
     expect(el.props).toEqual({ title: 'a\\u202e\nb', 'aria-label': '\\u2067x', 'data-uri': 'a\u202e', children: 'c' });
