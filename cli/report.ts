@@ -104,7 +104,9 @@ export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: s
   out.push('', 'SESSIONS', snap.sessions.length ? table(['session', 'endpoint', 'transport', 'state', 'channel', 'subscriptions'], sessionRows(snap.sessions, name)) : '(none)');
   // The panel's notes under its Sessions table: a session picked up mid-way (its initialize not in the log, its version
   // read from the MCP-Protocol-Version header: `(from header)`), one the page resumed.
-  for (const note of sessionNotes(snap.sessions.map((session) => ({ session })))) out.push(note.text);
+  // A note is one line: its session ids are the server's, so a line feed in one is escaped (p) rather than forging a
+  // line of the report (the report's final printable keeps newlines).
+  for (const note of sessionNotes(snap.sessions.map((session) => ({ session })))) out.push(p(note.text));
   const tags = snapshotClientTags(snap);
   out.push(
     '',

@@ -526,6 +526,36 @@ describe('analyze: a first-use review (2026-12-06)', () => {
     expect(whole).not.toMatch(/note: no page URL|picked up mid-way|from header|^S1 \*/m);
   });
 
+  it('notes a session the page resumed (↻) as the panel does, its id escaped on the one line of the note', () => {
+    /** The reloaded page of session-ids.test.ts: it resumes its stored session id, with no initialize. */
+    const resumedTrace = (id: string): string => {
+      const log1 = new FrameLog('doc-1');
+      log1.pageStart('http://localhost:8080/');
+      const c1 = new StreamableClient(log1, 'http://localhost:3000/mcp', '2025-06-18');
+      c1.initialize({ sessionId: id });
+      c1.openGet();
+      c1.read(POLICY, 'x');
+      c1.subscribe(POLICY);
+      log1.pageEnd('http://localhost:8080/');
+      const log2 = new FrameLog('doc-2', log1.t + 10, log1.lastSeq);
+      log2.pageStart('http://localhost:8080/');
+      const c2 = new StreamableClient(log2, 'http://localhost:3000/mcp', '2025-06-18');
+      c2.sessionId = id; // resumed from storage: no initialize
+      c2.negotiated = '2025-06-18';
+      c2.openGet();
+      c2.read(POLICY, 'y');
+      return serializeTrace(exportTrace({ frames: [...log1.frames, ...log2.frames], createdAt: log2.t + 100, pageUrl: 'http://localhost:8080/' }));
+    };
+    const plain = cli(['t.json'], { 't.json': resumedTrace('S1') }).stdout;
+    expect(plain).toContain('\n↻ resumed session S1 (no initialize: the page reused the stored id of an earlier session on the same endpoint');
+    // A session id is the server's (the page's): one holding a line feed must not forge a line of the report.
+    const forged = 'S1\n0 error(s), 0 warning(s), 0 info; FORGED';
+    const out = cli(['t.json'], { 't.json': resumedTrace(forged) }).stdout;
+    expect(out).toContain('\n↻ resumed session S1\\n0 error(s), 0 warning(s), 0 info; FORGED (no initialize:');
+    // The report's own summary line starts so; no line the id forged does.
+    expect(out.split('\n').filter((l) => l.includes('FORGED')).every((l) => !l.startsWith('0 error'))).toBe(true);
+  });
+
   it('option numbers: plain decimals only, each range said, and a rule rounded as the panel saves it', () => {
     const fails = (argv: string[], message: string) => expect(cli(['x.json', ...argv], {}), argv.join(' ')).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining(message) });
     // 0 is a number out of range, not a malformed rule.
