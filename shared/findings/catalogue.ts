@@ -322,6 +322,23 @@ export const RESUME_REASONS: Record<ResumeReason, ReasonEntry> = {
       'is caught up.' +
       SDK_REFRESH,
   },
+  'lapse-reread-late': {
+    label: 'subscribed again, read again late',
+    title: 'Subscribed again, but read again only late',
+    severity: 'info',
+    inDetail: true,
+    explanation:
+      'This URI\'s subscription ended after it was read (the server lost it when its session ended or its listen stream ' +
+      'dropped; or the client unsubscribed, closed its listen, left it out of a new listen) and the client made it ' +
+      'again, but read the URI again only past the grace after that (the detail says how many ms): an update made ' +
+      'while nothing was subscribed was announced to nobody, so until that late read the cache could have been stale, ' +
+      'and shown as current.',
+    fix:
+      'Read each cached URI again right after subscribing to it again (after every initialize or re-listen), not on a ' +
+      'later trigger, or compare the lastModified resources/list gives with the cached one, so what changed while ' +
+      'nothing was subscribed is caught up at once.' +
+      SDK_REFRESH,
+  },
   'lapse-caught-up': {
     label: 'changed while unsubscribed, caught up by the re-read',
     title: 'An update was missed while unsubscribed; the re-read caught it up',

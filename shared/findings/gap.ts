@@ -191,8 +191,14 @@ function settle(core: EngineCore, u: UriState, d: GapDoubt, sent: { t: number; q
   if (wasLate) ends.push(`read again only ${Math.round(sent.t - d.backT)} ms after ${sinceBack(d)}`);
   const caughtUp = found !== undefined && d.reason === 'subscription-lapsed';
   if (caughtUp) ends.push(`the read sent at seq ${found.reqSeq} found it changed (${found.change}): an update made while it was not subscribed was missed${wasLate ? '' : ', and this read caught it up'}`);
-  // Read again in time, and that read found the change: the catch-up worked (lapse-caught-up, not "not read again").
-  if (ends.length > 0) recordGap(core, u, d, ends.join('; '), t, seq, caughtUp && !wasLate ? 'lapse-caught-up' : undefined);
+  // Read again in time, and that read found the change: the catch-up worked (lapse-caught-up, not "not read again"); a
+  // lapse read again late was read again, late (lapse-reread-late, not "not read again" either).
+  if (ends.length > 0) recordGap(core, u, d, ends.join('; '), t, seq, caughtUp && !wasLate ? 'lapse-caught-up' : lateLapse(d, wasLate));
+}
+
+/** A lapse whose re-read came past the grace: its own reason (a late re-read is no "not read again"). */
+function lateLapse(d: GapDoubt, wasLate: boolean): ResumeReason | undefined {
+  return wasLate && d.reason === 'subscription-lapsed' ? 'lapse-reread-late' : undefined;
 }
 
 /** The doubt as history, ended at `t` (seq `seq`), with how it ended (`end`) after what the gap was; `reason` overrides the gap's. */
@@ -235,7 +241,7 @@ export function closeGap(core: EngineCore, u: UriState, how: string, t: number, 
   u.gapDoubt = undefined;
   if (!u.cached) return;
   if (d.reread) {
-    if (late(core, d, d.reread)) recordGap(core, u, d, `read again only ${Math.round(d.reread.t - d.backT)} ms after ${sinceBack(d)}, not answered ${how}`, t, seq);
+    if (late(core, d, d.reread)) recordGap(core, u, d, `read again only ${Math.round(d.reread.t - d.backT)} ms after ${sinceBack(d)}, not answered ${how}`, t, seq, lateLapse(d, true));
     return;
   }
   if (t - d.backT < core.grace || u.client.catchUpExcuse.covers(d.backT, t, core.grace)) return;

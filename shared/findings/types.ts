@@ -36,7 +36,7 @@ export type CoverageReason =
 export type PhantomReason = 'subscribe-not-offered';
 
 /** Sub-cases of resume-gap (findings/lifecycle.ts for the session, findings/gap.ts for each URI). */
-export type ResumeReason = 'no-last-event-id' | 'unknown-last-event-id' | 'no-event-ids' | 'subscription-lapsed' | 'lapse-caught-up';
+export type ResumeReason = 'no-last-event-id' | 'unknown-last-event-id' | 'no-event-ids' | 'subscription-lapsed' | 'lapse-caught-up' | 'lapse-reread-late';
 
 export interface Finding {
   id: FindingId;

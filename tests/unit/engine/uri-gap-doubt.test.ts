@@ -302,7 +302,7 @@ describe('a URI subscribed again after the server lost its subscription, not rea
     expect(found[0]!.title + found[0]!.explanation).not.toMatch(/not read again|has not read/);
   });
 
-  it('a catch-up read sent past the grace that finds the content changed stays subscription-lapsed: late, and the change missed', () => {
+  it('a catch-up read sent past the grace that finds the content changed is lapse-reread-late: late, and the change missed', () => {
     const log = new FrameLog();
     const c = new StreamableClient(log, URL, '2025-11-25');
     c.initialize({ sessionId: 'S1' });
@@ -314,8 +314,35 @@ describe('a URI subscribed again after the server lost its subscription, not rea
     log.wait(5000);
     c.read(POLICY, 'v2');
     const found = run(log).findings(log.t + 60_000).filter((f) => f.id === 'resume-gap' && f.uri !== undefined);
-    expect(brief(found, 'info')).toEqual([`resume-gap ${POLICY} subscription-lapsed info`]);
+    expect(brief(found, 'info')).toEqual([`resume-gap ${POLICY} lapse-reread-late info`]);
     expect(found[0]!.detail).toMatch(/; read again only \d+ ms after it was subscribed again; the read sent at seq \d+ found it changed \(\w{8}, 2 B → \w{8}, 2 B\): an update made while it was not subscribed was missed$/);
+    expect(found[0]!.title).toBe(RESUME_REASONS['lapse-reread-late'].title);
+  });
+
+  it('a lapse read again past the grace is lapse-reread-late, whose words say it was read again, late (not "not read again")', () => {
+    // Found unchanged, or sent and not answered before the page went: read again either way, only late.
+    for (const answered of [true, false]) {
+      const log = new FrameLog();
+      log.pageStart('http://localhost:8080/');
+      const c = new StreamableClient(log, URL, '2025-11-25');
+      c.initialize({ sessionId: 'S1' });
+      c.read(POLICY, 'v1');
+      c.subscribe(POLICY);
+      c.unsubscribe(POLICY);
+      log.wait(3000);
+      c.subscribe(POLICY);
+      log.wait(5000);
+      if (answered) c.read(POLICY, 'v1');
+      else c.begin('resources/read', { uri: POLICY });
+      log.wait(100);
+      if (!answered) log.pageEnd('http://localhost:8080/');
+      const found = run(log).findings(log.t + 60_000).filter((f) => f.id === 'resume-gap' && f.uri !== undefined);
+      expect(brief(found, 'info'), `answered: ${answered}`).toEqual([`resume-gap ${POLICY} lapse-reread-late info`]);
+      const f = found[0]!;
+      expect(f.detail).toMatch(answered ? /; read again only 5\d{3} ms after it was subscribed again$/ : /; read again only 5\d{3} ms after it was subscribed again, not answered /);
+      expect([f.title, f.explanation, f.fix]).toEqual([RESUME_REASONS['lapse-reread-late'].title, RESUME_REASONS['lapse-reread-late'].explanation, RESUME_REASONS['lapse-reread-late'].fix]);
+      expect(f.title + f.explanation).not.toMatch(/not read again|has not read/);
+    }
   });
 
   it('2026-07-28: a listen that dropped and was opened again', () => {

@@ -50,6 +50,7 @@ describe('finding catalogue', () => {
       'cache-age-exceeded': CATALOGUE['cache-age-exceeded'].fix,
       'no-event-ids': RESUME_REASONS['no-event-ids'].fix,
       'subscription-lapsed': RESUME_REASONS['subscription-lapsed'].fix,
+      'lapse-reread-late': RESUME_REASONS['lapse-reread-late'].fix,
       'subscribe-not-offered': PHANTOM_REASONS['subscribe-not-offered'].fix,
     };
     for (const [what, fix] of Object.entries(fixes)) {
@@ -58,6 +59,11 @@ describe('finding catalogue', () => {
     }
     // An updated notification evicts its URI from the SDK's cache: a plain re-read after one reaches the server.
     expect(CATALOGUE['notified-not-reread'].fix).not.toContain('cacheMode');
+  });
+
+  it('docs/findings.md names every resume-gap reason', () => {
+    const doc = renderFindingsDoc();
+    for (const r of Object.keys(RESUME_REASONS)) expect(doc, r).toContain(`| \`${r}\` |`);
   });
 
   it('every id is emitted somewhere in the engine', () => {
