@@ -10,11 +10,30 @@ import { hasUnprintable, printableText } from '../shared/printable-text.ts';
 
 const LABEL_PROPS = ['title', 'aria-label'] as const;
 
+/**
+ * Texts at least this long (a drawer's Raw or Body, up to 200 KB) are escaped once: the drawer re-renders several times
+ * a second live, and scanning such a body on each render cost up to 28 ms. The last few, input → output; the same
+ * text again (the component's useMemo keeps it) is one map look-up.
+ */
+const LONG_TEXT = 4096;
+const LONG_KEPT = 4;
+const longTexts = new Map<string, string>();
+
+function escapeText(s: string): string {
+  if (s.length < LONG_TEXT) return hasUnprintable(s, true) ? printableText(s, true) : s;
+  const known = longTexts.get(s);
+  if (known !== undefined) return known;
+  const out = printableText(s, true);
+  if (longTexts.size >= LONG_KEPT) longTexts.delete(longTexts.keys().next().value!);
+  longTexts.set(s, out);
+  return out;
+}
+
 /** A vnode's text (a text vnode) or its tooltip and accessible name (an element), escaped. */
 export function escapeVNode(vnode: VNode): void {
   const v = vnode as unknown as { type: unknown; props: unknown };
   if (v.type === null) {
-    if (typeof v.props === 'string' && hasUnprintable(v.props, true)) v.props = printableText(v.props, true);
+    if (typeof v.props === 'string') v.props = escapeText(v.props);
     return;
   }
   if (typeof v.type !== 'string' || v.props === null || typeof v.props !== 'object') return;

@@ -12,6 +12,7 @@ import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/fo
 import { capabilitiesOf, messageRangeAtSeq, NOT_INITIALIZED, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
 import { messageSessionName, nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionMention, type SessionIdName } from '../model/session-label.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
+import { printableText } from '../../shared/printable-text.ts';
 import { findingsForRow } from '../model/uri-table.ts';
 import { flowNodeText } from '../model/flow-view.ts';
 import { frameLabelAt } from '../model/frame-label.ts';
@@ -75,8 +76,9 @@ function pretty(text: string): string {
 }
 
 function Raw({ text, label = 'Raw' }: { text: string; label?: string }) {
-  // Once per text, not on every render of the panel (a live snapshot re-renders it several times a second).
-  const shown = useMemo(() => pretty(text), [text]);
+  // Once per text, not on every render of the panel (a live snapshot re-renders it several times a second): indented
+  // and escaped here (its lines kept), so the text-node hook (printable-dom.ts) finds it already done.
+  const shown = useMemo(() => printableText(pretty(text), true), [text]);
   return (
     <details open class="raw">
       <summary>{label}</summary>
