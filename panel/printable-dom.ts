@@ -2,9 +2,13 @@
 // id, a method or a body holding a bidirectional override (U+202E), an isolate or an invisible mark shows it as a
 // visible escape (`\u202e`) rather than displaying as another string. Done once, where preact turns a string into a
 // text node (options.vnode sees every text vnode: type null, props the text) and for the tooltip and accessible name of
-// every element, so no view can forget it. Line feeds and tabs are kept here (a tooltip's lines, a body in a <pre>);
-// one-line labels that must not break (URIs) escape them too, before rendering (UriText). What is filtered, matched,
-// copied by a Copy button or exported is the real text: only what is displayed changes.
+// every element, so no view can forget it. A text node is escaped whole, line feeds and tabs too: most text sits in a
+// one-line `white-space: nowrap` cell, where `file:///docs/a\tb.md` would read as `file:///docs/a b.md`. The few
+// multi-line places (the drawer's Raw/Body <pre>, the facts' Held and Streams, a metric of one session a line, a
+// chart node's <title>) render multiLine(text): escaped here keeping its line breaks, as a String object, which preact
+// renders as text too and the hook leaves alone. Tooltips and accessible names keep their line breaks (a tooltip's
+// lines). What is filtered, matched, copied by a Copy button or exported is the real text: only what is displayed
+// changes.
 import { options, type VNode } from 'preact';
 import { hasUnprintable, printableText } from '../shared/printable-text.ts';
 
@@ -20,12 +24,34 @@ const LONG_KEPT = 4;
 const longTexts = new Map<string, string>();
 
 function escapeText(s: string): string {
-  if (s.length < LONG_TEXT) return hasUnprintable(s, true) ? printableText(s, true) : s;
+  if (s.length < LONG_TEXT) return hasUnprintable(s) ? printableText(s) : s;
   const known = longTexts.get(s);
   if (known !== undefined) return known;
-  const out = printableText(s, true);
+  const out = printableText(s);
   if (longTexts.size >= LONG_KEPT) longTexts.delete(longTexts.keys().next().value!);
   longTexts.set(s, out);
+  return out;
+}
+
+/** The multi-line texts under LONG_TEXT, as last marked: the same text gives the same object (no DOM text rewritten). */
+const MULTI_KEPT = 64;
+const multiLines = new Map<string, string | String>();
+
+/**
+ * Text whose line breaks are layout (a body in a <pre>, one span or session a line), escaped keeping line feeds, tabs
+ * and CRLF, and marked so the text-node hook, which escapes them in every other text, leaves it as it is: a String
+ * object, which preact renders as text. Its lines' own page-controlled parts must be one-line already (join lines
+ * escaped with printableText). Text with no line break or tab is returned as a plain string (escaped by the hook).
+ */
+export function multiLine(s: string): string | String {
+  if (!/[\n\t]/.test(s)) return s;
+  const known = multiLines.get(s);
+  if (known !== undefined) return known;
+  const out = new String(printableText(s, true));
+  if (s.length < LONG_TEXT) {
+    if (multiLines.size >= MULTI_KEPT) multiLines.delete(multiLines.keys().next().value!);
+    multiLines.set(s, out);
+  }
   return out;
 }
 

@@ -12,7 +12,7 @@ import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/fo
 import { capabilitiesOf, messageRangeAtSeq, NOT_INITIALIZED, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
 import { messageSessionName, nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionMention, type SessionIdName } from '../model/session-label.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
-import { printableText } from '../../shared/printable-text.ts';
+import { multiLine } from '../printable-dom.ts';
 import { findingsForRow } from '../model/uri-table.ts';
 import { flowNodeText } from '../model/flow-view.ts';
 import { frameLabelAt } from '../model/frame-label.ts';
@@ -77,8 +77,8 @@ function pretty(text: string): string {
 
 function Raw({ text, label = 'Raw' }: { text: string; label?: string }) {
   // Once per text, not on every render of the panel (a live snapshot re-renders it several times a second): indented
-  // and escaped here (its lines kept), so the text-node hook (printable-dom.ts) finds it already done.
-  const shown = useMemo(() => printableText(pretty(text), true), [text]);
+  // and escaped here, its lines kept, and marked so the text-node hook (printable-dom.ts) leaves it as it is.
+  const shown = useMemo(() => multiLine(pretty(text)), [text]);
   return (
     <details open class="raw">
       <summary>{label}</summary>
@@ -188,7 +188,7 @@ function FindingBlock({ store, snapshot, f, open, compact = false }: { store: Pa
               ['Last', formatClock(f.lastT)],
               ['Count', String(f.count)],
               // A finding that held several times: when (the times between, it did not hold).
-              ...(f.spans ? ([['Held', f.spans.map(([a, b], i) => `${formatClock(a)} – ${f.open && i === f.spans!.length - 1 ? 'now' : formatClock(b)}`).join('\n')]] as Array<[string, string]>) : []),
+              ...(f.spans ? ([['Held', multiLine(f.spans.map(([a, b], i) => `${formatClock(a)} – ${f.open && i === f.spans!.length - 1 ? 'now' : formatClock(b)}`).join('\n'))]] as Array<[string, ComponentChildren]>) : []),
             ]}
           />
         </>
@@ -460,7 +460,7 @@ function UriLink({ uri, rows, open }: { uri: string; rows: ReadonlyMap<string, s
 function uriLines(lines: ReadonlyArray<ComponentChildren>): ComponentChildren {
   return lines.map((line, i) => (
     <Fragment key={i}>
-      {i > 0 ? '\n' : null}
+      {i > 0 ? multiLine('\n') : null}
       {line}
     </Fragment>
   ));
@@ -493,7 +493,7 @@ function SessionDetail({ snapshot, skey, open }: { snapshot: EngineSnapshot; ske
           ],
           ['Ended', s.open ? 'open' : `${formatClock(s.endT ?? s.startT)} — ${s.endCause ?? 'unknown'}`],
           ['Delivery channel open', s.deliveryChannelOpen ? 'yes' : 'no'],
-          ['Streams', sessionStreamsDetail(snapshot, s)],
+          ['Streams', multiLine(sessionStreamsDetail(snapshot, s))],
           // An ended session holds nothing any more: what it held is history, and said so.
           // Each URI opens its own drawer (← Back returns here).
           [s.open ? 'Subscriptions held' : 'Subscriptions held when it ended', s.subscriptions.length ? uriLines(s.subscriptions.map(link)) : '(none)'],

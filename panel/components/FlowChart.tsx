@@ -6,6 +6,7 @@ import type { FlowSnapshot } from '../../shared/engine/index.ts';
 import { EDGES, NODES, nodeById, type NodeId } from '../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, NODE_W, SHORT_LABEL, WIDTH, jumpPoints, pointsAttr } from '../model/flow-layout.ts';
 import { flowView, type FlowJump, type FlowJumpKind, type FlowView, type SessionSteps } from '../model/flow-view.ts';
+import { multiLine } from '../printable-dom.ts';
 
 const JUMP_KINDS: readonly FlowJumpKind[] = ['failure', 'unsolicited'];
 
@@ -183,7 +184,7 @@ const FlowNodeView = memo(function FlowNodeView(props: { id: NodeId; reached: bo
     .join(' ');
   return (
     <g class={cls} data-node={id} data-reached={reached} data-current={current} data-failure={n.failure}>
-      <title>{`${id}: ${n.en}\n${n.zh}\n${reached ? 'reached' : 'not reached'}${n.inferred ? ` (${INFERRED})` : ''}${at ? `\n${at} URI(s) here now` : ''}`}</title>
+      <title>{multiLine(`${id}: ${n.en}\n${n.zh}\n${reached ? 'reached' : 'not reached'}${n.inferred ? ` (${INFERRED})` : ''}${at ? `\n${at} URI(s) here now` : ''}`)}</title>
       <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={n.decision ? 12 : 3} />
       <text x={b.x + 6} y={b.y + NODE_H / 2 + 4} class={labelFits(id) ? 'node-label' : 'node-label long'}>
         <tspan class="node-id">{id}</tspan> {SHORT_LABEL[id]}

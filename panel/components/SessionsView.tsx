@@ -11,6 +11,7 @@ import { elementId, formatClock, formatDuration } from '../model/format.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
 import { metricRows, NOT_INITIALIZED, sessionEntries, sessionNotes, startMark, subscriptionsCell, versionText, type SessionEntry } from '../model/sessions-view.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
+import { multiLine } from '../printable-dom.ts';
 
 const ROW_HEIGHT = 22;
 
@@ -236,7 +237,7 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey, imported }: Props
                 .map((m) => (
                   <tr key={m.name} data-metric={m.name}>
                     <th>{m.label}</th>
-                    <td title={m.title || undefined}>{m.value}</td>
+                    <td title={m.title || undefined}>{multiLine(m.value)}</td>
                   </tr>
                 ))}
             </tbody>

@@ -6,6 +6,7 @@ import { decodedJson, messageAt } from '../../shared/engine/index.ts';
 import { rereadJudged } from '../../shared/metrics.ts';
 import { formatClock, formatDuration, formatShare, shortId } from './format.ts';
 import { sessionIdNamer, sessionIdTitle, sessionLabel, shortSessionName, type SessionIdName } from './session-label.ts';
+import { printableText } from '../../shared/printable-text.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -198,7 +199,8 @@ export function metricRows(m: Metrics, name: SessionIdName = (id) => id): Array<
       // One session a line, its id cut as the Sessions grid shows it (the whole ids in the tooltip): full ids in a row
       // made the metrics wider than their column, and the values were cut off (a UX audit).
       // (A name the views give, `WebSocket #2`, is short and whole: cut, it lost its number; a listen's id is cut.)
-      value: m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${shortSessionName(s.session, name, (id) => shortId(id, 8))}: ${s.uris}`).join('\n') : '—',
+      // Each name escaped on its own line (printableText): the cell keeps the line breaks between them (multiLine).
+      value: m.subscribedUrisPerSession.length ? m.subscribedUrisPerSession.map((s) => `${printableText(shortSessionName(s.session, name, (id) => shortId(id, 8)))}: ${s.uris}`).join('\n') : '—',
       title: m.subscribedUrisPerSession.map((s) => `${sessionIdTitle(s.session, name)}: ${s.uris}`).join('\n'),
     },
     { group: 'server', name: 'notificationsPerMinute', label: 'Updated notifications (per minute)', value: `${m.notifications} (${m.notificationsPerMinute === null ? 'under a minute observed' : `${n(m.notificationsPerMinute)}/min`})` },

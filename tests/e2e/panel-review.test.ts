@@ -66,6 +66,51 @@ it('shows a right-to-left override in a URI and a page URL escaped, not as the t
   await p.close();
 });
 
+it('shows a tab in a URI escaped in the one-line cells (Messages view), while the drawer\'s Raw keeps its lines', async () => {
+  // A review (2026-12-06): text nodes kept tabs and line feeds, which a one-line nowrap cell shows as a space:
+  // `file:///docs/a\tb.md` read as `file:///docs/a b.md`. The bodies spell the tab as a JSON escape.
+  const tab = edited('tab-uri.json', (t) => t.replaceAll(POLICY, 'file:///docs/a\\\\tb.md'));
+  const p = await openImported(browser, tab);
+  await p.click('[role="tab"][data-view="messages"]');
+  const read = p.locator('.frame-row[data-seq]').filter({ hasText: 'resources/read' }).first();
+  await read.waitFor();
+  const cells = await read.locator('[role="gridcell"]').allTextContents();
+  expect(cells).toContain('file:///docs/a\\tb.md');
+  expect(cells.join('')).not.toMatch(/[\t\n]/);
+  // The tooltip keeps the real text's lines (a URI a line): the tab stays a tab there.
+  expect(await read.locator('[role="gridcell"][title^="file:///docs/a"]').getAttribute('title')).toMatch(/^file:\/\/\/docs\/a\tb\.md/);
+  // A message's Raw <pre>: still one line per JSON line (escaped keeping its line breaks, not as \n).
+  await read.dblclick();
+  const pre = p.locator('.drawer-body .raw pre').first();
+  await pre.waitFor();
+  const raw = (await pre.textContent()) ?? '';
+  expect(raw.split('\n').length).toBeGreaterThan(3);
+  expect(raw).not.toContain('\\n');
+  await p.close();
+});
+
+it("keeps the lines of a session's multi-line facts (its streams, its subscriptions), a tab in a URI there escaped", async () => {
+  const log = new FrameLog('d');
+  const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+  c.initialize({ sessionId: 'S1' });
+  c.openGet().close('aborted');
+  c.openGet();
+  for (const u of [POLICY, 'file:///docs/a\tb.md']) {
+    c.read(u, 'v1');
+    c.subscribe(u);
+  }
+  const path = join(dir, 'two-streams.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames: log.frames, createdAt: log.t + 1000, pageUrl: 'http://localhost:8080/kb' })));
+  const p = await openImported(browser, path);
+  await p.click('[role="tab"][data-view="sessions"]');
+  await p.locator('.session-row[data-session]').first().dblclick();
+  await p.waitForFunction(() => [...document.querySelectorAll('.drawer-body .facts dt')].some((dt) => dt.textContent === 'Streams'));
+  const fact = (name: string) => p.evaluate((n) => [...document.querySelectorAll('.drawer-body .facts dt')].find((dt) => dt.textContent === n)!.nextElementSibling!.textContent, name);
+  expect((await fact('Streams'))!.split('\n')).toHaveLength(2);
+  expect(await fact('Subscriptions held')).toBe(`${POLICY}\nfile:///docs/a\\tb.md`);
+  await p.close();
+});
+
 /**
  * What Ctrl+C puts on the clipboard for the selection from the start of `from` to the end of `to`: what a copy handler
  * set, else (no handler) the selection's own text, which the browser copies.

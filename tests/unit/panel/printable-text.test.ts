@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { VNode } from 'preact';
 import { hasUnprintable, printableText } from '../../../shared/printable-text.ts';
-import { escapeVNode } from '../../../panel/printable-dom.ts';
+import { escapeVNode, multiLine } from '../../../panel/printable-dom.ts';
 
 describe('printableText', () => {
   it('escapes bidi overrides and isolates, invisible marks and controls; leaves other text as is', () => {
@@ -37,5 +37,28 @@ describe('escapeVNode (every text node and tooltip the panel renders)', () => {
     const el = { type: 'span', props: { title: 'a\u202e\nb', 'aria-label': '\u2067x', 'data-uri': 'a\u202e', children: 'c' } } as unknown as VNode;
     escapeVNode(el);
     expect(el.props).toEqual({ title: 'a\\u202e\nb', 'aria-label': '\\u2067x', 'data-uri': 'a\u202e', children: 'c' });
+  });
+});
+
+describe('one-line text and multi-line text', () => {
+  it('a text node escapes tabs and line feeds (one-line nowrap cells); multiLine text keeps its lines, and the hook leaves it', () => {
+    // A review (2026-12-06): `file:///docs/a\tb.md` read as `file:///docs/a b.md` in the Messages view's URI cell.
+    const cell = { type: null, props: 'file:///docs/a\tb.md\nx' } as unknown as VNode;
+    escapeVNode(cell);
+    expect(cell.props).toBe('file:///docs/a\\tb.md\\nx');
+    // A body in a <pre>, the facts' Held spans: line breaks (CRLF too) and tabs kept, other characters escaped.
+    const body = multiLine('{\r\n\t"uri": "a\u202e"\n}');
+    expect(typeof body).toBe('object');
+    expect(String(body)).toBe('{\r\n\t"uri": "a\\u202e"\n}');
+    const pre = { type: null, props: body } as unknown as VNode;
+    escapeVNode(pre);
+    expect(pre.props).toBe(body);
+    // The same text gives the same object (a re-render does not rewrite the DOM text); one line is a plain string.
+    expect(multiLine('{\r\n\t"uri": "a\u202e"\n}')).toBe(body);
+    expect(multiLine('09:00:01.000 – now')).toBe('09:00:01.000 – now');
+    // A tooltip keeps its lines.
+    const el = { type: 'span', props: { title: 'file:///a\tb\nnote' } } as unknown as VNode;
+    escapeVNode(el);
+    expect((el.props as unknown as { title: string }).title).toBe('file:///a\tb\nnote');
   });
 });
