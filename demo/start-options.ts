@@ -38,9 +38,24 @@ Options:
   --no-browser          do not open Chromium
   --help                this text`;
 
+/** One line per scenario, name and title: the short list an error message names the scenarios with. */
+export function scenarioNames(): string {
+  const width = Math.max(...SCENARIO_NAMES.map((n) => n.length));
+  return SCENARIOS.map((s) => `  ${s.name.padEnd(width)}  ${s.title}`).join('\n');
+}
+
+/**
+ * `--list`: each scenario's name and title, the findings it expects, and those it may also show (its `allowed` ones:
+ * side effects of the same fault, which the panel may show too), straight from demo/scenarios.ts.
+ */
 export function scenarioList(): string {
   const width = Math.max(...SCENARIO_NAMES.map((n) => n.length));
-  return SCENARIOS.map((s) => `  ${s.name.padEnd(width)}  ${s.title}  [expects: ${s.findings.expected.join(', ') || 'no findings'}]`).join('\n');
+  const indent = ' '.repeat(width + 4);
+  return SCENARIOS.map((s) => {
+    const lines = [`  ${s.name.padEnd(width)}  ${s.title}`, `${indent}expects: ${s.findings.expected.join(', ') || 'no findings'}`];
+    if (s.findings.allowed?.length) lines.push(`${indent}may also show: ${s.findings.allowed.join(', ')}`);
+    return lines.join('\n');
+  }).join('\n');
 }
 
 function port(flag: string, v: string | undefined): number | string {
@@ -73,8 +88,8 @@ export function parseStartArgs(argv: readonly string[], env: Record<string, stri
         return { kind: 'list' };
       case '--scenario': {
         const name = value();
-        if (!name) return { kind: 'error', message: `--scenario needs a name. Scenarios:\n${scenarioList()}` };
-        if (!SCENARIO_NAMES.includes(name)) return { kind: 'error', message: `Unknown scenario '${name}'. Scenarios:\n${scenarioList()}` };
+        if (!name) return { kind: 'error', message: `--scenario needs a name. Scenarios (findings: --list):\n${scenarioNames()}` };
+        if (!SCENARIO_NAMES.includes(name)) return { kind: 'error', message: `Unknown scenario '${name}'. Scenarios (findings: --list):\n${scenarioNames()}` };
         o.scenario = name;
         break;
       }

@@ -1,6 +1,7 @@
 // `npm start` argument parsing: defaults, flags, and the clear errors (unknown scenario lists the names).
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAGE_PORT, DEFAULT_SERVER_PORT, parseStartArgs } from '../../../demo/start-options.ts';
+import { DEFAULT_PAGE_PORT, DEFAULT_SERVER_PORT, parseStartArgs, scenarioList } from '../../../demo/start-options.ts';
+import { SCENARIOS } from '../../../demo/scenarios.ts';
 
 describe('parseStartArgs', () => {
   it('defaults to fixed ports, a timer and building', () => {
@@ -31,5 +32,35 @@ describe('parseStartArgs', () => {
   it.each([['--no-build=0'], ['--no-browser=false'], ['--list=1']])('a switch given a value (%s) is refused, not read as on', (arg) => {
     const r = parseStartArgs([arg]);
     expect(r).toEqual({ kind: 'error', message: expect.stringMatching(/takes no value/) });
+  });
+});
+
+describe('scenarioList (--list)', () => {
+  // Each scenario's block: its name line and the indented lines under it, up to the next name.
+  const blocks = () => {
+    const out = new Map<string, string>();
+    let name = '';
+    for (const line of scenarioList().split('\n')) {
+      const m = /^ {2}(\S+) /.exec(line);
+      if (m?.[1]) name = m[1];
+      out.set(name, `${out.get(name) ?? ''}${line}\n`);
+    }
+    return out;
+  };
+
+  it('names what each scenario expects and what it may also show (its allowed findings), from the data', () => {
+    const b = blocks();
+    expect([...b.keys()]).toEqual(SCENARIOS.map((s) => s.name));
+    for (const s of SCENARIOS) {
+      const text = b.get(s.name) ?? '';
+      expect(text, s.name).toContain(s.title);
+      for (const id of s.findings.expected) expect(/expects: (.*)/.exec(text)?.[1], s.name).toContain(id);
+      const also = /may also show: (.*)/.exec(text)?.[1];
+      if (s.findings.allowed?.length) for (const id of s.findings.allowed) expect(also, s.name).toContain(id);
+      else expect(also, s.name).toBeUndefined();
+    }
+    expect(b.get('server-restart')).toMatch(/may also show: .*cached-not-subscribed/);
+    expect(b.get('listen-refused')).toMatch(/may also show: .*subscribe-unsupported/);
+    expect(b.get('healthy')).toMatch(/expects: no findings/);
   });
 });
