@@ -1,5 +1,7 @@
 // Command-line options of `npm start` (demo/start.ts): parsing and the usage text. Pure, so the errors a user can make
 // (unknown scenario, bad port, unknown flag) are unit-tested.
+import { CATALOGUE } from '../shared/findings/catalogue.ts';
+import type { FindingId } from '../shared/findings/types.ts';
 import { SCENARIOS, SCENARIO_NAMES } from './scenarios.ts';
 
 export const DEFAULT_SERVER_PORT = 8931;
@@ -46,14 +48,22 @@ export function scenarioNames(): string {
 
 /**
  * `--list`: each scenario's name and title, the findings it expects, and those it may also show (its `allowed` ones:
- * side effects of the same fault, which the panel may show too), straight from demo/scenarios.ts.
+ * side effects of the same fault, which the panel may show too), straight from demo/scenarios.ts. Each finding is named
+ * by its id and by the title the panel shows for it (shared/findings/catalogue.ts), one a line.
  */
 export function scenarioList(): string {
   const width = Math.max(...SCENARIO_NAMES.map((n) => n.length));
-  const indent = ' '.repeat(width + 4);
+  const indent = '    ';
+  const labels = ['expects:', 'may also show:'];
+  const labelWidth = Math.max(...labels.map((l) => l.length)) + 1;
+  const idWidth = Math.max(...SCENARIOS.flatMap((s) => [...s.findings.expected, ...(s.findings.allowed ?? [])].map((id) => id.length)));
+  const section = (label: string, ids: readonly FindingId[]) =>
+    ids.map((id, i) => `${indent}${(i === 0 ? label : '').padEnd(labelWidth)}${id.padEnd(idWidth)}  "${CATALOGUE[id].title}"`);
   return SCENARIOS.map((s) => {
-    const lines = [`  ${s.name.padEnd(width)}  ${s.title}`, `${indent}expects: ${s.findings.expected.join(', ') || 'no findings'}`];
-    if (s.findings.allowed?.length) lines.push(`${indent}may also show: ${s.findings.allowed.join(', ')}`);
+    const lines = [`  ${s.name.padEnd(width)}  ${s.title}`];
+    if (s.findings.expected.length) lines.push(...section('expects:', s.findings.expected));
+    else lines.push(`${indent}${'expects:'.padEnd(labelWidth)}no findings`);
+    if (s.findings.allowed?.length) lines.push(...section('may also show:', s.findings.allowed));
     return lines.join('\n');
   }).join('\n');
 }

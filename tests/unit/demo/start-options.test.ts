@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PAGE_PORT, DEFAULT_SERVER_PORT, parseStartArgs, scenarioList } from '../../../demo/start-options.ts';
 import { SCENARIOS } from '../../../demo/scenarios.ts';
+import { CATALOGUE } from '../../../shared/findings/catalogue.ts';
+import type { FindingId } from '../../../shared/findings/types.ts';
 
 describe('parseStartArgs', () => {
   it('defaults to fixed ports, a timer and building', () => {
@@ -36,14 +38,21 @@ describe('parseStartArgs', () => {
 });
 
 describe('scenarioList (--list)', () => {
-  // Each scenario's block: its name line and the indented lines under it, up to the next name.
+  // Each scenario's block: its name line, then its findings, one a line ('expects:' / 'may also show:' start a section).
   const blocks = () => {
-    const out = new Map<string, string>();
-    let name = '';
+    const out = new Map<string, { text: string; expects: string[]; also: string[] }>();
+    let cur: { text: string; expects: string[]; also: string[] } | undefined;
+    let section: 'expects' | 'also' = 'expects';
     for (const line of scenarioList().split('\n')) {
       const m = /^ {2}(\S+) /.exec(line);
-      if (m?.[1]) name = m[1];
-      out.set(name, `${out.get(name) ?? ''}${line}\n`);
+      if (m?.[1]) out.set(m[1], (cur = { text: '', expects: [], also: [] }));
+      if (!cur) throw new Error(`a line before the first scenario: ${line}`);
+      cur.text += `${line}\n`;
+      if (m) continue;
+      if (/^\s+expects:/.test(line)) section = 'expects';
+      if (/^\s+may also show:/.test(line)) section = 'also';
+      const f = line.replace(/^\s+(expects:|may also show:)?\s*/, '');
+      if (f !== 'no findings') cur[section].push(f);
     }
     return out;
   };
@@ -51,16 +60,26 @@ describe('scenarioList (--list)', () => {
   it('names what each scenario expects and what it may also show (its allowed findings), from the data', () => {
     const b = blocks();
     expect([...b.keys()]).toEqual(SCENARIOS.map((s) => s.name));
+    const ids = (lines: string[]) => lines.map((l) => l.split(' ')[0]);
     for (const s of SCENARIOS) {
-      const text = b.get(s.name) ?? '';
-      expect(text, s.name).toContain(s.title);
-      for (const id of s.findings.expected) expect(/expects: (.*)/.exec(text)?.[1], s.name).toContain(id);
-      const also = /may also show: (.*)/.exec(text)?.[1];
-      if (s.findings.allowed?.length) for (const id of s.findings.allowed) expect(also, s.name).toContain(id);
-      else expect(also, s.name).toBeUndefined();
+      const block = b.get(s.name);
+      expect(block?.text, s.name).toContain(s.title);
+      expect(ids(block?.expects ?? []), s.name).toEqual(s.findings.expected);
+      expect(ids(block?.also ?? []), s.name).toEqual(s.findings.allowed ?? []);
     }
-    expect(b.get('server-restart')).toMatch(/may also show: .*cached-not-subscribed/);
-    expect(b.get('listen-refused')).toMatch(/may also show: .*subscribe-unsupported/);
-    expect(b.get('healthy')).toMatch(/expects: no findings/);
+    expect(b.get('server-restart')?.text).toMatch(/may also show: +cached-not-subscribed/);
+    expect(b.get('listen-refused')?.text).toMatch(/may also show: +subscribe-unsupported/);
+    expect(b.get('healthy')?.text).toMatch(/expects: +no findings/);
+  });
+
+  it('quotes each finding by the title the panel shows for it (the catalogue\'s), next to its id', () => {
+    for (const [name, block] of blocks()) {
+      for (const line of [...block.expects, ...block.also]) {
+        const m = /^(\S+) +"(.*)"$/.exec(line);
+        expect(m, `${name}: ${line}`).not.toBeNull();
+        expect(m?.[2], `${name}: ${line}`).toBe(CATALOGUE[m?.[1] as FindingId].title);
+      }
+    }
+    expect(blocks().get('server-restart')?.text).toMatch(/phantom-subscription +"Client believes it is subscribed; the server has no record"/);
   });
 });
