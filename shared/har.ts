@@ -17,6 +17,13 @@ export interface HarOptions {
   extraSecretHeaders?: readonly string[];
   /** Frames the log lost before the export (its cap) and messages it refused: said in `log.comment`. */
   dropped?: { frames: number; rejected?: number };
+  /**
+   * The export instant (ms since the epoch; the view's clock, an imported trace's createdAt): an exchange still open
+   * then (outcome `open`: a live GET or listen stream, a request waiting for its answer) runs to it, so a stream open
+   * for minutes is not shown as the few ms to its last frame. Default: the export's latest frame. Never before the
+   * exchange's own last frame.
+   */
+  now?: number;
 }
 
 export interface HarNameValue {
@@ -409,11 +416,13 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
 
   // In time order, as HAR readers expect (documents of several frames have their own clocks); seq breaks ties.
   const all = [...done, ...open.values()].sort((a, b) => a.startT - b.startT || a.firstSeq - b.firstSeq);
+  // The export instant: given, else the latest frame of the export (frame times are wall-clock, comparable across documents).
+  const exportT = options.now ?? sorted.reduce((m, f) => Math.max(m, f.t), -Infinity);
   const entries = all.map((b) => {
     const e = b.entry;
-    // Still open when the export was made (a live stream, a request waiting for its answer).
+    // Still open when the export was made (a live stream, a request waiting for its answer): it lasts to the export.
     if (b.endT === undefined && e._mcp.outcome === undefined) e._mcp.outcome = 'open';
-    const end = b.endT ?? b.lastT;
+    const end = b.endT ?? (e._mcp.outcome === 'open' ? Math.max(b.lastT, exportT) : b.lastT);
     const resp = b.responseT ?? end;
     e.timings.wait = Math.max(0, resp - b.startT);
     e.timings.receive = Math.max(0, end - resp);

@@ -68,6 +68,42 @@ describe('buildHar', () => {
     expect(get._mcp.outcome).toBe('aborted');
   });
 
+  it('lets an exchange still open at the export run to the export instant (time = the sum of the timings)', () => {
+    const log = new FrameLog('d');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet({ ids: 'e' });
+    get.updated(POLICY);
+    const getLast = log.t;
+    log.wait(5_000);
+    c.read(POLICY, 'v1');
+    const last = log.t;
+    const stream = (o: Parameters<typeof buildHar>[1] = {}) => buildHar(log.frames, o).log.entries.find((e) => e.request.method === 'GET')!;
+    const startT = (e: ReturnType<typeof stream>) => Date.parse(e.startedDateTime);
+    const check = (e: ReturnType<typeof stream>, endT: number) => {
+      expect(e._mcp.outcome).toBe('open');
+      expect(e.time).toBe(e.timings.send + e.timings.wait + e.timings.receive);
+      // startedDateTime is whole ms: the entry's length is the end less its start, within that rounding.
+      expect(Math.abs(startT(e) + e.time - endT)).toBeLessThan(1);
+    };
+    // Given the instant (the panel's clock, a trace's createdAt): to it, the wait for the head unchanged.
+    const at = stream({ now: last + 60_000 });
+    check(at, last + 60_000);
+    expect(at.time).toBeGreaterThan(65_000);
+    expect(at.timings.receive).toBeGreaterThan(65_000);
+    // Without one: to the export's latest frame (the read 5 s later), not to the stream's own last event.
+    const latest = stream();
+    check(latest, last);
+    expect(latest.time).toBeGreaterThan(5_000);
+    expect(latest.timings.wait).toBe(at.timings.wait);
+    // An instant before the stream's last frame does not shorten it.
+    check(stream({ now: getLast - 1_000 }), getLast);
+    // An exchange that ended keeps its own end.
+    const read = buildHar(log.frames, { now: last + 60_000 }).log.entries.at(-1)!;
+    expect(read._mcp.outcome).toBe('complete');
+    expect(read.time).toBeLessThan(100);
+  });
+
   it('gives an event stream without events an empty _sseEvents', () => {
     const log = new FrameLog('d');
     const c = new StreamableClient(log, URL);
