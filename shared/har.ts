@@ -133,6 +133,13 @@ function droppedNote(d: HarOptions['dropped']): string {
   return parts.length ? ` ${parts.join('; ')}.` : '';
 }
 
+/** The secret headers the user named in the settings, which this export redacted too ('' when none). */
+function extraHeadersNote(extra: readonly string[]): string {
+  const names = [...new Set(extra)];
+  if (!names.length) return '';
+  return ` Also redacted, as named in the extension's settings: the header${names.length === 1 ? '' : 's'} ${names.join(', ')}.`;
+}
+
 export const HAR_UNREDACTED_NOTE =
   'Not redacted again by this export: headers and URLs are as stored (redacted at capture by this extension; a trace from elsewhere may not be). ' +
   'Message bodies are as the page sent and received them.';
@@ -444,7 +451,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       creator: { name: options.creatorName ?? 'MCP Subscription Devtools', version: options.creatorVersion ?? '0' },
       pages,
       entries,
-      comment: (redact ? HAR_REDACTION_NOTE : HAR_UNREDACTED_NOTE) + droppedNote(options.dropped),
+      comment: (redact ? HAR_REDACTION_NOTE + extraHeadersNote(extra) : HAR_UNREDACTED_NOTE) + droppedNote(options.dropped),
     },
   };
 }

@@ -132,6 +132,20 @@ describe('buildHar', () => {
     expect(raw.request.headers.find((x) => x.name === 'authorization')!.value).toBe('Bearer xyz');
   });
 
+  it('names the secret headers the settings add in log.comment when it redacted them, and only then', () => {
+    const log = new FrameLog('d');
+    const conn = log.newConn('post');
+    log.httpRequest(conn, 'POST', URL, { 'x-tenant': 't1', 'x-org-key': 'k1' }, '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    log.httpEnd(conn);
+    const comment = (o: Parameters<typeof buildHar>[1]) => buildHar(log.frames, o).log.comment;
+    expect(comment({ extraSecretHeaders: ['X-Tenant'] })).toMatch(/^Secrets are redacted: .*Also redacted, as named in the extension's settings: the header x-tenant\./);
+    expect(comment({ extraSecretHeaders: ['x-tenant', 'X-Org-Key', 'X-TENANT'] })).toContain("as named in the extension's settings: the headers x-tenant, x-org-key.");
+    expect(comment({})).not.toMatch(/settings/);
+    expect(comment({ extraSecretHeaders: [] })).not.toMatch(/settings/);
+    // Not redacted again: the export applied nothing, so it names nothing.
+    expect(comment({ extraSecretHeaders: ['x-tenant'], redact: false })).not.toContain('x-tenant');
+  });
+
   it('notes truncated bodies, keeps failures, WebSocket messages and EventSource streams', () => {
     const log = new FrameLog('d');
     const a = log.newConn('post');
