@@ -60,10 +60,19 @@ export function traceText(store: PanelStore, now = store.clock()): string {
   );
 }
 
-export function harText(store: PanelStore): string {
+/**
+ * `now` is the export instant, as for the trace: an exchange still open (a GET or listen stream) runs to it in the HAR.
+ * An imported trace's open exchanges run to its createdAt.
+ */
+export function harText(store: PanelStore, now = store.clock()): string {
   const settings = store.settings.value ?? DEFAULT_SETTINGS;
   const frames = store.shownFrames();
-  return JSON.stringify(buildHar(frames, { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store, frames) }), null, 1);
+  const imported = store.imported?.trace;
+  return JSON.stringify(
+    buildHar(frames, { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store, frames), now: imported ? Date.parse(imported.createdAt) : now }),
+    null,
+    1,
+  );
 }
 
 /** What the log lost before this view: the imported trace's count, or the tab's less what the export holds anyway. */

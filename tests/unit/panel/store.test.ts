@@ -705,6 +705,19 @@ describe('background errors', () => {
     expect((JSON.parse(harText(s)) as { log: { comment: string } }).log.comment).toMatch(`${all.length - 2000} frames were dropped`);
   });
 
+  it("exports a live stream in the HAR as open until the export's instant, not its last frame", async () => {
+    const s = new PanelStore();
+    const all = stamped(page(1), 1);
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await frames();
+    const lastT = all.at(-1)!.t;
+    type Entry = { request: { method: string }; time: number; _mcp?: { outcome?: string } };
+    const entries = (JSON.parse(harText(s, lastT + 60_000)) as { log: { entries: Entry[] } }).log.entries;
+    const get = entries.find((e) => e.request.method === 'GET')!;
+    expect(get._mcp?.outcome).toBe('open');
+    expect(get.time).toBeGreaterThanOrEqual(60_000);
+  });
+
   it('follows the log when it drops its oldest frames: keeps what the log has, not more (not while paused)', async () => {
     const { all, last, stats } = longLog();
     const s = new PanelStore();
