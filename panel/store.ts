@@ -944,8 +944,12 @@ export class PanelStore {
     this.startOver();
     this.engineSegment = -1;
     this.leftSegment = segment;
+    this.pageLeftEnds = false;
     this.pageLeft.value = { url, frames };
   }
+
+  /** A frame of a new page was applied while the view said the page left: cleared when its snapshot is committed. */
+  private pageLeftEnds = false;
 
   /** A fresh engine over the frames in view (after clear, import, settings, preserve-log changes). */
   private reset(now = false): void {
@@ -956,6 +960,7 @@ export class PanelStore {
     this.engineSegment = -1;
     this.viewTopDoc = undefined;
     this.leftSegment = undefined;
+    this.pageLeftEnds = false;
     this.pageLeft.value = null;
     const limit = this.applyLimit();
     if (!this.preserveLog.value && !this.imported && limit > 0) {
@@ -1037,7 +1042,9 @@ export class PanelStore {
           // A new page segment without "preserve log": the view starts over at it.
           this.startOver();
         }
-        if (this.pageLeft.value !== null) this.pageLeft.value = null;
+        // The page that left stays said until a snapshot of the new page is shown (commit): cleared here, the view
+        // said "No MCP traffic captured in this tab yet" for a snapshot's time while the new page's frames were in.
+        if (this.pageLeft.value !== null) this.pageLeftEnds = true;
         this.engineSegment = f.segment;
         this.engine.apply(f);
         this.applied++;
@@ -1122,6 +1129,11 @@ export class PanelStore {
     batch(() => {
       if (stats) this.stats.value = stats;
       this.now.value = now;
+      // The new page's first snapshot (not one computed before its frames came): the view shows it, not the notice.
+      if (this.pageLeftEnds && snap.frames > 0) {
+        this.pageLeftEnds = false;
+        this.pageLeft.value = null;
+      }
       this.refindSessionDrawer(snap);
       this.snapshot.value = snap;
       this.version.value++;

@@ -2,6 +2,7 @@
 // duplicates, pause holds frames back, "preserve log" decides whether earlier page segments stay in view, an import
 // is analysed aside and shown in one step, the scrubber replays up to an instant.
 import { describe, expect, it } from 'vitest';
+import { effect } from '@preact/signals';
 import { settle, timerAnimationFrames } from '../../support/animation-frames.ts';
 import { connOf, type Frame } from '../../../shared/frames.ts';
 import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
@@ -192,6 +193,30 @@ describe('PanelStore', () => {
     await frames();
     expect([s.pageLeft.value, s.shownFrames().length]).toEqual([null, two.length]);
     expect(s.snapshot.value!.sessions.map((x) => x.label)).toEqual(['S2']);
+  });
+
+  it('keeps saying the page left until the next page\'s snapshot is shown: never "no MCP traffic yet" in between', async () => {
+    // A live review, 2026-12: at a reload the view said "No MCP traffic captured in this tab yet" for ~80 ms between
+    // "The page left" and the new page's table (pageLeft was cleared at the new page's first frame, a snapshot early).
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const log = new FrameLog('doc1');
+    page(1, log);
+    log.pageEnd('http://localhost:8080/?s=1');
+    const left = stamped(log.frames.map((f) => ({ ...f, segment: 1 })), 1);
+    s.add(left);
+    await frames();
+    expect(s.pageLeft.value?.url).toBe('http://localhost:8080/?s=1');
+    // What App.tsx shows: "no traffic yet" when nothing says the page left and the shown snapshot has no frames.
+    let sawNoTraffic = false;
+    const stop = effect(() => {
+      if (s.pageLeft.value === null && (s.snapshot.value?.frames ?? 0) === 0 && s.waiting.value === 0) sawNoTraffic = true;
+    });
+    s.add(stamped(page(2), left.length + 1));
+    await frames();
+    stop();
+    expect([s.pageLeft.value, s.snapshot.value!.sessions.map((x) => x.label)]).toEqual([null, ['S2']]);
+    expect(sawNoTraffic).toBe(false);
   });
 
   it("counts what the page that left still sent after its page-end (its stream's end) among its frames, as the status line does", async () => {
