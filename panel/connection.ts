@@ -8,7 +8,8 @@ import type { Settings } from '../shared/settings.ts';
 export type ConnectionStatus = 'connecting' | 'live' | 'reconnecting';
 
 export interface PanelConnection {
-  clear(): void;
+  /** Ask the background to clear the tab's log. False when not connected (reconnecting): nothing was sent. */
+  clear(): boolean;
   /** Ask the background to replace the settings; it answers `settings` (to every panel) or `settings-error`. False when not connected. */
   setSettings(settings: Settings): boolean;
   close(): void;
@@ -98,7 +99,7 @@ export function connectToTab(
     () => onStatus('reconnecting'),
   );
   return {
-    clear: () => void link.send({ type: 'clear' }),
+    clear: () => link.send({ type: 'clear' }),
     setSettings: (settings) => link.send({ type: 'settings-set', settings }),
     close: () => link.close(),
   };

@@ -12,6 +12,7 @@ import { contextSetsRead, IncrementalMessageFilter, rowsUpTo } from '../model/me
 import { formatClock } from '../model/format.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
 import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
+import { clearControl, NOT_CLEARED_RECONNECTING } from '../model/clear-control.ts';
 import { filterRows, findingCounts, severityCountLabel, viewForSeverity } from '../model/uri-table.ts';
 import type { ImportedTrace, PanelStore, ViewName } from '../store.ts';
 import type { FrameRow } from '../frame-rows.ts';
@@ -149,7 +150,11 @@ export function App({ store, connection, settingsLink }: Props) {
     () => ({
       onPause: (p) => store.setPaused(p),
       onClear: () => {
-        if (!store.imported) return connection?.clear();
+        if (!store.imported) {
+          // Disabled while reconnecting (clearControl); a port that went down since the render: said, not dropped.
+          if (connection && !connection.clear()) store.backgroundError.value = NOT_CLEARED_RECONNECTING;
+          return;
+        }
         store.closeImport();
         // With nothing left (no tab, or a tab that is gone), Clear disables itself: focus goes to Import, not to the page.
         setTimeout(() => {
@@ -216,6 +221,8 @@ export function App({ store, connection, settingsLink }: Props) {
   // An imported trace with no MCP traffic (no frames, or only page loads) says so, not the views' empty states.
   const noTraffic = imported !== null && !hasTraffic(imported.trace.frames);
   const empty = noTraffic || (!imported && (liveSnap?.frames ?? 0) === 0 && store.waiting.value === 0);
+
+  const clear = clearControl({ imported: imported !== null, tabPanel: connection !== undefined, offline: store.tabStatusIsOffline(), status });
 
   let main;
   if (empty) {
@@ -337,7 +344,8 @@ export function App({ store, connection, settingsLink }: Props) {
         store={store}
         imported={imported?.name ?? null}
         noTab={store.tabStatusIsOffline()}
-        canClear={imported !== null || (connection !== undefined && !store.tabStatusIsOffline())}
+        canClear={clear.enabled}
+        clearTitle={clear.title}
         canExport={imported !== null || store.hasFramesInView()}
         filterRef={filterRef}
         actions={actions}

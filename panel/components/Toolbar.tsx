@@ -41,6 +41,8 @@ interface Props {
   /** No tab behind this panel (opened offline, or the tab does not exist): pause and preserve log mean nothing. */
   noTab: boolean;
   canClear: boolean;
+  /** Clear's tooltip: what it does, or why it is disabled (clearControl). */
+  clearTitle?: string;
   /** Something to export (frames captured, or an imported trace). */
   canExport: boolean;
   filterRef: { current: HTMLInputElement | null };
@@ -171,7 +173,7 @@ function ToolbarView(props: Props) {
       >
         {p.paused ? '▶' : '●'}
       </button>
-      <button type="button" onClick={p.onClear} aria-label={p.imported ? 'Clear: close the imported trace' : 'Clear log'} title={p.imported ? 'Close the imported trace' : "Clear the tab's log"} disabled={!p.canClear}>
+      <button type="button" onClick={p.onClear} aria-label={p.imported ? 'Clear: close the imported trace' : 'Clear log'} title={p.clearTitle ?? (p.imported ? 'Close the imported trace' : "Clear the tab's log")} disabled={!p.canClear}>
         ⊘
       </button>
       <label class="check" title="Keep the log of earlier pages when the tab navigates">
