@@ -13,6 +13,7 @@ import { formatClock } from '../model/format.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
 import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
 import { clearControl, NOT_CLEARED_RECONNECTING } from '../model/clear-control.ts';
+import { exportTitle } from '../model/export-control.ts';
 import { filterRows, findingCounts, severityCountLabel, viewForSeverity } from '../model/uri-table.ts';
 import type { ImportedTrace, PanelStore, ViewName } from '../store.ts';
 import type { FrameRow } from '../frame-rows.ts';
@@ -222,6 +223,9 @@ export function App({ store, connection, settingsLink }: Props) {
   const noTraffic = imported !== null && !hasTraffic(imported.trace.frames);
   const empty = noTraffic || (!imported && (liveSnap?.frames ?? 0) === 0 && store.waiting.value === 0);
 
+  const canExport = imported !== null || store.hasFramesInView();
+  const inView = store.framesInView();
+  const hiddenFrames = inView === undefined ? 0 : Math.max(0, (store.stats.value?.frames ?? 0) - inView);
   const clear = clearControl({ imported: imported !== null, tabPanel: connection !== undefined, offline: store.tabStatusIsOffline(), status });
 
   let main;
@@ -346,7 +350,8 @@ export function App({ store, connection, settingsLink }: Props) {
         noTab={store.tabStatusIsOffline()}
         canClear={clear.enabled}
         clearTitle={clear.title}
-        canExport={imported !== null || store.hasFramesInView()}
+        canExport={canExport}
+        exportTitle={exportTitle({ canExport, pageLeft: !imported && store.pageLeft.value !== null, hiddenFrames: imported ? 0 : hiddenFrames })}
         filterRef={filterRef}
         actions={actions}
       />

@@ -45,12 +45,14 @@ interface Props {
   clearTitle?: string;
   /** Something to export (frames captured, or an imported trace). */
   canExport: boolean;
+  /** Export's tooltip: what it exports, or why nothing (exportTitle). */
+  exportTitle: string;
   filterRef: { current: HTMLInputElement | null };
   /** Stable across renders. */
   actions: ToolbarActions;
 }
 
-function ExportMenu({ onTrace, onHar, disabled }: { onTrace: () => void; onHar: () => void; disabled: boolean }) {
+function ExportMenu({ onTrace, onHar, disabled, title }: { onTrace: () => void; onHar: () => void; disabled: boolean; title: string }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   // A layout effect: the first item has the focus by the time the menu is on screen (with a passive effect, a Tab
@@ -102,7 +104,7 @@ function ExportMenu({ onTrace, onHar, disabled }: { onTrace: () => void; onHar: 
         aria-haspopup="menu"
         aria-expanded={open}
         disabled={disabled}
-        title={disabled ? 'Nothing to export yet: no frames captured in this tab' : 'Export the trace or a HAR (redacted)'}
+        title={title}
         onClick={() => setOpen(!open)}
       >
         Export ▾
@@ -212,7 +214,7 @@ function ToolbarView(props: Props) {
         ) : null}
       </div>
       <span class="sep" />
-      <ExportMenu onTrace={p.onExportTrace} onHar={p.onExportHar} disabled={!p.canExport} />
+      <ExportMenu onTrace={p.onExportTrace} onHar={p.onExportHar} disabled={!p.canExport} title={p.exportTitle} />
       <button type="button" aria-label="Import trace" title="Import a trace file (or drop it on the panel)" onClick={() => fileRef.current?.click()}>
         Import…
       </button>
