@@ -9,7 +9,7 @@ import type { EngineSnapshot } from '../../shared/engine/index.ts';
 import { matchesSessionView, type Filter } from '../model/filter.ts';
 import { elementId, formatClock, formatDuration } from '../model/format.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
-import { metricRows, NOT_INITIALIZED, sessionEntries, sessionNotes, startMark, subscriptionsCell, versionText, type SessionEntry } from '../model/sessions-view.ts';
+import { channelCell, metricRows, NOT_INITIALIZED, sessionEntries, sessionNotes, startMark, subscriptionsCell, versionText, type SessionEntry } from '../model/sessions-view.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 import { multiLine } from '../printable-dom.ts';
 
@@ -60,7 +60,9 @@ interface Cells {
   lived: string;
   subscriptions: number;
   subscriptionsTitle: string;
-  channel: boolean;
+  channel: string;
+  channelClass: string;
+  channelTitle: string | undefined;
   streams: string;
   /** The row's accessible name: kind and id, open or how it ended, version ("Session S1, open, 2025-11-25"). */
   name: string;
@@ -87,7 +89,9 @@ function cellsOf(e: SessionEntry, selected: boolean): Cells {
     lived: formatDuration(e.durationMs),
     subscriptions: subscriptionsCell(s).count,
     subscriptionsTitle: subscriptionsCell(s).title,
-    channel: s.deliveryChannelOpen,
+    channel: channelCell(s).text,
+    channelClass: channelCell(s).cls,
+    channelTitle: channelCell(s).title,
     streams: e.streamsText,
     name: `${s.kind === 'listen' ? `Listen ${s.label}` : `Session ${e.label}`}, ${s.open ? 'open' : `ended (${s.endCause ?? 'unknown cause'})`}, ${s.notInitialized ? 'not initialized' : s.version !== undefined ? versionText(s) : 'version unknown'}`,
     selected,
@@ -151,7 +155,11 @@ const RowView = memo(function RowView({ c, n, onOpen }: { c: Cells; n: number; o
       <span role="gridcell" title={c.subscriptionsTitle}>
         {c.subscriptions}
       </span>
-      <span role="gridcell">{c.channel ? <span class="yes">open</span> : <span class="no">none</span>}</span>
+      <span role="gridcell">
+        <span class={c.channelClass} title={c.channelTitle}>
+          {c.channel}
+        </span>
+      </span>
       <span role="gridcell" title={c.streams}>
         {c.streams}
       </span>

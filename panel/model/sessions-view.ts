@@ -181,6 +181,16 @@ export function subscriptionsCell(s: Pick<SessionView, 'subscriptions' | 'covere
   return { count: s.subscriptions.length, title: [...s.subscriptions, ...covered].join('\n') };
 }
 
+/**
+ * The Channel column: open (green), none (red: a live session with no delivery channel is a real problem), or for an
+ * ended session a muted "—" (it has no channel to have: "none" in red read as the same error, a live review 2026-12).
+ */
+export function channelCell(s: Pick<SessionView, 'open' | 'deliveryChannelOpen'>): { text: string; cls: 'yes' | 'no' | 'muted'; title: string | undefined } {
+  if (s.deliveryChannelOpen) return { text: 'open', cls: 'yes', title: undefined };
+  if (!s.open) return { text: '—', cls: 'muted', title: 'session ended' };
+  return { text: 'none', cls: 'no', title: 'No delivery channel is open' };
+}
+
 /** Each sub-resource held through a subscribed parent, as the tooltip lists it (the drawer says the same, each URI a link): `<child> (covered via <parent>)`. */
 export function coveredLines(s: Pick<SessionView, 'coveredViaParent'>): string[] {
   return (s.coveredViaParent ?? []).map(([child, parent]) => `${child} (covered via ${parent})`);

@@ -1,6 +1,6 @@
 // The Sessions view's model against the engine: what each cell says agrees with the metrics and the engine's record.
 import { describe, expect, it } from 'vitest';
-import { coveredLines, sessionEntries, sessionNotes, sessionStreamsDetail, startMark, streamsSummary, subscriptionsCell, versionText } from '../../../panel/model/sessions-view.ts';
+import { channelCell, coveredLines, sessionEntries, sessionNotes, sessionStreamsDetail, startMark, streamsSummary, subscriptionsCell, versionText } from '../../../panel/model/sessions-view.ts';
 import { run } from '../../support/analyze.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { ModernClient, StreamableClient } from '../../support/mcp-clients.ts';
@@ -194,5 +194,15 @@ describe('the Streams cell', () => {
         { ...base, stream: 'd', kind: 'sse', open: true },
       ]),
     ).toBe('get ×3 (2 complete, 1 failed), sse');
+  });
+});
+
+describe('the Channel column', () => {
+  // A live review, 2026-12: an ended session read "none" in red, the look of a live session without a delivery
+  // channel (a real problem).
+  it('an ended session: a muted "—" titled "session ended"; a live one without a channel: "none" in red', () => {
+    expect(channelCell({ open: false, deliveryChannelOpen: false })).toEqual({ text: '—', cls: 'muted', title: 'session ended' });
+    expect(channelCell({ open: true, deliveryChannelOpen: false })).toMatchObject({ text: 'none', cls: 'no' });
+    expect(channelCell({ open: true, deliveryChannelOpen: true })).toMatchObject({ text: 'open', cls: 'yes' });
   });
 });
