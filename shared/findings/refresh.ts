@@ -10,6 +10,7 @@ import type { RequestId } from '../decode/types.ts';
 import type { Freshness } from '../engine/freshness.ts';
 import { hashText } from '../hash.ts';
 import { utf8Length } from '../payload.ts';
+import { formatDuration } from '../duration.ts';
 
 export interface ReadAnswer {
   order: number;
@@ -376,9 +377,12 @@ function carryOver(p: Pending): CarriedGroup[] {
   return groups;
 }
 
-/** A duration as the findings say it: ms under 10 s (a 400 ms rule read "expected at most 0 s"), else seconds. */
+/**
+ * A duration as the findings say it: as the panel does (formatDuration: 400 ms, 3.0 s, 40 s, 2 min 05 s), so a rule's
+ * bound reads the same in a URI row's tooltip and the finding's detail (it said 3000 ms in one and 3.0 s in the other).
+ */
 export function says(ms: number): string {
-  return ms < 10_000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 1000)} s`;
+  return formatDuration(ms);
 }
 
 /**

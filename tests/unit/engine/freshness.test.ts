@@ -166,13 +166,18 @@ describe('freshness edges (2026-12-05 audit)', () => {
     expect(Engine.replay(quick.frames, rule).findings(quick.t + 1000).filter((f) => f.id === 'cache-age-exceeded')).toEqual([]);
   });
 
-  it('says a bound under 10 s in milliseconds', () => {
+  it('says a bound under 1 s in milliseconds, as the panel formats durations (formatDuration)', () => {
     const log = new FrameLog();
     subscribed(log);
     const e = Engine.replay(log.frames, { freshnessRules: [{ pattern: '**', maxAgeMs: 400 }] });
     // Past the bound for the grace (2 s), as a condition settles.
     expect(e.findings(log.t + 2300).find((x) => x.id === 'cache-age-exceeded')).toBeUndefined();
     const f = e.findings(log.t + 2500).find((x) => x.id === 'cache-age-exceeded')!;
-    expect(f.detail).toMatch(/^cached \d+ ms ago; expected at most 400 ms \(rule\)$/);
+    expect(f.detail).toMatch(/^cached \d\.\d s ago; expected at most 400 ms \(rule\)$/);
+    // A bound of seconds reads as the URI row's tooltip reads it (it said "3000 ms" in the Findings Detail column
+    // beside "3.0 s" in the tooltip: a live review, 2026-12).
+    const three = Engine.replay(log.frames, { freshnessRules: [{ pattern: '**', maxAgeMs: 3000 }] });
+    const g = three.findings(log.t + 5100).find((x) => x.id === 'cache-age-exceeded')!;
+    expect(g.detail).toMatch(/; expected at most 3\.0 s \(rule\)$/);
   });
 });

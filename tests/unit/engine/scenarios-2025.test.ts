@@ -9,6 +9,7 @@ import { hashText } from '../../../shared/hash.ts';
 import { errorResponse, notification, request, result, StreamableClient } from '../../support/mcp-clients.ts';
 import { staleIntervals } from '../../../panel/model/timeline.ts';
 import { findingSessions } from '../../../panel/model/uri-table.ts';
+import { formatDuration } from '../../../shared/duration.ts';
 
 const URL = 'http://localhost:3000/mcp';
 const POLICY = 'file:///docs/policy.md';
@@ -508,7 +509,7 @@ describe('notifications', () => {
     const apart = answers[1]!.t - answers[0]!.t;
     const expected =
       `the read sent at seq ${reads[0]!.seq} (id 1, answered at seq ${answers[0]!.seq}) and the one sent at seq ${reads[1]!.seq} ` +
-      `(id 3, answered at seq ${answers[1]!.seq}, ${apart} ms later) returned different content ` +
+      `(id 3, answered at seq ${answers[1]!.seq}, ${formatDuration(apart)} later) returned different content ` +
       `(${hashText(v1).slice(0, 8)}, ${v1.length} B → ${hashText(v2).slice(0, 8)}, ${v2.length} B); ` +
       'no notifications/resources/updated for it came between them while it was subscribed';
     // Due but not committed (a snapshot at now), then committed by a later frame touching the URI.

@@ -29,13 +29,13 @@ describe('never-subscribed, polled', () => {
     const e = run(log);
     const f = findingsAfter(e, 1000);
     expect(brief(f, 'info')).toEqual([`cached-not-subscribed ${POLICY} never-subscribed info`]);
-    expect(f[0]!.detail).toBe('no resources/subscribe or listen was sent for it; the client polls it instead: read again within its expected freshness, 2000 ms (ttl)');
+    expect(f[0]!.detail).toBe('no resources/subscribe or listen was sent for it; the client polls it instead: read again within its expected freshness, 2.0 s (ttl)');
     // The catalogue's fix (subscribe, or keep polling), not the one for a server without subscriptions.
     expect(f[0]!.fix).toMatch(/^Subscribe to every URI you cache/);
     // Stopped: past the ttlMs and the grace (as cache-age-exceeded counts it), the same finding is the warning.
     const later = findingsAfter(e, 5000);
     expect(brief(later)).toEqual([`cache-age-exceeded ${POLICY} ttl warning`, `cached-not-subscribed ${POLICY} never-subscribed warning`]);
-    expect(later.find((x) => x.id === 'cached-not-subscribed')!.detail).toMatch(/it was polled, but not read again within its expected freshness, 2000 ms \(ttl\), after the read at seq \d+$/);
+    expect(later.find((x) => x.id === 'cached-not-subscribed')!.detail).toMatch(/it was polled, but not read again within its expected freshness, 2\.0 s \(ttl\), after the read at seq \d+$/);
   });
 
   it('read once: the warning (the scenario tests keep this)', () => {
