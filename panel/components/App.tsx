@@ -14,6 +14,7 @@ import { sessionIdNamer } from '../model/session-label.ts';
 import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
 import { clearControl, NOT_CLEARED_RECONNECTING } from '../model/clear-control.ts';
 import { exportTitle } from '../model/export-control.ts';
+import { hiddenFrameCount } from '../model/status-counts.ts';
 import { filterRows, findingCounts, severityCountLabel, viewForSeverity } from '../model/uri-table.ts';
 import type { ImportedTrace, PanelStore, ViewName } from '../store.ts';
 import type { FrameRow } from '../frame-rows.ts';
@@ -225,7 +226,7 @@ export function App({ store, connection, settingsLink }: Props) {
 
   const canExport = imported !== null || store.hasFramesInView();
   const inView = store.framesInView();
-  const hiddenFrames = inView === undefined ? 0 : Math.max(0, (store.stats.value?.frames ?? 0) - inView);
+  const hiddenFrames = hiddenFrameCount(store.stats.value?.frames ?? 0, inView, store.tabStatusIsOffline());
   const clear = clearControl({ imported: imported !== null, tabPanel: connection !== undefined, offline: store.tabStatusIsOffline(), status });
 
   let main;

@@ -2,6 +2,7 @@
 // always visible: never silent loss. For an imported trace the counters are the trace's own.
 import type { TabStats } from '../../shared/messages.ts';
 import type { PanelStatus, PanelStore } from '../store.ts';
+import { statusFrameCounts } from '../model/status-counts.ts';
 
 const LABEL: Record<PanelStatus, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', offline: 'No tab', imported: 'Imported' };
 
@@ -86,8 +87,11 @@ export function LiveStatus({ store }: { store: PanelStore }) {
   void store.version.value;
   const imported = store.imported;
   const status = store.status.value;
-  const counts = imported
+  const logged = imported
     ? { frames: imported.trace.frames.length, dropped: imported.trace.dropped.frames, rejected: imported.trace.dropped.rejected ?? 0 }
     : countsOf(store.stats.value);
-  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} inView={store.framesInView()} replaying={store.scrubT.value !== null} />;
+  // A closed tab's log is gone: no "(N of earlier pages hidden)" for frames that no longer exist.
+  const shown = statusFrameCounts(logged.frames, store.framesInView(), !imported && store.tabStatusIsOffline());
+  const counts = { ...logged, frames: shown.frames };
+  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} inView={shown.inView} replaying={store.scrubT.value !== null} />;
 }
