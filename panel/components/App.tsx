@@ -345,6 +345,7 @@ export function App({ store, connection, settingsLink }: Props) {
         warnings={counts.warning}
         infos={counts.info}
         past={counts.past}
+        pastInfo={counts.pastInfo}
         countLabels={countLabels}
         store={store}
         imported={imported?.name ?? null}

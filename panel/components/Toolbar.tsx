@@ -4,6 +4,7 @@ import { memo } from 'preact/compat';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { PanelStore } from '../store.ts';
 import { LiveStatus } from './StatusBar.tsx';
+import { pastPill } from '../model/uri-table.ts';
 
 export interface ToolbarActions {
   onPause: (paused: boolean) => void;
@@ -35,6 +36,8 @@ interface Props {
   countLabels?: Record<'error' | 'warning' | 'info', string>;
   /** Warnings and errors that held earlier and were resolved (findingCounts.past). */
   past: number;
+  /** Info findings that held earlier and no longer do (findingCounts.pastInfo): counted in the pill too. */
+  pastInfo?: number;
   /** For the status line, which is bound to the store's own signals. */
   store: PanelStore;
   imported: string | null;
@@ -163,6 +166,7 @@ function ToolbarView(props: Props) {
   const a = props.actions;
   const p = { ...props, ...a, counts: { error: props.errors, warning: props.warnings, info: props.infos } };
   const errors = props.filterErrors ? [props.filterErrors] : [];
+  const pill = pastPill(props.past, props.pastInfo ?? 0);
   return (
     <div class="toolbar" role="toolbar" aria-label="MCP panel controls">
       <button
@@ -247,9 +251,9 @@ function ToolbarView(props: Props) {
             {s === 'error' ? '✖' : s === 'warning' ? '▲' : 'ℹ'} {p.counts[s]}
           </button>
         ))}
-        {p.past ? (
-          <button type="button" class="count past" data-past={p.past} title="Warnings and errors that held earlier and no longer do: show them in the Findings view" aria-label={`${p.past} past ${p.past === 1 ? 'problem' : 'problems'}: show the Findings view`} onClick={p.onPast}>
-            {p.past} past
+        {pill ? (
+          <button type="button" class={`count past${pill.notesOnly ? ' notes-only' : ''}`} data-past={pill.n} title={pill.title} aria-label={pill.label} onClick={p.onPast}>
+            {pill.n} past
           </button>
         ) : null}
       </span>

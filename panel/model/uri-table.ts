@@ -147,19 +147,38 @@ export function moveIndex(count: number, i: number, key: NavKey, page = 10): num
 
 export type SeverityCounts = Record<Severity, number>;
 
-/** Open findings per severity (what is wrong now). */
 /**
- * Open findings by severity, and `past`: warnings and errors that held earlier and no longer do (a stream that resumed
- * without Last-Event-ID, a notification the server never sent): the toolbar showed ✖ 0 ▲ 0 for them, and the
- * Resources view all green, while the Findings view listed them (a first-use audit, 2026-12-05).
+ * Open findings by severity (the ✖ ▲ ℹ counts: what holds now), and the past ones apart: `past`, warnings and errors
+ * that held earlier and no longer do (a stream that resumed without Last-Event-ID, a notification the server never
+ * sent): the toolbar showed ✖ 0 ▲ 0 for them, and the Resources view all green, while the Findings view listed them (a
+ * first-use audit, 2026-12-05); and `pastInfo`, past notes (an unsolicited update): a run whose only finding was one
+ * read ✖ 0 ▲ 0 ℹ 0 and no pill (a live review, 2026-12). The ℹ count stays open-only, as ✖ and ▲ are.
  */
-export function findingCounts(findings: readonly Finding[]): SeverityCounts & { past: number } {
-  const c = { error: 0, warning: 0, info: 0, past: 0 };
+export function findingCounts(findings: readonly Finding[]): SeverityCounts & { past: number; pastInfo: number } {
+  const c = { error: 0, warning: 0, info: 0, past: 0, pastInfo: 0 };
   for (const f of findings) {
     if (f.open) c[f.severity]++;
     else if (f.severity !== 'info') c.past++;
+    else c.pastInfo++;
   }
   return c;
+}
+
+/**
+ * The toolbar's past pill: every finding that held earlier and no longer does (problems and notes, as the counts beside
+ * it count every open one), or null when there is none. Its name says how many are problems; one of notes only is
+ * muted (`notesOnly`), not the look of a problem.
+ */
+export function pastPill(past: number, pastInfo: number): { n: number; notesOnly: boolean; title: string; label: string } | null {
+  const n = past + pastInfo;
+  if (n === 0) return null;
+  const parts = [past ? `${past} ${past === 1 ? 'problem' : 'problems'}` : '', pastInfo ? `${pastInfo} info` : ''].filter(Boolean).join(', ');
+  return {
+    n,
+    notesOnly: past === 0,
+    title: `Findings that held earlier and no longer do (${parts}${past ? '; a problem is a warning or an error' : ''}): show them in the Findings view`,
+    label: pastInfo === 0 ? `${past} past ${past === 1 ? 'problem' : 'problems'}: show the Findings view` : `${n} past ${n === 1 ? 'finding' : 'findings'} (${parts}): show the Findings view`,
+  };
 }
 
 /** The findings that concern a row (its client's, about its URI), open first, worst first. */

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseFilter } from '../../../panel/model/filter.ts';
 import { flattenCapabilities, metricRows, messageIndexAtSeq, midWayNote, sessionEntries } from '../../../panel/model/sessions-view.ts';
-import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, lastHolders, moveSelection, rowFindingTitles, rowSessions, serverTitle, severityCountLabel, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
+import { cacheAge, filterRows, findingCounts, findingSessions, findingsForRow, lastHolders, moveSelection, pastPill, rowFindingTitles, rowSessions, serverTitle, severityCountLabel, uriParts, viewForSeverity } from '../../../panel/model/uri-table.ts';
 import { staleIntervals } from '../../../panel/model/timeline.ts';
 import { CATALOGUE } from '../../../shared/findings/catalogue.ts';
 import { rowIndexOf, rowKey } from '../../../panel/frame-rows.ts';
@@ -354,9 +354,17 @@ describe('URI table model', () => {
     expect(findingSessions({ ...numeric, detail: 'lost when S9 ended' }, [{ label: 'S9', doc: 'other-doc', endpoint: faq.endpoint }])).toEqual([]);
     const counts = findingCounts(snap.findings);
     expect(counts.error).toBeGreaterThan(0);
-    // Past problems are counted apart (the toolbar's "N past"); past notes are not.
+    // Past problems are counted apart (the toolbar's "N past"), past notes apart from them; ℹ counts open notes only.
     const f = (severity: 'error' | 'warning' | 'info', open: boolean) => ({ ...snap.findings[0]!, severity, open });
-    expect(findingCounts([f('error', true), f('warning', false), f('error', false), f('info', false)])).toEqual({ error: 1, warning: 0, info: 0, past: 2 });
+    expect(findingCounts([f('error', true), f('warning', false), f('error', false), f('info', false)])).toEqual({ error: 1, warning: 0, info: 0, past: 2, pastInfo: 1 });
+    // A run whose only finding is a past note (unsolicited-update) read ✖ 0 ▲ 0 ℹ 0 and no pill (a live review,
+    // 2026-12): the pill counts it, muted, and says it is info.
+    const only = findingCounts([f('info', false)]);
+    expect(only).toEqual({ error: 0, warning: 0, info: 0, past: 0, pastInfo: 1 });
+    expect(pastPill(only.past, only.pastInfo)).toEqual({ n: 1, notesOnly: true, title: 'Findings that held earlier and no longer do (1 info): show them in the Findings view', label: '1 past finding (1 info): show the Findings view' });
+    expect(pastPill(1, 0)).toMatchObject({ n: 1, notesOnly: false, label: '1 past problem: show the Findings view' });
+    expect(pastPill(2, 1)).toMatchObject({ n: 3, notesOnly: false, label: '3 past findings (2 problems, 1 info): show the Findings view' });
+    expect(pastPill(0, 0)).toBeNull();
     const policy = snap.uris.find((r) => r.uri === POLICY)!;
     const fs = findingsForRow(snap.findings, policy);
     expect(fs.map((f) => f.id)).toContain('phantom-subscription');
