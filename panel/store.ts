@@ -70,6 +70,8 @@ const LIVE_SCRUB_SLICE_MS = 12;
 const ANALYSE_CHECK_FRAMES = 1024;
 /** The live view looks at the clock every this many frames (a power of two) while it applies a backlog. */
 const CATCH_UP_CHECK_FRAMES = 64;
+/** How far back from a response head its request is looked for (requestMethodOf): it is usually a few frames back. */
+const REQUEST_LOOKBACK = 5000;
 
 /** Resolves in a new task (after pending input and rendering), without the 4 ms clamp of nested timers. */
 function nextTask(): Promise<void> {
@@ -846,6 +848,12 @@ export class PanelStore {
 
   /** The frame with this seq among the frames in view, or undefined. */
   frameBySeq(seq: number): Frame | undefined {
+    const i = this.indexOfSeq(seq);
+    return i < 0 ? undefined : this.source[i];
+  }
+
+  /** The index in the source of the frame with this seq among the frames in view, or -1. */
+  private indexOfSeq(seq: number): number {
     const src = this.source;
     let lo = this.viewStart;
     let hi = this.applied;
@@ -855,7 +863,23 @@ export class PanelStore {
       else hi = mid;
     }
     const f = src[lo];
-    return f && f.seq === seq && lo < this.applied ? f : undefined;
+    return f && f.seq === seq && lo < this.applied ? lo : -1;
+  }
+
+  /**
+   * The HTTP method of the request a response head (frame `seq`) answers, when that request is in view: looked for
+   * backwards from the response, at most REQUEST_LOOKBACK frames (an evidence link's label, on every drawer render).
+   */
+  requestMethodOf(seq: number): string | undefined {
+    let i = this.indexOfSeq(seq);
+    const src = this.source;
+    const f = i < 0 ? undefined : src[i];
+    if (f?.kind !== 'http-response') return undefined;
+    for (let n = 0; --i >= this.viewStart && n < REQUEST_LOOKBACK; n++) {
+      const g = src[i]!;
+      if (g.kind === 'http-request' && g.conn === f.conn) return g.method;
+    }
+    return undefined;
   }
 
   /** All frames in view of one connection (request, response, body, events, end), oldest first. */

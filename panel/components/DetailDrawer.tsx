@@ -111,12 +111,12 @@ function messagesAtSeq(store: PanelStore, seq: number): DecodedMessage[] {
 }
 
 /**
- * A finding's evidence link, named by what the frame is (`#32 resources/read`, `#37 HTTP 404`), not its number only;
+ * A finding's evidence link, named by what the frame is (`#32 resources/read`, `#37 DELETE → 200`), not its number only;
  * from the message list's columns (the messages of the engine in view, as messagesAtSeq finds them), none decoded.
  */
 function EvidenceLink({ store, seq, open }: { store: PanelStore; seq: number; open: Props['open'] }) {
   const engine = store.engineNow();
-  const label = frameLabelAt(engine.messageList(engine.messageCount), seq, store.frameBySeq(seq));
+  const label = frameLabelAt(engine.messageList(engine.messageCount), seq, store.frameBySeq(seq), store.requestMethodOf(seq));
   return <SeqLink seq={seq} open={open} label={label || undefined} />;
 }
 

@@ -28,6 +28,12 @@ describe('frameLabel', () => {
     expect(frameLabel({ ...base, kind: 'ws-close', conn: 'c', code: 1006, reason: '', wasClean: false } as unknown as Frame, [])).toBe('WebSocket close 1006');
     expect(frameLabel(undefined, [])).toBe('');
   });
+  it("names a response head by its request's method when known: what the exchange was", () => {
+    // A live review, 2026-12: a phantom subscription's evidence read `#37 HTTP 200` for the DELETE that ended the session.
+    const resp = { ...base, kind: 'http-response', conn: 'c', status: 200, headers: {} } as unknown as Frame;
+    expect(frameLabel(resp, [], 'DELETE')).toBe('DELETE → 200');
+    expect(frameLabel(resp, [])).toBe('HTTP 200');
+  });
 });
 
 /** Every frame's label both ways: from its decoded messages (as the drawer built them before), and from the columns. */

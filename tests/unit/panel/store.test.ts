@@ -9,6 +9,7 @@ import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
 import { cancelImport, harText, importDropped, importFile, pageUrlOf, traceText } from '../../../panel/actions.ts';
 import { PanelStore } from '../../../panel/store.ts';
+import { frameLabelAt } from '../../../panel/model/frame-label.ts';
 import { scrubSteps } from '../../../panel/model/timeline.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { FrameLog } from '../../support/frame-log.ts';
@@ -193,6 +194,26 @@ describe('PanelStore', () => {
     await frames();
     expect([s.pageLeft.value, s.shownFrames().length]).toEqual([null, two.length]);
     expect(s.snapshot.value!.sessions.map((x) => x.label)).toEqual(['S2']);
+  });
+
+  it("finds the request a response head answers (an evidence link's label: `#37 DELETE → 200`)", async () => {
+    const s = new PanelStore();
+    const log = new FrameLog('doc1');
+    log.pageStart('http://localhost:8080/');
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'S1' });
+    c.openGet();
+    c.delete();
+    s.add(stamped(log.frames, 1));
+    await frames();
+    const all = s.shownFrames();
+    const del = all.find((f) => f.kind === 'http-request' && f.method === 'DELETE')!;
+    const resp = all.find((f) => f.kind === 'http-response' && f.conn === (del as { conn: string }).conn)!;
+    expect(s.requestMethodOf(resp.seq)).toBe('DELETE');
+    const engine = s.engineNow();
+    expect(frameLabelAt(engine.messageList(engine.messageCount), resp.seq, s.frameBySeq(resp.seq), s.requestMethodOf(resp.seq))).toBe('DELETE → 200');
+    // Not a response head: no method.
+    expect(s.requestMethodOf(del.seq)).toBeUndefined();
   });
 
   it('keeps saying the page left until the next page\'s snapshot is shown: never "no MCP traffic yet" in between', async () => {
