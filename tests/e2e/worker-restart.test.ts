@@ -98,6 +98,32 @@ it('loses nothing and duplicates nothing across service-worker restarts', async 
   await page.close();
 });
 
+// A live review, 2026-12: Clear clicked while the status said Reconnecting… was dropped without a word (the button was
+// enabled, the port down). Now it is disabled then, its tooltip saying why, and enabled again once Live.
+it('disables Clear while the panel reconnects, saying why; enabled again once live', async () => {
+  const { page, panel } = await connectedPageWithPanel();
+  const clear = 'button[aria-label="Clear log"]';
+  expect(await panel.isDisabled(clear)).toBe(false);
+  await stopServiceWorkers(browser.context, page);
+  // Read in the same instant as the status line (it may be Live again soon after).
+  const during = await panel.waitForFunction(
+    (sel) => {
+      if (document.querySelector('.status-bar')?.getAttribute('data-status') !== 'reconnecting') return false;
+      const b = document.querySelector<HTMLButtonElement>(sel)!;
+      return { disabled: b.disabled, title: b.title };
+    },
+    clear,
+    { polling: 'raf', timeout: 5000 },
+  );
+  const seen = (await during.jsonValue()) as { disabled: boolean; title: string };
+  expect(seen.disabled).toBe(true);
+  expect(seen.title).toMatch(/not sent while reconnecting/);
+  await panel.waitForSelector('.status-bar[data-status="live"]');
+  await panel.waitForFunction((sel) => !document.querySelector<HTMLButtonElement>(sel)!.disabled, clear);
+  await panel.close();
+  await page.close();
+});
+
 // The user clears the extension's storage (devtools' "Clear site data", here CDP Storage.clearDataForOrigin) while a
 // page keeps talking MCP: Chromium closes the worker's IndexedDB connection. Capture goes on in a new database, its
 // sequence numbers going on (the open panel holds the earlier ones), and the panel shows the new traffic.
