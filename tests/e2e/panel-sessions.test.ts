@@ -73,7 +73,8 @@ it('puts a screenful of rows in the page, not one per session, under the column 
     expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3} · re-initialize$/),
     expect.stringMatching(/ms$/),
     '0',
-    'none',
+    // Ended (re-initialized): no channel to have, a muted dash, not "none" in red.
+    '—',
     'get (aborted)',
   ]);
   // Scrolled to the end, still a screenful: the oldest rows, the two listens, are there.
