@@ -21,7 +21,8 @@ export interface HarOptions {
    * The export instant (ms since the epoch; the view's clock, an imported trace's createdAt): an exchange still open
    * then (outcome `open`: a live GET or listen stream, a request waiting for its answer) runs to it, so a stream open
    * for minutes is not shown as the few ms to its last frame. Default: the export's latest frame. Never before the
-   * exchange's own last frame.
+   * exchange's own last frame. One whose document was replaced without a page-end (outcome `page-gone`) ends at
+   * the next top-level page's start instead, when that is earlier.
    */
   now?: number;
 }
@@ -228,6 +229,10 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
   /** Exchanges their page's end closed, by connection. */
   const endedWithPage = new Map<string, Building>();
   const done: Building[] = [];
+  /** Top-level page starts, in seq order: a later one of another document replaced an unended one. */
+  const topStarts: { seq: number; t: number; doc: string }[] = [];
+  /** Each document's last frame seq (a document back from the back/forward cache is still alive). */
+  const lastSeqOfDoc = new Map<string, number>();
 
   const start = (f: Frame, conn: string, method: string, u: string, headers: HeaderMap, type: HarEntry['_resourceType']): Building => {
     const entry: HarEntry = {
@@ -259,6 +264,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
   };
 
   for (const f of sorted) {
+    lastSeqOfDoc.set(f.doc, f.seq);
     if (f.kind === 'page-end') {
       // A page kept in the back/forward cache may come back with its connections: not an end.
       if (f.persisted) continue;
@@ -275,6 +281,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       continue;
     }
     if (f.kind === 'page-start') {
+      if (f.top) topStarts.push({ seq: f.seq, t: f.t, doc: f.doc });
       if (f.top && !pageOfSegment.has(f.segment)) {
         const id = `page_${f.segment}`;
         pageOfSegment.set(f.segment, id);
@@ -429,7 +436,17 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     const e = b.entry;
     // Still open when the export was made (a live stream, a request waiting for its answer): it lasts to the export.
     if (b.endT === undefined && e._mcp.outcome === undefined) e._mcp.outcome = 'open';
-    const end = b.endT ?? (e._mcp.outcome === 'open' ? Math.max(b.lastT, exportT) : b.lastT);
+    let openEnd = exportT;
+    if (e._mcp.outcome === 'open') {
+      // Its document ended without a page-end (a crash, a lost page-end) if a later top-level page of another
+      // document started and its own document sent nothing after: it ends there at the latest, not at the export.
+      const gone = topStarts.find((p) => p.seq > b.lastSeq && p.doc !== b.doc);
+      if (gone && (lastSeqOfDoc.get(b.doc) ?? -1) < gone.seq) {
+        e._mcp.outcome = 'page-gone';
+        openEnd = Math.min(exportT, gone.t);
+      }
+    }
+    const end = b.endT ?? (e._mcp.outcome === 'open' || e._mcp.outcome === 'page-gone' ? Math.max(b.lastT, openEnd) : b.lastT);
     const resp = b.responseT ?? end;
     e.timings.wait = Math.max(0, resp - b.startT);
     e.timings.receive = Math.max(0, end - resp);

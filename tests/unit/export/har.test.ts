@@ -104,6 +104,37 @@ describe('buildHar', () => {
     expect(read.time).toBeLessThan(100);
   });
 
+  it('ends an open exchange of a document replaced without a page-end at the next page, not at the export', () => {
+    // docA opens a GET stream and crashes (no page-end); docB starts an hour later; the export is two hours after.
+    const a = new FrameLog('docA');
+    a.pageStart('http://localhost:8080/a');
+    const c = new StreamableClient(a, URL);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet({ ids: 'e' });
+    const bStart = a.t + 3_600_000;
+    const b = new FrameLog('docB', bStart, a.lastSeq);
+    const bPage = b.pageStart('http://localhost:8080/b').t;
+    const cb = new StreamableClient(b, URL);
+    cb.initialize({ sessionId: 'S2' });
+    const cbGet = cb.openGet({ ids: 'f' });
+    const now = bStart + 7_200_000;
+    const entries = buildHar([...a.frames, ...b.frames], { now }).log.entries;
+    const gone = entries.find((e) => e._mcp.conn === get.conn)!;
+    expect(gone._mcp.outcome).toBe('page-gone');
+    expect(Math.abs(Date.parse(gone.startedDateTime) + gone.time - bPage)).toBeLessThan(1);
+    expect(gone.time).toBeLessThan(3_601_000);
+    expect(gone.time).toBe(gone.timings.send + gone.timings.wait + gone.timings.receive);
+    // docB's own stream is still open and runs to the export.
+    const live = entries.find((e) => e._mcp.conn === cbGet.conn)!;
+    expect(live._mcp.outcome).toBe('open');
+    expect(Math.abs(Date.parse(live.startedDateTime) + live.time - now)).toBeLessThan(1);
+    // A document that came back (the back/forward cache) after the other page started is not gone.
+    const back = new FrameLog('docA', bStart + 10, b.lastSeq);
+    back.pageStart('http://localhost:8080/a');
+    const restored = buildHar([...a.frames, ...b.frames, ...back.frames], { now }).log.entries.find((e) => e._mcp.conn === get.conn)!;
+    expect(restored._mcp.outcome).toBe('open');
+  });
+
   it('gives an event stream without events an empty _sseEvents', () => {
     const log = new FrameLog('d');
     const c = new StreamableClient(log, URL);
