@@ -1,6 +1,7 @@
 // Finding family "coverage": does a server-side subscription with a working channel stand behind every cached URI and
 // every subscription the client believes in? cached-not-subscribed, phantom-subscription, no-delivery-channel. These
 // are conditions (they hold over time), re-checked whenever something about the URI changes.
+import { formatDuration } from '../duration.ts';
 import type { EngineCore } from '../engine/core.ts';
 import type { ClientModel } from '../engine/client-model.ts';
 import type { SubscriptionLedger } from '../engine/ledger.ts';
@@ -304,7 +305,7 @@ export function evaluateCoverage(core: EngineCore, u: UriState, t: number, seq: 
     }
   } else if (ndc) {
     // Reopened: what stays as history says so ("was not reopened" was only true while it lasted).
-    if (live && held && ndc.spec.reason === 'closed') ndc.spec = { ...ndc.spec, detail: ndc.spec.detail!.replace(' and was not reopened', ` and was reopened only ${Math.round(t - ndc.since)} ms later`) };
+    if (live && held && ndc.spec.reason === 'closed') ndc.spec = { ...ndc.spec, detail: ndc.spec.detail!.replace(' and was not reopened', ` and was reopened only ${formatDuration(t - ndc.since)} later`) };
     core.conds.release(slots, 'no-delivery-channel', t, [seq]);
   }
 }

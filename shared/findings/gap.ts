@@ -13,6 +13,7 @@
 // while working through its URIs (re-reading them one after another, after resubscribing them) is not late: the
 // client's catch-up run (ClientModel.catchingUp) excuses it. A false-positive audit on real SDK traffic (2026-12-05)
 // found 9 of 40 URIs re-read in series after a resubscribe, and a slow answer, reported late.
+import { formatDuration } from '../duration.ts';
 import type { ClientModel } from '../engine/client-model.ts';
 import type { EngineCore } from '../engine/core.ts';
 import type { SubscriptionLedger } from '../engine/ledger.ts';
@@ -188,7 +189,7 @@ function settle(core: EngineCore, u: UriState, d: GapDoubt, sent: { t: number; q
   u.gapDoubt = undefined;
   const ends: string[] = [];
   const wasLate = late(core, d, sent);
-  if (wasLate) ends.push(`read again only ${Math.round(sent.t - d.backT)} ms after ${sinceBack(d)}`);
+  if (wasLate) ends.push(`read again only ${formatDuration(sent.t - d.backT)} after ${sinceBack(d)}`);
   const caughtUp = found !== undefined && d.reason === 'subscription-lapsed';
   if (caughtUp) ends.push(`the read sent at seq ${found.reqSeq} found it changed (${found.change}): an update made while it was not subscribed was missed${wasLate ? '' : ', and this read caught it up'}`);
   // Read again in time, and that read found the change: the catch-up worked (lapse-caught-up, not "not read again"); a
@@ -241,7 +242,7 @@ export function closeGap(core: EngineCore, u: UriState, how: string, t: number, 
   u.gapDoubt = undefined;
   if (!u.cached) return;
   if (d.reread) {
-    if (late(core, d, d.reread)) recordGap(core, u, d, `read again only ${Math.round(d.reread.t - d.backT)} ms after ${sinceBack(d)}, not answered ${how}`, t, seq, lateLapse(d, true));
+    if (late(core, d, d.reread)) recordGap(core, u, d, `read again only ${formatDuration(d.reread.t - d.backT)} after ${sinceBack(d)}, not answered ${how}`, t, seq, lateLapse(d, true));
     return;
   }
   if (t - d.backT < core.grace || u.client.catchUpExcuse.covers(d.backT, t, core.grace)) return;
@@ -265,5 +266,5 @@ export function timedGapFinding(core: EngineCore, c: ClientModel, u: UriState, n
   const d = u.gapDoubt;
   if (!d || !u.cached || d.reread || now - d.backT < core.grace || c.catchUpExcuse.covers(d.backT, now, core.grace)) return;
   const failed = d.failed !== undefined ? `; the re-read failed (${d.failed})` : '';
-  out.push({ spec: doubtSpec(u, d, `${gapText(d)}${failed}; not read successfully in the ${Math.round(now - d.backT)} ms since ${sinceBack(d)}`), firstT: d.t, evidence: [d.seq, d.backSeq], open: true });
+  out.push({ spec: doubtSpec(u, d, `${gapText(d)}${failed}; not read successfully in the ${formatDuration(now - d.backT)} since ${sinceBack(d)}`), firstT: d.t, evidence: [d.seq, d.backSeq], open: true });
 }

@@ -1,6 +1,7 @@
 // Finding family "lifecycle": sessions and streams that end and are not properly re-established —
 // resume-gap (a stream reopened without Last-Event-ID) and session-expired-not-reinitialized (404/400, or a legacy
 // stream that reconnected to a new session by itself; no initialize).
+import { formatDuration } from '../duration.ts';
 import type { EndedStream } from '../decode/conn-state.ts';
 import type { WireEvent } from '../decode/types.ts';
 import type { ClientModel, ExpiredSession } from '../engine/client-model.ts';
@@ -74,7 +75,7 @@ export function noteUnresumable(core: EngineCore, c: ClientModel, l: Subscriptio
       ...base,
       reason: 'no-event-ids',
       severity: 'info',
-      detail: `the GET stream that ended at seq ${gap.seq} carried no event id (the server keeps no event store, or sent nothing on it yet), so nothing could resume it: for ${ms} ms, ${held} subscribed URI(s) had no delivery, and an update sent then is lost unless the client re-reads`,
+      detail: `the GET stream that ended at seq ${gap.seq} carried no event id (the server keeps no event store, or sent nothing on it yet), so nothing could resume it: for ${formatDuration(ms)}, ${held} subscribed URI(s) had no delivery, and an update sent then is lost unless the client re-reads`,
     },
     gap.t,
     t,
@@ -123,7 +124,7 @@ export function letGoUninitialized(core: EngineCore, c: ClientModel, l: Subscrip
   if (!x || x.next !== l) return;
   c.expired = undefined;
   if (x.uses === 0 && t - x.t < core.grace) return;
-  core.log.record(expiredSpec(c, x, expiredHow(x, `and it closed ${Math.round(t - x.t)} ms later, never initialized`)), x.t, t, [...x.evidence, seq]);
+  core.log.record(expiredSpec(c, x, expiredHow(x, `and it closed ${formatDuration(t - x.t)} later, never initialized`)), x.t, t, [...x.evidence, seq]);
 }
 
 /** initialize sent: an expired session is being replaced (late if past the grace). */
@@ -131,7 +132,7 @@ export function noteInitializeSent(core: EngineCore, c: ClientModel, t: number, 
   const x = c.expired;
   if (!x) return;
   c.expired = undefined;
-  if (t - x.t >= core.grace) core.log.record(expiredSpec(c, x, `re-initialized only after ${Math.round(t - x.t)} ms`), x.t, t, [...x.evidence, seq]);
+  if (t - x.t >= core.grace) core.log.record(expiredSpec(c, x, `re-initialized only after ${formatDuration(t - x.t)}`), x.t, t, [...x.evidence, seq]);
 }
 
 export function timedLifecycleFindings(core: EngineCore, now: number, out: TimedFinding[]): void {

@@ -281,7 +281,7 @@ export function noteReadFailed(core: EngineCore, u: UriState, reqSeq: number, t:
 export function recordLateReread(core: EngineCore, u: UriState, p: Pending, sent: { t: number; seq: number; queued?: boolean }): void {
   if (sent.t - p.t < core.grace || sent.queued) return;
   core.log.record(
-    { id: 'notified-not-reread', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...sessionOfPending(u, p), detail: `re-read only after ${Math.round(sent.t - p.t)} ms` },
+    { id: 'notified-not-reread', doc: u.client.doc, endpoint: u.client.endpoint, uri: u.uri, ...sessionOfPending(u, p), detail: `re-read only after ${says(sent.t - p.t)}` },
     p.t,
     sent.t,
     [p.seq, sent.seq],
@@ -386,6 +386,15 @@ export function says(ms: number): string {
 }
 
 /**
+ * Two durations compared in one detail: as says() does, but both in whole ms when they would read the same (an age of
+ * 3040 ms past a 3000 ms bound read "cached 3.0 s ago; expected at most 3.0 s").
+ */
+export function saysPair(a: number, b: number): [string, string] {
+  const [x, y] = [says(a), says(b)];
+  return x === y ? [`${Math.round(a)} ms`, `${Math.round(b)} ms`] : [x, y];
+}
+
+/**
  * The bound a cache entry's age is judged by: its expected freshness, but a learned cadence only while no notification
  * can come. The cadence is learned from this URI's notifications, so while it is held with a delivery channel open the
  * next change would be notified like those were: a quiet spell longer than the cadence says the server went quiet, not
@@ -413,6 +422,7 @@ function overAge(core: EngineCore, u: UriState, t: number): { spec: FindingSpec;
   // the few ms its read takes each time.
   if (!(age > f.maxAgeMs + core.grace)) return undefined;
   const subscribed = f.source === 'ttl' && u.held && u.channelOpen;
+  const [ageText, boundText] = saysPair(age, f.maxAgeMs);
   const c = u.client;
   return {
     spec: {
@@ -424,7 +434,7 @@ function overAge(core: EngineCore, u: UriState, t: number): { spec: FindingSpec;
       // it began: a demo audit, 2026-12-05), and one entry is one finding across a reconnect.
       ...(u.readSession !== undefined ? { session: u.readSession } : {}),
       reason: f.source,
-      detail: `cached ${says(age)} ago; expected at most ${says(f.maxAgeMs)} (${f.source})${subscribed ? '; subscribed with a channel open, so a change would have been notified' : ''}`,
+      detail: `cached ${ageText} ago; expected at most ${boundText} (${f.source})${subscribed ? '; subscribed with a channel open, so a change would have been notified' : ''}`,
       severity: (f.source === 'rule' || f.source === 'ttl') && !subscribed ? 'warning' : 'info',
     },
     since: ageSince(core, u, f),
@@ -481,8 +491,8 @@ export function timedRefreshFindings(core: EngineCore, now: number, out: TimedFi
             ...sessionOfPending(u, p),
             detail:
               p.failed !== undefined
-                ? `the re-read failed (${p.failed}); no successful resources/read in ${Math.round(now - p.t)} ms after ${p.count} notification(s)`
-                : `no resources/read in ${Math.round(now - p.t)} ms after ${p.count} notification(s)`,
+                ? `the re-read failed (${p.failed}); no successful resources/read in ${says(now - p.t)} after ${p.count} notification(s)`
+                : `no resources/read in ${says(now - p.t)} after ${p.count} notification(s)`,
           },
           firstT: p.t,
           evidence: [p.seq],

@@ -180,4 +180,15 @@ describe('freshness edges (2026-12-05 audit)', () => {
     const g = three.findings(log.t + 5100).find((x) => x.id === 'cache-age-exceeded')!;
     expect(g.detail).toMatch(/; expected at most 3\.0 s \(rule\)$/);
   });
+
+  it('says an age and its bound in ms when they would read the same in the coarser unit (3040 ms past 3000 ms is not "3.0 s; at most 3.0 s")', () => {
+    const log = new FrameLog();
+    subscribed(log);
+    const e = Engine.replay(log.frames, { freshnessRules: [{ pattern: '**', maxAgeMs: 3000 }], graceMs: 10 });
+    let first: string | undefined;
+    for (let k = 2900; k < 3200 && first === undefined; k += 5) first = e.findings(log.t + k).find((x) => x.id === 'cache-age-exceeded')?.detail;
+    expect(first).toMatch(/^cached 30\d\d ms ago; expected at most 3000 ms \(rule\)$/);
+    // Apart in the coarser unit, both read in it.
+    expect(e.findings(log.t + 4500).find((x) => x.id === 'cache-age-exceeded')!.detail).toMatch(/^cached 4\.\d s ago; expected at most 3\.0 s \(rule\)$/);
+  });
 });
