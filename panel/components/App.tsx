@@ -13,7 +13,7 @@ import { formatClock } from '../model/format.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
 import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
 import { clearControl, NOT_CLEARED_RECONNECTING } from '../model/clear-control.ts';
-import { exportTitle } from '../model/export-control.ts';
+import { exportTitle, pageLeftHint } from '../model/export-control.ts';
 import { hiddenFrameCount } from '../model/status-counts.ts';
 import { filterRows, findingCounts, severityCountLabel, viewForSeverity } from '../model/uri-table.ts';
 import type { ImportedTrace, PanelStore, ViewName } from '../store.ts';
@@ -241,20 +241,17 @@ export function App({ store, connection, settingsLink }: Props) {
             </p>
             <p>There is nothing to analyse in it (the CLI refuses a trace with no frames). Import another trace: use Import, or drop the file here.</p>
           </>
-        ) : status === 'offline' ? (
-          <>
-            <p>No tab is being inspected.</p>
-            <p>Import a trace file exported from this panel: use Import, or drop the file here.</p>
-          </>
-        ) : store.pageLeft.value ? (
+        ) : !imported && store.pageLeft.value ? (
           <>
             <p data-page-left="true">
               The page left: <code>{store.pageLeft.value.url}</code> ended, and no page since has spoken MCP.
             </p>
-            <p>
-              Its {store.pageLeft.value.frames} frames are still in the tab's log: check Preserve log to keep earlier pages in view (and export
-              them with it).
-            </p>
+            <p>{pageLeftHint({ frames: store.pageLeft.value.frames, tabGone: store.tabStatusIsOffline() })}</p>
+          </>
+        ) : status === 'offline' ? (
+          <>
+            <p>No tab is being inspected.</p>
+            <p>Import a trace file exported from this panel: use Import, or drop the file here.</p>
           </>
         ) : (
           <>
@@ -353,7 +350,7 @@ export function App({ store, connection, settingsLink }: Props) {
         canClear={clear.enabled}
         clearTitle={clear.title}
         canExport={canExport}
-        exportTitle={exportTitle({ canExport, pageLeft: !imported && store.pageLeft.value !== null, hiddenFrames: imported ? 0 : hiddenFrames })}
+        exportTitle={exportTitle({ canExport, pageLeft: !imported && store.pageLeft.value !== null, hiddenFrames: imported ? 0 : hiddenFrames, tabGone: !imported && store.tabStatusIsOffline() })}
         filterRef={filterRef}
         actions={actions}
       />
