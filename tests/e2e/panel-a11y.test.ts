@@ -63,9 +63,9 @@ for (const theme of ['light', 'dark'] as const) {
   });
 }
 
-it('finding counts: a zero is grey like other muted text, a count above zero in its colour; a pressed filter says so', async () => {
+it('finding counts: a zero is grey like other muted text, a count above zero in its colour (the past pill too, unless it counts only notes); a pressed filter says so', async () => {
   const p = await imported('light');
-  const colours = await p.$$eval('.finding-counts .count', (bs) => bs.map((b) => ({ n: b.getAttribute('data-n'), some: b.classList.contains('some'), color: getComputedStyle(b).color })));
+  const colours = await p.$$eval('.finding-counts .count', (bs) => bs.map((b) => ({ n: b.getAttribute('data-n'), some: b.classList.contains('some') || (b.classList.contains('past') && !b.classList.contains('notes-only')), color: getComputedStyle(b).color })));
   const muted = await p.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--muted').trim());
   const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
   expect(colours.some((c) => !c.some)).toBe(true);

@@ -365,6 +365,11 @@ describe('URI table model', () => {
     expect(pastPill(1, 0)).toMatchObject({ n: 1, notesOnly: false, label: '1 past problem: show the Findings view' });
     expect(pastPill(2, 1)).toMatchObject({ n: 3, notesOnly: false, label: '3 past findings (2 problems, 1 info): show the Findings view' });
     expect(pastPill(0, 0)).toBeNull();
+    // The style: a pill counting a past problem is in the warning colour; a notes-only one stays muted (the
+    // notes-only class had no rule and .count:not(.some) greyed every past pill).
+    const css = readFileSync(fileURLToPath(new globalThis.URL('../../../panel/styles.css', import.meta.url)), 'utf8');
+    expect(css).toMatch(/\.count\.past:not\(\.notes-only\) \{[^}]*color: var\(--warn\)/);
+    expect(css).toMatch(/\.count:not\(\.some\) \{[^}]*color: var\(--muted\)/);
     const policy = snap.uris.find((r) => r.uri === POLICY)!;
     const fs = findingsForRow(snap.findings, policy);
     expect(fs.map((f) => f.id)).toContain('phantom-subscription');
