@@ -12,7 +12,7 @@ import { contextSetsRead, IncrementalMessageFilter, rowsUpTo } from '../model/me
 import { formatClock } from '../model/format.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
 import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
-import { clearControl, NOT_CLEARED_RECONNECTING } from '../model/clear-control.ts';
+import { clearControl, notClearedText } from '../model/clear-control.ts';
 import { exportTitle, pageLeftHint } from '../model/export-control.ts';
 import { hiddenFrameCount } from '../model/status-counts.ts';
 import { filterRows, findingCounts, severityCountLabel, viewForSeverity } from '../model/uri-table.ts';
@@ -153,8 +153,8 @@ export function App({ store, connection, settingsLink }: Props) {
       onPause: (p) => store.setPaused(p),
       onClear: () => {
         if (!store.imported) {
-          // Disabled while reconnecting (clearControl); a port that went down since the render: said, not dropped.
-          if (connection && !connection.clear()) store.backgroundError.value = NOT_CLEARED_RECONNECTING;
+          // Disabled while reconnecting (clearControl); a port not up (first connect) or down since the render: said by state.
+          if (connection && !connection.clear()) store.backgroundError.value = notClearedText(store.status.value);
           return;
         }
         store.closeImport();

@@ -7,6 +7,15 @@ import type { PanelStatus } from '../store.ts';
 export const NOT_CLEARED_RECONNECTING = 'Not cleared: the panel is reconnecting to the extension (its service worker restarted). Clear again once the status line says Live.';
 
 /**
+ * What a Clear that could not be sent says, by the status at the click: on the first connect the port is not up yet
+ * (it said "reconnecting (its service worker restarted)" there too, which nothing had).
+ */
+export function notClearedText(status: PanelStatus): string {
+  if (status === 'connecting') return 'Not cleared: the panel is still connecting to the extension. Clear again once the status line says Live.';
+  return NOT_CLEARED_RECONNECTING;
+}
+
+/**
  * Enabled on an import (it closes it) and on a tab panel that can reach the background. While reconnecting it is
  * disabled and its tooltip says why: a click used to be dropped without a word, and the status came back Live with the
  * same frames (a live review, 2026-12).

@@ -27,7 +27,7 @@ vi.mock('webextension-polyfill', () => ({
 }));
 
 const { connectToTab } = await import('../../../panel/connection.ts');
-const { clearControl } = await import('../../../panel/model/clear-control.ts');
+const { clearControl, notClearedText, NOT_CLEARED_RECONNECTING } = await import('../../../panel/model/clear-control.ts');
 
 describe('Clear while reconnecting', () => {
   it('connectToTab: clear() is true when sent, false (nothing sent) while the port is down', () => {
@@ -56,5 +56,12 @@ describe('Clear while reconnecting', () => {
     expect(r.title).toMatch(/not sent while reconnecting/);
     expect(clearControl({ ...tab, offline: true, status: 'offline' }).enabled).toBe(false);
     expect(clearControl({ imported: true, tabPanel: true, offline: false, status: 'imported' })).toEqual({ enabled: true, title: 'Close the imported trace' });
+  });
+
+  it('a Clear not sent says why by state: still connecting on the first connect, reconnecting after a restart', () => {
+    const first = notClearedText('connecting');
+    expect(first).toMatch(/still connecting/);
+    expect(first).not.toMatch(/reconnecting|service worker restarted/);
+    expect(notClearedText('reconnecting')).toBe(NOT_CLEARED_RECONNECTING);
   });
 });
