@@ -62,14 +62,14 @@ export function traceText(store: PanelStore, now = store.clock()): string {
 
 /**
  * `now` is the export instant, as for the trace: an exchange still open (a GET or listen stream) runs to it in the HAR.
- * An imported trace's open exchanges run to its createdAt.
+ * By default the view's clock: the pause instant while paused; for an imported trace its import clock (its createdAt,
+ * never before its last frame), as the store judges it. A `now` passed is used (it was ignored for an import).
  */
 export function harText(store: PanelStore, now = store.clock()): string {
   const settings = store.settings.value ?? DEFAULT_SETTINGS;
   const frames = store.shownFrames();
-  const imported = store.imported?.trace;
   return JSON.stringify(
-    buildHar(frames, { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store, frames), now: imported ? Date.parse(imported.createdAt) : now }),
+    buildHar(frames, { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store, frames), now }),
     null,
     1,
   );

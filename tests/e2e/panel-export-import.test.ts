@@ -207,7 +207,7 @@ it("a finding's evidence says what each frame is; Back returns to the finding; C
     await panel.click(`.finding-row[data-uri="${POLICY}"]`);
     await panel.waitForSelector('.drawer[data-drawer="finding"]');
     const finding = await panel.getAttribute('.drawer [data-finding-key]', 'data-finding-key');
-    // Each evidence link names its frame: `#32 resources/read`, `#37 HTTP 404`, not the number alone.
+    // Each evidence link names its frame: `#32 resources/read`, `#37 GET → 404` (a response head names its request's method and status), not the number alone.
     const labels = await panel.$$eval('.drawer .evidence button.link', (bs) => bs.map((b) => b.textContent!.trim()));
     expect(labels.length).toBeGreaterThan(0);
     for (const l of labels) expect(l).toMatch(/^#\d+ \S/);

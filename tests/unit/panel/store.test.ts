@@ -764,6 +764,81 @@ describe('background errors', () => {
     expect(get.time).toBeGreaterThanOrEqual(60_000);
   });
 
+  it("exports the HAR at the view's clock by default: the pause instant while paused; an import's clock, or a now passed", async () => {
+    type Entry = { request: { method: string }; startedDateTime: string; time: number; _mcp?: { outcome?: string } };
+    const getOf = (text: string) => (JSON.parse(text) as { log: { entries: Entry[] } }).log.entries.find((e) => e.request.method === 'GET')!;
+    const endOf = (e: Entry) => Date.parse(e.startedDateTime) + e.time;
+    const s = new PanelStore();
+    const all = stamped(page(1), 1);
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await frames();
+    s.setPaused(true);
+    const pausedAt = s.clock();
+    await new Promise((r) => setTimeout(r, 20));
+    // No now passed: store.clock(), the pause instant (not the wall time 20 ms later).
+    const paused = getOf(harText(s));
+    expect(paused._mcp?.outcome).toBe('open');
+    expect(Math.abs(endOf(paused) - pausedAt)).toBeLessThan(1);
+    s.setPaused(false);
+    // An imported trace: its import clock (createdAt here) by default, and a now passed is used, not ignored.
+    const lastT = all.at(-1)!.t;
+    const imp = new PanelStore();
+    imp.showPrepared(imp.prepareTrace('t.json', exportTrace({ frames: all, createdAt: lastT + 60_000, pageUrl: 'http://x/' })));
+    await frames();
+    expect(imp.clock()).toBe(lastT + 60_000);
+    expect(Math.abs(endOf(getOf(harText(imp))) - (lastT + 60_000))).toBeLessThan(1);
+    expect(Math.abs(endOf(getOf(harText(imp, lastT + 5_000))) - (lastT + 5_000))).toBeLessThan(1);
+  });
+
+  it('requestMethodOf: nothing for a response whose request is not in view, is beyond the 5,000-frame lookback, or for a WebSocket or EventSource frame', async () => {
+    // The request left the view (a page that left, Preserve log off): the response head alone names no method.
+    const log = new FrameLog('doc1');
+    log.pageStart('http://localhost:8080/');
+    const conn = log.newConn('post');
+    log.httpRequest(conn, 'DELETE', URL, {});
+    const resp = log.httpResponse(conn, 200, URL, {});
+    log.httpEnd(conn, 'complete', 'body', 0);
+    const s = new PanelStore();
+    s.add(stamped(log.frames.slice(2), 1));
+    await frames();
+    const head = s.shownFrames().find((f) => f.kind === 'http-response')!;
+    expect(head).toBeDefined();
+    expect(s.requestMethodOf(head.seq)).toBeUndefined();
+    expect(s.requestMethodOf(999_999)).toBeUndefined();
+    // Beyond the lookback: 5,000 other frames between the request and its response head.
+    const far = new FrameLog('doc2');
+    far.pageStart('http://localhost:8080/');
+    const c = far.newConn('post');
+    far.httpRequest(c, 'DELETE', URL, {});
+    const w = far.newConn('ws');
+    far.emit({ kind: 'ws-connect', conn: w, url: 'ws://localhost:3000/ws', protocols: [] });
+    for (let i = 0; i < 5000; i++) far.emit({ kind: 'ws-message', conn: w, dir: 'in', data: { text: 'x' } });
+    far.httpResponse(c, 200, URL, {});
+    const near = far.newConn('post');
+    far.httpRequest(near, 'PUT', URL, {});
+    far.httpResponse(near, 204, URL, {});
+    const t = new PanelStore();
+    t.add(stamped(far.frames, 1));
+    await frames();
+    const shown = t.shownFrames();
+    const heads = shown.filter((f) => f.kind === 'http-response');
+    expect(heads).toHaveLength(2);
+    expect(t.requestMethodOf(heads[0]!.seq)).toBeUndefined();
+    expect(t.requestMethodOf(heads[1]!.seq)).toBe('PUT');
+    // A WebSocket frame is not a response head.
+    const wsFrame = shown.find((f) => f.kind === 'ws-message')!;
+    expect(t.requestMethodOf(wsFrame.seq)).toBeUndefined();
+    // Nor an EventSource's.
+    const es = new FrameLog('doc3');
+    es.pageStart('http://localhost:8080/');
+    es.emit({ kind: 'es-connect', conn: 'e1', url: 'http://localhost:3000/sse', withCredentials: false });
+    es.emit({ kind: 'es-open', conn: 'e1' });
+    const u = new PanelStore();
+    u.add(stamped(es.frames, 1));
+    await frames();
+    for (const f of u.shownFrames()) expect(u.requestMethodOf(f.seq)).toBeUndefined();
+  });
+
   it('follows the log when it drops its oldest frames: keeps what the log has, not more (not while paused)', async () => {
     const { all, last, stats } = longLog();
     const s = new PanelStore();
