@@ -32,6 +32,22 @@ const uriGaps = (log: FrameLog, now: number) =>
     .findings(now)
     .filter((f) => f.id === 'resume-gap' && f.uri !== undefined);
 
+/**
+ * A 2025-11-25 client that read and subscribed POLICY, unsubscribed it (the seq of its last frame then: `unsubSeq`),
+ * and 3 s later subscribed it again, unread since; `log` may hold a page-start already.
+ */
+function resubscribedAfterLapse(log = new FrameLog()): { log: FrameLog; c: StreamableClient; unsubSeq: number } {
+  const c = new StreamableClient(log, URL, '2025-11-25');
+  c.initialize({ sessionId: 'S1' });
+  c.read(POLICY, 'v1');
+  c.subscribe(POLICY);
+  c.unsubscribe(POLICY);
+  const unsubSeq = log.frames.at(-1)!.seq;
+  log.wait(3000);
+  c.subscribe(POLICY);
+  return { log, c, unsubSeq };
+}
+
 describe('a URI cached before a delivery gap no stream resumed', () => {
   it('is a warning, open from the drop, while the client does not read it again', () => {
     const log = new FrameLog();
@@ -207,15 +223,7 @@ describe('a URI subscribed again after the server lost its subscription, not rea
   // cleared on the subscribe, and only a lapse the server caused was marked). Every break in holding it is a lapse.
   it('2025-11-25: the client\'s own unsubscribe, then a subscribe again without a read, is a lapse too', () => {
     for (const reread of [false, true]) {
-      const log = new FrameLog();
-      const c = new StreamableClient(log, URL, '2025-11-25');
-      c.initialize({ sessionId: 'S1' });
-      c.read(POLICY, 'v1');
-      c.subscribe(POLICY);
-      c.unsubscribe(POLICY);
-      const unsubSeq = log.frames.at(-1)!.seq;
-      log.wait(3000);
-      c.subscribe(POLICY);
+      const { log, c, unsubSeq } = resubscribedAfterLapse();
       if (reread) c.read(POLICY, 'v1');
       const found = uriGaps(log, log.t + 60_000);
       expect(brief(found, 'info'), `re-read: ${reread}`).toEqual(reread ? [] : [`resume-gap ${POLICY} subscription-lapsed info`]);
@@ -278,14 +286,7 @@ describe('a URI subscribed again after the server lost its subscription, not rea
   });
 
   it('a catch-up read that finds the content changed says so in the lapse\'s history (no missed-update: nothing held it)', () => {
-    const log = new FrameLog();
-    const c = new StreamableClient(log, URL, '2025-11-25');
-    c.initialize({ sessionId: 'S1' });
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
-    c.unsubscribe(POLICY);
-    log.wait(3000);
-    c.subscribe(POLICY);
+    const { log, c } = resubscribedAfterLapse();
     log.wait(100);
     c.read(POLICY, 'v2');
     const reqSeq = log.frames.at(-4)!.seq;
@@ -303,14 +304,7 @@ describe('a URI subscribed again after the server lost its subscription, not rea
   });
 
   it('a catch-up read sent past the grace that finds the content changed is lapse-reread-late: late, and the change missed', () => {
-    const log = new FrameLog();
-    const c = new StreamableClient(log, URL, '2025-11-25');
-    c.initialize({ sessionId: 'S1' });
-    c.read(POLICY, 'v1');
-    c.subscribe(POLICY);
-    c.unsubscribe(POLICY);
-    log.wait(3000);
-    c.subscribe(POLICY);
+    const { log, c } = resubscribedAfterLapse();
     log.wait(5000);
     c.read(POLICY, 'v2');
     const found = run(log).findings(log.t + 60_000).filter((f) => f.id === 'resume-gap' && f.uri !== undefined);
@@ -322,15 +316,9 @@ describe('a URI subscribed again after the server lost its subscription, not rea
   it('a lapse read again past the grace is lapse-reread-late, whose words say it was read again, late (not "not read again")', () => {
     // Found unchanged, or sent and not answered before the page went: read again either way, only late.
     for (const answered of [true, false]) {
-      const log = new FrameLog();
-      log.pageStart('http://localhost:8080/');
-      const c = new StreamableClient(log, URL, '2025-11-25');
-      c.initialize({ sessionId: 'S1' });
-      c.read(POLICY, 'v1');
-      c.subscribe(POLICY);
-      c.unsubscribe(POLICY);
-      log.wait(3000);
-      c.subscribe(POLICY);
+      const start = new FrameLog();
+      start.pageStart('http://localhost:8080/');
+      const { log, c } = resubscribedAfterLapse(start);
       log.wait(5000);
       if (answered) c.read(POLICY, 'v1');
       else c.begin('resources/read', { uri: POLICY });
