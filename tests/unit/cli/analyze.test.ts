@@ -409,21 +409,17 @@ describe('analyze', () => {
     expect(cli(['t.json'], { 't.json': JSON.stringify(t) }).stdout).toContain('trace: (no page URL) — ');
   });
 
-  it('shows bidirectional overrides as escapes (a URI must not read reversed in a CI log)', () => {
+  // A URI must not read reversed in a CI log (bidi overrides), nor two URIs look the same (invisible marks, as the panel).
+  it.each([
+    ['bidirectional overrides', 'http://x/\u202egpj.exe', 'http://x/\\u202egpj.exe'],
+    ['invisible marks', 'http://x/po\u200blicy\u00ad.md', 'http://x/po\\u200blicy\\u00ad.md'],
+  ])('shows %s as escapes, in the report and in --json', (_what, url, shown) => {
     const t = JSON.parse(brokenTrace());
-    t.page.url = 'http://x/\u202egpj.exe';
+    t.page.url = url;
     const r = cli(['t.json'], { 't.json': JSON.stringify(t) });
-    expect(r.stdout).toContain('trace: http://x/\\u202egpj.exe — ');
-    expect(r.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
-    expect(cli(['t.json', '--json'], { 't.json': JSON.stringify(t) }).stdout).toContain('"url": "http://x/\\u202egpj.exe"');
-  });
-
-  it('shows invisible marks as escapes, as the panel does (two URIs must not look the same)', () => {
-    const t = JSON.parse(brokenTrace());
-    t.page.url = 'http://x/po\u200blicy\u00ad.md';
-    const r = cli(['t.json'], { 't.json': JSON.stringify(t) });
-    expect(r.stdout).toContain('trace: http://x/po\\u200blicy\\u00ad.md — ');
-    expect(cli(['t.json', '--json'], { 't.json': JSON.stringify(t) }).stdout).toContain('"url": "http://x/po\\u200blicy\\u00ad.md"');
+    expect(r.stdout).toContain(`trace: ${shown} — `);
+    expect(r.stdout).not.toMatch(/[\u200b\u00ad\u202a-\u202e\u2066-\u2069]/);
+    expect(cli(['t.json', '--json'], { 't.json': JSON.stringify(t) }).stdout).toContain(`"url": "${shown}"`);
   });
 
   it('shows tag characters and every other format character as escapes (ASCII smuggled in a URI must show)', () => {
