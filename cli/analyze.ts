@@ -12,7 +12,7 @@ import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, Engine, type EngineOptions, type 
 import { notATraceHint, notUtf8Problem, parseIsoTime, parseTrace, type TraceFileV1 } from '../shared/trace/index.ts';
 import { renderReport } from './report.ts';
 import { LIMITS } from '../shared/settings.ts';
-import type { Frame } from '../shared/frames.ts';
+import { isTraffic } from '../shared/frames.ts';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -67,15 +67,14 @@ interface Args {
 export function parseNow(v: string): number | string {
   // As milliseconds(): a time padded with spaces (a CI script's " $NOW") meant something else; say so rather than trim.
   if (v !== v.trim()) return `${JSON.stringify(v)} has spaces around it: give the time alone (e.g. 2026-12-02T10:00:00Z)`;
-  const s = v;
-  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(Z|UTC|[+-]\d{2}:\d{2})?$/i.exec(s);
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?(Z|UTC|[+-]\d{2}:\d{2})?$/i.exec(v);
   const example = '2026-12-02T10:00:00Z, or as the report prints times: 2026-12-02 10:00:00.000 UTC';
   if (m) {
     if (m[3] === undefined) return `${JSON.stringify(v)} has no time zone: add Z (UTC) or an offset (±hh:mm), e.g. ${m[1]}T${m[2]}Z`;
     const t = parseIsoTime(`${m[1]}T${m[2]}${/^[+-]/.test(m[3]) ? m[3] : 'Z'}`);
     if (t !== undefined) return t;
   } else {
-    const t = parseIsoTime(s);
+    const t = parseIsoTime(v);
     if (t !== undefined) return t;
   }
   return `expected an ISO 8601 time with a time zone (e.g. ${example}), got ${JSON.stringify(v)}`;
@@ -157,9 +156,6 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
   return { file, json, failOn, now, options };
 }
 
-/** A frame of the page's traffic: not its lifecycle (a page's start or end). */
-const traffic = (f: Frame): boolean => f.kind !== 'page-start' && f.kind !== 'page-end';
-
 /** Why a file could not be read, in words (the code stays, for searching). */
 function readProblem(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
@@ -213,7 +209,7 @@ export function main(argv: readonly string[], io: CliIo): number {
     return 2;
   }
   const frames = parsed.trace.frames;
-  if (!frames.some(traffic)) {
+  if (!frames.some(isTraffic)) {
     // An empty recording passing a CI job as clean is the mistake to catch (capture paused, or another tab exported).
     // A page's start and end are no traffic: a trace of them alone is as empty (a first-use review, 2026-12-06, had
     // one page-start pass with "0 error(s)").
@@ -238,8 +234,8 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   const later = trace.frames.length - engine.frameCount;
   // Nothing left to judge: a typo in the date must not pass as a clean trace. A page's start (stamped when the document
   // began, seconds before its first request) is not traffic.
-  if (args.now !== undefined && later > 0 && !trace.frames.slice(0, engine.frameCount).some(traffic)) {
-    const first = trace.frames.find(traffic) ?? trace.frames[0]!;
+  if (args.now !== undefined && later > 0 && !trace.frames.slice(0, engine.frameCount).some(isTraffic)) {
+    const first = trace.frames.find(isTraffic) ?? trace.frames[0]!;
     // Frame times are sub-millisecond; an ISO time is not. Name the first whole millisecond that reaches the frame, or a
     // --now equal to the printed time would be "before" it.
     const reach = new Date(Math.ceil(first.t)).toISOString();

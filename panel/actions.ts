@@ -4,7 +4,7 @@
 import { buildHar } from '../shared/har.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
 import { TOOL, decodeUtf8, exportTrace, jsonSyntaxError, notATraceHint, serializeTrace, traceJsonText, validateTrace } from '../shared/trace/index.ts';
-import type { Frame } from '../shared/frames.ts';
+import { isTraffic, type Frame } from '../shared/frames.ts';
 import type { PanelStore } from './store.ts';
 
 /**
@@ -151,7 +151,7 @@ export function cancelImport(store: PanelStore): void {
  * only page lifecycle frames is valid, but has nothing to analyse: the panel says so instead of live-mode wording.
  */
 export function hasTraffic(frames: readonly Frame[]): boolean {
-  return frames.some((f) => f.kind !== 'page-start' && f.kind !== 'page-end');
+  return frames.some(isTraffic);
 }
 
 function formatBytes(n: number): string {

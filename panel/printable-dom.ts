@@ -10,7 +10,7 @@
 // lines). What is filtered, matched, copied by a Copy button or exported is the real text: only what is displayed
 // changes.
 import { options, type VNode } from 'preact';
-import { hasUnprintable, printableText } from '../shared/printable-text.ts';
+import { printableText } from '../shared/printable-text.ts';
 
 const LABEL_PROPS = ['title', 'aria-label'] as const;
 
@@ -24,7 +24,7 @@ const LONG_KEPT = 4;
 const longTexts = new Map<string, string>();
 
 function escapeText(s: string): string {
-  if (s.length < LONG_TEXT) return hasUnprintable(s) ? printableText(s) : s;
+  if (s.length < LONG_TEXT) return printableText(s);
   const known = longTexts.get(s);
   if (known !== undefined) return known;
   const out = printableText(s);
@@ -66,7 +66,7 @@ export function escapeVNode(vnode: VNode): void {
   const props = v.props as Record<string, unknown>;
   for (const k of LABEL_PROPS) {
     const s = props[k];
-    if (typeof s === 'string' && hasUnprintable(s, true)) props[k] = printableText(s, true);
+    if (typeof s === 'string') props[k] = printableText(s, true);
   }
 }
 

@@ -249,3 +249,11 @@ export const FRAME_KINDS: readonly FrameKind[] = [
 export function connOf(frame: PageFrame): string | undefined {
   return 'conn' in frame ? frame.conn : undefined;
 }
+
+/**
+ * A frame of the page's traffic, not its lifecycle (a page's start or end): a trace of lifecycle frames alone has
+ * nothing to analyse (the CLI refuses it, the panel says so).
+ */
+export function isTraffic(frame: PageFrame): boolean {
+  return frame.kind !== 'page-start' && frame.kind !== 'page-end';
+}
