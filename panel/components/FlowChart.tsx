@@ -5,7 +5,7 @@ import { memo } from 'preact/compat';
 import type { FlowSnapshot } from '../../shared/engine/index.ts';
 import { EDGES, NODES, nodeById, type NodeId } from '../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, NODE_H, NODE_W, SHORT_LABEL, WIDTH, jumpPoints, pointsAttr } from '../model/flow-layout.ts';
-import { flowView, type FlowJump, type FlowJumpKind, type FlowView, type SessionSteps } from '../model/flow-view.ts';
+import { flowView, jumpsByPair, type FlowJump, type FlowJumpKind, type FlowView, type SessionSteps } from '../model/flow-view.ts';
 import { multiLine } from '../printable-dom.ts';
 
 const JUMP_KINDS: readonly FlowJumpKind[] = ['failure', 'unsolicited'];
@@ -29,7 +29,7 @@ function signature(v: FlowView, selectedUri: string | undefined): string {
   for (const e of v.edges) s += `${e.count}${e.onPath ? '*' : ''},`;
   for (const n of Object.values(v.nodes)) s += `${n.reached ? 1 : 0}${n.onPath ? 1 : 0}${n.current ? 1 : 0}`;
   for (const c of Object.values(v.at)) s += `,${c}`;
-  for (const j of v.jumps) s += `|${j.from}${j.to}${j.count}`;
+  for (const j of v.jumps) s += `|${j.from}${j.to}${j.count}${j.reason ?? ''}`;
   return s;
 }
 
@@ -72,8 +72,8 @@ function FlowSvgView({ v, selectedKey, selectedUri }: { v: FlowView; sig: string
         {EDGE_PATHS.map((p) => (
           <FlowEdgeView key={p.index} index={p.index} count={v.edges[p.index]!.count} onPath={v.edges[p.index]!.onPath} />
         ))}
-        {v.jumps.map((j) => (
-          <FlowJumpView key={`${j.from}-${j.to}`} jump={j} />
+        {jumpsByPair(v.jumps).map(([j, ...also]) => (
+          <FlowJumpView key={`${j!.from}-${j!.to}`} jump={j!} also={also} />
         ))}
         {NODES.map((n) => {
           const s = v.nodes[n.id];
@@ -157,20 +157,35 @@ export function jumpTitle(j: FlowJump): string {
   if (j.kind === 'unsolicited') {
     return `F ⇢ G${j.count > 1 ? `, taken ${j.count}×` : ''}: the server sent notifications/resources/updated though no session or listen of it held a subscription for this URI (unsolicited-update); the chart's F → G is for an update to a subscribed session`;
   }
-  // The chart has an arrow I → K, but it means a notification lost when the connection broke: this one arrived and
-  // was not re-read (the engine's inferred jump; its tooltip said the chart had no arrow there).
+  // The chart has an arrow I → K, but it means a notification lost when the connection broke. The engine jumps
+  // instead when that is not what happened (FlowJumpReason): this one arrived and was not re-read; or none came
+  // (missed-update) while the delivery stream stayed open, or while none was open to break.
   if (j.from === 'I' && j.to === 'K') {
-    return `I ⇢ K, taken ${j.count}×: the notification arrived but the client did not re-read (notified-not-reread); the chart's arrow I → K is for one lost when the connection broke`;
+    const arrow = "the chart's arrow I → K is for one lost when the connection broke";
+    if (j.reason === 'lost-channel-open') {
+      return `I ⇢ K, taken ${j.count}×: the content changed but no notification came (missed-update), though the stream that delivers notifications stayed open the whole time: the server never sent it, or it was lost without the connection breaking; ${arrow}`;
+    }
+    if (j.reason === 'lost-no-channel') {
+      return `I ⇢ K, taken ${j.count}×: the content changed but no notification came (missed-update), and no stream that delivers notifications was open yet to carry it (none broke); ${arrow}`;
+    }
+    return `I ⇢ K, taken ${j.count}×: the notification arrived but the client did not re-read (notified-not-reread); ${arrow}`;
   }
   return `${j.from} → ${j.to}, taken ${j.count}×: not an arrow of the seed's chart; ${jumpReason(j)}`;
 }
 
-/** A drawn jump: dashed, styled by its kind (red into a failure node, the warning colour for an unsolicited update). */
-export function FlowJumpView({ jump }: { jump: FlowJump }) {
+/**
+ * A drawn jump: dashed, styled by its kind (red into a failure node, the warning colour for an unsolicited update).
+ * `also`: the same pair's jumps for other reasons (jumpsByPair), on the same arrow: its count is theirs summed, and its
+ * hover text says each (`data-jump-reason`: their reasons, space-separated, when any has one).
+ */
+export function FlowJumpView({ jump, also = [] }: { jump: FlowJump; also?: readonly FlowJump[] }) {
+  const all = [jump, ...also];
+  const reasons = all.map((j) => j.reason).filter((r) => r !== undefined);
+  const count = all.reduce((n, j) => n + j.count, 0);
   return (
-    <g class={`jump jump-${jump.kind}`} data-jump={`${jump.from}-${jump.to}`} data-jump-kind={jump.kind} data-count={jump.count}>
+    <g class={`jump jump-${jump.kind}`} data-jump={`${jump.from}-${jump.to}`} data-jump-kind={jump.kind} data-jump-reason={reasons.length > 0 ? reasons.join(' ') : undefined} data-count={count}>
       <polyline points={pointsAttr(jumpPoints(jump.from, jump.to))} marker-end={`url(#arrow-jump-${jump.kind})`} />
-      <title>{jumpTitle(jump)}</title>
+      <title>{multiLine(all.map(jumpTitle).join('\n'))}</title>
     </g>
   );
 }

@@ -3,7 +3,7 @@
 // engine's FlowSnapshot.
 import type { EngineSnapshot, FlowSnapshot } from '../../shared/engine/index.ts';
 import { capabilitiesOf } from './sessions-view.ts';
-import { EDGES, NODES, nodeById, type FlowStep, type NodeId } from '../../shared/flow/index.ts';
+import { EDGES, NODES, nodeById, type FlowJumpReason, type FlowStep, type NodeId } from '../../shared/flow/index.ts';
 
 export interface FlowNodeState {
   reached: boolean;
@@ -20,7 +20,8 @@ export interface FlowEdgeState {
  * What a drawn jump means, which picks its style and hover text (FlowChart.tsx):
  * - `failure`: into a failure node the seed's chart has no arrow for (L → M: an older answer overwrote newer content;
  *   → Q: a subscription lost while the client still believes in it; I ⇢ K: a notification that arrived and was not
- *   re-read, which the chart's I → K "lost" arrow does not mean). Dashed red, so a red node never appears out of nowhere.
+ *   re-read, or one that never came while no connection broke, which the chart's I → K "lost when the connection
+ *   broke" arrow does not mean). Dashed red, so a red node never appears out of nowhere.
  * - `unsolicited`: F ⇢ G, an update sent though no session or listen of the server held a subscription for the URI
  *   (`unsolicited-update`): neither F —yes→ G nor F —no→ H is what happened. Dashed in the warning colour (an anomaly,
  *   not a failure), so G is not lit out of nowhere either.
@@ -38,6 +39,12 @@ export interface FlowJump {
   /** How often the path (its last steps) took it. */
   count: number;
   kind: FlowJumpKind;
+  /**
+   * Why the engine jumped where the chart has an arrow (the path step's FlowJumpReason): I ⇢ K is taken for a
+   * notification not re-read and for one that never came while the channel stayed open, each with its own hover text.
+   * Absent for the jumps the chart has no arrow for.
+   */
+  reason?: FlowJumpReason;
 }
 
 /** The jumps into a non-failure node that are drawn, by `from-to`. */
@@ -169,12 +176,12 @@ function keptJumpsOf(path: readonly FlowStep[]): readonly FlowJump[] {
   return jumps;
 }
 
-/** The jumps of every URI's path, one entry per pair with the counts summed. */
+/** The jumps of every URI's path, one entry per pair (and reason) with the counts summed. */
 function allJumps(flow: FlowSnapshot): FlowJump[] {
   const out: FlowJump[] = [];
   for (const k in flow.perUri) {
     for (const j of keptJumpsOf(flow.perUri[k]!.path)) {
-      const known = out.find((x) => x.from === j.from && x.to === j.to);
+      const known = out.find((x) => x.from === j.from && x.to === j.to && x.reason === j.reason);
       if (known) known.count += j.count;
       else out.push({ ...j });
     }
@@ -184,7 +191,7 @@ function allJumps(flow: FlowSnapshot): FlowJump[] {
 
 /**
  * Consecutive steps of a path with no chart edge between them that are drawn (jumpKind: into a failure node, or one of
- * NOTABLE_JUMPS such as F ⇢ G); one entry per pair, in order.
+ * NOTABLE_JUMPS such as F ⇢ G); one entry per pair and reason (FlowStep.jump), in order.
  */
 export function jumpsOf(path: readonly FlowStep[]): FlowJump[] {
   const out: FlowJump[] = [];
@@ -194,9 +201,23 @@ export function jumpsOf(path: readonly FlowStep[]): FlowJump[] {
     if (s.edge !== undefined || from === s.node) continue;
     const kind = jumpKind(from, s.node);
     if (kind === undefined) continue;
-    const known = out.find((j) => j.from === from && j.to === s.node);
+    const known = out.find((j) => j.from === from && j.to === s.node && j.reason === s.jump);
     if (known) known.count++;
-    else out.push({ from, to: s.node, count: 1, kind });
+    else out.push(s.jump !== undefined ? { from, to: s.node, count: 1, kind, reason: s.jump } : { from, to: s.node, count: 1, kind });
+  }
+  return out;
+}
+
+/**
+ * The drawn jumps, one per pair: the entries of one pair with different reasons (a URI notified and not re-read, later
+ * missing an update with its channel open: I ⇢ K twice) share one dashed arrow, whose hover text gives each.
+ */
+export function jumpsByPair(jumps: readonly FlowJump[]): FlowJump[][] {
+  const out: FlowJump[][] = [];
+  for (const j of jumps) {
+    const same = out.find((g) => g[0]!.from === j.from && g[0]!.to === j.to);
+    if (same) same.push(j);
+    else out.push([j]);
   }
   return out;
 }

@@ -7,7 +7,7 @@ import { ConditionSet, FindingLog } from '../findings/finding-log.ts';
 import { closeGapsOfLedger } from '../findings/gap.ts';
 import type { CoverageReason } from '../findings/types.ts';
 import type { NodeId } from '../flow/chart.ts';
-import { FlowTracker, type FlowWalk } from '../flow/flow-tracker.ts';
+import { FlowTracker, type FlowJumps, type FlowWalk } from '../flow/flow-tracker.ts';
 import { dueWalks, phantomWaits, rereadWaits, type FlowPending } from './flow-rules.ts';
 import { ClientModel } from './client-model.ts';
 import { compileRules, type CompiledRule } from './freshness.ts';
@@ -221,7 +221,7 @@ export class EngineCore {
       // What the page's requests with this id said in MCP-Protocol-Version before its first message made this ledger.
       const h = this.headerVersions.get(wireKey(client.endpoint, key));
       if (h !== undefined && h.doc === client.doc) l.headerVersion = h.version;
-      l.channels = this.channelCount.get(wireKey(client.endpoint, key)) ?? 0;
+      l.setChannels(this.channelCount.get(wireKey(client.endpoint, key)) ?? 0, t);
       if (l.channels > 0) l.channelEverOpened = true;
     }
     return l;
@@ -488,7 +488,7 @@ export class EngineCore {
     this.flow.step(u.flow, node, t, seq, inferred);
   }
 
-  walk(u: UriState, nodes: readonly NodeId[], t: number, seq: number, inferred: readonly boolean[] = [], jumps?: readonly boolean[]): void {
+  walk(u: UriState, nodes: readonly NodeId[], t: number, seq: number, inferred: readonly boolean[] = [], jumps?: FlowJumps): void {
     this.flow.walk(u.flow, nodes, t, seq, inferred, jumps);
   }
 

@@ -4,13 +4,15 @@
 // not re-read": its I → K is "lost when the connection broke", which is not what happened, so K is reached by
 // inference, a jump (kept in the path, drawn dashed, counted on no edge), and K → M is the chart's own arrow. (Until a
 // first-use UX audit, 2026-12-05, the walk counted the "lost" edge for a notification the Messages view showed
-// arriving.) A missed-update, where no notification came at all, still takes I —lost→ K (findings/refresh.ts).
+// arriving.) A missed-update, where no notification came at all, takes I —lost→ K only when a delivery channel of the
+// URI's holders broke in that time; else I ⇢ K too, for its own reason (findings/refresh.ts missedJumps).
 // The URI may have moved on before the answer comes (a re-read of its cache right after a reconnect, the session
 // ending right after a notification): the answer then goes back to its question (a jump to I or P) and is taken from
 // there (P's branch counted; I ⇢ K as above), so the path says where it was asked.
 // Committed when an event touches the URI past the deadline (EngineCore.touch), projected in a snapshot at `now`
 // (snapshot.ts): both take their steps from `dueWalks`, so live and replay agree.
 import type { NodeId } from '../flow/chart.ts';
+import type { FlowJumps } from '../flow/flow-tracker.ts';
 import type { EngineCore } from './core.ts';
 import type { UriState } from './uri-state.ts';
 
@@ -31,13 +33,13 @@ export interface DueWalk {
   deadline: number;
   seq: number;
   kind: 'reread' | 'phantom';
-  /** Steps that are jumps even where the chart has an arrow (FlowTracker.jumpCode), by index in `nodes`. */
-  jumps: readonly boolean[] | undefined;
+  /** Steps that are jumps even where the chart has an arrow, and why (FlowTracker.jumpCode), by index in `nodes`. */
+  jumps: FlowJumps | undefined;
 }
 
 const REREAD: readonly NodeId[] = ['I', 'K', 'M'];
 /** I ⇢ K: the notification arrived; the "lost when the connection broke" arrow is not what happened. */
-const REREAD_JUMPS: readonly boolean[] = [false, true, false];
+const REREAD_JUMPS: FlowJumps = [undefined, 'not-reread', undefined];
 const PHANTOM: Record<'asked' | 'listen-ended' | 'none', { cached: readonly NodeId[]; bare: readonly NodeId[] }> = {
   asked: { cached: ['P', 'Q', 'M'], bare: ['P', 'Q'] },
   'listen-ended': { cached: ['O', 'P', 'Q', 'M'], bare: ['O', 'P', 'Q'] },

@@ -36,6 +36,13 @@ export class SubscriptionLedger {
   /** Open delivery channels (GET streams of a session; the listen stream; the legacy SSE stream; the WebSocket). */
   channels = 0;
   channelEverOpened = false;
+  /**
+   * Since when a delivery channel has been open without a break (channels went from none to one), NaN while none is;
+   * and when the last one closed with none left (NaN until then). A missed-update asks whether the notification was
+   * lost while a channel stayed open, or when it broke (findings/refresh.ts missedJumps). Written by setChannels.
+   */
+  channelOpenSince = NaN;
+  channelDownT = NaN;
   /** HTTP status that refused the GET stream (405), if any. */
   channelRefused: number | undefined;
   /**
@@ -107,6 +114,16 @@ export class SubscriptionLedger {
    */
   get named(): string {
     return this.kind === 'listen' ? `listen ${this.label}` : this.label;
+  }
+
+  /** Its delivery channels are `n` now, at `t` (an open, a close, or the count a new session finds). */
+  setChannels(n: number, t: number): void {
+    if (n > 0 && this.channels === 0) this.channelOpenSince = t;
+    else if (n === 0 && this.channels > 0) {
+      this.channelOpenSince = NaN;
+      this.channelDownT = t;
+    }
+    this.channels = n;
   }
 
   /** Able to hold subscriptions right now (a listen only after its acknowledgement). */

@@ -14,7 +14,7 @@ import { strikeMissing, type EngineCore } from './core.ts';
 import { obj } from './on-session.ts';
 import { awaitResubscribe, takeResubscribe } from './ledger.ts';
 import { contentTextOf } from './uri-state.ts';
-import { flowWalk } from '../flow/flow-tracker.ts';
+import { flowWalk, type FlowJumps } from '../flow/flow-tracker.ts';
 import type { NodeId } from '../flow/chart.ts';
 
 /** A received notification: E and F are implied (the resource changed, the server found the subscriber), G and I seen. */
@@ -26,7 +26,7 @@ const NOTIFIED = flowWalk(['E', 'F', 'G', 'I'], [true, true, false, false]);
  */
 const UNSOLICITED: readonly NodeId[] = ['E', 'F', 'G', 'I'];
 const UNSOLICITED_INFERRED: readonly boolean[] = [true, true, false, false];
-const UNSOLICITED_JUMPS: readonly boolean[] = [false, false, true, false];
+const UNSOLICITED_JUMPS: FlowJumps = [undefined, undefined, 'unsolicited', undefined];
 
 export function onReadSent(core: EngineCore, c: ClientModel, m: DecodedMessage): void {
   if (m.uri === undefined) return;

@@ -112,7 +112,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       if (e.kind === 'listen') {
         const l = listen;
         if (l) {
-          l.channels = 1;
+          l.setChannels(1, t);
           l.channelEverOpened = true;
         }
         return;
@@ -122,7 +122,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       core.countChannel(e.info.endpoint, key, 1);
       const l = core.sessionAt(e.info.endpoint, key);
       if (!l) return;
-      l.channels++;
+      l.setChannels(l.channels + 1, t);
       l.channelEverOpened = true;
       l.channelRefused = undefined;
       l.refusedGets = undefined;
@@ -141,7 +141,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
         const c = clientOf(core, e);
         const l = e.info.listenId !== undefined ? c.listenOn(e.info.listenId, e.info.conn) : undefined;
         if (!l) return;
-        l.channels = 0;
+        l.setChannels(0, t);
         l.lastChannelClose = { t, seq };
         // The page went (its page-end follows): pageGone ends the listen with `unload`. The client did not withdraw it.
         if (!l.open || e.pageLeft) return;
@@ -157,7 +157,7 @@ export function onWire(core: EngineCore, e: WireEvent, seq: number, t: number): 
       core.countChannel(e.info.endpoint, key, -1);
       const l = core.sessionAt(e.info.endpoint, key);
       if (!l) return;
-      l.channels = Math.max(0, l.channels - 1);
+      l.setChannels(Math.max(0, l.channels - 1), t);
       // (A retry means a return only when the server closed it: the page's own abort is no polling.)
       l.lastChannelClose = e.retryMs !== undefined && e.outcome !== 'aborted' ? { t, seq, retryMs: e.retryMs } : { t, seq };
       l.refusedGets = undefined;

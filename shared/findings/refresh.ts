@@ -8,6 +8,8 @@ import type { FindingSpec, TimedFinding } from './finding-log.ts';
 import { noteGapReadFailed, noteGapReadSent, settleGap, timedGapFinding } from './gap.ts';
 import type { RequestId } from '../decode/types.ts';
 import type { Freshness } from '../engine/freshness.ts';
+import type { NodeId } from '../flow/chart.ts';
+import type { FlowJumps } from '../flow/flow-tracker.ts';
 import { hashText } from '../hash.ts';
 import { utf8Length } from '../payload.ts';
 import { formatDuration } from '../duration.ts';
@@ -24,6 +26,31 @@ export interface ReadAnswer {
   lastModified: string | undefined;
   ttlMs: number | undefined;
   cacheScope: string | undefined;
+}
+
+/** A missed-update's inferred walk: the change, the server's question, the notification, and the stale cache. */
+const MISSED: readonly NodeId[] = ['E', 'F', 'G', 'I', 'K'];
+const MISSED_INFERRED: readonly boolean[] = [true, true, true, true, true];
+const MISSED_CHANNEL_OPEN: FlowJumps = [undefined, undefined, undefined, undefined, 'lost-channel-open'];
+const MISSED_NO_CHANNEL: FlowJumps = [undefined, undefined, undefined, undefined, 'lost-no-channel'];
+
+/**
+ * How a missed-update's I → K is taken. The chart's arrow says the notification was "lost when the connection broke":
+ * taken only when a delivery channel of the URI's holders broke while the notification was due — from when it could
+ * first be sent (the later of the cached read and the hold's start) to the changed answer. Where one stayed open that
+ * whole time (the demo's dropped-notifications: the server never sent it) the arrow is not what happened: I ⇢ K,
+ * `lost-channel-open`; where none had been open to carry it and none broke (a GET stream opened only later, or
+ * never), `lost-no-channel`. (Until a flow audit, 2026-12-06, every missed-update took the arrow.)
+ */
+function missedJumps(u: UriState): FlowJumps | undefined {
+  const from = Math.max(u.readAt, u.heldSince ?? u.readAt);
+  let broke = false;
+  for (const l of u.holders) {
+    if (l.channels > 0 && l.channelOpenSince <= from) return MISSED_CHANNEL_OPEN;
+    // Not open all along, and a channel of it closed (with none left) before now: it was down for some of that time.
+    if (!Number.isNaN(l.channelDownT)) broke = true;
+  }
+  return broke ? undefined : MISSED_NO_CHANNEL;
 }
 
 /** A read answer arrives: judge it against the cache entry, then write it (last arrival wins, as a naive client does). */
@@ -73,7 +100,7 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
       const askedT = u.heldAskedT ?? u.heldSince;
       if (u.held && askedT !== undefined && askedT - u.readAt <= core.grace && !lapsed) {
         u.pendingMissed = { t, seq, evidence: [u.readSeq, a.reqSeq, seq], held: true, until: notificationMayComeUntil(core, u, t), detail: missedDetail(u, a, t, seq), ...sessionOf(u) };
-        core.walk(u, ['E', 'F', 'G', 'I', 'K'], t, seq, [true, true, true, true, true]);
+        core.walk(u, MISSED, t, seq, MISSED_INFERRED, missedJumps(u));
       } else if (!u.held || lapsed) {
         unseen = `${contentText(u.contentHash, u.size)} → ${answerText(a)}`;
         core.counters.updatesDroppedInferred++;

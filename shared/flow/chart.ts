@@ -58,8 +58,9 @@ export const EDGES: readonly FlowEdge[] = [
   E('F', 'H', { zh: '不能', en: 'no', yes: false }),
   E('G', 'I'),
   E('I', 'J', { zh: '到达', en: 'arrives', yes: true }),
-  // Only for a notification that never arrived (a missed-update infers it). One that arrived and was not re-read reaches
-  // K by a jump (engine/flow-rules.ts): this arrow's label is not what happened.
+  // Only for a notification that never arrived while a delivery channel broke (a missed-update infers it). One that
+  // arrived and was not re-read (engine/flow-rules.ts), or never came while the channel stayed open or none was open
+  // yet (findings/refresh.ts missedJumps), reaches K by a jump: this arrow's label is not what happened.
   E('I', 'K', { zh: '连接中断丢失', en: 'lost when the connection broke', yes: false }),
   E('J', 'L'),
   E('K', 'M'),

@@ -4,6 +4,23 @@
 // The path is a ring in one typed array per URI — a step allocates nothing — and becomes objects only when a view asks.
 import { EDGES, NODES, edgeIndexByCode, nodeCode, type NodeId } from './chart.ts';
 
+/**
+ * Why the engine made a jump where the chart draws an arrow whose label is not what happened (FlowTracker.jumpCode);
+ * the panel's hover text says it (FlowChart.tsx jumpTitle). Shortcuts the chart has no arrow for carry none.
+ * - `not-reread` (I ⇢ K): the notification arrived, the client did not re-read within the grace (notified-not-reread).
+ * - `unsolicited` (F ⇢ G): sent though no session or listen held a subscription for the URI (unsolicited-update).
+ * - `lost-channel-open` (I ⇢ K): no notification came for a change (missed-update) while a delivery channel of the
+ *   URI's holders stayed open all along: never sent, or lost without the connection breaking.
+ * - `lost-no-channel` (I ⇢ K): no notification came for a change while no delivery channel had been open to carry
+ *   it (none opened yet, or only later), and none broke.
+ * A missed-update whose holders' delivery channel broke in that time takes the chart's own I —lost when the
+ * connection broke→ K.
+ */
+export type FlowJumpReason = 'not-reread' | 'unsolicited' | 'lost-channel-open' | 'lost-no-channel';
+
+/** Stored in the step word as index + 1 (0: none). */
+const JUMP_REASONS: readonly FlowJumpReason[] = ['not-reread', 'unsolicited', 'lost-channel-open', 'lost-no-channel'];
+
 export interface FlowStep {
   node: NodeId;
   t: number;
@@ -12,6 +29,8 @@ export interface FlowStep {
   edge?: number;
   /** Reached by inference (what the traffic implies), not by an observed message. */
   inferred?: boolean;
+  /** A jump made although the chart has an arrow here (FlowJumpReason): why. */
+  jump?: FlowJumpReason;
 }
 
 /** A power of two: the ring index is a mask. */
@@ -49,7 +68,10 @@ export class FlowState {
   steps = 0;
   /** Every node this URI ever reached, one bit per node code (the path keeps only the last steps). */
   reached = 0;
-  /** Offset of this URI's block in `blocks` (edge counts, then the ring of t, seq and node | (edge + 1) << 5 | inferred << 10). */
+  /**
+   * Offset of this URI's block in `blocks` (edge counts, then the ring of t, seq and
+   * node | (edge + 1) << 5 | inferred << 10 | (jump reason + 1) << 11).
+   */
   private base = -1;
   private blocks: FlowBlocks | undefined = undefined;
   private counted = false;
@@ -61,7 +83,7 @@ export class FlowState {
   }
 
   /** A step into the ring, and its edge (if any) counted: one pass over the URI's block. */
-  push(blocks: FlowBlocks, code: number, edge: number, t: number, seq: number, inferred: boolean): void {
+  push(blocks: FlowBlocks, code: number, edge: number, t: number, seq: number, inferred: boolean, reason = 0): void {
     if (this.base < 0) {
       this.blocks = blocks;
       this.base = blocks.alloc();
@@ -70,7 +92,7 @@ export class FlowState {
     const i = this.base + RING + (this.steps & (PATH_CAP - 1)) * STRIDE;
     b[i] = t;
     b[i + 1] = seq;
-    b[i + 2] = code | ((edge + 1) << 5) | (inferred ? 1024 : 0);
+    b[i + 2] = code | ((edge + 1) << 5) | (inferred ? 1024 : 0) | (reason << 11);
     this.steps++;
     this.reached |= 1 << code;
     if (edge >= 0) {
@@ -92,6 +114,8 @@ export class FlowState {
       const edge = ((w >> 5) & 31) - 1;
       if (edge >= 0) s.edge = edge;
       if (w & 1024) s.inferred = true;
+      const reason = (w >> 11) & 7;
+      if (reason > 0) s.jump = JUMP_REASONS[reason - 1];
       out.push(s);
     }
     this.memo = { steps: this.steps, path: out };
@@ -102,6 +126,9 @@ export class FlowState {
 export function newFlowState(): FlowState {
   return new FlowState();
 }
+
+/** Per step of a walk, the reason it is a jump (FlowTracker.jumpCode), or undefined for an ordinary step. */
+export type FlowJumps = readonly (FlowJumpReason | undefined)[];
 
 /** A walk compiled once: node codes and which steps are inferred (the hot walks are constants). */
 export interface FlowWalk {
@@ -141,20 +168,21 @@ export class FlowTracker {
   /**
    * A jump even where the chart draws an arrow between the two nodes, because that arrow means something else: a
    * notification that arrived and was not re-read goes I ⇢ K, not along I —lost when the connection broke→ K.
-   * Kept in the path, counted on no edge.
+   * Kept in the path with its reason (FlowJumpReason), counted on no edge.
    */
-  jumpCode(s: FlowState, code: number, t: number, seq: number, inferred: boolean): void {
+  jumpCode(s: FlowState, code: number, t: number, seq: number, inferred: boolean, reason: FlowJumpReason): void {
     if (s.code === code) return;
     s.node = NODE_IDS[code];
     s.code = code;
     this.reached |= 1 << code;
-    s.push(this.blocks, code, -1, t, seq, inferred);
+    s.push(this.blocks, code, -1, t, seq, inferred, JUMP_REASONS.indexOf(reason) + 1);
   }
 
-  /** Several steps in a row (e.g. E → F → G → I for a notification); `jumps[i]`: step i is a jump (jumpCode). */
-  walk(s: FlowState, nodes: readonly NodeId[], t: number, seq: number, inferred: readonly boolean[] = [], jumps?: readonly boolean[]): void {
+  /** Several steps in a row (e.g. E → F → G → I for a notification); `jumps[i]`: step i is a jump, and why (jumpCode). */
+  walk(s: FlowState, nodes: readonly NodeId[], t: number, seq: number, inferred: readonly boolean[] = [], jumps?: FlowJumps): void {
     for (let i = 0; i < nodes.length; i++) {
-      if (jumps?.[i] === true) this.jumpCode(s, nodeCode(nodes[i]!), t, seq, inferred[i] ?? false);
+      const j = jumps?.[i];
+      if (j !== undefined) this.jumpCode(s, nodeCode(nodes[i]!), t, seq, inferred[i] ?? false, j);
       else this.stepCode(s, nodeCode(nodes[i]!), t, seq, inferred[i] ?? false);
     }
   }
@@ -185,9 +213,9 @@ export function flowProjection(s: FlowState): FlowProjection {
 
 /**
  * Where a projected (not yet committed) inference would take a URI: `p` is copied, never changed. `jumps[i]`: step i
- * is a jump even where the chart has an arrow (FlowTracker.jumpCode), as the committed walk takes it.
+ * is a jump even where the chart has an arrow, and why (FlowTracker.jumpCode), as the committed walk takes it.
  */
-export function projectSteps(p: FlowProjection, nodes: readonly NodeId[], t: number, seq: number, jumps?: readonly boolean[]): FlowProjection {
+export function projectSteps(p: FlowProjection, nodes: readonly NodeId[], t: number, seq: number, jumps?: FlowJumps): FlowProjection {
   const path = p.path.slice();
   const edges = p.edges.slice();
   let node = p.node;
@@ -196,7 +224,9 @@ export function projectSteps(p: FlowProjection, nodes: readonly NodeId[], t: num
     const n = nodes[i]!;
     if (node === n) continue;
     const step: FlowStep = { node: n, t, seq, inferred: true };
-    if (node !== undefined && jumps?.[i] !== true) {
+    const j = jumps?.[i];
+    if (j !== undefined) step.jump = j;
+    else if (node !== undefined) {
       const e = edgeIndexByCode(nodeCode(node), nodeCode(n));
       if (e >= 0) {
         step.edge = e;

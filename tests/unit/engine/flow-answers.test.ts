@@ -174,7 +174,8 @@ describe('notified, not re-read: the notification arrived, so K is reached by a 
     expect(steps.find((s) => s.node === 'M')!.edge).toBe(edgeIndex('K', 'M'));
     // The panel draws it as a dashed jump into K, the "lost" arrow uncounted.
     const view = flowView(projected.snap.flow, projected.key);
-    expect(view.jumps).toEqual([{ from: 'I', to: 'K', count: 1, kind: 'failure' }]);
+    expect(view.jumps).toEqual([{ from: 'I', to: 'K', count: 1, kind: 'failure', reason: 'not-reread' }]);
+    expect(k.jump).toBe('not-reread');
     // Its tooltip says why (the chart's I → K arrow means a lost notification), not that the chart has no arrow there.
     expect(jumpTitle(view.jumps[0]!)).toMatch(/^I ⇢ K, taken 1×: the notification arrived but the client did not re-read/);
     expect(jumpTitle({ from: 'L', to: 'M', count: 2, kind: 'failure' })).toMatch(/not an arrow of the seed's chart; an older read answer overwrote/);
@@ -187,13 +188,111 @@ describe('notified, not re-read: the notification arrived, so K is reached by a 
     expect([committed.count('I', 'K'), committed.global('I', 'K'), committed.count('K', 'M')]).toEqual([0, 0, 1]);
   });
 
-  it('a missed-update (no notification came at all) still takes I —lost→ K: only there the arrow is what happened', () => {
+});
+
+describe('a missed-update (no notification came at all): I —lost when the connection broke→ K only when a delivery channel broke', () => {
+  /** The missed-update's I → K as the engine and the panel have it. */
+  function missed(log: FrameLog, extraS = 5) {
+    const e = run(log);
+    expect(brief(findingsAfter(e, extraS * 1000)).filter((x) => x.startsWith('missed-update'))).toEqual([`missed-update ${POLICY} - warning`]);
+    const f = flowOf(e, log.t + extraS * 1000);
+    const steps = f.snap.flow.perUri[f.key]!.path;
+    const k = steps.findLast((s) => s.node === 'K')!;
+    const view = flowView(f.snap.flow, f.key);
+    return { f, k, view };
+  }
+
+  it("v1, the GET stream open all along (the demo's dropped-notifications: the server never sent it): I ⇢ K, not the \"lost\" arrow", () => {
     const log = new FrameLog();
     const { c } = subscribedV1(log);
     log.wait(10_000);
     c.read(POLICY, 'v2 (changed)');
+    const { f, k, view } = missed(log);
+    expect(f.path).toBe('JLCDJEFGIKJL'); // the read sent (J), then its changed answer's inferred walk, then J → L
+    expect([f.count('G', 'I'), f.count('I', 'K'), f.global('I', 'K')]).toEqual([1, 0, 0]);
+    expect([k.edge, k.inferred, k.jump]).toEqual([undefined, true, 'lost-channel-open']);
+    expect(view.jumps).toEqual([{ from: 'I', to: 'K', count: 1, kind: 'failure', reason: 'lost-channel-open' }]);
+    expect(view.edges[edgeIndex('I', 'K')]).toMatchObject({ count: 0, onPath: false });
+    expect(view.nodes.K).toMatchObject({ reached: true, onPath: true });
+    // Its hover text says the stream stayed open, never that the connection broke.
+    const title = jumpTitle(view.jumps[0]!);
+    expect(title).toMatch(/^I ⇢ K, taken 1×: the content changed but no notification came \(missed-update\), though the stream that delivers notifications stayed open the whole time/);
+    expect(title).not.toMatch(/notified-not-reread/);
+  });
+
+  it('2026-07-28, the listen stream open all along: I ⇢ K (lost-channel-open)', () => {
+    const log = new FrameLog();
+    const { c } = listeningV2(log);
+    log.wait(10_000);
+    c.read(POLICY, 'v2 (changed)');
+    const { f, k, view } = missed(log);
+    expect(f.count('I', 'K')).toBe(0);
+    expect(k.jump).toBe('lost-channel-open');
+    expect(view.jumps).toEqual([{ from: 'I', to: 'K', count: 1, kind: 'failure', reason: 'lost-channel-open' }]);
+  });
+
+  it('v1, the GET stream dropped in between and came back without resuming: the chart\'s I —lost→ K, counted', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedV1(log);
+    log.wait(2000);
+    get.close('aborted');
+    log.wait(2000);
+    c.openGet();
+    log.wait(2000);
+    c.read(POLICY, 'v2 (changed)');
+    const { f, k, view } = missed(log);
+    expect([f.count('I', 'K'), f.global('I', 'K')]).toEqual([1, 1]);
+    expect([k.edge, k.jump]).toEqual([edgeIndex('I', 'K'), undefined]);
+    expect(view.jumps).toEqual([]);
+    expect(view.edges[edgeIndex('I', 'K')]).toMatchObject({ count: 1, onPath: true });
+  });
+
+  it('v1, the GET stream down when the cached read was answered, back before the change was read: the arrow too', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, ENDPOINT);
+    c.initialize({ sessionId: 'S1' });
+    const get = c.openGet();
+    c.subscribe(POLICY);
+    get.close('aborted');
+    c.read(POLICY, 'v1');
+    log.wait(2000);
+    c.openGet();
+    log.wait(2000);
+    c.read(POLICY, 'v2 (changed)');
+    const { f, k } = missed(log);
+    expect([f.count('I', 'K'), k.jump]).toEqual([1, undefined]);
+  });
+
+  it('v1, no GET stream yet while it was subscribed (it opened only after): I ⇢ K (lost-no-channel), nothing broke', () => {
+    const log = new FrameLog();
+    const c = new StreamableClient(log, ENDPOINT);
+    c.initialize({ sessionId: 'S1' });
+    c.read(POLICY, 'v1');
+    c.subscribe(POLICY);
+    log.wait(2000);
+    c.openGet();
+    log.wait(2000);
+    c.read(POLICY, 'v2 (changed)');
+    const { f, k, view } = missed(log);
+    expect([f.count('I', 'K'), k.jump]).toEqual([0, 'lost-no-channel']);
+    expect(jumpTitle(view.jumps[0]!)).toMatch(/^I ⇢ K, taken 1×: the content changed but no notification came \(missed-update\), and no stream that delivers notifications was open yet/);
+  });
+
+  it('one URI notified and not re-read, later missing an update with its stream open: two I ⇢ K reasons on one drawn arrow', () => {
+    const log = new FrameLog();
+    const { c, get } = subscribedV1(log);
+    get.updated(POLICY);
+    log.wait(5000);
+    c.read(POLICY, 'v2');
+    log.wait(10_000);
+    c.read(POLICY, 'v3 (changed)');
     const f = flowOf(run(log), log.t + 5000);
-    expect(f.count('I', 'K')).toBe(1);
+    const view = flowView(f.snap.flow, f.key);
+    expect(view.jumps).toEqual([
+      { from: 'I', to: 'K', count: 1, kind: 'failure', reason: 'not-reread' },
+      { from: 'I', to: 'K', count: 1, kind: 'failure', reason: 'lost-channel-open' },
+    ]);
+    expect(f.count('I', 'K')).toBe(0);
   });
 });
 
@@ -220,7 +319,7 @@ describe('an unsolicited update: the server found no subscribed session, yet sen
     // The panel draws the jump (G is not lit out of nowhere), as an unsolicited one, not a failure; the solicited URI
     // took the chart's own arrow and has none.
     const view = flowView(faq.snap.flow, faq.key);
-    expect(view.jumps).toEqual([{ from: 'F', to: 'G', count: 1, kind: 'unsolicited' }]);
+    expect(view.jumps).toEqual([{ from: 'F', to: 'G', count: 1, kind: 'unsolicited', reason: 'unsolicited' }]);
     expect(view.nodes.G).toMatchObject({ reached: true, onPath: true });
     expect(view.edges[edgeIndex('F', 'G')]).toMatchObject({ count: 0, onPath: false });
     expect(jumpTitle(view.jumps[0]!)).toBe(
@@ -229,7 +328,7 @@ describe('an unsolicited update: the server found no subscribed session, yet sen
     expect(flowView(policy.snap.flow, policy.key).jumps).toEqual([]);
     // All URIs: the FAQ's jump, with the solicited one still counted on F → G.
     const all = flowView(faq.snap.flow, null);
-    expect(all.jumps).toEqual([{ from: 'F', to: 'G', count: 1, kind: 'unsolicited' }]);
+    expect(all.jumps).toEqual([{ from: 'F', to: 'G', count: 1, kind: 'unsolicited', reason: 'unsolicited' }]);
     expect(all.edges[edgeIndex('F', 'G')]!.count).toBe(1);
   });
 
@@ -246,9 +345,9 @@ describe('an unsolicited update: the server found no subscribed session, yet sen
     const e = run(log);
     const faq = flowOf(e, log.t, FAQ);
     const one = flowView(faq.snap.flow, faq.key).jumps;
-    expect(one).toEqual([{ from: 'F', to: 'G', count: 2, kind: 'unsolicited' }]);
+    expect(one).toEqual([{ from: 'F', to: 'G', count: 2, kind: 'unsolicited', reason: 'unsolicited' }]);
     expect(jumpTitle(one[0]!)).toMatch(/^F ⇢ G, taken 2×: the server sent notifications\/resources\/updated though no session/);
-    expect(flowView(faq.snap.flow, null).jumps).toEqual([{ from: 'F', to: 'G', count: 3, kind: 'unsolicited' }]);
+    expect(flowView(faq.snap.flow, null).jumps).toEqual([{ from: 'F', to: 'G', count: 3, kind: 'unsolicited', reason: 'unsolicited' }]);
   });
 
   it('2026-07-28: an update on a listen that did not ask for the URI takes F ⇢ G too', () => {
@@ -259,7 +358,7 @@ describe('an unsolicited update: the server found no subscribed session, yet sen
     const f = flowOf(run(log), log.t, FAQ);
     expect(f.path).toBe('JLEFGI');
     expect(f.count('F', 'G')).toBe(0);
-    expect(flowView(f.snap.flow, f.key).jumps).toEqual([{ from: 'F', to: 'G', count: 1, kind: 'unsolicited' }]);
+    expect(flowView(f.snap.flow, f.key).jumps).toEqual([{ from: 'F', to: 'G', count: 1, kind: 'unsolicited', reason: 'unsolicited' }]);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionView } from '../../../shared/engine/index.ts';
 import { NODES, EDGES } from '../../../shared/flow/index.ts';
 import { BOXES, EDGE_PATHS, HEIGHT, SHORT_LABEL, WIDTH, jumpPoints } from '../../../panel/model/flow-layout.ts';
-import { flowNodeText, flowView, jumpKind, jumpsOf, sessionSteps } from '../../../panel/model/flow-view.ts';
+import { flowNodeText, flowView, jumpKind, jumpsByPair, jumpsOf, sessionSteps } from '../../../panel/model/flow-view.ts';
 import { FlowJumpView } from '../../../panel/components/FlowChart.tsx';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -267,6 +267,38 @@ describe('flow jumps', () => {
     const css = readFileSync(fileURLToPath(new globalThis.URL('../../../panel/styles.css', import.meta.url)), 'utf8');
     expect(css).toMatch(/\.flow \.jump\.jump-unsolicited polyline \{[^}]*stroke: var\(--warn\)/);
     expect(css).toMatch(/\.arrow-head\.jump\.jump-unsolicited \{[^}]*fill: var\(--warn\)/);
+  });
+
+  it("keeps I ⇢ K's reasons apart (not re-read; none came while the stream stayed open) and draws them as one arrow with both hover texts", () => {
+    const edge = (a: string, b: string) => EDGES.findIndex((x) => x.from === a && x.to === b);
+    const path = [
+      { node: 'G', t: 1, seq: 1 },
+      { node: 'I', t: 1, seq: 1, edge: edge('G', 'I') },
+      { node: 'K', t: 3, seq: 1, inferred: true, jump: 'not-reread' },
+      { node: 'J', t: 4, seq: 4 },
+      { node: 'I', t: 5, seq: 5, inferred: true },
+      { node: 'K', t: 5, seq: 5, inferred: true, jump: 'lost-channel-open' },
+      { node: 'I', t: 6, seq: 6, inferred: true },
+      { node: 'K', t: 6, seq: 6, inferred: true, jump: 'lost-channel-open' },
+      { node: 'I', t: 7, seq: 7, inferred: true },
+      { node: 'K', t: 7, seq: 7, inferred: true, edge: edge('I', 'K') }, // lost when the connection broke: the chart's arrow
+    ] as const;
+    const jumps = jumpsOf(path as never);
+    expect(jumps).toEqual([
+      { from: 'I', to: 'K', count: 1, kind: 'failure', reason: 'not-reread' },
+      { from: 'I', to: 'K', count: 2, kind: 'failure', reason: 'lost-channel-open' },
+    ]);
+    const pairs = jumpsByPair(jumps);
+    expect(pairs).toEqual([jumps]);
+    const g = FlowJumpView({ jump: pairs[0]![0]!, also: pairs[0]!.slice(1) }) as unknown as { props: Record<string, unknown> & { children: Array<{ type: string; props: { children: unknown } }> } };
+    expect([g.props['data-jump'], g.props['data-jump-reason'], g.props['data-count']]).toEqual(['I-K', 'not-reread lost-channel-open', 3]);
+    const title = String(g.props.children[1]!.props.children);
+    expect(title.split('\n')).toHaveLength(2);
+    expect(title).toMatch(/^I ⇢ K, taken 1×: the notification arrived but the client did not re-read \(notified-not-reread\)/);
+    expect(title).toMatch(/\nI ⇢ K, taken 2×: the content changed but no notification came \(missed-update\), though the stream that delivers notifications stayed open the whole time/);
+    // A jump with no reason (the chart has no arrow there) carries no data-jump-reason.
+    const plain = FlowJumpView({ jump: { from: 'L', to: 'M', count: 1, kind: 'failure' } }) as unknown as { props: Record<string, unknown> };
+    expect(plain.props['data-jump-reason']).toBeUndefined();
   });
 
   it('routes F ⇢ G beside F → G, clear of its count, its "yes" label and every other box', () => {
