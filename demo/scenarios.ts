@@ -4,6 +4,7 @@
 // and looped over by the tests. Pure data and types (FindingId from shared/); no DOM, no Node.
 import type { FindingId } from '../shared/findings/types.ts';
 import type { NodeId } from '../shared/flow/chart.ts';
+import type { FlowJumpReason } from '../shared/flow/flow-tracker.ts';
 import type { FaultsPatch } from './server/faults.ts';
 import type { ClientSwitches, ConnectionSettings } from './client/switches.ts';
 
@@ -80,8 +81,12 @@ export interface Scenario {
    * Where the seed's flow chart must take `uri` (default: the policy document) in the panel: nodes it reaches and
    * nodes it must never reach. Omitted where the traffic alone does not say (the chart is walked by inference).
    */
-  /** Where the chart takes the URI: nodes reached, never reached, and jumps (`L-M`: a path step the chart has no arrow for; `I-K`: one its arrow there does not mean). */
-  flow?: { uri?: string; reaches: NodeId[]; never?: NodeId[]; jumps?: string[] };
+  /**
+   * Where the chart takes the URI: nodes reached, never reached, and jumps (`L-M`: a path step the chart has no arrow
+   * for; `I-K`: one its arrow there does not mean), with `jumpReasons` the reasons those carry (FlowJumpReason, the
+   * drawn jumps' `data-jump-reason`; checked when given).
+   */
+  flow?: { uri?: string; reaches: NodeId[]; never?: NodeId[]; jumps?: string[]; jumpReasons?: FlowJumpReason[] };
 }
 
 /** A notification delivered and re-read: the chart's happy path, no failure node. */
@@ -240,7 +245,7 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'stale' },
     ],
     findings: { expected: ['notified-not-reread'] },
-    flow: { reaches: ['G', 'I', 'K', 'M'], jumps: ['I-K'] },
+    flow: { reaches: ['G', 'I', 'K', 'M'], jumps: ['I-K'], jumpReasons: ['not-reread'] },
   },
   {
     name: 'server-restart',
@@ -300,7 +305,8 @@ export const SCENARIOS: readonly Scenario[] = [
       { do: 'expect', uri: POLICY, cache: 'fresh' },
     ],
     findings: { expected: ['missed-update'] },
-    flow: { reaches: ['K'] },
+    // The GET stream stayed open: K by a jump, I ⇢ K, not the chart's I → K "lost when the connection broke".
+    flow: { reaches: ['K'], never: ['M'], jumps: ['I-K'], jumpReasons: ['lost-channel-open'] },
   },
   {
     name: 'no-get-stream',

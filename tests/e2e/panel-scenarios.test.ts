@@ -31,7 +31,7 @@ interface Seen {
   rows: Record<string, { findings: string[]; status: string }>;
   /** What an engine replay of the background's log says at the panel's `now`. */
   reference: Record<string, string[]>;
-  flow: { uri: string; reached: string[]; current: string; jumps: string[] } | undefined;
+  flow: { uri: string; reached: string[]; current: string; jumps: string[]; jumpReasons: string[] } | undefined;
   boundaries: number;
   sessionEnds: string[];
   /**
@@ -97,6 +97,7 @@ async function observe(panel: Page, s: Scenario, tabId: number): Promise<Seen> {
       reached: await panel.$$eval('.flow [data-node][data-reached="true"]', (ns) => ns.map((n) => n.getAttribute('data-node')!).sort()),
       current: (await panel.getAttribute('.flow-svg', 'data-current')) ?? '',
       jumps: await panel.$$eval('.flow [data-jump]', (js) => js.map((j) => j.getAttribute('data-jump')!).sort()),
+      jumpReasons: await panel.$$eval('.flow [data-jump-reason]', (js) => js.flatMap((j) => j.getAttribute('data-jump-reason')!.split(' ')).sort()),
     };
   }
   const boundaries = Number(await panel.getAttribute('.timeline-canvas', 'data-session-boundaries'));
@@ -220,6 +221,8 @@ describe.each(SCENARIOS.map((s) => [s.name, s] as const))('%s in the panel', (na
     expect((s.flow!.never ?? []).filter((n) => reached.includes(n)), `reached ${reached.join('')}`).toEqual([]);
     // A failure node on the path is reached along a drawn arrow: the chart's own, or a dashed jump the scenario names.
     expect(v.flow!.jumps).toEqual([...(s.flow!.jumps ?? [])].sort());
+    // And why, where the chart has an arrow the jump does not take (dropped-notifications: the stream stayed open).
+    if (s.flow!.jumpReasons !== undefined) expect(v.flow!.jumpReasons).toEqual([...s.flow!.jumpReasons].sort());
   }));
 
   // A and B are the session's steps (no URI path holds them): reached when its initialize was answered, B when the
