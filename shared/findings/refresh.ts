@@ -99,8 +99,9 @@ export function applyReadAnswer(core: EngineCore, u: UriState, a: ReadAnswer, t:
       const lapsed = u.releasedT !== undefined && u.releasedT >= u.readAt;
       const askedT = u.heldAskedT ?? u.heldSince;
       if (u.held && askedT !== undefined && askedT - u.readAt <= core.grace && !lapsed) {
-        u.pendingMissed = { t, seq, evidence: [u.readSeq, a.reqSeq, seq], held: true, until: notificationMayComeUntil(core, u, t), detail: missedDetail(u, a, t, seq), ...sessionOf(u) };
-        core.walk(u, MISSED, t, seq, MISSED_INFERRED, missedJumps(u));
+        const jumps = missedJumps(u);
+        u.pendingMissed = { t, seq, evidence: [u.readSeq, a.reqSeq, seq], held: true, until: notificationMayComeUntil(core, u, t), detail: missedDetail(u, a, t, seq, jumps), ...sessionOf(u) };
+        core.walk(u, MISSED, t, seq, MISSED_INFERRED, jumps);
       } else if (!u.held || lapsed) {
         unseen = `${contentText(u.contentHash, u.size)} → ${answerText(a)}`;
         core.counters.updatesDroppedInferred++;
@@ -176,16 +177,24 @@ function answerText(a: ReadAnswer): string {
  * id and time, with their content (short hash, size), and that nothing announced the change. Built only when a change
  * was found (rare: a comparison already parsed both), never for an ordinary read.
  */
-function missedDetail(u: UriState, a: ReadAnswer, t: number, seq: number): string {
+function missedDetail(u: UriState, a: ReadAnswer, t: number, seq: number, jumps: FlowJumps | undefined): string {
   const before = contentText(u.contentHash, u.size);
   const after = answerText(a);
-  // A delivery gap no stream resumed lies between them: that is where the notification most likely went (resume-gap).
+  // Where the notification most likely went: a delivery gap no stream resumed between them (resume-gap), else what
+  // the flow chart's I → K says (missedJumps): a stream that broke, one open all along (never sent), none open yet.
   const d = u.gapDoubt;
-  const gap = d !== undefined && a.reqSeq >= d.fromSeq ? `; a delivery gap of ${d.named} no stream resumed lies between them (seq ${d.fromSeq} to ${d.backSeq}): it was most likely lost there` : '';
+  const where =
+    d !== undefined && a.reqSeq >= d.fromSeq
+      ? `; a delivery gap of ${d.named} no stream resumed lies between them (seq ${d.fromSeq} to ${d.backSeq}): it was most likely lost there`
+      : jumps === MISSED_CHANNEL_OPEN
+        ? '; the stream that delivers its notifications stayed open all that time: the server most likely never sent it'
+        : jumps === MISSED_NO_CHANNEL
+          ? '; no stream that could deliver it was open yet'
+          : '; a stream that delivers its notifications broke in between: it was most likely lost then';
   return (
     `the read sent at seq ${u.writtenReqSeq} (id ${idText(u.writtenReqId)}, answered at seq ${u.readSeq}) and the one sent at seq ${a.reqSeq} ` +
     `(id ${idText(a.reqId)}, answered at seq ${seq}, ${says(t - u.readAt)} later) returned different content (${before} → ${after}); ` +
-    `no notifications/resources/updated for it came between them while it was subscribed${gap}`
+    `no notifications/resources/updated for it came between them while it was subscribed${where}`
   );
 }
 

@@ -199,7 +199,9 @@ describe('a missed-update (no notification came at all): I —lost when the conn
     const steps = f.snap.flow.perUri[f.key]!.path;
     const k = steps.findLast((s) => s.node === 'K')!;
     const view = flowView(f.snap.flow, f.key);
-    return { f, k, view };
+    // The finding's detail ends on where the notification most likely went, as the chart's I → K does.
+    const detail = findingsAfter(e, extraS * 1000).find((x) => x.id === 'missed-update')!.detail;
+    return { f, k, view, detail };
   }
 
   it("v1, the GET stream open all along (the demo's dropped-notifications: the server never sent it): I ⇢ K, not the \"lost\" arrow", () => {
@@ -207,7 +209,8 @@ describe('a missed-update (no notification came at all): I —lost when the conn
     const { c } = subscribedV1(log);
     log.wait(10_000);
     c.read(POLICY, 'v2 (changed)');
-    const { f, k, view } = missed(log);
+    const { f, k, view, detail } = missed(log);
+    expect(detail).toMatch(/while it was subscribed; the stream that delivers its notifications stayed open all that time: the server most likely never sent it$/);
     expect(f.path).toBe('JLCDJEFGIKJL'); // the read sent (J), then its changed answer's inferred walk, then J → L
     expect([f.count('G', 'I'), f.count('I', 'K'), f.global('I', 'K')]).toEqual([1, 0, 0]);
     expect([k.edge, k.inferred, k.jump]).toEqual([undefined, true, 'lost-channel-open']);
@@ -225,7 +228,8 @@ describe('a missed-update (no notification came at all): I —lost when the conn
     const { c } = listeningV2(log);
     log.wait(10_000);
     c.read(POLICY, 'v2 (changed)');
-    const { f, k, view } = missed(log);
+    const { f, k, view, detail } = missed(log);
+    expect(detail).toMatch(/; the stream that delivers its notifications stayed open all that time: the server most likely never sent it$/);
     expect(f.count('I', 'K')).toBe(0);
     expect(k.jump).toBe('lost-channel-open');
     expect(view.jumps).toEqual([{ from: 'I', to: 'K', count: 1, kind: 'failure', reason: 'lost-channel-open' }]);
@@ -240,7 +244,9 @@ describe('a missed-update (no notification came at all): I —lost when the conn
     c.openGet();
     log.wait(2000);
     c.read(POLICY, 'v2 (changed)');
-    const { f, k, view } = missed(log);
+    const { f, k, view, detail } = missed(log);
+    expect(detail).not.toMatch(/stayed open|never sent it|was open yet/);
+    expect(detail).toMatch(/most likely lost (there|then)$/);
     expect([f.count('I', 'K'), f.global('I', 'K')]).toEqual([1, 1]);
     expect([k.edge, k.jump]).toEqual([edgeIndex('I', 'K'), undefined]);
     expect(view.jumps).toEqual([]);
@@ -259,7 +265,8 @@ describe('a missed-update (no notification came at all): I —lost when the conn
     c.openGet();
     log.wait(2000);
     c.read(POLICY, 'v2 (changed)');
-    const { f, k } = missed(log);
+    const { f, k, detail } = missed(log);
+    expect(detail).toMatch(/; a stream that delivers its notifications broke in between: it was most likely lost then$/);
     expect([f.count('I', 'K'), k.jump]).toEqual([1, undefined]);
   });
 
@@ -273,7 +280,8 @@ describe('a missed-update (no notification came at all): I —lost when the conn
     c.openGet();
     log.wait(2000);
     c.read(POLICY, 'v2 (changed)');
-    const { f, k, view } = missed(log);
+    const { f, k, view, detail } = missed(log);
+    expect(detail).toMatch(/while it was subscribed; no stream that could deliver it was open yet$/);
     expect([f.count('I', 'K'), k.jump]).toEqual([0, 'lost-no-channel']);
     expect(jumpTitle(view.jumps[0]!)).toMatch(/^I ⇢ K, taken 1×: the content changed but no notification came \(missed-update\), and no stream that delivers notifications was open yet/);
   });

@@ -511,7 +511,8 @@ describe('notifications', () => {
       `the read sent at seq ${reads[0]!.seq} (id 1, answered at seq ${answers[0]!.seq}) and the one sent at seq ${reads[1]!.seq} ` +
       `(id 3, answered at seq ${answers[1]!.seq}, ${formatDuration(apart)} later) returned different content ` +
       `(${hashText(v1).slice(0, 8)}, ${v1.length} B → ${hashText(v2).slice(0, 8)}, ${v2.length} B); ` +
-      'no notifications/resources/updated for it came between them while it was subscribed';
+      'no notifications/resources/updated for it came between them while it was subscribed; ' +
+      'the stream that delivers its notifications stayed open all that time: the server most likely never sent it';
     // Due but not committed (a snapshot at now), then committed by a later frame touching the URI.
     expect(findingsAfter(e, 2500).find((x) => x.id === 'missed-update')!.detail).toBe(expected);
     log.wait(5000);
