@@ -1,8 +1,9 @@
-// `npm run analyze -- <trace.json> [--json] [--fail-on error|warning|info] [--now <ISO time>] [--rule <glob>=<ms>]…
-// [--default-max-age <ms>] [--grace <ms>]`: replay a trace through the engine, print sessions, the URI table and the
-// findings (or JSON), and exit 0 when nothing is at or above the --fail-on level (default: error), 1 when something
-// is, 2 when the input or an option is unusable or the tool failed (frames it could not analyse included). `main`
-// takes its I/O as arguments so the tests run it in-process.
+// `npm run analyze -- <trace.json> [--json] [--fail-on error|warning|info] [--fail-on-partial] [--now <ISO time>]
+// [--rule <glob>=<ms>]… [--default-max-age <ms>] [--grace <ms>]`: replay a trace through the engine, print sessions,
+// the URI table and the findings (or JSON), and exit 0 when nothing is at or above the --fail-on level (default:
+// error), 1 when something is, 2 when the input or an option is unusable or the tool failed (frames it could not
+// analyse included; a partial trace with --fail-on-partial). `main` takes its I/O as arguments so the tests run it
+// in-process.
 import { isUtf8 } from 'node:buffer';
 import { readFileSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -21,12 +22,15 @@ export interface CliIo {
   readFile(path: string): Uint8Array | string;
 }
 
-const USAGE = 'usage: analyze <trace.json> [--json] [--fail-on warning|error|info] [--now <ISO time>] [--rule <glob>=<ms>] [--default-max-age <ms>] [--grace <ms>]';
+const USAGE = 'usage: analyze <trace.json> [--json] [--fail-on warning|error|info] [--fail-on-partial] [--now <ISO time>] [--rule <glob>=<ms>] [--default-max-age <ms>] [--grace <ms>]';
 const OPTIONS = `
 Reads a trace exported by the MCP devtools panel (Export ▾ → Trace) and prints its sessions, URI table and findings.
 
   --json                  the report as JSON instead of text
   --fail-on <level>       exit 1 when an open or resolved finding is at or above error (default), warning or info
+  --fail-on-partial       exit 2 when the trace is partial (the capture dropped or rejected frames: its header's
+                          dropped.frames or dropped.rejected is not 0), the report still printed. Without it a
+                          partial trace is analysed as it is, with a warning on stderr (and "partial": true in --json)
   --now <ISO time>        judge the trace as of that moment (e.g. 2026-12-02T10:00:00Z, or a time as the report
                           prints it: 2026-12-02 10:00:00.000 UTC; a zone is needed); later frames are left out.
                           Default: when the trace was exported (never before its last frame). Conditions younger
@@ -45,7 +49,8 @@ A file name of - reads the trace from stdin. Each option but --rule is given onc
 --now=<time>).
 
 Exit status: 0 nothing at or above the level, 1 findings at or above it, 2 unusable file, bad option, a --now before
-the first traffic frame (a page's start does not count), or internal error. Times are printed in UTC.`;
+the first traffic frame (a page's start does not count), a partial trace with --fail-on-partial, or internal error.
+Times are printed in UTC.`;
 /** Asked for with --help: printed to stdout, exit 0. */
 const HELP = Symbol('help');
 const RANK: Record<Severity, number> = { info: 1, warning: 2, error: 3 };
@@ -54,6 +59,8 @@ interface Args {
   file: string;
   json: boolean;
   failOn: Severity;
+  /** A partial trace (frames dropped or rejected before the export) exits 2 instead of being judged as it is. */
+  failOnPartial: boolean;
   now: number | undefined;
   options: EngineOptions;
 }
@@ -95,6 +102,7 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
   let file: string | undefined;
   let json = false;
   let failOn: Severity = 'error';
+  let failOnPartial = false;
   let now: number | undefined;
   const rules: FreshnessRule[] = [];
   const options: EngineOptions = {};
@@ -104,7 +112,7 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
     const a = argv[i]!;
     const value = (): string | undefined => argv[++i];
     // A CI wrapper appending its own flag must not silently weaken the user's (the last one would win).
-    if (!positional && ['--fail-on', '--now', '--default-max-age', '--grace', '--json'].includes(a)) {
+    if (!positional && ['--fail-on', '--fail-on-partial', '--now', '--default-max-age', '--grace', '--json'].includes(a)) {
       if (seen.has(a)) return `${a} given twice`;
       seen.add(a);
     }
@@ -114,6 +122,7 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
       file = a;
     } else if (a === '--') positional = true;
     else if (a === '--json') json = true;
+    else if (a === '--fail-on-partial') failOnPartial = true;
     else if (a === '--fail-on') {
       const v = value();
       if (v !== 'warning' && v !== 'error' && v !== 'info') return `--fail-on: expected warning, error or info, got ${v ?? 'nothing'}`;
@@ -153,7 +162,7 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
   }
   if (file === undefined) return 'no trace file given';
   if (rules.length) options.freshnessRules = rules;
-  return { file, json, failOn, now, options };
+  return { file, json, failOn, failOnPartial, now, options };
 }
 
 /** Why a file could not be read, in words (the code stays, for searching). */
@@ -247,6 +256,7 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   const exported = Date.parse(trace.createdAt);
   const now = args.now ?? Math.max(engine.lastT ?? exported, exported);
   const snap = engine.snapshot(now);
+  const lost = trace.dropped.frames + (trace.dropped.rejected ?? 0);
   if (args.json) {
     const { messages, ...rest } = snap;
     const out = {
@@ -267,15 +277,31 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
         dropped: { frames: trace.dropped.frames, ...(trace.dropped.rejected !== undefined ? { rejected: trace.dropped.rejected } : {}) },
         frames: trace.frames.length,
       },
+      // The capture lost frames before the export (trace.dropped says how many of each): the findings may be missing
+      // some or come from a half-seen exchange. Always present, so a script can test it.
+      partial: lost > 0,
+      lostFrames: lost,
       ...rest,
       messages: messages.count,
       failOn: args.failOn,
     };
     io.stdout(printableJson(JSON.stringify(out, null, 2)) + '\n');
   } else io.stdout(printable(renderReport(trace, snap, args.failOn), true));
+  if (lost > 0) {
+    // On stderr in both modes: a CI log shows it even when stdout goes to a file (--json > r.json).
+    const what = [trace.dropped.frames ? `dropped ${trace.dropped.frames} frame(s) at the log's cap (the oldest)` : '', trace.dropped.rejected ? `rejected ${trace.dropped.rejected} malformed one(s)` : ''];
+    io.stderr(
+      `analyze: warning: the trace is partial: the capture ${what.filter(Boolean).join(' and ')} before the export; findings may be missing or come from half-seen exchanges${args.failOnPartial ? '' : ' (--fail-on-partial makes this exit 2)'}\n`,
+    );
+  }
   if (engine.engineErrors) {
     // The report is shown, but a partial analysis must not pass (0) or read as findings (1): an internal error is 2.
     io.stderr(`analyze: internal error: ${engine.engineErrors} frame(s) could not be analysed, the report above is partial; first: ${printable(engine.firstError ?? '')}\n`);
+    return 2;
+  }
+  // Asked for: a partial trace is not usable input (2), whatever its findings: 1 must keep meaning "findings".
+  if (lost > 0 && args.failOnPartial) {
+    io.stderr('analyze: --fail-on-partial: the trace is partial (see the warning above): exit 2\n');
     return 2;
   }
   return snap.findings.some((f) => RANK[f.severity] >= RANK[args.failOn]) ? 1 : 0;

@@ -594,3 +594,45 @@ describe('analyze: a first-use review (2026-12-06)', () => {
     expect(r.stdout).not.toContain('(unsubscribed: unsubscribed)');
   });
 });
+
+describe('analyze: a partial trace (frames dropped or rejected before the export)', () => {
+  function partial(dropped: { frames: number; rejected?: number }, withWarning = false): string {
+    const t = JSON.parse(healthyTrace(withWarning));
+    t.dropped = dropped;
+    return JSON.stringify(t);
+  }
+
+  it.each([
+    [{ frames: 40 }, 'dropped 40 frame(s) at the log\'s cap (the oldest)', 40],
+    [{ frames: 0, rejected: 3 }, 'rejected 3 malformed one(s)', 3],
+    [{ frames: 40, rejected: 3 }, "dropped 40 frame(s) at the log's cap (the oldest) and rejected 3 malformed one(s)", 43],
+  ])('%j: a warning on stderr in text and --json modes, partial and lostFrames in the JSON; the exit is the findings\'', (dropped, words, lost) => {
+    const text = cli(['t.json'], { 't.json': partial(dropped) });
+    expect(text.code).toBe(0);
+    expect(text.stderr).toBe(`analyze: warning: the trace is partial: the capture ${words} before the export; findings may be missing or come from half-seen exchanges (--fail-on-partial makes this exit 2)\n`);
+    const json = cli(['t.json', '--json'], { 't.json': partial(dropped) });
+    expect(json.code).toBe(0);
+    expect(json.stderr).toBe(text.stderr);
+    expect(JSON.parse(json.stdout)).toMatchObject({ partial: true, lostFrames: lost, trace: { dropped } });
+    // Findings keep their exit: 1 stays "findings".
+    expect(cli(['t.json', '--fail-on', 'warning'], { 't.json': partial(dropped, true) }).code).toBe(1);
+  });
+
+  it('a whole trace: no warning, partial false', () => {
+    const r = cli(['t.json', '--json'], { 't.json': healthyTrace() });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ partial: false, lostFrames: 0 });
+  });
+
+  it('--fail-on-partial: exit 2 with the report printed (also over findings); a whole trace passes as before', () => {
+    const r = cli(['t.json', '--fail-on-partial'], { 't.json': partial({ frames: 5 }) });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('SESSIONS');
+    expect(r.stderr).toMatch(/^analyze: warning: the trace is partial: .*\nanalyze: --fail-on-partial: the trace is partial \(see the warning above\): exit 2\n$/);
+    expect(r.stderr).not.toContain('(--fail-on-partial makes this exit 2)');
+    expect(cli(['t.json', '--fail-on-partial', '--fail-on', 'warning'], { 't.json': partial({ frames: 5 }, true) }).code).toBe(2);
+    expect(cli(['t.json', '--fail-on-partial'], { 't.json': healthyTrace() })).toMatchObject({ code: 0, stderr: '' });
+    expect(cli(['t.json', '--fail-on-partial', '--fail-on-partial'], { 't.json': healthyTrace() })).toMatchObject({ code: 2, stderr: expect.stringContaining('--fail-on-partial given twice') });
+    expect(cli(['--help'], {}).stdout).toContain('--fail-on-partial');
+  });
+});
