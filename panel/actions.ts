@@ -3,7 +3,7 @@
 // show it or say precisely what is wrong — leaving the current view untouched.
 import { buildHar } from '../shared/har.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
-import { TOOL, decodeUtf8, exportTrace, jsonSyntaxError, notATraceHint, serializeTrace, traceJsonText, validateTrace } from '../shared/trace/index.ts';
+import { TOOL, decodeUtf8, exportTrace, extraTopLevel, jsonSyntaxError, notATraceHint, serializeTrace, traceJsonText, validateTrace } from '../shared/trace/index.ts';
 import { isTraffic, type Frame } from '../shared/frames.ts';
 import type { PanelStore } from './store.ts';
 
@@ -56,6 +56,9 @@ export function traceText(store: PanelStore, now = store.clock()): string {
       redaction: imported ? { ...imported.redaction, enabled: true } : { enabled: true, bodyCapBytes: settings.capture.bodyCapBytes },
       extraSecretHeaders: settings.capture.extraSecretHeaders,
       dropped: droppedOf(store, frames),
+      // What a newer writer added at the top level is kept, as docs/trace-format.md promises (a frame's extras are
+      // kept with the frame).
+      ...(imported ? { extra: extraTopLevel(imported) } : {}),
     }),
   );
 }

@@ -17,6 +17,21 @@ export interface ExportInput {
   dropped?: TraceFileV1['dropped'];
   /** Header names redacted in addition to the built-in list (lower-case), when `redaction.enabled` (the default). */
   extraSecretHeaders?: readonly string[];
+  /**
+   * Top-level properties this version does not know, kept on a re-export (an imported trace's: `extraTopLevel`).
+   * Written after the header fields, before `frames`; a name this version knows is never taken from here.
+   */
+  extra?: Readonly<Record<string, unknown>>;
+}
+
+/** The top-level properties format v1 defines (shared/trace/format.ts). */
+const KNOWN_TOP_LEVEL = new Set(['format', 'version', 'tool', 'createdAt', 'page', 'redaction', 'dropped', 'frames']);
+
+/** A trace's top-level properties that this version does not know (a newer writer's additions), in their order. */
+export function extraTopLevel(trace: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(trace)) if (!KNOWN_TOP_LEVEL.has(k)) out[k] = v;
+  return out;
 }
 
 export const TOOL = { name: 'mcp-devtools', version: '0.1.0' };
@@ -38,6 +53,7 @@ export function exportTrace(input: ExportInput): TraceFileV1 {
     page,
     redaction,
     dropped: input.dropped ?? { frames: 0 },
+    ...(input.extra ? extraTopLevel(input.extra) : {}),
     frames: redaction.enabled ? input.frames.map((f) => redactFrame(f, extra)) : [...input.frames],
   };
 }

@@ -3,6 +3,7 @@
 import { describeValue, frameProblem } from '../frame-shape.ts';
 import type { Frame } from '../frames.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceFileV1 } from './format.ts';
+import { TOOL } from './export.ts';
 import { jsonSyntaxError } from './json-error.ts';
 
 export type TraceResult = { ok: true; trace: TraceFileV1 } | { ok: false; error: string };
@@ -47,7 +48,7 @@ function wrong(path: string, expected: string, value: unknown): string {
 function headerProblem(v: Obj): string | undefined {
   if (v.format !== TRACE_FORMAT) return `format: expected "${TRACE_FORMAT}", got ${describe(v.format)}`;
   if (v.version !== TRACE_VERSION) {
-    if (Number.isSafeInteger(v.version) && (v.version as number) > TRACE_VERSION) return `version: ${v.version} is newer than this tool reads (${TRACE_VERSION})`;
+    if (Number.isSafeInteger(v.version) && (v.version as number) > TRACE_VERSION) return `version: ${v.version} is newer than this tool reads (${TRACE_VERSION}): a newer mcp-devtools reads it`;
     return `version: expected ${TRACE_VERSION}, got ${describe(v.version)}`;
   }
   if (!isObj(v.tool)) return wrong('tool', 'an object with name and version', v.tool);
@@ -71,6 +72,34 @@ function headerProblem(v: Obj): string | undefined {
   return undefined;
 }
 
+/** `0.10.2` > `0.9`: dotted numbers compared as numbers; anything else (a `-beta` suffix's own part) as 0. */
+function versionAfter(a: string, b: string): boolean {
+  const pa = a.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split('.').map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) > (pb[i] ?? 0);
+  }
+  return false;
+}
+
+/**
+ * What to add to a frame's problem when it is what a newer writer would put there: a kind, or a value of an enumerated
+ * field (`outcome`, `phase`, `dir`), that format v1 does not have. The versioning policy (docs/trace-format.md) makes a
+ * writer that adds one raise `version`, so the file is refused as a whole, never shown in part: the message says a
+ * newer tool is needed when the file says a newer one wrote it, and that it is not v1 otherwise.
+ */
+function newerValueHint(file: Obj, frame: unknown, problem: string): string {
+  const f = frame as Obj;
+  const unknownKind = /^unknown kind "/.test(problem);
+  const m = /^field "(outcome|phase|dir)" is malformed/.exec(problem);
+  if (!unknownKind && !(m && typeof f[m[1]!] === 'string')) return '';
+  const tool = file.tool as { name: string; version: string };
+  if (tool.name === TOOL.name && versionAfter(tool.version, TOOL.version)) {
+    return ` (not in trace format v1: the file was written by ${tool.name} ${tool.version}, newer than this one, ${TOOL.version}; a newer mcp-devtools reads it)`;
+  }
+  return ' (not in trace format v1, and a writer that adds one must raise the format version: the file was edited, or written by another tool)';
+}
+
 /** Validate an already-parsed value as a trace v1. */
 export function validateTrace(v: unknown): TraceResult {
   if (!isObj(v)) return fail(Array.isArray(v) ? 'expected a trace object, got an array (a bare frame list is not a trace file)' : 'expected a trace object');
@@ -80,7 +109,7 @@ export function validateTrace(v: unknown): TraceResult {
   let prev: number | undefined;
   for (let i = 0; i < frames.length; i++) {
     const problem = frameProblem(frames[i]);
-    if (problem) return fail(framePath(i, problem));
+    if (problem) return fail(framePath(i, problem) + newerValueHint(v, frames[i], problem));
     const seq = (frames[i] as Frame).seq;
     if (prev !== undefined && seq <= prev) return fail(`frames[${i}].seq: ${seq} is not greater than frames[${i - 1}].seq (${prev})`);
     prev = seq;

@@ -1217,3 +1217,27 @@ describe('background errors', () => {
     expect(s.backgroundError.value).toMatch(/There is no tab 999999/);
   });
 });
+
+describe('re-export of an imported trace', () => {
+  it('keeps the top-level properties this version does not know (and a frame\'s), after the header, before frames', async () => {
+    const s = new PanelStore();
+    const t = stamped(page(1, new FrameLog('imported-doc')), 1);
+    const file = JSON.parse(serializeTrace(exportTrace({ frames: t, createdAt: t.at(-1)!.t + 1000, pageUrl: 'http://x/' }))) as Record<string, unknown> & { frames: Record<string, unknown>[] };
+    const { frames: list, ...head } = file;
+    const withExtras = { ...head, x_top: { nested: [1, 2] }, x_flag: true, frames: list.map((f, i) => (i === 2 ? { ...f, x_vendor: 'v' } : f)) };
+    expect(await importFile(s, new File([JSON.stringify(withExtras)], 'extras.json'))).toBe(true);
+    const out = traceText(s);
+    const again = JSON.parse(out) as Record<string, unknown> & { frames: Record<string, unknown>[] };
+    expect(again.x_top).toEqual({ nested: [1, 2] });
+    expect(again.x_flag).toBe(true);
+    expect(again.frames[2]!.x_vendor).toBe('v');
+    expect(Object.keys(again).at(-1)).toBe('frames');
+    // A name this version knows is its own, never an extra's.
+    expect(again.format).toBe('mcp-devtools-trace');
+    // A live tab's export has none.
+    s.closeImport();
+    s.add(stamped(page(2), 100));
+    await frames();
+    expect(Object.keys(JSON.parse(traceText(s)))).not.toContain('x_top');
+  });
+});

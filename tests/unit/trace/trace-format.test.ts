@@ -164,3 +164,41 @@ describe('trace v1', () => {
     );
   }, 60_000);
 });
+
+describe('trace versioning (docs/trace-format.md, Versioning)', () => {
+  const base = () => JSON.parse(serializeTrace(everyKindTrace())) as Record<string, unknown> & { frames: Record<string, unknown>[]; tool: { name: string; version: string } };
+  const endAt = (t: ReturnType<typeof base>) => t.frames.findIndex((f) => f.kind === 'http-end');
+  const wsAt = (t: ReturnType<typeof base>) => t.frames.findIndex((f) => f.kind === 'ws-message');
+
+  it('a kind or an enumerated value v1 lacks refuses the file, saying a newer mcp-devtools wrote it when its tool says so', () => {
+    const t = base();
+    t.tool = { name: 'mcp-devtools', version: '0.10.0' };
+    t.frames[3] = { ...t.frames[3], kind: 'smoke-signal' };
+    expect(validateTrace(t)).toEqual({ ok: false, error: 'frames[3]: unknown kind "smoke-signal" (not in trace format v1: the file was written by mcp-devtools 0.10.0, newer than this one, 0.1.0; a newer mcp-devtools reads it)' });
+    const u = base();
+    u.tool = { name: 'mcp-devtools', version: '0.2' };
+    const i = endAt(u);
+    u.frames[i] = { ...u.frames[i], outcome: 'timed-out' };
+    expect(validateTrace(u)).toMatchObject({ ok: false, error: `frames[${i}].outcome: malformed (got "timed-out") (not in trace format v1: the file was written by mcp-devtools 0.2, newer than this one, 0.1.0; a newer mcp-devtools reads it)` });
+  });
+
+  it('from this version or another tool: not v1, and nothing claims a newer tool would read it', () => {
+    const t = base();
+    const i = wsAt(t);
+    t.frames[i] = { ...t.frames[i], dir: 'sideways' };
+    expect(validateTrace(t)).toEqual({ ok: false, error: `frames[${i}].dir: malformed (got "sideways") (not in trace format v1, and a writer that adds one must raise the format version: the file was edited, or written by another tool)` });
+    // A malformed value that is no newer writer's (not a string) gets no such words.
+    t.frames[i] = { ...t.frames[i], dir: 3 };
+    expect(validateTrace(t)).toEqual({ ok: false, error: `frames[${i}].dir: malformed (got 3)` });
+    expect(validateTrace({ ...base(), version: 2 })).toEqual({ ok: false, error: 'version: 2 is newer than this tool reads (1): a newer mcp-devtools reads it' });
+  });
+
+  it('extra properties (top level, header objects, frames) are read and ignored; the schema agrees', () => {
+    const t = base();
+    const extra = { ...t, x_top: { a: 1 }, page: { ...(t.page as object), x_page: true }, frames: t.frames.map((f, k) => (k === 1 ? { ...f, x_vendor: 'v' } : f)) };
+    const r = validateTrace(extra);
+    expect(r.ok).toBe(true);
+    expect(schemaValid(extra)).toBe(true);
+    if (r.ok) expect((r.trace as unknown as Record<string, unknown>).x_top).toEqual({ a: 1 });
+  });
+});
