@@ -22,7 +22,7 @@ export interface CliIo {
   readFile(path: string): Uint8Array | string;
 }
 
-const USAGE = 'usage: analyze <trace.json> [--json] [--fail-on warning|error|info] [--fail-on-partial] [--now <ISO time>] [--rule <glob>=<ms>] [--default-max-age <ms>] [--grace <ms>]';
+const USAGE = 'usage: analyze <trace.json> [--json] [--fail-on warning|error|info] [--fail-on-partial] [--now <ISO time>] [--rule <glob>=<ms>] [--default-max-age <ms>] [--grace <ms>] [--ignore-trace-settings]';
 const OPTIONS = `
 Reads a trace exported by the MCP devtools panel (Export ▾ → Trace) and prints its sessions, URI table and findings.
 
@@ -37,10 +37,15 @@ Reads a trace exported by the MCP devtools panel (Export ▾ → Trace) and prin
                           than the grace are not findings yet.
   --rule <glob>=<ms>      expected freshness for URIs matching the glob, repeatable, the first match wins: * any
                           run of characters within a path segment, ** across segments (file:** = every file: URI),
-                          ? one character other than /; the panel's freshness rules, which the trace does not
-                          carry (1 ms to 30 days)
-  --default-max-age <ms>  expected freshness when nothing else says (default ${DEFAULT_MAX_AGE_MS}; 1000 to 30 days)
-  --grace <ms>            how long a condition must hold before it is a finding (default ${DEFAULT_GRACE_MS}; 0 to 30 days)
+                          ? one character other than /; 1 ms to 30 days. Replaces the trace's rules (all of them)
+  --default-max-age <ms>  expected freshness when nothing else says (1000 to 30 days); replaces the trace's
+  --grace <ms>            how long a condition must hold before it is a finding (0 to 30 days); replaces the trace's
+  --ignore-trace-settings judge with the defaults (no rule, default max age ${DEFAULT_MAX_AGE_MS}, grace ${DEFAULT_GRACE_MS}) and the
+                          options above, not with the settings the trace records
+
+Analysis settings: a trace exported since 2026-12-06 records the ones its view was analysed with (the panel's freshness
+rules and default max age, the grace: its "analysis" header), and they are used unless an option above replaces one;
+an older trace is judged with the defaults. The report says which were used and where each came from.
 
 Milliseconds are plain decimal numbers (1000, 1.5; not 1e3 or 0x3e8); a rule's fraction of a millisecond is rounded to
 the nearest, as the panel's saved settings are.
@@ -61,6 +66,8 @@ interface Args {
   failOn: Severity;
   /** A partial trace (frames dropped or rejected before the export) exits 2 instead of being judged as it is. */
   failOnPartial: boolean;
+  /** Judge with the defaults, not the settings the trace records (the options still replace them). */
+  ignoreTraceSettings: boolean;
   now: number | undefined;
   options: EngineOptions;
 }
@@ -103,6 +110,7 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
   let json = false;
   let failOn: Severity = 'error';
   let failOnPartial = false;
+  let ignoreTraceSettings = false;
   let now: number | undefined;
   const rules: FreshnessRule[] = [];
   const options: EngineOptions = {};
@@ -112,7 +120,7 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
     const a = argv[i]!;
     const value = (): string | undefined => argv[++i];
     // A CI wrapper appending its own flag must not silently weaken the user's (the last one would win).
-    if (!positional && ['--fail-on', '--fail-on-partial', '--now', '--default-max-age', '--grace', '--json'].includes(a)) {
+    if (!positional && ['--fail-on', '--fail-on-partial', '--ignore-trace-settings', '--now', '--default-max-age', '--grace', '--json'].includes(a)) {
       if (seen.has(a)) return `${a} given twice`;
       seen.add(a);
     }
@@ -123,6 +131,7 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
     } else if (a === '--') positional = true;
     else if (a === '--json') json = true;
     else if (a === '--fail-on-partial') failOnPartial = true;
+    else if (a === '--ignore-trace-settings') ignoreTraceSettings = true;
     else if (a === '--fail-on') {
       const v = value();
       if (v !== 'warning' && v !== 'error' && v !== 'info') return `--fail-on: expected warning, error or info, got ${v ?? 'nothing'}`;
@@ -162,7 +171,7 @@ export function parseArgs(argv: readonly string[]): Args | string | typeof HELP 
   }
   if (file === undefined) return 'no trace file given';
   if (rules.length) options.freshnessRules = rules;
-  return { file, json, failOn, failOnPartial, now, options };
+  return { file, json, failOn, failOnPartial, ignoreTraceSettings, now, options };
 }
 
 /** Why a file could not be read, in words (the code stays, for searching). */
@@ -237,9 +246,31 @@ export function main(argv: readonly string[], io: CliIo): number {
   }
 }
 
+type SettingSource = 'option' | 'trace' | 'default';
+
+/** The analysis settings used: each option given replaces the trace's own (its `analysis`), else the default. */
+export function analysisSettings(trace: TraceFileV1, args: Pick<Args, 'options' | 'ignoreTraceSettings'>) {
+  const recorded = args.ignoreTraceSettings ? undefined : trace.analysis;
+  const pick = <T,>(given: T | undefined, fromTrace: T | undefined, fallback: T): [T, SettingSource] =>
+    given !== undefined ? [given, 'option'] : fromTrace !== undefined ? [fromTrace, 'trace'] : [fallback, 'default'];
+  const [freshnessRules, rulesFrom] = pick(args.options.freshnessRules, recorded?.freshnessRules, [] as FreshnessRule[]);
+  const [defaultMaxAgeMs, maxAgeFrom] = pick(args.options.defaultMaxAgeMs, recorded?.defaultMaxAgeMs, DEFAULT_MAX_AGE_MS);
+  const [graceMs, graceFrom] = pick(args.options.graceMs, recorded?.graceMs, DEFAULT_GRACE_MS);
+  return { freshnessRules, defaultMaxAgeMs, graceMs, from: { freshnessRules: rulesFrom, defaultMaxAgeMs: maxAgeFrom, graceMs: graceFrom } };
+}
+
+/** `analysis: 1 freshness rule file:///docs/**=1000 (the trace's), default max age 600000 ms (the trace's), grace 2000 ms (default)` */
+function settingsLine(a: ReturnType<typeof analysisSettings>): string {
+  const from = (s: SettingSource): string => (s === 'option' ? 'option' : s === 'trace' ? "the trace's" : 'default');
+  const rules = a.freshnessRules.length ? `freshness rules ${a.freshnessRules.map((r) => `${r.pattern}=${r.maxAgeMs}`).join(' ')}` : 'no freshness rule';
+  return `analysis settings: ${rules} (${from(a.from.freshnessRules)}), default max age ${a.defaultMaxAgeMs} ms (${from(a.from.defaultMaxAgeMs)}), grace ${a.graceMs} ms (${from(a.from.graceMs)})`;
+}
+
 function report(trace: TraceFileV1, args: Args, io: CliIo): number {
+  const analysis = analysisSettings(trace, args);
+  const options: EngineOptions = { freshnessRules: analysis.freshnessRules, defaultMaxAgeMs: analysis.defaultMaxAgeMs, graceMs: analysis.graceMs };
   // --now judges the trace as of that moment: what came after it has not happened yet.
-  const engine = Engine.replay(trace.frames, args.options, args.now !== undefined ? { t: args.now } : undefined);
+  const engine = Engine.replay(trace.frames, options, args.now !== undefined ? { t: args.now } : undefined);
   const later = trace.frames.length - engine.frameCount;
   // Nothing left to judge: a typo in the date must not pass as a clean trace. A page's start (stamped when the document
   // began, seconds before its first request) is not traffic.
@@ -275,8 +306,11 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
           ...(trace.redaction.redactedValues !== undefined ? { redactedValues: trace.redaction.redactedValues } : {}),
         },
         dropped: { frames: trace.dropped.frames, ...(trace.dropped.rejected !== undefined ? { rejected: trace.dropped.rejected } : {}) },
+        ...(trace.analysis !== undefined ? { analysis: trace.analysis } : {}),
         frames: trace.frames.length,
       },
+      // The settings the findings were judged with, and where each came from: "option", "trace" or "default".
+      analysis,
       // The capture lost frames before the export (trace.dropped says how many of each): the findings may be missing
       // some or come from a half-seen exchange. Always present, so a script can test it.
       partial: lost > 0,
@@ -286,7 +320,7 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
       failOn: args.failOn,
     };
     io.stdout(printableJson(JSON.stringify(out, null, 2)) + '\n');
-  } else io.stdout(printable(renderReport(trace, snap, args.failOn), true));
+  } else io.stdout(printable(renderReport(trace, snap, args.failOn, settingsLine(analysis)), true));
   if (lost > 0) {
     // On stderr in both modes: a CI log shows it even when stdout goes to a file (--json > r.json).
     const what = [trace.dropped.frames ? `dropped ${trace.dropped.frames} frame(s) at the log's cap (the oldest)` : '', trace.dropped.rejected ? `rejected ${trace.dropped.rejected} malformed one(s)` : ''];

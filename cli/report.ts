@@ -91,7 +91,8 @@ function wrap(label: string, text: string, width = 80): string {
   return out.join('\n');
 }
 
-export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: string): string {
+/** `settings`: the line that says which analysis settings were used (cli/analyze.ts), under "evaluated at". */
+export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: string, settings?: string): string {
   const out: string[] = [];
   out.push(`trace: ${trace.page.url ? p(trace.page.url) : '(no page URL)'} — ${trace.frames.length} frames, written ${Number.isFinite(Date.parse(trace.createdAt)) ? iso(Date.parse(trace.createdAt)) : p(trace.createdAt)} by ${p(trace.tool.name)} ${p(trace.tool.version)}`);
   if (trace.dropped.frames || trace.dropped.rejected) {
@@ -100,6 +101,7 @@ export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: s
   // Clear keeps no page-start, and the export names the page by the latest one: a trace exported after it names none.
   if (!trace.page.url) out.push("note: no page URL: the trace holds no page start (exported after the panel's Clear, or the page began before the extension was loaded)");
   out.push(`evaluated at: ${iso(snap.now)}`);
+  if (settings) out.push(p(settings));
   const name = sessionIdNamer(snap.sessions);
   out.push('', 'SESSIONS', snap.sessions.length ? table(['session', 'endpoint', 'transport', 'state', 'channel', 'subscriptions'], sessionRows(snap.sessions, name)) : '(none)');
   // The panel's notes under its Sessions table: a session picked up mid-way (its initialize not in the log, its version

@@ -56,6 +56,8 @@ export function traceText(store: PanelStore, now = store.clock()): string {
       redaction: imported ? { ...imported.redaction, enabled: true } : { enabled: true, bodyCapBytes: settings.capture.bodyCapBytes },
       extraSecretHeaders: settings.capture.extraSecretHeaders,
       dropped: droppedOf(store, frames),
+      // The settings the view was analysed with: a reader (the CLI, an import) finds what this view showed.
+      analysis: store.analysisInEffect(),
       // What a newer writer added at the top level is kept, as docs/trace-format.md promises (a frame's extras are
       // kept with the frame).
       ...(imported ? { extra: extraTopLevel(imported) } : {}),

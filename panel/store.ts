@@ -3,11 +3,11 @@
 // animation frame: a burst of frames costs one engine catch-up, at most one snapshot (every SNAPSHOT_MS while frames
 // stream) and one render. Components never compute protocol logic; they read snapshots and the view models.
 import { batch, computed, signal } from '@preact/signals';
-import { Engine, type EngineOptions, type EngineSnapshot, type FlowSnapshot, type SessionView } from '../shared/engine/index.ts';
+import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, Engine, type EngineOptions, type EngineSnapshot, type FlowSnapshot, type SessionView } from '../shared/engine/index.ts';
 import type { Frame } from '../shared/frames.ts';
 import type { BackgroundToPanel, TabStats } from '../shared/messages.ts';
 import { DEFAULT_SETTINGS, type Settings } from '../shared/settings.ts';
-import type { TraceFileV1 } from '../shared/trace/index.ts';
+import type { TraceAnalysis, TraceFileV1 } from '../shared/trace/index.ts';
 import type { ConnectionStatus } from './connection.ts';
 import { FrameRows, type FrameRow } from './frame-rows.ts';
 import { parseFilter } from './model/filter.ts';
@@ -30,6 +30,22 @@ export type DrawerTarget =
 export interface ImportedTrace {
   name: string;
   trace: TraceFileV1;
+  /**
+   * What it is analysed with: `trace`, the settings recorded in it (its `analysis`: what the exporting view used, so
+   * a finding seen before the export is found again); `panel`, this panel's (a trace that records none, or once
+   * settings that change the analysis were saved while it is shown). docs/panel.md, Import.
+   */
+  analysedWith: 'trace' | 'panel';
+}
+
+/** What an imported trace is analysed with at first: its own settings when it records them. */
+function importMode(trace: TraceFileV1): ImportedTrace['analysedWith'] {
+  return trace.analysis ? 'trace' : 'panel';
+}
+
+/** The engine options a trace's recorded analysis settings stand for. */
+export function traceEngineOptions(a: TraceAnalysis): EngineOptions {
+  return { freshnessRules: a.freshnessRules, defaultMaxAgeMs: a.defaultMaxAgeMs, ...(a.graceMs !== undefined ? { graceMs: a.graceMs } : {}) };
 }
 
 /** Frames the panel may hold beyond what the log has before it trims (see trimToLog). */
@@ -56,6 +72,7 @@ export function importClock(trace: TraceFileV1): number {
 export interface PreparedTrace {
   name: string;
   trace: TraceFileV1;
+  analysedWith: ImportedTrace['analysedWith'];
   engine: Engine;
   timeline: TimelineIndex;
   snap: EngineSnapshot;
@@ -99,6 +116,11 @@ function firstKeptOf(stats: TabStats): number {
 
 function engineOptions(s: Settings): EngineOptions {
   return { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs };
+}
+
+/** The analysis settings a trace export records for a view analysed with these options (the engine's grace when unset). */
+export function analysisOf(o: EngineOptions): TraceAnalysis {
+  return { freshnessRules: o.freshnessRules ?? [], defaultMaxAgeMs: o.defaultMaxAgeMs ?? DEFAULT_MAX_AGE_MS, graceMs: o.graceMs ?? DEFAULT_GRACE_MS };
 }
 
 /** What of the settings an analysis depends on, comparable: equal keys, same analysis. */
@@ -357,8 +379,11 @@ export class PanelStore {
           this.settingsError.value = null;
         });
         if (engineKey(before) !== engineKey(m.settings)) {
-          if (this.imported) void this.reanalyseImport();
-          else this.reset();
+          // An import analysed with its own settings changes to the panel's when the user saves some (the first
+          // settings after the panel opened are no change of theirs: it keeps its own then).
+          if (this.imported) {
+            if (this.imported.analysedWith === 'panel' || before !== null) void this.reanalyseImport();
+          } else this.reset();
         }
         return;
       }
@@ -522,13 +547,28 @@ export class PanelStore {
    * result is shown by `showPrepared` (once the trace is known valid) or simply dropped.
    */
   prepareTrace(name: string, trace: TraceFileV1): PreparedTrace {
-    const engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
+    const mode = importMode(trace);
+    const engine = new Engine(this.importOptions(trace, mode));
     engine.applyAll(trace.frames);
-    return this.analysed(name, trace, engine);
+    return this.analysed(name, trace, engine, mode);
+  }
+
+  /** What an import is analysed with (see ImportedTrace.analysedWith). */
+  private importOptions(trace: TraceFileV1, mode: ImportedTrace['analysedWith']): EngineOptions {
+    return mode === 'trace' && trace.analysis ? traceEngineOptions(trace.analysis) : engineOptions(this.settings.value ?? DEFAULT_SETTINGS);
+  }
+
+  /** What the view in place is analysed with: the import's settings (see analysedWith), or the panel's. */
+  analysisInEffect(): TraceAnalysis {
+    return analysisOf(this.viewOptions());
+  }
+
+  private viewOptions(): EngineOptions {
+    return this.imported ? this.importOptions(this.imported.trace, this.imported.analysedWith) : engineOptions(this.settings.value ?? DEFAULT_SETTINGS);
   }
 
   /** The rest of an import's analysis, once the engine has every frame: snapshot and timeline. */
-  private analysed(name: string, trace: TraceFileV1, engine: Engine): PreparedTrace {
+  private analysed(name: string, trace: TraceFileV1, engine: Engine, analysedWith: ImportedTrace['analysedWith']): PreparedTrace {
     this.probe.importPhase('engine');
     const now = importClock(trace);
     const snap = engine.snapshot(now);
@@ -536,7 +576,7 @@ export class PanelStore {
     const timeline = new TimelineIndex();
     timeline.update(snap.messages);
     this.probe.importPhase('timeline');
-    return { name, trace, engine, timeline, snap, now };
+    return { name, trace, analysedWith, engine, timeline, snap, now };
   }
 
   /** When an import's analysis slices (tests shorten it). */
@@ -554,9 +594,11 @@ export class PanelStore {
     current: () => boolean,
     slicing = this.importSlicing,
     progress = this.importProgress,
+    mode = importMode(trace),
   ): Promise<PreparedTrace | null> {
-    const key = engineKey(this.settings.value);
-    const engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
+    // With the trace's own settings, the panel's changing meanwhile changes nothing here.
+    const key = mode === 'panel' ? engineKey(this.settings.value) : null;
+    const engine = new Engine(this.importOptions(trace, mode));
     const frames = trace.frames;
     const started = performance.now();
     let sliceStart = started;
@@ -573,15 +615,15 @@ export class PanelStore {
         }
         // What the engine is built with changed meanwhile (freshness rules, default max age): it starts over with
         // them, in slices from the start (other settings messages change nothing here).
-        if (engineKey(this.settings.value) !== key) {
+        if (key !== null && engineKey(this.settings.value) !== key) {
           progress.value = 0;
-          return this.prepareTraceSliced(name, trace, current, { ...slicing, unslicedMs: 0 }, progress);
+          return this.prepareTraceSliced(name, trace, current, { ...slicing, unslicedMs: 0 }, progress, mode);
         }
         sliceStart = performance.now();
       }
     }
     progress.value = null;
-    return this.analysed(name, trace, engine);
+    return this.analysed(name, trace, engine, mode);
   }
 
   private reanalysis = 0;
@@ -599,8 +641,10 @@ export class PanelStore {
     const current = () => token === this.reanalysis && this.imported === imported;
     this.reanalysing.value = imported.name;
     try {
-      const p = await this.prepareTraceSliced(imported.name, imported.trace, current, this.importSlicing, this.reanalyseProgress);
+      // The panel's settings from now on (a trace with its own: the user saved settings while it was shown).
+      const p = await this.prepareTraceSliced(imported.name, imported.trace, current, this.importSlicing, this.reanalyseProgress, 'panel');
       if (!p || !current()) return;
+      imported.analysedWith = 'panel';
       this.adopt(p);
       batch(() => {
         this.scrubT.value = null;
@@ -631,7 +675,7 @@ export class PanelStore {
 
   /** Shows a prepared (and validated) trace instead of the tab: offline analysis, status "imported". */
   showPrepared(p: PreparedTrace): void {
-    this.imported = { name: p.name, trace: p.trace };
+    this.imported = { name: p.name, trace: p.trace, analysedWith: p.analysedWith };
     this.adopt(p);
     this.viewStart = 0;
     this.applied = p.trace.frames.length;
@@ -796,7 +840,7 @@ export class PanelStore {
     const until = this.nextStopT(t);
     let end = this.viewStart;
     while (end < this.applied && frames[end]!.t < until) end++;
-    this.scrubEngines ??= new ScrubEngines(engineOptions(this.settings.value ?? DEFAULT_SETTINGS), this.viewStart, this.scrubClock);
+    this.scrubEngines ??= new ScrubEngines(this.viewOptions(), this.viewStart, this.scrubClock);
     const engine = this.scrubEngines.replayTo(frames, end, deadline);
     if (!engine) {
       const from = this.viewStart;
@@ -938,7 +982,7 @@ export class PanelStore {
     this.aside = null;
     this.asideRestarts = 0;
     this.timelineSource++;
-    this.engine = new Engine(engineOptions(this.settings.value ?? DEFAULT_SETTINGS));
+    this.engine = new Engine(this.viewOptions());
     this.timeline = new TimelineIndex();
     this.rows = null;
     this.scrubEngines = null;

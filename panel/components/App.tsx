@@ -10,6 +10,7 @@ import { findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { messageContext, viewNotes, type Filter, type MessageContext } from '../model/filter.ts';
 import { contextSetsRead, IncrementalMessageFilter, rowsUpTo } from '../model/message-filter.ts';
 import { formatClock } from '../model/format.ts';
+import { importAnalysisNote } from '../model/import-analysis.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
 import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
 import { clearControl, notClearedText } from '../model/clear-control.ts';
@@ -406,7 +407,7 @@ export function App({ store, connection, settingsLink }: Props) {
           </div>
         ) : null}
         {imported ? (
-          <ImportedNote imported={imported} asOf={scrubT !== null && snap ? snap.now : null} />
+          <ImportedNote imported={imported} asOf={scrubT !== null && snap ? snap.now : null} settings={store.settings.value} />
         ) : null}
       </div>
       {store.importing.value ? (
@@ -520,18 +521,27 @@ function FlowPane({ store, selectedKey, selectedUri }: { store: PanelStore; sele
  * The imported trace's note: page, export time, and the instant its ages and "ago" are as of: the export's, or while
  * replaying, the replayed state's (it kept "as of the export" while the banner above showed an earlier instant).
  */
-function ImportedNote({ imported, asOf }: { imported: ImportedTrace; asOf: number | null }) {
+function ImportedNote({ imported, asOf, settings }: { imported: ImportedTrace; asOf: number | null; settings: Settings | null }) {
   const ages = asOf === null ? 'ages and “ago” are as of the export' : `ages and “ago” are as of ${formatClock(asOf)} (the replayed state)`;
   const dropped = imported.trace.dropped.frames;
+  // Which analysis settings the view uses, the trace's own or the panel's, when that matters (docs/panel.md, Import).
+  const analysis = importAnalysisNote(imported.trace.analysis, imported.analysedWith, settings);
   return (
     <div
       class="imported-note muted"
       data-ages-as-of={asOf ?? 'export'}
+      data-analysed-with={imported.analysedWith}
       // Whole in the tooltip: the note is cut short beside the tabs.
-      title={`${imported.trace.page.url || imported.name} · exported ${imported.trace.createdAt} · ${ages}${dropped ? ` · ${dropped} frames were dropped before export: partial analysis` : ''}`}
+      title={`${imported.trace.page.url || imported.name} · exported ${imported.trace.createdAt} · ${ages}${dropped ? ` · ${dropped} frames were dropped before export: partial analysis` : ''}${analysis ? ` · ${analysis.text} (${analysis.detail})` : ''}`}
     >
       {imported.trace.page.url || imported.name} · exported {imported.trace.createdAt} · {ages}
       {dropped ? <span class="warn"> · {dropped} frames were dropped before export: partial analysis</span> : null}
+      {analysis ? (
+        <span class={analysis.differs ? 'warn' : undefined} data-analysis-note>
+          {' '}
+          · {analysis.text}
+        </span>
+      ) : null}
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { frameJson } from '../frame-shape.ts';
 import type { Frame } from '../frames.ts';
 import { redactFrame } from '../redact-frame.ts';
 import { redactUrl } from '../redact.ts';
-import { TRACE_FORMAT, TRACE_VERSION, type TraceFileV1 } from './format.ts';
+import { TRACE_FORMAT, TRACE_VERSION, type TraceAnalysis, type TraceFileV1 } from './format.ts';
 
 export interface ExportInput {
   frames: readonly Frame[];
@@ -15,6 +15,8 @@ export interface ExportInput {
   tool?: { name: string; version: string };
   redaction?: TraceFileV1['redaction'];
   dropped?: TraceFileV1['dropped'];
+  /** The analysis settings in effect (what the exporting view was analysed with). */
+  analysis?: TraceAnalysis;
   /** Header names redacted in addition to the built-in list (lower-case), when `redaction.enabled` (the default). */
   extraSecretHeaders?: readonly string[];
   /**
@@ -25,7 +27,7 @@ export interface ExportInput {
 }
 
 /** The top-level properties format v1 defines (shared/trace/format.ts). */
-const KNOWN_TOP_LEVEL = new Set(['format', 'version', 'tool', 'createdAt', 'page', 'redaction', 'dropped', 'frames']);
+const KNOWN_TOP_LEVEL = new Set(['format', 'version', 'tool', 'createdAt', 'page', 'redaction', 'dropped', 'analysis', 'frames']);
 
 /** A trace's top-level properties that this version does not know (a newer writer's additions), in their order. */
 export function extraTopLevel(trace: object): Record<string, unknown> {
@@ -53,6 +55,7 @@ export function exportTrace(input: ExportInput): TraceFileV1 {
     page,
     redaction,
     dropped: input.dropped ?? { frames: 0 },
+    ...(input.analysis ? { analysis: input.analysis } : {}),
     ...(input.extra ? extraTopLevel(input.extra) : {}),
     frames: redaction.enabled ? input.frames.map((f) => redactFrame(f, extra)) : [...input.frames],
   };

@@ -1,6 +1,20 @@
 // Trace file format v1: the lossless export of a tab's frame log, re-analyzable by any later engine. The JSON schema
 // is trace.schema.json next to this file; docs/trace-format.md describes it for humans. Pure types and constants.
+import type { FreshnessRule } from '../engine/types.ts';
 import type { Frame } from '../frames.ts';
+
+/**
+ * The analysis settings the exporting view was analysed with (the panel's freshness rules and default max age, and
+ * the grace): a reader analyses the frames with them by default, so a finding seen before the export is found again.
+ * Optional: traces written before 2026-12-06 lack it (readers then use their own settings).
+ */
+export interface TraceAnalysis {
+  /** First match wins (shared/engine, freshness). */
+  freshnessRules: FreshnessRule[];
+  defaultMaxAgeMs: number;
+  /** Absent: the engine's default (2 s). */
+  graceMs?: number;
+}
 
 export const TRACE_FORMAT = 'mcp-devtools-trace';
 export const TRACE_VERSION = 1;
@@ -30,6 +44,8 @@ export interface TraceFileV1 {
     /** Refused because the page sent something malformed or forged. */
     rejected?: number;
   };
+  /** The analysis settings in effect when it was exported (optional). */
+  analysis?: TraceAnalysis;
   /** Stamped frames, in seq order (strictly increasing). */
   frames: Frame[];
 }

@@ -4,6 +4,7 @@ import { describeValue, frameProblem } from '../frame-shape.ts';
 import type { Frame } from '../frames.ts';
 import { TRACE_FORMAT, TRACE_VERSION, type TraceFileV1 } from './format.ts';
 import { TOOL } from './export.ts';
+import { LIMITS } from '../settings.ts';
 import { jsonSyntaxError } from './json-error.ts';
 
 export type TraceResult = { ok: true; trace: TraceFileV1 } | { ok: false; error: string };
@@ -68,8 +69,32 @@ function headerProblem(v: Obj): string | undefined {
   if (v.dropped.frames === undefined) return 'dropped.frames: missing';
   if (!(Number.isSafeInteger(v.dropped.frames) && (v.dropped.frames as number) >= 0)) return `dropped.frames: expected a non-negative integer, got ${describe(v.dropped.frames)}`;
   if (v.dropped.rejected !== undefined && !(Number.isSafeInteger(v.dropped.rejected) && (v.dropped.rejected as number) >= 0)) return `dropped.rejected: expected a non-negative integer, got ${describe(v.dropped.rejected)}`;
+  if (v.analysis !== undefined) {
+    const a = analysisProblem(v.analysis);
+    if (a) return a;
+  }
   if (!Array.isArray(v.frames)) return wrong('frames', 'an array', v.frames);
   return undefined;
+}
+
+/** A number of milliseconds in the range the panel's settings allow (shared/settings.ts LIMITS). */
+function msProblem(path: string, x: unknown, [lo, hi]: readonly [number, number]): string | undefined {
+  if (typeof x === 'number' && Number.isFinite(x) && x >= lo && x <= hi) return undefined;
+  return x === undefined ? `${path}: missing` : `${path}: expected milliseconds from ${lo} to ${hi}, got ${describe(x)}`;
+}
+
+/** The `analysis` header (optional): the settings the exporting view was analysed with. */
+function analysisProblem(a: unknown): string | undefined {
+  if (!isObj(a)) return wrong('analysis', 'an object', a);
+  if (!Array.isArray(a.freshnessRules)) return wrong('analysis.freshnessRules', 'an array', a.freshnessRules);
+  for (const [i, r] of a.freshnessRules.entries()) {
+    const path = `analysis.freshnessRules[${i}]`;
+    if (!isObj(r)) return wrong(path, 'an object with pattern and maxAgeMs', r);
+    if (typeof r.pattern !== 'string' || r.pattern.trim() === '') return wrong(`${path}.pattern`, 'a non-empty glob', r.pattern);
+    const m = msProblem(`${path}.maxAgeMs`, r.maxAgeMs, LIMITS.ruleMaxAgeMs);
+    if (m) return m;
+  }
+  return msProblem('analysis.defaultMaxAgeMs', a.defaultMaxAgeMs, LIMITS.defaultMaxAgeMs) ?? (a.graceMs === undefined ? undefined : msProblem('analysis.graceMs', a.graceMs, [0, LIMITS.ruleMaxAgeMs[1]]));
 }
 
 /** `0.10.2` > `0.9`: dotted numbers compared as numbers; anything else (a `-beta` suffix's own part) as 0. */

@@ -636,3 +636,46 @@ describe('analyze: a partial trace (frames dropped or rejected before the export
     expect(cli(['--help'], {}).stdout).toContain('--fail-on-partial');
   });
 });
+
+describe('analyze: the analysis settings the trace records (its "analysis" header)', () => {
+  const RULE = { pattern: 'file:///docs/**', maxAgeMs: 1000 };
+  function recorded(analysis: object | null = { freshnessRules: [RULE], defaultMaxAgeMs: 600_000, graceMs: 2000 }): string {
+    const t = JSON.parse(healthyTrace());
+    if (analysis) t.analysis = analysis;
+    return JSON.stringify(t);
+  }
+  const ageFindings = (stdout: string) => (JSON.parse(stdout).findings as { id: string }[]).filter((f) => f.id === 'cache-age-exceeded').length;
+
+  it('are used by default: a finding the exporting view showed (a 1 s rule) is found again, and the report says where each setting came from', () => {
+    const json = cli(['t.json', '--json'], { 't.json': recorded() });
+    expect(ageFindings(json.stdout)).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      analysis: { freshnessRules: [RULE], defaultMaxAgeMs: 600_000, graceMs: 2000, from: { freshnessRules: 'trace', defaultMaxAgeMs: 'trace', graceMs: 'trace' } },
+      trace: { analysis: { freshnessRules: [RULE] } },
+    });
+    expect(json.code).toBe(0);
+    expect(cli(['t.json', '--fail-on', 'warning'], { 't.json': recorded() }).code).toBe(1);
+    expect(cli(['t.json'], { 't.json': recorded() }).stdout).toContain("\nanalysis settings: freshness rules file:///docs/**=1000 (the trace's), default max age 600000 ms (the trace's), grace 2000 ms (the trace's)\n");
+  });
+
+  it('an option replaces the trace\'s setting (--rule all its rules); --ignore-trace-settings judges with the defaults; an older trace, the defaults', () => {
+    const relaxed = cli(['t.json', '--json', '--rule', 'file:**=3600000'], { 't.json': recorded() });
+    expect(ageFindings(relaxed.stdout)).toBe(0);
+    expect(JSON.parse(relaxed.stdout).analysis).toMatchObject({ freshnessRules: [{ pattern: 'file:**', maxAgeMs: 3_600_000 }], from: { freshnessRules: 'option', defaultMaxAgeMs: 'trace', graceMs: 'trace' } });
+    const grace = JSON.parse(cli(['t.json', '--json', '--grace', '0', '--default-max-age', '1000'], { 't.json': recorded() }).stdout).analysis;
+    expect(grace).toMatchObject({ graceMs: 0, defaultMaxAgeMs: 1000, from: { freshnessRules: 'trace', defaultMaxAgeMs: 'option', graceMs: 'option' } });
+    const ignored = cli(['t.json', '--json', '--ignore-trace-settings'], { 't.json': recorded() });
+    expect(ageFindings(ignored.stdout)).toBe(0);
+    expect(JSON.parse(ignored.stdout).analysis).toEqual({ freshnessRules: [], defaultMaxAgeMs: 600_000, graceMs: 2000, from: { freshnessRules: 'default', defaultMaxAgeMs: 'default', graceMs: 'default' } });
+    const old = cli(['t.json'], { 't.json': recorded(null) });
+    expect(old.stdout).toContain('\nanalysis settings: no freshness rule (default), default max age 600000 ms (default), grace 2000 ms (default)\n');
+    // A trace without graceMs: the default grace, said so.
+    expect(JSON.parse(cli(['t.json', '--json'], { 't.json': recorded({ freshnessRules: [], defaultMaxAgeMs: 5000 }) }).stdout).analysis.from).toEqual({ freshnessRules: 'trace', defaultMaxAgeMs: 'trace', graceMs: 'default' });
+    expect(cli(['--help'], {}).stdout).toContain('--ignore-trace-settings');
+  });
+
+  it('a malformed "analysis" makes the file unusable, naming the field', () => {
+    expect(cli(['t.json'], { 't.json': recorded({ freshnessRules: [{ pattern: ' ', maxAgeMs: 5 }], defaultMaxAgeMs: 600_000 }) })).toMatchObject({ code: 2, stderr: expect.stringContaining('analysis.freshnessRules[0].pattern: expected a non-empty glob, got " "') });
+    expect(cli(['t.json'], { 't.json': recorded({ freshnessRules: [], defaultMaxAgeMs: 10 }) })).toMatchObject({ code: 2, stderr: expect.stringContaining('analysis.defaultMaxAgeMs: expected milliseconds from 1000 to 2592000000, got 10') });
+  });
+});

@@ -1241,3 +1241,55 @@ describe('re-export of an imported trace', () => {
     expect(Object.keys(JSON.parse(traceText(s)))).not.toContain('x_top');
   });
 });
+
+describe('analysis settings and the trace (its "analysis" header)', () => {
+  const RULE = { pattern: 'file:///docs/**', maxAgeMs: 1000 };
+  const aged = (s: PanelStore) => s.snapshot.value!.findings.filter((f) => f.id === 'cache-age-exceeded').length;
+  const settle = async (s: PanelStore) => {
+    for (let i = 0; i < 100 && s.reanalysing.value !== null; i++) await new Promise((r) => setTimeout(r, 10));
+  };
+  function recordedTrace(analysis = { freshnessRules: [RULE], defaultMaxAgeMs: 600_000, graceMs: 2000 }) {
+    const t = stamped(page(1, new FrameLog('imported-doc')), 1);
+    return exportTrace({ frames: t, createdAt: t.at(-1)!.t + 5000, pageUrl: 'http://x/', analysis });
+  }
+
+  it('an export records the settings its view is analysed with: the panel\'s live, an import\'s own', async () => {
+    const s = new PanelStore();
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS, freshnessRules: [RULE], defaultMaxAgeMs: 60_000 } });
+    s.add(stamped(page(1), 1));
+    await frames();
+    expect(JSON.parse(traceText(s)).analysis).toEqual({ freshnessRules: [RULE], defaultMaxAgeMs: 60_000, graceMs: 2000 });
+    s.showPrepared(s.prepareTrace('t.json', recordedTrace({ freshnessRules: [], defaultMaxAgeMs: 5000, graceMs: 0 })));
+    expect(JSON.parse(traceText(s)).analysis).toEqual({ freshnessRules: [], defaultMaxAgeMs: 5000, graceMs: 0 });
+  });
+
+  it('an import is analysed with the trace\'s own settings (the finding the exporting view showed), whatever the panel\'s', async () => {
+    const s = new PanelStore();
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS } });
+    expect(await importFile(s, new File([serializeTrace(recordedTrace())], 'rec.json'))).toBe(true);
+    expect(s.imported!.analysedWith).toBe('trace');
+    expect(aged(s)).toBe(1);
+    // Scrubbing replays with them too.
+    expect(s.analysisInEffect()).toEqual({ freshnessRules: [RULE], defaultMaxAgeMs: 600_000, graceMs: 2000 });
+    // A trace that records none: the panel's, as before.
+    const old = stamped(page(1, new FrameLog('old-doc')), 1);
+    expect(await importFile(s, new File([serializeTrace(exportTrace({ frames: old, createdAt: old.at(-1)!.t + 5000, pageUrl: 'http://x/' }))], 'old.json'))).toBe(true);
+    expect(s.imported!.analysedWith).toBe('panel');
+    expect(aged(s)).toBe(0);
+  });
+
+  it('settings saved while it is shown: analysed again with the panel\'s (said so); the first settings the panel gets are no such change', async () => {
+    const s = new PanelStore();
+    s.importSlicing = { unslicedMs: 0, sliceMs: 0 };
+    // Imported before the panel had its settings (opened offline, or the background slow to answer).
+    s.showPrepared(s.prepareTrace('t.json', recordedTrace()));
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS } });
+    await settle(s);
+    expect([s.imported!.analysedWith, aged(s)]).toEqual(['trace', 1]);
+    // The user saves settings that change the analysis.
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS, defaultMaxAgeMs: 3_600_000 } });
+    await settle(s);
+    expect([s.imported!.analysedWith, aged(s)]).toEqual(['panel', 0]);
+    expect(JSON.parse(traceText(s)).analysis).toEqual({ freshnessRules: [], defaultMaxAgeMs: 3_600_000, graceMs: 2000 });
+  });
+});

@@ -202,3 +202,49 @@ describe('trace versioning (docs/trace-format.md, Versioning)', () => {
     if (r.ok) expect((r.trace as unknown as Record<string, unknown>).x_top).toEqual({ a: 1 });
   });
 });
+
+describe('the "analysis" header (optional)', () => {
+  const base = () => JSON.parse(serializeTrace(everyKindTrace())) as Record<string, unknown>;
+  const good = { freshnessRules: [{ pattern: 'file:///docs/**', maxAgeMs: 1000 }], defaultMaxAgeMs: 600_000, graceMs: 2000 };
+
+  it('is written by exportTrace when given, before the frames, and read back; a trace without it stays valid', () => {
+    const t = exportTrace({ frames: everyKindTrace().frames, createdAt: 0, pageUrl: 'http://x/', analysis: good });
+    const text = serializeTrace(t);
+    expect(text.split('\n')[0]).toMatch(/"dropped":\{"frames":0\},"analysis":\{"freshnessRules":\[\{"pattern":"file:\/\/\/docs\/\*\*","maxAgeMs":1000\}\],"defaultMaxAgeMs":600000,"graceMs":2000\},"frames":\[$/);
+    const back = parseTrace(text);
+    expect(back.ok && back.trace.analysis).toEqual(good);
+    expect(validateTrace(base()).ok).toBe(true);
+  });
+
+  it('the schema agrees with the importer on it', () => {
+    const cases: unknown[] = [
+      good,
+      { ...good, graceMs: undefined },
+      { ...good, graceMs: 0 },
+      { ...good, graceMs: -1 },
+      { ...good, graceMs: 2592000001 },
+      { ...good, defaultMaxAgeMs: 999 },
+      { ...good, defaultMaxAgeMs: '600000' },
+      { freshnessRules: [], defaultMaxAgeMs: 1000 },
+      { defaultMaxAgeMs: 1000 },
+      { freshnessRules: [] },
+      { freshnessRules: {}, defaultMaxAgeMs: 1000 },
+      { freshnessRules: [{ pattern: '', maxAgeMs: 1 }], defaultMaxAgeMs: 1000 },
+      { freshnessRules: [{ pattern: ' \t', maxAgeMs: 1 }], defaultMaxAgeMs: 1000 },
+      { freshnessRules: [{ pattern: 'x', maxAgeMs: 0.5 }], defaultMaxAgeMs: 1000 },
+      { freshnessRules: [{ pattern: 'x', maxAgeMs: 1.5 }], defaultMaxAgeMs: 1000 },
+      { freshnessRules: [{ pattern: 'x' }], defaultMaxAgeMs: 1000 },
+      { freshnessRules: ['x'], defaultMaxAgeMs: 1000 },
+      { ...good, x_future: 1 },
+      null,
+      [],
+      'rules',
+    ];
+    for (const analysis of cases) {
+      const t = JSON.parse(JSON.stringify({ ...base(), analysis })) as Record<string, unknown>;
+      expect([analysis, schemaValid(t)]).toEqual([analysis, validateTrace(t).ok]);
+    }
+    expect(validateTrace({ ...base(), analysis: { ...good, defaultMaxAgeMs: 999 } })).toEqual({ ok: false, error: 'analysis.defaultMaxAgeMs: expected milliseconds from 1000 to 2592000000, got 999' });
+    expect(validateTrace({ ...base(), analysis: { defaultMaxAgeMs: 1000 } })).toEqual({ ok: false, error: 'analysis.freshnessRules: missing' });
+  });
+});
