@@ -679,3 +679,34 @@ describe('analyze: the analysis settings the trace records (its "analysis" heade
     expect(cli(['t.json'], { 't.json': recorded({ freshnessRules: [], defaultMaxAgeMs: 10 }) })).toMatchObject({ code: 2, stderr: expect.stringContaining('analysis.defaultMaxAgeMs: expected milliseconds from 1000 to 2592000000, got 10') });
   });
 });
+
+describe('analyze --json: the fields README promises stable', () => {
+  /** README's table under "`--json` prints one object": field → the names its row lists (those without `?`). */
+  function promised(): Map<string, string[]> {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('`--json` prints one object'), readme.indexOf('A session\'s `label` is the session id'));
+    const out = new Map<string, string[]>();
+    for (const line of table.split('\n')) {
+      const m = /^\| `([a-zA-Z]+)(\[\])?` \| (.*) \|$/.exec(line);
+      if (!m) continue;
+      // Values and notes are in parentheses; a name is a backticked identifier (its nested fields after a space).
+      const names = [...m[3]!.replace(/\([^)]*\)/g, '').matchAll(/`([a-zA-Z]+)(\??)[^`]*`/g)].filter((n) => n[2] === '').map((n) => n[1]!);
+      out.set(m[1]!, names);
+    }
+    return out;
+  }
+
+  it.each(['sdk-v1-streamable', 'sdk-v2-listen', 'demo-healthy-slow-server'])('%s: every field listed is there, in every element', (name) => {
+    const text = readFileSync(new URL(`../../fixtures/${name}.trace.json`, import.meta.url), 'utf8');
+    const out = JSON.parse(cli(['t.json', '--json'], { 't.json': text }).stdout) as Record<string, unknown>;
+    const fields = promised();
+    expect([...fields.keys()]).toEqual(['outputVersion', 'trace', 'analysis', 'partial', 'lostFrames', 'now', 'findings', 'uris', 'sessions', 'metrics', 'messages', 'failOn']);
+    for (const [field, names] of fields) {
+      expect(out).toHaveProperty(field);
+      const value = out[field];
+      const objects = Array.isArray(value) ? (value as object[]) : typeof value === 'object' && value !== null ? [value] : [];
+      for (const o of objects) for (const n of names) expect([field, n, n in o]).toEqual([field, n, true]);
+    }
+    expect((out.findings as unknown[]).length + (out.uris as unknown[]).length).toBeGreaterThan(0);
+  });
+});
