@@ -91,7 +91,7 @@ function shellWord(s: string): string {
   return /^[A-Za-z0-9_\-./:=@%+,]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }
 
-/** The freshness settings as `npm run analyze` options (the trace does not carry them; the CLI takes milliseconds). */
+/** The freshness settings as `npm run analyze` options (they replace the settings a trace records; the CLI takes milliseconds). */
 export function cliOptions(s: Pick<Settings, 'freshnessRules' | 'defaultMaxAgeMs'>): string {
   return [...s.freshnessRules.map((r) => `--rule ${shellWord(`${r.pattern}=${r.maxAgeMs}`)}`), `--default-max-age ${s.defaultMaxAgeMs}`].join(' ');
 }
