@@ -5,6 +5,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Frame } from '../shared/frames.ts';
 import type { OpenExchanges } from './open-exchanges.ts';
+import type { TrimKeep } from './trim-keep.ts';
 
 export interface TabMeta {
   tabId: number;
@@ -42,6 +43,11 @@ export interface TabMeta {
   segmentBegunBySubframeAt?: number;
   /** Browser frames that started a document in the current segment (an iframe reloading keeps its frame id). */
   segmentFrameIds?: number[];
+  /**
+   * The frames a trim at the cap kept of those it dropped (trim-keep.ts), by seq, ascending: the log holds these and
+   * every seq from lastSeq - (frames - kept.length) + 1 on, without gaps.
+   */
+  kept?: number[];
   /** The exchanges still open and the frames that opened them: Clear keeps those (open-exchanges.ts). */
   open?: OpenExchanges;
   /** Per relay instance, the last batch persisted: makes re-sends after a reconnect idempotent. Key order = recency. */
@@ -205,9 +211,11 @@ export class LogStore {
   /**
    * Deletes the oldest chunks of a tab until `framesToFree` frames and `bytesToFree` bytes are gone, and writes the meta
    * that counts it, in one transaction: a worker terminated midway leaves both as they were, never chunks gone that
-   * the meta still counts. Returns the new meta.
+   * the meta still counts. The frames `keep` picks of those (trim-keep.ts: the openers of exchanges going on, the
+   * current page's page-start) stay, with their sequence numbers, in one chunk before the rest; `meta.kept` lists them
+   * (the rest is contiguous). They are not counted as dropped. Returns the new meta.
    */
-  async dropOldest(meta: TabMeta, framesToFree: number, bytesToFree: number): Promise<TabMeta> {
+  async dropOldest(meta: TabMeta, framesToFree: number, bytesToFree: number, keep?: TrimKeep): Promise<TabMeta> {
     return this.use(async (db) => {
       const tx = db.transaction(['chunks', 'tabs'], 'readwrite');
       const chunks = tx.objectStore('chunks');
@@ -217,14 +225,32 @@ export class LogStore {
       let cursor = await chunks.openCursor(IDBKeyRange.bound([meta.tabId, 0], [meta.tabId, MAX]));
       // Never the newest chunk (the batch just acknowledged and shown live): a batch near the cap, or one frame over it,
       // would otherwise take the whole log with it. It stays, over the cap if it must, until the next write.
-      while (cursor && cursor.value.lastSeq < meta.lastSeq && (frames < framesToFree || bytes < bytesToFree)) {
+      while (cursor && cursor.value.lastSeq < meta.lastSeq && (frames - (keep?.count() ?? 0) < framesToFree || bytes < bytesToFree)) {
         frames += cursor.value.frames.length;
         bytes += cursor.value.bytes;
+        if (keep) for (const f of cursor.value.frames) keep.add(f);
         nextSeq = cursor.value.lastSeq + 1;
         void cursor.delete();
         cursor = await cursor.continue();
       }
-      const next: TabMeta = { ...meta, frames: meta.frames - frames, bytes: meta.bytes - bytes, dropped: meta.dropped + frames, firstSeq: nextSeq ?? meta.firstSeq };
+      const kept = nextSeq === undefined ? [] : (keep?.kept() ?? []);
+      let keptBytes = 0;
+      if (kept.length > 0) {
+        keptBytes = kept.reduce((sum, f) => sum + JSON.stringify(f).length, 0);
+        // Keyed by its last seq, below every chunk left (all it holds came before them); its key may be a deleted one's.
+        void chunks.put({ firstSeq: kept[0]!.seq, lastSeq: kept.at(-1)!.seq, bytes: keptBytes, frames: kept }, [meta.tabId, kept.at(-1)!.seq]);
+      }
+      const next: TabMeta = {
+        ...meta,
+        frames: meta.frames - frames + kept.length,
+        bytes: meta.bytes - bytes + keptBytes,
+        dropped: meta.dropped + frames - kept.length,
+        firstSeq: kept[0]?.seq ?? nextSeq ?? meta.firstSeq,
+      };
+      if (nextSeq !== undefined) {
+        if (kept.length > 0) next.kept = kept.map((f) => f.seq);
+        else delete next.kept;
+      }
       void tx.objectStore('tabs').put(next);
       await tx.done;
       return next;

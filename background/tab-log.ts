@@ -10,6 +10,7 @@ import { parseHookMessage } from '../shared/hook-message.ts';
 import { redactHeaderMap } from '../shared/redact-frame.ts';
 import { emptyMeta, type FrameChunk, type LogStore, type TabMeta } from './log-store.ts';
 import { keptOpen, openSeqs, renumberOpen, trackOpen, type OpenExchanges } from './open-exchanges.ts';
+import { TrimKeep } from './trim-keep.ts';
 
 export interface LogCaps {
   maxFrames: number;
@@ -144,6 +145,7 @@ export class TabLog {
       rejected: m.rejected,
       ...(m.rejectedWhy ? { rejectedWhy: m.rejectedWhy } : {}),
       lastSeq: m.lastSeq,
+      ...(m.kept?.length ? { kept: m.kept } : {}),
       segment: m.segment,
       errors: this.errors,
     };
@@ -301,7 +303,7 @@ export class TabLog {
     if (meta.frames <= caps.maxFrames && meta.bytes <= caps.maxBytes) return;
     const framesToFree = meta.frames > caps.maxFrames ? meta.frames - caps.maxFrames + Math.ceil(caps.maxFrames * TRIM_SHARE) : 0;
     const bytesToFree = meta.bytes > caps.maxBytes ? meta.bytes - caps.maxBytes + Math.ceil(caps.maxBytes * TRIM_SHARE) : 0;
-    this.meta = await this.store.dropOldest(meta, framesToFree, bytesToFree);
+    this.meta = await this.store.dropOldest(meta, framesToFree, bytesToFree, new TrimKeep(meta.segment));
     this.persisted = { ...this.meta };
   }
 

@@ -324,12 +324,17 @@ export class FrameRows {
   /** Requests waiting for their answers (see PendingRequests). */
   readonly pending = new PendingRequests();
 
-  /** The rows of frames before `seq` go (the log dropped those frames at its cap). */
-  dropBefore(seq: number): void {
+  /**
+   * The rows of frames before `seq` go (the log dropped those frames at its cap), except those of the frames its trim
+   * kept (`kept`: the openers of exchanges going on, the page-start).
+   */
+  dropBefore(seq: number, kept?: ReadonlySet<number>): void {
     this.inferUnknown = true;
     let n = 0;
     while (n < this.rows.length && this.rows[n]!.seq < seq) n++;
-    if (n > 0) this.rows.splice(0, n);
+    if (n === 0) return;
+    const stay = kept?.size ? this.rows.slice(0, n).filter((r) => kept.has(r.seq)) : [];
+    this.rows.splice(0, n, ...stay);
   }
 
   add(frame: Frame): void {

@@ -102,7 +102,6 @@ function nextTask(): Promise<void> {
   });
 }
 
-/** The first seq the log still holds: it holds firstKept..lastSeq without gaps (a seq is given once per stored frame). */
 /** The index, from `from` on, of the first of `frames` (in seq order) at or after `firstKept`. */
 function keptFrom(frames: readonly Frame[], firstKept: number, from: number): number {
   let i = from;
@@ -110,8 +109,21 @@ function keptFrom(frames: readonly Frame[], firstKept: number, from: number): nu
   return i;
 }
 
+/**
+ * The first seq of the run the log holds without gaps, to lastSeq (a seq is given once per stored frame); before it
+ * the log holds only the frames its trim kept (`stats.kept`: the openers of exchanges going on, the page-start).
+ */
 function firstKeptOf(stats: TabStats): number {
-  return stats.lastSeq - stats.frames + 1;
+  return stats.lastSeq - (stats.frames - (stats.kept?.length ?? 0)) + 1;
+}
+
+/** The frames of `frames` from index `from` to `end` that the log's trim kept (`stats.kept`), in order. */
+function trimKept(frames: readonly Frame[], from: number, end: number, stats: TabStats): Frame[] {
+  if (!stats.kept?.length) return [];
+  const kept = new Set(stats.kept);
+  const out: Frame[] = [];
+  for (let i = from; i < end; i++) if (kept.has(frames[i]!.seq)) out.push(frames[i]!);
+  return out;
 }
 
 function engineOptions(s: Settings): EngineOptions {
@@ -429,11 +441,16 @@ export class PanelStore {
     const extra = this.frames.length - stats.frames;
     if (extra <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
     const firstKept = firstKeptOf(stats);
-    const cut = this.goneUntil(firstKept, 0);
+    const end = this.goneUntil(firstKept, 0);
+    // What the log's trim kept of them stays too (an export of the view has the method and URL of what goes on).
+    const kept = trimKept(this.frames, 0, end, stats);
+    const cut = end - kept.length;
     if (cut === 0) return;
-    this.frames = this.frames.slice(cut);
+    // Where the view began: kept frames before it stay before it.
+    const viewSeq = this.frames[this.viewStart]?.seq ?? Infinity;
+    this.frames = [...kept, ...this.frames.slice(end)];
     if (this.imported) return;
-    if (cut <= this.viewStart) {
+    if (end <= this.viewStart) {
       // Only frames before the view went (earlier pages, without "preserve log"): the engine saw none of them.
       this.viewStart -= cut;
       this.applied -= cut;
@@ -441,16 +458,16 @@ export class PanelStore {
       this.scrubEngines = null;
       return;
     }
-    this.closeGoneFrameDrawer(firstKept);
+    this.closeGoneFrameDrawer(firstKept, stats);
     // Frames the engine had not taken yet went too (a hidden panel gets no animation frames; a resume before the
     // first one): nothing to keep live over, rebuilt in place.
-    if (cut > this.applied) return this.reset();
+    if (end > this.applied) return this.reset();
     // The live engine stays in view, over what is left of its frames, while the rebuild runs beside it. The message
-    // rows are the frames', so they go with them.
-    this.viewStart = Math.max(0, this.viewStart - cut);
+    // rows are the frames', so they go with them. Kept frames that were before the view stay before it.
+    this.viewStart = kept.filter((f) => f.seq < viewSeq).length;
     this.applied -= cut;
     this.rowsApplied = Math.max(this.viewStart, this.rowsApplied - cut);
-    this.rows?.dropBefore(firstKept);
+    this.rows?.dropBefore(firstKept, new Set(stats.kept));
     this.scrubEngines = null;
     // Trims faster than a rebuild catches up (a tiny cap on a flood): rebuilt in place, as before.
     if (this.aside && ++this.asideRestarts >= 3) return this.reset();
@@ -465,9 +482,9 @@ export class PanelStore {
   }
 
   /** A frame drawer on a frame the log dropped closes. */
-  private closeGoneFrameDrawer(firstKept: number): void {
+  private closeGoneFrameDrawer(firstKept: number, stats: TabStats): void {
     const d = this.drawer.value;
-    if (d && d.kind === 'frame' && d.seq < firstKept) this.drawer.value = null;
+    if (d && d.kind === 'frame' && d.seq < firstKept && !stats.kept?.includes(d.seq)) this.drawer.value = null;
   }
 
   /**
@@ -538,7 +555,7 @@ export class PanelStore {
     const end = this.goneUntil(firstKeptOf(stats), from);
     // With the trim's slack: not a copy of the queue on every batch.
     if (end - from <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
-    this.frames.splice(from, end - from);
+    this.frames.splice(from, end - from, ...trimKept(this.frames, from, end, stats));
     this.droppedWhilePaused = true;
   }
 
@@ -731,9 +748,11 @@ export class PanelStore {
   private dropPauseHole(): boolean {
     if (!this.droppedWhilePaused || !this.logStats) return false;
     this.droppedWhilePaused = false;
-    const firstKept = firstKeptOf(this.logStats);
-    this.frames = this.frames.slice(this.goneUntil(firstKept, 0));
-    this.closeGoneFrameDrawer(firstKept);
+    const stats = this.logStats;
+    const firstKept = firstKeptOf(stats);
+    const end = this.goneUntil(firstKept, 0);
+    this.frames = [...trimKept(this.frames, 0, end, stats), ...this.frames.slice(end)];
+    this.closeGoneFrameDrawer(firstKept, stats);
     return true;
   }
 
@@ -872,7 +891,8 @@ export class PanelStore {
   droppedLacking(frames: readonly Frame[]): { frames: number; rejected: number } {
     const stats = this.logStats ?? this.stats.value;
     if (!stats) return { frames: 0, rejected: 0 };
-    const held = keptFrom(frames, firstKeptOf(stats), 0);
+    const before = keptFrom(frames, firstKeptOf(stats), 0);
+    const held = before - trimKept(frames, 0, before, stats).length;
     return { frames: Math.max(0, stats.dropped - held), rejected: stats.rejected };
   }
 

@@ -89,6 +89,12 @@ export interface TabStats {
   rejectedWhy?: string;
   /** The last sequence number handed out. */
   lastSeq: number;
+  /**
+   * Frames the cap's trim kept of those it dropped (the openers of exchanges still going on, the current page's
+   * page-start; background/trim-keep.ts), by seq: the log holds these and every seq from lastSeq - (frames -
+   * kept.length) + 1 on. Absent when none.
+   */
+  kept?: number[];
   /** The current page segment. */
   segment: number;
   /** Open error-level findings (also on the badge). */

@@ -184,7 +184,7 @@ describe('Clear keeps the exchanges still open', () => {
     expect((await store.readAfter(1, 0, 100)).map((f) => connOf(f)).at(-1)).toBe('valueOf');
   });
 
-  it('keeps nothing of an exchange whose opening request the caps dropped, and survives a worker restart', async () => {
+  it("the caps' trim keeps an open exchange's opening request (trim-keep.ts), so Clear keeps it too, also after a worker restart", async () => {
     const store = new LogStore(`clear-keeps-${++dbCount}`);
     let cap = 100_000;
     const fast = { watchedMs: 5, unwatchedMs: 5 };
@@ -201,16 +201,16 @@ describe('Clear keeps the exchanges still open', () => {
     await send(); // chunk 2: its response head
     const get = c.openGet();
     await send(); // chunk 3: another GET stream
-    // The caps shrink: the next write drops the oldest chunk, the early GET's request, and keeps its response head.
+    // The caps shrink: the next write drops the oldest chunk but the page-start and the early GET's request (it is open).
     cap = 5;
     script.emit({ kind: 'sse-comment', conn: get.conn, text: 'keep-alive' });
     await send();
     const before = log.stats();
-    expect(before.dropped).toBe(10);
+    expect(before.dropped).toBe(8);
     // A new worker: the log and what is open come back from IndexedDB.
     const restarted = new TabLog(1, store, () => ({ maxFrames: cap, maxBytes: 1e9 }), () => false, fast);
     const { kept } = await restarted.clear();
-    expect(kept.map((f) => `${f.kind} ${connOf(f)}`)).toEqual([`http-request ${get.conn}`, `http-response ${get.conn}`]);
+    expect(kept.map((f) => `${f.kind} ${connOf(f)}`)).toEqual([`http-request ${early}`, `http-response ${early}`, `http-request ${get.conn}`, `http-response ${get.conn}`]);
     expect(kept[0]!.seq).toBe(before.lastSeq + 1);
   });
 

@@ -751,6 +751,31 @@ describe('background errors', () => {
     expect((JSON.parse(harText(s)) as { log: { comment: string } }).log.comment).toMatch(`${all.length - 2000} frames were dropped`);
   });
 
+  it("follows the log's trim with the frames it kept (the open GET stream's openers, the page-start): an export has their method, URL and page", async () => {
+    const { all, last } = longLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await frames();
+    const pageStart = all.find((f) => f.kind === 'page-start')!;
+    const getReq = all.find((f) => f.kind === 'http-request' && f.method === 'GET')!;
+    const getHead = all.find((f) => f.kind === 'http-response' && 'conn' in getReq && f.conn === getReq.conn)!;
+    const kept = [pageStart.seq, getReq.seq, getHead.seq];
+    s.receive({ type: 'stats', stats: { tabId: 1, frames: 2003, bytes: 0, dropped: all.length - 2003, rejected: 0, lastSeq: last, kept, segment: 1, errors: 0 } });
+    await frames();
+    const shown = s.shownFrames();
+    expect(shown).toHaveLength(2003);
+    expect(shown.slice(0, 3).map((f) => f.seq)).toEqual(kept);
+    expect(s.droppedLacking(shown).frames).toBe(all.length - 2003);
+    const har = JSON.parse(harText(s)) as { log: { pages: { title: string }[]; entries: { request: { method: string; url: string }; _mcp: { conn: string; partial?: true } }[]; comment: string } };
+    expect(har.log.pages.map((p) => p.title)).toEqual(['http://localhost:8080/app']);
+    const get = har.log.entries.find((e) => 'conn' in getReq && e._mcp.conn === getReq.conn)!;
+    expect([get.request.method, get.request.url, get._mcp.partial]).toEqual(['GET', URL, undefined]);
+    expect(har.log.comment).toMatch(`${all.length - 2003} frames were dropped`);
+    expect(pageUrlOf(s)).toBe('http://localhost:8080/app');
+    // The message list shows the kept frames' rows too.
+    expect(s.messageRows().some((r) => r.seq === getReq.seq)).toBe(true);
+  });
+
   it("exports a live stream in the HAR as open until the export's instant, not its last frame", async () => {
     const s = new PanelStore();
     const all = stamped(page(1), 1);

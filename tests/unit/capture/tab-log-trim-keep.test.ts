@@ -1,0 +1,100 @@
+// The log's trim at its frame cap keeps the frames that opened exchanges going on past the cut and the current page's
+// page-start (background/trim-keep.ts, log-store.ts dropOldest): a HAR of what is left has every entry's method and
+// URL and its page; the counts stay honest (a review, 2026-12-06: entries with method UNKNOWN and url '').
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { LogStore } from '../../../background/log-store.ts';
+import { TabLog, type LogCaps } from '../../../background/tab-log.ts';
+import { TrimKeep } from '../../../background/trim-keep.ts';
+import { keptOpen } from '../../../background/open-exchanges.ts';
+import { buildHar } from '../../../shared/har.ts';
+import type { Frame } from '../../../shared/frames.ts';
+import { PAGE_TAG } from '../../../shared/messages.ts';
+
+let dbCount = 0;
+let n = 0;
+const msg = (...frames: Record<string, unknown>[]) => JSON.stringify({ tag: PAGE_TAG, frames: frames.map((f) => ({ doc: 'd', n: ++n, t: 1_700_000_000_000 + n, ...f })) });
+const URL = 'http://x/mcp';
+const events = (conn: string, count: number) => msg(...Array.from({ length: count }, (_, i) => ({ kind: 'sse-event', conn, data: { text: `{"jsonrpc":"2.0","method":"notifications/message","params":{"i":${i}}}` } })));
+
+describe('the trim at the cap', () => {
+  it('keeps the opening frames of exchanges still going on and the page-start; a HAR of the log has every method and URL', async () => {
+    const store = new LogStore(`trim-keep-test-${++dbCount}`);
+    const caps: LogCaps = { maxFrames: 100, maxBytes: 1e9 };
+    const log = new TabLog(1, store, () => caps, () => false, { watchedMs: 5, unwatchedMs: 5 });
+    let b = 0;
+    let sent = 0;
+    const send = async (text: string) => {
+      sent += (JSON.parse(text) as { frames: unknown[] }).frames.length;
+      await log.accept('r', ++b, [text], 0, 0);
+    };
+    await send(msg({ kind: 'page-start', url: 'http://x/kb', top: true }));
+    await send(
+      msg(
+        { kind: 'http-request', conn: 'd.get', method: 'GET', url: URL, headers: { accept: 'text/event-stream' } },
+        { kind: 'http-response', conn: 'd.get', status: 200, statusText: 'OK', url: URL, redirected: false, headers: { 'content-type': 'text/event-stream' } },
+        { kind: 'http-request', conn: 'd.post', method: 'POST', url: URL, headers: { 'content-type': 'application/json' }, body: { text: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}' } },
+      ),
+    );
+    for (let i = 0; i < 30; i++) await send(events('d.get', 10));
+    // The POST's answer comes after its request went past the cap.
+    await send(
+      msg(
+        { kind: 'http-response', conn: 'd.post', status: 200, statusText: 'OK', url: URL, redirected: false, headers: { 'content-type': 'application/json' } },
+        { kind: 'http-body', conn: 'd.post', body: { text: '{"jsonrpc":"2.0","id":1,"result":{}}' } },
+        { kind: 'http-end', conn: 'd.post', outcome: 'complete', phase: 'body', bytes: 36 },
+      ),
+    );
+    let stored = await store.readAfter(1, 0, 1e6);
+    let stats = log.stats();
+    expect(stats.dropped).toBeGreaterThan(0);
+    expect(stats.dropped + stats.frames).toBe(sent);
+    expect(stored).toHaveLength(stats.frames);
+    expect(stored.slice(0, 4).map((f) => f.kind)).toEqual(['page-start', 'http-request', 'http-response', 'http-request']);
+    expect(stats.kept).toEqual(stored.slice(0, 4).map((f) => f.seq));
+    // In seq order, the rest without gaps from lastSeq - (frames - kept) + 1.
+    const rest = stored.slice(4).map((f) => f.seq);
+    expect(rest[0]).toBe(stats.lastSeq - (stats.frames - 4) + 1);
+    expect(rest.every((s, i) => s === rest[0]! + i)).toBe(true);
+    let har = buildHar(stored);
+    expect(har.log.pages.map((p) => p.title)).toEqual(['http://x/kb']);
+    expect(har.log.entries.map((e) => [e.request.method, e.request.url, e._mcp.partial ?? false])).toEqual([
+      ['GET', URL, false],
+      ['POST', URL, false],
+    ]);
+
+    // Once the POST's end went past the cap too, its request is no longer kept; the open stream's still is.
+    for (let i = 0; i < 30; i++) await send(events('d.get', 10));
+    stored = await store.readAfter(1, 0, 1e6);
+    stats = log.stats();
+    expect(stored.slice(0, 3).map((f) => f.kind)).toEqual(['page-start', 'http-request', 'http-response']);
+    expect(stored.some((f) => 'conn' in f && f.conn === 'd.post')).toBe(false);
+    expect(stats.kept).toHaveLength(3);
+    expect(stats.dropped + stats.frames).toBe(sent);
+    har = buildHar(stored);
+    expect(har.log.entries.map((e) => [e.request.method, e.request.url, e._mcp.partial ?? false])).toEqual([['GET', URL, false]]);
+    // A log reopened (a worker restart) reads the same.
+    const reopened = new TabLog(1, store, () => caps);
+    expect(await reopened.ensureLoaded()).toMatchObject({ frames: stats.frames, dropped: stats.dropped, kept: stats.kept });
+  });
+
+  it('keeps a page-start of the current segment only, and an exchange ended among the dropped frames not at all', () => {
+    const f = (seq: number, segment: number, rest: Record<string, unknown>) => ({ seq, segment, doc: 'd', frameId: 0, t: seq, ...rest }) as unknown as Frame;
+    const keep = new TrimKeep(2);
+    keep.add(f(1, 1, { kind: 'page-start', url: 'http://x/old', top: true }));
+    keep.add(f(2, 1, { kind: 'http-request', conn: 'a', method: 'POST', url: URL, headers: {} }));
+    keep.add(f(3, 1, { kind: 'http-end', conn: 'a', outcome: 'complete', phase: 'request', bytes: 0 }));
+    keep.add(f(4, 2, { kind: 'page-start', url: 'http://x/frame', top: false }));
+    keep.add(f(5, 2, { kind: 'page-start', url: 'http://x/new', top: true }));
+    keep.add(f(6, 2, { kind: 'ws-connect', conn: 'w', url: 'ws://x/mcp', protocols: [] }));
+    keep.add(f(7, 2, { kind: 'ws-open', conn: 'w', protocol: '' }));
+    keep.add(f(8, 2, { kind: 'ws-message', conn: 'w', dir: 'in', data: { text: '{}' } }));
+    expect(keep.kept().map((k) => k.seq)).toEqual([4, 5, 6, 7]);
+    expect(keep.count()).toBe(4);
+  });
+
+  it('Clear keeps nothing of an exchange whose opening frame is not stored (more open than the 256 tracked, a trace cut)', () => {
+    const open = { a: { doc: 'd', seqs: [1, 2] }, b: { doc: 'd', seqs: [3, 4], endpoint: 5 } };
+    expect(keptOpen(open, new Set([2, 3, 4]), undefined)).toEqual({ b: { doc: 'd', seqs: [3, 4] } });
+  });
+});
