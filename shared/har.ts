@@ -1,7 +1,8 @@
 // HAR 1.2 of a tab's MCP traffic, built from frames: one entry per fetch exchange, EventSource and WebSocket, with
-// request and response headers, bodies, timings, and the stream's Server-Sent Events kept in the custom field
-// `_sseEvents` (HAR has no place for them; custom fields start with `_`). WebSocket messages use Chrome's own
-// `_webSocketMessages`. Frames are redacted at capture; `redact` (default on) re-applies the rules to every frame
+// request and response headers, bodies, timings, and a stream's Server-Sent Events in Chrome's own
+// `_eventSourceMessages` (what its Network panel exports and imports: one per event, its time in seconds) and, with
+// what that lacks (keep-alive comments, retry, cut events' sizes and hashes, ms offsets), in our `_sseEvents`.
+// WebSocket messages use Chrome's own `_webSocketMessages`. Frames are redacted at capture; `redact` (default on) re-applies the rules to every frame
 // (redact-frame.ts) as a second line for traces from elsewhere and secret headers named after the capture. Pure: no browser or Node API.
 import type { Frame, HeaderMap, Payload } from './frames.ts';
 import { utf8Length } from './payload.ts';
@@ -44,6 +45,17 @@ export interface HarSseEvent {
   /** An SSE comment line (keep-alive) instead of an event. */
   comment?: string;
   truncated?: { bytes: number; hash: string };
+}
+
+/** One Server-Sent Event as Chrome's Network panel exports and imports it (`_eventSourceMessages`). */
+export interface HarEventSourceMessage {
+  /** Seconds since the epoch (as `_webSocketMessages`: Chrome's importer puts an entry's clock on the epoch in seconds). */
+  time: number;
+  /** The event's type: `message` when the server named none (as EventSource dispatches it). */
+  eventName: string;
+  /** The event's id field ('' when none). */
+  eventId: string;
+  data: string;
 }
 
 export interface HarWebSocketMessage {
@@ -93,6 +105,7 @@ export interface HarEntry {
   _resourceType: 'fetch' | 'eventsource' | 'websocket';
   comment?: string;
   _sseEvents?: HarSseEvent[];
+  _eventSourceMessages?: HarEventSourceMessage[];
   _webSocketMessages?: HarWebSocketMessage[];
   /** How the exchange ended as the page saw it, and the frame seqs it was built from. */
   _mcp: {
@@ -196,6 +209,16 @@ export function sseText(events: readonly HarSseEvent[]): string {
     if (e.retry !== undefined) out += `retry: ${e.retry}\n`;
     for (const line of (e.data ?? '').split('\n')) out += `data: ${line}\n`;
     out += '\n';
+  }
+  return out;
+}
+
+/** Chrome's `_eventSourceMessages` of the captured events (comments are not events: they have no place there). */
+export function eventSourceMessages(events: readonly HarSseEvent[]): HarEventSourceMessage[] {
+  const out: HarEventSourceMessage[] = [];
+  for (const e of events) {
+    if (e.comment !== undefined) continue;
+    out.push({ time: e.t / 1000, eventName: e.event ?? 'message', eventId: e.id ?? '', data: e.data ?? '' });
   }
   return out;
 }
@@ -453,6 +476,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     e.time = e.timings.send + e.timings.wait + e.timings.receive;
     e._mcp.seqs = [b.firstSeq, b.lastSeq];
     if (e._sseEvents) {
+      e._eventSourceMessages = eventSourceMessages(e._sseEvents);
       e.response.content.text = sseText(e._sseEvents);
       // The wire bytes when the stream's end said how many; else what the text holds (plus what cut events lacked).
       e.response.content.size = e.response.bodySize >= 0 ? e.response.bodySize : utf8Length(e.response.content.text) + b.missingBytes;

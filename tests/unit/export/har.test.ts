@@ -68,6 +68,30 @@ describe('buildHar', () => {
     expect(get._mcp.outcome).toBe('aborted');
   });
 
+  it("gives a stream's events in Chrome's _eventSourceMessages too (seconds since the epoch, eventName, eventId, data), comments left out", () => {
+    const log = new FrameLog('d');
+    const connect = log.emit({ kind: 'es-connect', conn: 'e1', url: 'http://localhost:3000/sse', withCredentials: false });
+    log.emit({ kind: 'es-open', conn: 'e1' });
+    log.wait(250);
+    const endpoint = log.emit({ kind: 'sse-event', conn: 'e1', event: 'endpoint', data: { text: '/message?sessionId=abc' } });
+    log.emit({ kind: 'sse-comment', conn: 'e1', text: 'keep-alive' });
+    log.wait(1_000);
+    const plain = log.emit({ kind: 'sse-event', conn: 'e1', id: '7', data: { text: '{"jsonrpc":"2.0","method":"m"}' } });
+    const fetched = buildHar(traffic().frames).log.entries.find((e) => e.request.method === 'GET')!;
+    const es = buildHar(log.frames).log.entries.find((e) => e._resourceType === 'eventsource')!;
+    expect(es._eventSourceMessages).toEqual([
+      { time: endpoint.t / 1000, eventName: 'endpoint', eventId: '', data: '/message?sessionId=abc' },
+      { time: plain.t / 1000, eventName: 'message', eventId: '7', data: '{"jsonrpc":"2.0","method":"m"}' },
+    ]);
+    // Not the entry's start: each event its own time.
+    expect(es._eventSourceMessages![1]!.time * 1000 - Date.parse(es.startedDateTime)).toBeCloseTo(plain.t - connect.t, 3);
+    expect(plain.t - connect.t).toBeGreaterThan(1_250);
+    // A fetch stream's events too, beside _sseEvents.
+    expect(fetched._eventSourceMessages).toEqual(fetched._sseEvents!.map((e) => ({ time: e.t / 1000, eventName: e.event ?? 'message', eventId: e.id ?? '', data: e.data })));
+    // An entry that is not a stream has none.
+    expect(buildHar(traffic().frames).log.entries.filter((e) => e.request.method === 'POST').every((e) => e._eventSourceMessages === undefined)).toBe(true);
+  });
+
   it('lets an exchange still open at the export run to the export instant (time = the sum of the timings)', () => {
     const log = new FrameLog('d');
     const c = new StreamableClient(log, URL);
