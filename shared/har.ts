@@ -98,6 +98,7 @@ export interface HarEntry {
     redirectURL: string;
     headersSize: -1;
     bodySize: number;
+    /** Chrome's field for a failed request (its importer shows the entry as failed): set only for a real failure. */
     _error?: string;
   };
   cache: Record<string, never>;
@@ -433,7 +434,11 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         e._mcp.outcome = f.outcome;
         if (f.error) {
           e._mcp.error = `${f.error.name}: ${f.error.message}`;
-          e.response._error = e._mcp.error;
+          // `_error` (Chrome's: its importer shows the entry as failed) only for a failure: a network or stream error,
+          // an abort before the head. The page or its SDK cancelling or releasing the body after a complete head (an
+          // empty 202 or a DELETE's answer released unread, a GET stream closed by its AbortController) is how such
+          // exchanges end when all is well: outcome `aborted` and the reason in `_mcp` only (a review, 2026-12-06).
+          if (!(f.outcome === 'aborted' && f.phase === 'body')) e.response._error = e._mcp.error;
         }
         // The bytes read are the size of a stream, of a body that was not text, and of one that never came (a 204).
         if (e._sseEvents || b.opaqueBody || (e.response.content.text === undefined && f.phase === 'body')) {

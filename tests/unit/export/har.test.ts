@@ -201,6 +201,40 @@ describe('buildHar', () => {
     expect(comment({ extraSecretHeaders: ['x-tenant'], redact: false })).not.toContain('x-tenant');
   });
 
+  it('flags as _error only real failures: not a body the page or its SDK cancelled or released after a complete head', () => {
+    const log = new FrameLog('d');
+    const exchange = (method: string, status: number, end: Record<string, unknown> | null) => {
+      const conn = log.newConn('c');
+      log.httpRequest(conn, method, URL, {}, method === 'POST' ? '{"jsonrpc":"2.0","method":"notifications/initialized"}' : undefined);
+      if (status) log.httpResponse(conn, status, URL, status === 202 ? {} : { 'content-type': 'application/json' });
+      if (end) log.emit({ kind: 'http-end', conn, bytes: 0, ...end } as never);
+      return conn;
+    };
+    const cancelled = { name: 'AbortError', message: 'the page cancelled the body' };
+    const conns = [
+      // An empty 202 the SDK released, a DELETE's 200 cancelled unread, a GET stream its AbortController closed.
+      exchange('POST', 202, { outcome: 'aborted', phase: 'body', error: cancelled }),
+      exchange('DELETE', 200, { outcome: 'aborted', phase: 'body', error: cancelled }),
+      exchange('GET', 200, { outcome: 'aborted', phase: 'body', error: { name: 'AbortError', message: 'signal is aborted without reason' } }),
+      // Failures: aborted before the head, a network error, a stream broken mid-body.
+      exchange('POST', 0, { outcome: 'aborted', phase: 'request', error: { name: 'AbortError', message: 'signal timed out' } }),
+      exchange('POST', 0, { outcome: 'failed', phase: 'request', error: { name: 'TypeError', message: 'Failed to fetch' } }),
+      exchange('GET', 200, { outcome: 'failed', phase: 'body', error: { name: 'TypeError', message: 'network error' } }),
+    ];
+    const entries = buildHar(log.frames).log.entries;
+    const byConn = (c: string) => entries.find((e) => e._mcp.conn === c)!;
+    expect(conns.map((c) => byConn(c).response._error)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      'AbortError: signal timed out',
+      'TypeError: Failed to fetch',
+      'TypeError: network error',
+    ]);
+    // How it ended stays said, in _mcp.
+    expect([byConn(conns[0]!)._mcp.outcome, byConn(conns[0]!)._mcp.error]).toEqual(['aborted', 'AbortError: the page cancelled the body']);
+  });
+
   it('notes truncated bodies, keeps failures, WebSocket messages and EventSource streams', () => {
     const log = new FrameLog('d');
     const a = log.newConn('post');
