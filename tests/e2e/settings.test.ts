@@ -6,6 +6,26 @@ import { CAPTURE_CONFIG_EVENT } from '../../shared/messages.ts';
 import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
 import { installProbeRoutes } from '../support/probe-routes.ts';
 import { html, startStaticServer, type StaticServer } from '../support/static-server.ts';
+import { buildHar } from '../../shared/har.ts';
+import type { Page } from 'playwright-core';
+
+/** Saves the settings with this frame cap through a port of the panel's own, and waits for them to be applied. */
+const setCapsFrom = (panel: Page, maxFrames: number) =>
+  panel.evaluate(
+    ({ max, defaults }) =>
+      new Promise<void>((ok) => {
+        const port = chrome.runtime.connect({ name: 'mcp-devtools/panel' });
+        port.onMessage.addListener((x: { type: string; settings?: { maxFrames: number } }) => {
+          if (x.type === 'settings' && x.settings?.maxFrames === max) {
+            port.disconnect();
+            ok();
+          }
+        });
+        port.postMessage({ type: 'hello', tabId: 0, since: 0 });
+        setTimeout(() => port.postMessage({ type: 'settings-set', settings: { ...defaults, maxFrames: max } }), 100);
+      }),
+    { max: maxFrames, defaults: DEFAULT_SETTINGS },
+  );
 
 let browser: Browser;
 let site: StaticServer;
@@ -119,22 +139,7 @@ it('lowered caps trim a stored log at once, without waiting for its tab to send 
   await waitFor(async () => ((await loggedFrames(browser, tabId)).length >= 1600 ? true : undefined), 15_000, 'frames logged');
   const panel = await openPanel(browser.context, browser.extensionId!, tabId);
   await panel.waitForSelector('.status-bar[data-status="live"]');
-  const setCaps = (maxFrames: number) =>
-    panel.evaluate(
-      ({ max, defaults }) =>
-        new Promise<void>((ok) => {
-          const port = chrome.runtime.connect({ name: 'mcp-devtools/panel' });
-          port.onMessage.addListener((x: { type: string; settings?: { maxFrames: number } }) => {
-            if (x.type === 'settings' && x.settings?.maxFrames === max) {
-              port.disconnect();
-              ok();
-            }
-          });
-          port.postMessage({ type: 'hello', tabId: 0, since: 0 });
-          setTimeout(() => port.postMessage({ type: 'settings-set', settings: { ...defaults, maxFrames: max } }), 100);
-        }),
-      { max: maxFrames, defaults: DEFAULT_SETTINGS },
-    );
+  const setCaps = (maxFrames: number) => setCapsFrom(panel, maxFrames);
   await setCaps(1000);
   const frames = await waitFor(async () => {
     const fs = await loggedFrames(browser, tabId);
@@ -144,6 +149,41 @@ it('lowered caps trim a stored log at once, without waiting for its tab to send 
   // The open panel is told: its status line counts what the log dropped.
   await expect.poll(() => panel.$eval('.status-bar [data-count="dropped"]', (el) => el.textContent ?? ''), { timeout: 10_000 }).toMatch(/^[1-9]\d* dropped$/);
   await setCaps(DEFAULT_SETTINGS.maxFrames);
+  await panel.close();
+  await page.close();
+});
+
+it("the cap's trim keeps what opened a stream still open and the page-start: a HAR of the log has the stream's method and URL and the page", async () => {
+  const page = await browser.context.newPage();
+  await page.goto(site.url + '/');
+  // A POST answered with an event stream that never ends (read by the page), then 400 round trips past the cap.
+  await page.evaluate(async () => {
+    const res = await fetch('/rpc-sse-forever', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: '{"jsonrpc":"2.0","id":0,"method":"tools/call"}' });
+    const reader = res.body!.getReader();
+    void (async () => {
+      while (!(await reader.read()).done);
+    })();
+    for (let i = 1; i <= 400; i++) await (await fetch('/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":${i},"method":"ping"}` })).text();
+  });
+  const tabId = await tabIdOf(browser, page);
+  await waitFor(async () => ((await loggedFrames(browser, tabId)).length >= 1600 ? true : undefined), 15_000, 'frames logged');
+  const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+  await panel.waitForSelector('.status-bar[data-status="live"]');
+  await setCapsFrom(panel, 1000);
+  const frames = await waitFor(async () => {
+    const fs = await loggedFrames(browser, tabId);
+    return fs.length <= 1000 ? fs : undefined;
+  }, 10_000, 'log trimmed to the new cap');
+  const stream = frames.find((f) => f.kind === 'http-request' && f.url.endsWith('/rpc-sse-forever'));
+  expect(frames[0]).toMatchObject({ kind: 'page-start', url: site.url + '/' });
+  expect(stream).toBeDefined();
+  expect(frames.find((f) => f.kind === 'http-response' && 'conn' in stream! && f.conn === stream.conn)).toBeDefined();
+  const har = buildHar(frames);
+  expect(har.log.pages.map((p) => p.title)).toEqual([site.url + '/']);
+  expect(har.log.entries.filter((e) => e._mcp.partial)).toEqual([]);
+  const entry = har.log.entries.find((e) => 'conn' in stream! && e._mcp.conn === stream.conn)!;
+  expect([entry.request.method, entry.request.url, entry._mcp.outcome]).toEqual(['POST', site.url + '/rpc-sse-forever', 'open']);
+  await setCapsFrom(panel, DEFAULT_SETTINGS.maxFrames);
   await panel.close();
   await page.close();
 });
