@@ -657,7 +657,7 @@ it('walks the Messages view by keyboard: arrows select a row, Enter opens it, Es
   await panel.waitForSelector('.uri-row[data-uri]');
 });
 
-it('exports the HAR of the MCP HTTP traffic, SSE events in _sseEvents', async () => {
+it('exports the HAR of the MCP HTTP traffic, SSE events in _sseEvents and _eventSourceMessages', async () => {
   const path = await download(panel, /HAR/);
   expect(path).toMatch(/\.har$/);
   const har = JSON.parse(readFileSync(path, 'utf8')) as HarLog;
@@ -669,6 +669,11 @@ it('exports the HAR of the MCP HTTP traffic, SSE events in _sseEvents', async ()
   const streams = har.log.entries.filter((e) => e.request.method === 'GET' && e.response.content.mimeType.startsWith('text/event-stream'));
   expect(streams.length).toBeGreaterThanOrEqual(2); // one GET stream per session
   expect(streams.every((e) => Array.isArray(e._sseEvents))).toBe(true);
+  // And in Chrome's own _eventSourceMessages, each at its own time (keep-alive comments are not events).
+  for (const e of streams) expect(e._eventSourceMessages!.map((m) => m.time * 1000)).toEqual(e._sseEvents!.filter((x) => x.comment === undefined).map((x) => x.t));
+  // An exchange that got its answer is no error, however its body was let go (review-b #9).
+  const flagged = har.log.entries.filter((e) => e.response.status >= 200 && e.response.status < 300 && e.response._error !== undefined);
+  expect(flagged.map((e) => `${e.request.method} ${e.response.status} ${e.response._error}`)).toEqual([]);
   const bodies = har.log.entries.flatMap((e) => [e.request.postData?.text ?? '', e.response.content.text ?? '']).join('\n');
   expect(bodies).toContain('resources/subscribe');
   expect(har.log.comment).toMatch(/^Secrets are redacted/);
