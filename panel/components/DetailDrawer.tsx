@@ -13,7 +13,7 @@ import { capabilitiesOf, messageRangeAtSeq, NOT_INITIALIZED, sessionStreamsDetai
 import { messageSessionName, nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionMention, type SessionIdName } from '../model/session-label.ts';
 import { arrayElementText, indentJson } from '../../shared/raw-json.ts';
 import { multiLine } from '../printable-dom.ts';
-import { findingsForRow } from '../model/uri-table.ts';
+import { expectedMaxAgeText, findingsForRow } from '../model/uri-table.ts';
 import { flowNodeText } from '../model/flow-view.ts';
 import { frameLabelAt } from '../model/frame-label.ts';
 import type { DrawerTarget, PanelStore } from '../store.ts';
@@ -237,7 +237,7 @@ function UriDetail({ store, row, snapshot, open }: { store: PanelStore; row: Uri
           ['Page', pageOf(snapshot, row)],
           ['Status', <span class={`sev-${row.status}`}>{row.status}</span>],
           ['Cached', row.cached ? `yes, ${formatDuration(row.cacheAgeMs ?? 0)} old (read ${formatClock(row.cacheReadAt ?? 0)})` : row.listed ? 'no (listed only)' : 'no'],
-          ['Expected max age', `${formatDuration(row.expectedMaxAgeMs)} (${row.expectedMaxAgeSource})`],
+          ['Expected max age', expectedMaxAgeText(row)],
           ['Size', formatBytes(row.size)],
           ['Content hash', row.contentHash ?? '—'],
           ['lastModified', lastModifiedText(row)],

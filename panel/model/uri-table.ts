@@ -97,9 +97,22 @@ export function isOverAge(r: UriRow, now: number): boolean {
   return age !== undefined && age > r.ageLimitMs;
 }
 
+/**
+ * Where an expected max age comes from, in words: the source, and for a freshness rule its pattern (the first matching
+ * rule, as the engine applies them), so two rules' "(rule)" can be told apart.
+ */
+export function freshnessSourceText(source: UriRow['expectedMaxAgeSource'], rule?: string): string {
+  return source === 'rule' && rule !== undefined ? `rule ${rule}` : source;
+}
+
+/** The expected max age and where it comes from: "1 min 00 s (rule file:///docs/**)". */
+export function expectedMaxAgeText(r: Pick<UriRow, 'expectedMaxAgeMs' | 'expectedMaxAgeSource' | 'expectedMaxAgeRule'>): string {
+  return `${formatDuration(r.expectedMaxAgeMs)} (${freshnessSourceText(r.expectedMaxAgeSource, r.expectedMaxAgeRule)})`;
+}
+
 /** The age cell's title: the expected bound, and the one in force when that differs. */
-export function ageTitle(r: Pick<UriRow, 'expectedMaxAgeMs' | 'expectedMaxAgeSource' | 'ageLimitMs' | 'ageLimitSource'>): string {
-  const expected = `expected at most ${formatDuration(r.expectedMaxAgeMs)} (${r.expectedMaxAgeSource})`;
+export function ageTitle(r: Pick<UriRow, 'expectedMaxAgeMs' | 'expectedMaxAgeSource' | 'expectedMaxAgeRule' | 'ageLimitMs' | 'ageLimitSource'>): string {
+  const expected = `expected at most ${expectedMaxAgeText(r)}`;
   return r.ageLimitMs === r.expectedMaxAgeMs && r.ageLimitSource === r.expectedMaxAgeSource
     ? expected
     : `${expected}; judged by ${formatDuration(r.ageLimitMs)} (${r.ageLimitSource}) while subscribed with a channel open`;

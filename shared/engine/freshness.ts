@@ -18,6 +18,8 @@ export const BURST_MS = 250;
 export interface CompiledRule {
   re: RegExp;
   maxAgeMs: number;
+  /** The glob as the user wrote it: said where the rule applies (the panel's age tooltip and drawer). */
+  pattern: string;
 }
 
 function escape(ch: string): string {
@@ -45,7 +47,7 @@ export function globToRegExp(glob: string): RegExp {
 }
 
 export function compileRules(rules: readonly FreshnessRule[] | undefined): CompiledRule[] {
-  return (rules ?? []).map((r) => ({ re: globToRegExp(r.pattern), maxAgeMs: r.maxAgeMs }));
+  return (rules ?? []).map((r) => ({ re: globToRegExp(r.pattern), maxAgeMs: r.maxAgeMs, pattern: r.pattern }));
 }
 
 export function median(values: readonly number[]): number {
@@ -57,6 +59,8 @@ export function median(values: readonly number[]): number {
 export interface Freshness {
   maxAgeMs: number;
   source: FreshnessSource;
+  /** source 'rule': the pattern of the rule that matched (the first, in the rules' order). */
+  rule?: string;
 }
 
 export function expectedFreshness(
@@ -67,7 +71,7 @@ export function expectedFreshness(
   intervals: readonly number[],
   defaultMaxAgeMs: number,
 ): Freshness {
-  for (const r of rules) if (r.re.test(uri)) return { maxAgeMs: r.maxAgeMs, source: 'rule' };
+  for (const r of rules) if (r.re.test(uri)) return { maxAgeMs: r.maxAgeMs, source: 'rule', rule: r.pattern };
   if (ttlMs !== undefined && ttlMs > 0) return { maxAgeMs: ttlMs, source: 'ttl' };
   if (notifyCount >= LEARN_AFTER && intervals.length >= LEARN_AFTER - 1) return { maxAgeMs: Math.max(1, Math.round(3 * median(intervals))), source: 'learned' };
   return { maxAgeMs: defaultMaxAgeMs, source: 'default' };

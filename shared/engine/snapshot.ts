@@ -93,6 +93,7 @@ function row(core: EngineCore, u: UriState, now: number, ids: FindingId[], worst
     findings: ids,
     status: worst ?? 'ok',
   };
+  if (f.rule !== undefined) r.expectedMaxAgeRule = f.rule;
   if (u.cached) {
     r.cacheReadAt = u.readAt;
     r.cacheAgeMs = Math.max(0, now - u.readAt);

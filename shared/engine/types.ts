@@ -89,6 +89,8 @@ export interface UriRow {
   notifications: number;
   expectedMaxAgeMs: number;
   expectedMaxAgeSource: FreshnessSource;
+  /** expectedMaxAgeSource 'rule': the pattern of the freshness rule that matched (the first matching one). */
+  expectedMaxAgeRule?: string;
   /**
    * The bound its cache age is judged by now (findings/refresh.ts ageBound): the expected one, but the default rather
    * than a shorter learned cadence while it is held with a delivery channel open. Compare ages against this, not

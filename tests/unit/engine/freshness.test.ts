@@ -13,7 +13,7 @@ const cadence = [10_000, 10_000, 12_000];
 
 describe('expectedFreshness precedence', () => {
   it('a rule beats ttlMs, ttlMs beats the learned cadence, the cadence beats the default', () => {
-    expect(expectedFreshness(POLICY, rules, 30_000, 5, cadence, 60_000)).toEqual({ maxAgeMs: 5_000, source: 'rule' });
+    expect(expectedFreshness(POLICY, rules, 30_000, 5, cadence, 60_000)).toEqual({ maxAgeMs: 5_000, source: 'rule', rule: 'file:///docs/*' });
     expect(expectedFreshness(POLICY, [], 30_000, 5, cadence, 60_000)).toEqual({ maxAgeMs: 30_000, source: 'ttl' });
     expect(expectedFreshness(POLICY, [], undefined, 5, cadence, 60_000)).toEqual({ maxAgeMs: 30_000, source: 'learned' });
     expect(expectedFreshness(POLICY, [], 0, 5, cadence, 60_000)).toEqual({ maxAgeMs: 30_000, source: 'learned' });

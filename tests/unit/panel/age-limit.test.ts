@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../../shared/engine/index.ts';
 import { matchesRow, parseFilter } from '../../../panel/model/filter.ts';
-import { ageTitle, isOverAge } from '../../../panel/model/uri-table.ts';
+import { ageTitle, expectedMaxAgeText, isOverAge } from '../../../panel/model/uri-table.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { notifiedBurst, subscribedWithGet } from '../../support/burst.ts';
 
@@ -33,5 +33,27 @@ describe('cache age against the bound in force', () => {
     expect(isOverAge(closed, now)).toBe(true);
     expect(matchesRow(stale, { row: closed, sessions: closed.heldBy })).toBe(true);
     expect(ageTitle(closed)).toMatch(/^expected at most [\d.]+ s \(learned\)$/);
+  });
+});
+
+describe('the rule a URI is judged by', () => {
+  it('names the pattern of the first matching rule, as the engine applies them (a review: "1 min 00 s (rule)" named none)', () => {
+    const log = new FrameLog();
+    subscribedWithGet(log, POLICY);
+    const rules = [
+      { pattern: 'file:///docs/**', maxAgeMs: 60_000 },
+      { pattern: 'file:///docs/policy.md', maxAgeMs: 5_000 },
+    ];
+    const row = Engine.replay(log.frames, { freshnessRules: rules }).snapshot(log.t).uris[0]!;
+    expect(row).toMatchObject({ expectedMaxAgeSource: 'rule', expectedMaxAgeMs: 60_000, expectedMaxAgeRule: 'file:///docs/**' });
+    expect(ageTitle(row)).toBe('expected at most 1 min 00 s (rule file:///docs/**)');
+    expect(expectedMaxAgeText(row)).toBe('1 min 00 s (rule file:///docs/**)');
+    // Reordered, the other rule applies and is named.
+    const swapped = Engine.replay(log.frames, { freshnessRules: [rules[1]!, rules[0]!] }).snapshot(log.t).uris[0]!;
+    expect(expectedMaxAgeText(swapped)).toBe('5.0 s (rule file:///docs/policy.md)');
+    // Without a rule, no pattern.
+    const plain = Engine.replay(log.frames).snapshot(log.t).uris[0]!;
+    expect(plain.expectedMaxAgeRule).toBeUndefined();
+    expect(expectedMaxAgeText(plain)).toBe('10 min 00 s (default)');
   });
 });
