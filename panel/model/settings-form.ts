@@ -1,8 +1,8 @@
 // The settings dialog's form: settings as the fields show them (seconds, MiB, KiB, a comma-separated header list), back
 // again, and the check that runs before anything is sent — in the words and units of the fields, naming the field, so
 // it can be marked and focused. The background validates again (shared/settings.ts): its limits are the same.
-import type { FreshnessRule } from '../../shared/engine/index.ts';
-import { LIMITS, isHeaderName, type Settings } from '../../shared/settings.ts';
+import { globToRegExp, type FreshnessRule } from '../../shared/engine/index.ts';
+import { DEFAULT_SETTINGS, LIMITS, isHeaderName, type Settings } from '../../shared/settings.ts';
 
 export interface DraftRule {
   pattern: string;
@@ -37,6 +37,32 @@ export function toDraft(s: Settings): Draft {
     bodyCapKiB: String(s.capture.bodyCapBytes / 1024),
     extraHeaders: s.capture.extraSecretHeaders.join(', '),
   };
+}
+
+/** "Restore defaults": the form as the defaults fill it (no rules). Saved only with Save, as any edit. */
+export function defaultsDraft(): Draft {
+  return toDraft(DEFAULT_SETTINGS);
+}
+
+/** The numeric fields outside the rules. */
+export type NumberField = 'defaultSeconds' | 'maxFrames' | 'maxMiB' | 'bodyCapKiB';
+
+/** Each numeric field's unit, as shown beside it and said in its description. */
+export const UNITS: Record<NumberField, string> = { defaultSeconds: 's', maxFrames: 'frames', maxMiB: 'MiB', bodyCapKiB: 'KiB' };
+
+/** What a field holds by default, in its unit: "default 600 s", "default 250,000 frames". */
+export function defaultText(field: NumberField): string {
+  const v = Number(defaultsDraft()[field]);
+  return `default ${v.toLocaleString('en-US', { maximumFractionDigits: 3 })} ${UNITS[field]}`;
+}
+
+/** The rules with rule `i` moved one place up (-1) or down (+1); the same draft when it cannot move. */
+export function moveRule(d: Draft, i: number, by: -1 | 1): Draft {
+  const j = i + by;
+  if (i < 0 || i >= d.rules.length || j < 0 || j >= d.rules.length) return d;
+  const rules = [...d.rules];
+  [rules[i], rules[j]] = [rules[j]!, rules[i]!];
+  return { ...d, rules };
 }
 
 /** What "+ Add rule" puts in a new rule's max age. */
@@ -104,15 +130,25 @@ function outside(text: string, scale: number, [lo, hi]: readonly [number, number
   return !Number.isFinite(v) || v < lo || v > hi;
 }
 
-/** The first problem of the form, in its own words; undefined when it can be saved. */
-export function draftProblem(d: Draft): DraftProblem | undefined {
+/**
+ * Said of a number field whose text the browser could not read as a number (`1,5`, `1e400`: its value is then empty):
+ * the panel names it itself (the form is `novalidate`), not Chrome's "Please enter a number." bubble.
+ */
+const NOT_A_NUMBER = 'not a number (digits and a decimal point, such as 1.5)';
+
+/**
+ * The first problem of the form, in its own words; undefined when it can be saved. `badInput`: the number fields whose
+ * typed text is not a number (an input's validity.badInput; their draft value is empty).
+ */
+export function draftProblem(d: Draft, badInput: ReadonlySet<FieldId> = new Set()): DraftProblem | undefined {
+  const bad = (f: FieldId) => (badInput.has(f) ? `${NOT_A_NUMBER}; ` : '');
   const rules = filledRules(d);
   for (let i = 0; i < d.rules.length; i++) {
     const r = d.rules[i]!;
     if (!rules.includes(r)) continue;
     if (r.pattern.trim() === '') return { field: `rule-${i}-pattern`, message: `Rule ${i + 1}: enter a URI pattern (a glob such as file:///docs/**)` };
     const [lo, hi] = LIMITS.ruleMaxAgeMs;
-    if (outside(r.seconds, 1000, LIMITS.ruleMaxAgeMs)) return { field: `rule-${i}-seconds`, message: `Rule ${i + 1} max age: a number of seconds from ${fmt(lo / 1000)} to ${fmt(hi / 1000)} (30 days)` };
+    if (outside(r.seconds, 1000, LIMITS.ruleMaxAgeMs)) return { field: `rule-${i}-seconds`, message: `Rule ${i + 1} max age: ${bad(`rule-${i}-seconds`)}a number of seconds from ${fmt(lo / 1000)} to ${fmt(hi / 1000)} (30 days)` };
   }
   const checks: Array<[FieldId, string, number, readonly [number, number], string, number]> = [
     ['defaultSeconds', 'Default max age', 1000, LIMITS.defaultMaxAgeMs, 'seconds', 1000],
@@ -122,7 +158,7 @@ export function draftProblem(d: Draft): DraftProblem | undefined {
   ];
   for (const [field, label, scale, range, unit, unitScale] of checks) {
     if (outside(d[field as keyof Draft] as string, scale, range)) {
-      return { field, message: `${label}: a number of ${unit} from ${fmt(range[0] / unitScale)} to ${fmt(range[1] / unitScale)}` };
+      return { field, message: `${label}: ${bad(field)}a number of ${unit} from ${fmt(range[0] / unitScale)} to ${fmt(range[1] / unitScale)}` };
     }
   }
   // A frame count is whole: 1000.5 is refused rather than rounded behind the user's back.
@@ -131,6 +167,52 @@ export function draftProblem(d: Draft): DraftProblem | undefined {
     if (!isHeaderName(h)) return { field: 'extraHeaders', message: `Extra secret headers: “${h}” is not a header name (separate names with commas)` };
   }
   return undefined;
+}
+
+/**
+ * What may surprise about each rule of the draft, keyed by its index, said under it without blocking Save (as the
+ * filter box's notes): a pattern with no scheme (a glob covers the whole URI, and `*` stays within a segment, so `*.md`
+ * matches no file:///docs/a.md; the filter box says the same of `uri:*.md`), a rule an earlier one shadows (the engine
+ * applies the first matching rule: shared/engine/freshness.ts), a rule that matches none of the URIs in view.
+ * `uris`: the URIs in view (none: nothing is said about them).
+ */
+export function ruleNotes(d: Draft, uris: readonly string[]): Map<number, string> {
+  const notes = new Map<number, string>();
+  const rules = d.rules.map((r) => {
+    const pattern = r.pattern.trim();
+    return pattern === '' ? undefined : { pattern, re: globToRegExp(pattern) };
+  });
+  rules.forEach((r, i) => {
+    if (!r) return;
+    const { pattern, re } = r;
+    const name = `Rule ${i + 1}`;
+    if (!pattern.includes(':') && !pattern.includes('**')) {
+      const fix = pattern.startsWith('*') ? `**${pattern.replace(/^\*+/, '')}` : pattern.startsWith('/') ? `**${pattern}` : `**/${pattern}`;
+      notes.set(i, `${name}: ${pattern} has no scheme (file://, postgres://): a pattern is a glob over the whole URI, and * stays within one segment: try ${fix}`);
+      return;
+    }
+    const earlier = rules.slice(0, i).map((e, k) => (e ? { ...e, k } : undefined)).filter((e) => e !== undefined);
+    // Shadowed whatever the URIs: the same pattern, or a literal URI an earlier rule matches.
+    const literal = !/[*?]/.test(pattern);
+    const over = earlier.find((e) => e.pattern === pattern || e.pattern === '**' || (literal && e.re.test(pattern)));
+    if (over) {
+      notes.set(i, `${name} never applies: rule ${over.k + 1} (${over.pattern}) matches first (the first matching rule wins): move it above rule ${over.k + 1}`);
+      return;
+    }
+    if (uris.length === 0) return;
+    const matched = uris.filter((u) => re.test(u));
+    if (matched.length === 0) {
+      notes.set(i, `${name} matches none of the ${uris.length.toLocaleString('en-US')} URIs in view`);
+      return;
+    }
+    const first = matched.map((u) => earlier.find((e) => e.re.test(u)));
+    if (first.every((e) => e !== undefined)) {
+      const by = [...new Set(first.map((e) => e!.k))].sort((a, b) => a - b).map((k) => `rule ${k + 1} (${rules[k]!.pattern})`);
+      const them = matched.length === 1 ? 'the one URI in view it matches' : `all ${matched.length.toLocaleString('en-US')} URIs in view it matches`;
+      notes.set(i, `${name} applies to no URI in view: ${by.join(' and ')} ${by.length === 1 ? 'matches' : 'match'} ${them} first (the first matching rule wins)`);
+    }
+  });
+  return notes;
 }
 
 /** Said when Save is pressed while the panel's port to the background is down (it reconnects by itself). */

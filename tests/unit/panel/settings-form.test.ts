@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from '../../../cli/analyze.ts';
-import { NOT_SAVED_RECONNECTING, capDropNote, cliOptions, editRule, newRule, draftProblem, fromDraft, saveRoute, toDraft } from '../../../panel/model/settings-form.ts';
+import { NOT_SAVED_RECONNECTING, capDropNote, cliOptions, defaultText, defaultsDraft, editRule, moveRule, newRule, draftProblem, fromDraft, ruleNotes, saveRoute, toDraft } from '../../../panel/model/settings-form.ts';
 import { DEFAULT_SETTINGS, validateSettings } from '../../../shared/settings.ts';
 
 const base = () => toDraft(DEFAULT_SETTINGS);
@@ -92,5 +92,62 @@ describe('where a Save goes', () => {
     // An offline panel (an imported trace, no tab) keeps settings itself: nothing is sent.
     expect(saveRoute(false, () => (++sends, true))).toBe('local');
     expect(sends).toBe(2);
+  });
+
+  it('restores the defaults into the form (saved only with Save) and says each field\'s default in its unit', () => {
+    const edited = { ...toDraft({ ...DEFAULT_SETTINGS, freshnessRules: [{ pattern: 'file:///a', maxAgeMs: 1000 }], maxFrames: 5000 }), bodyCapKiB: '64' };
+    expect(fromDraft(defaultsDraft())).toEqual(DEFAULT_SETTINGS);
+    expect(defaultsDraft()).toEqual(base());
+    expect(edited).not.toEqual(base());
+    expect([defaultText('defaultSeconds'), defaultText('maxFrames'), defaultText('maxMiB'), defaultText('bodyCapKiB')]).toEqual(['default 600 s', 'default 250,000 frames', 'default 128 MiB', 'default 256 KiB']);
+  });
+
+  it('moves a rule up or down (the order is the precedence), and not past either end', () => {
+    const d = { ...base(), rules: [{ pattern: 'a:', seconds: '1' }, { pattern: 'b:', seconds: '2' }, { pattern: 'c:', seconds: '3' }] };
+    expect(moveRule(d, 2, -1).rules.map((r) => r.pattern)).toEqual(['a:', 'c:', 'b:']);
+    expect(moveRule(d, 0, 1).rules.map((r) => r.pattern)).toEqual(['b:', 'a:', 'c:']);
+    expect(moveRule(d, 0, -1)).toBe(d);
+    expect(moveRule(d, 2, 1)).toBe(d);
+    expect(fromDraft(moveRule(d, 1, -1)).freshnessRules.map((r) => r.pattern)).toEqual(['b:', 'a:', 'c:']);
+  });
+
+  it('notes a rule with no scheme, one an earlier rule shadows, one that matches no URI in view — without blocking Save', () => {
+    const uris = ['file:///docs/policy.md', 'file:///docs/faq.md', 'postgres://kb/items'];
+    const rules = (...ps: string[]) => ({ ...base(), rules: ps.map((pattern) => ({ pattern, seconds: '60' })) });
+    // The filter box's `uri:*.md` mistake: a pattern covers the whole URI.
+    const noScheme = rules('*.md', 'docs/policy.md');
+    expect(ruleNotes(noScheme, uris).get(0)).toBe('Rule 1: *.md has no scheme (file://, postgres://): a pattern is a glob over the whole URI, and * stays within one segment: try **.md');
+    expect(ruleNotes(noScheme, []).get(1)).toMatch(/^Rule 2: docs\/policy\.md has no scheme .*: try \*\*\/docs\/policy\.md$/);
+    expect(draftProblem(noScheme)).toBeUndefined();
+    // The suggestion matches.
+    expect(ruleNotes(rules('**.md'), uris).size).toBe(0);
+    // First match wins (shared/engine/freshness.ts): a later, narrower rule never applies.
+    const shadowed = rules('file:///docs/**', 'file:///docs/policy.md');
+    expect(ruleNotes(shadowed, []).get(1)).toBe('Rule 2 never applies: rule 1 (file:///docs/**) matches first (the first matching rule wins): move it above rule 1');
+    expect(ruleNotes(shadowed, uris).has(0)).toBe(false);
+    // Reordered, neither is shadowed.
+    expect(ruleNotes(moveRule(shadowed, 1, -1), uris).size).toBe(0);
+    expect(ruleNotes(rules('postgres://**', 'postgres://**'), []).get(1)).toMatch(/^Rule 2 never applies: rule 1 \(postgres:\/\/\*\*\)/);
+    // Shadowed in view only: every URI it matches is taken by earlier rules.
+    expect(ruleNotes(rules('file:///docs/p*', 'file:///docs/f*', 'file:///docs/*.md'), uris).get(2)).toBe(
+      'Rule 3 applies to no URI in view: rule 1 (file:///docs/p*) and rule 2 (file:///docs/f*) match all 2 URIs in view it matches first (the first matching rule wins)',
+    );
+    // A rule matching no URI in view; nothing said of that with no URI in view.
+    expect(ruleNotes(rules('file:///src/**'), uris).get(0)).toBe('Rule 1 matches none of the 3 URIs in view');
+    expect(ruleNotes(rules('file:///src/**'), []).size).toBe(0);
+    // Rules without a pattern are the Save check's business.
+    expect(ruleNotes(rules(''), uris).size).toBe(0);
+  });
+
+  it('names a number the browser could not read (1,5, 1e400: the field\'s value is empty) in the panel\'s words', () => {
+    expect(draftProblem({ ...base(), defaultSeconds: '' }, new Set(['defaultSeconds']))).toEqual({
+      field: 'defaultSeconds',
+      message: 'Default max age: not a number (digits and a decimal point, such as 1.5); a number of seconds from 1 to 2,592,000',
+    });
+    expect(draftProblem({ ...base(), rules: [{ pattern: 'file:///a', seconds: '' }] }, new Set(['rule-0-seconds']))?.message).toBe(
+      'Rule 1 max age: not a number (digits and a decimal point, such as 1.5); a number of seconds from 0.001 to 2,592,000 (30 days)',
+    );
+    // An empty field is just out of range.
+    expect(draftProblem({ ...base(), defaultSeconds: '' })?.message).toBe('Default max age: a number of seconds from 1 to 2,592,000');
   });
 });
