@@ -9,7 +9,11 @@ export interface DraftRule {
   seconds: string;
   /** Put there by "+ Add rule" and not edited since (editRule clears it). */
   fresh?: true;
+  /** Identifies the rule's row while rules move (its fields keep what was typed in them): not saved. */
+  key?: number;
 }
+
+let nextRuleKey = 1;
 
 export interface Draft {
   rules: DraftRule[];
@@ -30,7 +34,7 @@ export interface DraftProblem {
 
 export function toDraft(s: Settings): Draft {
   return {
-    rules: s.freshnessRules.map((r) => ({ pattern: r.pattern, seconds: String(r.maxAgeMs / 1000) })),
+    rules: s.freshnessRules.map((r) => ({ pattern: r.pattern, seconds: String(r.maxAgeMs / 1000), key: nextRuleKey++ })),
     defaultSeconds: String(s.defaultMaxAgeMs / 1000),
     maxFrames: String(s.maxFrames),
     maxMiB: String(s.maxBytes / 1024 / 1024),
@@ -70,7 +74,7 @@ export const NEW_RULE_SECONDS = '60';
 
 /** The rule "+ Add rule" adds. */
 export function newRule(): DraftRule {
-  return { pattern: '', seconds: NEW_RULE_SECONDS, fresh: true };
+  return { pattern: '', seconds: NEW_RULE_SECONDS, fresh: true, key: nextRuleKey++ };
 }
 
 /** A rule as the user edited it: no longer one just added. */
@@ -131,24 +135,24 @@ function outside(text: string, scale: number, [lo, hi]: readonly [number, number
 }
 
 /**
- * Said of a number field whose text the browser could not read as a number (`1,5`, `1e400`: its value is then empty):
- * the panel names it itself (the form is `novalidate`), not Chrome's "Please enter a number." bubble.
+ * A number field's text that is no number at all (`1,5`, `1.5s`): said with the range. The fields are text fields
+ * (inputmode decimal) read by the panel: a number input let Chrome judge first — its "Please enter a number." bubble
+ * for `1e400`, and `1,5` read as 15 in an English locale (the comma a thousands separator), without a word.
  */
-const NOT_A_NUMBER = 'not a number (digits and a decimal point, such as 1.5)';
+function notANumber(text: string): string {
+  const t = text.trim();
+  return t !== '' && Number.isNaN(Number(t)) ? `“${t}” is not a number (digits and a decimal point, such as 1.5); ` : '';
+}
 
-/**
- * The first problem of the form, in its own words; undefined when it can be saved. `badInput`: the number fields whose
- * typed text is not a number (an input's validity.badInput; their draft value is empty).
- */
-export function draftProblem(d: Draft, badInput: ReadonlySet<FieldId> = new Set()): DraftProblem | undefined {
-  const bad = (f: FieldId) => (badInput.has(f) ? `${NOT_A_NUMBER}; ` : '');
+/** The first problem of the form, in its own words; undefined when it can be saved. */
+export function draftProblem(d: Draft): DraftProblem | undefined {
   const rules = filledRules(d);
   for (let i = 0; i < d.rules.length; i++) {
     const r = d.rules[i]!;
     if (!rules.includes(r)) continue;
     if (r.pattern.trim() === '') return { field: `rule-${i}-pattern`, message: `Rule ${i + 1}: enter a URI pattern (a glob such as file:///docs/**)` };
     const [lo, hi] = LIMITS.ruleMaxAgeMs;
-    if (outside(r.seconds, 1000, LIMITS.ruleMaxAgeMs)) return { field: `rule-${i}-seconds`, message: `Rule ${i + 1} max age: ${bad(`rule-${i}-seconds`)}a number of seconds from ${fmt(lo / 1000)} to ${fmt(hi / 1000)} (30 days)` };
+    if (outside(r.seconds, 1000, LIMITS.ruleMaxAgeMs)) return { field: `rule-${i}-seconds`, message: `Rule ${i + 1} max age: ${notANumber(r.seconds)}a number of seconds from ${fmt(lo / 1000)} to ${fmt(hi / 1000)} (30 days)` };
   }
   const checks: Array<[FieldId, string, number, readonly [number, number], string, number]> = [
     ['defaultSeconds', 'Default max age', 1000, LIMITS.defaultMaxAgeMs, 'seconds', 1000],
@@ -158,7 +162,7 @@ export function draftProblem(d: Draft, badInput: ReadonlySet<FieldId> = new Set(
   ];
   for (const [field, label, scale, range, unit, unitScale] of checks) {
     if (outside(d[field as keyof Draft] as string, scale, range)) {
-      return { field, message: `${label}: ${bad(field)}a number of ${unit} from ${fmt(range[0] / unitScale)} to ${fmt(range[1] / unitScale)}` };
+      return { field, message: `${label}: ${notANumber(d[field as keyof Draft] as string)}a number of ${unit} from ${fmt(range[0] / unitScale)} to ${fmt(range[1] / unitScale)}` };
     }
   }
   // A frame count is whole: 1000.5 is refused rather than rounded behind the user's back.
@@ -174,10 +178,12 @@ export function draftProblem(d: Draft, badInput: ReadonlySet<FieldId> = new Set(
  * filter box's notes): a pattern with no scheme (a glob covers the whole URI, and `*` stays within a segment, so `*.md`
  * matches no file:///docs/a.md; the filter box says the same of `uri:*.md`), a rule an earlier one shadows (the engine
  * applies the first matching rule: shared/engine/freshness.ts), a rule that matches none of the URIs in view.
- * `uris`: the URIs in view (none: nothing is said about them).
+ * `inView`: the URIs in view (none: nothing is said about them).
  */
-export function ruleNotes(d: Draft, uris: readonly string[]): Map<number, string> {
+export function ruleNotes(d: Draft, inView: readonly string[]): Map<number, string> {
   const notes = new Map<number, string>();
+  // A URI several clients read is one URI.
+  const uris = [...new Set(inView)];
   const rules = d.rules.map((r) => {
     const pattern = r.pattern.trim();
     return pattern === '' ? undefined : { pattern, re: globToRegExp(pattern) };
@@ -195,6 +201,10 @@ export function ruleNotes(d: Draft, uris: readonly string[]): Map<number, string
     // Shadowed whatever the URIs: the same pattern, or a literal URI an earlier rule matches.
     const literal = !/[*?]/.test(pattern);
     const over = earlier.find((e) => e.pattern === pattern || e.pattern === '**' || (literal && e.re.test(pattern)));
+    if (over?.pattern === pattern) {
+      notes.set(i, `${name} never applies: rule ${over.k + 1} has the same pattern and matches first (the first matching rule wins)`);
+      return;
+    }
     if (over) {
       notes.set(i, `${name} never applies: rule ${over.k + 1} (${over.pattern}) matches first (the first matching rule wins): move it above rule ${over.k + 1}`);
       return;

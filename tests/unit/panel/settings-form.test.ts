@@ -47,7 +47,7 @@ describe('settings form', () => {
   it('names the field of each problem in the words of the form', () => {
     expect(draftProblem({ ...base(), rules: [{ pattern: '', seconds: '5' }] })).toEqual({ field: 'rule-0-pattern', message: 'Rule 1: enter a URI pattern (a glob such as file:///docs/**)' });
     expect(draftProblem({ ...base(), rules: [{ pattern: 'a', seconds: '5' }, { pattern: 'b', seconds: '-1' }] })?.field).toBe('rule-1-seconds');
-    expect(draftProblem({ ...base(), rules: [{ pattern: 'a', seconds: 'x' }] })?.message).toBe('Rule 1 max age: a number of seconds from 0.001 to 2,592,000 (30 days)');
+    expect(draftProblem({ ...base(), rules: [{ pattern: 'a', seconds: 'x' }] })?.message).toBe('Rule 1 max age: “x” is not a number (digits and a decimal point, such as 1.5); a number of seconds from 0.001 to 2,592,000 (30 days)');
     expect(draftProblem({ ...base(), defaultSeconds: '' })?.field).toBe('defaultSeconds');
     expect(draftProblem({ ...base(), maxFrames: '5' })).toEqual({ field: 'maxFrames', message: 'Max frames: a number of frames from 1,000 to 5,000,000' });
     expect(draftProblem({ ...base(), maxFrames: '1000.5' })).toEqual({ field: 'maxFrames', message: 'Max frames: a whole number of frames' });
@@ -127,7 +127,8 @@ describe('where a Save goes', () => {
     expect(ruleNotes(shadowed, uris).has(0)).toBe(false);
     // Reordered, neither is shadowed.
     expect(ruleNotes(moveRule(shadowed, 1, -1), uris).size).toBe(0);
-    expect(ruleNotes(rules('postgres://**', 'postgres://**'), []).get(1)).toMatch(/^Rule 2 never applies: rule 1 \(postgres:\/\/\*\*\)/);
+    expect(ruleNotes(rules('postgres://**', 'postgres://**'), []).get(1)).toBe('Rule 2 never applies: rule 1 has the same pattern and matches first (the first matching rule wins)');
+    expect(ruleNotes(rules('**', 'postgres://kb/*'), []).get(1)).toMatch(/^Rule 2 never applies: rule 1 \(\*\*\) matches first/);
     // Shadowed in view only: every URI it matches is taken by earlier rules.
     expect(ruleNotes(rules('file:///docs/p*', 'file:///docs/f*', 'file:///docs/*.md'), uris).get(2)).toBe(
       'Rule 3 applies to no URI in view: rule 1 (file:///docs/p*) and rule 2 (file:///docs/f*) match all 2 URIs in view it matches first (the first matching rule wins)',
@@ -139,15 +140,19 @@ describe('where a Save goes', () => {
     expect(ruleNotes(rules(''), uris).size).toBe(0);
   });
 
-  it('names a number the browser could not read (1,5, 1e400: the field\'s value is empty) in the panel\'s words', () => {
-    expect(draftProblem({ ...base(), defaultSeconds: '' }, new Set(['defaultSeconds']))).toEqual({
+  it('names text that is no number (1,5: not 15 as an English number input read it) in the panel\'s words, and 1e400 by its range', () => {
+    expect(draftProblem({ ...base(), defaultSeconds: '1,5' })).toEqual({
       field: 'defaultSeconds',
-      message: 'Default max age: not a number (digits and a decimal point, such as 1.5); a number of seconds from 1 to 2,592,000',
+      message: 'Default max age: “1,5” is not a number (digits and a decimal point, such as 1.5); a number of seconds from 1 to 2,592,000',
     });
-    expect(draftProblem({ ...base(), rules: [{ pattern: 'file:///a', seconds: '' }] }, new Set(['rule-0-seconds']))?.message).toBe(
-      'Rule 1 max age: not a number (digits and a decimal point, such as 1.5); a number of seconds from 0.001 to 2,592,000 (30 days)',
+    expect(draftProblem({ ...base(), defaultSeconds: '1e400' })?.message).toBe('Default max age: a number of seconds from 1 to 2,592,000');
+    expect(draftProblem({ ...base(), rules: [{ pattern: 'file:///a', seconds: ' 5 s ' }] })?.message).toBe(
+      'Rule 1 max age: “5 s” is not a number (digits and a decimal point, such as 1.5); a number of seconds from 0.001 to 2,592,000 (30 days)',
     );
-    // An empty field is just out of range.
+    expect(draftProblem({ ...base(), maxMiB: '1,024' })?.message).toMatch(/^Max size: “1,024” is not a number/);
+    // An empty field is just out of range; a number with spaces round it is a number.
     expect(draftProblem({ ...base(), defaultSeconds: '' })?.message).toBe('Default max age: a number of seconds from 1 to 2,592,000');
+    expect(draftProblem({ ...base(), defaultSeconds: ' 1.5 ' })).toBeUndefined();
   });
+
 });
