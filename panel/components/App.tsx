@@ -460,6 +460,7 @@ export function App({ store, connection, settingsLink }: Props) {
           error={settingsError}
           connected={(connection ?? settingsLink) !== undefined}
           tab={connection !== undefined && !store.imported}
+          uris={snap?.uris.map((u) => u.uri)}
           onSave={saveSettings}
           onClose={() => {
             setSettingsOpen(false);

@@ -3,9 +3,9 @@
 // with `settings-set`; the background validates and answers with the new settings (dialog closes) or an error (shown
 // here, nothing changes). A panel without a tab loads and saves them too (its settings port); the caps and redaction
 // apply to tabs' captured logs, not to an imported trace.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Settings } from '../../shared/settings.ts';
-import { capDropNote, editRule, newRule, cliOptions, draftProblem, fromDraft, toDraft, type Draft, type DraftProblem, type FieldId } from '../model/settings-form.ts';
+import { capDropNote, defaultText, defaultsDraft, editRule, moveRule, newRule, cliOptions, draftProblem, fromDraft, ruleNotes, toDraft, type Draft, type DraftProblem, type FieldId, type NumberField } from '../model/settings-form.ts';
 
 interface Props {
   settings: Settings;
@@ -16,13 +16,28 @@ interface Props {
   connected: boolean;
   /** The panel shows a tab's captured log (not an import, not offline): the caps apply to it. */
   tab?: boolean;
+  /** The URIs in view: a rule that matches none of them, or whose URIs an earlier rule takes, is said under it. */
+  uris?: readonly string[];
   onSave: (s: Settings) => void;
   onClose: () => void;
 }
 
-export function SettingsDialog({ settings, log, error, connected, tab = true, onSave, onClose }: Props) {
+/** A number field's accessible name: its label and unit, as the rules' "Rule 1 max age in seconds" (Max frames counts frames). */
+const NAMES: Record<NumberField, string> = {
+  defaultSeconds: 'Default max age in seconds',
+  maxFrames: 'Max frames',
+  maxMiB: 'Max size in MiB',
+  bodyCapKiB: 'Body cap in KiB',
+};
+
+const NO_URIS: readonly string[] = [];
+
+export function SettingsDialog({ settings, log, error, connected, tab = true, uris = NO_URIS, onSave, onClose }: Props) {
   const [d, setD] = useState<Draft>(() => toDraft(settings));
   const [problem, setProblem] = useState<DraftProblem | undefined>(undefined);
+  // "Restore defaults" put them in the form (said until the next edit).
+  const [restored, setRestored] = useState(false);
+  const notes = useMemo(() => ruleNotes(d, uris), [d, uris]);
   // The settings the form began from. Saved meanwhile from another panel: an untouched form shows them; an edited one
   // keeps the edits and says that Save would replace them.
   const [edited, setEdited] = useState(false);
@@ -58,15 +73,29 @@ export function SettingsDialog({ settings, log, error, connected, tab = true, on
     setEdited(true);
     setSaving(false);
     setProblem(undefined);
+    setRestored(false);
   };
-  /** Field attributes: marked invalid when it is the problem. */
-  const field = (id: FieldId) => ({ 'data-field': id, 'aria-invalid': problem?.field === id ? ('true' as const) : undefined, 'aria-describedby': problem?.field === id ? 'settings-problem' : undefined });
-  const num = (label: string, key: 'defaultSeconds' | 'maxFrames' | 'maxMiB' | 'bodyCapKiB', unit: string) => (
+  /** Field attributes: marked invalid when it is the problem; described by its unit and default, then the problem. */
+  const field = (id: FieldId, described?: string) => {
+    const by = [described, problem?.field === id ? 'settings-problem' : undefined].filter(Boolean).join(' ');
+    return { 'data-field': id, 'aria-invalid': problem?.field === id ? ('true' as const) : undefined, 'aria-describedby': by || undefined };
+  };
+  const num = (label: string, key: NumberField, unit: string, more = '') => (
     <label class="field">
       <span>{label}</span>
-      <input type="number" step="any" aria-label={label} {...field(key)} value={d[key]} onInput={(e) => set({ [key]: e.currentTarget.value } as Partial<Draft>)} /> <span class="muted">{unit}</span>
+      <input type="text" inputMode="decimal" aria-label={NAMES[key]} {...field(key, `settings-unit-${key}`)} value={d[key]} onInput={(e) => set({ [key]: e.currentTarget.value } as Partial<Draft>)} />{' '}
+      <span class="muted" id={`settings-unit-${key}`} data-default={key}>
+        {unit} ({defaultText(key)}{more})
+      </span>
     </label>
   );
+  /** Focus after a rule moved: its button in the same direction, or the other one at the end of the list. */
+  const focusMoved = (to: number, dir: 'up' | 'down') =>
+    setTimeout(() => {
+      const btn = (k: string) => ref.current?.querySelector<HTMLButtonElement>(`[data-move="${k}"][data-rule="${to}"]`);
+      const b = btn(dir);
+      (b && !b.disabled ? b : btn(dir === 'up' ? 'down' : 'up'))?.focus();
+    });
   return (
     <dialog
       ref={ref}
@@ -82,6 +111,9 @@ export function SettingsDialog({ settings, log, error, connected, tab = true, on
     >
       <form
         method="dialog"
+        // The panel checks every field itself (its words, aria-invalid, focus; settings-form.ts), never the browser:
+        // the number fields are text it reads (a number input showed Chrome's bubble for `1e400` and read `1,5` as 15).
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           const p = draftProblem(d);
@@ -97,24 +129,53 @@ export function SettingsDialog({ settings, log, error, connected, tab = true, on
         <fieldset>
           <legend>Expected freshness (first matching rule wins, then the server's ttlMs, the learned cadence, the default)</legend>
           {d.rules.map((r, i) => (
-            <div class="rule" key={i}>
+            <div class="rule" key={r.key ?? `i${i}`}>
               <input
                 type="text"
                 aria-label={`Rule ${i + 1} URI pattern`}
-                {...field(`rule-${i}-pattern`)}
+                {...field(`rule-${i}-pattern`, notes.has(i) ? `rule-${i}-note` : undefined)}
                 placeholder="file:///docs/** or postgres://kb/*"
                 value={r.pattern}
                 onInput={(e) => set({ rules: d.rules.map((x, j) => (j === i ? editRule(x, { pattern: e.currentTarget.value }) : x)) })}
               />
               <input
-                type="number"
-                step="any"
+                type="text"
+                inputMode="decimal"
                 aria-label={`Rule ${i + 1} max age in seconds`}
                 {...field(`rule-${i}-seconds`)}
                 value={r.seconds}
                 onInput={(e) => set({ rules: d.rules.map((x, j) => (j === i ? editRule(x, { seconds: e.currentTarget.value }) : x)) })}
               />
               <span class="muted">s</span>
+              {/* The order is the precedence (the first matching rule wins): a rule moves without being typed again. */}
+              <button
+                type="button"
+                data-move="up"
+                data-rule={i}
+                aria-label={`Move rule ${i + 1} up`}
+                title="Move up: tried before the rule above"
+                disabled={i === 0}
+                onClick={() => {
+                  set(moveRule(d, i, -1));
+                  focusMoved(i - 1, 'up');
+                }}
+              >
+                ↑
+              </button>
+              <button
+                type="button"
+                data-move="down"
+                data-rule={i}
+                aria-label={`Move rule ${i + 1} down`}
+                title="Move down: tried after the rule below"
+                disabled={i === d.rules.length - 1}
+                onClick={() => {
+                  set(moveRule(d, i, 1));
+                  focusMoved(i + 1, 'down');
+                }}
+              >
+                ↓
+              </button>
               <button
                 type="button"
                 aria-label={`Remove rule ${i + 1}`}
@@ -126,6 +187,11 @@ export function SettingsDialog({ settings, log, error, connected, tab = true, on
               >
                 ✕
               </button>
+              {notes.has(i) ? (
+                <p class="muted rule-note" id={`rule-${i}-note`} data-rule-note={i}>
+                  {notes.get(i)}
+                </p>
+              ) : null}
             </div>
           ))}
           <button
@@ -162,7 +228,7 @@ export function SettingsDialog({ settings, log, error, connected, tab = true, on
         </fieldset>
         <fieldset>
           <legend>Redaction at capture</legend>
-          {num('Body cap', 'bodyCapKiB', 'KiB (larger bodies keep a prefix, size and hash)')}
+          {num('Body cap', 'bodyCapKiB', 'KiB', '; larger bodies keep a prefix, size and hash')}
           <label class="field">
             <span>Extra secret headers</span>
             <input type="text" aria-label="Extra secret headers" {...field('extraHeaders')} placeholder="x-tenant, x-customer-key" value={d.extraHeaders} onInput={(e) => set({ extraHeaders: e.currentTarget.value })} />
@@ -180,7 +246,22 @@ export function SettingsDialog({ settings, log, error, connected, tab = true, on
           </p>
         ) : null}
         {!connected ? <p class="muted">No tab connected: these settings apply to this view only.</p> : null}
+        {restored ? (
+          <p class="muted" role="status" data-settings-restored="true">
+            The defaults are in the form: Save keeps them (no freshness rules); Cancel leaves the settings as they were.
+          </p>
+        ) : null}
         <div class="buttons">
+          <button
+            type="button"
+            class="restore-defaults"
+            onClick={() => {
+              set(defaultsDraft());
+              setRestored(true);
+            }}
+          >
+            Restore defaults
+          </button>
           <button type="button" onClick={onClose}>
             Cancel
           </button>

@@ -174,6 +174,6 @@ it('docked at the bottom (1200×260): the Settings dialog shows Save and Cancel 
       return `${b.textContent}: ${inside && top === b ? 'visible' : 'hidden'}`;
     });
   });
-  expect(hit).toEqual(['Cancel: visible', 'Save: visible']);
+  expect(hit).toEqual(['Restore defaults: visible', 'Cancel: visible', 'Save: visible']);
   await p.close();
 });

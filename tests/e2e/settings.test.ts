@@ -197,7 +197,7 @@ it('an open settings dialog shows settings saved from another panel, or, once ed
   await panel.waitForSelector('.status-bar[data-status="live"]');
   await panel.click('button[aria-label="Settings"]');
   await panel.waitForSelector('dialog.settings[open]');
-  const maxAge = 'input[aria-label="Default max age"]';
+  const maxAge = 'input[aria-label="Default max age in seconds"]';
   expect(await panel.inputValue(maxAge)).toBe('600');
   // Another panel (a port of its own) saves.
   const saveElsewhere = (ms: number) =>
@@ -220,11 +220,11 @@ it('an open settings dialog shows settings saved from another panel, or, once ed
   await expect.poll(() => panel.inputValue(maxAge), { timeout: 5000 }).toBe('42');
   expect(await panel.$('[data-settings-changed="true"]')).toBeNull();
   // Edited here, then saved elsewhere: the edit stays, and the dialog says Save would replace the other save.
-  await panel.fill('input[aria-label="Body cap"]', '64');
+  await panel.fill('input[aria-label="Body cap in KiB"]', '64');
   await saveElsewhere(43_000);
   await panel.waitForSelector('[data-settings-changed="true"]');
   expect(await panel.inputValue(maxAge)).toBe('42');
-  expect(await panel.inputValue('input[aria-label="Body cap"]')).toBe('64');
+  expect(await panel.inputValue('input[aria-label="Body cap in KiB"]')).toBe('64');
   await panel.click('dialog.settings button:text("Cancel")');
   await saveElsewhere(DEFAULT_SETTINGS.defaultMaxAgeMs);
   await panel.close();
@@ -242,16 +242,110 @@ it('a panel without a tab analyses with the saved settings and saves them as any
   await waitFor(() => panel.evaluate((ms) => (globalThis as any).mcpPanel.settings.value?.defaultMaxAgeMs === ms, saved.defaultMaxAgeMs), 5000, 'the saved settings');
   await panel.click('button[aria-label="Settings"]');
   await panel.waitForSelector('dialog.settings[open]');
-  expect(await panel.inputValue('input[aria-label="Default max age"]')).toBe('42');
+  expect(await panel.inputValue('input[aria-label="Default max age in seconds"]')).toBe('42');
   expect(await panel.textContent('[data-cli-options]')).toContain('file:**');
   expect(await panel.textContent('dialog.settings')).toContain('The saved rules for');
   expect(await panel.textContent('[data-caps-scope]')).toBe('They apply to the logs of the tabs the extension captures, not to an imported trace.');
   expect(await panel.$('text=apply to this view only')).toBeNull();
   // Saved from here: the extension's settings change.
-  await panel.fill('input[aria-label="Default max age"]', '43');
+  await panel.fill('input[aria-label="Default max age in seconds"]', '43');
   await panel.click('dialog.settings button:text("Save")');
   await panel.waitForSelector('dialog.settings', { state: 'detached' });
   await expect.poll(() => sw.evaluate(() => (globalThis as any).mcpDevtools.settings.get().then((s: { defaultMaxAgeMs: number }) => s.defaultMaxAgeMs)), { timeout: 5000 }).toBe(43_000);
   await sw.evaluate((s) => (globalThis as any).mcpDevtools.settings.set(s), DEFAULT_SETTINGS);
   await panel.close();
+});
+
+it('the dialog: fields say their unit and default, bad numbers get the panel\'s own message, rules warn, reorder and restore', async () => {
+  const sw = await browser.serviceWorker();
+  const page = await browser.context.newPage();
+  await page.goto(site.url + '/');
+  await page.evaluate(async () => (await fetch('/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })).text());
+  const tabId = await tabIdOf(browser, page);
+  const panel = await openPanel(browser.context, browser.extensionId!, tabId);
+  await panel.waitForSelector('.status-bar[data-status="live"]');
+  await panel.click('button[aria-label="Settings"]');
+  await panel.waitForSelector('dialog.settings[open]');
+  const dialog = panel.locator('dialog.settings');
+  const described = (name: string) =>
+    panel.evaluate((n) => {
+      const el = [...document.querySelectorAll('dialog.settings input')].find((i) => i.getAttribute('aria-label') === n)!;
+      return (el.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' | ');
+    }, name);
+  // Each number field: its unit in its name or description, and its default shown (a review: names were bare, defaults nowhere).
+  expect(await dialog.locator('input[inputmode="decimal"]:not([data-field^="rule-"])').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual(['Default max age in seconds', 'Max frames', 'Max size in MiB', 'Body cap in KiB']);
+  expect(await described('Default max age in seconds')).toBe('s (default 600 s)');
+  expect(await described('Max frames')).toBe('frames (default 250,000 frames)');
+  expect(await described('Max size in MiB')).toBe('MiB (default 128 MiB)');
+  expect(await described('Body cap in KiB')).toMatch(/^KiB \(default 256 KiB; larger bodies/);
+
+  // Text that is no number: the panel's own message, mark and focus, never the browser's: a number input showed
+  // Chrome's "Please enter a number." bubble for 1e400 (the form was not submitted at all) and read 1,5 as 15.
+  const maxAge = 'input[aria-label="Default max age in seconds"]';
+  expect(await panel.$eval('dialog.settings form', (f) => (f as HTMLFormElement).noValidate)).toBe(true);
+  for (const typed of ['1,5', '1e400']) {
+    await panel.fill(maxAge, typed);
+    await panel.click('dialog.settings button[type="submit"]');
+    const said = typed === '1,5' ? '“1,5” is not a number (digits and a decimal point, such as 1.5); ' : '';
+    expect(await (await panel.waitForSelector('[data-settings-error="true"]')).textContent()).toBe(`Default max age: ${said}a number of seconds from 1 to 2,592,000`);
+    expect(await panel.getAttribute(maxAge, 'aria-invalid')).toBe('true');
+    expect(await described('Default max age in seconds')).toContain('a number of seconds from 1');
+    expect(await panel.inputValue(maxAge)).toBe(typed);
+    expect(await panel.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Default max age in seconds');
+    expect(await panel.$('dialog.settings[open]')).not.toBeNull();
+  }
+  await panel.fill(maxAge, '600');
+  await panel.waitForSelector('[data-settings-error="true"]', { state: 'detached' });
+
+  // Rules: a later rule an earlier one shadows (first match wins) is said under it; move it up with the keyboard.
+  const addRule = async (pattern: string, seconds: string) => {
+    await panel.click('dialog button:has-text("+ Add rule")');
+    const n = await panel.locator('dialog .rule').count();
+    await panel.fill(`dialog input[aria-label="Rule ${n} URI pattern"]`, pattern);
+    await panel.fill(`dialog input[aria-label="Rule ${n} max age in seconds"]`, seconds);
+  };
+  await addRule('file:///docs/**', '60');
+  await addRule('file:///docs/policy.md', '5');
+  expect(await panel.textContent('[data-rule-note="1"]')).toBe('Rule 2 never applies: rule 1 (file:///docs/**) matches first (the first matching rule wins): move it above rule 1');
+  expect(await described('Rule 2 URI pattern')).toContain('Rule 2 never applies');
+  expect(await panel.getAttribute('button[aria-label="Move rule 1 up"]', 'disabled')).not.toBeNull();
+  await panel.focus('button[aria-label="Move rule 2 up"]');
+  await panel.keyboard.press('Enter');
+  await panel.waitForSelector('[data-rule-note]', { state: 'detached' });
+  expect(await panel.inputValue('input[aria-label="Rule 1 URI pattern"]')).toBe('file:///docs/policy.md');
+  expect(await panel.inputValue('input[aria-label="Rule 1 max age in seconds"]')).toBe('5');
+  expect(await panel.inputValue('input[aria-label="Rule 2 URI pattern"]')).toBe('file:///docs/**');
+  // Focus stays with the moved rule: at the top its "up" is disabled, so its "down".
+  await panel.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Move rule 1 down', undefined, { timeout: 5000 });
+  // A pattern with no scheme: the filter box's uri:*.md note, here too; it does not block Save.
+  await addRule('*.md', '1');
+  expect(await panel.textContent('[data-rule-note="2"]')).toMatch(/^Rule 3: \*\.md has no scheme .*try \*\*\.md$/);
+  await panel.click('dialog button[aria-label="Remove rule 3"]');
+  await panel.click('dialog.settings button[type="submit"]');
+  await panel.waitForSelector('dialog.settings', { state: 'detached' });
+  await expect.poll(() => sw.evaluate(() => (globalThis as any).mcpDevtools.settings.get().then((s: any) => s.freshnessRules)), { timeout: 5000 }).toEqual([
+    { pattern: 'file:///docs/policy.md', maxAgeMs: 5000 },
+    { pattern: 'file:///docs/**', maxAgeMs: 60_000 },
+  ]);
+
+  // Restore defaults fills the form; nothing is saved until Save (Cancel keeps the settings).
+  await panel.click('button[aria-label="Settings"]');
+  await panel.waitForSelector('dialog.settings[open]');
+  await panel.fill('input[aria-label="Body cap in KiB"]', '64');
+  await panel.click('dialog button:has-text("Restore defaults")');
+  await panel.waitForSelector('[data-settings-restored="true"]');
+  expect(await panel.locator('dialog .rule').count()).toBe(0);
+  expect(await panel.inputValue('input[aria-label="Body cap in KiB"]')).toBe('256');
+  expect(await panel.inputValue(maxAge)).toBe('600');
+  await panel.click('dialog button:has-text("Cancel")');
+  await panel.waitForSelector('dialog.settings', { state: 'detached' });
+  expect((await sw.evaluate(() => (globalThis as any).mcpDevtools.settings.get())).freshnessRules).toHaveLength(2);
+  await panel.click('button[aria-label="Settings"]');
+  await panel.waitForSelector('dialog.settings[open]');
+  await panel.click('dialog button:has-text("Restore defaults")');
+  await panel.click('dialog.settings button[type="submit"]');
+  await panel.waitForSelector('dialog.settings', { state: 'detached' });
+  await expect.poll(() => sw.evaluate(() => (globalThis as any).mcpDevtools.settings.get()), { timeout: 5000 }).toEqual(DEFAULT_SETTINGS);
+  await panel.close();
+  await page.close();
 });
