@@ -218,8 +218,8 @@ export function ruleNotes(d: Draft, inView: readonly string[]): Map<number, stri
     const first = matched.map((u) => earlier.find((e) => e.re.test(u)));
     if (first.every((e) => e !== undefined)) {
       const by = [...new Set(first.map((e) => e!.k))].sort((a, b) => a - b).map((k) => `rule ${k + 1} (${rules[k]!.pattern})`);
-      const them = matched.length === 1 ? 'the one URI in view it matches' : `all ${matched.length.toLocaleString('en-US')} URIs in view it matches`;
-      notes.set(i, `${name} applies to no URI in view: ${by.join(' and ')} ${by.length === 1 ? 'matches' : 'match'} ${them} first (the first matching rule wins)`);
+      const its = matched.length === 1 ? 'its one URI is' : `its ${matched.length.toLocaleString('en-US')} URIs are`;
+      notes.set(i, `${name} applies to no URI in view: ${its} matched first by ${by.join(' and ')}: the first matching rule wins`);
     }
   });
   return notes;

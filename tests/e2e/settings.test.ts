@@ -260,10 +260,13 @@ it('the dialog: fields say their unit and default, bad numbers get the panel\'s 
   const sw = await browser.serviceWorker();
   const page = await browser.context.newPage();
   await page.goto(site.url + '/');
-  await page.evaluate(async () => (await fetch('/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' })).text());
+  // One URI in view: file:///docs/policy.md, read.
+  await page.evaluate(async () => (await fetch('/echo-headers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///docs/policy.md"}}' })).text());
   const tabId = await tabIdOf(browser, page);
   const panel = await openPanel(browser.context, browser.extensionId!, tabId);
   await panel.waitForSelector('.status-bar[data-status="live"]');
+  const row = '.uri-row[data-uri="file:///docs/policy.md"]';
+  await panel.waitForSelector(row);
   await panel.click('button[aria-label="Settings"]');
   await panel.waitForSelector('dialog.settings[open]');
   const dialog = panel.locator('dialog.settings');
@@ -311,7 +314,8 @@ it('the dialog: fields say their unit and default, bad numbers get the panel\'s 
   expect(await panel.getAttribute('button[aria-label="Move rule 1 up"]', 'disabled')).not.toBeNull();
   await panel.focus('button[aria-label="Move rule 2 up"]');
   await panel.keyboard.press('Enter');
-  await panel.waitForSelector('[data-rule-note]', { state: 'detached' });
+  // Now rule 2 is not shadowed by pattern; in view, the one URI it matches is rule 1's.
+  await expect.poll(() => panel.textContent('[data-rule-note="1"]'), { timeout: 5000 }).toBe('Rule 2 applies to no URI in view: its one URI is matched first by rule 1 (file:///docs/policy.md): the first matching rule wins');
   expect(await panel.inputValue('input[aria-label="Rule 1 URI pattern"]')).toBe('file:///docs/policy.md');
   expect(await panel.inputValue('input[aria-label="Rule 1 max age in seconds"]')).toBe('5');
   expect(await panel.inputValue('input[aria-label="Rule 2 URI pattern"]')).toBe('file:///docs/**');
@@ -321,12 +325,18 @@ it('the dialog: fields say their unit and default, bad numbers get the panel\'s 
   await addRule('*.md', '1');
   expect(await panel.textContent('[data-rule-note="2"]')).toMatch(/^Rule 3: \*\.md has no scheme .*try \*\*\.md$/);
   await panel.click('dialog button[aria-label="Remove rule 3"]');
+  // A rule that matches none of the URIs in view is said too.
+  await addRule('file:///src/**', '1');
+  expect(await panel.textContent('[data-rule-note="2"]')).toBe('Rule 3 matches none of the 1 URIs in view');
+  await panel.click('dialog button[aria-label="Remove rule 3"]');
   await panel.click('dialog.settings button[type="submit"]');
   await panel.waitForSelector('dialog.settings', { state: 'detached' });
   await expect.poll(() => sw.evaluate(() => (globalThis as any).mcpDevtools.settings.get().then((s: any) => s.freshnessRules)), { timeout: 5000 }).toEqual([
     { pattern: 'file:///docs/policy.md', maxAgeMs: 5000 },
     { pattern: 'file:///docs/**', maxAgeMs: 60_000 },
   ]);
+  // The URI's age tooltip names the rule that applies (it said "(rule)").
+  await expect.poll(() => panel.getAttribute(`${row} [title^="expected at most"]`, 'title'), { timeout: 5000 }).toBe('expected at most 5.0 s (rule file:///docs/policy.md)');
 
   // Restore defaults fills the form; nothing is saved until Save (Cancel keeps the settings).
   await panel.click('button[aria-label="Settings"]');

@@ -126,12 +126,17 @@ describe('where a Save goes', () => {
     expect(ruleNotes(shadowed, []).get(1)).toBe('Rule 2 never applies: rule 1 (file:///docs/**) matches first (the first matching rule wins): move it above rule 1');
     expect(ruleNotes(shadowed, uris).has(0)).toBe(false);
     // Reordered, neither is shadowed.
+    expect(ruleNotes(moveRule(shadowed, 1, -1), []).size).toBe(0);
+    // …but with policy.md in view, the moved rule 2 takes only faq.md: said when that URI is not in view.
     expect(ruleNotes(moveRule(shadowed, 1, -1), uris).size).toBe(0);
+    expect(ruleNotes(moveRule(shadowed, 1, -1), ['file:///docs/policy.md']).get(1)).toBe(
+      'Rule 2 applies to no URI in view: its one URI is matched first by rule 1 (file:///docs/policy.md): the first matching rule wins',
+    );
     expect(ruleNotes(rules('postgres://**', 'postgres://**'), []).get(1)).toBe('Rule 2 never applies: rule 1 has the same pattern and matches first (the first matching rule wins)');
     expect(ruleNotes(rules('**', 'postgres://kb/*'), []).get(1)).toMatch(/^Rule 2 never applies: rule 1 \(\*\*\) matches first/);
     // Shadowed in view only: every URI it matches is taken by earlier rules.
     expect(ruleNotes(rules('file:///docs/p*', 'file:///docs/f*', 'file:///docs/*.md'), uris).get(2)).toBe(
-      'Rule 3 applies to no URI in view: rule 1 (file:///docs/p*) and rule 2 (file:///docs/f*) match all 2 URIs in view it matches first (the first matching rule wins)',
+      'Rule 3 applies to no URI in view: its 2 URIs are matched first by rule 1 (file:///docs/p*) and rule 2 (file:///docs/f*): the first matching rule wins',
     );
     // A rule matching no URI in view; nothing said of that with no URI in view.
     expect(ruleNotes(rules('file:///src/**'), uris).get(0)).toBe('Rule 1 matches none of the 3 URIs in view');
