@@ -2,9 +2,10 @@
 // neither it starts offline, ready to import a trace. Theme: the devtools theme, else `?theme=light|dark`, else the
 // system's (prefers-color-scheme, in styles.css). `?view=resources|findings|sessions|messages` picks the first view.
 import { render } from 'preact';
+import { effect } from '@preact/signals';
 import { connectForSettings, connectToTab } from './connection.ts';
 import { App } from './components/App.tsx';
-import { PanelStore, THEME_CHANGE, TICK_MS, type ViewName } from './store.ts';
+import { PanelStore, panelTitle, THEME_CHANGE, TICK_MS, type ViewName } from './store.ts';
 import { installPrintableText } from './printable-dom.ts';
 import { installUriCopy } from './uri-copy.ts';
 import './styles.css';
@@ -53,12 +54,27 @@ const connection =
         (s) => store.setTabStatus(s),
       );
 if (!connection) store.setTabStatus('offline');
+// The inspected page navigating: the page in view left when only its iframes spoke MCP (they send no word of the page
+// around them). Inside devtools its onNavigated (top-level only); as a tab, the tab starting to load (an iframe that
+// navigates does it too: the store also waits for every iframe document in view to end).
+if (tabId !== undefined) {
+  const devtoolsNetwork = globalThis.chrome?.devtools?.network;
+  if (devtoolsNetwork) devtoolsNetwork.onNavigated.addListener(() => store.topNavigated());
+  else
+    globalThis.chrome?.tabs?.onUpdated?.addListener((id, change) => {
+      if (id === tabId && change.status === 'loading') store.topNavigated();
+    });
+}
 // Without a tab the saved settings still apply (an imported trace is analysed with the user's rules) and Save saves them.
 const settingsLink = connection ? undefined : connectForSettings((m) => store.receive(m));
 // A panel opened as a tab with a tab id that is not one: said, not silently taken for "no tab".
 if (Number.isNaN(askedTab)) {
   store.receive({ type: 'error', error: `?tab=${params.get('tab')} is not a tab id (a whole number): nothing will be captured here. Open the MCP panel from devtools on the page, or import a trace.`, noTab: true });
 }
+// Titled by the page it inspects: panels opened as tabs all read "MCP" (a review).
+effect(() => {
+  document.title = panelTitle(store.inspectedPage.value);
+});
 setInterval(() => store.tick(), TICK_MS);
 Object.assign(globalThis, { mcpPanel: store });
 

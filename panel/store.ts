@@ -10,6 +10,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../shared/settings.ts';
 import type { TraceAnalysis, TraceFileV1 } from '../shared/trace/index.ts';
 import type { ConnectionStatus } from './connection.ts';
 import { FrameRows, type FrameRow } from './frame-rows.ts';
+import { shortUrl } from './model/client-tags.ts';
 import { parseFilter } from './model/filter.ts';
 import { TimelineIndex } from './model/timeline.ts';
 import { probe } from './perf.ts';
@@ -87,6 +88,11 @@ const LIVE_SCRUB_SLICE_MS = 12;
 const ANALYSE_CHECK_FRAMES = 1024;
 /** The live view looks at the clock every this many frames (a power of two) while it applies a backlog. */
 const CATCH_UP_CHECK_FRAMES = 64;
+/**
+ * How near in time the tab's navigation and the end of the last iframe document in view must be for the page to have
+ * left (either may reach the panel first: the frames come through the background's writes, 100 ms and more apart).
+ */
+const NAVIGATION_WINDOW_MS = 5000;
 /** How far back from a response head its request is looked for (requestMethodOf): it is usually a few frames back. */
 const REQUEST_LOOKBACK = 5000;
 
@@ -151,6 +157,20 @@ export class PanelStore {
   /** The top-level document of the page in view (its page-start applied), and the segment of a page that left. */
   private viewTopDoc: string | undefined;
   private leftSegment: number | undefined;
+  /** The page that left was known by its iframes' documents alone (its top never spoke MCP): only theirs are hidden. */
+  private leftDocs: ReadonlySet<string> | undefined;
+  /**
+   * With no top-level document in view (only iframes spoke MCP), the documents in view and whether each ended (a
+   * page-end, not into the cache); and, once all had, that moment. Their page going is known only by a navigation of
+   * the tab (topNavigated): an iframe that reloads ends its document too (a review: the host page left, and the view
+   * kept the iframe's old session, its messages and Export on).
+   */
+  private iframeDocs = new Map<string, boolean>();
+  private iframesEnded: { url: string; segment: number; at: number } | undefined;
+  /** When the tab's top-level page last navigated (performance.now()). */
+  private navigatedAt = -Infinity;
+  /** A page of iframes only that left, by its segment (a rebuilt view knows it left). */
+  private iframesLeft: { segment: number; url: string; docs: ReadonlySet<string> } | undefined;
   private engine: Engine;
   timeline = new TimelineIndex();
   private rows: FrameRows | null = null;
@@ -201,6 +221,13 @@ export class PanelStore {
   }
   /** The page in view left and no page since spoke MCP (Preserve log off): the view is empty and says so. */
   readonly pageLeft = signal<{ url: string; frames: number } | null>(null);
+  /**
+   * The inspected tab's page, as its log knows it: the URL of its latest top-level page that spoke MCP, else (only
+   * its iframes did) of the latest document that did. Null before any. Names the panel opened as a tab (its title,
+   * the tab-closed notice): every such panel read "MCP", and "Tab 1947178434 was closed" (a review).
+   */
+  readonly inspectedPage = signal<string | null>(null);
+  private inspectedTop: { segment: number; url: string } | undefined;
   /** Exchanges still open whose opening frames the last Clear kept (0 once a new page starts the view). */
   readonly keptOnClear = signal(0);
   /** The clock the views use: wall time while live, the trace's own time when imported. */
@@ -403,7 +430,7 @@ export class PanelStore {
         this.settingsError.value = m.error;
         return;
       case 'error':
-        this.backgroundError.value = m.error;
+        this.backgroundError.value = m.noTab ? namePageIn(m.error, this.inspectedPage.value) : m.error;
         if (m.noTab) {
           this.noTab = true;
           this.setTabStatus('live');
@@ -422,9 +449,17 @@ export class PanelStore {
       this.frames.push(f);
       last = f.seq;
       added++;
+      if (f.kind === 'page-start') this.notePage(f);
     }
     if (added > 0 && !this.imported) this.schedule();
     if (this.probe.enabled) this.probe.ingest(performance.now() - t0);
+  }
+
+  private notePage(f: Frame & { kind: 'page-start' }): void {
+    const top = this.inspectedTop;
+    if (f.top && f.frameId === 0) this.inspectedTop = { segment: f.segment, url: f.url };
+    else if (top !== undefined && top.segment >= f.segment) return;
+    this.inspectedPage.value = f.url;
   }
 
   /**
@@ -1018,6 +1053,8 @@ export class PanelStore {
     this.scrubT.value = null;
     this.scrubSnapshot.value = null;
     this.viewTopDoc = undefined;
+    this.iframeDocs.clear();
+    this.iframesEnded = undefined;
     // The page the drawer was about is gone from the view (its rows, findings and sessions are the old page's).
     this.drawer.value = null;
   }
@@ -1027,13 +1064,46 @@ export class PanelStore {
    * log", the view empties as Chrome's Network panel does at a navigation: a page that never speaks MCP sends no frame
    * to start a segment of its own, so the old page stayed in view (an audit, 2026-12-05). Its frames stay in the log.
    */
-  private leavePage(url: string, segment: number): void {
+  private leavePage(url: string, segment: number, docs?: ReadonlySet<string>): void {
     const frames = this.applied - this.viewStart;
     this.startOver();
     this.engineSegment = -1;
     this.leftSegment = segment;
+    this.leftDocs = docs;
+    if (docs) this.iframesLeft = { segment, url, docs };
     this.pageLeftEnds = false;
     this.pageLeft.value = { url, frames };
+  }
+
+  /**
+   * The inspected tab's top-level page navigated (devtools' onNavigated; as a tab, the tab loading). When only iframes
+   * of the page in view spoke MCP, that and all their documents ending is the page leaving, in either order.
+   */
+  topNavigated(): void {
+    this.navigatedAt = performance.now();
+    if (this.leaveIfIframesGone()) this.schedule(true);
+  }
+
+  /** Keeps count of the iframes' documents in view (no top-level one known) and leaves when they all went. */
+  private noteIframeDoc(f: Frame): void {
+    if (f.kind === 'page-end' && !f.persisted) {
+      this.iframeDocs.set(f.doc, true);
+      if ([...this.iframeDocs.values()].every(Boolean)) {
+        this.iframesEnded = { url: f.url, segment: f.segment, at: performance.now() };
+        this.leaveIfIframesGone();
+      }
+    } else if (!this.iframeDocs.get(f.doc)) {
+      this.iframeDocs.set(f.doc, false);
+      this.iframesEnded = undefined;
+    }
+  }
+
+  private leaveIfIframesGone(): boolean {
+    const ended = this.iframesEnded;
+    if (!ended || this.imported || this.preserveLog.value || this.viewTopDoc !== undefined) return false;
+    if (Math.abs(this.navigatedAt - ended.at) > NAVIGATION_WINDOW_MS) return false;
+    this.leavePage(ended.url, ended.segment, new Set(this.iframeDocs.keys()));
+    return true;
   }
 
   /** A frame of a new page was applied while the view said the page left: cleared when its snapshot is committed. */
@@ -1048,6 +1118,9 @@ export class PanelStore {
     this.engineSegment = -1;
     this.viewTopDoc = undefined;
     this.leftSegment = undefined;
+    this.leftDocs = undefined;
+    this.iframeDocs.clear();
+    this.iframesEnded = undefined;
     this.pageLeftEnds = false;
     this.pageLeft.value = null;
     const limit = this.applyLimit();
@@ -1061,10 +1134,12 @@ export class PanelStore {
       // The frames Clear kept open the log: a view that starts past them does not show them.
       if (i > 0) this.keptOnClear.value = 0;
       // The page of that segment may have left already: then nothing of it is shown (see leavePage).
-      const left = leftPageIn(src, i, limit);
+      const gone = this.iframesLeft;
+      const left = leftPageIn(src, i, limit) ?? (gone?.segment === seg && src.slice(i, limit).every((f) => gone.docs.has(f.doc)) ? gone : undefined);
       if (left) {
         this.viewStart = this.applied = limit;
         this.leftSegment = seg;
+        this.leftDocs = left === gone ? gone.docs : undefined;
         // Its frames: those up to its page-end and what it still sent after (all of the segment in view, hidden).
         this.pageLeft.value = { url: left.url, frames: limit - i };
       }
@@ -1115,7 +1190,7 @@ export class PanelStore {
           break;
         }
         const f = src[this.applied]!;
-        if (!preserve && f.segment === this.leftSegment) {
+        if (!preserve && f.segment === this.leftSegment && (this.leftDocs === undefined || this.leftDocs.has(f.doc))) {
           // What the page that left still sent (it is gone from the view): not shown, not in the Messages rows either.
           // Counted as its frames, as the status line counts it among the hidden (a stream's http-end after the
           // page-end: the line said 21 hidden, the view "Its 20 frames").
@@ -1141,7 +1216,7 @@ export class PanelStore {
         else if (!preserve && f.kind === 'page-end' && !f.persisted && (f.doc === this.viewTopDoc || (this.viewTopDoc === undefined && f.frameId === 0))) {
           // (A Clear and then the idle page leaving: its page-end is the first frame in view.)
           this.leavePage(f.url, f.segment);
-        }
+        } else if (!preserve && this.viewTopDoc === undefined) this.noteIframeDoc(f);
       }
       if (behind && this.catchUp.value === null) this.catchUpFrom = from;
     }
@@ -1262,6 +1337,22 @@ function leftPageIn(src: readonly Frame[], from: number, to: number): { url: str
     else if (f.kind === 'page-end' && !f.persisted && (f.doc === top || (top === undefined && f.frameId === 0))) return { url: f.url, index: i };
   }
   return undefined;
+}
+
+/** The background's "Tab 123 was closed: …" naming the page it showed too (its host and path), when known. */
+export function namePageIn(error: string, url: string | null): string {
+  if (url === null) return error;
+  return error.replace(/^Tab (\d+) was closed/, (_, id: string) => `The tab of ${shortUrl(url)} (tab ${id}) was closed`);
+}
+
+/** The panel's title: "MCP — <the inspected page's host>" (a panel opened as a tab among others). */
+export function panelTitle(url: string | null): string {
+  if (url === null) return 'MCP';
+  try {
+    return `MCP — ${new URL(url).host || shortUrl(url)}`;
+  } catch {
+    return `MCP — ${url}`;
+  }
 }
 
 /** A session's or listen's id without the ` #n` that tells apart those with the same id. */

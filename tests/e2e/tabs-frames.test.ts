@@ -187,3 +187,39 @@ it('captures MCP that a page speaks for the first time from its own pagehide han
   expect(log.map((f) => f.kind).slice(0, 2)).toEqual(['page-start', 'http-request']);
   await p.close();
 });
+
+it('a page whose iframe alone spoke MCP leaving empties the view as a top-level client\'s does; the panel as a tab is named by the page', async () => {
+  const port = new URL(site.altUrl!).host;
+  site.routes.set('/host', html(`<h1>host, no MCP</h1><iframe src="${site.altUrl}/inner"></iframe>`));
+  site.routes.set('/away', html('<h1>away, no MCP</h1>'));
+  const p = await browser.context.newPage();
+  await p.goto(site.url + '/host');
+  const inner = await waitFor(async () => p.frames().find((f) => f.url() === `${site.altUrl}/inner`), 5000, 'iframe');
+  await inner.waitForFunction(() => (window as any).mcp);
+  await inner.evaluate((u) => (window as any).mcp.connect('streamable', u), `${mcp.url}/mcp`);
+  const sw = await browser.serviceWorker();
+  // The tab's id: the one whose log has the iframe's page-start (tabIdOf looks for a top-level one).
+  const tab: number = await waitFor(
+    () =>
+      sw.evaluate(async (u): Promise<number | undefined> => {
+        const store = (globalThis as any).mcpDevtools.tabs.store;
+        for (const id of await store.allTabIds()) if ((await store.readAfter(id, 0, 1e7)).some((f: Frame) => f.kind === 'page-start' && !f.top && f.url === u)) return id as number;
+        return undefined;
+      }, `${site.altUrl}/inner`),
+    10_000,
+    'the iframe logged',
+  );
+  const panel = await openPanel(browser.context, browser.extensionId!, tab, { view: 'sessions' });
+  await expect.poll(() => panel.title()).toBe(`MCP — ${port}`);
+  await waitFor(async () => (await panel.isDisabled('button[aria-label="Export trace"]')) === false, 10_000, 'something to export');
+  // The host page navigates to a page that never speaks MCP: only the iframe's page-end comes.
+  await p.goto(site.url + '/away');
+  const note = await panel.waitForSelector('[data-page-left="true"]', { timeout: 10_000 });
+  expect(await note.textContent()).toContain(`${site.altUrl}/inner`);
+  expect(await panel.isDisabled('button[aria-label="Export trace"]')).toBe(true);
+  expect(await panel.textContent('[data-count="frames"]')).toMatch(/^0 frames \(\d+ of earlier pages hidden\)$/);
+  // The tab closes: the notice names its page.
+  await p.close();
+  await expect.poll(() => panel.textContent('body')).toContain(`The tab of ${port}/inner (tab ${tab}) was closed`);
+  await panel.close();
+});

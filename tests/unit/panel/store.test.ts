@@ -8,7 +8,7 @@ import { connOf, type Frame } from '../../../shared/frames.ts';
 import { Engine, messagesSlice } from '../../../shared/engine/index.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
 import { cancelImport, harText, importDropped, importFile, pageUrlOf, traceText } from '../../../panel/actions.ts';
-import { PanelStore } from '../../../panel/store.ts';
+import { namePageIn, panelTitle, PanelStore } from '../../../panel/store.ts';
 import { frameLabelAt } from '../../../panel/model/frame-label.ts';
 import { scrubSteps } from '../../../panel/model/timeline.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
@@ -194,6 +194,75 @@ describe('PanelStore', () => {
     await frames();
     expect([s.pageLeft.value, s.shownFrames().length]).toEqual([null, two.length]);
     expect(s.snapshot.value!.sessions.map((x) => x.label)).toEqual(['S2']);
+  });
+
+  it('without "preserve log", a page whose iframes alone spoke MCP leaving empties the view as well; an iframe that reloads does not', async () => {
+    const iframe = (doc: string, segment: number) => {
+      const log = new FrameLog(doc);
+      log.pageStart('http://localhost:44273/', false);
+      const c = new StreamableClient(log, URL);
+      c.initialize({ sessionId: doc });
+      c.read(POLICY, 'v1');
+      log.pageEnd('http://localhost:44273/');
+      return log.frames.map((f) => ({ ...f, frameId: 10, segment }));
+    };
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const first = stamped(iframe('if1', 1), 1);
+    s.add(first.slice(0, -1));
+    await frames();
+    expect(s.snapshot.value!.sessions).toHaveLength(1);
+    // The iframe reloads (its document ends, no navigation of the tab): the view stays.
+    s.add(first.slice(-1));
+    await frames();
+    expect([s.pageLeft.value, s.shownFrames().length]).toEqual([null, first.length]);
+    const second = stamped(iframe('if2', 1), first.length + 1);
+    s.add(second.slice(0, -1));
+    await frames();
+    expect(s.snapshot.value!.sessions).toHaveLength(2);
+    // The host page navigates: its iframe's document ends and the tab loads (in either order).
+    s.topNavigated();
+    await frames();
+    expect(s.pageLeft.value).toBeNull();
+    s.add(second.slice(-1));
+    await frames();
+    expect(s.pageLeft.value).toEqual({ url: 'http://localhost:44273/', frames: first.length + second.length });
+    expect([s.shownFrames().length, s.snapshot.value!.sessions.length, s.framesInView(), s.hasFramesInView()]).toEqual([0, 0, 0, false]);
+    // Rebuilt (a settings change) it stays so.
+    s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS, defaultMaxAgeMs: 60_000 } });
+    await frames();
+    expect([s.pageLeft.value?.url, s.shownFrames().length]).toEqual(['http://localhost:44273/', 0]);
+    // The other order: the documents end, then the tab's navigation is heard.
+    const t = new PanelStore();
+    t.setPreserveLog(false);
+    t.add(second.map((f, i) => ({ ...f, seq: i + 1 })));
+    await frames();
+    expect(t.pageLeft.value).toBeNull();
+    t.topNavigated();
+    await frames();
+    expect([t.pageLeft.value?.url, t.shownFrames().length]).toEqual(['http://localhost:44273/', 0]);
+  });
+
+  it('names the inspected page: the title of a panel opened as a tab and the tab-closed notice say its host, not only the tab id', async () => {
+    const s = new PanelStore();
+    expect(panelTitle(s.inspectedPage.value)).toBe('MCP');
+    // Only an iframe spoke: its page names the tab.
+    const inner = new FrameLog('in1');
+    inner.pageStart('http://localhost:44273/', false);
+    s.add(inner.frames.map((f) => ({ ...f, frameId: 10 })));
+    expect(panelTitle(s.inspectedPage.value)).toBe('MCP — localhost:44273');
+    // The top-level page spoke: it names the tab; its iframes after it do not.
+    const top = new FrameLog('top1');
+    top.pageStart('http://127.0.0.1:8080/app?x=1');
+    s.add(top.frames.map((f) => ({ ...f, seq: 2 })));
+    const more = new FrameLog('in2');
+    more.pageStart('http://localhost:44273/', false);
+    s.add(more.frames.map((f) => ({ ...f, seq: 3, frameId: 11 })));
+    expect(panelTitle(s.inspectedPage.value)).toBe('MCP — 127.0.0.1:8080');
+    s.receive({ type: 'error', error: 'Tab 1947178434 was closed: its log is gone and nothing more will be captured here.', noTab: true });
+    expect(s.backgroundError.value).toBe('The tab of 127.0.0.1:8080/app?x=1 (tab 1947178434) was closed: its log is gone and nothing more will be captured here.');
+    expect(namePageIn('Tab 5 was closed: gone', null)).toBe('Tab 5 was closed: gone');
+    await frames();
   });
 
   it("finds the request a response head answers (an evidence link's label: `#37 DELETE → 200`)", async () => {
