@@ -25,6 +25,36 @@ function pageName(c: Pick<ClientView, 'doc' | 'page'>): string {
   return c.page.top ? 'top page' : `iframe ${shortUrl(c.page.url)}`;
 }
 
+type Clientish = Pick<ClientView, 'doc' | 'endpoint' | 'page'> & { ended?: boolean };
+
+/**
+ * Pages' names, told apart where two read the same: a document that unloaded is `(unloaded)` (`(unloaded #2)` among
+ * several), the live ones numbered among the live ones (`#2`). Numbered among all, an iframe that reloaded was
+ * `iframe localhost:44273 #2` in the table, its `#1` (the unloaded one, whose rows went) listed nowhere but in
+ * Findings (a review).
+ */
+function pageNames(docs: readonly Clientish[]): string[] {
+  const names = docs.map(pageName);
+  const count = (keep: (i: number) => boolean) => {
+    const m = new Map<string, number>();
+    names.forEach((n, i) => keep(i) && m.set(n, (m.get(n) ?? 0) + 1));
+    return m;
+  };
+  const total = count(() => true);
+  const live = count((i) => docs[i]!.ended !== true);
+  const ended = count((i) => docs[i]!.ended === true);
+  const seen = new Map<string, number>();
+  return names.map((n, i) => {
+    if (total.get(n) === 1) return n;
+    const gone = docs[i]!.ended === true;
+    const key = `${gone ? 'e' : 'l'} ${n}`;
+    const k = (seen.get(key) ?? 0) + 1;
+    seen.set(key, k);
+    if (gone) return ended.get(n) === 1 ? `${n} (unloaded)` : `${n} (unloaded #${k})`;
+    return live.get(n) === 1 ? n : `${n} #${k}`;
+  });
+}
+
 /** Names that differ, each made unique by its order of appearance (`#2`, `#3`) where two would read the same. */
 function unique(names: string[]): string[] {
   const seen = new Map<string, number>();
@@ -43,9 +73,10 @@ function unique(names: string[]): string[] {
  * Clients are taken in the engine's order (first seen first), so a tag does not change as rows come and go. Which
  * parts a tag has (the page, the endpoint) is decided among the clients shown; the names themselves, numbered where
  * two read alike, among all the snapshot's clients — so the URI table and the Findings view, which show different
- * clients, call one client the same (a review found `iframe w/frame #2` in one and `iframe w/frame` in the other).
+ * clients, call one client the same (a review found `iframe w/frame #2` in one and `iframe w/frame` in the other);
+ * an unloaded document is called so rather than numbered (see pageNames).
  */
-export function clientTags(clients: readonly Pick<ClientView, 'doc' | 'endpoint' | 'page'>[], rows: readonly Rowish[]): Map<string, string> {
+export function clientTags(clients: readonly Clientish[], rows: readonly Rowish[]): Map<string, string> {
   const tags = new Map<string, string>();
   const withRows = new Set(rows.map(clientKeyOf));
   if (withRows.size < 2) return tags;
@@ -59,7 +90,7 @@ export function clientTags(clients: readonly Pick<ClientView, 'doc' | 'endpoint'
   const endpointName = new Map(allEndpoints.map((e, i) => [e, endpointNames[i]]));
   // Named per document (one iframe on two servers is one iframe), numbered across documents that read alike.
   const docs = [...new Map(clients.map((c) => [c.doc, c])).values()];
-  const docNames = sharedEndpoint ? unique(docs.map(pageName)) : [];
+  const docNames = sharedEndpoint ? pageNames(docs) : [];
   const pageOf = new Map(docs.map((c, i) => [c.doc, docNames[i]]));
   shown.forEach((c) => {
     const parts = [pageOf.get(c.doc), endpointName.get(c.endpoint)].filter((p): p is string => p !== undefined);

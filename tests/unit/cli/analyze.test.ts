@@ -125,7 +125,7 @@ describe('analyze', () => {
     // A reload kept in the log: the same endpoint, told apart by the page.
     const [page1, page2] = reloadedLog();
     const reloaded = cli(['reload.json'], { 'reload.json': traceOf([...page1!.frames, ...page2!.frames], page2!.t) }).stdout;
-    expect(reloaded.split('\n').filter((l) => l.startsWith('   where: '))).toEqual([`   where: ${POLICY}, client top page #1, session S1`, `   where: ${POLICY}, client top page #2, session S2`]);
+    expect(reloaded.split('\n').filter((l) => l.startsWith('   where: '))).toEqual([`   where: ${POLICY}, client top page (unloaded), session S1`, `   where: ${POLICY}, client top page, session S2`]);
 
     // One client: no client column, no client in where:.
     const one = oneClientLog();

@@ -145,5 +145,14 @@ describe('which client a row is', () => {
     expect([...clientTags(alike, alike).values()]).toEqual(['iframe w.test/x #1', 'iframe w.test/x #2']);
     // A client without rows (its page unloaded) is not counted, nor tagged.
     expect(clientTags(twoDocs, [{ doc: 'd1', endpoint: URL }]).size).toBe(0);
+    // An iframe that reloaded (its first document unloaded, its rows gone) beside another iframe: the live one is not
+    // `#2` with no `#1` listed; the unloaded one, where it is still shown (Findings), says so.
+    const ended = { ...c('d1', URL, { url: 'http://w.test/x', top: false }), ended: true };
+    const reloaded = [ended, c('d3', URL, { url: 'http://v.test/', top: false }), c('d2', URL, { url: 'http://w.test/x', top: false })];
+    expect([...clientTags(reloaded, reloaded.slice(1)).values()]).toEqual(['iframe v.test', 'iframe w.test/x']);
+    expect([...clientTags(reloaded, reloaded).values()]).toEqual(['iframe w.test/x (unloaded)', 'iframe v.test', 'iframe w.test/x']);
+    // Two live ones alike are still numbered among themselves; two unloaded ones among theirs.
+    const many = [ended, { ...c('d0', URL, { url: 'http://w.test/x', top: false }), ended: true }, ...alike.map((x) => ({ ...x, doc: `${x.doc}b` }))];
+    expect([...clientTags(many, many).values()]).toEqual(['iframe w.test/x (unloaded #1)', 'iframe w.test/x (unloaded #2)', 'iframe w.test/x #1', 'iframe w.test/x #2']);
   });
 });
