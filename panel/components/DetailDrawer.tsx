@@ -7,7 +7,7 @@ import type { DecodedMessage, EngineSnapshot, Finding, UriRow } from '../../shar
 import { reasonEntry } from '../../shared/findings/catalogue.ts';
 import type { Frame, HeaderMap } from '../../shared/frames.ts';
 import { frameJson } from '../../shared/frame-shape.ts';
-import { clientKeyOf, findingClientTag, findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
+import { clientKeyOf, docTag, findingClientTag, findingClientTags, pageFact, sessionClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { formatAgo, formatBytes, formatClock, formatDuration } from '../model/format.ts';
 import { capabilitiesOf, messageRangeAtSeq, NOT_INITIALIZED, sessionStreamsDetail, versionText } from '../model/sessions-view.ts';
 import { messageSessionName, nameSessionsIn, sessionIdNamer, sessionIdTitle, sessionLabel, sessionMention, type SessionIdName } from '../model/session-label.ts';
@@ -374,7 +374,7 @@ function MessageDetail({ store, m, open, upTo, now, name }: { store: PanelStore;
   );
 }
 
-function FrameDetail({ store, f, open, upTo }: { store: PanelStore; f: Frame; open: Props['open']; upTo: number }) {
+function FrameDetail({ store, f, open, upTo, snapshot }: { store: PanelStore; f: Frame; open: Props['open']; upTo: number; snapshot: EngineSnapshot }) {
   // The messages of the engine in view, looked up in its own list: the snapshot on screen may be an older engine's
   // (a rebuild swapped in, a reset catching up), whose numbering differs (an index past the new engine's end crashed
   // the drawer, and with it the page).
@@ -387,7 +387,8 @@ function FrameDetail({ store, f, open, upTo }: { store: PanelStore; f: Frame; op
       <Title copy={json} copyName="Copy JSON">
         Frame #{seq} <span class="muted">{kind}</span>
       </Title>
-      <Facts rows={[['Time', formatClock(t)], ['Page segment', String(f.segment)], ['Browser frame', String(f.frameId)], ...('conn' in f && f.conn ? ([['Connection', f.conn]] as Array<[string, string]>) : []), ...frameFacts(f)]} />
+      {/* Its page by URL and the tag the views show it by; the browser frame and segment numbers after (they were all it said). */}
+      <Facts rows={[['Time', formatClock(t)], ['Page', pageFact(snapshot.clients, f.doc, docTag(snapshot, f.doc), `browser frame ${f.frameId}, page segment ${f.segment}`)], ...('conn' in f && f.conn ? ([['Connection', f.conn]] as Array<[string, string]>) : []), ...frameFacts(f)]} />
       {msgs.length ? (
         <p>
           Messages:{' '}
@@ -482,6 +483,7 @@ function SessionDetail({ snapshot, skey, open }: { snapshot: EngineSnapshot; ske
       <Facts
         rows={[
           ['Endpoint', s.endpoint],
+          ['Page', pageFact(snapshot.clients, s.doc, sessionClientTags(snapshot).get(clientKeyOf(s)))],
           // A WebSocket is named by its number (no session id): the engine's id for it, as the views' tooltips say it.
           ...(s.transport === 'websocket' && s.kind === 'session' ? ([['Connection', s.label]] as Array<[string, string]>) : []),
           ['Transport', `${s.transport} (${s.generation})`],
@@ -571,7 +573,7 @@ export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) 
     }
     case 'frame': {
       const f = store.frameBySeq(target.seq);
-      body = f ? <FrameDetail store={store} f={f} open={open} upTo={Math.max(snapshot.lastSeq, f.seq)} /> : <p class="muted">Frame #{target.seq} is not in the current view.</p>;
+      body = f ? <FrameDetail store={store} f={f} open={open} upTo={Math.max(snapshot.lastSeq, f.seq)} snapshot={snapshot} /> : <p class="muted">Frame #{target.seq} is not in the current view.</p>;
       break;
     }
     case 'session':

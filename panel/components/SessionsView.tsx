@@ -9,6 +9,7 @@ import type { EngineSnapshot } from '../../shared/engine/index.ts';
 import { matchesSessionView, type Filter } from '../model/filter.ts';
 import { elementId, formatClock, formatDuration } from '../model/format.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
+import { clientKeyOf, sessionClientTags } from '../model/client-tags.ts';
 import { channelCell, metricRows, NOT_INITIALIZED, sessionEntries, sessionNotes, startMark, subscriptionsCell, versionText, type SessionEntry } from '../model/sessions-view.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 import { multiLine } from '../printable-dom.ts';
@@ -46,6 +47,8 @@ const COLUMNS: readonly Column[] = [
 interface Cells {
   key: string;
   label: string;
+  /** Its client's tag when the sessions are of several clients (`iframe localhost:44273`), else ''. */
+  client: string;
   kind: 'session' | 'listen';
   open: boolean;
   endCause: string;
@@ -69,12 +72,13 @@ interface Cells {
   selected: boolean;
 }
 
-function cellsOf(e: SessionEntry, selected: boolean): Cells {
+function cellsOf(e: SessionEntry, selected: boolean, client: string): Cells {
   const s = e.session;
   const version = s.notInitialized ? 'not initialized' : versionText(s);
   return {
     key: e.key,
     label: e.label,
+    client,
     kind: s.kind,
     open: s.open,
     endCause: s.endCause ?? '',
@@ -93,7 +97,7 @@ function cellsOf(e: SessionEntry, selected: boolean): Cells {
     channelClass: channelCell(s).cls,
     channelTitle: channelCell(s).title,
     streams: e.streamsText,
-    name: `${s.kind === 'listen' ? `Listen ${s.label}` : `Session ${e.label}`}, ${s.open ? 'open' : `ended (${s.endCause ?? 'unknown cause'})`}, ${s.notInitialized ? 'not initialized' : s.version !== undefined ? versionText(s) : 'version unknown'}`,
+    name: `${s.kind === 'listen' ? `Listen ${s.label}` : `Session ${e.label}`}${client ? `, ${client}` : ''}, ${s.open ? 'open' : `ended (${s.endCause ?? 'unknown cause'})`}, ${s.notInitialized ? 'not initialized' : s.version !== undefined ? versionText(s) : 'version unknown'}`,
     selected,
   };
 }
@@ -127,7 +131,13 @@ const RowView = memo(function RowView({ c, n, onOpen }: { c: Cells; n: number; o
         {c.kind === 'listen' ? '⇶ ' : '◆ '}
         {c.label}
       </span>
-      <span role="gridcell" title={c.endpoint}>
+      {/* The client first (two iframes' sessions share the endpoint: the page tells them apart), then the endpoint. */}
+      <span role="gridcell" title={c.client ? `${c.client} · ${c.endpoint}` : c.endpoint}>
+        {c.client ? (
+          <span class="client-tag" data-client={c.client}>
+            {c.client}
+          </span>
+        ) : null}
         {c.endpoint}
       </span>
       <span role="gridcell" title={`${c.transport} (${c.generation})`}>
@@ -185,7 +195,13 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey, imported }: Props
   // Built once per snapshot, filtered once per filter: a keystroke does not rebuild the entries.
   const all = useMemo(() => sessionEntries(snapshot), [snapshot]);
   const name = sessionIdNamer(snapshot.sessions);
-  const entries = useMemo(() => (filter.terms.some((t) => t.key === 'session') ? all.filter((e) => matchesSessionView(filter, e.session, name)) : all), [all, filter, name]);
+  // Which client each is, when there are several (two iframes' sessions were two rows alike: a review).
+  const tags = sessionClientTags(snapshot);
+  const tagOf = (e: SessionEntry) => tags.get(clientKeyOf(e.session)) ?? '';
+  const entries = useMemo(
+    () => (filter.terms.some((t) => t.key === 'session' || t.key === 'client') ? all.filter((e) => matchesSessionView(filter, e.session, name, tagOf(e))) : all),
+    [all, filter, name, tags],
+  );
   const metrics = useMemo(() => metricRows(snapshot.metrics, name), [snapshot.metrics, name]);
   const notes = useMemo(() => sessionNotes(entries), [entries]);
   const [cursor, setCursor] = useCursor(openKey);
@@ -225,7 +241,7 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey, imported }: Props
             onOpen={(i) => open(entries[i]!.key)}
             renderRow={(i) => {
               const e = entries[i]!;
-              return <RowView key={e.key} c={cellsOf(e, e.key === selected)} n={i + 2} onOpen={open} />;
+              return <RowView key={e.key} c={cellsOf(e, e.key === selected, tagOf(e))} n={i + 2} onOpen={open} />;
             }}
           />
         )}

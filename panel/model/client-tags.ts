@@ -129,3 +129,35 @@ const hasClient = (f: Finding): f is Finding & Rowish => f.doc !== undefined && 
 export function findingClientTag(tags: ReadonlyMap<string, string>, f: Pick<Finding, 'doc' | 'endpoint'>): string {
   return f.doc === undefined || f.endpoint === undefined ? '' : (tags.get(clientKeyOf({ doc: f.doc, endpoint: f.endpoint })) ?? '');
 }
+
+const sessionCache = new WeakMap<object, { clients: object; tags: Map<string, string> }>();
+
+/**
+ * clientTags of a snapshot's sessions and listens, as the URI table's of its rows: decided among the clients that
+ * have sessions, so one client's sessions carry no tag (two iframes' sessions were two rows alike in the Sessions
+ * grid: a review). Once per sessions array.
+ */
+export function sessionClientTags(snap: Pick<EngineSnapshot, 'clients' | 'sessions'>): Map<string, string> {
+  const hit = sessionCache.get(snap.sessions);
+  if (hit && hit.clients === snap.clients) return hit.tags;
+  const tags = clientTags(snap.clients, snap.sessions);
+  sessionCache.set(snap.sessions, { clients: snap.clients, tags });
+  return tags;
+}
+
+/**
+ * A document's page in words, for a drawer's Page fact: its URL and whether it is the top page or an iframe, then
+ * `extra` (the browser frame and page segment of a frame), and the tag the views show it by, if any.
+ */
+export function pageFact(clients: readonly Pick<ClientView, 'doc' | 'page'>[], doc: string, tag: string | undefined, extra = ''): string {
+  const page = clients.find((c) => c.doc === doc && c.page)?.page;
+  const where = page ? `${page.url} (${page.top ? 'top page' : 'iframe'}${extra ? `, ${extra}` : ''})` : `— (its page load is not in view${extra ? `; ${extra}` : ''})`;
+  return tag ? `${where}; shown as “${tag}”` : where;
+}
+
+/** The tag a document is shown by in the views (the URI table's or the Sessions grid's), when all say one. */
+export function docTag(snap: Pick<EngineSnapshot, 'clients' | 'sessions' | 'uris'>, doc: string): string | undefined {
+  const found = new Set<string>();
+  for (const tags of [snapshotClientTags(snap), sessionClientTags(snap)]) for (const [k, v] of tags) if (k.startsWith(`${doc} `)) found.add(v);
+  return found.size === 1 ? [...found][0] : undefined;
+}

@@ -1,7 +1,8 @@
 // The panel's filter language, parsed by one pure function and matched against URI rows, message rows and timeline
 // lanes. `is:stale is:phantom is:error is:warning is:problem is:ok is:cached is:subscribed`, `uri:<text or glob>`,
 // `is:info`, `session:<part of the id or of the name shown, a number whole>` (sessionNameMatches), `method:<text>`,
-// `finding:<id text>`, free text, `-` in front of any term negates it, double quotes keep spaces. A word with an
+// `finding:<id text>`, `client:<part of the client's tag>` (the tag the views show when a tab has several clients:
+// `top page`, `iframe localhost:44273`), free text, `-` in front of any term negates it, double quotes keep spaces. A word with an
 // unknown key (`file:///docs`) is free text: URIs are full of colons.
 import type { FindingId, UriRow } from '../../shared/engine/index.ts';
 import { globToRegExp } from '../../shared/engine/index.ts';
@@ -13,7 +14,7 @@ export type IsValue = (typeof IS_VALUES)[number];
 
 export type FilterTerm =
   | { key: 'is'; value: IsValue; negate: boolean }
-  | { key: 'uri' | 'session' | 'method' | 'finding' | 'text'; value: string; negate: boolean };
+  | { key: 'uri' | 'session' | 'method' | 'finding' | 'client' | 'text'; value: string; negate: boolean };
 
 export interface Filter {
   terms: FilterTerm[];
@@ -23,7 +24,7 @@ export interface Filter {
   notes: string[];
 }
 
-const KEYS = new Set(['is', 'uri', 'session', 'method', 'finding']);
+const KEYS = new Set(['is', 'uri', 'session', 'method', 'finding', 'client']);
 
 /** Findings that mean "the cached content may be older than the server's". */
 export const STALE_FINDINGS: ReadonlySet<FindingId> = new Set<FindingId>([
@@ -120,7 +121,7 @@ export function parseFilter(input: string): Filter {
       // A glob covers the whole URI and `*` stays within a segment: `uri:*.md` matches no `file:///docs/a.md`.
       notes.push(`uri:${value} is a glob over the whole URI, and * stays within one segment: try uri:**${value.replace(/^\*+/, '')}`);
     }
-    terms.push({ key: key as 'uri' | 'session' | 'method' | 'finding', value: key === 'uri' ? value : value.toLowerCase(), negate });
+    terms.push({ key: key as 'uri' | 'session' | 'method' | 'finding' | 'client', value: key === 'uri' ? value : value.toLowerCase(), negate });
   }
   return { terms, errors, notes };
 }
@@ -141,7 +142,8 @@ export function viewNotes(f: Filter, view: 'resources' | 'findings' | 'sessions'
       out.add(`is:${t.value} does not apply to messages`);
     }
     if (t.key === 'is' && t.value === 'rpc' && view === 'resources') out.add('is:rpc applies to the Messages view only');
-    if (view === 'sessions' && t.key !== 'session') out.add('only session: applies to the Sessions view');
+    if (view === 'sessions' && t.key !== 'session' && t.key !== 'client') out.add('only session: and client: apply to the Sessions view');
+    if (t.key === 'client' && view === 'messages') out.add('client: does not apply to the Messages view');
     if (view === 'findings' && (t.key === 'method' || (t.key === 'is' && !FINDING_IS.has(t.value)))) {
       out.add(t.key === 'method' ? 'method: applies to the Messages view only' : `is:${t.value} does not apply to findings`);
     }
@@ -172,6 +174,13 @@ export interface RowFacts {
   sessions: readonly string[];
   /** The titles its Findings column shows (uri-table.ts rowFindingTitles: a reason's own); else each id's catalogue title. */
   titles?: readonly string[] | undefined;
+  /** Its client's tag as the table shows it (client-tags.ts; '' or absent: one client, no tag). */
+  client?: string | undefined;
+}
+
+/** `client:` and free text against a client's tag as shown ('' when none is: one client). */
+export function clientMatches(value: string, tag: string | undefined): boolean {
+  return tag !== undefined && tag !== '' && tag.toLowerCase().includes(value);
 }
 
 /** undefined: the term says nothing about rows (is:rpc). */
@@ -207,7 +216,7 @@ function titleLower(id: FindingId): string {
 }
 
 /** Whether a term holds for a row; undefined when the term says nothing about rows (then it is ignored, negated or not). */
-function termMatchesRow(t: FilterTerm, { row, sessions, titles }: RowFacts): boolean | undefined {
+function termMatchesRow(t: FilterTerm, { row, sessions, titles, client }: RowFacts): boolean | undefined {
   switch (t.key) {
     case 'is':
       return rowIs(t.value, row);
@@ -219,6 +228,8 @@ function termMatchesRow(t: FilterTerm, { row, sessions, titles }: RowFacts): boo
       return row.findings.some((f) => f.includes(t.value));
     case 'method':
       return undefined;
+    case 'client':
+      return clientMatches(t.value, client);
     case 'text':
       // The ids and the titles the Findings column shows ("nobody" found no row while the column said "Cached, but
       // nobody is subscribed": an audit, 2026-12-05).
@@ -227,7 +238,9 @@ function termMatchesRow(t: FilterTerm, { row, sessions, titles }: RowFacts): boo
         row.uri.toLowerCase().includes(t.value) ||
         row.findings.some((f) => f.includes(t.value)) ||
         (titles ? titles.some((x) => x.toLowerCase().includes(t.value)) : row.findings.some((f) => titleLower(f).includes(t.value))) ||
-        row.status === t.value
+        row.status === t.value ||
+        // Its client's tag, shown beside the URI ("localhost" found no row while the tag said `iframe localhost:…`).
+        clientMatches(t.value, client)
       );
   }
 }
@@ -311,6 +324,7 @@ function termMatchesMessage(t: FilterTerm, m: MessageFacts, ctx: MessageContext)
     case 'method':
       return m.method.toLowerCase().includes(t.value);
     case 'finding':
+    case 'client':
       return undefined;
     case 'text': {
       const v = t.value;
@@ -328,11 +342,14 @@ export function matchesMessage(f: Filter, m: MessageFacts, ctx: MessageContext):
   return true;
 }
 
-/** A session lane passes unless a `session:` term excludes it; other terms do not apply to sessions. */
-export function matchesSession(f: Filter, ids: readonly string[]): boolean {
+/**
+ * A session lane passes unless a `session:` term excludes it (or, given its client's tag, a `client:` term); other
+ * terms do not apply to sessions.
+ */
+export function matchesSession(f: Filter, ids: readonly string[], client?: string): boolean {
   for (const t of f.terms) {
-    if (t.key !== 'session') continue;
-    const hit = ids.some((s) => sessionNameMatches(t.value, s));
+    if (t.key !== 'session' && (t.key !== 'client' || client === undefined)) continue;
+    const hit = t.key === 'client' ? clientMatches(t.value, client) : ids.some((s) => sessionNameMatches(t.value, s));
     if (hit === t.negate) return false;
   }
   return true;
@@ -342,6 +359,6 @@ export function matchesSession(f: Filter, ids: readonly string[]): boolean {
  * A session or listen passes unless a `session:` term excludes it by the names it is shown with (sessionNames; `name`:
  * the snapshot's sessionIdNamer, so a WebSocket is found as `WebSocket #2`).
  */
-export function matchesSessionView(f: Filter, s: Named, name?: SessionIdName): boolean {
-  return matchesSession(f, sessionNames(s, name));
+export function matchesSessionView(f: Filter, s: Named, name?: SessionIdName, client?: string): boolean {
+  return matchesSession(f, sessionNames(s, name), client);
 }

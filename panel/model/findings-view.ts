@@ -3,7 +3,7 @@
 import type { Finding } from '../../shared/engine/index.ts';
 import { SEVERITY_RANK } from '../../shared/findings/types.ts';
 import { reasonEntry } from '../../shared/findings/catalogue.ts';
-import { STALE_FINDINGS, uriMatches, type Filter } from './filter.ts';
+import { clientMatches, STALE_FINDINGS, uriMatches, type Filter } from './filter.ts';
 import { nameSessionsIn, sessionIdMatches, sessionIdNamer, type SessionIdName } from './session-label.ts';
 import { concernedSession, sessionsMatching, type SessionSpan } from './uri-table.ts';
 
@@ -14,6 +14,7 @@ export function findingMatches(f: Finding, filter: Filter, sessions: readonly Se
     // undefined: the term says nothing about findings (method:, is:stale…): ignored, negated or not.
     let hit: boolean | undefined;
     if (t.key === 'finding') hit = f.id.includes(t.value);
+    else if (t.key === 'client') hit = clientMatches(t.value, client);
     else if (t.key === 'uri') hit = f.uri !== undefined && uriMatches(t.value, f.uri);
     // Its own session, or one its detail names (the session that held a subscription lost on re-initialize), or one
     // it held in: findingSessions(f, sessions).some(sessionIdMatches), asked of the matching sessions only (uri-table.ts).

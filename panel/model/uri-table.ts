@@ -2,6 +2,7 @@
 // sessions that concern each row (for `session:`), keyboard movement of the selection, and the finding counts per
 // severity for the toolbar. Pure.
 import { findingRowKey, followsUriAcrossSessions, type EngineSnapshot, type Finding, type SessionView, type Severity, type UriRow } from '../../shared/engine/index.ts';
+import { clientKeyOf, clientTags } from './client-tags.ts';
 import { matchesRow, type Filter } from './filter.ts';
 import { formatAgoCoarse, formatDuration } from './format.ts';
 import { sessionIdMatches, sessionIdNamer, sessionLabel, withShownNames, type SessionIdName } from './session-label.ts';
@@ -46,7 +47,10 @@ function filterRowsNow(snapshot: Pick<EngineSnapshot, 'uris' | 'findings'> & Par
   // Matched by the names the views show too (a WebSocket's `WebSocket #2`, session-label.ts).
   const name = sessionIdNamer(snapshot.sessions ?? []);
   const titles = filter.terms.some((t) => t.key === 'text') ? rowFindingTitles(snapshot.findings) : undefined;
-  return snapshot.uris.filter((row) => matchesRow(filter, { row, sessions: withShownNames(sessions?.get(row.key) ?? [], name), titles: titles?.get(row.key) }));
+  // `client:` and free text find a row by its client's tag as the table shows it (client-tags.ts).
+  const clients = (snapshot as Partial<Pick<EngineSnapshot, 'clients'>>).clients;
+  const tags = clients && filter.terms.some((t) => t.key === 'text' || t.key === 'client') ? clientTags(clients, snapshot.uris) : undefined;
+  return snapshot.uris.filter((row) => matchesRow(filter, { row, sessions: withShownNames(sessions?.get(row.key) ?? [], name), titles: titles?.get(row.key), client: tags?.get(clientKeyOf(row)) }));
 }
 
 /**

@@ -82,6 +82,22 @@ it('keeps tabs apart, tags iframe frames, and segments navigations', async () =>
   await expect.poll(() => rows.first().locator('.client-tag').textContent()).toMatch(/^(top page|iframe .+\/inner)$/);
   await rows.filter({ has: panel.locator('.client-tag', { hasText: 'top page' }) }).dblclick();
   await expect.poll(() => panel.locator('.drawer').textContent()).toContain(`${site.url}/ (top page); shown as “top page”`);
+  // The filter finds a row by its client's tag, as text and by client: (it found none: a review).
+  const innerTag = `iframe ${new URL(site.altUrl!).host}/inner`;
+  await panel.keyboard.press('Escape');
+  await panel.fill('input[aria-label="Filter"]', 'client:iframe');
+  await expect.poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-client')))).toEqual([innerTag]);
+  await panel.fill('input[aria-label="Filter"]', '"top page"');
+  await expect.poll(() => rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-client')))).toEqual(['top page']);
+  await panel.fill('input[aria-label="Filter"]', '');
+  // The Sessions grid says whose each session is; its drawer names the page; client: narrows it.
+  await panel.click('[role="tab"][data-view="sessions"]');
+  const sessionRows = panel.locator('.session-row');
+  await expect.poll(async () => (await sessionRows.locator('.client-tag').allTextContents()).sort()).toEqual([innerTag, 'top page']);
+  await sessionRows.filter({ has: panel.locator('.client-tag', { hasText: 'iframe' }) }).click();
+  await expect.poll(() => panel.locator('.drawer').textContent()).toContain(`${site.altUrl}/inner (iframe); shown as “${innerTag}”`);
+  await panel.fill('input[aria-label="Filter"]', 'client:top');
+  await expect.poll(() => sessionRows.locator('.client-tag').allTextContents()).toEqual(['top page']);
   await panel.close();
 
   // A reload of tab A starts page segment 2; the iframe's new document belongs to it as well. A new document's
@@ -190,11 +206,13 @@ it('captures MCP that a page speaks for the first time from its own pagehide han
 
 it('a page whose iframe alone spoke MCP leaving empties the view as a top-level client\'s does; the panel as a tab is named by the page', async () => {
   const port = new URL(site.altUrl!).host;
-  site.routes.set('/host', html(`<h1>host, no MCP</h1><iframe src="${site.altUrl}/inner"></iframe>`));
+  // An iframe route of its own: the first test's tab has /inner in its log too.
+  site.routes.set('/inner-only', html('<p>inner</p><script src="/client.js"></script>'));
+  site.routes.set('/host', html(`<h1>host, no MCP</h1><iframe src="${site.altUrl}/inner-only"></iframe>`));
   site.routes.set('/away', html('<h1>away, no MCP</h1>'));
   const p = await browser.context.newPage();
   await p.goto(site.url + '/host');
-  const inner = await waitFor(async () => p.frames().find((f) => f.url() === `${site.altUrl}/inner`), 5000, 'iframe');
+  const inner = await waitFor(async () => p.frames().find((f) => f.url() === `${site.altUrl}/inner-only`), 5000, 'iframe');
   await inner.waitForFunction(() => (window as any).mcp);
   await inner.evaluate((u) => (window as any).mcp.connect('streamable', u), `${mcp.url}/mcp`);
   const sw = await browser.serviceWorker();
@@ -205,7 +223,7 @@ it('a page whose iframe alone spoke MCP leaving empties the view as a top-level 
         const store = (globalThis as any).mcpDevtools.tabs.store;
         for (const id of await store.allTabIds()) if ((await store.readAfter(id, 0, 1e7)).some((f: Frame) => f.kind === 'page-start' && !f.top && f.url === u)) return id as number;
         return undefined;
-      }, `${site.altUrl}/inner`),
+      }, `${site.altUrl}/inner-only`),
     10_000,
     'the iframe logged',
   );
@@ -215,11 +233,11 @@ it('a page whose iframe alone spoke MCP leaving empties the view as a top-level 
   // The host page navigates to a page that never speaks MCP: only the iframe's page-end comes.
   await p.goto(site.url + '/away');
   const note = await panel.waitForSelector('[data-page-left="true"]', { timeout: 10_000 });
-  expect(await note.textContent()).toContain(`${site.altUrl}/inner`);
+  expect(await note.textContent()).toContain(`${site.altUrl}/inner-only`);
   expect(await panel.isDisabled('button[aria-label="Export trace"]')).toBe(true);
   expect(await panel.textContent('[data-count="frames"]')).toMatch(/^0 frames \(\d+ of earlier pages hidden\)$/);
   // The tab closes: the notice names its page.
   await p.close();
-  await expect.poll(() => panel.textContent('body')).toContain(`The tab of ${port}/inner (tab ${tab}) was closed`);
+  await expect.poll(() => panel.textContent('body')).toContain(`The tab of ${port}/inner-only (tab ${tab}) was closed`);
   await panel.close();
 });

@@ -329,7 +329,7 @@ describe('matchesMessage and matchesSession', () => {
 
 describe('filter notes', () => {
   it('says when a word reads like a key but is not one (searched as text), not for URIs', () => {
-    expect(parseFilter('sesion:abc').notes).toEqual(['sesion: is not a filter key (is: uri: session: method: finding:): searched as text']);
+    expect(parseFilter('sesion:abc').notes).toEqual(['sesion: is not a filter key (is: uri: session: method: finding: client:): searched as text']);
     expect(parseFilter('sesion:abc').terms).toEqual([{ key: 'text', value: 'sesion:abc', negate: false }]);
     for (const uri of ['file:///docs/a.md', 'postgres://kb/1', 'urn:isbn:123', 'http://x/y', 'policy']) expect(parseFilter(uri).notes).toEqual([]);
     expect(parseFilter('session:abc').notes).toEqual([]);
@@ -338,7 +338,7 @@ describe('filter notes', () => {
     const f = parseFilter('method:read finding:stale is:warning session:S1');
     expect(viewNotes(f, 'resources')).toEqual(['method: applies to the Messages view only']);
     expect(viewNotes(f, 'messages')).toEqual(['finding: applies to the Resources and Findings views only', 'is:warning does not apply to messages']);
-    expect(viewNotes(f, 'sessions')).toContain('only session: applies to the Sessions view');
+    expect(viewNotes(f, 'sessions')).toContain('only session: and client: apply to the Sessions view');
     expect(viewNotes(parseFilter('session:S1'), 'sessions')).toEqual([]);
     expect(viewNotes(parseFilter('uri:file:///*'), 'resources')).toEqual([]);
     expect(viewNotes(parseFilter('is:cached method:x is:error is:stale'), 'findings')).toEqual(['is:cached does not apply to findings', 'method: applies to the Messages view only']);
