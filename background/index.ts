@@ -8,6 +8,7 @@ import { SettingsStore } from './settings.ts';
 import type { Settings } from '../shared/settings.ts';
 import { Tabs } from './tabs.ts';
 import { Badge } from './badge.ts';
+import { installMarkerSalt } from './marker-salt.ts';
 
 const tabs = new Tabs();
 const settings = new SettingsStore(tabs.store);
@@ -26,8 +27,10 @@ const relays = new RelayHub(tabs, panels, settings, (tabId, frames) =>
 );
 
 tabs.onWatched = (tabId, watched) => relays.setLive(tabId, watched);
-// (Stored in lower case: validateSettings normalizes them.)
-tabs.extraSecretHeaders = () => settings.get().then((s) => s.capture.extraSecretHeaders);
+// (Stored in lower case: validateSettings normalizes them.) Redacted with the stored marker salt: no frame is stored
+// before it is installed.
+const markerSalt = installMarkerSalt(tabs.store);
+tabs.extraSecretHeaders = () => Promise.all([settings.get(), markerSalt]).then(([s]) => s.capture.extraSecretHeaders);
 
 const applyCaps = (s: Settings) => (tabs.caps = { maxFrames: s.maxFrames, maxBytes: s.maxBytes });
 void settings.get().then(applyCaps);

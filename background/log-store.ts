@@ -266,6 +266,15 @@ export class LogStore {
     await this.use((db) => db.put('settings', settings, 'settings'));
   }
 
+  /** The salt of the background's redaction markers as written (background/marker-salt.ts checks it). */
+  async loadMarkerSalt(): Promise<unknown> {
+    return this.use((db) => db.get('settings', 'marker-salt'));
+  }
+
+  async saveMarkerSalt(salt: readonly number[]): Promise<void> {
+    await this.use((db) => db.put('settings', [...salt], 'marker-salt'));
+  }
+
   /** Replaces everything stored for the tab by `meta` and `chunk` (if any), in one transaction. */
   async replaceTab(meta: TabMeta, chunk: FrameChunk | undefined): Promise<void> {
     return this.use(async (db) => {

@@ -1,7 +1,9 @@
 // Redaction at the source of storage: secrets in headers and in URL query strings are replaced by a marker and a short
-// hash before a frame leaves the page, so a trace can be shared. The hash lets two requests be compared ("same token?")
-// without revealing the value. Pure; no browser API.
-import { hashText } from './hash.ts';
+// keyed hash before a frame leaves the page, so a trace can be shared. The hash lets two requests be compared ("same
+// token?") without revealing the value: it is keyed by a random salt that never leaves the browser (see markerKey), so
+// whoever holds a trace or HAR cannot confirm a guess nor brute-force a short secret (a PIN, a password) from it.
+// No browser API but crypto.getRandomValues (for the salt).
+import { hashText, TextHasher } from './hash.ts';
 import type { HeaderMap } from './frames.ts';
 
 export const REDACTED_PREFIX = '[redacted:';
@@ -34,7 +36,60 @@ export function isRedacted(value: string): boolean {
 // Headers whose value is a URL: its query and fragment get the same treatment as a request's.
 const URL_HEADERS = new Set(['referer', 'location', 'content-location']);
 
+// Taken when this module is evaluated — in the page hook at document_start, before any page script — so a page that
+// later replaces crypto.getRandomValues or Uint32Array cannot choose the salt.
+const cryptoObject: Crypto | undefined = typeof crypto === 'object' && crypto !== null && typeof crypto.getRandomValues === 'function' ? crypto : undefined;
+const getRandomValues = cryptoObject?.getRandomValues;
+const Words = Uint32Array;
+const fromCharCode = String.fromCharCode;
+
+/**
+ * The cyrb53 state after the salt: markers are this state fed the value. 128 random bits make a 64-bit state, so a
+ * guess can be checked only by knowing the salt. Made at the first redaction (a page that redacts nothing pays nothing),
+ * one per realm: per document in the page hook, per worker in the background (which installs a stored salt:
+ * setMarkerSalt), per panel for what an export redacts. Never written anywhere.
+ */
+let markerKey: TextHasher | undefined;
+
+function keyFrom(salt: ArrayLike<number>): TextHasher {
+  const h = new TextHasher(salt[0]! | 0);
+  let units = '';
+  for (let i = 1; i < salt.length; i++) units += fromCharCode(salt[i]! & 0xffff, salt[i]! >>> 16);
+  h.update(units);
+  return h;
+}
+
+/** 4 random 32-bit words (crypto.getRandomValues; Math.random only where a realm lacks it). */
+export function randomSalt(): number[] {
+  const words = new Words(4);
+  if (getRandomValues) getRandomValues.call(cryptoObject, words);
+  else for (let i = 0; i < 4; i++) words[i] = (Math.random() * 0x100000000) >>> 0;
+  return [...words];
+}
+
+/**
+ * Installs the salt markers are keyed with in this realm from now on (the background's, kept in its database, so a
+ * worker restart does not change them). A salt of 4 words, from randomSalt.
+ */
+export function setMarkerSalt(salt: readonly number[]): void {
+  markerKey = keyFrom(salt);
+}
+
+/**
+ * `[redacted:<8 hex>]`: the value keyed-hashed. Equal markers from one realm (one page load, for the hook) mean equal
+ * values (but for a 1 in 2^32 collision); a marker says nothing about the value without the salt, which no export holds.
+ */
 export function redactValue(value: string): string {
+  const h = (markerKey ??= keyFrom(randomSalt())).copy();
+  h.update(value);
+  return `${REDACTED_PREFIX}${h.digest().slice(0, 8)}]`;
+}
+
+/**
+ * The unkeyed marker of traces taken before markers were keyed (2026-12-06): only to match such a trace's values
+ * against each other (the decoder's legacy endpoint), never written to a new trace.
+ */
+export function unkeyedMarker(value: string): string {
   return `${REDACTED_PREFIX}${hashText(value).slice(0, 8)}]`;
 }
 
@@ -73,10 +128,10 @@ export function redactHeaders(headers: HeaderMap, extra: readonly string[] = [])
  * implicit flow returns `#access_token=…`; hash routers make it `#/access_token=…` or `#/cb?code=…`), of an absolute or
  * relative URL; leaves anything unparsable as is. The fragment is rewritten in place: only secret values change.
  */
-export function redactUrl(url: string): string {
+export function redactUrl(url: string, mark: (value: string) => string = redactValue): string {
   const hash = url.indexOf('#');
-  if (hash >= 0) return redactBeforeFragment(url.slice(0, hash)) + redactFragment(url.slice(hash));
-  return redactBeforeFragment(url);
+  if (hash >= 0) return redactBeforeFragment(url.slice(0, hash), mark) + redactFragment(url.slice(hash), mark);
+  return redactBeforeFragment(url, mark);
 }
 
 /**
@@ -88,12 +143,12 @@ const AUTHORITY_START = /^\s*(?:(?:https?|wss?):[/\\]*|[a-z][a-z0-9+.-]*:\/\/|[/
 const QUERY_PARAM = /(^\?|&)([^&=]+)=([^&]*)/g;
 
 /** The part before the fragment: only secret values change, the rest stays byte for byte as it was sent. */
-function redactBeforeFragment(url: string): string {
+function redactBeforeFragment(url: string, mark: (value: string) => string): string {
   const q = url.indexOf('?');
   let base = q < 0 ? url : url.slice(0, q);
   let query = q < 0 ? '' : url.slice(q);
-  if (base.includes('@')) base = redactUserinfo(base);
-  if (query.includes('=')) query = query.replace(QUERY_PARAM, redactPair);
+  if (base.includes('@')) base = redactUserinfo(base, mark);
+  if (query.includes('=')) query = query.replace(QUERY_PARAM, pairRedactor(mark));
   return base + query;
 }
 
@@ -102,7 +157,7 @@ function redactBeforeFragment(url: string): string {
  * with an empty or placeholder password (`sk_live_…:@`, `<token>:x-oauth-basic@`). It runs to the last `@` of the
  * authority, so an `@` inside it does not leave the rest in clear.
  */
-function redactUserinfo(base: string): string {
+function redactUserinfo(base: string, mark: (value: string) => string): string {
   const start = AUTHORITY_START.exec(base);
   if (!start) return base;
   const from = start[0].length;
@@ -112,13 +167,21 @@ function redactUserinfo(base: string): string {
   if (at <= 0) return base;
   const plain = decodeComponent(authority.slice(0, at));
   if (isRedacted(plain)) return base;
-  return base.slice(0, from) + encodeURIComponent(redactValue(plain)) + base.slice(from + at);
+  return base.slice(0, from) + encodeURIComponent(mark(plain)) + base.slice(from + at);
 }
 
-function redactPair(all: string, before: string, name: string, value: string): string {
+type PairReplacer = (all: string, before: string, name: string, value: string) => string;
+
+function redactPair(all: string, before: string, name: string, value: string, mark: (value: string) => string): string {
   const v = decodeComponent(value);
   if (!isSecretQueryParam(decodeComponent(name)) || isRedacted(v)) return all;
-  return `${before}${name}=${encodeURIComponent(redactValue(v))}`;
+  return `${before}${name}=${encodeURIComponent(mark(v))}`;
+}
+
+/** The keyed replacer made once (the hook redacts every request's URL); another marker's per call. */
+const keyedPair: PairReplacer = (all, before, name, value) => redactPair(all, before, name, value, redactValue);
+function pairRedactor(mark: (value: string) => string): PairReplacer {
+  return mark === redactValue ? keyedPair : (all, before, name, value) => redactPair(all, before, name, value, mark);
 }
 
 /** A query or fragment component decoded (`+` as space); as it is when it is not valid percent-encoding. */
@@ -161,7 +224,7 @@ export function redactSubprotocol(p: string): string {
   return /bearer|token|authorization|secret|api[-_.]?key|passw/i.test(p) && !isRedacted(p) ? redactValue(p) : p;
 }
 
-function redactFragment(fragment: string): string {
+function redactFragment(fragment: string, mark: (value: string) => string): string {
   if (!fragment.includes('=')) return fragment;
-  return fragment.replace(FRAGMENT_PARAM, redactPair);
+  return fragment.replace(FRAGMENT_PARAM, pairRedactor(mark));
 }

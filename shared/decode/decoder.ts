@@ -22,7 +22,7 @@ import { firstNonSpace, startsArray } from './batch-prefix.ts';
 import { isModernVersion, M, MODERN_ONLY_METHODS, SUBSCRIPTION_ID_META_KEY } from './protocol.ts';
 import type { ConnInfo, DecodedMessage, DecodeSink, Direction, ExchangeRole, RequestId, StreamKind, Transport } from './types.ts';
 import { endpointOf, legacySessionParam, queryParam, resolveAgainst } from './url-parts.ts';
-import { redactUrl } from '../redact.ts';
+import { redactUrl, unkeyedMarker } from '../redact.ts';
 
 // Hot-path helpers are plain functions, not inline arrows: arrows allocate per call (and tsx wraps each in __name).
 function anyModernOnly(methods: readonly string[] | undefined): boolean {
@@ -640,9 +640,11 @@ export class Decoder {
   }
 
   private onLegacyEndpoint(c: Conn, f: S<SseEventFrame>): void {
-    // The page's POSTs are logged with their secrets redacted: so is the URL they are matched against (a trace taken
-    // before the hook redacted endpoint events has the announced URL in clear).
-    const postUrl = redactUrl(resolveAgainst(c.url, f.data.text));
+    // The page's POSTs are logged with their secrets redacted: so is the URL they are matched against. The hook redacts
+    // the endpoint event with the very salt of the POSTs (one document), so such a URL is left as it is; a trace taken
+    // before the hook redacted endpoint events has the announced URL in clear and its POSTs' markers unkeyed (before
+    // 2026-12-06): redacted the same way, it matches them.
+    const postUrl = redactUrl(resolveAgainst(c.url, f.data.text), unkeyedMarker);
     const sid = legacySessionParam(postUrl) ?? postUrl;
     c.info = { ...c.info, transport: 'http-sse', generation: '2025', session: sid, role: 'get' };
     c.legacyCandidate = false;

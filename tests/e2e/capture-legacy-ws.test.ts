@@ -96,6 +96,11 @@ describe('legacy and WebSocket transports', () => {
     expect(JSON.stringify(frames)).not.toContain(LEGACY_KEY);
     const endpoint = frames.find((f) => f.kind === 'sse-event' && f.event === 'endpoint');
     expect(endpoint?.kind === 'sse-event' && endpoint.data.text).toMatch(/^\/message\?api_key=%5Bredacted%3A[0-9a-f]{8}%5D&sessionId=[0-9a-f-]{36}$/);
+    // Markers are keyed per page load: the POSTs of this page carry the endpoint's very marker.
+    const keyMarker = (u: string) => /api_key=(%5Bredacted%3A[0-9a-f]{8}%5D)/.exec(u)?.[1];
+    const posts = frames.flatMap((f) => (f.kind === 'http-request' && f.method === 'POST' ? [f.url] : []));
+    expect(posts.length).toBeGreaterThan(0);
+    expect(new Set(posts.map(keyMarker))).toEqual(new Set([keyMarker((endpoint as Extract<Frame, { kind: 'sse-event' }>).data.text)]));
     const engine = new Engine();
     engine.applyAll(frames);
     const snap = engine.snapshot(frames.at(-1)!.t);

@@ -13,10 +13,13 @@ export async function startBrowser(opts: Parameters<typeof launchChromium>[0] = 
 }
 
 /** The extension's tab id for a page (matched by its current URL). */
+const ANY_MARKER = '[redacted:00000000]';
+
 export async function tabIdOf(browser: Browser, page: Page): Promise<number> {
   const sw = await browser.serviceWorker();
-  // Page frames carry the URL as redacted at capture.
-  const url = redactUrl(page.url());
+  // Page frames carry the URL as redacted at capture, with markers keyed by the page's own salt: compared with every
+  // marker made the same (the page's are unknown here, and equal within one page).
+  const url = redactUrl(page.url(), () => ANY_MARKER);
   for (let i = 0; i < 50; i++) {
     // Without the "tabs" permission tabs.query hides URLs; the log knows each tab's pages from its page-start frames
     // (a page sends its page-start with its first MCP frame: call this after the page spoke MCP).
@@ -26,7 +29,8 @@ export async function tabIdOf(browser: Browser, page: Page): Promise<number> {
       let found: number | undefined;
       for (const tab of await store.allTabIds()) {
         const rows = await store.readAfter(tab, 0, 10_000_000);
-        if (rows.some((f) => f.kind === 'page-start' && f.frameId === 0 && f.url === u)) found = tab;
+        const anyMarker = (x: string) => x.replace(/%5Bredacted%3A[0-9a-f]{8}%5D/g, '%5Bredacted%3A00000000%5D');
+        if (rows.some((f) => f.kind === 'page-start' && f.frameId === 0 && anyMarker(f.url) === u)) found = tab;
       }
       return found;
     }, url);

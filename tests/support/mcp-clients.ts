@@ -4,7 +4,7 @@
 // the traffic they describe: `client.initialize(); client.read(uri, text); get.notify(updated(uri))`.
 import type { HeaderMap } from '../../shared/frames.ts';
 import type { FrameLog } from './frame-log.ts';
-import { redactUrl } from '../../shared/redact.ts';
+import { redactUrl, redactValue } from '../../shared/redact.ts';
 
 type Json = Record<string, unknown>;
 export type Outcome = 'complete' | 'aborted' | 'failed';
@@ -377,9 +377,12 @@ export class LegacySseClient {
     private via: 'fetch' | 'eventsource' = 'fetch',
   ) {}
 
-  /** `query` is added to the announced endpoint (`&api_key=…`): the page's POSTs carry it redacted, as the hook logs them. */
-  /** `version`: the MCP-Protocol-Version header of the GET (the SDK client sends it on a reconnect). */
-  connect(sessionId: string, query = '', version?: string): void {
+  /**
+   * `query` is added to the announced endpoint (`&api_key=…`): the page's POSTs carry it redacted, as the hook logs
+   * them (`mark`: the marker, keyed by default; unkeyedMarker for a trace from before markers were keyed).
+   * `version`: the MCP-Protocol-Version header of the GET (the SDK client sends it on a reconnect).
+   */
+  connect(sessionId: string, query = '', version?: string, mark: (value: string) => string = redactValue): void {
     if (this.via === 'fetch' || this.conn === '') {
       this.conn = this.log.newConn(this.via === 'fetch' ? 'sse' : 'es');
       if (this.via === 'fetch') {
@@ -390,7 +393,7 @@ export class LegacySseClient {
       }
     }
     if (this.via === 'eventsource') this.log.emit({ kind: 'es-open', conn: this.conn });
-    this.postUrl = redactUrl(new URL(`/message?sessionId=${sessionId}${query}`, this.sseUrl).href);
+    this.postUrl = redactUrl(new URL(`/message?sessionId=${sessionId}${query}`, this.sseUrl).href, mark);
     this.log.sseEvent(this.conn, `/message?sessionId=${sessionId}${query}`, { event: 'endpoint' });
   }
 

@@ -5,6 +5,7 @@ import { Decoder, type DecodedMessage, type WireEvent } from '../../../shared/de
 import { decodedJson } from '../../../shared/decode/decoded-json.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { LegacySseClient, ModernClient, request, result, StreamableClient, WsClient } from '../../support/mcp-clients.ts';
+import { unkeyedMarker } from '../../../shared/redact.ts';
 
 function decode(log: FrameLog) {
   const messages: DecodedMessage[] = [];
@@ -196,7 +197,8 @@ describe('legacy HTTP+SSE', () => {
   it('an endpoint announced with a token in clear (a trace from before the hook redacted it) still finds its redacted POSTs', () => {
     const log = new FrameLog();
     const c = new LegacySseClient(log, 'http://localhost:3001/sse');
-    c.connect('abc', '&api_key=SECRET42');
+    // (Such a trace's POSTs carry the markers of their time: unkeyed.)
+    c.connect('abc', '&api_key=SECRET42', undefined, unkeyedMarker);
     c.initialize();
     expect(c.postUrl).not.toContain('SECRET42');
     const { messages, wire } = decode(log);
