@@ -179,9 +179,12 @@ function queryList(url: string): HarNameValue[] {
 }
 
 
-/** Bytes of a captured payload; -1 when unknown (a body that was not text at capture: its text is a description). */
+/**
+ * Bytes of a captured payload; -1 when unknown (a body that was not text at capture: its text is a description, and
+ * its size is known only when `truncated` carries it).
+ */
 function payloadSize(p: Payload): number {
-  if (p.opaque) return -1;
+  if (p.opaque) return p.truncated ? p.truncated.bytes : -1;
   return p.truncated ? p.truncated.bytes : utf8Length(p.text);
 }
 
@@ -192,8 +195,8 @@ function withoutFragment(u: string): string {
 }
 
 function truncationNote(p: Payload): string | undefined {
+  if (p.opaque) return `not text at capture; text is a description${p.truncated ? ` (${p.truncated.bytes} bytes, hash ${p.truncated.hash} of its bytes)` : ''}`;
   if (p.truncated) return `truncated at capture: ${p.truncated.bytes} bytes in full, hash ${p.truncated.hash}; text is a prefix`;
-  if (p.opaque) return 'not text at capture; text is a description';
   return undefined;
 }
 

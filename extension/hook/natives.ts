@@ -12,6 +12,7 @@ export const natives = {
   TextDecoder: window.TextDecoder,
   blobText: Blob.prototype.text,
   blobSlice: Blob.prototype.slice,
+  blobArrayBuffer: Blob.prototype.arrayBuffer as (this: Blob) => Promise<ArrayBuffer>,
   Uint8Array: window.Uint8Array,
   getReader: ReadableStream.prototype.getReader as (this: ReadableStream<Uint8Array>) => ReadableStreamDefaultReader<Uint8Array>,
   readerRead: ReadableStreamDefaultReader.prototype.read as (this: ReadableStreamDefaultReader<Uint8Array>) => Promise<ReadableStreamReadResult<Uint8Array>>,

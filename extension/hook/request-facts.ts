@@ -1,6 +1,7 @@
 // Reads what a fetch() call is about to send (method, absolute URL, headers, body text) without consuming anything the
 // page still needs: a Request's body is read from a clone, taken before the native fetch uses the original.
 import type { HeaderMap, Payload } from '../../shared/frames.ts';
+import { TextHasher } from '../../shared/hash.ts';
 import { makePayload, opaquePayload } from '../../shared/payload.ts';
 import { redactHeaderValue } from '../../shared/redact.ts';
 import { ignore, natives, web } from './natives.ts';
@@ -15,6 +16,31 @@ export interface RequestFacts {
   bodyLater?: Promise<string>;
   /** Body we do not read (FormData, a ReadableStream). */
   bodyOpaque?: string;
+  /**
+   * Set when the body read is not UTF-8 text (an image, a file in a multipart form): its true size and the hash of its
+   * bytes. Its text is then '' (a lossy decoding would log bytes the page did not send).
+   */
+  bodyBinary?: { bytes: number; hash: string };
+}
+
+/** Bytes that are not UTF-8 text: hashed as they are (cyrb53, each byte one unit), and counted. */
+function binaryOf(chunks: readonly Uint8Array[]): { bytes: number; hash: string } {
+  const h = new TextHasher();
+  let bytes = 0;
+  for (const c of chunks) {
+    h.updateBytes(c);
+    bytes += c.byteLength;
+  }
+  return { bytes, hash: h.digest() };
+}
+
+/** The text of `bytes` when they are valid UTF-8; undefined when not (a fatal decoder: no U+FFFD stands in). */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return new natives.TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 export function headersToMap(h: Headers): HeaderMap {
@@ -58,32 +84,67 @@ export type KeepReading = (facts: RequestFacts, head: string) => boolean;
 
 /**
  * The text of a Blob body, without reading a large upload that is not MCP: the first PROBE_BYTES decide, and only when
- * they say MCP is the rest read (a 1 GB file upload costs the page a 64 KiB read, not a 1 GB string).
+ * they say MCP is the rest read (a 1 GB file upload costs the page a 64 KiB read, not a 1 GB string). A body read
+ * whole that is not UTF-8 sets facts.bodyBinary.
  */
-async function probedText(blob: Promise<Blob>, keep: (head: string) => boolean): Promise<string> {
+async function probedText(blob: Promise<Blob>, facts: RequestFacts, keep: (head: string) => boolean): Promise<string> {
   const b = await blob;
-  const text = (x: Blob) => natives.blobText.call(x);
-  if (b.size <= PROBE_BYTES) return text(b);
-  const head = await text(natives.blobSlice.call(b, 0, PROBE_BYTES));
-  return keep(head) ? text(b) : head;
+  const whole = async (x: Blob) => {
+    const bytes = new natives.Uint8Array(await natives.blobArrayBuffer.call(x));
+    const text = utf8Text(bytes);
+    if (text !== undefined) return text;
+    facts.bodyBinary = binaryOf([bytes]);
+    return '';
+  };
+  if (b.size <= PROBE_BYTES) return whole(b);
+  const head = await natives.blobText.call(natives.blobSlice.call(b, 0, PROBE_BYTES));
+  return keep(head) ? whole(b) : head;
 }
 
 /**
  * The text of a Request's body (read from a clone), the same way: its first PROBE_BYTES decide, and only an MCP body is
  * read to its end. A clone of a body that is a stream pulls the page's stream: a large or endless upload that is not
- * MCP is pulled no further than the probe (the clone is cancelled; the page's own copy goes on as without us).
+ * MCP is pulled no further than the probe (the clone is cancelled; the page's own copy goes on as without us). Bytes
+ * that are not UTF-8 (a Blob, a typed array or a form with a file, all read here from the Request fetch-tap made) set
+ * facts.bodyBinary: the chunks are kept (views, no copies) until the body proves to be text or not, and hashed then.
  */
-async function probedStream(body: ReadableStream<Uint8Array>, keep: (head: string) => boolean): Promise<string> {
+async function probedStream(body: ReadableStream<Uint8Array>, facts: RequestFacts, keep: (head: string) => boolean): Promise<string> {
   const reader = natives.getReader.call(body);
-  const decoder = new natives.TextDecoder();
+  const decoder = new natives.TextDecoder('utf-8', { fatal: true });
+  let chunks: Uint8Array[] | undefined = [];
+  let hasher: TextHasher | undefined;
   let text = '';
   let bytes = 0;
   let decided = false;
+  const notText = () => {
+    hasher = new TextHasher();
+    for (const c of chunks!) hasher.updateBytes(c);
+    chunks = undefined;
+    text = '';
+  };
   for (;;) {
     const { done, value } = await natives.readerRead.call(reader);
-    if (done) return text + decoder.decode();
-    text += decoder.decode(value, { stream: true });
+    if (done) {
+      if (!hasher) {
+        try {
+          return text + decoder.decode();
+        } catch {
+          notText(); // (It ends inside a character.)
+        }
+      }
+      facts.bodyBinary = { bytes, hash: hasher!.digest() };
+      return '';
+    }
     bytes += value.byteLength;
+    if (hasher) hasher.updateBytes(value);
+    else {
+      chunks!.push(value);
+      try {
+        text += decoder.decode(value, { stream: true });
+      } catch {
+        notText();
+      }
+    }
     if (!decided && bytes >= PROBE_BYTES) {
       decided = true;
       if (!keep(text)) {
@@ -94,24 +155,33 @@ async function probedStream(body: ReadableStream<Uint8Array>, keep: (head: strin
   }
 }
 
-/** A buffer body's text; one larger than the probe is decoded whole only when its start says MCP. */
-function bufferText(body: ArrayBuffer | ArrayBufferView, keep: (head: string) => boolean): string {
+/**
+ * A buffer body's text; one larger than the probe is decoded whole only when its start says MCP. One that is not
+ * UTF-8 sets facts.bodyBinary.
+ */
+function bufferText(body: ArrayBuffer | ArrayBufferView, facts: RequestFacts, keep: (head: string) => boolean): string {
   // The natives (a page may have replaced Uint8Array or its methods): views, no copies.
   const buffer = body instanceof ArrayBuffer ? body : body.buffer;
   const offset = body instanceof ArrayBuffer ? 0 : body.byteOffset;
   const length = body.byteLength;
-  const decoder = new natives.TextDecoder();
-  if (length <= PROBE_BYTES) return decoder.decode(new natives.Uint8Array(buffer, offset, length));
-  const head = decoder.decode(new natives.Uint8Array(buffer, offset, PROBE_BYTES));
-  return keep(head) ? decoder.decode(new natives.Uint8Array(buffer, offset, length)) : head;
+  const whole = () => {
+    const bytes = new natives.Uint8Array(buffer, offset, length);
+    const text = utf8Text(bytes);
+    if (text !== undefined) return text;
+    facts.bodyBinary = binaryOf([bytes]);
+    return '';
+  };
+  if (length <= PROBE_BYTES) return whole();
+  const head = new natives.TextDecoder().decode(new natives.Uint8Array(buffer, offset, PROBE_BYTES));
+  return keep(head) ? whole() : head;
 }
 
 function bodyFacts(body: unknown, facts: RequestFacts, keep: KeepReading): void {
   if (body === undefined || body === null) return;
   if (typeof body === 'string') facts.bodyText = body;
   else if (body instanceof URLSearchParams) facts.bodyText = web.searchParamsToString.call(body);
-  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) facts.bodyText = bufferText(body, (head) => keep(facts, head));
-  else if (body instanceof Blob) facts.bodyLater = probedText(Promise.resolve(body), (head) => keep(facts, head));
+  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) facts.bodyText = bufferText(body, facts, (head) => keep(facts, head));
+  else if (body instanceof Blob) facts.bodyLater = probedText(Promise.resolve(body), facts, (head) => keep(facts, head));
   else if (body instanceof FormData) facts.bodyOpaque = '[FormData body]';
   else if (body instanceof ReadableStream) facts.bodyOpaque = '[ReadableStream body]';
   // (Any other object is sent as its toString() says: not called here; fetch-tap reads such a body from its Request.)
@@ -223,12 +293,18 @@ export function requestFacts(input: unknown, init: RequestInit | undefined, keep
     // (Without a clone taken before the native fetch: a Request's body not used yet is cloned now.)
     const source = bodyClone ?? (isRequest && web.requestBody.call(input) !== null && !web.requestBodyUsed.call(input) ? web.requestClone.call(input) : undefined);
     const body = source ? web.requestBody.call(source) : null;
-    if (body) facts.bodyLater = probedStream(body, (head) => keep(facts, head));
+    if (body) facts.bodyLater = probedStream(body, facts, (head) => keep(facts, head));
   }
   return facts;
 }
 
+/**
+ * The request frame's body. One that is not UTF-8 text is opaque: a description, with its true size and the hash of
+ * its bytes in `truncated` (docs/trace-format.md).
+ */
 export function bodyPayload(facts: RequestFacts, text: string | undefined, capBytes: number): Payload | undefined {
+  const bin = facts.bodyBinary;
+  if (bin) return { ...opaquePayload(`[binary body, ${bin.bytes} bytes]`), truncated: bin };
   if (text !== undefined) return makePayload(text, capBytes);
   if (facts.bodyOpaque) return opaquePayload(facts.bodyOpaque);
   return undefined;

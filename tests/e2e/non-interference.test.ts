@@ -116,6 +116,13 @@ it('gives the page exactly the same observations with and without the extension'
   // A Request input's body is captured from the clone taken before the native fetch used it.
   const viaRequest = frames.find((f) => f.kind === 'http-request' && f.url.endsWith('/echo-headers') && (f.body?.text ?? '').includes('"id":8'));
   expect(viaRequest && viaRequest.kind === 'http-request' && JSON.parse(viaRequest.body!.text).method).toBe('resources/read');
+  // Binary bodies reached the server as sent, and are logged opaque with their true size, not as lossy text.
+  const sent = { bytes: 4, sha256: '3e6f9aae16382bf563d8991b6da1b92213911f0dd5deea3ecaccf2f35a56794a' }; // SHA-256 of the bytes 1, 2, 3, 255
+  expect(r.binaryBodies).toMatchObject({ blob: sent, typed: sent, buffer: sent, request: sent });
+  const binaries = frames.flatMap((f) => (f.kind === 'http-request' && f.url.endsWith('/echo-bytes') ? [f.body] : []));
+  expect(binaries).toHaveLength(5);
+  for (const b of binaries.slice(0, 4)) expect(b).toEqual({ text: '[binary body, 4 bytes]', opaque: true, truncated: { bytes: 4, hash: expect.stringMatching(/^[0-9a-f]{14}$/) } });
+  expect(binaries[4]).toMatchObject({ opaque: true, truncated: { bytes: r.binaryBodies.formBytes } });
   // Each cancelled SSE body ends as the page's abort, not as a body read to its end.
   const foreverConns = frames.flatMap((f) => (f.kind === 'http-request' && f.url.endsWith('/rpc-sse-forever') ? [f.conn] : []));
   expect(foreverConns.length).toBe(CANCELS.length);

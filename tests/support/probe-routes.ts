@@ -1,6 +1,7 @@
 // Server side of the non-interference probes (tests/e2e/clients/probes.ts): JSON-RPC over JSON and SSE, redirects,
 // slow heads and bodies, binary bodies, a never-ending SSE stream whose disconnect is observable, an EventSource feed
 // and a WebSocket echo.
+import { createHash } from 'node:crypto';
 import { WebSocketServer } from 'ws';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StaticServer } from './static-server.ts';
@@ -36,6 +37,15 @@ export function installProbeRoutes(site: StaticServer): void {
     const seen = { contentType: req.headers['content-type'] ?? null, protocol: req.headers['mcp-protocol-version'] ?? null };
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ jsonrpc: '2.0', id, result: { contents: [{ uri: 'file:///docs/policy.md', text: JSON.stringify(seen) }] } }));
+  });
+  // Answers with the size and SHA-256 of the bytes the request arrived with (a binary body must reach the server as sent).
+  r.set('/echo-bytes', async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks);
+    const seen = { bytes: body.byteLength, sha256: createHash('sha256').update(body).digest('hex') };
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: JSON.stringify(seen) } }));
   });
   r.set('/rpc-404', async (req, res) => {
     await bodyOf(req);

@@ -216,6 +216,28 @@ export async function runProbes(base: string, deadUrl: string, wsUrl: string) {
   await probe('networkFailurePlain', () => errorOf(fetch(deadUrl)));
   await probe('badUrl', () => errorOf(fetch('http://[::1', post(rpc(1)))));
   await probe('badHeaders', () => errorOf(fetch(`${base}/rpc`, { method: 'POST', headers: { 'bad header': 'x' }, body: rpc(1) })));
+  await probe('binaryBodies', async () => {
+    // Bodies that are not UTF-8 text reach the server byte for byte (the tap reads them from a clone, and logs them
+    // opaque: their size and hash, no lossy text). A form's boundary is random: only its size compares.
+    const bin = () => new Uint8Array([1, 2, 3, 255]);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array([0, 255, 254, 1, 2])]), 'f.bin');
+    const seen = async (input: string | Request, init?: RequestInit) => {
+      const r = await fetch(input, init);
+      return JSON.parse(((await r.json()) as { error: { message: string } }).error.message) as { bytes: number; sha256: string };
+    };
+    const url = `${base}/echo-bytes`;
+    // (An MCP header makes them MCP to the tap: a binary body is never JSON-RPC.)
+    const headers = { 'mcp-protocol-version': '2025-11-25', accept: 'application/json, text/event-stream' };
+    const mcpPost = (body: BodyInit): RequestInit => ({ method: 'POST', headers: { ...headers, 'content-type': 'application/octet-stream' }, body });
+    return {
+      blob: await seen(url, mcpPost(new Blob([bin()]))),
+      typed: await seen(url, mcpPost(bin())),
+      buffer: await seen(url, mcpPost(bin().buffer)),
+      request: await seen(new Request(url, mcpPost(bin()))),
+      formBytes: (await seen(url, { method: 'POST', headers, body: form })).bytes,
+    };
+  });
   await probe('oneShotHeaders', async () => {
     // Headers from a generator can be iterated once: the native fetch must get them, not the tap.
     function* headers(): Generator<[string, string]> {

@@ -1,6 +1,7 @@
 // What the fetch tap reads of a request body it has to read asynchronously (a Blob, a Request's body): the first 64 KiB
 // decide, and only an MCP body is read whole — a large upload that is not MCP is never turned into a string.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TextHasher } from '../../../shared/hash.ts';
 
 const reads: number[] = [];
 let requestFacts: typeof import('../../../extension/hook/request-facts.ts').requestFacts;
@@ -8,22 +9,70 @@ let PROBE_BYTES: number;
 let redactedHeaderMap: typeof import('../../../extension/hook/request-facts.ts').redactedHeaderMap;
 let plainArgs: typeof import('../../../extension/hook/request-facts.ts').plainArgs;
 let dataInit: typeof import('../../../extension/hook/request-facts.ts').dataInit;
+let bodyPayload: typeof import('../../../extension/hook/request-facts.ts').bodyPayload;
 let requestedProtocols: typeof import('../../../extension/hook/websocket-tap.ts').requestedProtocols;
 
 beforeAll(async () => {
-  // The hook captures its natives at import (document_start in a page): spy on Blob.text first, give it a window.
-  const text = Blob.prototype.text;
-  Blob.prototype.text = function (this: Blob) {
+  // The hook captures its natives at import (document_start in a page): spy on Blob's reads first, give it a window.
+  // (Blob.arrayBuffer: the tap reads a Blob whole as bytes, its probe as text, which Node's Blob.text reads through it.)
+  const arrayBuffer = Blob.prototype.arrayBuffer;
+  Blob.prototype.arrayBuffer = function (this: Blob) {
     reads.push(this.size);
-    return text.call(this);
+    return arrayBuffer.call(this);
   };
   Object.assign(globalThis, { window: globalThis, document: { baseURI: 'http://127.0.0.1/app/' } });
-  ({ requestFacts, PROBE_BYTES, redactedHeaderMap, plainArgs, dataInit } = await import('../../../extension/hook/request-facts.ts'));
+  ({ requestFacts, PROBE_BYTES, redactedHeaderMap, plainArgs, dataInit, bodyPayload } = await import('../../../extension/hook/request-facts.ts'));
   ({ requestedProtocols } = await import('../../../extension/hook/websocket-tap.ts'));
 });
 
 const rpc = (pad: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { pad: 'x'.repeat(pad) } });
 const upload = (bytes: number) => new Blob([new Uint8Array(bytes).fill(65)], { type: 'application/octet-stream' });
+
+/** cyrb53 over bytes, each byte one unit: the hash an opaque body carries. */
+function bytesHash(...parts: Uint8Array[]): string {
+  const h = new TextHasher();
+  for (const p of parts) h.updateBytes(p);
+  return h.digest();
+}
+
+describe('requestFacts: binary bodies (review-b #10: Blob([1,2,3,255]) was logged as "\\u0001\\u0002\\u0003\\ufffd", unmarked)', () => {
+  const BIN = new Uint8Array([1, 2, 3, 255]);
+  const binaryPayload = (bytes: number, hash: string) => ({ text: `[binary body, ${bytes} bytes]`, opaque: true, truncated: { bytes, hash } });
+
+  it('a Blob, a buffer or a typed array that is not UTF-8 is opaque, with its true size and the hash of its bytes', async () => {
+    for (const body of [new Blob([BIN]), BIN.buffer.slice(0), BIN, new DataView(new Uint8Array([9, 1, 2, 3, 255]).buffer, 1)]) {
+      const f = requestFacts('/mcp', { method: 'POST', body }, () => true);
+      const text = f.bodyLater ? await f.bodyLater : f.bodyText;
+      expect(bodyPayload(f, text, 1024)).toEqual(binaryPayload(4, bytesHash(BIN)));
+    }
+  });
+
+  it('the same through a Request (what the fetch tap reads): a Blob, and a form with a binary file', async () => {
+    const viaBlob = requestFacts(new Request('http://127.0.0.1/mcp', { method: 'POST', body: new Blob([BIN]) }), undefined, () => true);
+    expect(bodyPayload(viaBlob, await viaBlob.bodyLater, 1024)).toEqual(binaryPayload(4, bytesHash(BIN)));
+    const form = new FormData();
+    form.append('file', new Blob([BIN]), 'f.bin');
+    const sent = new Uint8Array(await new Request('http://127.0.0.1/mcp', { method: 'POST', body: form }).arrayBuffer());
+    const viaForm = requestFacts(new Request('http://127.0.0.1/mcp', { method: 'POST', body: form }), undefined, () => true);
+    const p = bodyPayload(viaForm, await viaForm.bodyLater, 1024)!;
+    expect(p.opaque).toBe(true);
+    // (The boundary differs between two Requests made of one form; its length does not.)
+    expect(p.truncated!.bytes).toBe(sent.byteLength);
+  });
+
+  it('a stream that turns out not to be UTF-8 in a later chunk is hashed whole; a character split across chunks stays text', async () => {
+    const stream = (...chunks: Uint8Array[]) => new ReadableStream<Uint8Array>({ start: (c) => { for (const x of chunks) c.enqueue(x); c.close(); } });
+    const a = new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"');
+    const f = requestFacts(new Request('http://127.0.0.1/mcp', { method: 'POST', body: stream(a, BIN), duplex: 'half' } as RequestInit), undefined, () => true);
+    expect(bodyPayload(f, await f.bodyLater, 1024)).toEqual(binaryPayload(a.length + 4, bytesHash(a, BIN)));
+    const euro = new TextEncoder().encode('{"x":"€"}');
+    const g = requestFacts(new Request('http://127.0.0.1/mcp', { method: 'POST', body: stream(euro.slice(0, 7), euro.slice(7)), duplex: 'half' } as RequestInit), undefined, () => true);
+    expect(bodyPayload(g, await g.bodyLater, 1024)).toEqual({ text: '{"x":"€"}' });
+    // Ending inside a character is not text either.
+    const h = requestFacts(new Request('http://127.0.0.1/mcp', { method: 'POST', body: stream(euro.slice(0, 7)), duplex: 'half' } as RequestInit), undefined, () => true);
+    expect(bodyPayload(h, await h.bodyLater, 1024)).toEqual(binaryPayload(7, bytesHash(euro.slice(0, 7))));
+  });
+});
 
 describe('requestFacts: asynchronous bodies', () => {
   it('reads only the first 64 KiB of a large body the probe says is not MCP', async () => {
