@@ -118,6 +118,9 @@ it('applies capture settings to the page and refuses invalid ones', async () => 
   }, 10_000, 'the fresh page logged');
   const req = first.find((f) => f.kind === 'http-request');
   expect(req?.kind === 'http-request' && req.headers['x-tenant']).toMatch(/^\[redacted:/);
+  // The worker keys these markers with its own salt, kept in its database: the same value, the same marker on every
+  // page (unlike the page's markers, keyed per document).
+  expect(req?.kind === 'http-request' && req.headers['x-tenant']).toBe(requests.at(-1)!.kind === 'http-request' && requests.at(-1)!.headers['x-tenant']);
   const body = first.find((f) => f.kind === 'http-body');
   expect(body?.kind === 'http-body' && body.body.text.length).toBe(4096);
   expect(body?.kind === 'http-body' && body.body.truncated?.bytes).toBeGreaterThan(1024 * 1024);
