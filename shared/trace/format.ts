@@ -27,14 +27,15 @@ export interface TraceFileV1 {
   /** When the file was written, ISO 8601. */
   createdAt: string;
   /** The inspected page (its top-level URL when the export was made). */
+  /** `title` is reserved: nothing writes it (an imported trace's is carried over). */
   page: { url: string; title?: string };
   /** What was done to secrets and large bodies before the frames were stored. */
   redaction: {
     /** Secret headers and token-like query parameters were replaced by `[redacted:<hash>]`. */
     enabled: boolean;
-    /** Bodies above this size kept a prefix, their size and a hash. */
+    /** The body cap set when the trace was exported; each body cut at capture carries its own `truncated`. */
     bodyCapBytes?: number;
-    /** How many values were redacted, when known. */
+    /** Reserved: nothing writes it; files that have it import (docs/trace-format.md). */
     redactedValues?: number;
   };
   /** Frames the capture lost before the export: the analysis of such a trace is partial. */
