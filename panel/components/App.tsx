@@ -31,6 +31,7 @@ import { Timeline } from './Timeline.tsx';
 import { Toolbar, type ToolbarActions } from './Toolbar.tsx';
 import { UriTable } from './UriTable.tsx';
 import { viewHandlers } from './view-handlers.ts';
+import { isSearchMessage, searchApplier } from '../devtools-search.ts';
 
 /** The context of a filter that reads none of it (no is:stale, is:problem, is:phantom). */
 const NO_CONTEXT: MessageContext = { staleUris: new Set(), phantomUris: new Set(), problemUris: new Set() };
@@ -119,6 +120,22 @@ export function App({ store, connection, settingsLink }: Props) {
   useEffect(() => {
     if (settingsError) setSettingsPending(false);
   }, [settingsError]);
+
+  // Inside devtools, DevTools' own Find bar (Ctrl/⌘+F there) drives the filter; extension/devtools.ts forwards it.
+  useEffect(() => {
+    const apply = searchApplier({
+      filterText: () => store.filterText.value,
+      setFilterText: (t) => (store.filterText.value = t),
+      // Enter / Shift+Enter in the Find bar: the view's list moves its selection, as ↓ / ↑ there would, focus staying
+      // in the Find bar.
+      step: (dir) => document.querySelector('.main .vlist')?.dispatchEvent(new KeyboardEvent('keydown', { key: dir > 0 ? 'ArrowDown' : 'ArrowUp', bubbles: true, cancelable: true })),
+    });
+    const onMessage = (e: MessageEvent) => {
+      if (e.origin === location.origin && isSearchMessage(e.data)) apply(e.data);
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
