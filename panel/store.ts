@@ -296,6 +296,34 @@ export class PanelStore {
     return true;
   }
   readonly view = signal<ViewName>('resources');
+  /**
+   * The drawer belongs to the view it was opened in (review 2026-12-06: a frame's drawer stayed open over Findings,
+   * and at 400 px covered it). Going to another view hides it with its Back steps; coming back shows it again, as
+   * devtools' Network panel keeps its request open while the Console is in front. Kept only while the engine it was
+   * opened on is the one in view: Clear, a new page, an import, a trim or new settings (a new engine, whose messages and
+   * sessions are numbered afresh) drop the hidden drawers, as they close the one in front.
+   */
+  private hiddenDrawers = new Map<ViewName, { d: DrawerTarget; history: readonly DrawerTarget[]; via: DrawerTarget | null; engine: Engine }>();
+  private drawerView: ViewName = 'resources';
+  /** The drawer a view brought back with it (not opened by the user now): it does not take the focus (DetailDrawer). */
+  restoredDrawer: DrawerTarget | null = null;
+
+  private drawerFollowsView(v: ViewName): void {
+    if (v === this.drawerView) return;
+    const d = this.drawer.value;
+    if (d) this.hiddenDrawers.set(this.drawerView, { d, history: this.drawerHistory.value, via: this.drawerVia, engine: this.engine });
+    else this.hiddenDrawers.delete(this.drawerView);
+    this.drawerView = v;
+    const back = this.hiddenDrawers.get(v);
+    this.hiddenDrawers.delete(v);
+    const again = back && back.engine === this.engine ? back : undefined;
+    this.restoredDrawer = again?.d ?? null;
+    batch(() => {
+      this.drawerHistory.value = again?.history ?? [];
+      this.drawerVia = again?.via ?? null;
+      this.drawer.value = again?.d ?? null;
+    });
+  }
   /** Frames received but not yet in view because the panel is paused (or still being caught up with). */
   readonly waiting = signal(0);
   /**
@@ -313,6 +341,7 @@ export class PanelStore {
 
   constructor() {
     this.engine = new Engine(engineOptions(DEFAULT_SETTINGS));
+    this.view.subscribe((v) => this.drawerFollowsView(v));
   }
 
   // ---- sources ----------------------------------------------------------------------------------------------------

@@ -538,6 +538,8 @@ export function DetailDrawer({ store, target, snapshot, onClose, open }: Props) 
     const active = document.activeElement;
     const opening = !shown.current;
     shown.current = true;
+    // Shown again with its view (the view tab keeps the focus, ← → walk on), not opened now.
+    if (opening && store.restoredDrawer === target) return;
     if (opening || active === null || active === document.body || (el?.contains(active) ?? false)) {
       // Moved inside the drawer (a link, Back): on Back when there is one, so Enter walks back again.
       const to = (!opening && el?.querySelector<HTMLElement>('.drawer-back')) || el?.querySelector<HTMLElement>('.drawer-close');
