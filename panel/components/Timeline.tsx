@@ -28,6 +28,7 @@ import {
   type TimelineIndex,
 } from '../model/timeline.ts';
 import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
+import { isMessageStop, stopWhat } from '../model/scrub-stop.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { probe } from '../perf.ts';
 import { THEME_CHANGE } from '../store.ts';
@@ -97,7 +98,7 @@ function TimelineView(props: Props) {
     const stale = staleIntervals(snapshot, laneNow);
     const tags = snapshotClientTags(snapshot);
     const ul = rows.map(
-      (r): LaneSpec => ({ kind: 'uri', id: r.key, label: tags.has(clientKeyOf(r)) ? `${r.uri} (${tags.get(clientKeyOf(r))})` : r.uri, uri: r.uri, lane: index.lanes.get(r.key), stale: stale.get(r.key) ?? [], selected: r.key === selectedKey }),
+      (r): LaneSpec => ({ kind: 'uri', id: r.key, label: tags.has(clientKeyOf(r)) ? `${r.uri} (${tags.get(clientKeyOf(r))})` : r.uri, client: tags.get(clientKeyOf(r)), uri: r.uri, lane: index.lanes.get(r.key), stale: stale.get(r.key) ?? [], selected: r.key === selectedKey }),
     );
     return [...sl, ...ul];
     // The index grows in place; `snapshot` changes whenever it did.
@@ -221,6 +222,34 @@ function TimelineView(props: Props) {
   };
 
   const visibleLanes = lanes.slice(firstLane, firstLane + visibleCount);
+  // The lane names are one Tab stop (roving tabindex): the lane last focused, or the first in sight; ↑ ↓ Home End
+  // PgUp PgDn move among all the lanes (scrolling them), Enter or Space acts on the one focused.
+  const [activeLane, setActiveLane] = useState<string | null>(null);
+  const tabLane = visibleLanes.some((l) => l.id === activeLane) ? activeLane : (visibleLanes[0]?.id ?? null);
+  const focusLane = useRef<string | null>(null);
+  useEffect(() => {
+    const id = focusLane.current;
+    if (id === null) return;
+    focusLane.current = null;
+    for (const el of bodyRef.current?.querySelectorAll<HTMLElement>('.lane-label') ?? []) if (el.dataset.laneId === id) el.focus({ preventScroll: true });
+  });
+  const laneKeys = (e: KeyboardEvent) => {
+    const from = (e.target as HTMLElement).dataset?.laneId;
+    const at = lanes.findIndex((l) => l.id === from);
+    if (at < 0) return;
+    const inSight = Math.max(1, Math.floor((size.h - AXIS_H) / LANE_H));
+    const k = e.key;
+    const to =
+      k === 'ArrowDown' ? at + 1 : k === 'ArrowUp' ? at - 1 : k === 'Home' ? 0 : k === 'End' ? lanes.length - 1 : k === 'PageDown' ? at + inSight : k === 'PageUp' ? at - inSight : null;
+    if (to === null) return;
+    e.preventDefault();
+    const i = Math.max(0, Math.min(lanes.length - 1, to));
+    // Brought into sight, wholly.
+    if (i * LANE_H < laneTop) setScrollTop(i * LANE_H);
+    else if ((i + 1) * LANE_H + AXIS_H > laneTop + size.h) setScrollTop((i + 1) * LANE_H + AXIS_H - size.h);
+    setActiveLane(lanes[i]!.id);
+    focusLane.current = lanes[i]!.id;
+  };
   /** Lanes below the view (not even partly shown): said, so none is hidden without a sign. */
   const lanesBelow = Math.max(0, lanes.length - firstLane - Math.floor((size.h - AXIS_H - offsetY) / LANE_H));
   // The scrubber steps message by message (a burst of traffic and the quiet minute after it get the same room as the
@@ -232,7 +261,9 @@ function TimelineView(props: Props) {
   const scrubCount = thumbT === null || steps.length === 0 ? 0 : steps.upTo[scrubPos]!;
   const total = steps.length ? steps.upTo[steps.length - 1]! : 0;
   const replaying = props.pendingT != null;
-  const scrubLabel = thumbT !== null ? formatClock(thumbT) : live ? 'live' : 'end';
+  // A stop with no message says what it is (a stream closed, a session ended), beside its instant and in the value text.
+  const stopKind = thumbT !== null && steps.length > 0 && !isMessageStop(steps, scrubPos, props.messages) ? (stopWhat(snapshot ?? undefined, props.messages, steps.t[scrubPos]!) ?? 'state changed, no message') : undefined;
+  const scrubLabel = thumbT !== null ? `${formatClock(thumbT)}${stopKind ? ` · ${stopKind}` : ''}` : live ? 'live' : 'end';
 
   return (
     <section class="timeline" aria-label="Subscription timeline">
@@ -260,7 +291,13 @@ function TimelineView(props: Props) {
             <input
               type="range"
               aria-label="Replay up to"
-              aria-valuetext={thumbT !== null ? `${scrubLabel}, ${scrubCount} of ${total} messages${replaying ? ', replaying' : ''}` : live ? 'live' : 'the end'}
+              aria-valuetext={
+                thumbT !== null
+                  ? `${formatClock(thumbT)}${stopKind ? `, ${stopKind}, after` : ','} ${scrubCount} of ${total} messages, stop ${scrubPos + 1} of ${steps.length}${replaying ? ', replaying' : ''}`
+                  : live
+                    ? 'live'
+                    : 'the end'
+              }
               min={0}
               max={Math.max(1, steps.length)}
               step={1}
@@ -272,7 +309,7 @@ function TimelineView(props: Props) {
               }}
             />
             {/* Not an <output> (a live region): the slider's value text already says each step (accessibility audit). */}
-            <span class="scrub-time" data-scrubbing={scrubT !== null} aria-hidden="true">
+            <span class="scrub-time" data-scrubbing={scrubT !== null} data-stop-kind={stopKind} title={stopKind ? scrubLabel : undefined} aria-hidden="true">
               {scrubLabel}
             </span>
           </label>
@@ -331,7 +368,16 @@ function TimelineView(props: Props) {
             more lane{firstLane + lanesBelow === 1 ? '' : 's'} (shift + wheel, or ↑ ↓ on the timeline)
           </div>
         ) : null}
-        <ol class="lane-labels" style={{ width: `${size.label}px`, paddingTop: `${AXIS_H + offsetY}px` }} aria-label="Timeline lanes">
+        <ol
+          class="lane-labels"
+          style={{ width: `${size.label}px`, paddingTop: `${AXIS_H + offsetY}px` }}
+          aria-label={`Timeline lanes (${plural(lanes.length, 'lane')}; ↑ ↓ move)`}
+          onKeyDown={laneKeys}
+          onFocusIn={(e) => {
+            const id = (e.target as HTMLElement).dataset?.laneId;
+            if (id !== undefined && id !== activeLane) setActiveLane(id);
+          }}
+        >
           {visibleLanes.map((l) =>
             l.kind === 'session' ? (
               <SessionLabel
@@ -343,11 +389,13 @@ function TimelineView(props: Props) {
                 endCause={l.session.endCause ?? ''}
                 reconnect={l.session.reconnectAfter}
                 gaps={l.session.gaps.length}
+                laneId={l.id}
+                tab={l.id === tabLane ? 0 : -1}
                 onOpen={props.onOpenSession}
               />
             ) : (
               // In the stale finding's colour (red, amber, blue) while stale at the lane's now, as the row's status; the shading keeps the history.
-              <UriLabel key={l.id} lkey={l.id} uri={l.uri} label={l.label} selected={l.selected} stale={staleSeverityAt(l.stale, laneNow)} onSelect={props.onSelectUri} />
+              <UriLabel key={l.id} lkey={l.id} uri={l.uri} label={l.label} client={l.client} tab={l.id === tabLane ? 0 : -1} selected={l.selected} stale={staleSeverityAt(l.stale, laneNow)} onSelect={props.onSelectUri} />
             ),
           )}
         </ol>
@@ -493,11 +541,11 @@ function sameShown(a: object, b: object): boolean {
   return true;
 }
 
-/** A lane label works like a button: focusable, Enter or Space activates it, as a click does. */
-function activates(run: () => void) {
+/** A lane label works like a button: Enter or Space activates it, as a click does; `tab` is its roving tabindex. */
+function activates(run: () => void, tab: number) {
   return {
     role: 'button' as const,
-    tabIndex: 0,
+    tabIndex: tab,
     onClick: run,
     onKeyDown: (e: KeyboardEvent) => {
       if (e.key !== 'Enter' && e.key !== ' ') return;
@@ -515,8 +563,11 @@ const SessionLabel = memo(function SessionLabel(p: {
   endCause: string;
   reconnect: boolean;
   gaps: number;
+  laneId: string;
+  tab: number;
   onOpen: (key: string) => void;
 }) {
+  const title = sessionLaneTitle(p.kind, p.label, p.endCause);
   return (
     <li
       class={`lane-label session${p.open ? ' open' : ' ended'}`}
@@ -526,8 +577,11 @@ const SessionLabel = memo(function SessionLabel(p: {
       data-end-cause={p.endCause}
       data-reconnect={p.reconnect}
       data-gaps={p.gaps}
-      title={sessionLaneTitle(p.kind, p.label, p.endCause)}
-      {...activates(() => p.onOpen(p.skey))}
+      data-lane-id={p.laneId}
+      title={title}
+      // The state in the name, not in the title alone (an accessibility review: "◆ 2341213b-…" said nothing of a 404).
+      aria-label={title}
+      {...activates(() => p.onOpen(p.skey), p.tab)}
     >
       {p.kind === 'listen' ? '⇶ ' : '◆ '}
       {p.label}
@@ -535,7 +589,18 @@ const SessionLabel = memo(function SessionLabel(p: {
   );
 }, sameShown);
 
-const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; label: string; selected: boolean; stale: Severity | undefined; onSelect: (key: string) => void }) {
+const UriLabel = memo(function UriLabel(p: {
+  lkey: string;
+  uri: string;
+  label: string;
+  client: string | undefined;
+  tab: number;
+  selected: boolean;
+  stale: Severity | undefined;
+  onSelect: (key: string) => void;
+}) {
+  // The name says the state the colour shows (red, amber or blue while stale): data-stale was all it had.
+  const name = `${p.label}${p.stale ? `, stale cache (${p.stale})` : ''}`;
   return (
     <li
       class={`lane-label uri${p.selected ? ' selected' : ''}${p.stale ? ` stale stale-${p.stale}` : ''}`}
@@ -543,12 +608,20 @@ const UriLabel = memo(function UriLabel(p: { lkey: string; uri: string; label: s
       data-uri={p.uri}
       data-stale={p.stale !== undefined}
       data-stale-severity={p.stale}
-      title={p.label}
-      aria-label={p.label}
+      data-lane-id={p.lkey}
+      data-client={p.client}
+      title={name}
+      aria-label={name}
       aria-current={p.selected ? 'true' : undefined}
-      {...activates(() => p.onSelect(p.lkey))}
+      {...activates(() => p.onSelect(p.lkey), p.tab)}
     >
       <UriText uri={p.uri} />
+      {/* Which client, as the URI table's rows say it: two clients' lanes for one URI read the same otherwise. */}
+      {p.client ? (
+        <span class="client-tag" aria-hidden="true">
+          {p.client}
+        </span>
+      ) : null}
     </li>
   );
 }, sameShown);

@@ -35,7 +35,7 @@ const lastReadX = new Float64Array(READ_ROWS);
 export type LaneSpec =
   | { kind: 'session'; id: string; label: string; session: SessionLane }
   /** `stale` mildest first, as staleIntervals gives them: painted in that order. */
-  | { kind: 'uri'; id: string; label: string; uri: string; lane: UriLane | undefined; stale: StaleInterval[]; selected: boolean };
+  | { kind: 'uri'; id: string; label: string; uri: string; lane: UriLane | undefined; stale: StaleInterval[]; selected: boolean; client?: string };
 
 export interface Palette {
   bg: string;

@@ -138,3 +138,55 @@ it('a panel opened on a tab that is gone: Clear of an imported trace keeps focus
   await p.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Import trace', undefined, { timeout: 5000 });
   await p.close();
 });
+
+it('timeline lane names: one Tab stop, the arrows move among them; each name says its state (session ended, stale cache)', async () => {
+  const p = await imported('light');
+  await p.waitForSelector('.lane-label[data-lane="session"]');
+  const stops = () => p.$$eval('.lane-label', (ls) => ls.filter((l) => (l as HTMLElement).tabIndex === 0).map((l) => l.getAttribute('data-lane-id')));
+  const all = await p.$$eval('.lane-label', (ls) => ls.map((l) => ({ id: l.getAttribute('data-lane-id'), kind: l.getAttribute('data-lane'), name: l.getAttribute('aria-label'), stale: l.getAttribute('data-stale'), end: l.getAttribute('data-end-cause') })));
+  expect(all.length).toBeGreaterThanOrEqual(2);
+  expect(await stops()).toEqual([all[0]!.id]);
+  // Session lanes: open or how it ended, in the name (it was only in the tooltip).
+  for (const s of all.filter((l) => l.kind === 'session')) expect(s.name).toMatch(s.end ? new RegExp(`ended: ${s.end}$`) : / — open$/);
+  // A stale lane (red) says so.
+  const stale = all.filter((l) => l.stale === 'true');
+  expect(stale.length).toBeGreaterThan(0);
+  for (const s of stale) expect(s.name).toMatch(/, stale cache \((error|warning|info)\)$/);
+  for (const s of all.filter((l) => l.kind === 'uri' && l.stale !== 'true')) expect(s.name).not.toMatch(/stale/);
+  // ↓ moves the focus and the Tab stop to the next lane, End to the last, Home back; Tab leaves the list.
+  await p.focus(`.lane-label[data-lane-id="${all[0]!.id}"]`);
+  await p.keyboard.press('ArrowDown');
+  await p.waitForFunction((id) => document.activeElement?.getAttribute('data-lane-id') === id, all[1]!.id, { timeout: 5000 });
+  expect(await stops()).toEqual([all[1]!.id]);
+  await p.keyboard.press('End');
+  await p.waitForFunction((id) => document.activeElement?.getAttribute('data-lane-id') === id, all.at(-1)!.id, { timeout: 5000 });
+  await p.keyboard.press('Home');
+  await p.waitForFunction((id) => document.activeElement?.getAttribute('data-lane-id') === id, all[0]!.id, { timeout: 5000 });
+  await p.keyboard.press('Tab');
+  expect(await p.evaluate(() => document.activeElement?.classList.contains('lane-label'))).toBe(false);
+  await p.close();
+});
+
+it('replay stops are never alike: one that is no message says what it is, in the value text and beside the slider', async () => {
+  const p = await imported('light');
+  const slider = 'input[aria-label="Replay up to"]';
+  await p.waitForSelector(`${slider}:not([disabled])`);
+  const max = Number(await p.getAttribute(slider, 'max'));
+  await p.focus(slider);
+  await p.keyboard.press('Home');
+  const texts: string[] = [];
+  const labels: string[] = [];
+  for (let k = 0; k < max; k++) {
+    await p.waitForFunction(([s, v]) => new RegExp(`, stop ${(v as number) + 1} of \\d+$`).test(document.querySelector(s as string)!.getAttribute('aria-valuetext') ?? ''), [slider, k], { timeout: 10_000 });
+    texts.push((await p.getAttribute(slider, 'aria-valuetext'))!);
+    labels.push((await p.textContent('.scrub-time'))!);
+    await p.keyboard.press('ArrowRight');
+  }
+  expect(new Set(texts).size, texts.join("\n")).toBe(texts.length);
+  // The recording's socket closes with no message: that stop is named.
+  const turns = texts.filter((t) => /, after \d+ of/.test(t));
+  expect(turns.length).toBeGreaterThan(0);
+  for (const t of turns) expect(t).toMatch(/^\d\d:\d\d:\d\d\.\d{3}, (?!state changed)[^,]+, after/);
+  expect(labels.filter((l) => l.includes(' · ')).length).toBe(turns.length);
+  await p.close();
+});

@@ -564,7 +564,7 @@ it('replays up to an instant with the scrubber, then goes back to live', async (
   // Before the reconnect the first session still held the subscription: nothing wrong with the policy row yet.
   await panel.waitForSelector(`.uri-row[data-uri="${POLICY}"][data-status="ok"]`);
   const slider = 'input[aria-label="Replay up to"]';
-  expect(await panel.getAttribute(slider, 'aria-valuetext')).toMatch(/^\d\d:\d\d:\d\d\.\d{3}, \d+ of \d+ messages$/);
+  expect(await panel.getAttribute(slider, 'aria-valuetext')).toMatch(/^\d\d:\d\d:\d\d\.\d{3}(, [^,]+, after|,) \d+ of \d+ messages, stop \d+ of \d+$/);
   // A stop whose replay takes more than a slice (here: said to be under way to two messages earlier, a third done) is
   // announced, and the slider shows where it was put (the store's slicing is unit-tested in store.test.ts).
   await panel.evaluate((k) => {

@@ -80,6 +80,10 @@ it('keeps tabs apart, tags iframe frames, and segments navigations', async () =>
   const tags = (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-client')))).sort();
   expect(tags).toEqual([`iframe ${new URL(site.altUrl!).host}/inner`, 'top page']);
   await expect.poll(() => rows.first().locator('.client-tag').textContent()).toMatch(/^(top page|iframe .+\/inner)$/);
+  // The timeline's two lanes for the URI show the tag too (they read `file:///docs/policy.md` twice: review 2026-12-06).
+  const lanes = panel.locator('.lane-label.uri[data-uri="file:///docs/policy.md"]');
+  await waitFor(async () => (await lanes.count()) === 2, 10_000, 'two policy lanes');
+  expect((await lanes.locator('.client-tag').allTextContents()).sort()).toEqual(tags);
   await rows.filter({ has: panel.locator('.client-tag', { hasText: 'top page' }) }).dblclick();
   await expect.poll(() => panel.locator('.drawer').textContent()).toContain(`${site.url}/ (top page); shown as “top page”`);
   // The filter finds a row by its client's tag, as text and by client: (it found none: a review).
