@@ -30,6 +30,7 @@ import { SettingsDialog } from './SettingsDialog.tsx';
 import { Timeline } from './Timeline.tsx';
 import { Toolbar, type ToolbarActions } from './Toolbar.tsx';
 import { UriTable } from './UriTable.tsx';
+import { ResourcesPanes } from './ResourcesPanes.tsx';
 import { viewHandlers } from './view-handlers.ts';
 import { isSearchMessage, searchApplier } from '../devtools-search.ts';
 
@@ -283,13 +284,11 @@ export function App({ store, connection, settingsLink }: Props) {
     main = <div class="empty muted">Analyzing…</div>;
   } else if (view === 'resources') {
     main = (
-      <div class="resources">
-        <div class="left">
-          <UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} onSelect={h.selectUri} onOpen={h.openUri} tags={snapshotClientTags(snap)} sessions={snap.sessions} findings={snap.findings} imported={imported !== null} />
-          <TimelinePane store={store} filter={filter} selected={selected} live={!imported} scrubT={scrubT} />
-        </div>
-        <FlowPane store={store} selectedKey={selectedRow ? selected : null} selectedUri={selectedRow?.uri} />
-      </div>
+      <ResourcesPanes
+        table={<UriTable rows={rows} total={snap.uris.length} now={snap.now} selected={selected} onSelect={h.selectUri} onOpen={h.openUri} tags={snapshotClientTags(snap)} sessions={snap.sessions} findings={snap.findings} imported={imported !== null} />}
+        timeline={<TimelinePane store={store} filter={filter} selected={selected} live={!imported} scrubT={scrubT} />}
+        flow={<FlowPane store={store} selectedKey={selectedRow ? selected : null} selectedUri={selectedRow?.uri} />}
+      />
     );
   } else if (view === 'findings') {
     main = (

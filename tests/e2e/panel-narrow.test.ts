@@ -177,3 +177,47 @@ it('docked at the bottom (1200×260): the Settings dialog shows Save and Cancel 
   expect(hit).toEqual(['Restore defaults: visible', 'Cancel: visible', 'Save: visible']);
   await p.close();
 });
+
+it('at 200 % zoom (700×450): the URI table has rows to read; splitters resize the panes from the keyboard, the chart hides, and both are remembered', async () => {
+  const ZOOM = { width: 700, height: 450 };
+  const p = await imported(FIXTURE, ZOOM);
+  const box = (sel: string) => p.$eval(sel, (e) => e.getBoundingClientRect().height);
+  // The table had 86 px (one row, with its head and scrollbar); by default now it has the larger share of the column.
+  const before = await box('.uri-table');
+  expect(before).toBeGreaterThanOrEqual(110);
+  const table = p.locator('[role="separator"][aria-label="Resize the URI table and the timeline"]');
+  const flow = p.locator('[role="separator"][aria-label="Resize the flow chart"]');
+  expect(await table.getAttribute('aria-orientation')).toBe('horizontal');
+  // Narrow: the chart is under the rest, so its splitter is a horizontal line too.
+  expect(await flow.getAttribute('aria-orientation')).toBe('horizontal');
+  await table.focus();
+  await p.keyboard.press('End');
+  await expect.poll(() => table.getAttribute('aria-valuenow')).toBe('85');
+  expect(await box('.uri-table')).toBeGreaterThan(before + 10);
+  // Enter on the chart's splitter hides the chart: the table and the timeline take its room; the focus goes to the
+  // button that brings it back.
+  const withChart = await box('.resources .left');
+  await flow.focus();
+  await p.keyboard.press('Enter');
+  await p.waitForSelector('.flow', { state: 'detached' });
+  await expect.poll(() => p.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Show the flow chart');
+  expect(await box('.resources .left')).toBeGreaterThan(withChart + 80);
+  // With the chart's room, the table at 85 % has most of the view (the timeline keeps its least height).
+  expect(await box('.uri-table')).toBeGreaterThan(250);
+  // Remembered: a panel opened afterwards (prefs in localStorage) has the chart hidden and the table's share.
+  await p.close();
+  const q = await imported(FIXTURE, ZOOM);
+  await q.waitForSelector('.flow-show');
+  expect(await q.locator('[role="separator"][aria-label="Resize the URI table and the timeline"]').getAttribute('aria-valuenow')).toBe('85');
+  await q.click('.flow-show');
+  await q.waitForSelector('.flow');
+  // The ✕ on the chart hides it too; shown again for the next tests (prefs are shared in this browser).
+  await q.click('.flow-hide');
+  await q.waitForSelector('.flow-show');
+  await q.click('.flow-show');
+  await q.focus('[role="separator"][aria-label="Resize the URI table and the timeline"]');
+  await q.keyboard.press('ArrowUp');
+  await expect.poll(() => q.locator('[role="separator"][aria-label="Resize the URI table and the timeline"]').getAttribute('aria-valuenow')).toBe('80');
+  await q.evaluate(() => localStorage.clear());
+  await q.close();
+});
