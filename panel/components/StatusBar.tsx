@@ -52,7 +52,10 @@ export function StatusBar({
         {announce}
       </span>
       <span class={`status-dot ${showPaused ? 'paused' : status}`} aria-hidden="true" />
-      <span class="status-text">{text}</span>
+      {/* Seen, not read: the status above says the state (the group read "Live Live" to a screen reader). */}
+      <span class="status-text" aria-hidden="true">
+        {text}
+      </span>
       {inView !== undefined && counts.frames > inView ? (
         // The view is this page's: counting the whole log here read as if the export held it all (an audit, 2026-12-05).
         <span data-count="frames" title={`The tab's log holds ${counts.frames} frames; ${counts.frames - inView} of them are earlier pages, left out while Preserve log is off.`}>

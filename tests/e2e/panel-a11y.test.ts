@@ -190,3 +190,17 @@ it('replay stops are never alike: one that is no message says what it is, in the
   expect(labels.filter((l) => l.includes(' · ')).length).toBe(turns.length);
   await p.close();
 });
+
+it('the status group says its state once; in forced colours a selected row stays marked after its list loses focus', async () => {
+  const p = await imported('light');
+  // "Imported" once (the visible text and the status region both read it: "Live Live").
+  const tree = await p.locator('.status-bar').ariaSnapshot();
+  expect(tree.match(/Imported/g)?.length, tree).toBe(1);
+  await p.emulateMedia({ forcedColors: 'active' });
+  await p.click('.uri-row.problem[data-uri]');
+  await p.waitForSelector('.uri-row.selected');
+  await p.focus('input[aria-label="Filter"]');
+  const outline = await p.$eval('.uri-row.selected', (e) => getComputedStyle(e).outlineStyle + ' ' + getComputedStyle(e).outlineWidth);
+  expect(outline).toBe('solid 2px');
+  await p.close();
+});
