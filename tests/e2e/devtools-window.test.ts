@@ -143,7 +143,20 @@ it('shows an "MCP" panel in the real devtools window, live on the inspected tab'
   // gets to focus its filter there): what is typed in that bar is the panel's filter, and Esc
   // (closing the bar) clears it. Review 2026-12-06: the filter stayed empty.
   const filterOf = () => evaluateIn(panelTarget, `document.querySelector('input[aria-label="Filter"]')?.value`) as Promise<string | undefined>;
-  await evaluateIn(panelTarget, `(document.querySelector('[role="tab"][data-view="messages"]').focus(), 1)`);
+  // The key goes to DevTools from its own UI (here the MCP tab in its tab strip). From inside the panel's frame it may
+  // reach the panel's own handler first, which focuses the panel's filter: the filter is driven either way, but only
+  // this way is the forwarding tested.
+  await evaluateIn(devtools, `(() => {
+    const walk = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.id === 'tab-' + ${JSON.stringify(panelId)}) return el;
+        const inner = el.shadowRoot && walk(el.shadowRoot);
+        if (inner) return inner;
+      }
+    };
+    walk(document)?.focus();
+    return 1;
+  })()`);
   await cdp(devtools, key('f', 'KeyF', 70, process.platform === 'darwin' ? 4 : 2));
   await cdp(devtools, [['Input.insertText', { text: 'initialize' }]]);
   const filtered = await waitFor(async () => ((await filterOf()) === 'initialize' ? 'initialize' : undefined), 10_000, 'Find drives the filter');
