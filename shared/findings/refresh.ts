@@ -36,18 +36,20 @@ const MISSED_NO_CHANNEL: FlowJumps = [undefined, undefined, undefined, undefined
 
 /**
  * How a missed-update's I → K is taken. The chart's arrow says the notification was "lost when the connection broke":
- * taken only when a delivery channel of the URI's holders broke while the notification was due — from when it could
- * first be sent (the later of the cached read and the hold's start) to the changed answer. Where one stayed open that
+ * taken only when a delivery channel of the URI's holders was down (having been up) for some or all of the time the
+ * notification was due — from when it could first be sent (the later of the cached read and the hold's start) to the
+ * changed answer: it broke in that time, or had broken before and was not back at its start. Where one stayed open that
  * whole time (the demo's dropped-notifications: the server never sent it) the arrow is not what happened: I ⇢ K,
- * `lost-channel-open`; where none had been open to carry it and none broke (a GET stream opened only later, or
- * never), `lost-no-channel`. (Until a flow audit, 2026-12-06, every missed-update took the arrow.)
+ * `lost-channel-open`; where none had ever been open to carry it (a GET stream opened only later, or never),
+ * `lost-no-channel`. (Until a flow audit, 2026-12-06, every missed-update took the arrow.)
  */
 function missedJumps(u: UriState): FlowJumps | undefined {
   const from = Math.max(u.readAt, u.heldSince ?? u.readAt);
   let broke = false;
   for (const l of u.holders) {
     if (l.channels > 0 && l.channelOpenSince <= from) return MISSED_CHANNEL_OPEN;
-    // Not open all along, and a channel of it closed (with none left) before now: it was down for some of that time.
+    // Not open all along, and its channels have gone to none since it was first open (before `from`, not back by
+    // then; or after): it was down for some or all of that time, having been up. (A channel never open is no break.)
     if (!Number.isNaN(l.channelDownT)) broke = true;
   }
   return broke ? undefined : MISSED_NO_CHANNEL;
@@ -189,8 +191,8 @@ function missedDetail(u: UriState, a: ReadAnswer, t: number, seq: number, jumps:
       : jumps === MISSED_CHANNEL_OPEN
         ? '; the stream that delivers its notifications stayed open all that time: the server most likely never sent it'
         : jumps === MISSED_NO_CHANNEL
-          ? '; no stream that could deliver it was open yet'
-          : '; a stream that delivers its notifications broke in between: it was most likely lost then';
+          ? '; no stream that could deliver it had been open'
+          : '; a stream that delivers its notifications was down for some or all of that time: it was most likely lost then';
   return (
     `the read sent at seq ${u.writtenReqSeq} (id ${idText(u.writtenReqId)}, answered at seq ${u.readSeq}) and the one sent at seq ${a.reqSeq} ` +
     `(id ${idText(a.reqId)}, answered at seq ${seq}, ${says(t - u.readAt)} later) returned different content (${before} → ${after}); ` +

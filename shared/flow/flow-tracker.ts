@@ -11,10 +11,10 @@ import { EDGES, NODES, edgeIndexByCode, nodeCode, type NodeId } from './chart.ts
  * - `unsolicited` (F ⇢ G): sent though no session or listen held a subscription for the URI (unsolicited-update).
  * - `lost-channel-open` (I ⇢ K): no notification came for a change (missed-update) while a delivery channel of the
  *   URI's holders stayed open all along: never sent, or lost without the connection breaking.
- * - `lost-no-channel` (I ⇢ K): no notification came for a change while no delivery channel had been open to carry
- *   it (none opened yet, or only later), and none broke.
- * A missed-update whose holders' delivery channel broke in that time takes the chart's own I —lost when the
- * connection broke→ K.
+ * - `lost-no-channel` (I ⇢ K): no notification came for a change while no delivery channel had ever been open to
+ *   carry it (none opened yet, or only later): nothing broke.
+ * A missed-update whose holders' delivery channel was down (having been up) for some or all of that time takes the
+ * chart's own I —lost when the connection broke→ K.
  */
 export type FlowJumpReason = 'not-reread' | 'unsolicited' | 'lost-channel-open' | 'lost-no-channel';
 
