@@ -183,7 +183,7 @@ function missedDetail(u: UriState, a: ReadAnswer, t: number, seq: number, jumps:
   const before = contentText(u.contentHash, u.size);
   const after = answerText(a);
   // Where the notification most likely went: a delivery gap no stream resumed between them (resume-gap), else what
-  // the flow chart's I → K says (missedJumps): a stream that broke, one open all along (never sent), none open yet.
+  // the flow chart's I → K says (missedJumps): a stream down (having been up), one open all along (never sent), none ever open.
   const d = u.gapDoubt;
   const where =
     d !== undefined && a.reqSeq >= d.fromSeq
