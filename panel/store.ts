@@ -89,10 +89,15 @@ const ANALYSE_CHECK_FRAMES = 1024;
 /** The live view looks at the clock every this many frames (a power of two) while it applies a backlog. */
 const CATCH_UP_CHECK_FRAMES = 64;
 /**
- * How near in time the tab's navigation and the end of the last iframe document in view must be for the page to have
- * left (either may reach the panel first: the frames come through the background's writes, 100 ms and more apart).
+ * How near in time the tab's navigation and the end of the last iframe document in view must reach the panel for the
+ * page to have left (either may come first: the frames come through the background's writes, 100 ms and more apart).
+ * Both times are the panel's Date.now() when each was heard (not when applied: a hidden panel applies on animation
+ * frames, which it does not get). Not the page's own frame times either: performance.timeOrigin + now() of a page
+ * that lived through a sleep of the machine lags the wall clock.
  */
 const NAVIGATION_WINDOW_MS = 5000;
+/** Receipt times kept for iframes' page-ends (the latest; a page has few). */
+const PAGE_END_RECEIPTS = 256;
 /** How far back from a response head its request is looked for (requestMethodOf): it is usually a few frames back. */
 const REQUEST_LOOKBACK = 5000;
 
@@ -160,15 +165,21 @@ export class PanelStore {
   /** The page that left was known by its iframes' documents alone (its top never spoke MCP): only theirs are hidden. */
   private leftDocs: ReadonlySet<string> | undefined;
   /**
-   * With no top-level document in view (only iframes spoke MCP), the documents in view and whether each ended (a
-   * page-end, not into the cache); and, once all had, that moment. Their page going is known only by a navigation of
-   * the tab (topNavigated): an iframe that reloads ends its document too (a review: the host page left, and the view
+   * With no top-level document in view (only iframes spoke MCP), the documents in view: the seq of each one's first
+   * frame applied and its page-end once it ended (not into the cache). Their page going is known only by a navigation
+   * of the tab (topNavigated): an iframe that reloads ends its document too (a review: the host page left, and the view
    * kept the iframe's old session, its messages and Export on).
    */
-  private iframeDocs = new Map<string, boolean>();
-  private iframesEnded: { url: string; segment: number; at: number } | undefined;
-  /** When the tab's top-level page last navigated (performance.now()). */
-  private navigatedAt = -Infinity;
+  private iframeDocs = new Map<string, { first: number; end?: Frame & { kind: 'page-end' } }>();
+  /**
+   * The tab's last top-level navigation not yet used: the last seq received when it was heard (the documents whose
+   * frames came before are those of the page that navigated; a new page's iframe is not) and Date.now() then.
+   */
+  private navigation: { seq: number; at: number } | undefined;
+  /** The last seq received (a Clear empties `frames`, not this). */
+  private heardSeq = 0;
+  /** When (Date.now()) iframes' page-ends were received, by seq (see NAVIGATION_WINDOW_MS). */
+  private pageEndsHeard = new Map<number, number>();
   /** A page of iframes only that left, by its segment (a rebuilt view knows it left). */
   private iframesLeft: { segment: number; url: string; docs: ReadonlySet<string> } | undefined;
   private engine: Engine;
@@ -477,11 +488,18 @@ export class PanelStore {
       if (f.seq <= last) continue;
       this.frames.push(f);
       last = f.seq;
+      if (f.seq > this.heardSeq) this.heardSeq = f.seq;
       added++;
       if (f.kind === 'page-start') this.notePage(f);
+      else if (f.kind === 'page-end' && f.frameId !== 0 && !f.persisted) this.notePageEndHeard(f.seq);
     }
     if (added > 0 && !this.imported) this.schedule();
     if (this.probe.enabled) this.probe.ingest(performance.now() - t0);
+  }
+
+  private notePageEndHeard(seq: number): void {
+    this.pageEndsHeard.set(seq, Date.now());
+    if (this.pageEndsHeard.size > PAGE_END_RECEIPTS) this.pageEndsHeard.delete(this.pageEndsHeard.keys().next().value!);
   }
 
   private notePage(f: Frame & { kind: 'page-start' }): void {
@@ -1083,7 +1101,6 @@ export class PanelStore {
     this.scrubSnapshot.value = null;
     this.viewTopDoc = undefined;
     this.iframeDocs.clear();
-    this.iframesEnded = undefined;
     // The page the drawer was about is gone from the view (its rows, findings and sessions are the old page's).
     this.drawer.value = null;
   }
@@ -1108,30 +1125,44 @@ export class PanelStore {
    * The inspected tab's top-level page navigated (devtools' onNavigated; as a tab, the tab loading). When only iframes
    * of the page in view spoke MCP, that and all their documents ending is the page leaving, in either order.
    */
-  topNavigated(): void {
-    this.navigatedAt = performance.now();
+  topNavigated(at = Date.now()): void {
+    this.navigation = { seq: this.heardSeq, at };
     if (this.leaveIfIframesGone()) this.schedule(true);
   }
 
-  /** Keeps count of the iframes' documents in view (no top-level one known) and leaves when they all went. */
+  /** Keeps count of the iframes' documents in view (no top-level one known) and leaves when those of the page went. */
   private noteIframeDoc(f: Frame): void {
-    if (f.kind === 'page-end' && !f.persisted) {
-      this.iframeDocs.set(f.doc, true);
-      if ([...this.iframeDocs.values()].every(Boolean)) {
-        this.iframesEnded = { url: f.url, segment: f.segment, at: performance.now() };
-        this.leaveIfIframesGone();
-      }
-    } else if (!this.iframeDocs.get(f.doc)) {
-      this.iframeDocs.set(f.doc, false);
-      this.iframesEnded = undefined;
+    let d = this.iframeDocs.get(f.doc);
+    // A document whose page-start is not in view (a Clear came after it) is older than any navigation heard since.
+    if (!d) this.iframeDocs.set(f.doc, (d = { first: f.kind === 'page-start' ? f.seq : 0 }));
+    if (f.kind === 'page-end' && !f.persisted && !d.end) {
+      d.end = f;
+      this.leaveIfIframesGone();
     }
   }
 
+  /**
+   * The page left when the tab navigated and every iframe document in view whose frames came before the navigation
+   * ended, the last of them heard near the navigation. A document first heard after it is the new page's: neither
+   * waited for nor hidden (a review: a new page's iframe that spoke and ended soon after the navigation was taken for
+   * the old page leaving).
+   */
   private leaveIfIframesGone(): boolean {
-    const ended = this.iframesEnded;
-    if (!ended || this.imported || this.preserveLog.value || this.viewTopDoc !== undefined) return false;
-    if (Math.abs(this.navigatedAt - ended.at) > NAVIGATION_WINDOW_MS) return false;
-    this.leavePage(ended.url, ended.segment, new Set(this.iframeDocs.keys()));
+    const nav = this.navigation;
+    if (!nav || this.imported || this.preserveLog.value || this.viewTopDoc !== undefined) return false;
+    const docs = new Set<string>();
+    let last: (Frame & { kind: 'page-end' }) | undefined;
+    for (const [doc, d] of this.iframeDocs) {
+      if (d.first > nav.seq) continue;
+      if (!d.end) return false;
+      docs.add(doc);
+      if (!last || d.end.seq > last.seq) last = d.end;
+    }
+    if (!last) return false;
+    const heard = this.pageEndsHeard.get(last.seq);
+    if (heard === undefined || Math.abs(nav.at - heard) > NAVIGATION_WINDOW_MS) return false;
+    this.navigation = undefined;
+    this.leavePage(last.url, last.segment, docs);
     return true;
   }
 
@@ -1149,7 +1180,6 @@ export class PanelStore {
     this.leftSegment = undefined;
     this.leftDocs = undefined;
     this.iframeDocs.clear();
-    this.iframesEnded = undefined;
     this.pageLeftEnds = false;
     this.pageLeft.value = null;
     const limit = this.applyLimit();
@@ -1231,7 +1261,9 @@ export class PanelStore {
           continue;
         }
         if (!preserve && f.segment > this.engineSegment && this.engineSegment >= 0) {
-          // A new page segment without "preserve log": the view starts over at it.
+          // A new page segment without "preserve log": the view starts over at it. One that began after the tab's
+          // navigation was heard is the new page: that navigation has nothing more in view to end.
+          if (this.navigation && f.seq > this.navigation.seq) this.navigation = undefined;
           this.startOver();
         }
         // The page that left stays said until a snapshot of the new page is shown (commit): cleared here, the view

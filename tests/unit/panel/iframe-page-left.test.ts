@@ -1,0 +1,136 @@
+// Without "preserve log", a page whose iframes alone spoke MCP leaving empties the view (the tab's navigation and the
+// end of those documents, in either order). A review (2026-12-06): the check took a new page's iframe that spoke and
+// ended soon after the navigation for the page leaving, and missed a real departure while the panel was hidden (it
+// timed the page-end when applied, on animation frames a hidden panel does not get).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Frame } from '../../../shared/frames.ts';
+import { PanelStore } from '../../../panel/store.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+
+const URL = 'http://localhost:3000/mcp';
+const HOST = 'http://localhost:44273/';
+
+/** One iframe document that speaks MCP and then ends (its page-end last). */
+function iframe(doc: string, segment: number, from: number): Frame[] {
+  const log = new FrameLog(doc);
+  log.pageStart(HOST, false);
+  const c = new StreamableClient(log, URL);
+  c.initialize({ sessionId: doc });
+  log.pageEnd(HOST);
+  return log.frames.map((f, i) => ({ ...f, frameId: 10, segment, seq: from + i }));
+}
+
+// Animation frames by a timer, held back while the panel is "hidden"; both clocks moved on by `skew`.
+const g = globalThis as { requestAnimationFrame?: (cb: (t: number) => void) => number };
+let had: typeof g.requestAnimationFrame;
+let hidden = false;
+let held: ((t: number) => void)[] = [];
+let skew = 0;
+beforeEach(() => {
+  had = g.requestAnimationFrame;
+  hidden = false;
+  held = [];
+  skew = 0;
+  g.requestAnimationFrame = (cb) => {
+    if (hidden) held.push(cb);
+    else setTimeout(() => cb(performance.now()), 1);
+    return 0;
+  };
+  const perf = performance.now.bind(performance);
+  const date = Date.now.bind(Date);
+  vi.spyOn(performance, 'now').mockImplementation(() => perf() + skew);
+  vi.spyOn(Date, 'now').mockImplementation(() => date() + skew);
+});
+afterEach(() => {
+  g.requestAnimationFrame = had;
+  vi.restoreAllMocks();
+});
+const frames = (): Promise<unknown> => new Promise((r) => setTimeout(r, 450));
+function show(): void {
+  hidden = false;
+  const cbs = held;
+  held = [];
+  for (const cb of cbs) setTimeout(() => cb(performance.now()), 1);
+}
+
+describe('the page of iframes leaving', () => {
+  it('the normal case: the tab navigates and the iframe in view ends', async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const one = iframe('if1', 1, 1);
+    s.add(one.slice(0, -1));
+    await frames();
+    expect(s.snapshot.value!.sessions).toHaveLength(1);
+    s.topNavigated();
+    s.add(one.slice(-1));
+    await frames();
+    expect(s.pageLeft.value).toEqual({ url: HOST, frames: one.length });
+    expect(s.shownFrames()).toHaveLength(0);
+  });
+
+  it("a new page's iframe that speaks and ends soon after the navigation is not the page leaving", async () => {
+    // The reproduction: the top-level page (no MCP) navigates; the new page's iframe speaks, then ends at once.
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    s.topNavigated();
+    const fresh = iframe('if2', 2, 1);
+    s.add(fresh);
+    await frames();
+    expect([s.pageLeft.value, s.shownFrames().length]).toEqual([null, fresh.length]);
+    // The same after a page of iframes that did leave: the next page's iframe is shown, its end included.
+    const t = new PanelStore();
+    t.setPreserveLog(false);
+    const one = iframe('if1', 1, 1);
+    t.add(one.slice(0, -1));
+    await frames();
+    t.topNavigated();
+    t.add(one.slice(-1));
+    await frames();
+    expect(t.pageLeft.value?.url).toBe(HOST);
+    const next = iframe('if3', 2, one.length + 1);
+    t.add(next);
+    await frames();
+    expect([t.pageLeft.value, t.shownFrames().length]).toEqual([null, next.length]);
+    // Its replacement speaking is shown too (the ended document hides nothing of it).
+    const again = iframe('if4', 2, one.length + next.length + 1);
+    t.add(again.slice(0, -1));
+    await frames();
+    expect([t.pageLeft.value, t.shownFrames().length]).toEqual([null, next.length + again.length - 1]);
+  });
+
+  it('a hidden panel that applies the page-end long after is still told the page left', async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const one = iframe('if1', 1, 1);
+    s.add(one.slice(0, -1));
+    await frames();
+    expect(s.snapshot.value!.sessions).toHaveLength(1);
+    // Hidden (a background tab, another devtools panel selected): no animation frames.
+    hidden = true;
+    s.topNavigated();
+    s.add(one.slice(-1));
+    await frames();
+    expect(s.pageLeft.value).toBeNull();
+    // Shown again a minute later: the frames are applied now.
+    skew = 60_000;
+    show();
+    await frames();
+    expect(s.pageLeft.value).toEqual({ url: HOST, frames: one.length });
+    expect(s.shownFrames()).toHaveLength(0);
+  });
+
+  it('an iframe that reloads long after a navigation heard is not the page leaving', async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const one = iframe('if1', 1, 1);
+    s.add(one.slice(0, -1));
+    await frames();
+    s.topNavigated();
+    await frames();
+    skew = 60_000;
+    s.add(one.slice(-1));
+    await frames();
+    expect([s.pageLeft.value, s.shownFrames().length]).toEqual([null, one.length]);
+  });
+});
