@@ -6,6 +6,7 @@ import { batch, computed, signal } from '@preact/signals';
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_AGE_MS, Engine, type EngineOptions, type EngineSnapshot, type FlowSnapshot, type SessionView } from '../shared/engine/index.ts';
 import type { Frame } from '../shared/frames.ts';
 import type { BackgroundToPanel, TabStats } from '../shared/messages.ts';
+import { printableText } from '../shared/printable-text.ts';
 import { DEFAULT_SETTINGS, type Settings } from '../shared/settings.ts';
 import type { TraceAnalysis, TraceFileV1 } from '../shared/trace/index.ts';
 import type { ConnectionStatus } from './connection.ts';
@@ -1409,11 +1410,15 @@ export function namePageIn(error: string, url: string | null): string {
 /** The panel's title: "MCP — <the inspected page's host>" (a panel opened as a tab among others). */
 export function panelTitle(url: string | null): string {
   if (url === null) return 'MCP';
+  let name: string;
   try {
-    return `MCP — ${new URL(url).host || shortUrl(url)}`;
+    name = new URL(url).host || shortUrl(url);
   } catch {
-    return `MCP — ${url}`;
+    name = url;
   }
+  // document.title is no text node of the panel's (printable-dom.ts does not see it), and the page-start's URL is the
+  // page's to forge: `\u202egoogle.com` in the tab strip read reversed (a review).
+  return `MCP — ${printableText(name)}`;
 }
 
 /** A session's or listen's id without the ` #n` that tells apart those with the same id. */
