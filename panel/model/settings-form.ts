@@ -106,13 +106,13 @@ function headerNames(d: Draft): string[] {
 }
 
 export function fromDraft(d: Draft): Settings {
-  const rules: FreshnessRule[] = filledRules(d).map((r) => ({ pattern: r.pattern.trim(), maxAgeMs: Number(r.seconds) * 1000 }));
+  const rules: FreshnessRule[] = filledRules(d).map((r) => ({ pattern: r.pattern.trim(), maxAgeMs: decimal(r.seconds) * 1000 }));
   return {
     freshnessRules: rules,
-    defaultMaxAgeMs: Number(d.defaultSeconds) * 1000,
-    maxFrames: Number(d.maxFrames),
-    maxBytes: Number(d.maxMiB) * 1024 * 1024,
-    capture: { bodyCapBytes: Number(d.bodyCapKiB) * 1024, extraSecretHeaders: headerNames(d) },
+    defaultMaxAgeMs: decimal(d.defaultSeconds) * 1000,
+    maxFrames: decimal(d.maxFrames),
+    maxBytes: decimal(d.maxMiB) * 1024 * 1024,
+    capture: { bodyCapBytes: decimal(d.bodyCapKiB) * 1024, extraSecretHeaders: headerNames(d) },
   };
 }
 
@@ -128,9 +128,19 @@ export function cliOptions(s: Pick<Settings, 'freshnessRules' | 'defaultMaxAgeMs
 
 const fmt = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 3 });
 
+/**
+ * A number field's text as a number: plain decimal digits with a fraction if any (`600`, `1.5`, spaces round it
+ * trimmed), as the CLI reads its milliseconds (cli/analyze.ts): not what Number() also takes, `0x10` (saved as 16 s
+ * without a word), `0b11`, `1e3`, `Infinity`; nor `.5` or `5.` (the CLI refuses them too: 0.5). NaN otherwise.
+ */
+function decimal(text: string): number {
+  const t = text.trim();
+  return /^\d+(\.\d+)?$/.test(t) ? Number(t) : NaN;
+}
+
 function outside(text: string, scale: number, [lo, hi]: readonly [number, number]): boolean {
   if (text.trim() === '') return true;
-  const v = Number(text) * scale;
+  const v = decimal(text) * scale;
   return !Number.isFinite(v) || v < lo || v > hi;
 }
 
@@ -141,7 +151,7 @@ function outside(text: string, scale: number, [lo, hi]: readonly [number, number
  */
 function notANumber(text: string): string {
   const t = text.trim();
-  return t !== '' && Number.isNaN(Number(t)) ? `“${t}” is not a number (digits and a decimal point, such as 1.5); ` : '';
+  return t !== '' && Number.isNaN(decimal(t)) ? `“${t}” is not a number (plain decimal digits, such as 1.5 or 0.5); ` : '';
 }
 
 /** The first problem of the form, in its own words; undefined when it can be saved. */
@@ -166,7 +176,7 @@ export function draftProblem(d: Draft): DraftProblem | undefined {
     }
   }
   // A frame count is whole: 1000.5 is refused rather than rounded behind the user's back.
-  if (!Number.isInteger(Number(d.maxFrames))) return { field: 'maxFrames', message: 'Max frames: a whole number of frames' };
+  if (!Number.isInteger(decimal(d.maxFrames))) return { field: 'maxFrames', message: 'Max frames: a whole number of frames' };
   for (const h of headerNames(d)) {
     if (!isHeaderName(h)) return { field: 'extraHeaders', message: `Extra secret headers: “${h}” is not a header name (separate names with commas)` };
   }
@@ -247,8 +257,8 @@ export function saveRoute(tabPanel: boolean, sent: () => boolean): 'sent' | 'loc
 export function capDropNote(d: Draft, log: { frames: number; bytes: number } | null | undefined): string | undefined {
   if (!log) return undefined;
   // Only caps Save would take: one it refuses drops nothing (its problem is named at Save).
-  const overFrames = !outside(d.maxFrames, 1, LIMITS.maxFrames) && Number.isInteger(Number(d.maxFrames)) && log.frames > Number(d.maxFrames);
-  const overBytes = !outside(d.maxMiB, 1024 * 1024, LIMITS.maxBytes) && log.bytes > Number(d.maxMiB) * 1024 * 1024;
+  const overFrames = !outside(d.maxFrames, 1, LIMITS.maxFrames) && Number.isInteger(decimal(d.maxFrames)) && log.frames > decimal(d.maxFrames);
+  const overBytes = !outside(d.maxMiB, 1024 * 1024, LIMITS.maxBytes) && log.bytes > decimal(d.maxMiB) * 1024 * 1024;
   if (!overFrames && !overBytes) return undefined;
   const what = [
     overFrames ? `${log.frames.toLocaleString('en-US')} frames` : '',

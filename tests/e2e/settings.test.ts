@@ -289,10 +289,10 @@ it('the dialog: fields say their unit and default, bad numbers get the panel\'s 
   // Chrome's "Please enter a number." bubble for 1e400 (the form was not submitted at all) and read 1,5 as 15.
   const maxAge = 'input[aria-label="Default max age in seconds"]';
   expect(await panel.$eval('dialog.settings form', (f) => (f as HTMLFormElement).noValidate)).toBe(true);
-  for (const typed of ['1,5', '1e400']) {
+  for (const typed of ['1,5', '1e400', '0x10']) {
     await panel.fill(maxAge, typed);
     await panel.click('dialog.settings button[type="submit"]');
-    const said = typed === '1,5' ? '“1,5” is not a number (digits and a decimal point, such as 1.5); ' : '';
+    const said = `“${typed}” is not a number (plain decimal digits, such as 1.5 or 0.5); `;
     expect(await (await panel.waitForSelector('[data-settings-error="true"]')).textContent()).toBe(`Default max age: ${said}a number of seconds from 1 to 2,592,000`);
     expect(await panel.getAttribute(maxAge, 'aria-invalid')).toBe('true');
     expect(await described('Default max age in seconds')).toContain('a number of seconds from 1');
