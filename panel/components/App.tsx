@@ -10,9 +10,9 @@ import { findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { messageContext, viewNotes, type Filter, type MessageContext } from '../model/filter.ts';
 import { contextSetsRead, IncrementalMessageFilter, rowsUpTo } from '../model/message-filter.ts';
 import { formatClock } from '../model/format.ts';
-import { importAnalysisNote } from '../model/import-analysis.ts';
+import { importAnalysisNote, importSettingsLine } from '../model/import-analysis.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
-import { NOT_SAVED_RECONNECTING, saveRoute } from '../model/settings-form.ts';
+import { NOT_SAVED_RECONNECTING, sameUris, saveRoute } from '../model/settings-form.ts';
 import { clearControl, notClearedText } from '../model/clear-control.ts';
 import { exportTitle, pageLeftHint } from '../model/export-control.ts';
 import { hiddenFrameCount } from '../model/status-counts.ts';
@@ -98,6 +98,10 @@ export function App({ store, connection, settingsLink }: Props) {
   const [dragging, setDragging] = useState(false);
 
   const rows = useMemo(() => (snap ? filterRows(snap, filter) : []), [snap, filter]);
+  // The URIs for the Settings dialog's rule notes: one list while they stay the same URIs (see sameUris), computed
+  // only while it is open.
+  const urisRef = useRef<readonly string[] | undefined>(undefined);
+  const settingsUris = useMemo(() => (settingsOpen && snap ? (urisRef.current = sameUris(urisRef.current, snap.uris.map((u) => u.uri))) : undefined), [settingsOpen, snap?.uris]);
   const counts = useMemo(() => findingCounts(snap?.findings ?? []), [snap]);
   const labels = useMemo(() => {
     const s = snap ?? { findings: [], uris: [] };
@@ -476,7 +480,8 @@ export function App({ store, connection, settingsLink }: Props) {
           error={settingsError}
           connected={(connection ?? settingsLink) !== undefined}
           tab={connection !== undefined && !store.imported}
-          uris={snap?.uris.map((u) => u.uri)}
+          uris={settingsUris}
+          importNote={store.imported ? importSettingsLine(store.imported.trace.analysis, store.imported.analysedWith, settings) : null}
           onSave={saveSettings}
           onClose={() => {
             setSettingsOpen(false);

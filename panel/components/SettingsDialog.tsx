@@ -18,6 +18,8 @@ interface Props {
   tab?: boolean;
   /** The URIs in view: a rule that matches none of them, or whose URIs an earlier rule takes, is said under it. */
   uris?: readonly string[];
+  /** An import in view analysed with the settings it records: said (they are not these), with what Save does to it. */
+  importNote?: string | null;
   onSave: (s: Settings) => void;
   onClose: () => void;
 }
@@ -32,7 +34,7 @@ const NAMES: Record<NumberField, string> = {
 
 const NO_URIS: readonly string[] = [];
 
-export function SettingsDialog({ settings, log, error, connected, tab = true, uris = NO_URIS, onSave, onClose }: Props) {
+export function SettingsDialog({ settings, log, error, connected, tab = true, uris = NO_URIS, importNote, onSave, onClose }: Props) {
   const [d, setD] = useState<Draft>(() => toDraft(settings));
   const [problem, setProblem] = useState<DraftProblem | undefined>(undefined);
   // "Restore defaults" put them in the form (said until the next edit).
@@ -210,6 +212,11 @@ export function SettingsDialog({ settings, log, error, connected, tab = true, ur
           <p class="muted cli-equivalent">
             {connected ? 'The saved rules' : "This view's rules"} for <code>npm run analyze</code> (milliseconds there): <code data-cli-options>{cliOptions(settings)}</code>
           </p>
+          {importNote ? (
+            <p class="muted" data-import-settings>
+              {importNote}
+            </p>
+          ) : null}
         </fieldset>
         <fieldset>
           <legend>Log caps, for each tab's captured log (the oldest frames are dropped and counted)</legend>

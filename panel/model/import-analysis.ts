@@ -15,8 +15,23 @@ export interface AnalysisNote {
   differs: boolean;
 }
 
-function same(a: TraceAnalysis, b: TraceAnalysis): boolean {
-  return JSON.stringify([a.freshnessRules, a.defaultMaxAgeMs, a.graceMs ?? DEFAULT_GRACE_MS]) === JSON.stringify([b.freshnessRules, b.defaultMaxAgeMs, b.graceMs ?? DEFAULT_GRACE_MS]);
+/**
+ * The same analysis: rule by rule (pattern and max age, in order: the first match wins), the default max age and the
+ * grace. Field by field, not as JSON: a trace that lists a rule's maxAgeMs before its pattern, or carries properties a
+ * newer writer added, was said to differ (a review).
+ */
+export function sameAnalysis(a: TraceAnalysis, b: TraceAnalysis): boolean {
+  return (
+    a.defaultMaxAgeMs === b.defaultMaxAgeMs &&
+    (a.graceMs ?? DEFAULT_GRACE_MS) === (b.graceMs ?? DEFAULT_GRACE_MS) &&
+    a.freshnessRules.length === b.freshnessRules.length &&
+    a.freshnessRules.every((r, i) => r.pattern === b.freshnessRules[i]!.pattern && r.maxAgeMs === b.freshnessRules[i]!.maxAgeMs)
+  );
+}
+
+function panelAnalysis(settings: Settings | null): TraceAnalysis {
+  const s = settings ?? DEFAULT_SETTINGS;
+  return { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs, graceMs: DEFAULT_GRACE_MS };
 }
 
 /** `2 freshness rules, default max age 1 min`; the grace only when it is not the engine's. */
@@ -36,12 +51,11 @@ function options(a: TraceAnalysis): string {
  * defaults). Null when there is nothing to say: the trace's settings are used and are the panel's too.
  */
 export function importAnalysisNote(recorded: TraceAnalysis | undefined, analysedWith: 'trace' | 'panel', settings: Settings | null): AnalysisNote | null {
-  const s = settings ?? DEFAULT_SETTINGS;
-  const panel: TraceAnalysis = { freshnessRules: s.freshnessRules, defaultMaxAgeMs: s.defaultMaxAgeMs, graceMs: DEFAULT_GRACE_MS };
+  const panel = panelAnalysis(settings);
   if (!recorded) {
     return { text: 'analysed with your settings: the trace does not record the ones it was exported with', detail: `your settings: ${options(panel)}`, differs: false };
   }
-  const differs = !same(recorded, panel);
+  const differs = !sameAnalysis(recorded, panel);
   if (analysedWith === 'trace') {
     if (!differs) return null;
     return {
@@ -55,4 +69,19 @@ export function importAnalysisNote(recorded: TraceAnalysis | undefined, analysed
     detail: `yours: ${options(panel)}; the trace's: ${options(recorded)}`,
     differs,
   };
+}
+
+/**
+ * What the Settings dialog says while an imported trace is analysed with the settings it records: the view is not
+ * analysed with the dialog's (its rules, the npm run analyze options it shows), and what Save does to it (store.ts,
+ * the `settings` message: a change to the rules or the default max age analyses it again with the panel's). Null
+ * otherwise (a live tab, or an import analysed with the panel's settings: the dialog's are the view's).
+ */
+export function importSettingsLine(recorded: TraceAnalysis | undefined, analysedWith: 'trace' | 'panel', settings: Settings | null): string | null {
+  if (!recorded || analysedWith !== 'trace') return null;
+  const alike = sameAnalysis(recorded, panelAnalysis(settings)) ? ', the same as these' : '';
+  return (
+    `The imported trace in view is analysed with the settings it records (${summary(recorded)}${alike}), not with these: ` +
+    'saving a change to the freshness rules or the default max age analyses it again with yours; saving without one keeps its own.'
+  );
 }

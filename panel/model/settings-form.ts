@@ -190,6 +190,16 @@ export function draftProblem(d: Draft): DraftProblem | undefined {
  * applies the first matching rule: shared/engine/freshness.ts), a rule that matches none of the URIs in view.
  * `inView`: the URIs in view (none: nothing is said about them).
  */
+/**
+ * The URIs in view for ruleNotes, as a set in a stable order: `prev` itself when they are the same URIs (a live
+ * snapshot is a new list each time, in order of status: ruleNotes ran rules × URIs at every one while the dialog was
+ * open, a review), so a memo on it holds.
+ */
+export function sameUris(prev: readonly string[] | undefined, uris: readonly string[]): readonly string[] {
+  const next = [...new Set(uris)].sort();
+  return prev && prev.length === next.length && prev.every((u, i) => u === next[i]) ? prev : next;
+}
+
 export function ruleNotes(d: Draft, inView: readonly string[]): Map<number, string> {
   const notes = new Map<number, string>();
   // A URI several clients read is one URI.

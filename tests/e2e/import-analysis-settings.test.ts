@@ -52,6 +52,14 @@ it("shows the finding the trace's own settings give, says they are not the panel
   );
   expect(await p.getAttribute('[data-analysis-note]', 'class')).toBe('warn');
   expect(await note.getAttribute('title')).toContain("(the trace's settings: --rule 'file:///docs/**=1000' --default-max-age 600000; yours: --default-max-age 600000)");
+  // The Settings dialog says the view is not analysed with its settings, and what Save would do (a review: its rule
+  // notes and npm run analyze options spoke of the panel's rules without a word).
+  await p.click('button[aria-label="Settings"]');
+  expect(await (await p.waitForSelector('dialog.settings [data-import-settings]')).textContent()).toBe(
+    'The imported trace in view is analysed with the settings it records (1 freshness rule, default max age 10 min 00 s), not with these: saving a change to the freshness rules or the default max age analyses it again with yours; saving without one keeps its own.',
+  );
+  await p.click('dialog.settings button:text("Cancel")');
+  await p.waitForSelector('dialog.settings', { state: 'detached' });
 
   // Settings saved (the defaults, over the background): the panel's apply, the finding goes, the note says so.
   const saved = await p.evaluate(

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from '../../../cli/analyze.ts';
-import { NOT_SAVED_RECONNECTING, capDropNote, cliOptions, defaultText, defaultsDraft, editRule, moveRule, newRule, draftProblem, fromDraft, ruleNotes, saveRoute, toDraft } from '../../../panel/model/settings-form.ts';
+import { NOT_SAVED_RECONNECTING, capDropNote, cliOptions, defaultText, defaultsDraft, editRule, moveRule, newRule, draftProblem, fromDraft, ruleNotes, sameUris, saveRoute, toDraft } from '../../../panel/model/settings-form.ts';
 import { DEFAULT_SETTINGS, validateSettings } from '../../../shared/settings.ts';
 
 const base = () => toDraft(DEFAULT_SETTINGS);
@@ -167,4 +167,16 @@ describe('where a Save goes', () => {
     expect(draftProblem({ ...base(), defaultSeconds: ' 1.5 ' })).toBeUndefined();
   });
 
+
+  it('keeps one URI list for the rule notes while the URIs in view stay the same (a live snapshot is a new list each time)', () => {
+    const a = sameUris(undefined, ['file:///b', 'file:///a', 'file:///a']);
+    expect(a).toEqual(['file:///a', 'file:///b']);
+    // The same URIs in another order (rows sorted by status), or read by another client: the same list.
+    expect(sameUris(a, ['file:///a', 'file:///b'])).toBe(a);
+    expect(sameUris(a, ['file:///b', 'file:///a', 'file:///b'])).toBe(a);
+    const b = sameUris(a, ['file:///a', 'file:///b', 'file:///c']);
+    expect(b).not.toBe(a);
+    expect(b).toEqual(['file:///a', 'file:///b', 'file:///c']);
+    expect(sameUris(b, ['file:///a'])).toEqual(['file:///a']);
+  });
 });
