@@ -9,8 +9,8 @@ import type { EngineSnapshot } from '../../shared/engine/index.ts';
 import { matchesSessionView, type Filter } from '../model/filter.ts';
 import { elementId, formatClock, formatDuration } from '../model/format.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
-import { clientKeyOf, sessionClientTags, shortUrl } from '../model/client-tags.ts';
-import { channelCell, metricRows, NOT_INITIALIZED, sessionEntries, sessionNotes, startMark, subscriptionsCell, versionText, type SessionEntry } from '../model/sessions-view.ts';
+import { clientKeyOf, sessionClientTags } from '../model/client-tags.ts';
+import { channelCell, metricRows, NOT_INITIALIZED, sessionEntries, sessionRowTag, sessionNotes, startMark, subscriptionsCell, versionText, type SessionEntry } from '../model/sessions-view.ts';
 import { HeadRow, VirtualList, type Column } from './VirtualList.tsx';
 import { multiLine } from '../printable-dom.ts';
 
@@ -102,10 +102,6 @@ function cellsOf(e: SessionEntry, selected: boolean, client: string): Cells {
   };
 }
 
-/** The tag the row shows: not one that only repeats its Endpoint cell (the clients differ by endpoint alone). */
-function shownTag(e: SessionEntry, tag: string): string {
-  return tag === shortUrl(e.session.endpoint) ? '' : tag;
-}
 
 function rowId(key: string): string {
   return elementId('session-row-', key);
@@ -246,7 +242,7 @@ function SessionsViewImpl({ snapshot, filter, onOpen, openKey, imported }: Props
             onOpen={(i) => open(entries[i]!.key)}
             renderRow={(i) => {
               const e = entries[i]!;
-              return <RowView key={e.key} c={cellsOf(e, e.key === selected, shownTag(e, tagOf(e)))} n={i + 2} onOpen={open} />;
+              return <RowView key={e.key} c={cellsOf(e, e.key === selected, sessionRowTag(e.session.endpoint, tagOf(e), filter))} n={i + 2} onOpen={open} />;
             }}
           />
         )}

@@ -6,7 +6,7 @@
 import { memo } from 'preact/compat';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { EngineSnapshot, MessageList, Severity, UriRow } from '../../shared/engine/index.ts';
-import { matchesSession, type Filter } from '../model/filter.ts';
+import type { Filter } from '../model/filter.ts';
 import { formatClock, formatDuration } from '../model/format.ts';
 import {
   describeRead,
@@ -18,6 +18,7 @@ import {
   maxZoomSpan,
   panBy,
   sessionLanes,
+  sessionLanesMatching,
   sessionLaneTitle,
   staleIntervals,
   positionOf,
@@ -27,7 +28,7 @@ import {
   type TimeWindow,
   type TimelineIndex,
 } from '../model/timeline.ts';
-import { clientKeyOf, snapshotClientTags } from '../model/client-tags.ts';
+import { clientKeyOf, sessionClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { isMessageStop, stopWhat } from '../model/scrub-stop.ts';
 import { CATALOGUE } from '../../shared/findings/catalogue.ts';
 import { probe } from '../perf.ts';
@@ -90,9 +91,9 @@ function TimelineView(props: Props) {
   const laneNow = laneNowOf(snapshot, scrubT, now);
   const lanes: LaneSpec[] = useMemo(() => {
     if (!snapshot) return [];
-    const sl = sessionLanes(snapshot.sessions, snapshot.streams, laneNow, snapshot.streamsKnownFrom)
-      // By the names the lane shows (sessionNames, as the Sessions grid), not the key (a listen's holds its page and endpoint).
-      .filter((s) => matchesSession(filter, s.names))
+    // By the names the lane shows (sessionNames, as the Sessions grid), not the key (a listen's holds its page and
+    // endpoint), and by its client's tag, as the grid.
+    const sl = sessionLanesMatching(sessionLanes(snapshot.sessions, snapshot.streams, laneNow, snapshot.streamsKnownFrom), filter, sessionClientTags(snapshot))
       .sort((a, b) => a.start - b.start)
       .map((s): LaneSpec => ({ kind: 'session', id: `session:${s.key}`, label: s.label, session: s }));
     const stale = staleIntervals(snapshot, laneNow);

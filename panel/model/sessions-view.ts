@@ -7,6 +7,8 @@ import { rereadJudged } from '../../shared/metrics.ts';
 import { formatClock, formatDuration, formatShare, shortId } from './format.ts';
 import { sessionIdNamer, sessionIdTitle, sessionLabel, shortSessionName, type SessionIdName } from './session-label.ts';
 import { printableText } from '../../shared/printable-text.ts';
+import { shortUrl } from './client-tags.ts';
+import type { Filter } from './filter.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : undefined);
@@ -269,4 +271,14 @@ export function midWayNote(kinds: ReadonlyArray<'session' | 'listen'>): string {
   const listen = kinds.includes('listen');
   const what = session && listen ? 'initialize (a session) or subscriptions/listen request (a listen)' : listen ? 'subscriptions/listen request' : 'initialize';
   return `* picked up mid-way: its ${what} is not in the log (the page began before the extension was loaded, or Clear or the log cap dropped it). Reload the page to capture from the start.`;
+}
+
+/**
+ * The client tag a Sessions row shows: not one that only repeats its Endpoint cell (the clients differ by endpoint
+ * alone), except while the filter has a `client:` term. That term matches the whole tag, shown or not (as the
+ * Resources and Findings views and the timeline's lanes match it for the same client), so then the row shows it: a
+ * row the filter kept for a tag it did not show read as a filter gone wrong (a review).
+ */
+export function sessionRowTag(endpoint: string, tag: string, f: Filter): string {
+  return tag === shortUrl(endpoint) && !f.terms.some((t) => t.key === 'client') ? '' : tag;
 }

@@ -7,7 +7,7 @@
 import type { EngineSnapshot, Finding, MessageList, SessionView, Severity, StreamView } from '../../shared/engine/index.ts';
 import { decodedJson, findingRowKey, messageAt } from '../../shared/engine/index.ts';
 import { SEVERITY_RANK } from '../../shared/findings/types.ts';
-import { STALE_FINDINGS } from './filter.ts';
+import { matchesSession, STALE_FINDINGS, type Filter } from './filter.ts';
 import { formatClock, formatDuration } from './format.ts';
 import { sessionIdNamer, sessionLabel, sessionNames } from './session-label.ts';
 import { streamsBySession } from './sessions-view.ts';
@@ -227,6 +227,8 @@ export interface SessionLane {
   label: string;
   /** What `session:` matches (sessionNames). */
   names: string[];
+  /** Its client (clientKeyOf: document and endpoint): what `client:` matches is that client's tag (sessionClientTags). */
+  clientKey: string;
   kind: SessionView['kind'];
   start: number;
   /** End time, or undefined while open. */
@@ -240,6 +242,15 @@ export interface SessionLane {
   gaps: Interval[];
 }
 
+
+/**
+ * The session lanes the filter keeps: by the names each shows (`session:`, as the Sessions grid) and by its client's
+ * tag (`client:`; `tags`: sessionClientTags, the grid's). The timeline ignored `client:` (a review): the grid kept one
+ * client's sessions, the lanes all of them.
+ */
+export function sessionLanesMatching(lanes: readonly SessionLane[], f: Filter, tags: ReadonlyMap<string, string>): SessionLane[] {
+  return lanes.filter((s) => matchesSession(f, s.names, tags.get(s.clientKey) ?? ''));
+}
 
 /** Merges overlapping intervals (sorted by t0) and returns the complement inside [from, to]. */
 export function gapsWithin(from: number, to: number, covered: readonly Interval[]): Interval[] {
@@ -297,6 +308,7 @@ export function sessionLanes(sessions: readonly SessionView[], streams: readonly
       key: s.key,
       label: sessionLabel(s, name),
       names: sessionNames(s, name),
+      clientKey: `${s.doc} ${s.endpoint}`,
       kind: s.kind,
       start: s.startT,
       end,

@@ -8,6 +8,8 @@ import { clientKeyOf, docTag, findingClientTag, findingClientTags, pageFact, ses
 import { matchesSessionView, parseFilter, viewNotes } from '../../../panel/model/filter.ts';
 import { findingMatches } from '../../../panel/model/findings-view.ts';
 import { filterRows } from '../../../panel/model/uri-table.ts';
+import { sessionLanes, sessionLanesMatching } from '../../../panel/model/timeline.ts';
+import { sessionRowTag } from '../../../panel/model/sessions-view.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
 
@@ -70,5 +72,46 @@ describe('several clients in one tab', () => {
     expect(pageFact(snap.clients, 'gone', undefined, 'browser frame 3, page segment 2')).toBe('— (its page load is not in view; browser frame 3, page segment 2)');
     // One client's sessions: no tag.
     expect(sessionClientTags({ clients: snap.clients, sessions: snap.sessions.filter((s) => s.label === 'SA') }).size).toBe(0);
+  });
+
+  it("client: keeps the timeline's session lanes of that client, as the Sessions grid keeps its rows (a review: the lanes ignored it)", () => {
+    const snap = twoIframes();
+    const tags = sessionClientTags(snap);
+    const lanes = sessionLanes(snap.sessions, snap.streams, snap.now);
+    const kept = (q: string) => sessionLanesMatching(lanes, parseFilter(q), tags).map((l) => l.label);
+    const grid = (q: string) => snap.sessions.filter((s) => matchesSessionView(parseFilter(q), s, undefined, tags.get(clientKeyOf(s)) ?? '')).map((s) => s.label);
+    expect(kept('')).toEqual(['SA', 'SB']);
+    for (const q of ['client:localhost', '-client:localhost', 'client:127.0.0.1', 'client:iframe', 'client:nowhere', 'session:SA client:127']) {
+      expect(kept(q)).toEqual(grid(q));
+    }
+    expect(kept('client:localhost')).toEqual(['SA']);
+    expect(kept('-client:localhost')).toEqual(['SB']);
+    expect(kept('session:SA client:127')).toEqual([]);
+    // One client: no tag, none to find (as its URI rows).
+    const one = sessionLanesMatching(lanes.filter((l) => l.label === 'SA'), parseFilter('client:localhost'), new Map());
+    expect(one).toEqual([]);
+  });
+
+  it('a Sessions row shows the tag client: matched, also one it hides otherwise (it only repeats the Endpoint)', () => {
+    // One page, two servers: the clients differ by endpoint alone, and each tag is the endpoint's short form.
+    const log = new FrameLog('doc-1');
+    log.pageStart('http://localhost:8080/');
+    new StreamableClient(log, 'http://localhost:3000/mcp').initialize({ sessionId: 'S1' });
+    new StreamableClient(log, 'http://localhost:4000/mcp').initialize({ sessionId: 'S2' });
+    const e = new Engine();
+    e.applyAll(log.frames);
+    const snap = e.snapshot(log.t + 1000);
+    const tags = sessionClientTags(snap);
+    const s1 = snap.sessions.find((s) => s.label === 'S1')!;
+    const tag = tags.get(clientKeyOf(s1))!;
+    expect(tag).toBe('localhost:3000/mcp');
+    expect(sessionRowTag(s1.endpoint, tag, parseFilter(''))).toBe('');
+    expect(sessionRowTag(s1.endpoint, tag, parseFilter('session:S1'))).toBe('');
+    // Matched by the whole tag (as the other views match that client), and then shown.
+    expect(matchesSessionView(parseFilter('client:3000'), s1, undefined, tag)).toBe(true);
+    expect(sessionRowTag(s1.endpoint, tag, parseFilter('client:3000'))).toBe(tag);
+    expect(sessionRowTag(s1.endpoint, tag, parseFilter('-client:4000'))).toBe(tag);
+    // A tag that says more than the endpoint is shown anyway.
+    expect(sessionRowTag(s1.endpoint, 'iframe localhost:44273', parseFilter(''))).toBe('iframe localhost:44273');
   });
 });
