@@ -242,6 +242,60 @@ interface Building {
   opaqueBody: boolean;
   firstSeq: number;
   lastSeq: number;
+  /** The JSON-RPC ids the request asked about (undefined: its body could not be read as JSON-RPC). */
+  askedIds: Set<string> | undefined;
+  /** The ids of the JSON-RPC answers (results and errors) its response carried. */
+  answeredIds: Set<string>;
+}
+
+/**
+ * The JSON-RPC messages of a text (one message or a batch), or undefined when it is not JSON (a body cut at capture,
+ * not text, not JSON-RPC).
+ */
+function rpcMessages(text: string): Record<string, unknown>[] | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const all = Array.isArray(v) ? v : [v];
+  return all.filter((m): m is Record<string, unknown> => typeof m === 'object' && m !== null && !Array.isArray(m));
+}
+
+const rpcId = (id: unknown): string | undefined => (typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : undefined);
+
+/** The ids of the requests (a method and an id) among the messages of a request body. */
+function requestIds(text: string): Set<string> | undefined {
+  const msgs = rpcMessages(text);
+  if (!msgs) return undefined;
+  const out = new Set<string>();
+  for (const m of msgs) {
+    const id = rpcId(m.id);
+    if (typeof m.method === 'string' && id !== undefined) out.add(id);
+  }
+  return out;
+}
+
+/** Adds the ids of the answers (a result or an error, no method) among the messages of a response text. */
+function addAnswerIds(text: string, into: Set<string>): void {
+  for (const m of rpcMessages(text) ?? []) {
+    const id = rpcId(m.id);
+    if (m.method === undefined && id !== undefined && ('result' in m || 'error' in m)) into.add(id);
+  }
+}
+
+/**
+ * A fetch aborted while its body was read did what it was for (no `_error`): a GET stream the page closed, a DELETE,
+ * an empty 202, a POST whose JSON-RPC answers had all come (the SDK then releases or cancels the rest). A POST aborted
+ * before its answer came (its request timed out, the user cancelled it) failed.
+ */
+function abortedAfterPurpose(b: Building): boolean {
+  const method = b.entry.request.method;
+  if (method === 'GET' || method === 'DELETE' || b.entry.response.status === 202) return true;
+  if (b.askedIds === undefined) return b.answeredIds.size > 0;
+  for (const id of b.askedIds) if (!b.answeredIds.has(id)) return false;
+  return true;
 }
 
 /** Builds the HAR for `frames` (any order; they are sorted by seq). */
@@ -274,7 +328,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     };
     const page = pageOfSegment.get(f.segment);
     if (page !== undefined) entry.pageref = page;
-    const b: Building = { entry, startT: f.t, responseT: undefined, lastT: f.t, endT: undefined, missingBytes: 0, cutEvents: 0, doc: f.doc, opaqueBody: false, firstSeq: f.seq, lastSeq: f.seq };
+    const b: Building = { entry, startT: f.t, responseT: undefined, lastT: f.t, endT: undefined, missingBytes: 0, cutEvents: 0, doc: f.doc, opaqueBody: false, firstSeq: f.seq, lastSeq: f.seq, askedIds: new Set(), answeredIds: new Set() };
     const prev = open.get(conn);
     if (prev) done.push(prev);
     open.set(conn, b);
@@ -325,6 +379,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         const mimeType = f.headers['content-type'] ?? 'x-unknown';
         b.entry.request.postData = { mimeType, text: f.body.text, ...(note ? { comment: note } : {}) };
         b.entry.request.bodySize = payloadSize(f.body);
+        b.askedIds = f.body.opaque || f.body.truncated ? undefined : requestIds(f.body.text);
       }
       continue;
     }
@@ -368,6 +423,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         e.response.content.size = Math.max(0, payloadSize(f.body));
         e.response.bodySize = payloadSize(f.body);
         b.opaqueBody = f.body.opaque === true;
+        if (!f.body.opaque) addAnswerIds(f.body.text, b.answeredIds);
         const note = truncationNote(f.body);
         if (note) e.response.content.comment = note;
         break;
@@ -379,6 +435,7 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         if (f.retry !== undefined) ev.retry = f.retry;
         if (f.data.truncated) ev.truncated = f.data.truncated;
         (e._sseEvents ??= []).push(ev);
+        if (!f.data.truncated) addAnswerIds(f.data.text, b.answeredIds);
         // A cut event's text is a prefix: count the bytes it lacks (the entry's text is the events' wire form).
         if (f.data.truncated) {
           b.missingBytes += f.data.truncated.bytes - utf8Length(f.data.text);
@@ -438,10 +495,11 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         if (f.error) {
           e._mcp.error = `${f.error.name}: ${f.error.message}`;
           // `_error` (Chrome's: its importer shows the entry as failed) only for a failure: a network or stream error,
-          // an abort before the head. The page or its SDK cancelling or releasing the body after a complete head (an
-          // empty 202 or a DELETE's answer released unread, a GET stream closed by its AbortController) is how such
-          // exchanges end when all is well: outcome `aborted` and the reason in `_mcp` only (a review, 2026-12-06).
-          if (!(f.outcome === 'aborted' && f.phase === 'body')) e.response._error = e._mcp.error;
+          // an abort before the head, a POST aborted mid-body before its answer came (a request timeout, a cancel).
+          // The page or its SDK cancelling or releasing the body once the exchange did its work (an empty 202 or a
+          // DELETE's answer released unread, a GET stream closed by its AbortController, a POST's stream after its
+          // answer) is how such exchanges end when all is well: outcome `aborted` and the reason in `_mcp` only.
+          if (!(f.outcome === 'aborted' && f.phase === 'body' && abortedAfterPurpose(b))) e.response._error = e._mcp.error;
         }
         // The bytes read are the size of a stream, of a body that was not text, and of one that never came (a 204).
         if (e._sseEvents || b.opaqueBody || (e.response.content.text === undefined && f.phase === 'body')) {

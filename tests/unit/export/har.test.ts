@@ -235,6 +235,40 @@ describe('buildHar', () => {
     expect([byConn(conns[0]!)._mcp.outcome, byConn(conns[0]!)._mcp.error]).toEqual(['aborted', 'AbortError: the page cancelled the body']);
   });
 
+  it('keeps _error for a POST aborted mid-body before its JSON-RPC answer came; not once every answer was seen', () => {
+    const log = new FrameLog('d');
+    const timedOut = { name: 'TimeoutError', message: 'signal timed out' };
+    const post = (request: string, contentType: string, answers: string[]) => {
+      const conn = log.newConn('p');
+      log.httpRequest(conn, 'POST', URL, { 'content-type': 'application/json' }, request);
+      log.httpResponse(conn, 200, URL, { 'content-type': contentType });
+      for (const a of answers) {
+        if (contentType === 'text/event-stream') log.sseEvent(conn, a);
+        else log.httpBody(conn, a);
+      }
+      log.emit({ kind: 'http-end', conn, bytes: 0, outcome: 'aborted', phase: 'body', error: timedOut } as never);
+      return conn;
+    };
+    const call = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow"}}';
+    const conns = [
+      // Aborted before the answer: a timeout on an SSE response (a progress notification only), on a JSON head.
+      post(call, 'text/event-stream', ['{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}']),
+      post(call, 'application/json', []),
+      // A batch of two with one answer only.
+      post(`[${call},{"jsonrpc":"2.0","id":"b","method":"ping"}]`, 'text/event-stream', ['{"jsonrpc":"2.0","id":7,"result":{}}']),
+      // Its answer came, the rest of the stream was released: done.
+      post(call, 'text/event-stream', ['{"jsonrpc":"2.0","id":7,"result":{"content":[]}}']),
+      post(call, 'application/json', ['{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"no"}}']),
+      // An answer to another id is not this one's.
+      post(call, 'text/event-stream', ['{"jsonrpc":"2.0","id":8,"result":{}}']),
+    ];
+    const entries = buildHar(log.frames).log.entries;
+    const byConn = (c: string) => entries.find((e) => e._mcp.conn === c)!;
+    const failed = 'TimeoutError: signal timed out';
+    expect(conns.map((c) => byConn(c).response._error)).toEqual([failed, failed, failed, undefined, undefined, failed]);
+    expect(conns.map((c) => byConn(c)._mcp.outcome)).toEqual(Array(6).fill('aborted'));
+  });
+
   it('notes truncated bodies, keeps failures, WebSocket messages and EventSource streams', () => {
     const log = new FrameLog('d');
     const a = log.newConn('post');
