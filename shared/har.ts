@@ -122,6 +122,12 @@ export interface HarEntry {
     close?: { code: number; reason: string; wasClean: boolean };
     /** Its opening frames are not in the log (its cap dropped them, or a trace cut them off): method and URL unknown. */
     partial?: true;
+    /**
+     * It went on (its response begun, not ended) across frames missing from the export (seqs `[first, last]` missing,
+     * from the first such gap to the last): the log's trim kept its opening frames, but any of its own frames among
+     * the missing ones (events, messages, a body) are not in the entry.
+     */
+    gap?: [number, number];
   };
 }
 
@@ -139,12 +145,22 @@ export const HAR_REDACTION_NOTE =
   'Secrets are redacted: Authorization, Cookie and auth-like headers and token-like query parameters (also in ' +
   `Referer and Location) are replaced by ${REDACTED_PREFIX}<hash>]; bodies above the capture cap keep a prefix, their size and a hash. ` +
   'Message bodies are as the page sent and received them.';
-/** What the log lost, for `log.comment` ('' when nothing). */
-function droppedNote(d: HarOptions['dropped']): string {
-  if (!d) return '';
+/**
+ * What the log lost, for `log.comment` ('' when nothing): the frames its cap dropped, the messages it refused, and the
+ * entries that show it (`gapped`: exchanges that went on across frames missing from the export, `partial`: those
+ * whose opening frames are missing).
+ */
+function droppedNote(d: HarOptions['dropped'], gapped: number, partial: number): string {
   const parts: string[] = [];
-  if (d.frames > 0) parts.push(`${d.frames} frame${d.frames === 1 ? ' was' : 's were'} dropped by the log's cap before this export: exchanges that began before them have only their later frames (_mcp.partial)`);
-  if (d.rejected) parts.push(`${d.rejected} message${d.rejected === 1 ? ' was' : 's were'} refused by the extension as malformed`);
+  if (d && d.frames > 0) parts.push(`${d.frames} frame${d.frames === 1 ? ' was' : 's were'} dropped by the log's cap before this export`);
+  if (gapped > 0) {
+    parts.push(
+      `${gapped} exchange${gapped === 1 ? '' : 's'} went on across frames missing from this export (the log kept ${gapped === 1 ? 'its' : 'their'} opening frames): ` +
+        `what ${gapped === 1 ? 'it' : 'they'} had among them (events, messages, a body) is missing (_mcp.gap)`,
+    );
+  }
+  if (partial > 0) parts.push(`${partial} exchange${partial === 1 ? ' has' : 's have'} only ${partial === 1 ? 'its' : 'their'} later frames: how ${partial === 1 ? 'it' : 'they'} began is missing (_mcp.partial)`);
+  if (d?.rejected) parts.push(`${d.rejected} message${d.rejected === 1 ? ' was' : 's were'} refused by the extension as malformed`);
   return parts.length ? ` ${parts.join('; ')}.` : '';
 }
 
@@ -344,7 +360,18 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     return b;
   };
 
+  let prevSeq: number | undefined;
   for (const f of sorted) {
+    if (prevSeq !== undefined && f.seq > prevSeq + 1) {
+      // Frames missing here (the log's cap dropped them; its trim kept the openers of what went on): an exchange whose
+      // response had begun and not ended may have lost some of its own among them.
+      for (const b of open.values()) {
+        if (b.responseT === undefined || b.endT !== undefined) continue;
+        const g = b.entry._mcp.gap;
+        b.entry._mcp.gap = [g ? g[0] : prevSeq + 1, f.seq - 1];
+      }
+    }
+    prevSeq = f.seq;
     lastSeqOfDoc.set(f.doc, f.seq);
     if (f.kind === 'page-end') {
       // A page kept in the back/forward cache may come back with its connections: not an end.
@@ -541,6 +568,10 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
     e.timings.receive = Math.max(0, end - resp);
     e.time = e.timings.send + e.timings.wait + e.timings.receive;
     e._mcp.seqs = [b.firstSeq, b.lastSeq];
+    if (e._mcp.gap) {
+      const note = `Frames ${e._mcp.gap[0]}–${e._mcp.gap[1]} are missing from this export (the log's cap dropped them while this exchange went on): any of its own frames among them (events, messages, its body) are not here.`;
+      e.comment = e.comment ? `${e.comment} ${note}` : note;
+    }
     if (e._sseEvents) {
       e._eventSourceMessages = eventSourceMessages(e._sseEvents);
       e.response.content.text = sseText(e._sseEvents);
@@ -558,7 +589,9 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       creator: { name: options.creatorName ?? 'MCP Subscription Devtools', version: options.creatorVersion ?? '0' },
       pages,
       entries,
-      comment: (redact ? HAR_REDACTION_NOTE + extraHeadersNote(extra) : HAR_UNREDACTED_NOTE) + droppedNote(options.dropped),
+      comment:
+        (redact ? HAR_REDACTION_NOTE + extraHeadersNote(extra) : HAR_UNREDACTED_NOTE) +
+        droppedNote(options.dropped, entries.filter((e) => e._mcp.gap).length, entries.filter((e) => e._mcp.partial).length),
     },
   };
 }

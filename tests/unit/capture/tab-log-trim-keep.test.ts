@@ -56,12 +56,18 @@ describe('the trim at the cap', () => {
     const rest = stored.slice(4).map((f) => f.seq);
     expect(rest[0]).toBe(stats.lastSeq - (stats.frames - 4) + 1);
     expect(rest.every((s, i) => s === rest[0]! + i)).toBe(true);
-    let har = buildHar(stored);
+    let har = buildHar(stored, { dropped: { frames: stats.dropped } });
     expect(har.log.pages.map((p) => p.title)).toEqual(['http://x/kb']);
-    expect(har.log.entries.map((e) => [e.request.method, e.request.url, e._mcp.partial ?? false])).toEqual([
-      ['GET', URL, false],
-      ['POST', URL, false],
+    // The stream lost the events in the gap: said (_mcp.gap, its comment, log.comment); the POST, whose response came
+    // after the gap, lost nothing.
+    const gap: [number, number] = [stats.kept!.at(-1)! + 1, rest[0]! - 1];
+    expect(har.log.entries.map((e) => [e.request.method, e.request.url, e._mcp.partial ?? false, e._mcp.gap])).toEqual([
+      ['GET', URL, false, gap],
+      ['POST', URL, false, undefined],
     ]);
+    expect(har.log.entries[0]!.comment).toBe(`Frames ${gap[0]}–${gap[1]} are missing from this export (the log's cap dropped them while this exchange went on): any of its own frames among them (events, messages, its body) are not here.`);
+    expect(har.log.comment).toContain(`${stats.dropped} frames were dropped by the log's cap before this export; 1 exchange went on across frames missing from this export`);
+    expect(har.log.comment).not.toContain('_mcp.partial');
 
     // Once the POST's end went past the cap too, its request is no longer kept; the open stream's still is.
     for (let i = 0; i < 30; i++) await send(events('d.get', 10));
@@ -72,7 +78,7 @@ describe('the trim at the cap', () => {
     expect(stats.kept).toHaveLength(3);
     expect(stats.dropped + stats.frames).toBe(sent);
     har = buildHar(stored);
-    expect(har.log.entries.map((e) => [e.request.method, e.request.url, e._mcp.partial ?? false])).toEqual([['GET', URL, false]]);
+    expect(har.log.entries.map((e) => [e.request.method, e.request.url, e._mcp.partial ?? false, e._mcp.gap !== undefined])).toEqual([['GET', URL, false, true]]);
     // A log reopened (a worker restart) reads the same.
     const reopened = new TabLog(1, store, () => caps);
     expect(await reopened.ensureLoaded()).toMatchObject({ frames: stats.frames, dropped: stats.dropped, kept: stats.kept });
