@@ -28,8 +28,9 @@ Reads a trace exported by the MCP devtools panel (Export ▾ → Trace) and prin
 
   --json                  the report as JSON instead of text
   --fail-on <level>       exit 1 when an open or resolved finding is at or above error (default), warning or info
-  --fail-on-partial       exit 2 when the trace is partial (the capture dropped or rejected frames: its header's
-                          dropped.frames or dropped.rejected is not 0), the report still printed. Without it a
+  --fail-on-partial       exit 2 when the trace is partial (the capture dropped frames of what it covers: its
+                          header's dropped.frames is not 0; dropped.rejected, messages the page sent malformed,
+                          does not count), the report still printed. Without it a
                           partial trace is analysed as it is, with a warning on stderr (and "partial": true in --json)
   --now <ISO time>        judge the trace as of that moment (e.g. 2026-12-02T10:00:00Z, or a time as the report
                           prints it: 2026-12-02 10:00:00.000 UTC; a zone is needed); later frames are left out.
@@ -64,7 +65,7 @@ interface Args {
   file: string;
   json: boolean;
   failOn: Severity;
-  /** A partial trace (frames dropped or rejected before the export) exits 2 instead of being judged as it is. */
+  /** A partial trace (frames dropped before the export: `dropped.frames`) exits 2 instead of being judged as it is. */
   failOnPartial: boolean;
   /** Judge with the defaults, not the settings the trace records (the options still replace them). */
   ignoreTraceSettings: boolean;
@@ -287,7 +288,10 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   const exported = Date.parse(trace.createdAt);
   const now = args.now ?? Math.max(engine.lastT ?? exported, exported);
   const snap = engine.snapshot(now);
-  const lost = trace.dropped.frames + (trace.dropped.rejected ?? 0);
+  // Partial: frames of what the export covers are missing (`dropped.frames`). `dropped.rejected` counts messages the
+  // page sent malformed or forged, which the capture refused: the page controls it, and no frame of the trace is
+  // missing for it, so it does not make a trace partial (else any page could fail every --fail-on-partial gate).
+  const lost = trace.dropped.frames;
   if (args.json) {
     const { messages, ...rest } = snap;
     const out = {
@@ -323,9 +327,8 @@ function report(trace: TraceFileV1, args: Args, io: CliIo): number {
   } else io.stdout(printable(renderReport(trace, snap, args.failOn, settingsLine(analysis)), true));
   if (lost > 0) {
     // On stderr in both modes: a CI log shows it even when stdout goes to a file (--json > r.json).
-    const what = [trace.dropped.frames ? `dropped ${trace.dropped.frames} frame(s) at the log's cap (the oldest)` : '', trace.dropped.rejected ? `rejected ${trace.dropped.rejected} malformed one(s)` : ''];
     io.stderr(
-      `analyze: warning: the trace is partial: the capture ${what.filter(Boolean).join(' and ')} before the export; findings may be missing or come from half-seen exchanges${args.failOnPartial ? '' : ' (--fail-on-partial makes this exit 2)'}\n`,
+      `analyze: warning: the trace is partial: the capture dropped ${lost} frame(s) at the log's cap (the oldest) before the export; findings may be missing or come from half-seen exchanges${args.failOnPartial ? '' : ' (--fail-on-partial makes this exit 2)'}\n`,
     );
   }
   if (engine.engineErrors) {

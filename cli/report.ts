@@ -95,9 +95,9 @@ function wrap(label: string, text: string, width = 80): string {
 export function renderReport(trace: TraceFileV1, snap: EngineSnapshot, failOn: string, settings?: string): string {
   const out: string[] = [];
   out.push(`trace: ${trace.page.url ? p(trace.page.url) : '(no page URL)'} — ${trace.frames.length} frames, written ${Number.isFinite(Date.parse(trace.createdAt)) ? iso(Date.parse(trace.createdAt)) : p(trace.createdAt)} by ${p(trace.tool.name)} ${p(trace.tool.version)}`);
-  if (trace.dropped.frames || trace.dropped.rejected) {
-    out.push(`note: the capture dropped ${trace.dropped.frames} frame(s)${trace.dropped.rejected ? ` and rejected ${trace.dropped.rejected}` : ''}; the analysis is partial`);
-  }
+  if (trace.dropped.frames) out.push(`note: the capture dropped ${trace.dropped.frames} frame(s); the analysis is partial`);
+  // Messages the page sent malformed (or forged): refused, never frames, so nothing of the trace is missing for them.
+  if (trace.dropped.rejected) out.push(`note: the capture refused ${trace.dropped.rejected} malformed message(s) from the page (not frames: the trace is not partial for them)`);
   // Clear keeps no page-start, and the export names the page by the latest one: a trace exported after it names none.
   if (!trace.page.url) out.push("note: no page URL: the trace holds no page start (exported after the panel's Clear, or the page began before the extension was loaded)");
   out.push(`evaluated at: ${iso(snap.now)}`);

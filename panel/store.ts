@@ -969,11 +969,21 @@ export class PanelStore {
    * What the tab's log dropped that `frames` (of the view, in seq order) lack: a panel keeps frames the log has dropped
    * until it holds a tenth more than the log, so after a cap was lowered an export said 799 frames were missing while
    * it held them all (an audit, 2026-12-05). By the latest stats received (those shown wait for the next snapshot,
-   * while a trim already acted on them).
+   * while a trim already acted on them). Without "preserve log" the export covers the page in view only: the frames
+   * dropped from earlier pages are not its loss (with the cut of a trace-wide count, a complete page read as partial to
+   * the CLI's gate: a review, 2026-12-06); what it lacks is the seqs missing between its first frame (the page's
+   * start, which the trim keeps) and its last. `rejected` is the tab's count since the last Clear, as the status line
+   * shows it: messages the page sent malformed or forged, not frames of the view (docs/trace-format.md).
    */
   droppedLacking(frames: readonly Frame[]): { frames: number; rejected: number } {
     const stats = this.logStats ?? this.stats.value;
     if (!stats) return { frames: 0, rejected: 0 };
+    // A view that does not begin at its page's start (a log written before the trim kept it) lacks what came before
+    // too, unknown how much: the tab's count is said, as with "preserve log".
+    if (!this.preserveLog.value && frames[0]?.kind === 'page-start') {
+      const missing = frames.at(-1)!.seq - frames[0].seq + 1 - frames.length;
+      return { frames: Math.max(0, Math.min(stats.dropped, missing)), rejected: stats.rejected };
+    }
     const before = keptFrom(frames, firstKeptOf(stats), 0);
     const held = before - trimKept(frames, 0, before, stats).length;
     return { frames: Math.max(0, stats.dropped - held), rejected: stats.rejected };

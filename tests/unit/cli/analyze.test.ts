@@ -604,8 +604,7 @@ describe('analyze: a partial trace (frames dropped or rejected before the export
 
   it.each([
     [{ frames: 40 }, 'dropped 40 frame(s) at the log\'s cap (the oldest)', 40],
-    [{ frames: 0, rejected: 3 }, 'rejected 3 malformed one(s)', 3],
-    [{ frames: 40, rejected: 3 }, "dropped 40 frame(s) at the log's cap (the oldest) and rejected 3 malformed one(s)", 43],
+    [{ frames: 40, rejected: 3 }, "dropped 40 frame(s) at the log's cap (the oldest)", 40],
   ])('%j: a warning on stderr in text and --json modes, partial and lostFrames in the JSON; the exit is the findings\'', (dropped, words, lost) => {
     const text = cli(['t.json'], { 't.json': partial(dropped) });
     expect(text.code).toBe(0);
@@ -616,6 +615,16 @@ describe('analyze: a partial trace (frames dropped or rejected before the export
     expect(JSON.parse(json.stdout)).toMatchObject({ partial: true, lostFrames: lost, trace: { dropped } });
     // Findings keep their exit: 1 stays "findings".
     expect(cli(['t.json', '--fail-on', 'warning'], { 't.json': partial(dropped, true) }).code).toBe(1);
+  });
+
+  it('rejected messages (page-controlled: malformed or forged, never frames) do not make a whole trace partial', () => {
+    const t = partial({ frames: 0, rejected: 3 });
+    const r = cli(['t.json', '--json', '--fail-on-partial'], { 't.json': t });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(r.stdout)).toMatchObject({ partial: false, lostFrames: 0, trace: { dropped: { frames: 0, rejected: 3 } } });
+    const text = cli(['t.json'], { 't.json': t });
+    expect(text.stdout).toContain('note: the capture refused 3 malformed message(s) from the page (not frames: the trace is not partial for them)');
+    expect(text.stdout).not.toContain('the analysis is partial');
   });
 
   it('a whole trace: no warning, partial false', () => {

@@ -820,6 +820,31 @@ describe('background errors', () => {
     expect((JSON.parse(harText(s)) as { log: { comment: string } }).log.comment).toMatch(`${all.length - 2000} frames were dropped`);
   });
 
+  it('without "preserve log" an export counts as dropped only the frames its page lacks, not those dropped from earlier pages', async () => {
+    const p1 = stamped(page(1), 1);
+    const p2 = stamped(page(2), p1.length + 1);
+    const last = p2.at(-1)!.seq;
+    // A panel opened after the log dropped all of page 1 (a cap): the page in view is whole.
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: p2, done: true });
+    s.receive({ type: 'stats', stats: { tabId: 1, frames: p2.length, bytes: 0, dropped: p1.length, rejected: 4, lastSeq: last, segment: 2, errors: 0 } });
+    await frames();
+    expect(s.preserveLog.value).toBe(false);
+    expect(s.droppedLacking(s.shownFrames())).toEqual({ frames: 0, rejected: 4 });
+    expect(JSON.parse(traceText(s))).toMatchObject({ dropped: { frames: 0, rejected: 4 } });
+    // The trim went into page 2 too (its page-start kept): what the page lacks is counted, not page 1's.
+    const cut = 3;
+    const t = new PanelStore();
+    t.receive({ type: 'backlog', frames: [p2[0]!, ...p2.slice(1 + cut)], done: true });
+    t.receive({ type: 'stats', stats: { tabId: 1, frames: p2.length - cut, bytes: 0, dropped: p1.length + cut, rejected: 0, lastSeq: last, kept: [p2[0]!.seq], segment: 2, errors: 0 } });
+    await frames();
+    expect(t.droppedLacking(t.shownFrames()).frames).toBe(cut);
+    // With "preserve log" the export covers the tab: page 1's frames are its loss too.
+    t.setPreserveLog(true);
+    await frames();
+    expect(t.droppedLacking(t.shownFrames()).frames).toBe(p1.length + cut);
+  });
+
   it("follows the log's trim with the frames it kept (the open GET stream's openers, the page-start): an export has their method, URL and page", async () => {
     const { all, last } = longLog();
     const s = new PanelStore();
