@@ -212,8 +212,10 @@ export class LogStore {
    * Deletes the oldest chunks of a tab until `framesToFree` frames and `bytesToFree` bytes are gone, and writes the meta
    * that counts it, in one transaction: a worker terminated midway leaves both as they were, never chunks gone that
    * the meta still counts. The frames `keep` picks of those (trim-keep.ts: the openers of exchanges going on, the
-   * current page's page-start) stay, with their sequence numbers, in one chunk before the rest; `meta.kept` lists them
-   * (the rest is contiguous). They are not counted as dropped. Returns the new meta.
+   * current page's page-start, within its budget) stay, with their sequence numbers, in one chunk before the rest;
+   * `meta.kept` lists them (the rest is contiguous). They are not counted as dropped, nor as freed: the amounts to free
+   * are net of what is written back. The chunk of what an earlier trim kept is not written again when what is kept is
+   * the same (a log over its cap with nothing else to drop trims at every write). Returns the new meta.
    */
   async dropOldest(meta: TabMeta, framesToFree: number, bytesToFree: number, keep?: TrimKeep): Promise<TabMeta> {
     return this.use(async (db) => {
@@ -222,23 +224,32 @@ export class LogStore {
       let frames = 0;
       let bytes = 0;
       let nextSeq: number | undefined;
+      /** The chunk an earlier trim wrote of what it kept (the first one), while it may stay as it is. */
+      let keptChunk: FrameChunk | undefined;
+      const keptLast = meta.kept?.at(-1);
       let cursor = await chunks.openCursor(IDBKeyRange.bound([meta.tabId, 0], [meta.tabId, MAX]));
       // Never the newest chunk (the batch just acknowledged and shown live): a batch near the cap, or one frame over it,
       // would otherwise take the whole log with it. It stays, over the cap if it must, until the next write.
-      while (cursor && cursor.value.lastSeq < meta.lastSeq && (frames - (keep?.count() ?? 0) < framesToFree || bytes < bytesToFree)) {
+      while (cursor && cursor.value.lastSeq < meta.lastSeq && (frames - (keep?.count() ?? 0) < framesToFree || bytes - (keep?.bytes() ?? 0) < bytesToFree)) {
         frames += cursor.value.frames.length;
         bytes += cursor.value.bytes;
         if (keep) for (const f of cursor.value.frames) keep.add(f);
         nextSeq = cursor.value.lastSeq + 1;
-        void cursor.delete();
+        if (keep && frames === cursor.value.frames.length && keptLast !== undefined && cursor.value.lastSeq === keptLast) keptChunk = cursor.value;
+        else void cursor.delete();
         cursor = await cursor.continue();
       }
       const kept = nextSeq === undefined ? [] : (keep?.kept() ?? []);
       let keptBytes = 0;
-      if (kept.length > 0) {
-        keptBytes = kept.reduce((sum, f) => sum + JSON.stringify(f).length, 0);
-        // Keyed by its last seq, below every chunk left (all it holds came before them); its key may be a deleted one's.
-        void chunks.put({ firstSeq: kept[0]!.seq, lastSeq: kept.at(-1)!.seq, bytes: keptBytes, frames: kept }, [meta.tabId, kept.at(-1)!.seq]);
+      const same = keptChunk !== undefined && keptChunk.frames.length === kept.length && keptChunk.frames.every((f, i) => f.seq === kept[i]!.seq);
+      if (same) keptBytes = keptChunk!.bytes;
+      else {
+        if (keptChunk) void chunks.delete([meta.tabId, keptChunk.lastSeq]);
+        if (kept.length > 0) {
+          keptBytes = kept.reduce((sum, f) => sum + JSON.stringify(f).length, 0);
+          // Keyed by its last seq, below every chunk left (all it holds came before them); its key may be a deleted one's.
+          void chunks.put({ firstSeq: kept[0]!.seq, lastSeq: kept.at(-1)!.seq, bytes: keptBytes, frames: kept }, [meta.tabId, kept.at(-1)!.seq]);
+        }
       }
       const next: TabMeta = {
         ...meta,

@@ -10,7 +10,7 @@ import { parseHookMessage } from '../shared/hook-message.ts';
 import { redactHeaderMap } from '../shared/redact-frame.ts';
 import { emptyMeta, type FrameChunk, type LogStore, type TabMeta } from './log-store.ts';
 import { keptOpen, openSeqs, renumberOpen, trackOpen, type OpenExchanges } from './open-exchanges.ts';
-import { TrimKeep } from './trim-keep.ts';
+import { KEEP_SHARE, TrimKeep } from './trim-keep.ts';
 
 export interface LogCaps {
   maxFrames: number;
@@ -303,7 +303,9 @@ export class TabLog {
     if (meta.frames <= caps.maxFrames && meta.bytes <= caps.maxBytes) return;
     const framesToFree = meta.frames > caps.maxFrames ? meta.frames - caps.maxFrames + Math.ceil(caps.maxFrames * TRIM_SHARE) : 0;
     const bytesToFree = meta.bytes > caps.maxBytes ? meta.bytes - caps.maxBytes + Math.ceil(caps.maxBytes * TRIM_SHARE) : 0;
-    this.meta = await this.store.dropOldest(meta, framesToFree, bytesToFree, new TrimKeep(meta.segment));
+    // What the trim keeps of the frames it drops takes at most KEEP_SHARE of each cap (trim-keep.ts).
+    const budget = { frames: Math.floor(caps.maxFrames * KEEP_SHARE), bytes: Math.floor(caps.maxBytes * KEEP_SHARE) };
+    this.meta = await this.store.dropOldest(meta, framesToFree, bytesToFree, new TrimKeep(meta.segment, budget));
     this.persisted = { ...this.meta };
   }
 

@@ -2,7 +2,7 @@
 // page-start (background/trim-keep.ts, log-store.ts dropOldest): a HAR of what is left has every entry's method and
 // URL and its page; the counts stay honest (a review, 2026-12-06: entries with method UNKNOWN and url '').
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LogStore } from '../../../background/log-store.ts';
 import { TabLog, type LogCaps } from '../../../background/tab-log.ts';
 import { TrimKeep } from '../../../background/trim-keep.ts';
@@ -82,6 +82,86 @@ describe('the trim at the cap', () => {
     // A log reopened (a worker restart) reads the same.
     const reopened = new TabLog(1, store, () => caps);
     expect(await reopened.ensureLoaded()).toMatchObject({ frames: stats.frames, dropped: stats.dropped, kept: stats.kept });
+  });
+
+  const logWith = (caps: LogCaps) => {
+    const store = new LogStore(`trim-keep-test-${++dbCount}`);
+    const log = new TabLog(1, store, () => caps, () => false, { watchedMs: 5, unwatchedMs: 5 });
+    let b = 0;
+    return { store, log, send: (text: string) => log.accept('r', ++b, [text], 0, 0) };
+  };
+  const openGet = (conn: string) =>
+    msg(
+      { kind: 'http-request', conn, method: 'GET', url: URL, headers: { accept: 'text/event-stream' } },
+      { kind: 'http-response', conn, status: 200, statusText: 'OK', url: URL, redirected: false, headers: { 'content-type': 'text/event-stream' } },
+    );
+
+  it('counts the bytes it keeps: a waiting request with a body above half the size cap goes, and the log ends within its cap', async () => {
+    const caps: LogCaps = { maxFrames: 1e6, maxBytes: 40_000 };
+    const { store, log, send } = logWith(caps);
+    await send(msg({ kind: 'page-start', url: 'http://x/kb', top: true }));
+    await send(openGet('d.get'));
+    // A tools/call whose answer takes long, with a body of 25 kB (the body cap may be above the size cap).
+    const big = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"blob":"${'x'.repeat(25_000)}"}}`;
+    await send(msg({ kind: 'http-request', conn: 'd.big', method: 'POST', url: URL, headers: { 'content-type': 'application/json' }, body: { text: big } }));
+    for (let i = 0; i < 40; i++) {
+      await send(events('d.get', 5));
+      expect(log.stats().bytes).toBeLessThanOrEqual(caps.maxBytes + 2_000);
+    }
+    const stats = log.stats();
+    expect(stats.bytes).toBeLessThanOrEqual(caps.maxBytes);
+    const stored = await store.readAfter(1, 0, 1e6);
+    // The page-start and the stream's openers stay; the big request went with the rest.
+    expect(stored.slice(0, 3).map((f) => f.kind)).toEqual(['page-start', 'http-request', 'http-response']);
+    expect(stored.some((f) => 'conn' in f && f.conn === 'd.big')).toBe(false);
+  });
+
+  it('counts the frames it keeps: openers of more open exchanges than half the frame cap are not all kept, and the log ends within its cap', async () => {
+    const caps: LogCaps = { maxFrames: 100, maxBytes: 1e9 };
+    const { store, log, send } = logWith(caps);
+    await send(msg({ kind: 'page-start', url: 'http://x/kb', top: true }));
+    await send(openGet('d.get'));
+    // 60 requests waiting for their answers, each with its response head: 120 openers.
+    for (let i = 0; i < 60; i++) {
+      await send(
+        msg(
+          { kind: 'http-request', conn: `d.p${i}`, method: 'POST', url: URL, headers: { 'content-type': 'application/json' }, body: { text: `{"jsonrpc":"2.0","id":${i},"method":"tools/call"}` } },
+          { kind: 'http-response', conn: `d.p${i}`, status: 200, statusText: 'OK', url: URL, redirected: false, headers: { 'content-type': 'text/event-stream' } },
+        ),
+      );
+    }
+    for (let i = 0; i < 30; i++) await send(events('d.get', 10));
+    const stats = log.stats();
+    expect(stats.frames).toBeLessThanOrEqual(caps.maxFrames);
+    expect(stats.kept!.length).toBeLessThanOrEqual(caps.maxFrames / 2);
+    const stored = await store.readAfter(1, 0, 1e6);
+    expect(stored).toHaveLength(stats.frames);
+    // The page-start and the stream first; then the newest requests, whole.
+    expect(stored.slice(0, 3).map((f) => f.kind)).toEqual(['page-start', 'http-request', 'http-response']);
+    const keptConns = new Set(stored.filter((f) => stats.kept!.includes(f.seq) && 'conn' in f).map((f) => (f as { conn: string }).conn));
+    expect(keptConns.has('d.p59')).toBe(true);
+    expect(keptConns.has('d.p0')).toBe(false);
+    for (const c of keptConns) expect(stored.filter((f) => stats.kept!.includes(f.seq) && 'conn' in f && f.conn === c)).toHaveLength(2);
+  });
+
+  it('does not write the chunk of what it kept again while what it keeps is the same', async () => {
+    const caps: LogCaps = { maxFrames: 100, maxBytes: 1e9 };
+    const { log, send } = logWith(caps);
+    await send(msg({ kind: 'page-start', url: 'http://x/kb', top: true }));
+    await send(openGet('d.get'));
+    const put = vi.spyOn(IDBObjectStore.prototype, 'put');
+    const keptWrites = () => put.mock.calls.filter(([v]) => (v as { frames?: { kind: string }[] }).frames?.[0]?.kind === 'page-start').length;
+    let trims = 0;
+    for (let i = 0; i < 40; i++) {
+      const before = log.stats().dropped;
+      await send(events('d.get', 10));
+      if (log.stats().dropped > before) trims++;
+    }
+    const writes = keptWrites();
+    put.mockRestore();
+    expect(trims).toBeGreaterThanOrEqual(3);
+    expect(log.stats().kept).toHaveLength(3);
+    expect(writes).toBe(1);
   });
 
   it('keeps a page-start of the current segment only, and an exchange ended among the dropped frames not at all', () => {
