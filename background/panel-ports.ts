@@ -14,6 +14,8 @@ export class PanelHub {
   private readonly loading = new Map<number, Set<browser.Runtime.Port>>();
 
   private readonly all = new Set<browser.Runtime.Port>();
+  /** The `kept` of the last stats sent to each panel (statsFor): sent again only when it changed. */
+  private readonly keptSent = new WeakMap<browser.Runtime.Port, readonly number[] | undefined>();
 
   constructor(
     private readonly tabs: Tabs,
@@ -60,6 +62,7 @@ export class PanelHub {
             ({ stats, kept }) => {
               this.onCleared(id, kept, stats);
               const cleared: BackgroundToPanel = { type: 'cleared', stats, kept: new Set(kept.map((f) => connOf(f))).size };
+              for (const port of [...(this.loading.get(id) ?? []), ...(this.live.get(id) ?? [])]) this.keptSent.set(port, stats.kept);
               for (const port of this.loading.get(id) ?? []) send(port, cleared);
               this.broadcast(id, cleared);
               if (kept.length > 0) this.broadcast(id, { type: 'frames', frames: kept });
@@ -88,7 +91,7 @@ export class PanelHub {
     const log = this.tabs.get(tabId);
     const stats = await log.ensureLoaded();
     send(port, { type: 'settings', settings: await this.settings.get() });
-    send(port, { type: 'stats', stats });
+    send(port, this.statsFor(port, stats));
     await log.backlog(since, BACKLOG_CHUNK, (frames, done) => {
       send(port, { type: 'backlog', frames, done });
       // A panel that went away meanwhile is not kept as live (its disconnect has already been handled).
@@ -103,7 +106,17 @@ export class PanelHub {
 
   publish(tabId: number, frames: Frame[], stats: TabStats): void {
     if (frames.length > 0) this.broadcast(tabId, { type: 'frames', frames });
-    this.broadcast(tabId, { type: 'stats', stats });
+    for (const port of this.live.get(tabId) ?? []) send(port, this.statsFor(port, stats));
+  }
+
+  /** The stats message for one panel: without `kept` when it is what that panel was last sent. */
+  private statsFor(port: browser.Runtime.Port, stats: TabStats): BackgroundToPanel {
+    if (this.keptSent.has(port) && sameSeqs(this.keptSent.get(port), stats.kept)) {
+      const { kept: _, ...rest } = stats;
+      return { type: 'stats', stats: rest, keptUnchanged: true };
+    }
+    this.keptSent.set(port, stats.kept);
+    return { type: 'stats', stats };
   }
 
   /** The tab was closed: its panels (one opened as a tab outlives it) stop showing it as live. */
@@ -119,6 +132,12 @@ export class PanelHub {
 
 function closedTab(tabId: number): BackgroundToPanel {
   return { type: 'error', error: `Tab ${tabId} was closed: its log is gone and nothing more will be captured here. What this panel shows stays until it closes (Export ▾ keeps it).`, noTab: true };
+}
+
+function sameSeqs(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
+  if ((a?.length ?? 0) !== (b?.length ?? 0)) return false;
+  for (let i = 0; i < (a?.length ?? 0); i++) if (a![i] !== b![i]) return false;
+  return true;
 }
 
 export function messageOf(e: unknown): string {

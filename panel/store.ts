@@ -434,12 +434,18 @@ export class PanelStore {
       case 'frames':
         this.add(m.frames);
         return;
-      case 'stats':
-        // Counters come with every batch; they are shown with the next snapshot (at most every SNAPSHOT_MS).
-        this.pendingStats = m.stats;
-        this.trimToLog(m.stats);
+      case 'stats': {
+        // Counters come with every batch; they are shown with the next snapshot (at most every SNAPSHOT_MS). What the
+        // log's trim kept comes only when it changed: else it is the last stats' (keptUnchanged).
+        const kept = m.keptUnchanged ? this.logStats?.kept : m.stats.kept;
+        const stats: TabStats = { ...m.stats };
+        delete stats.kept;
+        if (kept?.length) stats.kept = kept;
+        this.pendingStats = stats;
+        this.trimToLog(stats);
         this.schedule(true);
         return;
+      }
       case 'cleared':
         this.frames = [];
         this.pendingStats = null;

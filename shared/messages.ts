@@ -114,7 +114,11 @@ export type PanelToBackground =
 export type BackgroundToPanel =
   | { type: 'backlog'; frames: Frame[]; done: boolean }
   | { type: 'frames'; frames: Frame[] }
-  | { type: 'stats'; stats: TabStats }
+  /**
+   * `keptUnchanged`: `stats.kept` is left out, being what the last stats sent to this panel said (it changes only at a
+   * trim; up to ~1,000 seqs went out with every batch's stats). The panel takes it from those.
+   */
+  | { type: 'stats'; stats: TabStats; keptUnchanged?: true }
   /** `kept`: how many exchanges still open the clear kept the opening frames of (they follow as 'frames'). */
   | { type: 'cleared'; stats: TabStats; kept?: number }
   /** The current settings: sent after hello and to every panel whenever they change. */

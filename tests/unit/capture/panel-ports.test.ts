@@ -127,3 +127,31 @@ describe('PanelHub while a panel connects', () => {
     expect(sent.length).toBe(before);
   });
 });
+
+describe('PanelHub stats', () => {
+  it("sends the trim's kept seqs only when they changed for that panel (not up to ~1,000 seqs with every batch)", async () => {
+    const base = { tabId: 1, frames: 10, bytes: 0, dropped: 5, rejected: 0, lastSeq: 15, segment: 1, errors: 0 };
+    const okTabs = {
+      watch: () => undefined,
+      wasRemoved: () => false,
+      get: () => ({ ensureLoaded: async () => ({ ...base, kept: [1, 2, 3] }), backlog: async (_s: number, _c: number, on: (f: unknown[], done: boolean) => void) => on([], true) }),
+    } as unknown as Tabs;
+    const hub = new PanelHub(okTabs, settings);
+    const { port, sent, deliver } = fakePort();
+    hub.onPort(port);
+    deliver({ type: 'hello', tabId: 1, since: 0 });
+    await settle();
+    const stats = () => sent.filter((m): m is Extract<BackgroundToPanel, { type: 'stats' }> => m.type === 'stats');
+    expect(stats()).toEqual([{ type: 'stats', stats: { ...base, kept: [1, 2, 3] } }]);
+    hub.publish(1, [], { ...base, frames: 11, lastSeq: 16, kept: [1, 2, 3] });
+    hub.publish(1, [], { ...base, frames: 11, lastSeq: 17, kept: [1, 2, 4] });
+    hub.publish(1, [], { ...base, frames: 11, lastSeq: 18 });
+    hub.publish(1, [], { ...base, frames: 11, lastSeq: 19 });
+    expect(stats().slice(1)).toEqual([
+      { type: 'stats', stats: { ...base, frames: 11, lastSeq: 16 }, keptUnchanged: true },
+      { type: 'stats', stats: { ...base, frames: 11, lastSeq: 17, kept: [1, 2, 4] } },
+      { type: 'stats', stats: { ...base, frames: 11, lastSeq: 18 } },
+      { type: 'stats', stats: { ...base, frames: 11, lastSeq: 19 }, keptUnchanged: true },
+    ]);
+  });
+});

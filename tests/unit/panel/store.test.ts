@@ -870,6 +870,23 @@ describe('background errors', () => {
     expect(s.messageRows().some((r) => r.seq === getReq.seq)).toBe(true);
   });
 
+  it("takes the trim's kept seqs from the last stats that had them when the next say they are unchanged", async () => {
+    const { all, last } = longLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await frames();
+    const getReq = all.find((f) => f.kind === 'http-request' && f.method === 'GET')!;
+    const kept = [all[0]!.seq, getReq.seq];
+    const base = { tabId: 1, bytes: 0, rejected: 0, lastSeq: last, segment: 1, errors: 0 };
+    // A trim the panel does not follow yet (within its slack), then one it follows, its kept seqs left out.
+    s.receive({ type: 'stats', stats: { ...base, frames: all.length - 10, dropped: 10, kept } });
+    s.receive({ type: 'stats', stats: { ...base, frames: 2002, dropped: all.length - 2002 }, keptUnchanged: true });
+    await frames();
+    expect(s.shownFrames().slice(0, 2).map((f) => f.seq)).toEqual(kept);
+    expect(s.shownFrames()).toHaveLength(2002);
+    expect(s.droppedLacking(s.shownFrames()).frames).toBe(all.length - 2002);
+  });
+
   it("exports a live stream in the HAR as open until the export's instant, not its last frame", async () => {
     const s = new PanelStore();
     const all = stamped(page(1), 1);
