@@ -235,6 +235,37 @@ describe('buildHar', () => {
     expect([byConn(conns[0]!)._mcp.outcome, byConn(conns[0]!)._mcp.error]).toEqual(['aborted', 'AbortError: the page cancelled the body']);
   });
 
+  it('marks _mcp.gap on an exchange going on (its response begun) where the frames skip seqs; not one that had not begun or had ended', () => {
+    const log = new FrameLog('d');
+    const get = log.newConn('get');
+    log.httpRequest(get, 'GET', URL, { accept: 'text/event-stream' });
+    log.httpResponse(get, 200, URL, { 'content-type': 'text/event-stream' });
+    const waiting = log.newConn('p');
+    log.httpRequest(waiting, 'POST', URL, { 'content-type': 'application/json' }, '{"jsonrpc":"2.0","id":1,"method":"tools/call"}');
+    const done = log.newConn('d');
+    log.httpRequest(done, 'DELETE', URL, {});
+    log.httpResponse(done, 200, URL, {});
+    log.httpEnd(done);
+    for (let i = 0; i < 6; i++) log.sseEvent(get, `{"jsonrpc":"2.0","method":"notifications/message","params":{"i":${i}}}`);
+    log.httpResponse(waiting, 200, URL, { 'content-type': 'application/json' });
+    log.httpBody(waiting, '{"jsonrpc":"2.0","id":1,"result":{}}');
+    log.httpEnd(waiting);
+    // The log's trim dropped the DELETE's and three of the stream's events, keeping the openers.
+    const gone = log.frames.filter((f) => (f.kind === 'sse-event' && f.seq < log.frames.at(-7)!.seq + 3) || ('conn' in f && f.conn === done));
+    const left = log.frames.filter((f) => !gone.includes(f));
+    const har = buildHar(left);
+    const missing = gone.map((f) => f.seq).sort((a, b) => a - b);
+    const byConn = (c: string) => har.log.entries.find((e) => e._mcp.conn === c)!;
+    expect(byConn(get)._mcp.gap).toEqual([missing[0], missing.at(-1)]);
+    expect(byConn(get).comment).toMatch(/^Frames \d+–\d+ are missing from this export/);
+    expect(byConn(waiting)._mcp.gap).toBeUndefined();
+    expect(har.log.comment).toContain('1 exchange went on across frames missing from this export');
+    // All frames: nothing marked, nothing said.
+    const whole = buildHar(log.frames);
+    expect(whole.log.entries.some((e) => e._mcp.gap)).toBe(false);
+    expect(whole.log.comment).not.toContain('_mcp.gap');
+  });
+
   it('keeps _error for a POST aborted mid-body before its JSON-RPC answer came; not once every answer was seen', () => {
     const log = new FrameLog('d');
     const timedOut = { name: 'TimeoutError', message: 'signal timed out' };
