@@ -14,6 +14,7 @@ import { FrameRows, type FrameRow } from './frame-rows.ts';
 import { shortUrl } from './model/client-tags.ts';
 import { parseFilter } from './model/filter.ts';
 import { TimelineIndex } from './model/timeline.ts';
+import { capLoss } from './model/cap-note.ts';
 import { probe } from './perf.ts';
 import { ScrubEngines } from './scrub-engines.ts';
 import { readPref, writePref } from './prefs.ts';
@@ -993,6 +994,12 @@ export class PanelStore {
     const before = keptFrom(frames, firstKeptOf(stats), 0);
     const held = before - trimKept(frames, 0, before, stats).length;
     return { frames: Math.max(0, stats.dropped - held), rejected: stats.rejected };
+  }
+
+  /** Frames of the view's history the log's cap dropped before the view's engine took them (model/cap-note.ts). */
+  capLost(): number {
+    const stats = this.logStats ?? this.stats.value;
+    return this.imported || !stats ? 0 : capLoss(this.frames, this.viewStart, this.applied, stats, this.preserveLog.value);
   }
 
   /** The message-list rows of the frames in view (built on first use, then incrementally). */
