@@ -11,6 +11,7 @@ import { messageContext, viewNotes, type Filter, type MessageContext } from '../
 import { contextSetsRead, IncrementalMessageFilter, rowsUpTo } from '../model/message-filter.ts';
 import { formatClock } from '../model/format.ts';
 import { importAnalysisNote, importSettingsLine } from '../model/import-analysis.ts';
+import { capNote, type CapNote } from '../model/cap-note.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
 import { NOT_SAVED_RECONNECTING, sameUris, saveRoute } from '../model/settings-form.ts';
 import { clearControl, notClearedText } from '../model/clear-control.ts';
@@ -107,6 +108,9 @@ export function App({ store, connection, settingsLink }: Props) {
     const s = snap ?? { findings: [], uris: [] };
     return [severityCountLabel(s, 'error', counts.error, view), severityCountLabel(s, 'warning', counts.warning, view), severityCountLabel(s, 'info', counts.info, view)] as const;
   }, [snap, counts, view]);
+  // Frames of the view's history the log's cap dropped (live only: an import says so in its own note): said by the
+  // counts and atop Findings, with what the badge counts when that is more (model/cap-note.ts).
+  const cap = capNote(imported ? 0 : store.capLost(), counts.error, imported ? undefined : store.stats.value?.errors);
   // One object while the words stay the same: the toolbar (memo) renders again only when a label changed.
   const countLabels = useMemo(() => ({ error: labels[0], warning: labels[1], info: labels[2] }), [labels[0], labels[1], labels[2]]);
   // A selection the filter hides stays (clearing the filter brings it back) but drives nothing meanwhile: the chart
@@ -305,6 +309,7 @@ export function App({ store, connection, settingsLink }: Props) {
         selectedUri={selectedRow ? selected : null}
         onOpen={h.openFinding}
         onSelectUri={h.selectUri}
+        note={cap ? <CapNoteLine note={cap} /> : null}
       />
     );
   } else if (view === 'sessions') {
@@ -365,6 +370,8 @@ export function App({ store, connection, settingsLink }: Props) {
         past={counts.past}
         pastInfo={counts.pastInfo}
         countLabels={countLabels}
+        capShort={cap?.short}
+        capDetail={cap?.detail}
         store={store}
         imported={imported?.name ?? null}
         noTab={store.tabStatusIsOffline()}
@@ -564,6 +571,15 @@ function ImportedNote({ imported, asOf, settings }: { imported: ImportedTrace; a
           · {analysis.text}
         </span>
       ) : null}
+    </div>
+  );
+}
+
+/** The live view's note when the log's cap dropped frames its findings rested on (model/cap-note.ts). */
+function CapNoteLine({ note }: { note: CapNote }) {
+  return (
+    <div class="imported-note muted cap-note" data-cap-lost={note.lost} data-badge-differs={note.badgeDiffers || undefined} title={note.detail}>
+      <span class="warn">{note.text}</span>
     </div>
   );
 }

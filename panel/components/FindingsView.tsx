@@ -8,6 +8,7 @@
 // Findings of more than one client (two endpoints, or two documents: a reload kept in the log) read alike but for
 // their client: a Client column then says it in the URI table's words (client-tags.ts: the endpoint, or the page);
 // one client's findings have no such column. Sessions are named as elsewhere (a WebSocket's `WebSocket #2`).
+import type { ComponentChildren } from 'preact';
 import { memo } from 'preact/compat';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Finding, SessionView } from '../../shared/engine/index.ts';
@@ -35,13 +36,15 @@ interface Props {
   onOpen: (key: string) => void;
   /** A finding about a URI was chosen here: its row is the selection. */
   onSelectUri: (key: string) => void;
+  /** A note atop the list (the log's cap dropped frames the findings rested on: App's CapNoteLine). */
+  note?: ComponentChildren;
 }
 
 const COLUMNS: readonly Column[] = ['Severity', 'Finding', 'URI', 'Session', 'Detail', 'First', 'Last', 'Count', 'State'].map((label) => ({ label }));
 const CLIENT_COLUMN: Column = { label: 'Client', title: 'Which client (endpoint, or page) the finding is of: shown when the findings are of more than one' };
 const WITH_CLIENT: readonly Column[] = [...COLUMNS.slice(0, 3), CLIENT_COLUMN, ...COLUMNS.slice(3)];
 
-function FindingsViewImpl({ findings, sessions, tags, filter, imported, selectedUri, onOpen, onSelectUri }: Props) {
+function FindingsViewImpl({ findings, sessions, tags, filter, imported, selectedUri, onOpen, onSelectUri, note }: Props) {
   const shown = useMemo(() => sortFindings(findings).filter((f) => findingMatches(f, filter, sessions, findingClientTag(tags, f))), [findings, sessions, filter, tags]);
   const name = sessionIdNamer(sessions);
   const withClient = tags.size > 0;
@@ -67,6 +70,7 @@ function FindingsViewImpl({ findings, sessions, tags, filter, imported, selected
   };
   return (
     <div class={`findings-view findings-table${withClient ? ' with-client' : ''}`} data-count={shown.length}>
+      {note}
       {shown.length === 0 ? (
         <div class="uri-empty muted">{findings.length === 0 ? (imported ? 'No findings: nothing looked wrong in this trace.' : 'No findings: nothing looks wrong so far.') : 'No finding matches the filter.'}</div>
       ) : (

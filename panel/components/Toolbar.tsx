@@ -34,6 +34,9 @@ interface Props {
   infos: number;
   /** Each count's accessible name and tooltip: what a click shows (severityCountLabel). */
   countLabels?: Record<'error' | 'warning' | 'info', string>;
+  /** The log's cap dropped frames the view's findings rested on: the mark by the counts, and its tooltip (cap-note.ts). */
+  capShort?: string | undefined;
+  capDetail?: string | undefined;
   /** Warnings and errors that held earlier and were resolved (findingCounts.past). */
   past: number;
   /** Info findings that held earlier and no longer do (findingCounts.pastInfo): counted in the pill too. */
@@ -245,7 +248,7 @@ function ToolbarView(props: Props) {
         ⚙
       </button>
       <span class="sep" />
-      <span class="finding-counts" aria-label={`Open findings: ${p.counts.error} errors, ${p.counts.warning} warnings, ${p.counts.info} info`}>
+      <span class="finding-counts" aria-label={`Open findings: ${p.counts.error} errors, ${p.counts.warning} warnings, ${p.counts.info} info${p.capShort ? ` (${p.capShort})` : ''}`}>
         {(['error', 'warning', 'info'] as const).map((s) => (
           <button key={s} type="button" class={`count sev-${s}${p.counts[s] ? ' some' : ''}`} data-severity={s} data-n={p.counts[s]} title={p.countLabels?.[s] ?? `Show ${s} rows`} aria-pressed={p.filterText === `is:${s}`} aria-label={p.countLabels?.[s] ?? `${p.counts[s]} ${s === 'info' || p.counts[s] === 1 ? s : `${s}s`}: show ${s} rows`} onClick={() => p.onSeverity(s)}>
             {s === 'error' ? '✖' : s === 'warning' ? '▲' : 'ℹ'} {p.counts[s]}
@@ -255,6 +258,11 @@ function ToolbarView(props: Props) {
           <button type="button" class={`count past${pill.notesOnly ? ' notes-only' : ''}`} data-past={pill.n} title={pill.title} aria-label={pill.label} onClick={p.onPast}>
             {pill.n} past
           </button>
+        ) : null}
+        {p.capShort ? (
+          <span class="warn cap-partial" data-cap-partial title={p.capDetail}>
+            ⚠ {p.capShort}
+          </span>
         ) : null}
       </span>
       <span class="spacer" />

@@ -134,12 +134,12 @@ it('applies capture settings to the page and refuses invalid ones', async () => 
 it('lowered caps trim a stored log at once, without waiting for its tab to send more', async () => {
   const page = await browser.context.newPage();
   await page.goto(site.url + '/');
-  // 400 JSON-RPC round trips: some 1,600 frames, over the lowest frame cap.
+  // 700 JSON-RPC round trips: some 2,800 frames, over the lowest frame cap by more than the panel's slack (it follows).
   await page.evaluate(async () => {
-    for (let i = 0; i < 400; i++) await (await fetch('/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":${i},"method":"ping"}` })).text();
+    for (let i = 0; i < 700; i++) await (await fetch('/rpc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"jsonrpc":"2.0","id":${i},"method":"ping"}` })).text();
   });
   const tabId = await tabIdOf(browser, page);
-  await waitFor(async () => ((await loggedFrames(browser, tabId)).length >= 1600 ? true : undefined), 15_000, 'frames logged');
+  await waitFor(async () => ((await loggedFrames(browser, tabId)).length >= 2800 ? true : undefined), 15_000, 'frames logged');
   const panel = await openPanel(browser.context, browser.extensionId!, tabId);
   await panel.waitForSelector('.status-bar[data-status="live"]');
   const setCaps = (maxFrames: number) => setCapsFrom(panel, maxFrames);
@@ -148,9 +148,14 @@ it('lowered caps trim a stored log at once, without waiting for its tab to send 
     const fs = await loggedFrames(browser, tabId);
     return fs.length <= 1000 ? fs : undefined;
   }, 10_000, 'log trimmed to the new cap');
-  expect(frames.at(-1)!.seq).toBeGreaterThanOrEqual(1600);
+  expect(frames.at(-1)!.seq).toBeGreaterThanOrEqual(2800);
   // The open panel is told: its status line counts what the log dropped.
   await expect.poll(() => panel.$eval('.status-bar [data-count="dropped"]', (el) => el.textContent ?? ''), { timeout: 10_000 }).toMatch(/^[1-9]\d* dropped$/);
+  // It follows the trim, rebuilt from what the log holds: the findings counts and the Findings view say their
+  // analysis lost those frames (model/cap-note.ts).
+  await expect.poll(() => panel.$eval('.finding-counts [data-cap-partial]', (el) => el.textContent ?? '').catch(() => ''), { timeout: 10_000 }).toMatch(/^⚠ partial: [\d,]+ frames dropped$/);
+  await panel.click('[role="tab"][data-view="findings"]');
+  expect(await panel.textContent('.findings-view .cap-note')).toMatch(/^The log's cap dropped the oldest [\d,]+ frames of this view; findings that rested on them .* raise Max frames in ⚙, or export before the cap\.$/);
   await setCaps(DEFAULT_SETTINGS.maxFrames);
   await panel.close();
   await page.close();
