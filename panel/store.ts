@@ -15,6 +15,7 @@ import { shortUrl } from './model/client-tags.ts';
 import { parseFilter } from './model/filter.ts';
 import { TimelineIndex } from './model/timeline.ts';
 import { capLoss } from './model/cap-note.ts';
+import { carryFrom, withCarried, type Carried } from './carried-findings.ts';
 import { probe } from './perf.ts';
 import { ScrubEngines } from './scrub-engines.ts';
 import { readPref, writePref } from './prefs.ts';
@@ -551,7 +552,7 @@ export class PanelStore {
     this.closeGoneFrameDrawer(firstKept, stats);
     // Frames the engine had not taken yet went too (a hidden panel gets no animation frames; a resume before the
     // first one): nothing to keep live over, rebuilt in place.
-    if (end > this.applied) return this.reset();
+    if (end > this.applied) return this.resetCarrying();
     // The live engine stays in view, over what is left of its frames, while the rebuild runs beside it. The message
     // rows are the frames', so they go with them. Kept frames that were before the view stay before it.
     this.viewStart = kept.filter((f) => f.seq < viewSeq).length;
@@ -560,8 +561,35 @@ export class PanelStore {
     this.rows?.dropBefore(firstKept, new Set(stats.kept));
     this.scrubEngines = null;
     // Trims faster than a rebuild catches up (a tiny cap on a flood): rebuilt in place, as before.
-    if (this.aside && ++this.asideRestarts >= 3) return this.reset();
+    if (this.aside && ++this.asideRestarts >= 3) return this.resetCarrying();
     this.startAside();
+  }
+
+  /**
+   * Open findings about URIs carried across a trim's rebuild, shown while the rebuilt engine has no row for their URI
+   * (carried-findings.ts). Set at the swap (or a trim's rebuild in place); dropped by any other rebuild and a new page.
+   */
+  private carried: Carried | null = null;
+
+  /** A trim's rebuild in place: the view's open URI findings are carried into it. */
+  private resetCarrying(): void {
+    const carried = carryFrom(this.snapshot.value, this.engineSegment);
+    this.reset();
+    this.carried = carried;
+  }
+
+  /** The engine's snapshot, with the findings carried across a trim (carried-findings.ts). */
+  private engineSnapshot(now: number): EngineSnapshot {
+    const snap = this.engine.snapshot(now);
+    const c = this.carried;
+    if (!c) return snap;
+    if (this.engineSegment >= 0 && this.engineSegment !== c.segment) {
+      this.carried = null;
+      return snap;
+    }
+    const shown = withCarried(snap, c);
+    if (c.findings.length === 0) this.carried = null;
+    return shown;
   }
 
   private asideRestarts = 0;
@@ -614,6 +642,8 @@ export class PanelStore {
     if (a.applied < this.applied || (this.scrubT.value !== null && !force)) return void this.schedule();
     this.aside = null;
     this.asideRestarts = 0;
+    // What the view showed about URIs the rebuild has no frame of stays shown, marked (carried-findings.ts).
+    this.carried = carryFrom(this.snapshot.value, this.engineSegment);
     this.engine = a.engine;
     this.timeline = a.timeline;
     this.viewStart = a.start;
@@ -1106,6 +1136,7 @@ export class PanelStore {
   /** A new engine, timeline and rows for the view (a rebuild beside it, scrub replays and a stop asked for go). */
   private freshEngine(): void {
     this.aside = null;
+    this.carried = null;
     this.asideRestarts = 0;
     this.timelineSource++;
     this.engine = new Engine(this.viewOptions());
@@ -1352,7 +1383,7 @@ export class PanelStore {
       this.lastSnapshotAt = ts;
       this.probe.did('snapshot');
       const now = this.clock();
-      const snap = this.engine.snapshot(now);
+      const snap = this.engineSnapshot(now);
       this.timeline.update(snap.messages);
       if (force || hidden) {
         this.prepared = null;

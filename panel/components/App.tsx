@@ -12,6 +12,7 @@ import { contextSetsRead, IncrementalMessageFilter, rowsUpTo } from '../model/me
 import { formatClock } from '../model/format.ts';
 import { importAnalysisNote, importSettingsLine } from '../model/import-analysis.ts';
 import { capNote, type CapNote } from '../model/cap-note.ts';
+import { carriedCount } from '../carried-findings.ts';
 import { sessionIdNamer } from '../model/session-label.ts';
 import { NOT_SAVED_RECONNECTING, sameUris, saveRoute } from '../model/settings-form.ts';
 import { clearControl, notClearedText } from '../model/clear-control.ts';
@@ -110,7 +111,7 @@ export function App({ store, connection, settingsLink }: Props) {
   }, [snap, counts, view]);
   // Frames of the view's history the log's cap dropped (live only: an import says so in its own note): said by the
   // counts and atop Findings, with what the badge counts when that is more (model/cap-note.ts).
-  const cap = capNote(imported ? 0 : store.capLost(), counts.error, imported ? undefined : store.stats.value?.errors);
+  const cap = capNote(imported ? 0 : store.capLost(), counts.error, imported ? undefined : store.stats.value?.errors, snap ? carriedCount(snap.findings) : 0);
   // One object while the words stay the same: the toolbar (memo) renders again only when a label changed.
   const countLabels = useMemo(() => ({ error: labels[0], warning: labels[1], info: labels[2] }), [labels[0], labels[1], labels[2]]);
   // A selection the filter hides stays (clearing the filter brings it back) but drives nothing meanwhile: the chart

@@ -60,15 +60,20 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 
 /**
  * The note, or null when the cap dropped nothing the view rested on. `viewErrors`: the view's open errors;
- * `badgeErrors`: the tab's (stats.errors, the badge's count for its current page), when known.
+ * `badgeErrors`: the tab's (stats.errors, the badge's count for its current page), when known; `carried`: open
+ * findings about URIs shown as they stood at the trim (panel/carried-findings.ts).
  */
-export function capNote(lost: number, viewErrors: number, badgeErrors: number | undefined): CapNote | null {
+export function capNote(lost: number, viewErrors: number, badgeErrors: number | undefined, carried = 0): CapNote | null {
   if (lost <= 0) return null;
   const badgeDiffers = badgeErrors !== undefined && badgeErrors > viewErrors;
-  const what = `The log's cap dropped the oldest ${plural(lost, 'frame')} of this view; findings that rested on them — a read, a subscribe, a session's end — are no longer shown`;
+  const dropped = `The log's cap dropped the oldest ${plural(lost, 'frame')} of this view`;
+  const what =
+    carried > 0
+      ? `${dropped}; ${plural(carried, 'open finding')} about URIs only those frames named ${carried === 1 ? 'is' : 'are'} carried across as ${carried === 1 ? 'it' : 'they'} stood (marked “carried across the log’s cap”); other findings that rested on them — a read, a subscribe, a session's end — are no longer shown`
+      : `${dropped}; findings that rested on them — a read, a subscribe, a session's end — are no longer shown`;
   const badge = badgeDiffers ? `; the toolbar badge still counts ${plural(badgeErrors, 'error')}` : '';
   const todo = 'To keep them: raise Max frames in ⚙, or export before the cap.';
   const why =
-    "The panel rebuilds its analysis from the frames the log still holds. The badge's analysis, in the background, keeps what the dropped frames established (it is rebuilt from the log only past 1.2 × the cap on a page naming over 10,000 URIs and sessions), so it can count errors this view no longer shows.";
+    "The panel rebuilds its analysis from the frames the log still holds; what it showed about URIs those frames do not name stays, frozen, until they are named again. The badge's analysis, in the background, keeps what the dropped frames established (it is rebuilt from the log only past 1.2 × the cap on a page naming over 10,000 URIs and sessions), so it can count errors this view no longer shows.";
   return { lost, text: `${what}${badge}. ${todo}`, short: `partial: ${plural(lost, 'frame')} dropped`, detail: `${what}${badge}. ${todo} ${why}`, badgeDiffers };
 }

@@ -78,4 +78,11 @@ describe('capNote', () => {
     expect(capNote(1, 0, undefined)!.badgeDiffers).toBe(false);
     expect(capNote(1, 0, 1)!.text).toMatch(/oldest 1 frame of this view.*still counts 1 error\./);
   });
+
+  it('names the findings carried across the cap, as they stood', () => {
+    expect(capNote(22491, 40, 40, 40)!.text).toBe(
+      "The log's cap dropped the oldest 22,491 frames of this view; 40 open findings about URIs only those frames named are carried across as they stood (marked “carried across the log’s cap”); other findings that rested on them — a read, a subscribe, a session's end — are no longer shown. To keep them: raise Max frames in ⚙, or export before the cap.",
+    );
+    expect(capNote(5, 1, 1, 1)!.text).toMatch(/; 1 open finding about URIs only those frames named is carried across as it stood/);
+  });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { settle, timerAnimationFrames } from '../../support/animation-frames.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { capNote } from '../../../panel/model/cap-note.ts';
+import { CARRIED_NOTE, carriedCount, isCarried } from '../../../panel/carried-findings.ts';
 import { findingCounts } from '../../../panel/model/uri-table.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
@@ -31,17 +32,18 @@ function reconnectLog() {
   const all = log.frames.map((f) => ({ ...f, segment: 1 }));
   const last = all.at(-1)!.seq;
   const stats = (frames: number, errors: number) => ({ type: 'stats' as const, stats: { tabId: 1, frames, bytes: 0, dropped: all.length - frames, rejected: 0, lastSeq: last, kept: [all[0]!.seq], segment: 1, errors } });
-  return { all, stats };
+  return { all, stats, client: c, log };
 }
 
 describe('a trim at the cap under an open panel', () => {
-  it('drops an open error whose evidence went, and says how many of the view’s frames went and that the badge still counts it', async () => {
-    const { all, stats } = reconnectLog();
+  it('carries an open error whose evidence went, marked, while the rebuilt engine has no row for its URI; counts the view’s lost frames', async () => {
+    const { all, stats, client, log } = reconnectLog();
     const s = new PanelStore();
     s.receive({ type: 'backlog', frames: all, done: true });
     await settle();
     const before = findingCounts(s.snapshot.value!.findings);
-    expect(s.snapshot.value!.findings.filter((f) => f.open && f.uri === BAD).map((f) => f.severity)).toContain('error');
+    const open = s.snapshot.value!.findings.filter((f) => f.open && f.uri === BAD);
+    expect(open.map((f) => f.severity)).toContain('error');
     expect(s.capLost()).toBe(0);
     // The log dropped a few: within the panel's slack, the view holds them and has lost nothing.
     s.receive(stats(all.length - 500, before.error));
@@ -52,14 +54,49 @@ describe('a trim at the cap under an open panel', () => {
     s.asideSliceMs = Infinity;
     s.receive(stats(2000, before.error));
     await settle();
-    const after = findingCounts(s.snapshot.value!.findings);
-    expect(s.snapshot.value!.findings.filter((f) => f.open && f.uri === BAD)).toEqual([]);
-    expect(after.error).toBeLessThan(before.error);
+    const snap = s.snapshot.value!;
+    // The rebuilt engine has no row for BAD (no frame it holds names it): the view's open findings about it stay, marked.
+    expect(snap.uris.some((r) => r.uri === BAD)).toBe(false);
+    const carried = snap.findings.filter((f) => f.uri === BAD);
+    expect(carried.map((f) => [f.key, f.severity, f.open])).toEqual(open.map((f) => [f.key, f.severity, true]));
+    expect(carried.every((f) => isCarried(f) && f.detail!.startsWith(CARRIED_NOTE))).toBe(true);
+    const after = findingCounts(snap.findings);
+    expect(after.error).toBe(before.error);
     const lost = s.capLost();
     expect(lost).toBe(all.length - 2000);
-    const note = capNote(lost, after.error, before.error)!;
-    expect(note.badgeDiffers).toBe(true);
-    expect(note.text).toMatch(`dropped the oldest ${lost.toLocaleString('en-US')} frames of this view`);
-    expect(note.text).toMatch(`the toolbar badge still counts ${before.error} error`);
+    const note = capNote(lost, after.error, before.error, carriedCount(snap.findings))!;
+    expect(note.badgeDiffers).toBe(false);
+    expect(note.text).toMatch(`dropped the oldest ${lost.toLocaleString('en-US')} frames of this view; ${carried.length} open finding`);
+    // Named again (the client subscribes it in the new session): the engine's own analysis takes over, for good.
+    const n = log.frames.length;
+    client.subscribe(BAD);
+    const more = log.frames.slice(n).map((f) => ({ ...f, segment: 1 }));
+    s.receive({ type: 'frames', frames: more });
+    await settle();
+    expect(s.snapshot.value!.findings.filter(isCarried)).toEqual([]);
+    expect(s.snapshot.value!.uris.some((r) => r.uri === BAD)).toBe(true);
+    expect(s.snapshot.value!.findings.filter((f) => f.open && f.uri === BAD && (f.id === 'phantom-subscription' || f.id === 'cached-not-subscribed'))).toEqual([]);
+  });
+
+  it('a trim of frames the view had not taken yet (rebuilt in place) carries them too; a new page drops them', async () => {
+    const { all, stats, log } = reconnectLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all.slice(0, all.length - 100), done: true });
+    await settle();
+    const open = s.snapshot.value!.findings.filter((f) => f.open && f.uri === BAD);
+    expect(open.length).toBeGreaterThan(0);
+    // No animation frame in between: the log dropped frames, and the last ones are still waiting here.
+    s.receive({ type: 'frames', frames: all.slice(all.length - 100) });
+    s.receive(stats(50, 0));
+    await settle();
+    expect(s.snapshot.value!.findings.filter((f) => f.uri === BAD && isCarried(f)).map((f) => f.key)).toEqual(open.map((f) => f.key));
+    // A new page (no preserve log): the view starts over, nothing carried.
+    const next = new FrameLog('cap2');
+    next.pageStart('http://localhost:8080/other');
+    const last = all.at(-1)!.seq;
+    s.receive({ type: 'frames', frames: next.frames.map((f, i) => ({ ...f, seq: last + 1 + i, segment: 2 })) });
+    await settle();
+    expect(s.snapshot.value!.findings.filter(isCarried)).toEqual([]);
+    void log;
   });
 });

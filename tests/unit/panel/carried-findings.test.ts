@@ -1,0 +1,45 @@
+// Findings carried across a trim's rebuild: which are carried (open, about a URI), how they are marked, and when they
+// are shown with the rebuilt engine's snapshot (no row for their URI, no finding of the same key) or go for good.
+import { describe, expect, it } from 'vitest';
+import type { EngineSnapshot, Finding, UriRow } from '../../../shared/engine/index.ts';
+import { CARRIED_NOTE, carriedCount, carryFrom, isCarried, withCarried } from '../../../panel/carried-findings.ts';
+
+const finding = (p: Partial<Finding> & { key: string }): Finding =>
+  ({ id: 'cached-not-subscribed', severity: 'error', doc: 'd', endpoint: 'e', firstT: 0, lastT: 0, evidence: [1], count: 1, open: true, title: 't', explanation: '', fix: '', ...p }) as Finding;
+const snap = (findings: Finding[], uris: string[] = []): EngineSnapshot => ({ findings, uris: uris.map((u) => ({ key: `d e ${u}`, uri: u, endpoint: 'e', doc: 'd' }) as UriRow) }) as unknown as EngineSnapshot;
+
+describe('carried findings', () => {
+  it('carries the open findings about a URI, marked once', () => {
+    const shown = snap([
+      finding({ key: 'a', uri: 'file:///a', detail: 'S1 ended' }),
+      finding({ key: 'b', uri: 'file:///b', open: false }),
+      finding({ key: 'c', id: 'session-expired' as Finding['id'] }),
+    ]);
+    const c = carryFrom(shown, 3)!;
+    expect(c.segment).toBe(3);
+    expect(c.findings.map((f) => [f.key, f.detail])).toEqual([['a', `${CARRIED_NOTE}; S1 ended`]]);
+    // Carried again at the next trim: not marked twice.
+    expect(carryFrom(snap(c.findings), 3)!.findings[0]!.detail).toBe(`${CARRIED_NOTE}; S1 ended`);
+    expect(carryFrom(snap([finding({ key: 'c' })]), 1)).toBeNull();
+    expect(carryFrom(null, 1)).toBeNull();
+    expect(isCarried(c.findings[0]!)).toBe(true);
+    expect(carriedCount([...c.findings, finding({ key: 'x', uri: 'file:///x' })])).toBe(1);
+  });
+
+  it("shown while the engine has no row for their URI and no finding of their key; gone for good once it has a row", () => {
+    const c = carryFrom(snap([finding({ key: 'a', uri: 'file:///a' }), finding({ key: 'b', uri: 'file:///b' }), finding({ key: 'k', uri: 'file:///k' })]), 1)!;
+    const own = finding({ key: 'k', uri: 'file:///k', severity: 'warning' });
+    const rebuilt = snap([own], ['file:///b']);
+    const shown = withCarried(rebuilt, c);
+    // The engine's own finding of that key wins; b has a row: the engine's analysis took over.
+    expect(shown.findings.map((f) => [f.key, isCarried(f)])).toEqual([['k', false], ['a', true]]);
+    expect(rebuilt.findings).toEqual([own]);
+    expect(c.findings.map((f) => f.key)).toEqual(['a', 'k']);
+    // Nothing to add (a's key is the engine's too): the snapshot itself; k got a row, so it goes, a stays carried.
+    const none = snap([finding({ key: 'a', uri: 'file:///a' })], ['file:///k']);
+    expect(withCarried(none, c)).toBe(none);
+    expect(c.findings.map((f) => f.key)).toEqual(['a']);
+    withCarried(snap([], ['file:///a']), c);
+    expect(c.findings).toEqual([]);
+  });
+});
