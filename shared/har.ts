@@ -316,6 +316,23 @@ function abortedAfterPurpose(b: Building): boolean {
 
 /** Builds the HAR for `frames` (any order; they are sorted by seq). */
 export function buildHar(frames: readonly Frame[], options: HarOptions = {}): HarLog {
+  const steps = buildHarSteps(frames, options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** How many frames, then entries, buildHarSteps handles between two yields. */
+const HAR_STEP_FRAMES = 512;
+const HAR_STEP_ENTRIES = 64;
+
+/**
+ * buildHar in steps, for a caller that spreads a large export over several tasks (the panel: PanelStore's exports).
+ * Yields how far it got (0–1: the frames read, then the entries finished) every few hundred frames and entries;
+ * returns the HAR. The same work as buildHar, only paused in between.
+ */
+export function* buildHarSteps(frames: readonly Frame[], options: HarOptions = {}): Generator<number, HarLog, void> {
   const redact = options.redact ?? true;
   const extra = (options.extraSecretHeaders ?? []).map((h) => h.toLowerCase());
   // Redaction again, whole frames (headers, URLs, the legacy endpoint, subprotocols, error texts): see redact-frame.ts.
@@ -361,7 +378,9 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
   };
 
   let prevSeq: number | undefined;
+  let stepped = 0;
   for (const f of sorted) {
+    if (++stepped % HAR_STEP_FRAMES === 0) yield (0.6 * stepped) / sorted.length;
     if (prevSeq !== undefined && f.seq > prevSeq + 1) {
       // Frames missing here (the log's cap dropped them; its trim kept the openers of what went on): an exchange whose
       // response had begun and not ended may have lost some of its own among them.
@@ -548,7 +567,9 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
   const all = [...done, ...open.values()].sort((a, b) => a.startT - b.startT || a.firstSeq - b.firstSeq);
   // The export instant: given, else the latest frame of the export (frame times are wall-clock, comparable across documents).
   const exportT = options.now ?? sorted.reduce((m, f) => Math.max(m, f.t), -Infinity);
-  const entries = all.map((b) => {
+  const entries: HarEntry[] = [];
+  for (const b of all) {
+    if (entries.length % HAR_STEP_ENTRIES === HAR_STEP_ENTRIES - 1) yield 0.6 + (0.4 * entries.length) / all.length;
     const e = b.entry;
     // Still open when the export was made (a live stream, a request waiting for its answer): it lasts to the export.
     if (b.endT === undefined && e._mcp.outcome === undefined) e._mcp.outcome = 'open';
@@ -580,8 +601,8 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
       if (e.response.content.mimeType === 'x-unknown') e.response.content.mimeType = 'text/event-stream';
       if (b.cutEvents > 0) e.response.content.comment = `${b.cutEvents} event${b.cutEvents === 1 ? '' : 's'} cut at capture (their text is a prefix; ${b.missingBytes} bytes missing; each event's _sseEvents entry has its size and hash)`;
     }
-    return e;
-  });
+    entries.push(e);
+  }
 
   return {
     log: {
@@ -594,4 +615,39 @@ export function buildHar(frames: readonly Frame[], options: HarOptions = {}): Ha
         droppedNote(options.dropped, entries.filter((e) => e._mcp.gap).length, entries.filter((e) => e._mcp.partial).length),
     },
   };
+}
+
+/** How many entries harJsonSteps writes between two yields. */
+const HAR_JSON_STEP = 16;
+/** Stands for the entries in the log's own JSON (a string no HAR field holds: its quotes are part of it). */
+const ENTRIES_MARK = '\u0000mcp-devtools-entries\u0000';
+
+/**
+ * `JSON.stringify(har, null, 1)` in pieces, an entry at a time: the pieces yielded, joined in order, are that text byte
+ * for byte (the HAR file the panel writes). Yields every few entries, so a large export's text is made over several
+ * tasks and never held as one string (the panel turns each batch into a Blob).
+ */
+export function* harJsonSteps(har: HarLog): Generator<{ parts: string[]; entries: number }, void, void> {
+  // The log without its entries, written as JSON.stringify writes it all; the entries go where their mark is.
+  const shell = JSON.stringify({ ...har, log: { ...har.log, entries: ENTRIES_MARK } }, null, 1);
+  const at = shell.indexOf(JSON.stringify(ENTRIES_MARK));
+  const head = shell.slice(0, at);
+  const tail = shell.slice(at + JSON.stringify(ENTRIES_MARK).length);
+  const entries = har.log.entries;
+  if (entries.length === 0) {
+    yield { parts: [head, '[]', tail], entries: 0 };
+    return;
+  }
+  // An entry is at depth 3 (the root, log, entries): each of its lines indented by three more spaces. A JSON string
+  // holds no raw line break, so every '\n' of an entry's text is one of its own lines.
+  let parts: string[] = [head, '[\n'];
+  for (let i = 0; i < entries.length; i++) {
+    parts.push(`${i === 0 ? '' : ',\n'}   ${JSON.stringify(entries[i], null, 1).replaceAll('\n', '\n   ')}`);
+    if ((i + 1) % HAR_JSON_STEP === 0 && i + 1 < entries.length) {
+      yield { parts, entries: i + 1 };
+      parts = [];
+    }
+  }
+  parts.push('\n  ]', tail);
+  yield { parts, entries: entries.length };
 }

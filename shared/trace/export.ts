@@ -43,11 +43,17 @@ export const TOOL = { name: 'mcp-devtools', version: '0.1.0' };
  * redacted stay, so only a secret the capture let through (an extra header named later, a trace from elsewhere) changes.
  */
 export function exportTrace(input: ExportInput): TraceFileV1 {
+  const { trace, frameOut } = traceHead(input);
+  return { ...trace, frames: frameOut === null ? [...input.frames] : input.frames.map(frameOut) };
+}
+
+/** The trace without its frames, and what each frame becomes in it (null: as it is). */
+function traceHead(input: ExportInput): { trace: TraceFileV1; frameOut: ((f: Frame) => Frame) | null } {
   const redaction = input.redaction ?? { enabled: true };
   const extra = (input.extraSecretHeaders ?? []).map((h) => h.toLowerCase());
   const page: TraceFileV1['page'] = { url: redaction.enabled ? redactUrl(input.pageUrl) : input.pageUrl };
   if (input.pageTitle !== undefined) page.title = input.pageTitle;
-  return {
+  const trace: TraceFileV1 = {
     format: TRACE_FORMAT,
     version: TRACE_VERSION,
     tool: input.tool ?? TOOL,
@@ -57,8 +63,9 @@ export function exportTrace(input: ExportInput): TraceFileV1 {
     dropped: input.dropped ?? { frames: 0 },
     ...(input.analysis ? { analysis: input.analysis } : {}),
     ...(input.extra ? extraTopLevel(input.extra) : {}),
-    frames: redaction.enabled ? input.frames.map((f) => redactFrame(f, extra)) : [...input.frames],
+    frames: [],
   };
+  return { trace, frameOut: redaction.enabled ? (f) => redactFrame(f, extra) : null };
 }
 
 /** JSON text with the header first and one frame per line. */
@@ -67,4 +74,33 @@ export function serializeTrace(trace: TraceFileV1): string {
   const header = JSON.stringify(head).slice(0, -1);
   if (frames.length === 0) return `${header},"frames":[]}\n`;
   return `${header},"frames":[\n${frames.map(frameJson).join(',\n')}\n]}\n`;
+}
+
+/** How many frames traceTextSteps writes between two yields. */
+const TRACE_STEP = 256;
+
+/**
+ * `serializeTrace(exportTrace(input))` in pieces, a frame at a time: the pieces yielded, joined in order, are that text
+ * byte for byte. Yields every few hundred frames (with how many are written), so a large export is made over several
+ * tasks and its text never held as one string (the panel turns each batch into a Blob).
+ */
+export function* traceTextSteps(input: ExportInput): Generator<{ parts: string[]; frames: number }, void, void> {
+  const { trace, frameOut } = traceHead(input);
+  const frames = input.frames;
+  const header = serializeTrace(trace).slice(0, -',"frames":[]}\n'.length);
+  if (frames.length === 0) {
+    yield { parts: [header, ',"frames":[]}\n'], frames: 0 };
+    return;
+  }
+  let parts: string[] = [header, ',"frames":[\n'];
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i]!;
+    parts.push(`${i === 0 ? '' : ',\n'}${frameJson(frameOut === null ? f : frameOut(f))}`);
+    if ((i + 1) % TRACE_STEP === 0 && i + 1 < frames.length) {
+      yield { parts, frames: i + 1 };
+      parts = [];
+    }
+  }
+  parts.push('\n]}\n');
+  yield { parts, frames: frames.length };
 }
