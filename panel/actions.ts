@@ -1,9 +1,10 @@
 // What the toolbar's export and import do: build the trace file (shared/trace) or the HAR (shared/har.ts) of the
 // frames in view and hand it to the browser as a download; read a picked or dropped file, validate it, and either
 // show it or say precisely what is wrong — leaving the current view untouched.
-import { buildHar } from '../shared/har.ts';
+import { signal, type ReadonlySignal, type Signal } from '@preact/signals';
+import { buildHarSteps, harJsonSteps } from '../shared/har.ts';
 import { DEFAULT_SETTINGS } from '../shared/settings.ts';
-import { TOOL, decodeUtf8, exportTrace, extraTopLevel, jsonSyntaxError, notATraceHint, serializeTrace, traceJsonText, validateTrace } from '../shared/trace/index.ts';
+import { TOOL, decodeUtf8, extraTopLevel, jsonSyntaxError, notATraceHint, traceJsonText, traceTextSteps, validateTrace } from '../shared/trace/index.ts';
 import { isTraffic, type Frame } from '../shared/frames.ts';
 import type { PanelStore } from './store.ts';
 
@@ -40,29 +41,37 @@ export function exportFileName(pageUrl: string, t: number, ext: 'json' | 'har'):
   return `mcp-${ext === 'har' ? 'traffic' : 'trace'}-${host}-${stamp(t)}.${ext}`;
 }
 
+/** A piece of an export's text as it is made, and how far the export got (0–1). */
+interface ExportStep {
+  parts: string[];
+  progress: number;
+}
+
 /** `now` is the trace's createdAt: the view's clock (paused: the pause), so timed findings come back as they were shown. */
 export function traceText(store: PanelStore, now = store.clock()): string {
+  return joinSteps(traceSteps(store, store.shownFrames(), now));
+}
+
+function* traceSteps(store: PanelStore, frames: readonly Frame[], now: number): Generator<ExportStep, void, void> {
   const settings = store.settings.value ?? DEFAULT_SETTINGS;
   const imported = store.imported?.trace;
-  const frames = store.shownFrames();
-  return serializeTrace(
-    exportTrace({
-      frames,
-      createdAt: imported ? imported.createdAt : now,
-      pageUrl: pageUrlOf(store),
-      ...(imported?.page.title !== undefined ? { pageTitle: imported.page.title } : {}),
-      tool: TOOL,
-      // Redacted again on the way out (values already redacted stay): an imported trace's secrets too.
-      redaction: imported ? { ...imported.redaction, enabled: true } : { enabled: true, bodyCapBytes: settings.capture.bodyCapBytes },
-      extraSecretHeaders: settings.capture.extraSecretHeaders,
-      dropped: droppedOf(store, frames),
-      // The settings the view was analysed with: a reader (the CLI, an import) finds what this view showed.
-      analysis: store.analysisInEffect(),
-      // What a newer writer added at the top level is kept, as docs/trace-format.md promises (a frame's extras are
-      // kept with the frame).
-      ...(imported ? { extra: extraTopLevel(imported) } : {}),
-    }),
-  );
+  const steps = traceTextSteps({
+    frames,
+    createdAt: imported ? imported.createdAt : now,
+    pageUrl: pageUrlOf(store),
+    ...(imported?.page.title !== undefined ? { pageTitle: imported.page.title } : {}),
+    tool: TOOL,
+    // Redacted again on the way out (values already redacted stay): an imported trace's secrets too.
+    redaction: imported ? { ...imported.redaction, enabled: true } : { enabled: true, bodyCapBytes: settings.capture.bodyCapBytes },
+    extraSecretHeaders: settings.capture.extraSecretHeaders,
+    dropped: droppedOf(store, frames),
+    // The settings the view was analysed with: a reader (the CLI, an import) finds what this view showed.
+    analysis: store.analysisInEffect(),
+    // What a newer writer added at the top level is kept, as docs/trace-format.md promises (a frame's extras are
+    // kept with the frame).
+    ...(imported ? { extra: extraTopLevel(imported) } : {}),
+  });
+  for (const s of steps) yield { parts: s.parts, progress: frames.length ? s.frames / frames.length : 1 };
 }
 
 /**
@@ -71,13 +80,24 @@ export function traceText(store: PanelStore, now = store.clock()): string {
  * never before its last frame), as the store judges it. A `now` passed is used (it was ignored for an import).
  */
 export function harText(store: PanelStore, now = store.clock()): string {
+  return joinSteps(harSteps(store, store.shownFrames(), now));
+}
+
+/** The HAR's text in steps: built (half the way), then written an entry at a time (harJsonSteps). */
+function* harSteps(store: PanelStore, frames: readonly Frame[], now: number): Generator<ExportStep, void, void> {
   const settings = store.settings.value ?? DEFAULT_SETTINGS;
-  const frames = store.shownFrames();
-  return JSON.stringify(
-    buildHar(frames, { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store, frames), now }),
-    null,
-    1,
-  );
+  const build = buildHarSteps(frames, { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store, frames), now });
+  let r = build.next();
+  for (; !r.done; r = build.next()) yield { parts: [], progress: r.value / 2 };
+  const har = r.value;
+  const n = har.log.entries.length;
+  for (const s of harJsonSteps(har)) yield { parts: s.parts, progress: 0.5 + (n ? s.entries / n : 1) / 2 };
+}
+
+function joinSteps(steps: Iterable<ExportStep>): string {
+  let text = '';
+  for (const s of steps) for (const p of s.parts) text += p;
+  return text;
 }
 
 /** What the log lost before this view: the imported trace's count, or the tab's less what the export holds anyway. */
@@ -85,8 +105,9 @@ function droppedOf(store: PanelStore, frames: readonly Frame[]): { frames: numbe
   return store.imported ? store.imported.trace.dropped : store.droppedLacking(frames);
 }
 
-export function download(name: string, text: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Hands the file to the browser as a download. */
+function downloadBlob(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = name;
@@ -97,12 +118,154 @@ export function download(name: string, text: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/**
+ * An export under way (its notice: what, of how many frames, how far), or one just cancelled (a short note that
+ * nothing was downloaded); null otherwise.
+ */
+export type ExportNotice = { state: 'running'; what: 'trace' | 'HAR'; frames: number } | { state: 'cancelled'; what: 'trace' | 'HAR' };
+
+/**
+ * A large export is made in slices with the event loop in between (a 200,000-frame HAR froze the panel for 5 s in one
+ * piece: a review, 2026-12-06): the first runs up to `unslicedMs` (a small export is done by then, with no notice),
+ * the others `sliceMs` each, so the panel keeps painting and its notice's Cancel is heard. Tests shorten them.
+ */
+export const EXPORT_SLICING = { unslicedMs: 50, sliceMs: 12 };
+/** An export's text becomes bytes (a Blob) about this many characters at a time. */
+const BLOB_CHARS = 256 * 1024;
+/** How long the "Export cancelled" note stays. */
+const CANCELLED_NOTE_MS = 4000;
+
+interface ExportJob {
+  notice: Signal<ExportNotice | null>;
+  /** How far the running export got (0–1): apart from `notice`, so only the notice redraws as it moves. */
+  progress: Signal<number>;
+  running: { cancelled: boolean } | null;
+  noteTimer: ReturnType<typeof setTimeout> | undefined;
+}
+
+const jobs = new WeakMap<PanelStore, ExportJob>();
+
+function jobOf(store: PanelStore): ExportJob {
+  let job = jobs.get(store);
+  if (!job) jobs.set(store, (job = { notice: signal(null), progress: signal(0), running: null, noteTimer: undefined }));
+  return job;
+}
+
+/** The store's export notice (App shows it; Export is disabled while one runs). */
+export function exportNotice(store: PanelStore): ReadonlySignal<ExportNotice | null> {
+  return jobOf(store).notice;
+}
+
+/** How far the running export got (0–1). */
+export function exportProgress(store: PanelStore): ReadonlySignal<number> {
+  return jobOf(store).progress;
+}
+
+/** Resolves in a new task (after pending input and rendering), without the 4 ms clamp of nested timers. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
+/**
+ * Exports the view as a trace file or a HAR and downloads it: in one go when small, else in slices behind a notice
+ * with progress and Cancel (`exportNotice`). Refused, with the reason, while another export runs. Resolves once it is
+ * downloaded (true) or cancelled (false).
+ */
+export function exportFile(store: PanelStore, kind: 'trace' | 'har'): { ok: true; done: Promise<boolean> } | { ok: false; reason: string } {
+  const job = jobOf(store);
+  const what = kind === 'har' ? 'HAR' : 'trace';
+  if (job.running) {
+    const notice = job.notice.value;
+    return { ok: false, reason: `An export of the ${notice?.what ?? what} is under way: wait for it, or cancel it` };
+  }
+  const now = store.clock();
+  const frames = store.shownFrames();
+  const name = exportFileName(pageUrlOf(store), Date.now(), kind === 'har' ? 'har' : 'json');
+  const steps = kind === 'har' ? harSteps(store, frames, now) : traceSteps(store, frames, now);
+  const run = { cancelled: false };
+  job.running = run;
+  clearTimeout(job.noteTimer);
+  if (job.notice.value?.state === 'cancelled') job.notice.value = null;
+  const blobs: Blob[] = [];
+  let progress = 0;
+  /** Runs the steps for `ms`; each slice's text becomes a Blob (never one string of the whole file). True when done. */
+  const slice = (ms: number): boolean => {
+    const end = performance.now() + ms;
+    let parts: string[] = [];
+    let chars = 0;
+    let done = false;
+    for (;;) {
+      const r = steps.next();
+      if (r.done) {
+        done = true;
+        break;
+      }
+      for (const p of r.value.parts) {
+        parts.push(p);
+        chars += p.length;
+      }
+      progress = r.value.progress;
+      // Turned into bytes as it goes (a Blob's share of the work is larger than the text's), within the slice.
+      if (chars >= BLOB_CHARS) {
+        blobs.push(new Blob([parts.join('')]));
+        parts = [];
+        chars = 0;
+      }
+      if (performance.now() >= end) break;
+    }
+    if (parts.length) blobs.push(new Blob([parts.join('')]));
+    return done;
+  };
+  const finish = (): true => {
+    job.running = null;
+    job.notice.value = null;
+    downloadBlob(name, new Blob(blobs, { type: 'application/json' }));
+    return true;
+  };
+  if (slice(EXPORT_SLICING.unslicedMs)) {
+    finish();
+    return { ok: true, done: Promise.resolve(true) };
+  }
+  job.progress.value = progress;
+  job.notice.value = { state: 'running', what, frames: frames.length };
+  const done = (async () => {
+    for (;;) {
+      await nextTask();
+      if (run.cancelled) return false;
+      if (slice(EXPORT_SLICING.sliceMs)) return finish();
+      job.progress.value = progress;
+    }
+  })();
+  return { ok: true, done };
+}
+
+/** Stops the export under way: nothing is downloaded, and a short note says so. */
+export function cancelExport(store: PanelStore): void {
+  const job = jobOf(store);
+  if (!job.running) return;
+  job.running.cancelled = true;
+  job.running = null;
+  const what = job.notice.value?.what ?? 'trace';
+  job.notice.value = { state: 'cancelled', what };
+  clearTimeout(job.noteTimer);
+  job.noteTimer = setTimeout(() => {
+    if (job.notice.value?.state === 'cancelled') job.notice.value = null;
+  }, CANCELLED_NOTE_MS);
+}
+
 export function exportTraceFile(store: PanelStore): void {
-  download(exportFileName(pageUrlOf(store), Date.now(), 'json'), traceText(store), 'application/json');
+  exportFile(store, 'trace');
 }
 
 export function exportHarFile(store: PanelStore): void {
-  download(exportFileName(pageUrlOf(store), Date.now(), 'har'), harText(store), 'application/json');
+  exportFile(store, 'har');
 }
 
 /**

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Signal } from '@preact/signals';
 import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
-import { cancelImport, exportHarFile, exportTraceFile, hasTraffic, importDropped, importFile } from '../actions.ts';
+import { cancelExport, cancelImport, exportHarFile, exportNotice, exportProgress, exportTraceFile, hasTraffic, importDropped, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
 import { findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { messageContext, viewNotes, type Filter, type MessageContext } from '../model/filter.ts';
@@ -253,6 +253,8 @@ export function App({ store, connection, settingsLink }: Props) {
   const empty = noTraffic || (!imported && (liveSnap?.frames ?? 0) === 0 && store.waiting.value === 0);
 
   const canExport = imported !== null || store.hasFramesInView();
+  const exporting = exportNotice(store).value;
+  const exportRunning = exporting?.state === 'running' ? exporting : null;
   const inView = store.framesInView();
   const hiddenFrames = hiddenFrameCount(store.stats.value?.frames ?? 0, inView, store.tabStatusIsOffline());
   const clear = clearControl({ imported: imported !== null, tabPanel: connection !== undefined, offline: store.tabStatusIsOffline(), status });
@@ -378,8 +380,8 @@ export function App({ store, connection, settingsLink }: Props) {
         noTab={store.tabStatusIsOffline()}
         canClear={clear.enabled}
         clearTitle={clear.title}
-        canExport={canExport}
-        exportTitle={exportTitle({ canExport, pageLeft: !imported && store.pageLeft.value !== null, hiddenFrames: imported ? 0 : hiddenFrames, tabGone: !imported && store.tabStatusIsOffline() })}
+        canExport={canExport && !exportRunning}
+        exportTitle={exportTitle({ exporting: exportRunning?.what, canExport, pageLeft: !imported && store.pageLeft.value !== null, hiddenFrames: imported ? 0 : hiddenFrames, tabGone: !imported && store.tabStatusIsOffline() })}
         filterRef={filterRef}
         actions={actions}
       />
@@ -449,6 +451,13 @@ export function App({ store, connection, settingsLink }: Props) {
             document.querySelector<HTMLButtonElement>('button[aria-label="Import trace"]')?.focus();
           }}
         />
+      ) : null}
+      {exportRunning ? (
+        <ExportProgressNotice store={store} what={exportRunning.what} frames={exportRunning.frames} />
+      ) : exporting?.state === 'cancelled' ? (
+        <div class="banner info" data-export-cancelled="true">
+          <span role="status">Export cancelled: nothing was downloaded.</span>
+        </div>
       ) : null}
       {store.reanalysing.value ? (
         <ProgressNotice label={`Analysing ${store.reanalysing.value} again with the new settings…`} progress={store.reanalyseProgress.value} data-reanalysing="true" />
@@ -610,8 +619,36 @@ function ErrorBanner({ message, kind }: { message: Signal<string | null>; kind: 
   );
 }
 
+/**
+ * An export under way (actions.ts exportFile): what, of how many frames, how far, and Cancel. Its own component, so
+ * the progress redraws only the notice, not the panel.
+ */
+function ExportProgressNotice({ store, what, frames }: { store: PanelStore; what: 'trace' | 'HAR'; frames: number }) {
+  // Export is disabled meanwhile, which drops the focus it had to the page: when the notice goes (done or cancelled),
+  // focus that fell to the page goes back to Export, enabled again.
+  useEffect(
+    () => () => {
+      setTimeout(() => {
+        const at = document.activeElement;
+        if (at === null || at === document.body) document.querySelector<HTMLButtonElement>('button[aria-label="Export trace"]')?.focus();
+      }, 0);
+    },
+    [],
+  );
+  return (
+    <ProgressNotice
+      label={`Exporting the ${what} of ${frames.toLocaleString('en-US')} frames…`}
+      progress={exportProgress(store).value}
+      done="written"
+      data-exporting="true"
+      cancelLabel="Cancel the export"
+      onCancel={() => cancelExport(store)}
+    />
+  );
+}
+
 /** A notice of work under way: the live region names it once; progress is a bar (not re-announced text). */
-function ProgressNotice(props: { label: string; progress: number | null; done?: string; onCancel?: () => void; cancelLabel?: string; 'data-importing'?: string; 'data-reanalysing'?: string; 'data-catching-up'?: string; 'data-replaying'?: string }) {
+function ProgressNotice(props: { label: string; progress: number | null; done?: string; onCancel?: () => void; cancelLabel?: string; 'data-importing'?: string; 'data-exporting'?: string; 'data-reanalysing'?: string; 'data-catching-up'?: string; 'data-replaying'?: string }) {
   const { label, progress, onCancel, done = 'analysed', cancelLabel = 'Cancel the import', ...data } = props;
   const percent = progress !== null ? Math.floor(progress * 100) : null;
   return (

@@ -5,7 +5,9 @@
  * holds that page's frames, and Preserve log brings them back into view (and into the export). The tooltip said
  * "no frames captured in this tab" beside "69 of earlier pages hidden" (a live review, 2026-12).
  */
-export function exportTitle(o: { canExport: boolean; pageLeft: boolean; hiddenFrames: number; tabGone?: boolean }): string {
+export function exportTitle(o: { canExport: boolean; pageLeft: boolean; hiddenFrames: number; tabGone?: boolean; exporting?: 'trace' | 'HAR' }): string {
+  // Disabled while an export runs (one at a time): its notice has the progress and Cancel.
+  if (o.exporting) return `Exporting the ${o.exporting}: wait for it to finish, or cancel it in its notice`;
   if (o.canExport) return 'Export the trace or a HAR (redacted)';
   // The tab closed too: its log went with it and Preserve log is disabled, so no hint to check it.
   if (o.pageLeft && o.tabGone) return 'Nothing in view: the page left and the tab is closed';

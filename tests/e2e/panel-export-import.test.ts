@@ -18,6 +18,7 @@ import type { HarLog } from '../../shared/har.ts';
 import { DEFAULT_SETTINGS } from '../../shared/settings.ts';
 import { exportTrace, parseTrace, serializeTrace } from '../../shared/trace/index.ts';
 import { neverResubscribingTrace } from '../bench/reconnect-trace.ts';
+import { syntheticTrace } from '../bench/synthetic-trace.ts';
 import { FrameLog } from '../support/frame-log.ts';
 import { StreamableClient, WsClient } from '../support/mcp-clients.ts';
 import { loggedFrames, openPanel, startBrowser, tabIdOf, waitFor, type Browser } from '../support/extension.ts';
@@ -1008,6 +1009,59 @@ it('analyses a long import in slices: says how far it got, stays responsive, and
   // The analysis itself stopped (not just the notice), and the view is the one before.
   await off.waitForFunction(() => (globalThis as any).mcpPanel.importsStopped.value === 1);
   expect(await rowsOf(off)).toEqual(before);
+  await off.close();
+});
+
+it('exports a large view in slices behind a notice: progress, Export disabled meanwhile, Cancel downloads nothing', async () => {
+  const off = await offlinePanel();
+  // 30,000 frames: its HAR takes a few hundred ms here, past the first slice (50 ms), so it is sliced.
+  const { frames } = syntheticTrace(30_000, 200, 10);
+  const path = join(out, 'large.trace.json');
+  writeFileSync(path, serializeTrace(exportTrace({ frames, createdAt: frames.at(-1)!.t + 1000, pageUrl: 'http://localhost:8080/kb' })));
+  await importInto(off, path);
+  await off.waitForSelector('.status-bar[data-status="imported"]', { timeout: 60_000 });
+  let downloads = 0;
+  off.on('download', () => downloads++);
+  // A timer in the page sees the notice with its progress (the panel paints meanwhile), then clicks its Cancel.
+  const look = () =>
+    off.evaluate(
+      (cancel) =>
+        new Promise<{ text: string; disabled: boolean; title: string }>((resolve, reject) => {
+          const started = Date.now();
+          const tick = () => {
+            const notice = document.querySelector('[data-exporting="true"]');
+            if (notice?.textContent?.includes('written')) {
+              const button = document.querySelector<HTMLButtonElement>('button[aria-label="Export trace"]')!;
+              const seen = { text: notice.textContent, disabled: button.disabled, title: button.title };
+              if (cancel) document.querySelector<HTMLButtonElement>('button[aria-label="Cancel the export"]')!.click();
+              return resolve(seen);
+            }
+            if (Date.now() - started > 30_000) return reject(new Error('no export notice'));
+            requestAnimationFrame(tick);
+          };
+          tick();
+        }),
+      true,
+    );
+  await off.click('button[aria-label="Export trace"]');
+  await off.getByRole('menuitem', { name: /HAR/ }).click();
+  const seen = await look();
+  expect(seen.text).toMatch(/^Exporting the HAR of 30,000 frames…written \d+ %Cancel$/);
+  expect(seen.disabled).toBe(true);
+  expect(seen.title).toBe('Exporting the HAR: wait for it to finish, or cancel it in its notice');
+  await off.waitForSelector('[data-exporting="true"]', { state: 'detached' });
+  expect(await off.textContent('[data-export-cancelled="true"]')).toBe('Export cancelled: nothing was downloaded.');
+  expect(await off.isDisabled('button[aria-label="Export trace"]')).toBe(false);
+  await off.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Export trace', undefined, { timeout: 5000 });
+  await off.waitForTimeout(1500);
+  expect(downloads).toBe(0);
+  // Let run, it downloads the whole file, and the notice goes.
+  const done = await download(off, /HAR/);
+  expect(downloads).toBe(1);
+  const har = JSON.parse(readFileSync(done, 'utf8')) as HarLog;
+  expect(har.log.entries.length).toBeGreaterThan(1000);
+  expect(await off.$('[data-exporting="true"]')).toBeNull();
+  expect(await off.$('[data-export-cancelled="true"]')).toBeNull();
   await off.close();
 });
 
