@@ -166,7 +166,7 @@ export function jumpTitle(j: FlowJump): string {
       return `I ⇢ K, taken ${j.count}×: the content changed but no notification came (missed-update), though the stream that delivers notifications stayed open the whole time: the server never sent it, or it was lost without the connection breaking; ${arrow}`;
     }
     if (j.reason === 'lost-no-channel') {
-      return `I ⇢ K, taken ${j.count}×: the content changed but no notification came (missed-update), and no stream that delivers notifications had been open to carry it (none broke); ${arrow}`;
+      return `I ⇢ K, taken ${j.count}×: the content changed but no notification came (missed-update), and no stream that delivers notifications was open when it was first due (one opened only later, or never; none broke); ${arrow}`;
     }
     return `I ⇢ K, taken ${j.count}×: the notification arrived but the client did not re-read (notified-not-reread); ${arrow}`;
   }

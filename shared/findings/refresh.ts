@@ -191,7 +191,7 @@ function missedDetail(u: UriState, a: ReadAnswer, t: number, seq: number, jumps:
       : jumps === MISSED_CHANNEL_OPEN
         ? '; the stream that delivers its notifications stayed open all that time: the server most likely never sent it'
         : jumps === MISSED_NO_CHANNEL
-          ? '; no stream that could deliver it had been open'
+          ? '; no stream that could deliver it was open when it was first due (the read, or the subscribe)'
           : '; a stream that delivers its notifications was down for some or all of that time: it was most likely lost then';
   return (
     `the read sent at seq ${u.writtenReqSeq} (id ${idText(u.writtenReqId)}, answered at seq ${u.readSeq}) and the one sent at seq ${a.reqSeq} ` +
