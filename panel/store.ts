@@ -11,6 +11,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../shared/settings.ts';
 import type { TraceAnalysis, TraceFileV1 } from '../shared/trace/index.ts';
 import type { ConnectionStatus } from './connection.ts';
 import { FrameRows, type FrameRow } from './frame-rows.ts';
+import { BacklogLoad, framesAfter } from './model/backlog-load.ts';
 import { shortUrl } from './model/client-tags.ts';
 import { parseFilter } from './model/filter.ts';
 import { TimelineIndex } from './model/timeline.ts';
@@ -338,8 +339,20 @@ export class PanelStore {
       this.drawer.value = again?.d ?? null;
     });
   }
-  /** Frames received but not yet in view because the panel is paused (or still being caught up with). */
+  /**
+   * Frames received but not yet in view: paused, those held for the resume (the status line shows them only then);
+   * otherwise those still being caught up with, which the loading or catch-up notice accounts for.
+   */
   readonly waiting = signal(0);
+  /**
+   * Loading the tab's log after the port came up (the panel opened, or reconnected): how many of the frames the log
+   * announced at connect the view has applied, of how many. Null otherwise (model/backlog-load.ts).
+   */
+  readonly loading = signal<{ loaded: number; total: number } | null>(null);
+  /** The load under way, from the log's counters on connect until the view has applied its last backlog chunk. */
+  private load: BacklogLoad | null = null;
+  /** Connecting: the next counters the background sends start a load (it sends them before the backlog). */
+  private loadAwaited = false;
   /**
    * How far the view got in catching up with the tab's log (0–1), while that takes longer than one slice: a large
    * backlog when the panel opens, or the whole log again after a settings change. Null otherwise.
@@ -427,12 +440,22 @@ export class PanelStore {
   setTabStatus(s: ConnectionStatus | 'offline'): void {
     const shown = this.noTab && (s === 'live' || s === 'connecting') ? 'offline' : s;
     this.tabStatus = shown;
+    if (s === 'connecting' || s === 'reconnecting') {
+      this.loadAwaited = true;
+      this.endLoad();
+    }
     if (!this.imported) this.status.value = shown;
   }
 
   receive(m: BackgroundToPanel): void {
     switch (m.type) {
-      case 'backlog':
+      case 'backlog': {
+        const before = this.frames.length;
+        this.add(m.frames);
+        this.load?.receive(this.frames.length - before, m.done);
+        if (this.load) this.schedule();
+        return;
+      }
       case 'frames':
         this.add(m.frames);
         return;
@@ -443,12 +466,22 @@ export class PanelStore {
         const stats: TabStats = { ...m.stats };
         delete stats.kept;
         if (kept?.length) stats.kept = kept;
+        if (this.loadAwaited) {
+          this.loadAwaited = false;
+          const total = framesAfter(stats, this.lastSeq());
+          if (total > 0) {
+            this.load = new BacklogLoad(this.frames.length, total);
+            this.loading.value = this.load.progress(this.applied);
+          }
+        }
         this.pendingStats = stats;
         this.trimToLog(stats);
         this.schedule(true);
         return;
       }
       case 'cleared':
+        // What was being loaded went with the log (the backlog goes on with what the clear kept).
+        this.endLoad();
         this.frames = [];
         this.pendingStats = null;
         this.stats.value = m.stats;
@@ -1271,6 +1304,22 @@ export class PanelStore {
     if (!now) this.schedule(true);
   }
 
+  /** The load's progress after a flush; over once the last chunk came and the view applied what it may (not `behind`). */
+  private noteLoad(behind: boolean): void {
+    const load = this.load;
+    if (!load) return;
+    if (this.imported) return;
+    if (load.done && !behind && this.applied >= this.applyLimit()) return this.endLoad();
+    const p = load.progress(this.applied);
+    const cur = this.loading.value;
+    if (!cur || cur.loaded !== p.loaded || cur.total !== p.total) this.loading.value = p;
+  }
+
+  private endLoad(): void {
+    this.load = null;
+    if (this.loading.value !== null) this.loading.value = null;
+  }
+
   /** Asks for a flush on the next animation frame; `dirty` = a snapshot is due even without new frames. */
   schedule(dirty = false): void {
     if (dirty) this.dirty = true;
@@ -1342,11 +1391,13 @@ export class PanelStore {
     if (behind) {
       // No snapshot of a half-applied log: the view stays as it was until the engine caught up.
       this.catchUp.value = (this.applied - this.catchUpFrom) / Math.max(1, limit - this.catchUpFrom);
+      this.noteLoad(behind);
       if (changed) this.probe.did('ingest');
       this.schedule();
       return;
     }
     if (this.catchUp.value !== null) this.catchUp.value = null;
+    this.noteLoad(behind);
     const prepared = this.prepared;
     if (changed) this.probe.did('ingest');
     // A hidden page gets an animation frame seldom (one a screenshot forces, say; none at all in a background tab):

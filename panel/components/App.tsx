@@ -35,6 +35,7 @@ import { UriTable } from './UriTable.tsx';
 import { ResourcesPanes } from './ResourcesPanes.tsx';
 import { viewHandlers } from './view-handlers.ts';
 import { isSearchMessage, searchApplier } from '../devtools-search.ts';
+import { loadFraction, loadLabel } from '../model/backlog-load.ts';
 
 /** The context of a filter that reads none of it (no is:stale, is:problem, is:phantom). */
 const NO_CONTEXT: MessageContext = { staleUris: new Set(), phantomUris: new Set(), problemUris: new Set() };
@@ -462,7 +463,9 @@ export function App({ store, connection, settingsLink }: Props) {
       {store.reanalysing.value ? (
         <ProgressNotice label={`Analysing ${store.reanalysing.value} again with the new settings…`} progress={store.reanalyseProgress.value} data-reanalysing="true" />
       ) : null}
-      {store.catchUp.value !== null && !imported ? (
+      {store.loading.value !== null && !imported ? (
+        <ProgressNotice label={loadLabel(store.loading.value)} progress={loadFraction(store.loading.value)} done="loaded" data-loading-log="true" />
+      ) : store.catchUp.value !== null && !imported ? (
         <ProgressNotice label={`Analysing the tab's log (${(store.waiting.value + store.engineNow().frameCount).toLocaleString('en-US')} frames)…`} progress={store.catchUp.value} data-catching-up="true" />
       ) : null}
       {store.scrubPending.value ? (
@@ -648,7 +651,7 @@ function ExportProgressNotice({ store, what, frames }: { store: PanelStore; what
 }
 
 /** A notice of work under way: the live region names it once; progress is a bar (not re-announced text). */
-function ProgressNotice(props: { label: string; progress: number | null; done?: string; onCancel?: () => void; cancelLabel?: string; 'data-importing'?: string; 'data-exporting'?: string; 'data-reanalysing'?: string; 'data-catching-up'?: string; 'data-replaying'?: string }) {
+function ProgressNotice(props: { label: string; progress: number | null; done?: string; onCancel?: () => void; cancelLabel?: string; 'data-importing'?: string; 'data-exporting'?: string; 'data-reanalysing'?: string; 'data-catching-up'?: string; 'data-loading-log'?: string; 'data-replaying'?: string }) {
   const { label, progress, onCancel, done = 'analysed', cancelLabel = 'Cancel the import', ...data } = props;
   const percent = progress !== null ? Math.floor(progress * 100) : null;
   return (

@@ -4,6 +4,7 @@ import type { TabStats } from '../../shared/messages.ts';
 import type { PanelStatus, PanelStore } from '../store.ts';
 import { statusFrameCounts } from '../model/status-counts.ts';
 
+const LOADING = 'Loading the log…';
 const LABEL: Record<PanelStatus, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', offline: 'No tab', imported: 'Imported' };
 
 export interface Counts {
@@ -26,6 +27,7 @@ export function StatusBar({
   kept = 0,
   inView,
   replaying = false,
+  loading = null,
 }: {
   status: PanelStatus;
   counts: Counts;
@@ -37,17 +39,24 @@ export function StatusBar({
   inView?: number | undefined;
   /** The scrubber replays an earlier instant (the views show it, not the live state). */
   replaying?: boolean;
+  /**
+   * Loading the tab's log (the port is up, the backlog coming or being applied): the status says so rather than
+   * "Connecting…" or "Live", and the frame count is how many of the log's are in (a review saw "Connecting…" for 4 s
+   * with rows on screen, and the count stuck).
+   */
+  loading?: { loaded: number; total: number } | null;
 }) {
   // Paused is a view state: the connection stays live and frames keep being recorded (they wait, counted).
   const showPaused = paused && status === 'live';
+  const showLoading = loading !== null && !showPaused && (status === 'connecting' || status === 'live');
   // While the scrubber replays, the views show an earlier instant: "Live" alone read as if they showed the live state
   // (a UX audit). The connection's state (data-status) is unchanged; the text says both.
-  const text = `${showPaused ? 'Paused (the log keeps recording)' : LABEL[status]}${replaying ? ' · replaying' : ''}`;
+  const text = `${showPaused ? 'Paused (the log keeps recording)' : showLoading ? LOADING : LABEL[status]}${replaying ? ' · replaying' : ''}`;
   // Read out only when the state changes (live, paused, reconnecting…, frames lost), not at every batch of frames: the
   // whole line as a live region re-announced itself twice a second on a page that talks MCP (accessibility audit).
-  const announce = [showPaused ? 'Paused' : LABEL[status], replaying ? 'replaying an earlier instant' : '', counts.dropped ? 'frames were dropped' : '', counts.rejected ? 'messages were rejected' : ''].filter(Boolean).join(', ');
+  const announce = [showPaused ? 'Paused' : showLoading ? LOADING : LABEL[status], replaying ? 'replaying an earlier instant' : '', counts.dropped ? 'frames were dropped' : '', counts.rejected ? 'messages were rejected' : ''].filter(Boolean).join(', ');
   return (
-    <div class="status-bar" role="group" aria-label="Capture status" data-status={status} data-paused={showPaused ? 'true' : undefined} data-replay={replaying ? 'true' : undefined} title={title}>
+    <div class="status-bar" role="group" aria-label="Capture status" data-status={status} data-paused={showPaused ? 'true' : undefined} data-replay={replaying ? 'true' : undefined} data-loading={showLoading ? 'true' : undefined} title={title}>
       <span class="sr-only" role="status">
         {announce}
       </span>
@@ -56,7 +65,11 @@ export function StatusBar({
       <span class="status-text" aria-hidden="true">
         {text}
       </span>
-      {inView !== undefined && counts.frames > inView ? (
+      {showLoading && loading ? (
+        <span data-count="frames" title="Frames of the tab's log the view has taken in so far, of those the log held when the panel connected (and what came since).">
+          {loading.loaded} of {loading.total} frames
+        </span>
+      ) : inView !== undefined && counts.frames > inView ? (
         // The view is this page's: counting the whole log here read as if the export held it all (an audit, 2026-12-05).
         <span data-count="frames" title={`The tab's log holds ${counts.frames} frames; ${counts.frames - inView} of them are earlier pages, left out while Preserve log is off.`}>
           {inView} frames ({counts.frames - inView} of earlier pages hidden)
@@ -75,7 +88,8 @@ export function StatusBar({
           {kept} {kept === 1 ? 'exchange' : 'exchanges'} kept at Clear
         </span>
       ) : null}
-      {waiting > 0 ? (
+      {/* Only paused: frames not yet applied while the view loads or catches up are the notice's (docs/panel.md). */}
+      {paused && waiting > 0 ? (
         <span data-count="waiting" class="warn">
           {waiting} waiting
         </span>
@@ -96,5 +110,5 @@ export function LiveStatus({ store }: { store: PanelStore }) {
   // A closed tab's log is gone: no "(N of earlier pages hidden)" for frames that no longer exist.
   const shown = statusFrameCounts(logged.frames, store.framesInView(), !imported && store.tabStatusIsOffline());
   const counts = { ...logged, frames: shown.frames };
-  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} inView={shown.inView} replaying={store.scrubT.value !== null} />;
+  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} inView={shown.inView} replaying={store.scrubT.value !== null} loading={imported ? null : store.loading.value} />;
 }

@@ -59,8 +59,12 @@ it('docked at the side and at the bottom: the toolbar, the status line, the tabs
   const past: Record<string, string[]> = {};
   for (const size of [SIDE, SIDE_WIDER, BOTTOM]) {
     const p = await imported(FIXTURE, size);
-    // The longest status line: replaying an earlier instant (by the scrubber, as a user does), frames waiting.
-    await p.evaluate(() => ((globalThis as any).mcpPanel.waiting.value = 1234));
+    // The longest status line: replaying an earlier instant (by the scrubber, as a user does), frames waiting (shown
+    // while paused only).
+    await p.evaluate(() => {
+      (globalThis as any).mcpPanel.paused.value = true;
+      (globalThis as any).mcpPanel.waiting.value = 1234;
+    });
     await p.focus('input[aria-label="Replay up to"]');
     await p.keyboard.press('Home');
     await p.keyboard.press('ArrowRight');
