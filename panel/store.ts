@@ -86,6 +86,8 @@ export interface PreparedTrace {
 
 /** An import's analysis yields to the event loop only once it has run this long, then every slice. */
 const SLICING = { unslicedMs: 1000, sliceMs: 100 };
+/** An import is analysed in slices of 100 ms from the start of a long analysis (see importSlicing). */
+const IMPORT_SLICING = { unslicedMs: 100, sliceMs: 100 };
 /** A live panel's scrubber replays in slices this long (a frame's budget, less what the live view needs). */
 const LIVE_SCRUB_SLICE_MS = 12;
 /** Frames between two looks at the clock while analysing. */
@@ -260,8 +262,13 @@ export class PanelStore {
   readonly importError = signal<string | null>(null);
   /** The file being imported right now (what the notice names while it is read and analysed), or null. */
   readonly importing = signal<string | null>(null);
-  /** How far the analysis of a long import got (0–1), while it runs in slices; null otherwise. */
+  /** How far the step under way of a long import got (0–1), while it runs in slices; null otherwise. */
   readonly importProgress = signal<number | null>(null);
+  /**
+   * The step of the import under way (the notice names it): reading the file (in slices), parsing its JSON (one call
+   * that cannot be interrupted: Cancel lands when it ends), checking its frames and analysing them (in slices).
+   */
+  readonly importStep = signal<'reading' | 'parsing' | 'checking' | 'analysing' | null>(null);
   /** The imported trace being analysed again with new settings (its name), and how far that got. */
   readonly reanalysing = signal<string | null>(null);
   readonly reanalyseProgress = signal<number | null>(null);
@@ -749,8 +756,11 @@ export class PanelStore {
     return { name, trace, analysedWith, engine, timeline, snap, now };
   }
 
-  /** When an import's analysis slices (tests shorten it). */
-  importSlicing = SLICING;
+  /**
+   * When an import's analysis slices (tests shorten it): after 100 ms, so that Cancel lands within a slice (it ran a
+   * second in one piece first: a click on Cancel then waited for it, a stress review).
+   */
+  importSlicing = IMPORT_SLICING;
 
   /**
    * prepareTrace for a file the user imports. An analysis that runs past `slicing.unslicedMs` goes on in slices of

@@ -443,9 +443,11 @@ export function App({ store, connection, settingsLink }: Props) {
       </div>
       {store.importing.value ? (
         <ProgressNotice
-          label={`Importing ${store.importing.value}…`}
+          label={importLabel(store.importing.value, store.importStep.value)}
           progress={store.importProgress.value}
+          done={IMPORT_DONE[store.importStep.value ?? 'analysing']}
           data-importing="true"
+          data-import-step={store.importStep.value ?? undefined}
           onCancel={() => {
             cancelImport(store);
             // The button goes with the notice: focus goes back to Import rather than falling to the page.
@@ -651,7 +653,27 @@ function ExportProgressNotice({ store, what, frames }: { store: PanelStore; what
 }
 
 /** A notice of work under way: the live region names it once; progress is a bar (not re-announced text). */
-function ProgressNotice(props: { label: string; progress: number | null; done?: string; onCancel?: () => void; cancelLabel?: string; 'data-importing'?: string; 'data-exporting'?: string; 'data-reanalysing'?: string; 'data-catching-up'?: string; 'data-loading-log'?: string; 'data-replaying'?: string }) {
+/** What the import notice's percentage counts, by step. */
+const IMPORT_DONE = { reading: 'read', parsing: 'parsed', checking: 'checked', analysing: 'analysed' } as const;
+
+/**
+ * The import notice: the file and the step under way. The parse is one call that cannot be interrupted: the notice
+ * says so while it runs (a Cancel clicked then lands when it ends), docs/panel.md, Import.
+ */
+export function importLabel(file: string, step: PanelStore['importStep']['value']): string {
+  switch (step) {
+    case 'reading':
+      return `Importing ${file}: reading…`;
+    case 'parsing':
+      return `Importing ${file}: parsing… (cannot be cancelled while parsing: Cancel takes effect when it ends)`;
+    case 'checking':
+      return `Importing ${file}: checking the frames…`;
+    default:
+      return `Importing ${file}: analysing…`;
+  }
+}
+
+function ProgressNotice(props: { label: string; progress: number | null; done?: string; onCancel?: () => void; cancelLabel?: string; 'data-importing'?: string; 'data-exporting'?: string; 'data-reanalysing'?: string; 'data-catching-up'?: string; 'data-loading-log'?: string; 'data-import-step'?: string | undefined; 'data-replaying'?: string }) {
   const { label, progress, onCancel, done = 'analysed', cancelLabel = 'Cancel the import', ...data } = props;
   const percent = progress !== null ? Math.floor(progress * 100) : null;
   return (

@@ -127,19 +127,37 @@ function newerValueHint(file: Obj, frame: unknown, problem: string): string {
 
 /** Validate an already-parsed value as a trace v1. */
 export function validateTrace(v: unknown): TraceResult {
-  if (!isObj(v)) return fail(Array.isArray(v) ? 'expected a trace object, got an array (a bare frame list is not a trace file)' : 'expected a trace object');
+  const steps = validateTraceSteps(v);
+  if ('error' in steps) return fail(steps.error);
+  const error = steps.check(steps.count);
+  return error === undefined ? { ok: true, trace: v as unknown as TraceFileV1 } : fail(error);
+}
+
+/**
+ * validateTrace in steps, for a caller that yields in between (the panel's import, so that Cancel lands): the header
+ * first (an error, or `count` frames to check); then `check(to)` checks the frames up to index `to` not checked yet and
+ * says the first problem. Once it checked them all without one, the value is a valid trace, as validateTrace says.
+ */
+export function validateTraceSteps(v: unknown): { error: string } | { count: number; check(to: number): string | undefined } {
+  if (!isObj(v)) return { error: Array.isArray(v) ? 'expected a trace object, got an array (a bare frame list is not a trace file)' : 'expected a trace object' };
   const h = headerProblem(v);
-  if (h) return fail(h);
+  if (h) return { error: h };
   const frames = v.frames as unknown[];
   let prev: number | undefined;
-  for (let i = 0; i < frames.length; i++) {
-    const problem = frameProblem(frames[i]);
-    if (problem) return fail(framePath(i, problem) + newerValueHint(v, frames[i], problem));
-    const seq = (frames[i] as Frame).seq;
-    if (prev !== undefined && seq <= prev) return fail(`frames[${i}].seq: ${seq} is not greater than frames[${i - 1}].seq (${prev})`);
-    prev = seq;
-  }
-  return { ok: true, trace: v as unknown as TraceFileV1 };
+  let i = 0;
+  return {
+    count: frames.length,
+    check(to) {
+      for (const end = Math.min(to, frames.length); i < end; i++) {
+        const problem = frameProblem(frames[i]);
+        if (problem) return framePath(i, problem) + newerValueHint(v, frames[i], problem);
+        const seq = (frames[i] as Frame).seq;
+        if (prev !== undefined && seq <= prev) return `frames[${i}].seq: ${seq} is not greater than frames[${i - 1}].seq (${prev})`;
+        prev = seq;
+      }
+      return undefined;
+    },
+  };
 }
 
 /**

@@ -1000,7 +1000,7 @@ it('analyses a long import in slices: says how far it got, stays responsive, and
         look();
       }),
   );
-  expect(said).toMatch(/Importing slow-to-analyse\.trace\.json \([\d.]+ MB\)…analysed \d+ %/);
+  expect(said).toMatch(/Importing slow-to-analyse\.trace\.json \([\d.]+ MB\): analysing…analysed \d+ %/);
   await off.waitForSelector('[data-importing="true"]', { state: 'detached' });
   expect(await off.getAttribute('.status-bar', 'data-status')).toBe('imported');
   expect(await off.$('[data-import-error="true"]')).toBeNull();

@@ -1201,7 +1201,8 @@ describe('background errors', () => {
     const text = serializeTrace(exportTrace({ frames: syntheticTrace(6_000, 20, 3).frames, createdAt: Date.now(), pageUrl: 'http://x/' }));
     const s = new PanelStore();
     s.importSlicing = { unslicedMs: 0, sliceMs: 0 };
-    const progressed = () => new Promise<void>((r) => { const stop = s.importProgress.subscribe((v) => { if (v !== null && v > 0.2) { queueMicrotask(() => stop()); r(); } }); });
+    // (The analysis's progress: reading the file has its own.)
+    const progressed = () => new Promise<void>((r) => { const stop = s.importProgress.subscribe((v) => { if (v !== null && v > 0.2 && s.importStep.value === 'analysing') { queueMicrotask(() => stop()); r(); } }); });
     // Cancel.
     const first = importFile(s, new File([text], 'big.json'));
     await progressed();
@@ -1222,7 +1223,7 @@ describe('background errors', () => {
     // A settings message that changes no rule (the background sends one on every reconnect): no restart.
     s.importError.value = null;
     const seen: number[] = [];
-    const stop = s.importProgress.subscribe((v) => void (v !== null && seen.push(v)));
+    const stop = s.importProgress.subscribe((v) => void (v !== null && s.importStep.value === 'analysing' && seen.push(v)));
     const third = importFile(s, new File([text], 'big.json'));
     await progressed();
     s.receive({ type: 'settings', settings: { ...DEFAULT_SETTINGS } });
