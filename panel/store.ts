@@ -356,6 +356,22 @@ export class PanelStore {
    * announced at connect the view has applied, of how many. Null otherwise (model/backlog-load.ts).
    */
   readonly loading = signal<{ loaded: number; total: number } | null>(null);
+  /**
+   * Settings saved with caps below what the log holds: the log drops its oldest frames now, which takes the background
+   * a moment (it reads the chunks it deletes: ~3 s for 28,000 frames, a stress review). Until the counters show the
+   * trim, the status line says it is under way (the count stayed as it was ~3 s after Save, which had promised "Save
+   * drops its oldest frames now"). Null otherwise.
+   */
+  readonly capDrop = signal<{ maxFrames: number; maxBytes: number } | null>(null);
+  private capDropFrom = 0;
+  private capDropTimer: ReturnType<typeof setTimeout> | undefined;
+
+  private endCapDrop(): void {
+    clearTimeout(this.capDropTimer);
+    this.capDropTimer = undefined;
+    if (this.capDrop.value !== null) this.capDrop.value = null;
+  }
+
   /** The load under way, from the log's counters on connect until the view has applied its last backlog chunk. */
   private load: BacklogLoad | null = null;
   /** Connecting: the next counters the background sends start a load (it sends them before the backlog). */
@@ -487,6 +503,7 @@ export class PanelStore {
         return;
       }
       case 'cleared':
+        this.endCapDrop();
         // What was being loaded went with the log (the backlog goes on with what the clear kept).
         this.endLoad();
         this.frames = [];
@@ -506,6 +523,17 @@ export class PanelStore {
           this.settings.value = m.settings;
           this.settingsError.value = null;
         });
+        {
+          // New caps below what the log holds (not the settings a panel gets on connect: no counters yet then).
+          const st = this.pendingStats ?? this.stats.value;
+          if (before !== null && st && (st.frames > m.settings.maxFrames || st.bytes > m.settings.maxBytes)) {
+            this.capDrop.value = { maxFrames: m.settings.maxFrames, maxBytes: m.settings.maxBytes };
+            this.capDropFrom = st.dropped;
+            clearTimeout(this.capDropTimer);
+            // Never said for good: a log its newest batch keeps just over the cap is trimmed only at its next write.
+            this.capDropTimer = setTimeout(() => this.endCapDrop(), 30_000);
+          }
+        }
         if (engineKey(before) !== engineKey(m.settings)) {
           // An import analysed with its own settings changes to the panel's when the user saves some (the first
           // settings after the panel opened are no change of theirs: it keeps its own then).
@@ -1468,6 +1496,9 @@ export class PanelStore {
     this.pendingStats = null;
     batch(() => {
       if (stats) this.stats.value = stats;
+      // The trim the new caps asked for is in the counters shown: no more "dropping".
+      const drop = this.capDrop.value;
+      if (stats && drop && (stats.dropped > this.capDropFrom || (stats.frames <= drop.maxFrames && stats.bytes <= drop.maxBytes))) this.endCapDrop();
       this.now.value = now;
       // The new page's first snapshot (not one computed before its frames came): the view shows it, not the notice.
       if (this.pageLeftEnds && snap.frames > 0) {

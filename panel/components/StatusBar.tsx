@@ -28,6 +28,7 @@ export function StatusBar({
   inView,
   replaying = false,
   loading = null,
+  dropping = null,
 }: {
   status: PanelStatus;
   counts: Counts;
@@ -45,6 +46,8 @@ export function StatusBar({
    * with rows on screen, and the count stuck).
    */
   loading?: { loaded: number; total: number } | null;
+  /** Caps saved below what the log holds: the background is dropping its oldest frames (the count follows when done). */
+  dropping?: { maxFrames: number } | null;
 }) {
   // Paused is a view state: the connection stays live and frames keep being recorded (they wait, counted).
   const showPaused = paused && status === 'live';
@@ -77,6 +80,11 @@ export function StatusBar({
       ) : (
         <span data-count="frames">{counts.frames} frames</span>
       )}
+      {dropping ? (
+        <span data-count="dropping" class="warn" title="Settings were saved with caps below what the log holds: the log is dropping its oldest frames now; the counts follow once it has.">
+          dropping the oldest to the cap of {dropping.maxFrames}…
+        </span>
+      ) : null}
       <span data-count="dropped" class={counts.dropped ? 'warn' : ''} title={counts.dropped ? 'The log hit its cap: the oldest frames were dropped, so the analysis is partial.' : ''}>
         {counts.dropped} dropped
       </span>
@@ -110,5 +118,5 @@ export function LiveStatus({ store }: { store: PanelStore }) {
   // A closed tab's log is gone: no "(N of earlier pages hidden)" for frames that no longer exist.
   const shown = statusFrameCounts(logged.frames, store.framesInView(), !imported && store.tabStatusIsOffline());
   const counts = { ...logged, frames: shown.frames };
-  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} inView={shown.inView} replaying={store.scrubT.value !== null} loading={imported ? null : store.loading.value} />;
+  return <StatusBar status={status} counts={counts} waiting={store.waiting.value} paused={store.paused.value} kept={imported ? 0 : store.keptOnClear.value} inView={shown.inView} replaying={store.scrubT.value !== null} loading={imported ? null : store.loading.value} dropping={imported ? null : store.capDrop.value} />;
 }
