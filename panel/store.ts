@@ -1347,7 +1347,13 @@ export class PanelStore {
     const load = this.load;
     if (!load) return;
     if (this.imported) return;
-    if (load.done && !behind && this.applied >= this.applyLimit()) return this.endLoad();
+    if (load.done && !behind && this.applied >= this.applyLimit()) {
+      // Over once the view shows it: with a snapshot on its way, at its commit (ended here, the status line said
+      // "Live · 0 frames" for a frame: the log's counters come with that snapshot).
+      if (this.dirty || this.prepared) load.caughtUp = true;
+      else this.endLoad();
+      return;
+    }
     const p = load.progress(this.applied);
     const cur = this.loading.value;
     if (!cur || cur.loaded !== p.loaded || cur.total !== p.total) this.loading.value = p;
@@ -1496,6 +1502,7 @@ export class PanelStore {
     this.pendingStats = null;
     batch(() => {
       if (stats) this.stats.value = stats;
+      if (this.load?.caughtUp) this.endLoad();
       // The trim the new caps asked for is in the counters shown: no more "dropping".
       const drop = this.capDrop.value;
       if (stats && drop && (stats.dropped > this.capDropFrom || (stats.frames <= drop.maxFrames && stats.bytes <= drop.maxBytes))) this.endCapDrop();

@@ -22,6 +22,8 @@ export function framesAfter(stats: TabStats, since: number): number {
 export class BacklogLoad {
   received = 0;
   done = false;
+  /** The view applied it all; the load is over with the snapshot that shows it. */
+  caughtUp = false;
   private loadedMax = 0;
 
   constructor(

@@ -59,7 +59,9 @@ describe('the store loading a large backlog', () => {
     s.catchUpSliceMs = 0;
     s.setTabStatus('connecting');
     const seen: Array<{ loaded: number; total: number }> = [];
-    const stop = s.loading.subscribe((v) => void (v !== null && seen.push(v)));
+    // When the notice goes, the status line has the log's counters (it read "Live · 0 frames" for a frame).
+    const countsAtEnd: Array<number | undefined> = [];
+    const stop = s.loading.subscribe((v) => void (v !== null ? seen.push(v) : seen.length > 0 && countsAtEnd.push(s.stats.value?.frames)));
     s.receive({ type: 'stats', stats: stats(log.length, log.length) });
     // Known at connect: the whole total, nothing loaded.
     expect(s.loading.value).toEqual({ loaded: 0, total: log.length });
@@ -79,6 +81,7 @@ describe('the store loading a large backlog', () => {
     for (let i = 0; i < 400 && s.loading.value !== null; i++) await new Promise((r) => setTimeout(r, 5));
     stop();
     expect(s.loading.value).toBeNull();
+    expect(countsAtEnd).toEqual([log.length]);
     expect(seen.length).toBeGreaterThan(5);
     // One total throughout, and the count only goes up.
     expect(new Set(seen.map((p) => p.total))).toEqual(new Set([log.length]));
