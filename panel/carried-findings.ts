@@ -12,6 +12,7 @@
 import { findingRowKey } from '../shared/findings/finding-log.ts';
 import type { Finding } from '../shared/findings/types.ts';
 import type { EngineSnapshot } from '../shared/engine/index.ts';
+import type { Frame } from '../shared/frames.ts';
 
 export const CARRIED_NOTE = 'carried across the log’s cap: the frames that showed it were dropped';
 
@@ -61,4 +62,48 @@ export function withCarried(snap: EngineSnapshot, c: Carried): EngineSnapshot {
   for (const f of snap.findings) keys.add(f.key);
   const add = c.findings.filter((f) => !keys.has(f.key));
   return add.length === 0 ? snap : { ...snap, findings: [...snap.findings, ...add] };
+}
+
+/** The texts a frame carries (request and response bodies, SSE data, WebSocket messages). */
+function payloadText(f: Frame): string | undefined {
+  switch (f.kind) {
+    case 'http-request':
+      return f.body?.text;
+    case 'http-body':
+      return f.body.text;
+    case 'sse-event':
+    case 'ws-message':
+      return f.data.text;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Of `uris`, those that `frames[from..to)` name (their text, or its JSON-escaped form, in a body or message): frames
+ * the log dropped before the view's engine took them may have changed what the view shows about such a URI (a read, an
+ * unsubscribe, a session's end), so what it showed about them is not carried (docs/panel.md). Conservative: a URI
+ * merely mentioned counts as named.
+ */
+export function namedIn(frames: readonly Frame[], from: number, to: number, uris: ReadonlySet<string>): Set<string> {
+  const named = new Set<string>();
+  if (uris.size === 0) return named;
+  // JSON may escape a URI's quotes, backslashes and non-ASCII, and (some servers) its slashes.
+  const forms = [...uris].map((u) => {
+    const escaped = JSON.stringify(u).slice(1, -1);
+    return [u, [...new Set([u, escaped, escaped.replaceAll('/', '\\/')])]] as const;
+  });
+  for (let i = from; i < to && named.size < uris.size; i++) {
+    const text = payloadText(frames[i]!);
+    if (!text) continue;
+    for (const [u, texts] of forms) if (!named.has(u) && texts.some((t) => text.includes(t))) named.add(u);
+  }
+  return named;
+}
+
+/** The URIs of the open findings `carryFrom` would carry of this snapshot. */
+export function carriedUris(shown: EngineSnapshot | null): Set<string> {
+  const uris = new Set<string>();
+  for (const f of shown?.findings ?? []) if (f.open && f.uri !== undefined) uris.add(f.uri);
+  return uris;
 }

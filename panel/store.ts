@@ -16,7 +16,7 @@ import { shortUrl } from './model/client-tags.ts';
 import { parseFilter } from './model/filter.ts';
 import { TimelineIndex } from './model/timeline.ts';
 import { capLoss } from './model/cap-note.ts';
-import { carryFrom, withCarried, type Carried } from './carried-findings.ts';
+import { carriedUris, carryFrom, namedIn, withCarried, type Carried } from './carried-findings.ts';
 import { probe } from './perf.ts';
 import { ScrubEngines } from './scrub-engines.ts';
 import { readPref, writePref } from './prefs.ts';
@@ -607,6 +607,8 @@ export class PanelStore {
     if (cut === 0) return;
     // Where the view began: kept frames before it stay before it.
     const viewSeq = this.frames[this.viewStart]?.seq ?? Infinity;
+    // Frames that go before the engine took them: what they said about a URI the view's findings name is unknown.
+    if (end > this.applied && !this.imported) this.noteNamedGone(this.applied, end);
     this.frames = [...kept, ...this.frames.slice(end)];
     if (this.imported) return;
     if (end <= this.viewStart) {
@@ -639,11 +641,30 @@ export class PanelStore {
    */
   private carried: Carried | null = null;
 
-  /** A trim's rebuild in place: the view's open URI findings are carried into it. */
+  /**
+   * URIs of the view's open findings that frames the log dropped before the view's engine took them named (a hidden
+   * panel's trim in place): the view's snapshot predates what those frames said of them (a review: a
+   * phantom-subscription carried that a replay of the log no longer had), so the next rebuild does not carry them.
+   */
+  private namedGone = new Set<string>();
+
+  private noteNamedGone(from: number, to: number): void {
+    for (const u of namedIn(this.frames, from, to, carriedUris(this.snapshot.value))) this.namedGone.add(u);
+  }
+
+  /**
+   * A trim's rebuild in place: the view's open URI findings are carried
+   * into it, but those about a URI that dropped frames it never took named, and none into a view that is empty or
+   * whose page left.
+   */
   private resetCarrying(): void {
     const carried = carryFrom(this.snapshot.value, this.engineSegment);
+    const named = this.namedGone;
+    this.namedGone = new Set();
+    if (carried) carried.findings = carried.findings.filter((f) => !named.has(f.uri!));
     this.reset();
-    this.carried = carried;
+    const empty = this.viewStart >= this.applyLimit() || this.pageLeft.value !== null;
+    this.carried = empty || !carried?.findings.length ? null : carried;
   }
 
   /** The engine's snapshot, with the findings carried across a trim (carried-findings.ts). */
@@ -1221,6 +1242,7 @@ export class PanelStore {
   private startOver(): void {
     this.keptOnClear.value = 0;
     this.freshEngine();
+    this.namedGone.clear();
     this.viewStart = this.applied;
     this.prepared = null;
     this.scrubT.value = null;

@@ -99,4 +99,43 @@ describe('a trim at the cap under an open panel', () => {
     expect(s.snapshot.value!.findings.filter(isCarried)).toEqual([]);
     void log;
   });
+
+  it('a trim in place does not carry what frames the view never took resolved (a review: a stale snapshot)', async () => {
+    const { all: first, client: c, log } = reconnectLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: first, done: true });
+    await settle();
+    expect(s.snapshot.value!.findings.some((f) => f.open && f.uri === BAD)).toBe(true);
+    const m = log.frames.length;
+    // Frames the (hidden) panel never applied: BAD subscribed again, so a replay of the log has no error about it.
+    c.subscribe(BAD);
+    for (let i = 0; i < 1500; i++) c.read('file:///ok.md', `w${i}`);
+    const more = log.frames.slice(m).map((f) => ({ ...f, segment: 1 }));
+    s.receive({ type: 'frames', frames: more });
+    const last = more.at(-1)!.seq;
+    s.receive({ type: 'stats', stats: { tabId: 1, frames: 50, bytes: 0, dropped: last - 50, rejected: 0, lastSeq: last, kept: [first[0]!.seq], segment: 1, errors: 0 } });
+    await settle();
+    expect(s.snapshot.value!.findings.filter(isCarried)).toEqual([]);
+  });
+
+  it('a trim in place whose page already left carries nothing into the toolbar counts', async () => {
+    const { all, log } = reconnectLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await settle();
+    expect(s.snapshot.value!.findings.some((f) => f.open && f.uri === BAD)).toBe(true);
+    // Frames not taken yet: more reads and the page's end, then the log drops what the view never took.
+    const m = log.frames.length;
+    const c2 = new StreamableClient(log, URL);
+    c2.initialize({ sessionId: 'S3' });
+    for (let i = 0; i < 1500; i++) c2.read('file:///ok.md', `x${i}`);
+    log.pageEnd('http://localhost:8080/app');
+    const more = log.frames.slice(m).map((f) => ({ ...f, segment: 1 }));
+    s.receive({ type: 'frames', frames: more });
+    const last = more.at(-1)!.seq;
+    s.receive({ type: 'stats', stats: { tabId: 1, frames: 50, bytes: 0, dropped: last - 50, rejected: 0, lastSeq: last, kept: [all[0]!.seq], segment: 1, errors: 0 } });
+    await settle();
+    expect(s.pageLeft.value).not.toBeNull();
+    expect(s.snapshot.value!.findings.filter(isCarried)).toEqual([]);
+  });
 });

@@ -2,7 +2,8 @@
 // are shown with the rebuilt engine's snapshot (no row for their URI, no finding of the same key) or go for good.
 import { describe, expect, it } from 'vitest';
 import type { EngineSnapshot, Finding, UriRow } from '../../../shared/engine/index.ts';
-import { CARRIED_NOTE, carriedCount, carryFrom, isCarried, withCarried } from '../../../panel/carried-findings.ts';
+import { CARRIED_NOTE, carriedCount, carriedUris, carryFrom, isCarried, namedIn, withCarried } from '../../../panel/carried-findings.ts';
+import type { Frame } from '../../../shared/frames.ts';
 
 const finding = (p: Partial<Finding> & { key: string }): Finding =>
   ({ id: 'cached-not-subscribed', severity: 'error', doc: 'd', endpoint: 'e', firstT: 0, lastT: 0, evidence: [1], count: 1, open: true, title: 't', explanation: '', fix: '', ...p }) as Finding;
@@ -41,5 +42,17 @@ describe('carried findings', () => {
     expect(c.findings.map((f) => f.key)).toEqual(['a']);
     withCarried(snap([], ['file:///a']), c);
     expect(c.findings).toEqual([]);
+  });
+
+  it('names the carried URIs that frames’ bodies and messages mention (raw or JSON-escaped), in the range only', () => {
+    const uris = carriedUris(snap([finding({ key: 'a', uri: 'file:///a' }), finding({ key: 'b', uri: 'file:///b' }), finding({ key: 'c', uri: 'file:///c', open: false })]));
+    expect([...uris]).toEqual(['file:///a', 'file:///b']);
+    const frames = [
+      { kind: 'http-request', body: { text: '{"params":{"uri":"file:///b"}}' } },
+      { kind: 'sse-event', data: { text: '{"params":{"uri":"file:\\/\\/\\/a"}}' } },
+    ] as unknown as Frame[];
+    expect([...namedIn(frames, 1, 2, uris)]).toEqual(['file:///a']);
+    expect([...namedIn(frames, 0, 2, uris)].sort()).toEqual(['file:///a', 'file:///b']);
+    expect([...namedIn(frames, 0, 0, uris)]).toEqual([]);
   });
 });
