@@ -643,7 +643,7 @@ export class PanelStore {
 
   /**
    * URIs of the view's open findings that frames the log dropped before the view's engine took them named (a hidden
-   * panel's trim in place): the view's snapshot predates what those frames said of them (a review: a
+   * panel's trim in place, a pause's queue): the view's snapshot predates what those frames said of them (a review: a
    * phantom-subscription carried that a replay of the log no longer had), so the next rebuild does not carry them.
    */
   private namedGone = new Set<string>();
@@ -653,7 +653,7 @@ export class PanelStore {
   }
 
   /**
-   * A trim's rebuild in place: the view's open URI findings are carried
+   * A trim's rebuild in place (or a resume's after frames went while paused): the view's open URI findings are carried
    * into it, but those about a URI that dropped frames it never took named, and none into a view that is empty or
    * whose page left.
    */
@@ -764,6 +764,7 @@ export class PanelStore {
     const end = this.goneUntil(firstKeptOf(stats), from);
     // With the trim's slack: not a copy of the queue on every batch.
     if (end - from <= Math.max(TRIM_SLACK, stats.frames * 0.1)) return;
+    this.noteNamedGone(from, end);
     this.frames.splice(from, end - from, ...trimKept(this.frames, from, end, stats));
     this.droppedWhilePaused = true;
   }
@@ -949,8 +950,9 @@ export class PanelStore {
     if (this.dropPauseHole()) {
       // Frames went between what the view shows and what came since: the engine cannot go on over that hole, so the
       // view is rebuilt in place from what the log holds (a scrub under way ends: it replayed the old view).
+      // A trim-caused rebuild like the others: the paused view's open URI findings are carried (resetCarrying).
       if (this.scrubT.value !== null) this.setScrub(null);
-      this.reset();
+      this.resetCarrying();
       return;
     }
     this.schedule(true);

@@ -100,6 +100,46 @@ describe('a trim at the cap under an open panel', () => {
     void log;
   });
 
+  it('a resume after a pause that spanned a trim carries the paused view’s open findings (a review, 2026-12-06)', async () => {
+    const { all, client: c, log } = reconnectLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await settle();
+    const open = s.snapshot.value!.findings.filter((f) => f.open && f.uri === BAD);
+    expect(open.length).toBeGreaterThan(0);
+    s.setPaused(true);
+    const m = log.frames.length;
+    for (let i = 0; i < 3000; i++) c.read('file:///ok.md', `w${i}`);
+    const more = log.frames.slice(m).map((f) => ({ ...f, segment: 1 }));
+    s.receive({ type: 'frames', frames: more });
+    const last = more.at(-1)!.seq;
+    s.receive({ type: 'stats', stats: { tabId: 1, frames: 2000, bytes: 0, dropped: last - 2000, rejected: 0, lastSeq: last, kept: [all[0]!.seq], segment: 1, errors: open.length } });
+    await settle();
+    s.setPaused(false);
+    await settle();
+    const after = s.snapshot.value!.findings.filter((f) => f.open && f.uri === BAD);
+    expect(after.map((f) => [f.key, isCarried(f)])).toEqual(open.map((f) => [f.key, true]));
+  });
+
+  it('a resume does not carry a finding about a URI that frames dropped while paused named', async () => {
+    const { all, client: c, log } = reconnectLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await settle();
+    expect(s.snapshot.value!.findings.some((f) => f.open && f.uri === BAD)).toBe(true);
+    s.setPaused(true);
+    const m = log.frames.length;
+    c.subscribe(BAD);
+    for (let i = 0; i < 3000; i++) c.read('file:///ok.md', `w${i}`);
+    const more = log.frames.slice(m).map((f) => ({ ...f, segment: 1 }));
+    s.receive({ type: 'frames', frames: more });
+    const last = more.at(-1)!.seq;
+    s.receive({ type: 'stats', stats: { tabId: 1, frames: 2000, bytes: 0, dropped: last - 2000, rejected: 0, lastSeq: last, kept: [all[0]!.seq], segment: 1, errors: 0 } });
+    s.setPaused(false);
+    await settle();
+    expect(s.snapshot.value!.findings.filter(isCarried)).toEqual([]);
+  });
+
   it('a trim in place does not carry what frames the view never took resolved (a review: a stale snapshot)', async () => {
     const { all: first, client: c, log } = reconnectLog();
     const s = new PanelStore();
