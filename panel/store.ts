@@ -607,6 +607,8 @@ export class PanelStore {
     if (cut === 0) return;
     // Where the view began: kept frames before it stay before it.
     const viewSeq = this.frames[this.viewStart]?.seq ?? Infinity;
+    // What the engine in view lost, counted over the frames it took (before they go): until the rebuild is swapped in.
+    const lostInView = this.capLost();
     // Frames that go before the engine took them: what they said about a URI the view's findings name is unknown.
     if (end > this.applied && !this.imported) this.noteNamedGone(this.applied, end);
     this.frames = [...kept, ...this.frames.slice(end)];
@@ -630,6 +632,7 @@ export class PanelStore {
     this.rowsApplied = Math.max(this.viewStart, this.rowsApplied - cut);
     this.rows?.dropBefore(firstKept, new Set(stats.kept));
     this.scrubEngines = null;
+    this.lostInView = lostInView;
     // Trims faster than a rebuild catches up (a tiny cap on a flood): rebuilt in place, as before.
     if (this.aside && ++this.asideRestarts >= 3) return this.resetCarrying();
     this.startAside();
@@ -1120,10 +1123,17 @@ export class PanelStore {
     return { frames: Math.max(0, stats.dropped - held), rejected: stats.rejected };
   }
 
+  /** capLost() of the engine in view while a trim's rebuild is under way beside it (set at the trim). */
+  private lostInView = 0;
+
   /** Frames of the view's history the log's cap dropped before the view's engine took them (model/cap-note.ts). */
   capLost(): number {
     const stats = this.logStats ?? this.stats.value;
-    return this.imported || !stats ? 0 : capLoss(this.frames, this.viewStart, this.applied, stats, this.preserveLog.value);
+    if (this.imported || !stats) return 0;
+    // The engine in view until a trim's rebuild is swapped in is the one built before the trim: it still shows what
+    // the dropped frames established (a review: the note said findings were gone while the view showed them).
+    if (this.aside) return this.lostInView;
+    return capLoss(this.frames, this.viewStart, this.applied, stats, this.preserveLog.value);
   }
 
   /** The message-list rows of the frames in view (built on first use, then incrementally). */

@@ -178,4 +178,21 @@ describe('a trim at the cap under an open panel', () => {
     expect(s.pageLeft.value).not.toBeNull();
     expect(s.snapshot.value!.findings.filter(isCarried)).toEqual([]);
   });
+
+  it('counts no loss while the engine in view (the rebuild not yet swapped in) still shows what the dropped frames established', async () => {
+    const { all, stats } = reconnectLog();
+    const s = new PanelStore();
+    s.receive({ type: 'backlog', frames: all, done: true });
+    await settle();
+    const open = s.snapshot.value!.findings.filter((f) => f.open && f.uri === BAD);
+    expect(open.length).toBeGreaterThan(0);
+    s.receive(stats(2000, open.length));
+    // The trim cut the panel's frames; the old engine is still the one in view (the swap comes with the rebuild).
+    expect(s.snapshot.value!.findings.filter((f) => f.open && f.uri === BAD && !isCarried(f)).length).toBe(open.length);
+    expect(s.capLost()).toBe(0);
+    expect(capNote(s.capLost(), open.length, open.length)).toBeNull();
+    s.asideSliceMs = Infinity;
+    await settle();
+    expect(s.capLost()).toBe(all.length - 2000);
+  });
 });
