@@ -403,7 +403,16 @@ export class PanelStore {
 
   /** The frames in view (after the segment cut, up to what is applied). */
   shownFrames(): Frame[] {
-    return this.source.slice(this.viewStart, this.applied);
+    const shown = this.source.slice(this.viewStart, this.applied);
+    return this.leftDocs === undefined ? shown : shown.filter((f) => !this.hiddenLeft(f));
+  }
+
+  /**
+   * A frame of an iframe document of a page that left, in the segment in view: applied past, not shown (its page's
+   * frames may be interleaved with a new page's iframe that landed in the same segment).
+   */
+  private hiddenLeft(f: Frame): boolean {
+    return this.leftDocs !== undefined && f.segment === this.leftSegment && this.leftDocs.has(f.doc) && !this.preserveLog.value && !this.imported;
   }
 
   /**
@@ -1146,7 +1155,10 @@ export class PanelStore {
       this.rowsApplied = this.viewStart;
     }
     const src = this.source;
-    while (this.rowsApplied < this.applied) this.rows.add(src[this.rowsApplied++]!);
+    while (this.rowsApplied < this.applied) {
+      const f = src[this.rowsApplied++]!;
+      if (!this.hiddenLeft(f)) this.rows.add(f);
+    }
     return this.rows.rows;
   }
 
@@ -1167,7 +1179,7 @@ export class PanelStore {
       else hi = mid;
     }
     const f = src[lo];
-    return f && f.seq === seq && lo < this.applied ? lo : -1;
+    return f && f.seq === seq && lo < this.applied && !this.hiddenLeft(f) ? lo : -1;
   }
 
   /**
@@ -1192,7 +1204,7 @@ export class PanelStore {
     const src = this.source;
     for (let i = this.viewStart; i < this.applied; i++) {
       const f = src[i]!;
-      if ('conn' in f && f.conn === conn) out.push(f);
+      if ('conn' in f && f.conn === conn && !this.hiddenLeft(f)) out.push(f);
     }
     return out;
   }
@@ -1271,6 +1283,7 @@ export class PanelStore {
    * to start a segment of its own, so the old page stayed in view (an audit, 2026-12-05). Its frames stay in the log.
    */
   private leavePage(url: string, segment: number, docs?: ReadonlySet<string>): void {
+    if (docs && this.rebuildWithout(segment, url, docs)) return;
     const frames = this.applied - this.viewStart;
     this.startOver();
     this.engineSegment = -1;
@@ -1279,6 +1292,35 @@ export class PanelStore {
     if (docs) this.iframesLeft = { segment, url, docs };
     this.pageLeftEnds = false;
     this.pageLeft.value = { url, frames };
+  }
+
+  /**
+   * A page of iframes left while the view holds frames of another document too (a new page's iframe that landed in
+   * the same segment: the background joins it to the old segment when the old one's page-end comes after its
+   * page-start): the view is rebuilt from its start without the left documents' frames, as reset() does, instead of
+   * emptied (a review: the new page's iframe went from the view, its later frames "picked up mid-way"). False when
+   * only the left documents' frames are in view.
+   */
+  private rebuildWithout(segment: number, url: string, docs: ReadonlySet<string>): boolean {
+    const src = this.source;
+    const start = this.viewStart;
+    let others = false;
+    for (let i = start; i < this.applied && !others; i++) others = !docs.has(src[i]!.doc);
+    if (!others) return false;
+    this.freshEngine();
+    this.applied = start;
+    this.leftSegment = segment;
+    this.leftDocs = docs;
+    this.iframesLeft = { segment, url, docs };
+    // Their documents are noted again as the frames are applied again (the left ones' frames are skipped).
+    this.iframeDocs.clear();
+    this.prepared = null;
+    this.scrubT.value = null;
+    this.scrubSnapshot.value = null;
+    this.closeMessageDrawer();
+    this.lastSnapshotAt = -Infinity;
+    this.schedule(true);
+    return true;
   }
 
   /**
@@ -1355,6 +1397,11 @@ export class PanelStore {
       // The page of that segment may have left already: then nothing of it is shown (see leavePage).
       const gone = this.iframesLeft;
       const left = leftPageIn(src, i, limit) ?? (gone?.segment === seg && src.slice(i, limit).every((f) => gone.docs.has(f.doc)) ? gone : undefined);
+      if (!left && gone?.segment === seg) {
+        // With another document's frames (a new page's iframe in the same segment): only the left ones' are skipped.
+        this.leftSegment = seg;
+        this.leftDocs = gone.docs;
+      }
       if (left) {
         this.viewStart = this.applied = limit;
         this.leftSegment = seg;
@@ -1435,10 +1482,14 @@ export class PanelStore {
           // What the page that left still sent (it is gone from the view): not shown, not in the Messages rows either.
           // Counted as its frames, as the status line counts it among the hidden (a stream's http-end after the
           // page-end: the line said 21 hidden, the view "Its 20 frames").
-          this.viewStart = ++this.applied;
+          // Past other documents' frames in view (a new page's iframe in the same segment), the view keeps its start:
+          // the frame is skipped where the frames in view are listed (hiddenLeft).
+          if (this.viewStart === this.applied) {
+            this.viewStart = ++this.applied;
+            this.rows = null;
+          } else this.applied++;
           const left = this.pageLeft.value;
           if (left !== null) this.pageLeft.value = { ...left, frames: left.frames + 1 };
-          this.rows = null;
           changed = true;
           continue;
         }

@@ -12,13 +12,13 @@ const URL = 'http://localhost:3000/mcp';
 const HOST = 'http://localhost:44273/';
 
 /** One iframe document that speaks MCP and then ends (its page-end last). */
-function iframe(doc: string, segment: number, from: number): Frame[] {
+function iframe(doc: string, segment: number, from: number, frameId = 10): Frame[] {
   const log = new FrameLog(doc);
   log.pageStart(HOST, false);
   const c = new StreamableClient(log, URL);
   c.initialize({ sessionId: doc });
   log.pageEnd(HOST);
-  return log.frames.map((f, i) => ({ ...f, frameId: 10, segment, seq: from + i }));
+  return log.frames.map((f, i) => ({ ...f, frameId, segment, seq: from + i }));
 }
 
 // Animation frames by a timer, held back while the panel is "hidden"; both clocks moved on by `skew`.
@@ -132,5 +132,39 @@ describe('the page of iframes leaving', () => {
     s.add(one.slice(-1));
     await frames();
     expect([s.pageLeft.value, s.shownFrames().length]).toEqual([null, one.length]);
+  });
+
+  it("a new page's iframe that landed in the old page's segment stays when the old iframe's end comes after it (a review, 2026-12-06)", async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const one = iframe('if1', 1, 1, 10);
+    s.add(one.slice(0, -1));
+    await frames();
+    s.topNavigated();
+    // The background joined the new page's iframe to the old segment: its page-start came before the old one's page-end.
+    const two = iframe('if2', 1, one.length, 11).slice(0, -1);
+    s.add(two);
+    await frames();
+    expect(s.snapshot.value!.sessions).toHaveLength(2);
+    let seq = two.at(-1)!.seq;
+    s.add([{ ...one.at(-1)!, seq: ++seq }]);
+    await frames();
+    // The old page left: its frames go from the view, the new page's iframe stays (rebuilt without them).
+    expect(s.snapshot.value!.sessions.map((x) => x.doc)).toEqual(['if2']);
+    expect(s.shownFrames().map((f) => f.seq)).toEqual(two.map((f) => f.seq));
+    expect(s.pageLeft.value).toBeNull();
+    // A late frame of the old document (its exchange's end after its page-end), then the new iframe goes on.
+    const late = { ...one.find((f) => f.kind === 'http-end')!, seq: ++seq };
+    const log = new FrameLog('if2');
+    const c = new StreamableClient(log, URL);
+    c.read('file:///x.md', 'x');
+    const next = log.frames.map((f, i) => ({ ...f, frameId: 11, segment: 1, seq: seq + 1 + i }));
+    s.add([late, ...next]);
+    await frames();
+    // Not shown, and the view does not move its start past the new iframe's frames.
+    expect(s.shownFrames().map((f) => f.seq)).toEqual([...two, ...next].map((f) => f.seq));
+    expect(s.frameBySeq(late.seq)).toBeUndefined();
+    expect(s.messageRows().length).toBeGreaterThan(0);
+    expect(s.hasFramesInView()).toBe(true);
   });
 });
