@@ -166,5 +166,10 @@ describe('the page of iframes leaving', () => {
     expect(s.frameBySeq(late.seq)).toBeUndefined();
     expect(s.messageRows().length).toBeGreaterThan(0);
     expect(s.hasFramesInView()).toBe(true);
+    // Rebuilt (a Preserve log switch): still without the left documents' frames.
+    s.setPreserveLog(false);
+    await frames();
+    expect(s.shownFrames().map((f) => f.seq)).toEqual([...two, ...next].map((f) => f.seq));
+    expect(s.snapshot.value!.sessions.map((x) => x.doc)).toEqual(['if2']);
   });
 });
