@@ -281,14 +281,18 @@ function rpcMessages(text: string): Record<string, unknown>[] | undefined {
 
 const rpcId = (id: unknown): string | undefined => (typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : undefined);
 
-/** The ids of the requests (a method and an id) among the messages of a request body. */
+/**
+ * The ids of the requests (a method and an id) among the messages of a request body that wait for an answer. A
+ * 2026-07-28 `subscriptions/listen` does not: its answer only comes when the server ends the stream gracefully, and the
+ * page closing it (an abort mid-body) is the 2026 form of a GET stream closed by its AbortController.
+ */
 function requestIds(text: string): Set<string> | undefined {
   const msgs = rpcMessages(text);
   if (!msgs) return undefined;
   const out = new Set<string>();
   for (const m of msgs) {
     const id = rpcId(m.id);
-    if (typeof m.method === 'string' && id !== undefined) out.add(id);
+    if (typeof m.method === 'string' && m.method !== 'subscriptions/listen' && id !== undefined) out.add(id);
   }
   return out;
 }
@@ -303,7 +307,8 @@ function addAnswerIds(text: string, into: Set<string>): void {
 
 /**
  * A fetch aborted while its body was read did what it was for (no `_error`): a GET stream the page closed, a DELETE,
- * an empty 202, a POST whose JSON-RPC answers had all come (the SDK then releases or cancels the rest). A POST aborted
+ * an empty 202, a POST whose JSON-RPC answers had all come (the SDK then releases or cancels the rest; a listen's own
+ * id is not waited for, see requestIds: a `subscriptions/listen` the page closed is done). A POST aborted
  * before its answer came (its request timed out, the user cancelled it) failed.
  */
 function abortedAfterPurpose(b: Building): boolean {
@@ -543,8 +548,9 @@ export function* buildHarSteps(frames: readonly Frame[], options: HarOptions = {
           // `_error` (Chrome's: its importer shows the entry as failed) only for a failure: a network or stream error,
           // an abort before the head, a POST aborted mid-body before its answer came (a request timeout, a cancel).
           // The page or its SDK cancelling or releasing the body once the exchange did its work (an empty 202 or a
-          // DELETE's answer released unread, a GET stream closed by its AbortController, a POST's stream after its
-          // answer) is how such exchanges end when all is well: outcome `aborted` and the reason in `_mcp` only.
+          // DELETE's answer released unread, a GET stream or a 2026 subscriptions/listen closed by its AbortController,
+          // a POST's stream after its answer) is how such exchanges end when all is well: outcome `aborted` and the
+          // reason in `_mcp` only.
           if (!(f.outcome === 'aborted' && f.phase === 'body' && abortedAfterPurpose(b))) e.response._error = e._mcp.error;
         }
         // The bytes read are the size of a stream, of a body that was not text, and of one that never came (a 204).

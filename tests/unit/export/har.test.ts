@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildHar, sseText } from '../../../shared/har.ts';
 import type { Frame } from '../../../shared/frames.ts';
 import { FrameLog } from '../../support/frame-log.ts';
-import { StreamableClient } from '../../support/mcp-clients.ts';
+import { ModernClient, StreamableClient, request } from '../../support/mcp-clients.ts';
 
 const URL = 'http://localhost:3000/mcp';
 const POLICY = 'file:///docs/policy.md';
@@ -298,6 +298,44 @@ describe('buildHar', () => {
     const failed = 'TimeoutError: signal timed out';
     expect(conns.map((c) => byConn(c).response._error)).toEqual([failed, failed, failed, undefined, undefined, failed]);
     expect(conns.map((c) => byConn(c)._mcp.outcome)).toEqual(Array(6).fill('aborted'));
+  });
+
+  it('a 2026 subscriptions/listen the page closed has no _error (a GET stream closed by its AbortController); a failed one has', () => {
+    const log = new FrameLog('d');
+    const c = new ModernClient(log, URL);
+    // Closed by the page: its id is only ever answered at the server's graceful complete().
+    const closed = c.listen([POLICY]);
+    closed.updated(POLICY);
+    c.cancel(closed);
+    const closedNumeric = c.listen([POLICY], { id: 12 });
+    c.cancel(closedNumeric);
+    // Failures: the stream broken mid-body, aborted before its head, a network error before its head.
+    const broken = c.listen([POLICY]);
+    broken.drop('failed');
+    const beforeHead = log.newConn('listen');
+    const body = request('subscriptions/listen', { notifications: { resourceSubscriptions: [POLICY] } }, 'listen:9');
+    log.httpRequest(beforeHead, 'POST', URL, { 'content-type': 'application/json' }, body);
+    log.httpEnd(beforeHead, 'aborted', 'request');
+    const network = log.newConn('listen');
+    log.httpRequest(network, 'POST', URL, { 'content-type': 'application/json' }, body);
+    log.httpEnd(network, 'failed', 'request');
+    // A batch with a listen and a call aborted before the call's answer still failed.
+    const batch = log.newConn('p');
+    log.httpRequest(batch, 'POST', URL, { 'content-type': 'application/json' }, `[${body},${request('tools/call', { name: 'slow' }, 3)}]`);
+    log.httpResponse(batch, 200, URL, { 'content-type': 'text/event-stream' });
+    log.httpEnd(batch, 'aborted', 'body');
+    const entries = buildHar(log.frames).log.entries;
+    const byConn = (conn: string) => entries.find((e) => e._mcp.conn === conn)!;
+    const aborted = 'AbortError: The user aborted a request.';
+    expect([closed.conn, closedNumeric.conn, broken.conn, beforeHead, network, batch].map((conn) => byConn(conn).response._error)).toEqual([
+      undefined,
+      undefined,
+      'TypeError: Failed to fetch',
+      aborted,
+      'TypeError: Failed to fetch',
+      aborted,
+    ]);
+    expect([byConn(closed.conn)._mcp.outcome, byConn(closed.conn)._mcp.error]).toEqual(['aborted', aborted]);
   });
 
   it('notes truncated bodies, keeps failures, WebSocket messages and EventSource streams', () => {
