@@ -258,7 +258,10 @@ interface Building {
   opaqueBody: boolean;
   firstSeq: number;
   lastSeq: number;
-  /** The JSON-RPC ids the request asked about (undefined: its body could not be read as JSON-RPC). */
+  /**
+   * The JSON-RPC ids the request asked about; undefined until its body is read as JSON-RPC (none captured, cut at
+   * capture, not JSON, a partial entry whose request frame is gone): then any answer counts as done.
+   */
   askedIds: Set<string> | undefined;
   /** The ids of the JSON-RPC answers (results and errors) its response carried. */
   answeredIds: Set<string>;
@@ -366,7 +369,7 @@ export function* buildHarSteps(frames: readonly Frame[], options: HarOptions = {
     };
     const page = pageOfSegment.get(f.segment);
     if (page !== undefined) entry.pageref = page;
-    const b: Building = { entry, startT: f.t, responseT: undefined, lastT: f.t, endT: undefined, missingBytes: 0, cutEvents: 0, doc: f.doc, opaqueBody: false, firstSeq: f.seq, lastSeq: f.seq, askedIds: new Set(), answeredIds: new Set() };
+    const b: Building = { entry, startT: f.t, responseT: undefined, lastT: f.t, endT: undefined, missingBytes: 0, cutEvents: 0, doc: f.doc, opaqueBody: false, firstSeq: f.seq, lastSeq: f.seq, askedIds: undefined, answeredIds: new Set() };
     const prev = open.get(conn);
     if (prev) done.push(prev);
     open.set(conn, b);

@@ -338,6 +338,30 @@ describe('buildHar', () => {
     expect([byConn(closed.conn)._mcp.outcome, byConn(closed.conn)._mcp.error]).toEqual(['aborted', aborted]);
   });
 
+  it('keeps _error for a POST with no captured body, or a partial one, aborted mid-body before any answer', () => {
+    const log = new FrameLog('d');
+    const timedOut = { name: 'TimeoutError', message: 'signal timed out' };
+    const post = (answers: string[]) => {
+      const conn = log.newConn('p');
+      log.httpRequest(conn, 'POST', URL, { 'content-type': 'application/json' });
+      log.httpResponse(conn, 200, URL, { 'content-type': 'text/event-stream' });
+      for (const a of answers) log.sseEvent(conn, a);
+      log.emit({ kind: 'http-end', conn, bytes: 0, outcome: 'aborted', phase: 'body', error: timedOut } as never);
+      return conn;
+    };
+    const none = post([]);
+    const answered = post(['{"jsonrpc":"2.0","id":7,"result":{}}']);
+    const failed = 'TimeoutError: signal timed out';
+    const whole = buildHar(log.frames).log.entries;
+    const byConn = (entries: typeof whole, conn: string) => entries.find((e) => e._mcp.conn === conn)!;
+    expect(byConn(whole, none).request.postData).toBeUndefined();
+    expect([byConn(whole, none).response._error, byConn(whole, answered).response._error]).toEqual([failed, undefined]);
+    // The requests' frames dropped (the cap): partial entries, method UNKNOWN, the same rule.
+    const partial = buildHar(log.frames.filter((f) => f.kind !== 'http-request')).log.entries;
+    expect(byConn(partial, none).request.method).toBe('UNKNOWN');
+    expect([byConn(partial, none).response._error, byConn(partial, answered).response._error]).toEqual([failed, undefined]);
+  });
+
   it('notes truncated bodies, keeps failures, WebSocket messages and EventSource streams', () => {
     const log = new FrameLog('d');
     const a = log.newConn('post');
