@@ -60,6 +60,11 @@ export interface FrameChunk {
   /** Approximate bytes (JSON length of what the page sent). */
   bytes: number;
   frames: Frame[];
+  /**
+   * The stored size (JSON length) of each frame, in its order: only in the chunk a trim wrote of what it kept, so the
+   * next trim weighs those frames without stringifying them again (absent in older logs: measured then).
+   */
+  sizes?: number[];
 }
 
 interface LogSchema extends DBSchema {
@@ -215,7 +220,8 @@ export class LogStore {
    * current page's page-start, within its budget) stay, with their sequence numbers, in one chunk before the rest;
    * `meta.kept` lists them (the rest is contiguous). They are not counted as dropped, nor as freed: the amounts to free
    * are net of what is written back. The chunk of what an earlier trim kept is not written again when what is kept is
-   * the same (a log over its cap with nothing else to drop trims at every write). Returns the new meta.
+   * the same (a log over its cap with nothing else to drop trims at every write), nor its frames stringified: it stores
+   * their sizes for `keep`, and its byte count stands. Returns the new meta.
    */
   async dropOldest(meta: TabMeta, framesToFree: number, bytesToFree: number, keep?: TrimKeep): Promise<TabMeta> {
     return this.use(async (db) => {
@@ -231,24 +237,30 @@ export class LogStore {
       // Never the newest chunk (the batch just acknowledged and shown live): a batch near the cap, or one frame over it,
       // would otherwise take the whole log with it. It stays, over the cap if it must, until the next write.
       while (cursor && cursor.value.lastSeq < meta.lastSeq && (frames - (keep?.count() ?? 0) < framesToFree || bytes - (keep?.bytes() ?? 0) < bytesToFree)) {
-        frames += cursor.value.frames.length;
-        bytes += cursor.value.bytes;
-        if (keep) for (const f of cursor.value.frames) keep.add(f);
-        nextSeq = cursor.value.lastSeq + 1;
-        if (keep && frames === cursor.value.frames.length && keptLast !== undefined && cursor.value.lastSeq === keptLast) keptChunk = cursor.value;
+        const chunk = cursor.value;
+        const isKept = keep !== undefined && frames === 0 && keptLast !== undefined && chunk.lastSeq === keptLast;
+        frames += chunk.frames.length;
+        bytes += chunk.bytes;
+        const sizes = isKept && chunk.sizes?.length === chunk.frames.length ? chunk.sizes : undefined;
+        if (keep) chunk.frames.forEach((f, i) => keep.add(f, sizes?.[i]));
+        nextSeq = chunk.lastSeq + 1;
+        if (isKept) keptChunk = chunk;
         else void cursor.delete();
         cursor = await cursor.continue();
       }
       const kept = nextSeq === undefined ? [] : (keep?.kept() ?? []);
       let keptBytes = 0;
       const same = keptChunk !== undefined && keptChunk.frames.length === kept.length && keptChunk.frames.every((f, i) => f.seq === kept[i]!.seq);
+      // The same kept set: its chunk's byte count stands (nothing stringified; a chunk from before `sizes` is written
+      // once more with them).
       if (same) keptBytes = keptChunk!.bytes;
-      else {
-        if (keptChunk) void chunks.delete([meta.tabId, keptChunk.lastSeq]);
+      if (!same || keptChunk!.sizes === undefined) {
+        if (keptChunk && !same) void chunks.delete([meta.tabId, keptChunk.lastSeq]);
         if (kept.length > 0) {
-          keptBytes = kept.reduce((sum, f) => sum + JSON.stringify(f).length, 0);
+          const sizes = keep!.keptSizes();
+          keptBytes = sizes.reduce((sum, n) => sum + n, 0);
           // Keyed by its last seq, below every chunk left (all it holds came before them); its key may be a deleted one's.
-          void chunks.put({ firstSeq: kept[0]!.seq, lastSeq: kept.at(-1)!.seq, bytes: keptBytes, frames: kept }, [meta.tabId, kept.at(-1)!.seq]);
+          void chunks.put({ firstSeq: kept[0]!.seq, lastSeq: kept.at(-1)!.seq, bytes: keptBytes, frames: kept, sizes }, [meta.tabId, kept.at(-1)!.seq]);
         }
       }
       const next: TabMeta = {

@@ -5,7 +5,8 @@
 // them the frames left have no method, URL or session: a HAR of them had entries with an empty URL, the trace lost its
 // page URL (a review, 2026-12-06). At most KEEP_SHARE of each cap is kept: the page-starts, then whole exchanges,
 // streams first and the newest first; openers beyond it go like the rest (their exchanges are then partial in an export).
-// Fed the dropped frames in seq order; it never reads the frames that stay. Pure.
+// Fed the dropped frames in seq order; it never reads the frames that stay. It measures (JSON.stringify) only the frames
+// of exchanges open when it weighs them, once, and none whose size the kept chunk of the previous trim stored. Pure.
 import type { Frame } from '../shared/frames.ts';
 import { trackOpen, type OpenExchanges } from './open-exchanges.ts';
 
@@ -27,7 +28,12 @@ export class TrimKeep {
   private readonly open: OpenExchanges = {};
   /** The dropped frames `open` may name (openers, endpoint and acknowledgement events), by seq. */
   private readonly candidates = new Map<number, Frame>();
-  /** The stored size (JSON length, as the log counts bytes) of the candidates and the page-starts, by seq. */
+  /**
+   * The stored size (JSON length, as the log counts bytes) of the frames measured so far, by seq: measured when select
+   * first weighs an exchange still open (the trim asks after each chunk: one that opened and ended within a chunk is
+   * never measured, one open across chunks is, once), or given by add (the
+   * sizes a previous trim stored with its kept chunk), so a trim that keeps what the last one kept stringifies nothing.
+   */
   private readonly sizes = new Map<number, number>();
   private segmentStart: Frame | undefined;
   private topStart: Frame | undefined;
@@ -41,18 +47,14 @@ export class TrimKeep {
     private readonly budget: KeepBudget = { frames: Infinity, bytes: Infinity },
   ) {}
 
-  add(f: Frame): void {
+  /** Feeds a dropped frame, in seq order; `size`: its stored size when known (the kept chunk's `sizes`). */
+  add(f: Frame, size?: number): void {
     this.chosen = undefined;
     if (f.kind === 'page-start') {
       if (f.segment !== this.segment) return;
-      if (this.segmentStart === undefined) {
-        this.segmentStart = f;
-        this.sizes.set(f.seq, JSON.stringify(f).length);
-      }
-      if (f.top) {
-        this.topStart = f;
-        this.sizes.set(f.seq, JSON.stringify(f).length);
-      }
+      if (this.segmentStart === undefined) this.segmentStart = f;
+      if (f.top) this.topStart = f;
+      if (size !== undefined && (this.segmentStart === f || this.topStart === f)) this.sizes.set(f.seq, size);
       return;
     }
     trackOpen(this.open, f);
@@ -60,8 +62,19 @@ export class TrimKeep {
     const o = conn !== undefined && Object.hasOwn(this.open, conn) ? this.open[conn] : undefined;
     if (o && (o.seqs.includes(f.seq) || o.endpoint === f.seq || o.ack === f.seq)) {
       this.candidates.set(f.seq, f);
-      this.sizes.set(f.seq, JSON.stringify(f).length);
+      if (size !== undefined) this.sizes.set(f.seq, size);
     }
+  }
+
+  /** The stored size of a candidate or page-start, measured once. */
+  private size(seq: number): number {
+    let n = this.sizes.get(seq);
+    if (n === undefined) {
+      const f = this.candidates.get(seq) ?? (this.segmentStart?.seq === seq ? this.segmentStart : this.topStart?.seq === seq ? this.topStart : undefined);
+      n = f === undefined ? 0 : JSON.stringify(f).length;
+      this.sizes.set(seq, n);
+    }
+    return n;
   }
 
   /**
@@ -78,13 +91,14 @@ export class TrimKeep {
       if (f === undefined || out.has(f.seq)) continue;
       out.add(f.seq);
       frames++;
-      bytes += this.sizes.get(f.seq) ?? 0;
+      bytes += this.size(f.seq);
     }
     const exchanges = Object.values(this.open).reverse();
     for (const o of [...exchanges.filter((x) => x.stream), ...exchanges.filter((x) => !x.stream)]) {
       const seqs = [...o.seqs, ...(o.endpoint !== undefined ? [o.endpoint] : []), ...(o.ack !== undefined ? [o.ack] : [])].filter((s) => this.candidates.has(s));
-      const size = seqs.reduce((sum, s) => sum + (this.sizes.get(s) ?? 0), 0);
-      if (seqs.length === 0 || frames + seqs.length > this.budget.frames || bytes + size > this.budget.bytes) continue;
+      if (seqs.length === 0 || frames + seqs.length > this.budget.frames) continue;
+      const size = seqs.reduce((sum, s) => sum + this.size(s), 0);
+      if (bytes + size > this.budget.bytes) continue;
       for (const s of seqs) out.add(s);
       frames += seqs.length;
       bytes += size;
@@ -100,7 +114,12 @@ export class TrimKeep {
 
   /** Their bytes, as the log counts them (the JSON length of each frame). */
   bytes(): number {
-    return this.select().reduce((sum, s) => sum + (this.sizes.get(s) ?? 0), 0);
+    return this.select().reduce((sum, s) => sum + this.size(s), 0);
+  }
+
+  /** The stored size of each frame `kept` returns, in its order (written with the kept chunk for the next trim). */
+  keptSizes(): number[] {
+    return this.select().map((s) => this.size(s));
   }
 
   /** The frames to keep, in seq order. */

@@ -3,6 +3,7 @@
 // URL and its page; the counts stay honest (a review, 2026-12-06: entries with method UNKNOWN and url '').
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
+import { openDB } from 'idb';
 import { LogStore } from '../../../background/log-store.ts';
 import { TabLog, type LogCaps } from '../../../background/tab-log.ts';
 import { TrimKeep } from '../../../background/trim-keep.ts';
@@ -162,6 +163,75 @@ describe('the trim at the cap', () => {
     expect(trims).toBeGreaterThanOrEqual(3);
     expect(log.stats().kept).toHaveLength(3);
     expect(writes).toBe(1);
+  });
+
+  it('measures (JSON.stringify) no frame again while what it keeps is the same, nor the openers of exchanges ended among the dropped frames', async () => {
+    const caps: LogCaps = { maxFrames: 100, maxBytes: 1e9 };
+    const { store, log, send } = logWith(caps);
+    await send(msg({ kind: 'page-start', url: 'http://x/kb', top: true }));
+    await send(openGet('d.get'));
+    // A request waiting for its answer, with a body of 20 kB: kept at every trim.
+    const big = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"blob":"${'x'.repeat(20_000)}"}}`;
+    await send(msg({ kind: 'http-request', conn: 'd.big', method: 'POST', url: URL, headers: { 'content-type': 'application/json' }, body: { text: big } }));
+    const stringify = vi.spyOn(JSON, 'stringify');
+    /** Characters of stored frames (those with a seq) stringified since the last call. */
+    const measured = () => {
+      const chars = stringify.mock.calls.reduce((sum, [v]) => sum + (typeof (v as { seq?: unknown } | null)?.seq === 'number' ? stringify(v).length : 0), 0);
+      stringify.mockClear();
+      return chars;
+    };
+    let trims = 0;
+    const after: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const before = log.stats().dropped;
+      // An exchange that opens and ends within a batch: its openers are dropped with it, never kept.
+      const c = `d.short${i}`;
+      await send(
+        msg(
+          { kind: 'http-request', conn: c, method: 'POST', url: URL, headers: { 'content-type': 'application/json' }, body: { text: `{"jsonrpc":"2.0","id":"s${i}","method":"ping"}` } },
+          { kind: 'http-response', conn: c, status: 200, statusText: 'OK', url: URL, redirected: false, headers: { 'content-type': 'application/json' } },
+          { kind: 'http-end', conn: c, outcome: 'complete', phase: 'body', bytes: 0 },
+        ),
+      );
+      await send(events('d.get', 8));
+      const chars = measured();
+      if (log.stats().dropped > before && trims++ > 0) after.push(chars);
+    }
+    stringify.mockRestore();
+    expect(trims).toBeGreaterThanOrEqual(3);
+    expect(log.stats().kept).toHaveLength(4);
+    // The first trim measured what it kept (the 20 kB body among it); the next ones nothing.
+    expect(after).toEqual(Array(trims - 1).fill(0));
+    // The bytes the log counts for what it kept are still the frames' JSON length.
+    const stored = await store.readAfter(1, 0, 1e6);
+    const keptSize = stored.slice(0, 4).reduce((sum, f) => sum + JSON.stringify(f).length, 0);
+    const db = await openDB(`trim-keep-test-${dbCount}`);
+    const chunks = (await db.getAll('chunks')) as { bytes: number; frames: Frame[] }[];
+    db.close();
+    expect(chunks.find((ch) => ch.frames[0]?.kind === 'page-start')!.bytes).toBe(keptSize);
+  });
+
+  it('a kept chunk written without sizes (an older log) is measured and written once more with them, then reused', async () => {
+    const caps: LogCaps = { maxFrames: 100, maxBytes: 1e9 };
+    const { log, send } = logWith(caps);
+    await send(msg({ kind: 'page-start', url: 'http://x/kb', top: true }));
+    await send(openGet('d.get'));
+    const db = await openDB(`trim-keep-test-${dbCount}`);
+    const keptChunk = async () => ((await db.getAll('chunks')) as { bytes: number; frames: Frame[]; sizes?: number[] }[]).find((ch) => ch.frames[0]?.kind === 'page-start');
+    while (log.stats().kept === undefined) await send(events('d.get', 10));
+    const first = (await keptChunk())!;
+    expect(first.sizes).toEqual(first.frames.map((f) => JSON.stringify(f).length));
+    const { sizes: _, ...older } = first;
+    await db.put('chunks', older, [1, first.frames.at(-1)!.seq]);
+    const put = vi.spyOn(IDBObjectStore.prototype, 'put');
+    const keptWrites = () => put.mock.calls.filter(([v]) => (v as { frames?: { kind: string }[] }).frames?.[0]?.kind === 'page-start').length;
+    for (let i = 0; i < 30; i++) await send(events('d.get', 10));
+    const writes = keptWrites();
+    put.mockRestore();
+    expect(writes).toBe(1);
+    expect(await keptChunk()).toEqual(first);
+    expect(log.stats().kept).toEqual(first.frames.map((f) => f.seq));
+    db.close();
   });
 
   it('keeps a page-start of the current segment only, and an exchange ended among the dropped frames not at all', () => {
