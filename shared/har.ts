@@ -639,7 +639,11 @@ const ENTRIES_MARK = '\u0000mcp-devtools-entries\u0000';
 export function* harJsonSteps(har: HarLog): Generator<{ parts: string[]; entries: number }, void, void> {
   // The log without its entries, written as JSON.stringify writes it all; the entries go where their mark is.
   const shell = JSON.stringify({ ...har, log: { ...har.log, entries: ENTRIES_MARK } }, null, 1);
-  const at = shell.indexOf(JSON.stringify(ENTRIES_MARK));
+  // Split at the log's own "entries" key: a page's title or URL can hold the mark's text too (an imported trace's URL
+  // is any string), but no JSON string holds a raw line break, so only the key starts a line with it.
+  const key = '\n  "entries": ';
+  const mark = key + JSON.stringify(ENTRIES_MARK);
+  const at = shell.indexOf(mark) + key.length;
   const head = shell.slice(0, at);
   const tail = shell.slice(at + JSON.stringify(ENTRIES_MARK).length);
   const entries = har.log.entries;

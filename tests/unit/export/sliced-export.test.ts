@@ -55,6 +55,23 @@ describe('the HAR in pieces', () => {
     }
   });
 
+  it('splits at the log\'s own "entries" key, not at a page title or URL that holds the mark\'s text', () => {
+    // harJsonSteps writes the log with a placeholder string for its entries; a page (its title is the page's URL, an
+    // imported trace's URL can be any string) whose URL is that placeholder must not be where the entries go.
+    for (const url of ['\u0000mcp-devtools-entries\u0000', 'http://x/?q=\u0000mcp-devtools-entries\u0000', '"entries": \u0000']) {
+      const log = new FrameLog('doc1');
+      log.pageStart(url);
+      const c = new StreamableClient(log, 'http://localhost:3000/mcp');
+      c.initialize({ sessionId: 'S1' });
+      c.read('file:///docs/a.md', 'text');
+      const har = buildHar(log.frames, { now: 2e12 });
+      expect(har.log.pages.some((p) => p.title === url)).toBe(true);
+      const { text } = joinHar(har);
+      expect(text).toBe(JSON.stringify(buildHar(log.frames, { now: 2e12 }), null, 1));
+      expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(har)));
+    }
+  });
+
   it('buildHarSteps yields along the way (0–1, rising) and returns what buildHar builds', () => {
     const steps = buildHarSteps(big, { now: 2e12 });
     const seen: number[] = [];
