@@ -43,7 +43,7 @@ export function exportFileName(pageUrl: string, t: number, ext: 'json' | 'har'):
 }
 
 /** A piece of an export's text as it is made, and how far the export got (0–1). */
-interface ExportStep {
+export interface ExportStep {
   parts: string[];
   progress: number;
 }
@@ -141,6 +141,8 @@ interface ExportJob {
   /** How far the running export got (0–1): apart from `notice`, so only the notice redraws as it moves. */
   progress: Signal<number>;
   running: { cancelled: boolean } | null;
+  /** Why the last export failed, shown until dismissed or the next export starts. */
+  error: Signal<string | null>;
   noteTimer: ReturnType<typeof setTimeout> | undefined;
 }
 
@@ -148,7 +150,7 @@ const jobs = new WeakMap<PanelStore, ExportJob>();
 
 function jobOf(store: PanelStore): ExportJob {
   let job = jobs.get(store);
-  if (!job) jobs.set(store, (job = { notice: signal(null), progress: signal(0), running: null, noteTimer: undefined }));
+  if (!job) jobs.set(store, (job = { notice: signal(null), progress: signal(0), running: null, error: signal(null), noteTimer: undefined }));
   return job;
 }
 
@@ -177,7 +179,8 @@ function nextTask(): Promise<void> {
 /**
  * Exports the view as a trace file or a HAR and downloads it: in one go when small, else in slices behind a notice
  * with progress and Cancel (`exportNotice`). Refused, with the reason, while another export runs. Resolves once it is
- * downloaded (true) or cancelled (false).
+ * downloaded (true) or cancelled or failed (false). An error while the export is made ends it: nothing is downloaded,
+ * `exportError` says what went wrong, and Export can be used again.
  */
 export function exportFile(store: PanelStore, kind: 'trace' | 'har'): { ok: true; done: Promise<boolean> } | { ok: false; reason: string } {
   const job = jobOf(store);
@@ -190,8 +193,29 @@ export function exportFile(store: PanelStore, kind: 'trace' | 'har'): { ok: true
   const frames = store.shownFrames();
   const name = exportFileName(pageUrlOf(store), Date.now(), kind === 'har' ? 'har' : 'json');
   const steps = kind === 'har' ? harSteps(store, frames, now) : traceSteps(store, frames, now);
+  return runExport(store, what, frames.length, name, steps);
+}
+
+/**
+ * Runs an export's steps (exportFile; tests pass their own) and downloads the text they make. An error thrown by a
+ * step, in the first slice or a later one, ends the job: no notice, nothing downloaded, `exportError` set, and the
+ * returned `done` resolves false (it never rejects).
+ */
+export function runExport(
+  store: PanelStore,
+  what: 'trace' | 'HAR',
+  frames: number,
+  name: string,
+  steps: Iterator<ExportStep, void, void>,
+): { ok: true; done: Promise<boolean> } | { ok: false; reason: string } {
+  const job = jobOf(store);
+  if (job.running) {
+    const notice = job.notice.value;
+    return { ok: false, reason: `An export of the ${notice?.what ?? what} is under way: wait for it, or cancel it` };
+  }
   const run = { cancelled: false };
   job.running = run;
+  job.error.value = null;
   clearTimeout(job.noteTimer);
   if (job.notice.value?.state === 'cancelled') job.notice.value = null;
   const blobs: Blob[] = [];
@@ -230,21 +254,49 @@ export function exportFile(store: PanelStore, kind: 'trace' | 'har'): { ok: true
     downloadBlob(name, new Blob(blobs, { type: 'application/json' }));
     return true;
   };
-  if (slice(EXPORT_SLICING.unslicedMs)) {
+  /** The export broke: it ends (Export usable again) and says why; what was made so far is dropped. */
+  const fail = (e: unknown): false => {
+    console.error(`The ${what} export failed:`, e);
+    if (job.running === run) {
+      job.running = null;
+      job.notice.value = null;
+    }
+    blobs.length = 0;
+    const why = e instanceof Error ? e.message : String(e);
+    job.error.value = `The ${what} export failed (${why}): nothing was downloaded. The view is unchanged; Export can be tried again.`;
+    return false;
+  };
+  let first: boolean;
+  try {
+    first = slice(EXPORT_SLICING.unslicedMs);
+  } catch (e) {
+    fail(e);
+    return { ok: true, done: Promise.resolve(false) };
+  }
+  if (first) {
     finish();
     return { ok: true, done: Promise.resolve(true) };
   }
   job.progress.value = progress;
-  job.notice.value = { state: 'running', what, frames: frames.length };
+  job.notice.value = { state: 'running', what, frames };
   const done = (async () => {
     for (;;) {
       await nextTask();
       if (run.cancelled) return false;
-      if (slice(EXPORT_SLICING.sliceMs)) return finish();
+      try {
+        if (slice(EXPORT_SLICING.sliceMs)) return finish();
+      } catch (e) {
+        return fail(e);
+      }
       job.progress.value = progress;
     }
   })();
   return { ok: true, done };
+}
+
+/** Why the last export failed (App shows it as an error banner until dismissed or the next export starts); or null. */
+export function exportError(store: PanelStore): Signal<string | null> {
+  return jobOf(store).error;
 }
 
 /** Stops the export under way: nothing is downloaded, and a short note says so. */

@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Signal } from '@preact/signals';
 import { validateSettings, DEFAULT_SETTINGS, type Settings } from '../../shared/settings.ts';
-import { cancelExport, cancelImport, exportHarFile, exportNotice, exportProgress, exportTraceFile, hasTraffic, importDropped, importFile } from '../actions.ts';
+import { cancelExport, cancelImport, exportError, exportHarFile, exportNotice, exportProgress, exportTraceFile, hasTraffic, importDropped, importFile } from '../actions.ts';
 import type { PanelConnection } from '../connection.ts';
 import { findingClientTags, snapshotClientTags } from '../model/client-tags.ts';
 import { messageContext, viewNotes, type Filter, type MessageContext } from '../model/filter.ts';
@@ -485,6 +485,7 @@ export function App({ store, connection, settingsLink }: Props) {
       ) : null}
       <ErrorBanner message={store.importError} kind="import" />
       <ErrorBanner message={store.backgroundError} kind="background" />
+      <ErrorBanner message={exportError(store)} kind="export" />
       <div class="main" role="tabpanel" aria-labelledby={`view-tab-${view}`} data-view={view}>
         <RenderGuard key={view} what={`${view} view`}>
           {main}
@@ -604,7 +605,7 @@ function focusImport(): void {
 }
 
 /** A dismissable error line under the toolbar (`data-import-error` / `data-background-error` for tests). */
-function ErrorBanner({ message, kind }: { message: Signal<string | null>; kind: 'import' | 'background' }) {
+function ErrorBanner({ message, kind }: { message: Signal<string | null>; kind: 'import' | 'background' | 'export' }) {
   if (!message.value) return null;
   return (
     <div class="banner error" role="alert" {...{ [`data-${kind}-error`]: 'true' }}>

@@ -1,7 +1,7 @@
 // Export ▾ on a large view runs in slices behind a notice (progress, Cancel), one export at a time; a small one is
 // downloaded at once with no notice. What is downloaded is the one-shot text, byte for byte.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXPORT_SLICING, cancelExport, exportFile, exportNotice, exportProgress, harText, importFile, traceText } from '../../../panel/actions.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EXPORT_SLICING, cancelExport, exportError, exportFile, exportNotice, exportProgress, harText, importFile, runExport, traceText, type ExportStep } from '../../../panel/actions.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { exportTitle } from '../../../panel/model/export-control.ts';
 import { exportTrace, serializeTrace } from '../../../shared/trace/index.ts';
@@ -121,5 +121,72 @@ describe('exportFile', () => {
     } finally {
       restore();
     }
+  });
+
+  describe('an error while it is made', () => {
+    // The panel logs the error for whoever debugs it; kept out of the test output.
+    beforeEach(() => void vi.spyOn(console, 'error').mockImplementation(() => {}));
+    afterEach(() => vi.restoreAllMocks());
+
+    /** Steps that yield `before` times, then throw. */
+    function* breaks(before: number): Generator<ExportStep, void, void> {
+      for (let i = 0; i < before; i++) yield { parts: [`part ${i}`], progress: (i + 1) / (before + 1) };
+      throw new Error('boom in step');
+    }
+
+    /** The job ended and said why: no notice, no download, the banner's text, and Export works again. */
+    async function endedWithError(s: PanelStore, what: string): Promise<void> {
+      expect(exportNotice(s).value).toBeNull();
+      expect(downloads).toHaveLength(0);
+      expect(exportError(s).value).toMatch(new RegExp(`^The ${what} export failed \\(boom[^)]*\\): nothing was downloaded`));
+      const again = exportFile(s, 'trace');
+      if (!again.ok) throw new Error(again.reason);
+      // The next export clears the banner, and downloads.
+      expect(exportError(s).value).toBeNull();
+      expect(await again.done).toBe(true);
+      expect(downloads).toHaveLength(1);
+    }
+
+    it('in the first slice: ends the job with an error, Export usable again', async () => {
+      const s = await imported(300);
+      downloads.length = 0;
+      const r = runExport(s, 'HAR', 10, 'x.har', breaks(0));
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(await r.done).toBe(false);
+      await endedWithError(s, 'HAR');
+    });
+
+    it('in a later slice: the notice goes, done resolves false (no unhandled rejection), Export usable again', async () => {
+      const s = await imported(300);
+      const restore = slicedAlways();
+      try {
+        downloads.length = 0;
+        const r = runExport(s, 'trace', 10, 'x.json', breaks(3));
+        if (!r.ok) throw new Error(r.reason);
+        expect(exportNotice(s).value?.state).toBe('running');
+        expect(await r.done).toBe(false);
+        await endedWithError(s, 'trace');
+      } finally {
+        restore();
+      }
+    });
+
+    it('exportFile itself: a step that throws (reading its analysis settings) does not leave Export stuck', async () => {
+      const s = await imported(300);
+      downloads.length = 0;
+      const was = s.analysisInEffect.bind(s);
+      s.analysisInEffect = () => {
+        throw new Error('boom in analysisInEffect');
+      };
+      let r: ReturnType<typeof exportFile>;
+      try {
+        r = exportFile(s, 'trace');
+      } finally {
+        s.analysisInEffect = was;
+      }
+      expect(r.ok).toBe(true);
+      if (r.ok) expect(await r.done).toBe(false);
+      await endedWithError(s, 'trace');
+    });
   });
 });
