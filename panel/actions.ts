@@ -468,8 +468,12 @@ async function readAndShow(store: PanelStore, file: File, current: () => boolean
     // painted before the thread is held; a Cancel clicked meanwhile lands when it ends, and nothing is shown.
     store.importProgress.value = null;
     store.importStep.value = 'parsing';
-    await painted();
-    if (!current()) return false;
+    // A file read in one piece parses in tens of milliseconds (~30 ms for 4 MB): no notice to paint first, so no wait
+    // for a frame (up to 100 ms in a hidden panel).
+    if (file.size > READ_CHUNK) {
+      await painted();
+      if (!current()) return false;
+    }
     try {
       value = JSON.parse(json.text);
     } catch (e) {

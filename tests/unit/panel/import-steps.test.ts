@@ -43,6 +43,29 @@ describe('import steps', () => {
     expect([s.importing.value, s.importStep.value, s.importProgress.value]).toEqual([null, null, null]);
   });
 
+  it('waits for the parsing notice to be painted only for a file over one read piece (4 MB)', async () => {
+    // painted() asks for an animation frame (and waits up to 100 ms for it): counted while the step is 'parsing'.
+    const g = globalThis as { requestAnimationFrame?: (cb: (t: number) => void) => number };
+    const had = g.requestAnimationFrame!;
+    const small = serializeTrace(exportTrace({ frames: syntheticTrace(300, 20, 3).frames, createdAt: Date.now(), pageUrl: 'http://x/' }));
+    expect(small.length).toBeLessThan(4 * 1024 * 1024);
+    const asked: Record<string, number> = {};
+    try {
+      for (const [name, t] of [['small', small], ['big', text]] as const) {
+        const s = new PanelStore();
+        asked[name] = 0;
+        g.requestAnimationFrame = (cb) => {
+          if (s.importStep.value === 'parsing') asked[name]!++;
+          return had(cb);
+        };
+        expect(await importFile(s, new File([t], `${name}.json`))).toBe(true);
+      }
+    } finally {
+      g.requestAnimationFrame = had;
+    }
+    expect(asked).toEqual({ small: 0, big: 1 });
+  });
+
   for (const step of ['reading', 'checking'] as const) {
     it(`Cancel while ${step} stops it there: nothing shown, no error`, async () => {
       const s = new PanelStore();
