@@ -1319,6 +1319,10 @@ export class PanelStore {
     this.scrubSnapshot.value = null;
     this.closeMessageDrawer();
     this.lastSnapshotAt = -Infinity;
+    // A catch-up under way starts over from the rebuild's start, as reset()'s (code review 3, item 1).
+    this.catchUp.value = null;
+    this.catchUpFrom = start;
+    this.stage = 0;
     this.schedule(true);
     return true;
   }
@@ -1512,14 +1516,15 @@ export class PanelStore {
           this.leavePage(f.url, f.segment);
         } else if (!preserve && this.viewTopDoc === undefined) this.noteIframeDoc(f);
       }
-      if (behind && this.catchUp.value === null) this.catchUpFrom = from;
+      // A rebuild within the loop (rebuildWithout) moved `applied` back below `from`: it counts from there.
+      if (behind && this.catchUp.value === null) this.catchUpFrom = Math.min(from, this.applied);
     }
     this.waiting.value = src.length - this.applied;
     if (changed) this.dirty = true;
     if (this.aside && !behind) this.buildAside(force ? Infinity : performance.now() + this.asideSliceMs, force);
     if (behind) {
       // No snapshot of a half-applied log: the view stays as it was until the engine caught up.
-      this.catchUp.value = (this.applied - this.catchUpFrom) / Math.max(1, limit - this.catchUpFrom);
+      this.catchUp.value = Math.min(1, Math.max(0, (this.applied - this.catchUpFrom) / Math.max(1, limit - this.catchUpFrom)));
       this.noteLoad(behind);
       if (changed) this.probe.did('ingest');
       this.schedule();

@@ -173,3 +173,36 @@ describe('the page of iframes leaving', () => {
     expect(s.snapshot.value!.sessions.map((x) => x.doc)).toEqual(['if2']);
   });
 });
+
+describe('a rebuild without the left documents inside a slice (code review 3, item 1)', () => {
+  it('the catch-up it starts counts from the rebuild, never below 0 % or above 100 %', async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const one = iframe('if1', 1, 1, 10);
+    s.add(one.slice(0, -1));
+    await frames();
+    s.topNavigated();
+    // The new page's iframe, in the old segment, with enough frames that applying them again takes several slices.
+    const log = new FrameLog('if2');
+    log.pageStart(HOST, false);
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'if2' });
+    for (let i = 0; i < 150; i++) c.read(`file:///${i}.md`, 'x');
+    const two = log.frames.map((f, i) => ({ ...f, frameId: 11, segment: 1, seq: one.length + i }));
+    s.add(two);
+    await frames();
+    expect(s.shownFrames()).toHaveLength(one.length - 1 + two.length);
+    const seen: number[] = [];
+    s.catchUp.subscribe((v) => {
+      if (v !== null) seen.push(v);
+    });
+    s.catchUpSliceMs = 0;
+    s.add([{ ...one.at(-1)!, seq: two.at(-1)!.seq + 1 }]);
+    for (let i = 0; i < 20 && (seen.length === 0 || s.catchUp.value !== null); i++) await frames();
+    expect(seen.length).toBeGreaterThan(0);
+    for (const v of seen) expect(v).toBeGreaterThanOrEqual(0);
+    for (const v of seen) expect(v).toBeLessThanOrEqual(1);
+    expect(s.catchUp.value).toBeNull();
+    expect(s.shownFrames().map((f) => f.seq)).toEqual(two.map((f) => f.seq));
+  });
+});
