@@ -88,10 +88,19 @@ function payloadText(f: Frame): string | undefined {
 export function namedIn(frames: readonly Frame[], from: number, to: number, uris: ReadonlySet<string>): Set<string> {
   const named = new Set<string>();
   if (uris.size === 0) return named;
-  // JSON may escape a URI's quotes, backslashes and non-ASCII, and (some servers) its slashes.
+  // JSON may escape a URI's quotes and backslashes, and (some servers) its slashes and its non-ASCII as \uXXXX
+  // (JSON.stringify does not: those are added, in lower and upper hex).
   const forms = [...uris].map((u) => {
     const escaped = JSON.stringify(u).slice(1, -1);
-    return [u, [...new Set([u, escaped, escaped.replaceAll('/', '\\/')])]] as const;
+    const texts = [u, escaped, escaped.replaceAll('/', '\\/')];
+    for (const upper of [false, true]) {
+      const ascii = escaped.replace(/[^\x00-\x7f]/g, (c) => {
+        const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+        return `\\u${upper ? hex.toUpperCase() : hex}`;
+      });
+      if (ascii !== escaped) texts.push(ascii, ascii.replaceAll('/', '\\/'));
+    }
+    return [u, [...new Set(texts)]] as const;
   });
   for (let i = from; i < to && named.size < uris.size; i++) {
     const text = payloadText(frames[i]!);

@@ -1378,6 +1378,9 @@ export class PanelStore {
   /** A fresh engine over the frames in view (after clear, import, settings, preserve-log changes). */
   private reset(now = false): void {
     this.freshEngine();
+    // The view's snapshot they were about goes: a later trim's carry must not filter by them (code review 3, item 4a;
+    // resetCarrying takes them before it calls this).
+    this.namedGone.clear();
     const src = this.source;
     this.applied = 0;
     this.viewStart = 0;

@@ -4,6 +4,13 @@ import { describe, expect, it } from 'vitest';
 import type { EngineSnapshot, Finding, UriRow } from '../../../shared/engine/index.ts';
 import { CARRIED_NOTE, carriedCount, carriedUris, carryFrom, isCarried, namedIn, withCarried } from '../../../panel/carried-findings.ts';
 import type { Frame } from '../../../shared/frames.ts';
+import { PanelStore } from '../../../panel/store.ts';
+import { exportTrace } from '../../../shared/trace/index.ts';
+import { FrameLog } from '../../support/frame-log.ts';
+import { StreamableClient } from '../../support/mcp-clients.ts';
+import { settle, timerAnimationFrames } from '../../support/animation-frames.ts';
+
+timerAnimationFrames();
 
 const finding = (p: Partial<Finding> & { key: string }): Finding =>
   ({ id: 'cached-not-subscribed', severity: 'error', doc: 'd', endpoint: 'e', firstT: 0, lastT: 0, evidence: [1], count: 1, open: true, title: 't', explanation: '', fix: '', ...p }) as Finding;
@@ -54,5 +61,31 @@ describe('carried findings', () => {
     expect([...namedIn(frames, 1, 2, uris)]).toEqual(['file:///a']);
     expect([...namedIn(frames, 0, 2, uris)].sort()).toEqual(['file:///a', 'file:///b']);
     expect([...namedIn(frames, 0, 0, uris)]).toEqual([]);
+  });
+
+  it('names a URI whose non-ASCII a server \\u-escaped, in lower or upper hex, slashes escaped or not (code review 3, item 4b)', () => {
+    const uri = 'file:///caf\u00e9/\u{1F600}.md';
+    const uris = new Set([uri, 'file:///b']);
+    const texts = ['{"uri":"file:///caf\\u00e9/\\ud83d\\ude00.md"}', '{"uri":"file:\\/\\/\\/caf\\u00E9\\/\\uD83D\\uDE00.md"}', `{"uri":"${uri}"}`];
+    for (const text of texts) {
+      const frames = [{ kind: 'http-body', body: { text } }] as unknown as Frame[];
+      expect([...namedIn(frames, 0, 1, uris)]).toEqual([uri]);
+    }
+  });
+
+  it('an import while paused drops the URIs named by frames gone in the pause: the view they were about went (code review 3, item 4a)', async () => {
+    const s = new PanelStore();
+    const gone = (): Set<string> => (s as unknown as { namedGone: Set<string> }).namedGone;
+    // What a pause's dropQueuedGone noted.
+    gone().add('file:///a');
+    s.setPaused(true);
+    const log = new FrameLog('imported-doc');
+    log.pageStart('http://x/', true);
+    new StreamableClient(log, 'http://x/mcp').initialize({ sessionId: 's' });
+    const other = log.frames.map((f, i) => ({ ...f, segment: 1, seq: i + 1 }));
+    s.showPrepared(s.prepareTrace('t.json', exportTrace({ frames: other, createdAt: other.at(-1)!.t + 1000, pageUrl: 'http://x/' })));
+    s.closeImport();
+    expect([...gone()]).toEqual([]);
+    await settle();
   });
 });
