@@ -362,7 +362,7 @@ export class PanelStore {
    * trim, the status line says it is under way (the count stayed as it was ~3 s after Save, which had promised "Save
    * drops its oldest frames now"). Null otherwise.
    */
-  readonly capDrop = signal<{ maxFrames: number; maxBytes: number } | null>(null);
+  readonly capDrop = signal<{ maxFrames: number; maxBytes: number; by: 'frames' | 'bytes' } | null>(null);
   private capDropFrom = 0;
   private capDropTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -533,11 +533,15 @@ export class PanelStore {
           this.settingsError.value = null;
         });
         {
-          // New caps below what the log holds (not the settings a panel gets on connect: no counters yet then).
+          // New caps below what the log holds (not the settings a panel gets on connect: no counters yet then). Only a
+          // cap that went down: the same settings again (every reconnect) or another setting saved, with a log its
+          // newest chunk keeps over its cap, is no drop of the user's (code review 3, item 5).
           const st = this.pendingStats ?? this.stats.value;
-          if (before !== null && st && (st.frames > m.settings.maxFrames || st.bytes > m.settings.maxBytes)) {
-            this.capDrop.value = { maxFrames: m.settings.maxFrames, maxBytes: m.settings.maxBytes };
-            this.capDropFrom = st.dropped;
+          const overFrames = before !== null && m.settings.maxFrames < before.maxFrames && !!st && st.frames > m.settings.maxFrames;
+          const overBytes = before !== null && m.settings.maxBytes < before.maxBytes && !!st && st.bytes > m.settings.maxBytes;
+          if (overFrames || overBytes) {
+            this.capDrop.value = { maxFrames: m.settings.maxFrames, maxBytes: m.settings.maxBytes, by: overFrames ? 'frames' : 'bytes' };
+            this.capDropFrom = st!.dropped;
             clearTimeout(this.capDropTimer);
             // Never said for good: a log its newest batch keeps just over the cap is trimmed only at its next write.
             this.capDropTimer = setTimeout(() => this.endCapDrop(), 30_000);

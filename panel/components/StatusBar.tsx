@@ -3,6 +3,7 @@
 import type { TabStats } from '../../shared/messages.ts';
 import type { PanelStatus, PanelStore } from '../store.ts';
 import { statusFrameCounts } from '../model/status-counts.ts';
+import { formatBytes } from '../model/format.ts';
 
 const LOADING = 'Loading the log…';
 const LABEL: Record<PanelStatus, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', offline: 'No tab', imported: 'Imported' };
@@ -47,7 +48,7 @@ export function StatusBar({
    */
   loading?: { loaded: number; total: number } | null;
   /** Caps saved below what the log holds: the background is dropping its oldest frames (the count follows when done). */
-  dropping?: { maxFrames: number } | null;
+  dropping?: { maxFrames: number; maxBytes: number; by: 'frames' | 'bytes' } | null;
 }) {
   // Paused is a view state: the connection stays live and frames keep being recorded (they wait, counted).
   const showPaused = paused && status === 'live';
@@ -82,7 +83,8 @@ export function StatusBar({
       )}
       {dropping ? (
         <span data-count="dropping" class="warn" title="Settings were saved with caps below what the log holds: the log is dropping its oldest frames now; the counts follow once it has.">
-          dropping the oldest to the cap of {dropping.maxFrames}…
+          {/* Named by the cap the log is over (its frames may be under theirs when only the bytes cap went down). */}
+          dropping the oldest to the cap of {dropping.by === 'frames' ? dropping.maxFrames : formatBytes(dropping.maxBytes)}…
         </span>
       ) : null}
       <span data-count="dropped" class={counts.dropped ? 'warn' : ''} title={counts.dropped ? 'The log hit its cap: the oldest frames were dropped, so the analysis is partial.' : ''}>

@@ -55,4 +55,26 @@ describe('lowering the caps', () => {
     expect(s.capDrop.value).toBeNull();
     await settle(50);
   });
+
+  it('says nothing when no cap went down, and names the cap the log is over (code review 3, item 5)', async () => {
+    const s = new PanelStore();
+    const big = { ...DEFAULT_SETTINGS, maxFrames: 1_000, maxBytes: 10 * 1024 * 1024 };
+    s.receive({ type: 'settings', settings: big });
+    // A log its newest chunk keeps over its cap.
+    s.receive({ type: 'stats', stats: { ...stats(1_020, 0), bytes: 11 * 1024 * 1024 } });
+    await settle(50);
+    // The same settings on a reconnect, another setting saved, a cap raised: nothing said.
+    s.receive({ type: 'settings', settings: { ...big } });
+    s.receive({ type: 'settings', settings: { ...big, defaultMaxAgeMs: big.defaultMaxAgeMs + 1_000 } });
+    s.receive({ type: 'settings', settings: { ...big, maxFrames: 1_010 } });
+    expect(s.capDrop.value).toBeNull();
+    const bar = () => text(StatusBar({ status: 'live', counts: { frames: 1_020, dropped: 0, rejected: 0 }, waiting: 0, dropping: s.capDrop.value }));
+    // Only the bytes cap went down: named in bytes, not by the frames cap the log is under.
+    s.receive({ type: 'stats', stats: { ...stats(900, 0), bytes: 11 * 1024 * 1024 } });
+    await settle(50);
+    s.receive({ type: 'settings', settings: { ...big, maxFrames: 1_010, maxBytes: 5 * 1024 * 1024 } });
+    expect(bar()).toContain('dropping the oldest to the cap of 5.0 MiB…');
+    expect(bar()).not.toContain('cap of 1010');
+    await settle(50);
+  });
 });
