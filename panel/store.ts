@@ -625,6 +625,7 @@ export class PanelStore {
     // Frames that go before the engine took them: what they said about a URI the view's findings name is unknown.
     if (end > this.applied && !this.imported) this.noteNamedGone(this.applied, end);
     this.frames = [...kept, ...this.frames.slice(end)];
+    this.load?.shift(cut);
     if (this.imported) return;
     if (end <= this.viewStart) {
       // Only frames before the view went (earlier pages, without "preserve log"): the engine saw none of them.
@@ -981,7 +982,9 @@ export class PanelStore {
     const stats = this.logStats;
     const firstKept = firstKeptOf(stats);
     const end = this.goneUntil(firstKept, 0);
-    this.frames = [...trimKept(this.frames, 0, end, stats), ...this.frames.slice(end)];
+    const kept = trimKept(this.frames, 0, end, stats);
+    this.frames = [...kept, ...this.frames.slice(end)];
+    this.load?.shift(end - kept.length);
     this.closeGoneFrameDrawer(firstKept, stats);
     return true;
   }

@@ -27,8 +27,8 @@ export class BacklogLoad {
   private loadedMax = 0;
 
   constructor(
-    /** Where the load's frames start in the panel's frame list (the frames it had before). */
-    readonly base: number,
+    /** Where the load's frames start in the panel's frame list (the frames it had before); moves with a trim (shift). */
+    public base: number,
     readonly total: number,
   ) {}
 
@@ -36,6 +36,15 @@ export class BacklogLoad {
   receive(count: number, done: boolean): void {
     this.received += count;
     if (done) this.done = true;
+  }
+
+  /**
+   * `cut` frames went from the front of the panel's frame list (a trim at the log's cap during the load): the index
+   * `applied` is given in moved back by as many, and so does the load's start (its count stalled until the notice went:
+   * code review 3, Low).
+   */
+  shift(cut: number): void {
+    this.base -= cut;
   }
 
   /** What the notice shows, given how far the view applied the frame list (`applied`: an index in it). */

@@ -98,4 +98,29 @@ describe('the store loading a large backlog', () => {
     expect(html(false)).not.toContain('waiting');
     expect(html(true)).toContain('7 waiting');
   });
+
+  it("a trim at the log's cap during the load moves the load's start with the frames: the count goes on (code review 3, Low)", async () => {
+    const log = syntheticTrace(8_000, 20, 3).frames.map((f, i) => ({ ...f, seq: i + 1 }));
+    const s = new PanelStore();
+    s.add(log.slice(0, 3_000));
+    await settle(200);
+    s.catchUpSliceMs = 0;
+    s.setTabStatus('reconnecting');
+    s.receive({ type: 'stats', stats: stats(8_000, 8_000) });
+    expect(s.loading.value).toEqual({ loaded: 0, total: 5_000 });
+    const seen: number[] = [];
+    const stop = s.loading.subscribe((v) => void (v !== null && seen.push(v.loaded)));
+    s.receive({ type: 'backlog', frames: log.slice(3_000, 5_000), done: false });
+    await new Promise((r) => setTimeout(r, 20));
+    // The log dropped its oldest 4,500 frames (it holds 4,501–8,000): the panel, 1,500 over, trims from the front.
+    s.receive({ type: 'stats', stats: stats(3_500, 8_000) });
+    s.receive({ type: 'backlog', frames: log.slice(5_000), done: true });
+    s.setTabStatus('live');
+    for (let i = 0; i < 400 && s.loading.value !== null; i++) await new Promise((r) => setTimeout(r, 5));
+    stop();
+    expect(s.loading.value).toBeNull();
+    // Counted on to the end, not stuck where the trim found it.
+    expect(seen.at(-1)!).toBeGreaterThan(4_000);
+    await settle(100);
+  });
 });
