@@ -87,7 +87,7 @@ export function harText(store: PanelStore, now = store.clock()): string {
 /** The HAR's text in steps: built (half the way), then written an entry at a time (harJsonSteps). */
 function* harSteps(store: PanelStore, frames: readonly Frame[], now: number): Generator<ExportStep, void, void> {
   const settings = store.settings.value ?? DEFAULT_SETTINGS;
-  const build = buildHarSteps(frames, { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store, frames), now });
+  const build = buildHarSteps(frames, { creatorVersion: TOOL.version, extraSecretHeaders: settings.capture.extraSecretHeaders, dropped: droppedOf(store, frames), hiddenSeqs: store.hiddenSeqs(), now });
   let r = build.next();
   for (; !r.done; r = build.next()) yield { parts: [], progress: r.value / 2 };
   const har = r.value;

@@ -408,6 +408,18 @@ export class PanelStore {
   }
 
   /**
+   * The seqs of the frames in view's range that the view hides on purpose (hiddenLeft): the holes they leave in the
+   * frames in view are no loss (the HAR's gaps, droppedLacking; code review 3, item 2).
+   */
+  hiddenSeqs(): Set<number> {
+    const hidden = new Set<number>();
+    if (this.leftDocs === undefined) return hidden;
+    const src = this.source;
+    for (let i = this.viewStart; i < this.applied; i++) if (this.hiddenLeft(src[i]!)) hidden.add(src[i]!.seq);
+    return hidden;
+  }
+
+  /**
    * A frame of an iframe document of a page that left, in the segment in view: applied past, not shown (its page's
    * frames may be interleaved with a new page's iframe that landed in the same segment).
    */
@@ -1131,7 +1143,12 @@ export class PanelStore {
     // A view that does not begin at its page's start (a log written before the trim kept it) lacks what came before
     // too, unknown how much: the tab's count is said, as with "preserve log".
     if (!this.preserveLog.value && frames[0]?.kind === 'page-start') {
-      const missing = frames.at(-1)!.seq - frames[0].seq + 1 - frames.length;
+      // Less the frames the view hides on purpose between them (a left iframe page's, in the segment in view).
+      const first = frames[0].seq;
+      const last = frames.at(-1)!.seq;
+      let hidden = 0;
+      for (const seq of this.hiddenSeqs()) if (seq > first && seq < last) hidden++;
+      const missing = last - first + 1 - frames.length - hidden;
       return { frames: Math.max(0, Math.min(stats.dropped, missing)), rejected: stats.rejected };
     }
     const before = keptFrom(frames, firstKeptOf(stats), 0);

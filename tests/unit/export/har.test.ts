@@ -266,6 +266,26 @@ describe('buildHar', () => {
     expect(whole.log.comment).not.toContain('_mcp.gap');
   });
 
+  it('does not mark a hole of seqs the panel hid on purpose as a gap (hiddenSeqs; code review 3, item 2)', () => {
+    const log = new FrameLog('d');
+    const get = log.newConn('get');
+    log.httpRequest(get, 'GET', URL, { accept: 'text/event-stream' });
+    log.httpResponse(get, 200, URL, { 'content-type': 'text/event-stream' });
+    for (let i = 0; i < 6; i++) log.sseEvent(get, `{"jsonrpc":"2.0","method":"notifications/message","params":{"i":${i}}}`);
+    // Frames of another document (a left iframe page's) the panel hid, interleaved: seqs 4 and 5 of the log.
+    const hidden = log.frames.filter((f) => f.kind === 'sse-event').slice(1, 3);
+    const shown = log.frames.filter((f) => !hidden.includes(f));
+    const hiddenSeqs = new Set(hidden.map((f) => f.seq));
+    const har = buildHar(shown, { hiddenSeqs });
+    expect(har.log.entries.some((e) => e._mcp.gap)).toBe(false);
+    expect(har.log.comment ?? '').not.toContain('_mcp.gap');
+    // A hole partly hidden, partly dropped by the cap: still a gap.
+    const more = buildHar(shown.filter((f) => f.seq !== hidden.at(-1)!.seq + 1), { hiddenSeqs });
+    expect(more.log.entries.find((e) => e._mcp.conn === get)!._mcp.gap).toEqual([hidden[0]!.seq, hidden.at(-1)!.seq + 1]);
+    // Without the option (the same hole): marked, as before.
+    expect(buildHar(shown).log.entries.find((e) => e._mcp.conn === get)!._mcp.gap).toEqual([hidden[0]!.seq, hidden.at(-1)!.seq]);
+  });
+
   it('keeps _error for a POST aborted mid-body before its JSON-RPC answer came; not once every answer was seen', () => {
     const log = new FrameLog('d');
     const timedOut = { name: 'TimeoutError', message: 'signal timed out' };

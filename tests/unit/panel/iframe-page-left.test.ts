@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '../../../shared/frames.ts';
 import { PanelStore } from '../../../panel/store.ts';
+import { harText } from '../../../panel/actions.ts';
 import { FrameLog } from '../../support/frame-log.ts';
 import { StreamableClient } from '../../support/mcp-clients.ts';
 
@@ -204,5 +205,45 @@ describe('a rebuild without the left documents inside a slice (code review 3, it
     for (const v of seen) expect(v).toBeLessThanOrEqual(1);
     expect(s.catchUp.value).toBeNull();
     expect(s.shownFrames().map((f) => f.seq)).toEqual(two.map((f) => f.seq));
+  });
+});
+
+describe("the left page's frames hidden between the new iframe's (code review 3, item 2)", () => {
+  it('are no loss: no HAR gap, not counted as dropped in the export', async () => {
+    const s = new PanelStore();
+    s.setPreserveLog(false);
+    const one = iframe('if1', 1, 1, 10);
+    s.add(one.slice(0, -1));
+    await frames();
+    s.topNavigated();
+    // The new page's iframe, in the old segment, with a GET stream going on across the old iframe's page-end.
+    const log = new FrameLog('if2');
+    log.pageStart(HOST, false);
+    const c = new StreamableClient(log, URL);
+    c.initialize({ sessionId: 'if2' });
+    const st = c.openGet();
+    st.notify('notifications/message', { i: 1 });
+    let seq = one.length - 1;
+    const take = (from: number): Frame[] => log.frames.slice(from).map((f) => ({ ...f, frameId: 11, segment: 1, seq: ++seq }));
+    const two = take(0);
+    s.add(two);
+    await frames();
+    const end = { ...one.at(-1)!, seq: ++seq };
+    const late = { ...one.find((f) => f.kind === 'http-end')!, seq: ++seq };
+    s.add([end, late]);
+    await frames();
+    const had = log.frames.length;
+    st.notify('notifications/message', { i: 2 });
+    s.add(take(had));
+    await frames();
+    expect(s.shownFrames().map((f) => f.doc)).not.toContain('if1');
+    // The log dropped frames of earlier pages: none of them between the page's start and its last frame.
+    s.receive({ type: 'stats', stats: { tabId: 1, frames: seq, bytes: 0, dropped: 40, rejected: 0, lastSeq: seq + 40, segment: 1, errors: 0 } });
+    expect(s.droppedLacking(s.shownFrames()).frames).toBe(0);
+    const har = JSON.parse(harText(s)) as { log: { comment?: string; entries: { _mcp: { gap?: unknown } }[] } };
+    expect(har.log.entries.some((e) => e._mcp.gap)).toBe(false);
+    expect(har.log.comment ?? '').not.toContain('_mcp.gap');
+    expect([...s.hiddenSeqs()]).toEqual(expect.arrayContaining([end.seq, late.seq]));
+    await frames();
   });
 });
