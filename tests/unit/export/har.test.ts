@@ -272,8 +272,8 @@ describe('buildHar', () => {
     log.httpRequest(get, 'GET', URL, { accept: 'text/event-stream' });
     log.httpResponse(get, 200, URL, { 'content-type': 'text/event-stream' });
     for (let i = 0; i < 6; i++) log.sseEvent(get, `{"jsonrpc":"2.0","method":"notifications/message","params":{"i":${i}}}`);
-    // Frames of another document (a left iframe page's) the panel hid, interleaved: seqs 4 and 5 of the log.
-    const hidden = log.frames.filter((f) => f.kind === 'sse-event').slice(1, 3);
+    // Frames of another document (a left iframe page's) the panel hid, interleaved: two of the stream's events.
+    const hidden: Frame[] = log.frames.filter((f) => f.kind === 'sse-event').slice(1, 3);
     const shown = log.frames.filter((f) => !hidden.includes(f));
     const hiddenSeqs = new Set(hidden.map((f) => f.seq));
     const har = buildHar(shown, { hiddenSeqs });
