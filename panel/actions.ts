@@ -8,6 +8,7 @@ import { TOOL, decodeUtf8, extraTopLevel, jsonSyntaxError, notATraceHint, traceJ
 import { isTraffic, type Frame } from '../shared/frames.ts';
 import type { TraceFileV1 } from '../shared/trace/index.ts';
 import type { PanelStore } from './store.ts';
+import { nextTask } from './next-task.ts';
 
 /**
  * The top-level page URL of the frames in view (the latest top-level page-start); else that of the latest document
@@ -162,18 +163,6 @@ export function exportNotice(store: PanelStore): ReadonlySignal<ExportNotice | n
 /** How far the running export got (0–1). */
 export function exportProgress(store: PanelStore): ReadonlySignal<number> {
   return jobOf(store).progress;
-}
-
-/** Resolves in a new task (after pending input and rendering: a Cancel click), without the 4 ms clamp of nested timers. */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve();
-    };
-    ch.port2.postMessage(null);
-  });
 }
 
 /**

@@ -20,6 +20,7 @@ import { carriedUris, carryFrom, namedIn, withCarried, type Carried } from './ca
 import { probe } from './perf.ts';
 import { ScrubEngines } from './scrub-engines.ts';
 import { readPref, writePref } from './prefs.ts';
+import { nextTask } from './next-task.ts';
 
 export type PanelStatus = ConnectionStatus | 'offline' | 'imported';
 export type ViewName = 'resources' | 'findings' | 'sessions' | 'messages';
@@ -106,18 +107,6 @@ const NAVIGATION_WINDOW_MS = 5000;
 const PAGE_END_RECEIPTS = 256;
 /** How far back from a response head its request is looked for (requestMethodOf): it is usually a few frames back. */
 const REQUEST_LOOKBACK = 5000;
-
-/** Resolves in a new task (after pending input and rendering), without the 4 ms clamp of nested timers. */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve();
-    };
-    ch.port2.postMessage(null);
-  });
-}
 
 /** The index, from `from` on, of the first of `frames` (in seq order) at or after `firstKept`. */
 function keptFrom(frames: readonly Frame[], firstKept: number, from: number): number {

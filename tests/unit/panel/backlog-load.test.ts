@@ -1,24 +1,17 @@
 // Loading the tab's log when the panel opens: one steady notice, its total known from the log's counters at connect,
 // never going backwards or starting over per backlog chunk; no "waiting" outside Pause (a stress review, item 4).
 import { describe, expect, it } from 'vitest';
-import type { ComponentChildren, VNode } from 'preact';
 import type { TabStats } from '../../../shared/messages.ts';
 import { BacklogLoad, framesAfter, loadFraction, loadLabel } from '../../../panel/model/backlog-load.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { StatusBar } from '../../../panel/components/StatusBar.tsx';
 import { settle, timerAnimationFrames } from '../../support/animation-frames.ts';
+import { vnodeText } from '../../support/vnode-text.ts';
 import { syntheticTrace } from '../../bench/synthetic-trace.ts';
 
 timerAnimationFrames();
 
-/** The text a VNode tree renders (StatusBar is plain elements: no components to call). */
-function text(c: ComponentChildren): string {
-  if (c === null || c === undefined || typeof c === 'boolean') return '';
-  if (typeof c === 'string' || typeof c === 'number' || typeof c === 'bigint') return String(c);
-  if (Array.isArray(c)) return c.map(text).join('');
-  return text((c as VNode<{ children?: ComponentChildren }>).props.children);
-}
-const render = (v: ComponentChildren) => text(v);
+const render = vnodeText;
 const h = (f: typeof StatusBar, props: Parameters<typeof StatusBar>[0]) => f(props);
 
 const stats = (frames: number, lastSeq: number, kept?: number[]): TabStats => ({ tabId: 1, frames, bytes: 0, dropped: 0, rejected: 0, lastSeq, segment: 0, errors: 0, ...(kept ? { kept } : {}) });

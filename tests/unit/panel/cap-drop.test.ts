@@ -2,21 +2,16 @@
 // oldest frames now", and the status line kept the old count ~3 s while the background trimmed. It says the drop is
 // under way until the counters show it.
 import { describe, expect, it } from 'vitest';
-import type { ComponentChildren, VNode } from 'preact';
 import type { TabStats } from '../../../shared/messages.ts';
 import { DEFAULT_SETTINGS } from '../../../shared/settings.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { StatusBar } from '../../../panel/components/StatusBar.tsx';
 import { settle, timerAnimationFrames } from '../../support/animation-frames.ts';
+import { vnodeText } from '../../support/vnode-text.ts';
 
 timerAnimationFrames();
 
-function text(c: ComponentChildren): string {
-  if (c === null || c === undefined || typeof c === 'boolean') return '';
-  if (typeof c === 'string' || typeof c === 'number' || typeof c === 'bigint') return String(c);
-  if (Array.isArray(c)) return c.map(text).join('');
-  return text((c as VNode<{ children?: ComponentChildren }>).props.children);
-}
+const text = vnodeText;
 
 const stats = (frames: number, dropped: number): TabStats => ({ tabId: 1, frames, bytes: frames * 100, dropped, rejected: 0, lastSeq: frames + dropped, segment: 0, errors: 0 });
 
