@@ -12,11 +12,21 @@ export async function startBrowser(opts: Parameters<typeof launchChromium>[0] = 
   return launchChromium(opts);
 }
 
+/**
+ * The extension's service worker, ready for `evaluate` from tsx as well as vitest: tsx (the benchmarks) wraps named
+ * functions in esbuild's `__name()`, which the worker does not have (the panel bench died on it, 2026-12-06).
+ */
+async function workerOf(browser: Browser): Promise<Worker> {
+  const sw = await browser.serviceWorker();
+  await sw.evaluate('globalThis.__name ??= (f) => f');
+  return sw;
+}
+
 /** The extension's tab id for a page (matched by its current URL). */
 const ANY_MARKER = '[redacted:00000000]';
 
 export async function tabIdOf(browser: Browser, page: Page): Promise<number> {
-  const sw = await browser.serviceWorker();
+  const sw = await workerOf(browser);
   // Page frames carry the URL as redacted at capture, with markers keyed by the page's own salt: compared with every
   // marker made the same (the page's are unknown here, and equal within one page).
   const url = redactUrl(page.url(), () => ANY_MARKER);
@@ -29,8 +39,6 @@ export async function tabIdOf(browser: Browser, page: Page): Promise<number> {
       let found: number | undefined;
       for (const tab of await store.allTabIds()) {
         const rows = await store.readAfter(tab, 0, 10_000_000);
-        // (No named helper in here: run under tsx, as the benchmarks are, esbuild wraps one in a __name() call that
-        // does not exist in the worker.)
         if (rows.some((f) => f.kind === 'page-start' && f.frameId === 0 && f.url.replace(/%5Bredacted%3A[0-9a-f]{8}%5D/g, '%5Bredacted%3A00000000%5D') === u)) found = tab;
       }
       return found;
@@ -43,7 +51,7 @@ export async function tabIdOf(browser: Browser, page: Page): Promise<number> {
 
 /** Every frame the background has persisted for the tab, read straight from its IndexedDB store. */
 export async function loggedFrames(browser: Browser, tabId: number): Promise<Frame[]> {
-  const sw = await browser.serviceWorker();
+  const sw = await workerOf(browser);
   return sw.evaluate(async (id) => {
     const g = globalThis as unknown as { mcpDevtools: { tabs: { store: { readAfter(t: number, a: number, l: number): Promise<Frame[]> } } } };
     return g.mcpDevtools.tabs.store.readAfter(id, 0, 10_000_000);
@@ -51,7 +59,7 @@ export async function loggedFrames(browser: Browser, tabId: number): Promise<Fra
 }
 
 export async function tabStats(browser: Browser, tabId: number): Promise<TabStats> {
-  const sw = await browser.serviceWorker();
+  const sw = await workerOf(browser);
   return sw.evaluate(async (id) => {
     const g = globalThis as unknown as { mcpDevtools: { tabs: { get(t: number): { ensureLoaded(): Promise<TabStats> } } } };
     return g.mcpDevtools.tabs.get(id).ensureLoaded();
