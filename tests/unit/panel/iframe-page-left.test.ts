@@ -55,13 +55,28 @@ function show(): void {
   for (const cb of cbs) setTimeout(() => cb(performance.now()), 1);
 }
 
+/** A panel without "preserve log" showing the old page's iframe, its page-end not yet received. */
+async function oldIframeShown(): Promise<{ s: PanelStore; one: Frame[] }> {
+  const s = new PanelStore();
+  s.setPreserveLog(false);
+  const one = iframe('if1', 1, 1);
+  s.add(one.slice(0, -1));
+  await frames();
+  return { s, one };
+}
+
+/** The new page's iframe: its page-start and an initialized session, in a log of its own. */
+function newIframe(): { log: FrameLog; c: StreamableClient } {
+  const log = new FrameLog('if2');
+  log.pageStart(HOST, false);
+  const c = new StreamableClient(log, URL);
+  c.initialize({ sessionId: 'if2' });
+  return { log, c };
+}
+
 describe('the page of iframes leaving', () => {
   it('the normal case: the tab navigates and the iframe in view ends', async () => {
-    const s = new PanelStore();
-    s.setPreserveLog(false);
-    const one = iframe('if1', 1, 1);
-    s.add(one.slice(0, -1));
-    await frames();
+    const { s, one } = await oldIframeShown();
     expect(s.snapshot.value!.sessions).toHaveLength(1);
     s.topNavigated();
     s.add(one.slice(-1));
@@ -101,11 +116,7 @@ describe('the page of iframes leaving', () => {
   });
 
   it('a hidden panel that applies the page-end long after is still told the page left', async () => {
-    const s = new PanelStore();
-    s.setPreserveLog(false);
-    const one = iframe('if1', 1, 1);
-    s.add(one.slice(0, -1));
-    await frames();
+    const { s, one } = await oldIframeShown();
     expect(s.snapshot.value!.sessions).toHaveLength(1);
     // Hidden (a background tab, another devtools panel selected): no animation frames.
     hidden = true;
@@ -122,11 +133,7 @@ describe('the page of iframes leaving', () => {
   });
 
   it('an iframe that reloads long after a navigation heard is not the page leaving', async () => {
-    const s = new PanelStore();
-    s.setPreserveLog(false);
-    const one = iframe('if1', 1, 1);
-    s.add(one.slice(0, -1));
-    await frames();
+    const { s, one } = await oldIframeShown();
     s.topNavigated();
     await frames();
     skew = 60_000;
@@ -136,11 +143,7 @@ describe('the page of iframes leaving', () => {
   });
 
   it("a new page's iframe that landed in the old page's segment stays when the old iframe's end comes after it (a review, 2026-12-06)", async () => {
-    const s = new PanelStore();
-    s.setPreserveLog(false);
-    const one = iframe('if1', 1, 1, 10);
-    s.add(one.slice(0, -1));
-    await frames();
+    const { s, one } = await oldIframeShown();
     s.topNavigated();
     // The background joined the new page's iframe to the old segment: its page-start came before the old one's page-end.
     const two = iframe('if2', 1, one.length, 11).slice(0, -1);
@@ -177,17 +180,10 @@ describe('the page of iframes leaving', () => {
 
 describe('a rebuild without the left documents inside a slice (code review 3, item 1)', () => {
   it('the catch-up it starts counts from the rebuild, never below 0 % or above 100 %', async () => {
-    const s = new PanelStore();
-    s.setPreserveLog(false);
-    const one = iframe('if1', 1, 1, 10);
-    s.add(one.slice(0, -1));
-    await frames();
+    const { s, one } = await oldIframeShown();
     s.topNavigated();
     // The new page's iframe, in the old segment, with enough frames that applying them again takes several slices.
-    const log = new FrameLog('if2');
-    log.pageStart(HOST, false);
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'if2' });
+    const { log, c } = newIframe();
     for (let i = 0; i < 150; i++) c.read(`file:///${i}.md`, 'x');
     const two = log.frames.map((f, i) => ({ ...f, frameId: 11, segment: 1, seq: one.length + i }));
     s.add(two);
@@ -210,17 +206,10 @@ describe('a rebuild without the left documents inside a slice (code review 3, it
 
 describe("the left page's frames hidden between the new iframe's (code review 3, item 2)", () => {
   it('are no loss: no HAR gap, not counted as dropped in the export', async () => {
-    const s = new PanelStore();
-    s.setPreserveLog(false);
-    const one = iframe('if1', 1, 1, 10);
-    s.add(one.slice(0, -1));
-    await frames();
+    const { s, one } = await oldIframeShown();
     s.topNavigated();
     // The new page's iframe, in the old segment, with a GET stream going on across the old iframe's page-end.
-    const log = new FrameLog('if2');
-    log.pageStart(HOST, false);
-    const c = new StreamableClient(log, URL);
-    c.initialize({ sessionId: 'if2' });
+    const { log, c } = newIframe();
     const st = c.openGet();
     st.notify('notifications/message', { i: 1 });
     let seq = one.length - 1;
