@@ -3,6 +3,7 @@
 // were trimmed, the badge still at 40). The view's findings follow the rebuild; what it lost is counted and said.
 import { describe, expect, it } from 'vitest';
 import { settle, timerAnimationFrames } from '../../support/animation-frames.ts';
+import type { Frame } from '../../../shared/frames.ts';
 import { PanelStore } from '../../../panel/store.ts';
 import { capNote } from '../../../panel/model/cap-note.ts';
 import { CARRIED_NOTE, carriedCount, isCarried } from '../../../panel/carried-findings.ts';
@@ -33,6 +34,13 @@ function reconnectLog() {
   const last = all.at(-1)!.seq;
   const stats = (frames: number, errors: number) => ({ type: 'stats' as const, stats: { tabId: 1, frames, bytes: 0, dropped: all.length - frames, rejected: 0, lastSeq: last, kept: [all[0]!.seq], segment: 1, errors } });
   return { all, stats, client: c, log };
+}
+
+/** Frames the panel receives but has not applied yet, then the log's trim to its last 50 frames (keeping `kept`). */
+function framesThenTrimToLast50(s: PanelStore, more: Frame[], kept: number): void {
+  s.receive({ type: 'frames', frames: more });
+  const last = more.at(-1)!.seq;
+  s.receive({ type: 'stats', stats: { tabId: 1, frames: 50, bytes: 0, dropped: last - 50, rejected: 0, lastSeq: last, kept: [kept], segment: 1, errors: 0 } });
 }
 
 describe('a trim at the cap under an open panel', () => {
@@ -151,9 +159,7 @@ describe('a trim at the cap under an open panel', () => {
     c.subscribe(BAD);
     for (let i = 0; i < 1500; i++) c.read('file:///ok.md', `w${i}`);
     const more = log.frames.slice(m).map((f) => ({ ...f, segment: 1 }));
-    s.receive({ type: 'frames', frames: more });
-    const last = more.at(-1)!.seq;
-    s.receive({ type: 'stats', stats: { tabId: 1, frames: 50, bytes: 0, dropped: last - 50, rejected: 0, lastSeq: last, kept: [first[0]!.seq], segment: 1, errors: 0 } });
+    framesThenTrimToLast50(s, more, first[0]!.seq);
     await settle();
     expect(s.snapshot.value!.findings.filter(isCarried)).toEqual([]);
   });
@@ -171,9 +177,7 @@ describe('a trim at the cap under an open panel', () => {
     for (let i = 0; i < 1500; i++) c2.read('file:///ok.md', `x${i}`);
     log.pageEnd('http://localhost:8080/app');
     const more = log.frames.slice(m).map((f) => ({ ...f, segment: 1 }));
-    s.receive({ type: 'frames', frames: more });
-    const last = more.at(-1)!.seq;
-    s.receive({ type: 'stats', stats: { tabId: 1, frames: 50, bytes: 0, dropped: last - 50, rejected: 0, lastSeq: last, kept: [all[0]!.seq], segment: 1, errors: 0 } });
+    framesThenTrimToLast50(s, more, all[0]!.seq);
     await settle();
     expect(s.pageLeft.value).not.toBeNull();
     expect(s.snapshot.value!.findings.filter(isCarried)).toEqual([]);
